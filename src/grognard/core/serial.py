@@ -1,0 +1,62 @@
+"""Canonical JSON: stable encoding of game data, including exact fractions.
+
+Fractions are encoded as ``{"$frac": "7/2"}`` so that saves keep exact values; sets
+become sorted lists. :func:`canonical` gives the byte string hashed by
+:func:`digest` (sorted keys, no whitespace), so equal states hash equally.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from fractions import Fraction
+from typing import Any
+
+
+def to_jsonable(obj: Any) -> Any:
+    """Convert engine data (fractions, sets, tuples, dataclass-like objects) to JSON types."""
+    if obj is None or isinstance(obj, bool | str):
+        return obj
+    if isinstance(obj, int):
+        return int(obj)
+    if isinstance(obj, float):
+        return obj
+    if isinstance(obj, Fraction):
+        if obj.denominator == 1:
+            return {"$frac": str(obj.numerator)}
+        return {"$frac": f"{obj.numerator}/{obj.denominator}"}
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, set | frozenset):
+        return sorted((to_jsonable(v) for v in obj), key=lambda v: json.dumps(v, sort_keys=True))
+    to_json = getattr(obj, "to_json", None)
+    if to_json is not None:
+        return to_json()
+    if hasattr(obj, "item"):  # numpy scalar
+        return obj.item()
+    raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
+
+
+def from_jsonable(obj: Any) -> Any:
+    """Inverse of :func:`to_jsonable` for fractions (sets come back as lists)."""
+    if isinstance(obj, dict):
+        if len(obj) == 1 and "$frac" in obj:
+            return Fraction(obj["$frac"])
+        return {k: from_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [from_jsonable(v) for v in obj]
+    return obj
+
+
+def canonical(obj: Any) -> bytes:
+    return json.dumps(to_jsonable(obj), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def digest(obj: Any) -> str:
+    return hashlib.sha256(canonical(obj)).hexdigest()
+
+
+def dumps(obj: Any, indent: int | None = 1) -> str:
+    return json.dumps(to_jsonable(obj), sort_keys=True, indent=indent, ensure_ascii=False)

@@ -1,0 +1,228 @@
+"""What a rule system provides to the engine.
+
+A rule system is a subclass of :class:`Ruleset` living in its own folder under
+``grognard/rulesets/`` with its data files in ``data/``. The core calls only the
+methods below; everything game-specific stays inside the rule system.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from grognard.core.options import OptionSet, OptionSpec
+from grognard.core.rules import RuleEntry, load_rule_list
+from grognard.core.sequence import Step
+from grognard.core.state import Piece
+from grognard.core.tables import ResultsTable
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from grognard.core.game import Game
+
+
+class Ruleset:
+    """Base class of every rule system. Subclasses set the class attributes."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    version: ClassVar[str] = "0"
+    rule_prefix: ClassVar[str] = ""
+    step_classes: ClassVar[tuple[type[Step], ...]] = ()
+    root_step: ClassVar[str] = ""
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    # Map vocabulary a scenario may use; anything else is a validation error.
+    terrain_types: ClassVar[tuple[str, ...]] = ()
+    hexside_features: ClassVar[tuple[str, ...]] = ()
+    point_kinds: ClassVar[tuple[str, ...]] = ()
+    area_kinds: ClassVar[tuple[str, ...]] = ()
+    box_kinds: ClassVar[tuple[str, ...]] = ()
+    network_kinds: ClassVar[tuple[str, ...]] = ()
+    schedule_kinds: ClassVar[tuple[str, ...]] = ()
+
+    # ------------------------------------------------------------------ data
+    @property
+    def package_dir(self) -> Path:
+        import inspect
+
+        return Path(inspect.getfile(type(self))).parent
+
+    @property
+    def data_dir(self) -> Path:
+        return self.package_dir / "data"
+
+    def data_files(self) -> list[Path]:
+        d = self.data_dir
+        if not d.is_dir():
+            return []
+        return sorted(p for p in d.rglob("*") if p.is_file() and p.suffix in (".toml", ".json", ".txt"))
+
+    def data_hash(self, overrides: Mapping[str, str] | None = None) -> str:
+        """Content hash of the rule system's data (and any table overrides in use)."""
+        h = hashlib.sha256(f"{self.name}/{self.version}".encode())
+        for p in self.data_files():
+            h.update(str(p.relative_to(self.data_dir)).encode())
+            h.update(p.read_bytes())
+        for k in sorted(overrides or {}):
+            h.update(f"override:{k}".encode())
+            h.update(str((overrides or {})[k]).encode())
+        return h.hexdigest()
+
+    def table_files(self) -> dict[str, Path]:
+        """Results tables shipped with the rule system, by table id (``data/tables/*.toml``)."""
+        d = self.data_dir / "tables"
+        out: dict[str, Path] = {}
+        if d.is_dir():
+            for p in sorted(d.glob("*.toml")):
+                t = ResultsTable.load(p)
+                out[t.id] = p
+        return out
+
+    def tables(self, overrides: Mapping[str, str] | None = None) -> dict[str, ResultsTable]:
+        """All results tables, with user overrides (table id -> TOML text) replacing shipped ones."""
+        import tomllib
+
+        out = {tid: ResultsTable.load(p) for tid, p in self.table_files().items()}
+        for tid, text in (overrides or {}).items():
+            t = ResultsTable.from_mapping(tomllib.loads(text), f"override for table {tid}")
+            if t.id != tid:
+                raise ValueError(f"override for table {tid!r} declares id {t.id!r}")
+            if tid not in out:
+                raise ValueError(f"no table {tid!r} to override in rule system {self.name} (known: {sorted(out)})")
+            out[tid] = t
+        return out
+
+    def rule_list(self) -> list[RuleEntry]:
+        p = self.data_dir / "rules.toml"
+        return load_rule_list(p) if p.exists() else []
+
+    def load_rule_modules(self) -> None:
+        """Import every module of the rule system so all rule registrations run."""
+        import importlib
+        import pkgutil
+
+        pkg = type(self).__module__.rsplit(".", 1)[0]
+        mod = importlib.import_module(pkg)
+        for info in pkgutil.walk_packages(mod.__path__, pkg + "."):
+            importlib.import_module(info.name)
+
+    # ------------------------------------------------------------------ options and steps
+    def option_set(self) -> OptionSet:
+        return OptionSet.of(self.option_specs)
+
+    @cached_property
+    def steps(self) -> dict[str, Step]:
+        from grognard.core.sequence import SecretChoice
+
+        out: dict[str, Step] = {SecretChoice.name: SecretChoice()}
+        for cls in self.step_classes:
+            if not cls.name:
+                raise ValueError(f"step class {cls.__name__} has no name")
+            if cls.name in out and type(out[cls.name]) is not cls and cls.name != SecretChoice.name:
+                raise ValueError(f"two steps named {cls.name!r}")
+            out[cls.name] = cls()
+        return out
+
+    # ------------------------------------------------------------------ scenario
+    def scenario_model(self) -> type[BaseModel] | None:
+        """Pydantic model validating the scenario's ``[rules]`` table (None: must be empty)."""
+        return None
+
+    def piece_attr_model(self) -> type[BaseModel] | None:
+        """Pydantic model validating each piece's ``attrs``/face values (None: free-form)."""
+        return None
+
+    def piece_types(self) -> set[str] | None:
+        """Piece types a scenario may use (None: any)."""
+        return None
+
+    def check_scenario(self, sc: Any) -> list[tuple[str, str]]:
+        """Semantic checks of a loaded scenario: ``(key path, message)`` for each problem."""
+        return []
+
+    def setup(self, g: Game) -> None:
+        """Build the initial state from ``g.scenario``. The default places scenario pieces."""
+        from grognard.core.state import Frame
+
+        g.scenario.place_pieces(g.state)
+        if not self.root_step:
+            raise ValueError(f"rule system {self.name} has no root step")
+        g.state.frames = [Frame(self.root_step, {})]
+
+    # ------------------------------------------------------------------ views and fog of war
+    def piece_visibility(self, g: Game, piece: Piece, side: str | None) -> str:
+        """``"full"``, ``"stack"`` (an anonymous marker at its location) or ``"hidden"``."""
+        return "full"
+
+    def piece_view(self, g: Game, piece: Piece) -> dict[str, Any]:
+        d = piece.to_json()
+        d["loc"] = self.loc_label(g, piece.loc)
+        d.pop("order", None)
+        return d
+
+    def loc_label(self, g: Game, loc: Any) -> list[Any]:
+        kind, ref = loc
+        if kind == "hex":
+            return [kind, g.board.label(int(ref))]
+        if kind == "hexside":
+            a, b = g.board.side_hexes[int(ref)]
+            return [kind, f"{g.board.label(int(a)) if a >= 0 else '?'}/{g.board.label(int(b)) if b >= 0 else '?'}"]
+        return [kind, ref]
+
+    def public_extra(self, g: Game, side: str | None) -> dict[str, Any]:
+        """Rule-system facts a side may see (tracks, markers), already redacted."""
+        return {"markers": g.state.markers, "tracks": g.state.tracks}
+
+    def view(self, g: Game, side: str | None) -> dict[str, Any]:
+        from grognard.core import serial
+
+        pieces = []
+        stacks: dict[tuple[Any, ...], dict[str, Any]] = {}
+        for p in sorted(g.state.pieces.values(), key=lambda p: p.order):
+            vis = self.piece_visibility(g, p, side)
+            if vis == "full":
+                pieces.append(self.piece_view(g, p))
+            elif vis == "stack":
+                outer = g.state.where(p.id)
+                key = (tuple(outer), p.side)
+                if key not in stacks:
+                    stacks[key] = {"stack": True, "side": p.side, "loc": self.loc_label(g, outer)}
+        acting = g.acting_sides()
+        v = {
+            "side": side,
+            "scenario": g.scenario.id,
+            "ruleset": self.name,
+            "turn": serial.to_jsonable(g.state.turn),
+            "phase": g.phase_path(),
+            "acting": acting,
+            "pieces": pieces,
+            "stacks": list(stacks.values()),
+            "control": {g.board.label(k): v for k, v in sorted(g.state.control.items())},
+            "secrets": serial.to_jsonable(g.state.secrets.get(side, {})) if side else {},
+            "result": serial.to_jsonable(g.state.result),
+            "log": g.visible_log(side),
+        }
+        v.update(serial.to_jsonable(self.public_extra(g, side)))
+        return v
+
+    def hidden_tokens(self, g: Game, side: str) -> set[str]:
+        """Strings that must never appear in ``view(side)``: ids of pieces hidden from it."""
+        return {p.id for p in g.state.pieces.values() if self.piece_visibility(g, p, side) != "full"}
+
+    # ------------------------------------------------------------------ checks and presentation
+    def invariants(self, g: Game) -> list[str]:
+        """Rule-system invariants violated in the current state (empty when all hold)."""
+        return []
+
+    def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
+        return " ".join(f"{k}={v}" for k, v in action.items() if k not in ("side",))
+
+    def render_text(self, g: Game, side: str | None) -> str:
+        """A text rendering of the board for the terminal (see :mod:`grognard.textmap`)."""
+        from grognard.textmap import render_board
+
+        return render_board(g, side)

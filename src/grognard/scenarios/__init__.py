@@ -1,0 +1,1 @@
+"""Shipped scenarios (data only), one folder per rule system."""

@@ -1,0 +1,198 @@
+"""Self-play: random legal-action agents with invariant checks after every action.
+
+Used by ``grognard selfplay`` to shake out rule bugs: every listed legal action must
+be accepted, core and rule-system invariants must hold after every action, no view
+may contain a fact hidden from its side, undo must restore the exact prior state, and
+the finished game must replay to the same hashes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from grognard.core.errors import GrognardError, IllegalAction
+from grognard.core.game import Game
+from grognard.core.state import GameState
+from grognard.scenario import Scenario
+
+
+@dataclass
+class SelfplayReport:
+    games: int = 0
+    finished: int = 0
+    actions: int = 0
+    undos: int = 0
+    invariant_violations: int = 0
+    replay_mismatches: int = 0
+    view_leaks: int = 0
+    refused_legal_actions: int = 0
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        if len(self.problems) < 50:
+            self.problems.append(text)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "finished": self.finished,
+            "actions": self.actions,
+            "undos": self.undos,
+            "invariant_violations": self.invariant_violations,
+            "replay_mismatches": self.replay_mismatches,
+            "view_leaks": self.view_leaks,
+            "refused_legal_actions": self.refused_legal_actions,
+            "seconds": round(self.seconds, 3),
+            "problems": self.problems,
+        }
+
+
+def core_invariants(g: Game, initial_ids: set[str]) -> list[str]:
+    """Engine-level invariants: every piece somewhere valid, none lost or duplicated."""
+    out: list[str] = []
+    st = g.state
+    ids = set(st.pieces)
+    lost = initial_ids - ids
+    if lost:
+        out.append(f"core: pieces vanished from the game: {sorted(lost)[:5]}")
+    for p in st.pieces.values():
+        kind, ref = p.loc
+        if kind == "hex" and not (isinstance(ref, int) and 0 <= ref < g.board.n):
+            out.append(f"core: {p.id} is on a hex that is not on the board ({ref!r})")
+        elif kind == "hexside" and not (isinstance(ref, int) and 0 <= ref < g.board.m):
+            out.append(f"core: {p.id} is on an unknown hexside ({ref!r})")
+        elif kind == "area" and ref not in g.board.areas:
+            out.append(f"core: {p.id} is in an unknown area ({ref!r})")
+        elif kind == "piece":
+            if ref not in st.pieces:
+                out.append(f"core: {p.id} is inside a piece that does not exist ({ref!r})")
+            else:
+                try:
+                    st.where(p.id)
+                except ValueError as e:
+                    out.append(f"core: {e}")
+        elif kind not in ("hex", "hexside", "area", "box", "piece", "none"):
+            out.append(f"core: {p.id} has an unknown location kind {kind!r}")
+    return out
+
+
+def view_leaks(g: Game) -> list[str]:
+    out = []
+    for side in g.state.sides:
+        tokens = g.ruleset.hidden_tokens(g, side)
+        if not tokens:
+            continue
+        text = json.dumps(g.view(side), ensure_ascii=False)
+        for t in tokens:
+            if json.dumps(t, ensure_ascii=False) in text:
+                out.append(f"view leak: {side} can see hidden {t!r}")
+    return out
+
+
+Chooser = Callable[[Game, str, list[dict[str, Any]], random.Random], dict[str, Any]]
+
+
+def random_choice(g: Game, side: str, actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Uniform over legal actions, but ending a phase only a fifth as often as other choices."""
+    weights = [0.2 if a.get("type") in ("end-phase", "pass") else 1.0 for a in actions]
+    return rng.choices(actions, weights=weights, k=1)[0]
+
+
+def play_one(
+    scenario: Scenario,
+    seed: int,
+    agent_seed: int,
+    report: SelfplayReport,
+    max_steps: int = 2000,
+    chooser: Chooser = random_choice,
+    check_views: bool = True,
+    undo_rate: float = 0.05,
+) -> Game:
+    rng = random.Random(agent_seed)
+    g = Game.new(scenario, seed)
+    initial = set(g.state.pieces)
+    report.games += 1
+    steps = 0
+
+    def check(where: str) -> None:
+        probs = core_invariants(g, initial) + g.ruleset.invariants(g)
+        if probs:
+            report.invariant_violations += len(probs)
+            for p in probs:
+                report.note(f"game {report.games} {where}: {p}")
+        if check_views:
+            leaks = view_leaks(g)
+            if leaks:
+                report.view_leaks += len(leaks)
+                for p in leaks:
+                    report.note(f"game {report.games} {where}: {p}")
+
+    check("setup")
+    while not g.is_over() and steps < max_steps:
+        sides = g.acting_sides()
+        if not sides:
+            report.invariant_violations += 1
+            report.note(f"game {report.games}: no side may act but the game is not over ({g.phase_path()})")
+            break
+        side = rng.choice(sides)
+        legal = g.legal_actions(side)
+        if not legal:
+            report.invariant_violations += 1
+            report.note(f"game {report.games}: {side} must act in {g.phase_path()[-1]} but has no legal action")
+            break
+        action = chooser(g, side, legal, rng)
+        before = g.state_hash()
+        try:
+            g.apply(action)
+        except IllegalAction as e:
+            report.refused_legal_actions += 1
+            report.note(f"game {report.games}: listed legal action refused: {action} ({e})")
+            if g.state_hash() != before:
+                report.invariant_violations += 1
+                report.note(f"game {report.games}: refused action changed the state")
+            break
+        steps += 1
+        report.actions += 1
+        if undo_rate and g.can_undo() and rng.random() < undo_rate:
+            g.undo()
+            report.undos += 1
+            if g.state_hash() != before:
+                report.invariant_violations += 1
+                report.note(f"game {report.games}: undo did not restore the state before {action}")
+            continue
+        check(f"after action {len(g.actions)} {action.get('type')}")
+    if g.is_over():
+        report.finished += 1
+    try:
+        again = Game.load(g.record())
+        if again.state_hash() != g.state_hash():
+            report.replay_mismatches += 1
+            report.note(f"game {report.games}: replay ended on a different state")
+    except GrognardError as e:
+        report.replay_mismatches += 1
+        report.note(f"game {report.games}: replay failed: {e}")
+    round_trip = GameState.from_json(json.loads(json.dumps(g.state.to_json())))
+    if round_trip.digest() != g.state_hash():
+        report.invariant_violations += 1
+        report.note(f"game {report.games}: state does not survive a JSON round trip")
+    return g
+
+
+def selfplay(
+    scenario: Scenario, games: int, seed: int, max_steps: int = 2000, check_views: bool = True
+) -> SelfplayReport:
+    report = SelfplayReport()
+    t0 = time.perf_counter()
+    master = random.Random(seed)
+    for _ in range(games):
+        game_seed = master.randrange(1, 2**31)
+        agent_seed = master.randrange(1, 2**31)
+        play_one(scenario, game_seed, agent_seed, report, max_steps=max_steps, check_views=check_views)
+    report.seconds = time.perf_counter() - t0
+    return report
