@@ -11,7 +11,11 @@ from importlib.metadata import entry_points
 
 from grognard.rulesets.base import Ruleset
 
-BUILTIN: dict[str, str] = {}
+BUILTIN: dict[str, str] = {
+    "greatwar": "grognard.rulesets.greatwar:GreatWar",
+    "lgg1418": "grognard.rulesets.lgg1418:LaGrandeGuerre",
+    "eastfront": "grognard.rulesets.eastfront:EastFront",
+}
 _REGISTERED: dict[str, type[Ruleset]] = {}
 _INSTANCES: dict[str, Ruleset] = {}
 
@@ -26,10 +30,19 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
 
 
 def names() -> list[str]:
-    found = set(BUILTIN) | set(_REGISTERED)
+    found = {n for n, target in BUILTIN.items() if _importable(target)} | set(_REGISTERED)
     for ep in entry_points(group="grognard.rulesets"):
         found.add(ep.name)
     return sorted(found)
+
+
+def _importable(target: str) -> bool:
+    from importlib.util import find_spec
+
+    try:
+        return find_spec(target.partition(":")[0]) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def get(name: str) -> Ruleset:
