@@ -75,56 +75,52 @@ class Hotseat:
         self.out.print(f"saved to {p}")
 
     # ---------------------------------------------------------------- menus
-    def choose(self, side: str, actions: list[Action]) -> Action | None | str:
-        """Walk the grouped menu. Returns an action, None (redo loop) or 'quit'."""
-        groups: dict[str, list[Action]] = {}
+    def menu(self, actions: list[Action]) -> list[tuple[str, Any]]:
+        """Entries of one menu level: (label, action) or (label, list of actions below it)."""
+        by_type: dict[str, list[Action]] = {}
         for a in actions:
-            groups.setdefault(_group_key(a), []).append(a)
-        level: list[Any] = list(groups.items()) if len(groups) > 1 else [(None, actions)]
-        stack: list[list[Any]] = []
-        items = level
+            by_type.setdefault(_group_key(a), []).append(a)
+        if len(by_type) > 1 and len(actions) > 8:
+            return [(f"{t} ({len(v)})" if len(v) > 1 else _item_label(self.g, v[0]), v if len(v) > 1 else v[0])
+                    for t, v in by_type.items()]
+        by_piece: dict[str, list[Action]] = {}
+        for a in actions:
+            by_piece.setdefault(str(a.get("piece", a.get("from", ""))), []).append(a)
+        if len(actions) > 12 and len(by_piece) > 1:
+            return [(f"{k or '-'} ({len(v)})" if len(v) > 1 else _item_label(self.g, v[0]), v if len(v) > 1 else v[0])
+                    for k, v in by_piece.items()]
+        return [(_item_label(self.g, a), a) for a in actions]
+
+    def choose(self, side: str, actions: list[Action]) -> Action | str | None:
+        """Walk the grouped menu. Returns an action, None (loop again) or 'quit'."""
+        stack: list[list[tuple[str, Any]]] = []
+        items = self.menu(actions)
         while True:
             table = Table(show_header=False, box=None, pad_edge=False)
-            for n, item in enumerate(items, start=1):
-                if isinstance(item, tuple) and item[0] is not None and len(items) > 0 and isinstance(item[1], list):
-                    table.add_row(f"{n:>3}", f"{item[0]} ({len(item[1])})")
-                else:
-                    a = item[1][0] if isinstance(item, tuple) else item
-                    table.add_row(f"{n:>3}", _item_label(self.g, a))
+            for n, (label, _) in enumerate(items, start=1):
+                table.add_row(f"{n:>3}", label)
             self.out.print(table)
             cmd = self.input(f"{side}> ").strip()
             if not cmd:
+                continue
+            if cmd == "b":
+                if stack:
+                    items = stack.pop()
                 continue
             res = self.command(cmd, side)
             if res == "quit":
                 return "quit"
             if res == "handled":
                 return None
-            if cmd == "b":
-                if stack:
-                    items = stack.pop()
-                continue
             if not cmd.isdigit() or not 1 <= int(cmd) <= len(items):
-                self.out.print(f"pick 1..{len(items)}, or h for help")
+                self.out.print(f"pick 1..{len(items)}, b to go back, h for help")
                 continue
-            item = items[int(cmd) - 1]
-            if isinstance(item, tuple):
-                key, sub = item
-                if key is None or len(sub) == 1:
-                    if len(sub) == 1:
-                        return sub[0]
-                    items = sub
-                    continue
+            _, payload = items[int(cmd) - 1]
+            if isinstance(payload, list):
                 stack.append(items)
-                by_piece: dict[str, list[Action]] = {}
-                for a in sub:
-                    by_piece.setdefault(str(a.get("piece", a.get("from", ""))), []).append(a)
-                if len(by_piece) > 1 and len(sub) > 12:
-                    items = [(f"{key} {k}", v) for k, v in by_piece.items()]
-                else:
-                    items = list(sub)
+                items = self.menu(payload) if len(payload) < len(actions) else [(_item_label(self.g, a), a) for a in payload]
                 continue
-            return item
+            return payload
 
     def command(self, cmd: str, side: str) -> str | None:
         g = self.g

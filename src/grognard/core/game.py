@@ -116,7 +116,8 @@ class Game:
         return self.state.result is not None or not self.state.frames
 
     def state_hash(self) -> str:
-        return self.state.digest()
+        """Hash of the position and of the dice stream it will draw from (the seed)."""
+        return serial.digest({"seed": self.seed, "state": self.state.to_json(with_log=False)})
 
     # ================================================================== rule-code services
     def emit(

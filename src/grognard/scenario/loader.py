@@ -7,6 +7,7 @@ pass are reported together (:class:`ScenarioError`).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -162,7 +163,7 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
             problems.append((where, str(e)))
             continue
         for code, name in m.legend.items():
-            if name is not None and name not in rs.terrain_types:
+            if name and name not in rs.terrain_types:
                 problems.append((f"{where}.legend.{code}", f"unknown terrain {name!r} (known: {', '.join(rs.terrain_types)})"))
         if m.default_terrain is not None and m.default_terrain not in rs.terrain_types:
             problems.append((f"{where}.default_terrain", f"unknown terrain {m.default_terrain!r}"))
@@ -181,7 +182,7 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
                     problems.append((f"{where}.terrain[{ri}]", f"column {ci + 1}: code {code!r} is not in the legend"))
                     continue
                 name = m.legend[code]
-                if name is None:
+                if not name:
                     b.remove_hex(h)
                 elif name in rs.terrain_types:
                     b.set_terrain(h, name)
@@ -255,7 +256,7 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
                 continue
             if len(hexes) < 2:
                 problems.append((f"{path}.paths[{k}]", "a path needs at least two hexes"))
-            for a, c in zip(hexes, hexes[1:], strict=False):
+            for a, c in itertools.pairwise(hexes):
                 if hexgrid.direction_between(a, c) is None:
                     problems.append((f"{path}.paths[{k}]", f"{b._hexes[a]} and {b._hexes[c]} are not adjacent"))
                     break
@@ -299,7 +300,7 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
                     continue
                 name = am.legend[code]
                 h = sheet.to_axial(sheet_def.cols[0] + ci, sheet_def.rows[0] + ri)
-                if name is None or h not in b._hexes:
+                if not name or h not in b._hexes:
                     continue
                 entry = area_hexes.setdefault(name, (am.kind, [], [], {}))
                 if entry[0] != am.kind:

@@ -52,7 +52,7 @@ class MapSheet(Strict):
     cols: tuple[int, int] = Field(description="First and last printed column")
     rows: tuple[int, int] = Field(description="First and last printed row")
     legend: dict[str, str | None] = Field(
-        default_factory=dict, description="Terrain code -> terrain name (null: no hex there)"
+        default_factory=dict, description='Terrain code -> terrain name ("": no hex there, for ragged sheets)'
     )
     terrain: list[str] = Field(
         default_factory=list,

@@ -1,0 +1,31 @@
+"""Shared test fixtures: the tiny test rule system is registered for every test."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import tests.tinyrules  # noqa: E402,F401  (registers the "tiny" rule system)
+
+TINY = ROOT / "tests" / "tinyrules" / "scenarios" / "duel.toml"
+
+
+@pytest.fixture
+def tiny_path() -> Path:
+    return TINY
+
+
+@pytest.fixture
+def cli_env() -> dict[str, str]:
+    """Environment for running the ``grognard`` command with the tiny rule system available."""
+    env = dict(os.environ)
+    env["GROGNARD_PLUGINS"] = "tests.tinyrules"
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env

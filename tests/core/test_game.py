@@ -1,0 +1,292 @@
+"""The Game API on the tiny rule system: actions, interrupts, fog of war, undo, replay, saves."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError, UndoError
+from grognard.core.game import Game, replay
+from grognard.core.state import Loc
+from grognard.scenario import load_scenario
+
+
+@pytest.fixture
+def game(tiny_path: Path) -> Game:
+    return Game.new(load_scenario(tiny_path), seed=7)
+
+
+def commit_postures(g: Game) -> None:
+    g.apply({"type": "commit", "side": "Blue", "key": "posture", "value": "bold"})
+    g.apply({"type": "commit", "side": "Red", "key": "posture", "value": "careful"})
+
+
+def snapshot(g: Game) -> tuple[str, int, int]:
+    return g.state_hash(), len(g.state.log), len(g.actions)
+
+
+@pytest.mark.rules("T 1", "T 2")
+def test_t_1_t_2_sequence_and_secret_choice(game: Game) -> None:
+    assert game.phase_path() == ["Game", "Turn", "Secret choice: posture"]
+    assert game.acting_sides() == ["Blue", "Red"]
+    game.apply({"type": "commit", "side": "Blue", "key": "posture", "value": "bold"})
+    # Blue's choice is in Blue's view only, until both have committed
+    assert "bold" in json.dumps(game.view("Blue"))
+    red_view = json.dumps(game.view("Red"))
+    assert "bold" not in red_view
+    assert game.acting_sides() == ["Red"]
+    game.apply({"type": "commit", "side": "Red", "key": "posture", "value": "careful"})
+    assert game.state.vars["choices"]["posture"] == {"Blue": "bold", "Red": "careful"}
+    assert "bold" in json.dumps(game.view("Red"))
+    assert game.phase_path()[-2:] == ["Blue player turn", "Movement phase"]
+
+
+@pytest.mark.rules("T 3")
+def test_t_3_illegal_action_names_rule_and_changes_nothing(game: Game) -> None:
+    commit_postures(game)
+    before = snapshot(game)
+    with pytest.raises(IllegalAction) as ei:
+        game.apply({"type": "move", "side": "Blue", "piece": "b1", "to": "0104"})
+    assert ei.value.rule == "T 3" and "one hex" in ei.value.message
+    with pytest.raises(IllegalAction) as ei:
+        game.apply({"type": "move", "side": "Red", "piece": "r1", "to": "0501"})
+    assert "may not act now" in ei.value.message
+    with pytest.raises(IllegalAction) as ei:
+        game.apply({"side": "Blue"})
+    assert ei.value.rule == "core:action"
+    assert snapshot(game) == before
+    # the wall on the north side of 0303 may not be crossed
+    move(game, "b2", "0303")
+    legal = game.legal_actions("Blue")
+    assert {"type": "move", "side": "Blue", "piece": "b1", "to": "0202"} in legal
+    game.state.pieces["b2"].status.clear()
+    game2 = Game.new(game.scenario, seed=7)
+    commit_postures(game2)
+    game2.state.move("b1", Loc.hex(game2.board.idx("0303")))
+    assert not any(a.get("to") == "0302" and a.get("piece") == "b1" for a in game2.legal_actions("Blue"))
+    with pytest.raises(IllegalAction, match="walls") as ei:
+        game2.apply({"type": "move", "side": "Blue", "piece": "b1", "to": "0302"})
+    assert ei.value.rule == "T 3"
+
+
+def test_failed_apply_restores_state(game: Game) -> None:
+    commit_postures(game)
+    before = snapshot(game)
+    for bad in (
+        {"type": "move", "side": "Blue", "piece": "r1", "to": "0402"},
+        {"type": "move", "side": "Blue", "piece": "b1", "to": "zz"},
+        {"type": "fly", "side": "Blue"},
+        {"type": "move", "side": "Purple", "piece": "b1", "to": "0202"},
+    ):
+        with pytest.raises(IllegalAction):
+            game.apply(bad)
+        assert snapshot(game) == before
+
+
+def move(g: Game, piece: str, to: str) -> None:
+    g.apply({"type": "move", "side": g.acting_sides()[0], "piece": piece, "to": to})
+
+
+def test_undo_within_barrier(game: Game) -> None:
+    commit_postures(game)
+    h0 = game.state_hash()
+    with pytest.raises(UndoError):  # the reveal of the postures is a barrier
+        game.undo()
+    move(game, "b1", "0202")
+    h1 = game.state_hash()
+    move(game, "b2", "0303")
+    assert game.can_undo("Blue") and not game.can_undo("Red")
+    with pytest.raises(UndoError):
+        game.undo("Red")
+    game.undo()
+    assert game.state_hash() == h1
+    game.undo()
+    assert game.state_hash() == h0
+    with pytest.raises(UndoError):
+        game.undo()
+
+
+def drive_to_blue_combat(g: Game) -> None:
+    commit_postures(g)
+    move(g, "b1", "0202")
+    move(g, "b2", "0303")
+    g.apply({"type": "end-phase", "side": "Blue"})  # -> combat phase
+    move_pieces = [a for a in g.legal_actions("Blue") if a["type"] == "attack"]
+    assert move_pieces == [] or all(a["side"] == "Blue" for a in move_pieces)
+
+
+def fight(g: Game, reserve: bool = True) -> None:
+    """Red's r1 walks to 0403 over two turns and attacks Blue's b2 at 0304."""
+    commit_postures(g)
+    move(g, "b2", "0304")
+    g.apply({"type": "end-phase", "side": "Blue"})
+    g.apply({"type": "end-phase", "side": "Blue"})
+    move(g, "r1", "0402")
+    g.apply({"type": "end-phase", "side": "Red"})
+    g.apply({"type": "end-phase", "side": "Red"})
+    commit_postures(g)
+    g.apply({"type": "end-phase", "side": "Blue"})
+    g.apply({"type": "end-phase", "side": "Blue"})
+    move(g, "r1", "0403")
+    g.apply({"type": "end-phase", "side": "Red"})
+    assert {"type": "attack", "side": "Red", "from": "0403", "target": "0304"} in g.legal_actions("Red")
+    g.apply({"type": "attack", "side": "Red", "from": "0403", "target": "0304"})
+    assert g.acting_sides() == ["Blue"]
+    g.apply({"type": "commit-reserve", "side": "Blue", "piece": "b-res"} if reserve else {"type": "pass", "side": "Blue"})
+
+
+@pytest.mark.rules("T 4", "T 4A")
+def test_t_4_interrupt_for_defender_and_dice_barrier(tiny_path: Path) -> None:
+    g = Game.new(load_scenario(tiny_path), seed=11)
+    commit_postures(g)
+    move(g, "b2", "0304")
+    g.apply({"type": "end-phase", "side": "Blue"})
+    assert [a["type"] for a in g.legal_actions("Blue")] == ["end-phase"]
+    g.apply({"type": "end-phase", "side": "Blue"})
+    assert g.acting_sides() == ["Red"]
+    move(g, "r1", "0402")
+    g.apply({"type": "end-phase", "side": "Red"})
+    g.apply({"type": "end-phase", "side": "Red"})
+    commit_postures(g)
+    g.apply({"type": "end-phase", "side": "Blue"})
+    g.apply({"type": "end-phase", "side": "Blue"})
+    move(g, "r1", "0403")
+    g.apply({"type": "end-phase", "side": "Red"})
+    g.apply({"type": "attack", "side": "Red", "from": "0403", "target": "0304"})
+    # the defender (Blue) must now decide on its reserve: an interrupt for the non-phasing side
+    assert g.acting_sides() == ["Blue"]
+    assert g.phase_path()[-1] == "Reserve commitment"
+    assert not g.can_undo()  # control passed to the other side: barrier
+    rolls_before = g.state.dice_counter
+    g.apply({"type": "commit-reserve", "side": "Blue", "piece": "b-res"})
+    assert g.state.pieces["b-res"].loc == Loc.hex(g.board.idx("0304")) or g.state.pieces["b-res"].loc == Loc.box(
+        "eliminated"
+    )
+    assert g.state.dice_counter == rolls_before + 1
+    roll = [e for e in g.state.log if e["type"] == "roll"][-1]
+    assert roll["rule"] == "T 4" and 1 <= roll["data"]["natural"] <= 6
+    assert [e for e in g.state.log if e["type"] == "combat-result"]
+    assert g.acting_sides() == ["Red"]
+    with pytest.raises(UndoError):
+        g.undo()
+
+
+@pytest.mark.rules("T 5")
+def test_t_5_hidden_scout_not_in_enemy_view_until_revealed(game: Game) -> None:
+    blue = json.dumps(game.view("Blue"))
+    assert "r-scout" not in blue
+    assert "r-scout" in json.dumps(game.view("Red"))
+    assert game.ruleset.hidden_tokens(game, "Blue") >= {"r-scout"}
+    # Red's reserve is shown to Blue only as an anonymous stack in its box
+    stacks = game.view("Blue")["stacks"]
+    assert {"stack": True, "side": "Red", "loc": ["box", "red-reserve"]} in stacks
+    assert "r-res" not in blue
+    commit_postures(game)
+    move(game, "b2", "0304")
+    move(game, "b1", "0202")
+    game.apply({"type": "end-phase", "side": "Blue"})
+    game.apply({"type": "end-phase", "side": "Blue"})
+    # Red moves its scout; still hidden (not adjacent to Blue)
+    game.apply({"type": "end-phase", "side": "Red"})
+    game.apply({"type": "end-phase", "side": "Red"})
+    commit_postures(game)
+    move(game, "b2", "0404")
+    assert "r-scout" not in json.dumps(game.view("Blue"))
+    move(game, "b1", "0203")
+    game.apply({"type": "end-phase", "side": "Blue"})
+    game.apply({"type": "end-phase", "side": "Blue"})
+    game.apply({"type": "end-phase", "side": "Red"})
+    game.apply({"type": "end-phase", "side": "Red"})
+    commit_postures(game)
+    move(game, "b2", "0504")  # next to the scout at 0604
+    assert "revealed" in game.state.pieces["r-scout"].status
+    assert "r-scout" in json.dumps(game.view("Blue"))
+    assert not game.can_undo()  # the reveal is a barrier
+
+
+def test_spectator_view_hides_both_sides_secrets(game: Game) -> None:
+    game.apply({"type": "commit", "side": "Blue", "key": "posture", "value": "bold"})
+    v = game.view(None)
+    assert v["secrets"] == {}
+    assert "bold" not in json.dumps(v)
+
+
+def play_to_end(g: Game) -> None:
+    import random
+
+    rng = random.Random(5)
+    while not g.is_over():
+        side = g.acting_sides()[0]
+        acts = g.legal_actions(side)
+        g.apply(rng.choice(acts))
+
+
+@pytest.mark.rules("T 6")
+def test_t_6_game_ends_with_a_result(game: Game) -> None:
+    play_to_end(game)
+    assert game.state.result is not None
+    assert game.state.result["rule"] == "T 6"
+    assert game.legal_actions("Blue") == []
+    with pytest.raises(IllegalAction):
+        game.apply({"type": "end-phase", "side": "Blue"})
+
+
+def test_replay_and_save_round_trip(game: Game) -> None:
+    play_to_end(game)
+    rec = json.loads(json.dumps(game.record()))
+    again = replay(rec)
+    assert again.state_hash() == game.state_hash()
+    assert len(rec["checkpoints"]) >= 4  # setup + every turn + end
+    loaded = Game.load(json.loads(json.dumps(game.save())))
+    assert loaded.state_hash() == game.state_hash()
+    assert loaded.state.log == game.state.log
+
+
+def test_replay_detects_hash_mismatch(game: Game) -> None:
+    fight(game)
+    play_to_end(game)
+    rec = json.loads(json.dumps(game.record()))
+    bad = json.loads(json.dumps(rec))
+    bad["checkpoints"][2]["hash"] = "0" * 64
+    with pytest.raises(ReplayMismatch) as ei:
+        replay(bad)
+    assert ei.value.action_index == rec["checkpoints"][2]["after"]
+    # a different seed gives different dice: the recorded hashes no longer match
+    bad = json.loads(json.dumps(rec))
+    bad["seed"] = rec["seed"] + 1
+    with pytest.raises((ReplayMismatch, SaveError)):
+        replay(bad)
+
+
+def test_save_checks(game: Game) -> None:
+    save = game.save()
+    with pytest.raises(SaveError, match="newer"):
+        Game.load({**save, "schema": 99})
+    with pytest.raises(SaveError, match="not a grognard save"):
+        Game.load({"hello": 1})
+    with pytest.raises(SaveError, match="rule data changed"):
+        Game.load({**save, "data_hash": "x"})
+    Game.load({**save, "data_hash": "x"}, allow_data_change=True)
+    with pytest.raises(SaveError, match="does not match its recorded hash"):
+        Game.load({**save, "scenario_source": save["scenario_source"] + "\n# edited\n"})
+
+
+def test_dice_are_seeded_and_logged(tiny_path: Path) -> None:
+    sc = load_scenario(tiny_path)
+    a = Game.new(sc, seed=3)
+    b = Game.new(sc, seed=3)
+    c = Game.new(sc, seed=4)
+    ra = [a.roll("d6", "test", "T 4").natural for _ in range(30)]
+    rb = [b.roll("d6", "test", "T 4").natural for _ in range(30)]
+    rc = [c.roll("d6", "test", "T 4").natural for _ in range(30)]
+    assert ra == rb and ra != rc
+    assert set(ra) <= set(range(1, 7))
+    r = a.roll("2d6", "two dice", "T 4", modifiers=3, clamp=(2, 12))
+    assert 2 <= r.modified <= 12 and len(r["faces"]) == 2
+    assert a.state.log[-1]["type"] == "roll" and a.state.log[-1]["rule"] == "T 4"
+    for die, lo, hi in (("d10", 1, 10), ("d12", 1, 12), ("d6/2", 1, 3)):
+        vals = {a.roll(die, "range", "T 4").natural for _ in range(200)}
+        assert min(vals) == lo and max(vals) == hi
+    secret = a.roll("d12", "secret test: kaiser", "T 4", visible_to=["Blue"])
+    red_log = a.visible_log("Red")
+    assert red_log[-1]["text"].startswith("a secret roll") and str(secret.natural) not in red_log[-1]["text"][15:]
