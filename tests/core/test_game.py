@@ -290,3 +290,33 @@ def test_dice_are_seeded_and_logged(tiny_path: Path) -> None:
     secret = a.roll("d12", "secret test: kaiser", "T 4", visible_to=["Blue"])
     red_log = a.visible_log("Red")
     assert red_log[-1]["text"].startswith("a secret roll") and str(secret.natural) not in red_log[-1]["text"][15:]
+
+
+def test_pieces_on_hexsides_in_boxes_and_inside_other_pieces(game: Game) -> None:
+    from grognard.selfplay import core_invariants
+
+    st = game.state
+    side = game.board.side_between(game.board.idx("0302"), game.board.idx("0402"))
+    st.move("b1", Loc.hexside(side))
+    st.move("b2", Loc.inside("b1"))
+    assert st.where("b2") == Loc.hexside(side)
+    assert [p.id for p in st.contents("b1")] == ["b2"]
+    view = {p["id"]: p for p in game.view("Blue")["pieces"]}
+    assert view["b1"]["loc"] == ["hexside", "0302/0402"]
+    assert view["b2"]["loc"] == ["piece", "b1"]
+    assert core_invariants(game, set(st.pieces)) == []
+    st.move("b1", Loc.inside("b2"))
+    assert any("inside itself" in p for p in core_invariants(game, set(st.pieces)))
+
+
+def test_stack_order_and_markers(game: Game) -> None:
+    st = game.state
+    hx = Loc.hex(game.board.idx("0102"))
+    st.move("b2", hx)
+    assert [p.id for p in st.at(hx)] == ["b1", "b2"]
+    st.move("b2", hx, on_top=False)
+    assert [p.id for p in st.at(hx)] == ["b2", "b1"]
+    st.set_marker("rail-break", 17, 2)
+    assert st.marker("rail-break", "17") == 2
+    st.set_marker("rail-break", 17, None)
+    assert st.marker("rail-break", 17) is None

@@ -105,3 +105,10 @@ def test_schema_file_in_docs_is_current() -> None:
 
     doc = Path(__file__).resolve().parents[2] / "docs" / "scenario.schema.json"
     assert json.loads(doc.read_text()) == json.loads(json.dumps(json_schema()))
+
+
+def test_legend_empty_string_leaves_a_hole(tiny_path: Path) -> None:
+    text = tiny_path.read_text().replace('"." = "clear"', '"." = ""').replace('"cccfcc",', '"cccfc.",')
+    sc = load_scenario_text(text, "holes.toml")
+    assert sc.board.n == 23
+    assert not sc.board.has_label("0601") and sc.board.has_label("0602")
