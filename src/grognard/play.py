@@ -66,6 +66,18 @@ class Hotseat:
             self.out.print(f"  [{style}]{text}[/{style}]{rule}" if style else f"  {text}{rule}")
         self.seen_log = len(self.g.state.log)
 
+    def show_targets(self, side: str, actions: list[Action]) -> None:
+        """Before a list of moves or attacks, draw the map with their target hexes marked."""
+        targets = set()
+        for a in actions:
+            ref = a.get("to", a.get("target"))
+            if isinstance(ref, str) and self.g.board.has_label(ref):
+                targets.add(self.g.board.idx(ref))
+        if targets and len(targets) == len(actions):
+            from grognard.textmap import render_board
+
+            self.out.print(render_board(self.g, side, highlight=targets), markup=False, highlight=False)
+
     def save(self, path: Path | None = None) -> None:
         p = path or self.save_path
         if p is None:
@@ -117,6 +129,7 @@ class Hotseat:
                 continue
             _, payload = items[int(cmd) - 1]
             if isinstance(payload, list):
+                self.show_targets(side, payload)
                 stack.append(items)
                 items = self.menu(payload) if len(payload) < len(actions) else [(_item_label(self.g, a), a) for a in payload]
                 continue
