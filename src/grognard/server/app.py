@@ -1,0 +1,381 @@
+"""The ASGI application: REST lobby and game API, WebSocket pushes, the static browser client.
+
+Authentication is per side: ``Authorization: Bearer TOKEN`` on REST calls, and a first
+``{"token": ...}`` message on the WebSocket (so tokens never appear in URLs or access
+logs; the browser keeps them in the page's ``#fragment`` and local storage).
+
+After every accepted change to a game (action, undo, standing orders that acted) the
+server pushes a fresh state to every connected socket of that game, whichever side it
+belongs to and whatever changed, so the timing of pushes tells a side nothing it
+could not already see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import anyio
+from fastapi import Body, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.responses import Response
+
+from grognard import __version__
+from grognard.server.db import Store
+from grognard.server.service import GameService, Illegal, ServiceError
+from grognard.server.standing import StandingOrders
+
+log = logging.getLogger("grognard.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+MAX_BODY = 256 * 1024
+WS_AUTH_SECONDS = 15
+
+Scalar = str | int | float | bool
+Auth = Annotated[str | None, Header(description="Bearer TOKEN of one side")]
+
+
+# ============================================================================ request models
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateGame(Strict):
+    scenario: str = Field(min_length=1, max_length=200, description="Scenario id (see GET /api/scenarios)")
+    seed: int | None = Field(default=None, ge=1, le=2**62, description="Dice seed (random when omitted)")
+    options: dict[str, Scalar] = Field(default_factory=dict, description="Rule option choices")
+    hotseat: bool = Field(default=False, description="Both sides play in one browser")
+
+
+class SeatLink(BaseModel):
+    token: str
+    link: str
+
+
+class CreatedGame(BaseModel):
+    game: str
+    scenario: str
+    hotseat: bool
+    sides: dict[str, SeatLink]
+
+
+class Join(Strict):
+    player: str = Field(default="", max_length=60, description="A name shown to the other side")
+
+
+class MyGames(Strict):
+    tokens: list[Annotated[str, Field(max_length=200)]] = Field(max_length=200)
+
+
+class ActionBody(Strict):
+    action: dict[str, Any] = Field(description="A legal action as listed in 'legal' (its 'side' may be omitted)")
+
+
+class ReachBody(Strict):
+    pieces: list[Annotated[str, Field(max_length=200)]] = Field(min_length=1, max_length=100)
+
+
+class ErrorBody(BaseModel):
+    error: str
+    message: str
+    rule: str | None = None
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody},
+    403: {"model": ErrorBody},
+    404: {"model": ErrorBody},
+    409: {"model": ErrorBody, "description": "Illegal action (with the rule id) or a conflict"},
+}
+
+
+class BodyLimit(BaseHTTPMiddleware):
+    """Refuse request bodies larger than :data:`MAX_BODY` before reading them."""
+
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        size = request.headers.get("content-length")
+        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+            return JSONResponse({"error": "too-large", "message": f"request body over {MAX_BODY} bytes"}, 413)
+        return await call_next(request)
+
+
+class SecurityHeaders(BaseHTTPMiddleware):
+    """No caching of game data, no framing, no referrer (join links carry tokens in the fragment)."""
+
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        resp = await call_next(request)
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; "
+            "script-src 'self'; frame-ancestors 'none'",
+        )
+        if request.url.path.startswith("/api/"):
+            resp.headers.setdefault("Cache-Control", "no-store")
+        return resp
+
+
+# ============================================================================ pushes
+class Client:
+    def __init__(self, ws: WebSocket, side: str) -> None:
+        self.ws = ws
+        self.side = side
+        self.log_len = 0
+        self.lock = asyncio.Lock()
+
+
+class Hub:
+    """Connected sockets per game."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.clients: dict[str, set[Client]] = {}
+
+    def add(self, game_id: str, c: Client) -> None:
+        self.clients.setdefault(game_id, set()).add(c)
+
+    def remove(self, game_id: str, c: Client) -> None:
+        s = self.clients.get(game_id)
+        if s is not None:
+            s.discard(c)
+            if not s:
+                del self.clients[game_id]
+
+    def connected(self, game_id: str) -> list[str]:
+        return sorted({c.side for c in self.clients.get(game_id, set())})
+
+    async def send_state(self, game_id: str, c: Client) -> None:
+        async with c.lock:
+            state = await anyio.to_thread.run_sync(self.service.state_for, game_id, c.side, c.log_len)
+            state["connected"] = self.connected(game_id)
+            c.log_len = state["log_len"]
+            await c.ws.send_text(json.dumps(state))
+
+    async def broadcast(self, game_id: str) -> None:
+        """Push to every socket of the game, every side, after any change."""
+        for c in list(self.clients.get(game_id, set())):
+            try:
+                await self.send_state(game_id, c)
+            except Exception:  # a dead socket must not stop the others
+                self.remove(game_id, c)
+
+
+# ============================================================================ the app
+def create_app(
+    db_path: str | Path,
+    scenario_dirs: list[str | Path] | None = None,
+    notify_cmd: str | None = None,
+    cache_size: int = 32,
+    allow_data_change: bool = False,
+) -> FastAPI:
+    """Build the server application around a database file."""
+    store = Store(db_path)
+    service = GameService(store, scenario_dirs or [], cache_size, notify_cmd, allow_data_change)
+    hub = Hub(service)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        service.notify.wait(5)
+        store.close()
+
+    app = FastAPI(
+        title="grognard server",
+        version=__version__,
+        description="Play grognard scenarios in the browser, hot-seat or remotely, with the server holding the truth.",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.hub = hub
+    app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
+        body: dict[str, Any] = {"error": exc.code, "message": exc.message}
+        if isinstance(exc, Illegal):
+            body["rule"] = exc.rule
+        return JSONResponse(body, exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            msg = "unknown field" if err.get("type") == "extra_forbidden" else err.get("msg", "invalid")
+            problems.append({"path": loc, "message": msg})
+        text = "; ".join(f"{p['path']}: {p['message']}" if p["path"] else p["message"] for p in problems)
+        return JSONResponse({"error": "bad-request", "message": text, "problems": problems}, 422)
+
+    def side_of(game_id: str, authorization: str | None) -> str:
+        token = None
+        if authorization and authorization.lower().startswith("bearer "):
+            token = authorization[7:].strip()
+        return service.authenticate(game_id, token)
+
+    async def run(fn: Any, *args: Any) -> Any:
+        return await anyio.to_thread.run_sync(fn, *args)
+
+    # ------------------------------------------------------------------ lobby
+    @app.get("/api/health", tags=["lobby"])
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "version": __version__}
+
+    @app.get("/api/scenarios", tags=["lobby"])
+    async def scenarios() -> dict[str, Any]:
+        """Scenarios this server can start."""
+        return {"scenarios": await run(service.scenario_list)}
+
+    @app.get("/api/scenarios/{scenario_id}", tags=["lobby"], responses=ERRORS)
+    async def scenario(scenario_id: str) -> dict[str, Any]:
+        """One scenario with its sides and the rule options that may be set."""
+        return await run(service.scenario_detail, scenario_id)
+
+    @app.post("/api/games", tags=["lobby"], responses=ERRORS, status_code=201)
+    async def create(body: CreateGame, request: Request) -> CreatedGame:
+        """Start a game. Returns one secret token and join link per side: give each player only their own."""
+        game_id, tokens = await run(service.create_game, body.scenario, body.seed, body.options, body.hotseat)
+        base = str(request.base_url).rstrip("/")
+        return CreatedGame(
+            game=game_id,
+            scenario=body.scenario,
+            hotseat=body.hotseat,
+            sides={s: SeatLink(token=t, link=f"{base}/#/game/{game_id}?t={t}") for s, t in tokens.items()},
+        )
+
+    @app.post("/api/games/{game_id}/join", tags=["lobby"], responses=ERRORS)
+    async def join(game_id: str, authorization: Auth = None, body: Join | None = None) -> dict[str, Any]:
+        """Take the seat the token belongs to (optionally with a player name)."""
+        side = await run(side_of, game_id, authorization)
+        res = await run(service.join, game_id, side, body.player if body else "")
+        await hub.broadcast(game_id)
+        return res
+
+    @app.post("/api/my-games", tags=["lobby"], responses=ERRORS)
+    async def my_games(body: MyGames) -> dict[str, Any]:
+        """The games the given tokens play in (the browser remembers its tokens)."""
+        return {"games": await run(service.my_games, body.tokens)}
+
+    # ------------------------------------------------------------------ one game
+    @app.get("/api/games/{game_id}/board", tags=["game"], responses=ERRORS)
+    async def board(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+        """The map (static, the same for every side)."""
+        await run(side_of, game_id, authorization)
+        return await run(service.board, game_id)
+
+    @app.get("/api/games/{game_id}/state", tags=["game"], responses=ERRORS)
+    async def state(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+        """What the token's side may know: its view, its log, its legal actions."""
+        side = await run(side_of, game_id, authorization)
+        st = await run(service.state_for, game_id, side, 0)
+        st["connected"] = hub.connected(game_id)
+        return st
+
+    @app.post("/api/games/{game_id}/actions", tags=["game"], responses=ERRORS)
+    async def act(game_id: str, body: ActionBody, authorization: Auth = None) -> dict[str, Any]:
+        """Apply one action for the token's side. Illegal actions answer 409 with the rule id and change nothing."""
+        side = await run(side_of, game_id, authorization)
+        res = await run(service.act, game_id, side, body.action)
+        await hub.broadcast(game_id)
+        return res
+
+    @app.post("/api/games/{game_id}/undo", tags=["game"], responses=ERRORS)
+    async def undo(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+        """Take back the side's last action, unless dice, a reveal or the other side came in between."""
+        side = await run(side_of, game_id, authorization)
+        res = await run(service.undo, game_id, side)
+        await hub.broadcast(game_id)
+        return res
+
+    @app.post("/api/games/{game_id}/preview", tags=["game"], responses=ERRORS)
+    async def preview(game_id: str, body: ActionBody, authorization: Auth = None) -> dict[str, Any]:
+        """What an action would do (odds, result distribution) if the rule system offers a preview."""
+        side = await run(side_of, game_id, authorization)
+        return await run(service.preview, game_id, side, body.action)
+
+    @app.post("/api/games/{game_id}/reachable", tags=["game"], responses=ERRORS)
+    async def reachable(game_id: str, body: ReachBody, authorization: Auth = None) -> dict[str, Any]:
+        """Hexes the selected pieces of the token's side may move to now."""
+        side = await run(side_of, game_id, authorization)
+        return await run(service.reachable, game_id, side, body.pieces)
+
+    @app.get("/api/games/{game_id}/standing-orders", tags=["game"], responses=ERRORS)
+    async def get_orders(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+        side = await run(side_of, game_id, authorization)
+        return {"side": side, "orders": await run(service.standing_orders, game_id, side)}
+
+    @app.put("/api/games/{game_id}/standing-orders", tags=["game"], responses=ERRORS)
+    async def put_orders(
+        game_id: str, body: Annotated[StandingOrders, Body()], authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Replace the side's standing orders; they act at once if they apply now."""
+        side = await run(side_of, game_id, authorization)
+        orders = [o.model_dump(exclude_none=True) for o in body.orders]
+        res = await run(service.set_standing_orders, game_id, side, orders)
+        await hub.broadcast(game_id)
+        return res
+
+    @app.get("/api/games/{game_id}/record", tags=["game"], responses=ERRORS)
+    async def record(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+        """The replayable game record, once the game is over."""
+        side = await run(side_of, game_id, authorization)
+        return await run(service.record, game_id, side)
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def ws(websocket: WebSocket, game_id: str) -> None:
+        """Send ``{"token": ...}`` first; then the server pushes ``state`` messages after every change."""
+        await websocket.accept()
+        try:
+            first = await asyncio.wait_for(websocket.receive_text(), WS_AUTH_SECONDS)
+            token = json.loads(first).get("token")
+            side = await run(service.authenticate, game_id, token)
+        except (TimeoutError, ValueError, AttributeError, ServiceError, WebSocketDisconnect) as e:
+            msg = e.message if isinstance(e, ServiceError) else "send {\"token\": ...} first"
+            with contextlib.suppress(Exception):
+                await websocket.send_text(json.dumps({"type": "error", "message": msg}))
+                await websocket.close(code=4401)
+            return
+        c = Client(websocket, side)
+        hub.add(game_id, c)
+        try:
+            await hub.broadcast(game_id)  # everyone learns who is connected; the newcomer gets its state
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    msg = json.loads(text)
+                except ValueError:
+                    continue
+                if isinstance(msg, dict) and msg.get("type") == "ping":
+                    async with c.lock:
+                        await websocket.send_text(json.dumps({"type": "pong"}))
+                elif isinstance(msg, dict) and msg.get("type") == "resync":
+                    c.log_len = 0
+                    await hub.send_state(game_id, c)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.remove(game_id, c)
+            with contextlib.suppress(Exception):
+                await hub.broadcast(game_id)
+
+    # ------------------------------------------------------------------ the browser client
+    app.mount("/static", StaticFiles(directory=str(WEB_DIR)), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    return app

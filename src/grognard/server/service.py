@@ -1,0 +1,645 @@
+"""The game service: the server's authoritative games, independent of HTTP.
+
+Every game lives in the database as scenario text + options + seed + actions and, while
+in use, as a :class:`~grognard.core.game.Game` in a small LRU cache rebuilt by replay on
+a miss. Each side holds a secret token; only its SHA-256 is stored, and tokens are
+compared with :func:`hmac.compare_digest`. A token acts for its side only and every
+answer it gets is built from ``view(side)`` and the side's own filtered log, with the
+log renumbered per side (the global event numbers would reveal how many hidden events
+happened) and with hidden piece ids scrubbed from rule-system messages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import shlex
+import subprocess
+import threading
+import time
+import tomllib
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from grognard.core import serial
+from grognard.core.errors import GrognardError, IllegalAction, UndoError
+from grognard.core.game import Game
+from grognard.server import hooks, standing
+from grognard.server.db import GameRow, Store
+from grognard.server.export import board_json
+
+log = logging.getLogger("grognard.server")
+
+MAX_STANDING_STEPS = 200
+
+
+class ServiceError(Exception):
+    """A request the service refuses; ``status`` is the HTTP status to answer with."""
+
+    status = 400
+    code = "bad-request"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(ServiceError):
+    status = 404
+    code = "not-found"
+
+
+class Forbidden(ServiceError):
+    status = 403
+    code = "forbidden"
+
+
+class Conflict(ServiceError):
+    status = 409
+    code = "conflict"
+
+
+class Illegal(ServiceError):
+    """An illegal action, carrying the rule id that forbids it (message already redacted)."""
+
+    status = 409
+    code = "illegal"
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+_ID_CHARS = r"A-Za-z0-9_\-"
+
+
+def redact(text: str, hidden: Iterable[str]) -> str:
+    """Replace each hidden token (a hidden piece id) standing as a word by 'a hidden piece'."""
+    toks = sorted((t for t in hidden if t), key=len, reverse=True)
+    if not toks or not text:
+        return text
+    pat = re.compile(f"(?<![{_ID_CHARS}])(?:" + "|".join(re.escape(t) for t in toks) + f")(?![{_ID_CHARS}])")
+    return pat.sub("a hidden piece", text)
+
+
+def redact_obj(obj: Any, hidden: Iterable[str]) -> Any:
+    hidden = list(hidden)
+    if isinstance(obj, str):
+        return redact(obj, hidden)
+    if isinstance(obj, dict):
+        return {redact(str(k), hidden): redact_obj(v, hidden) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [redact_obj(v, hidden) for v in obj]
+    return obj
+
+
+@dataclass(frozen=True)
+class ScenarioEntry:
+    id: str
+    title: str
+    ruleset: str
+    sides: list[str]
+    path: Path
+    tutorial: bool
+    description: str
+
+
+@dataclass
+class Entry:
+    """A game in the cache, with the lock serialising everything done to it."""
+
+    row: GameRow
+    game: Game
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    orders: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+class Notifier:
+    """Runs ``--notify-cmd CMD`` as ``CMD GAME_ID SIDE`` (no shell) when a side must move."""
+
+    def __init__(self, cmd: str | None) -> None:
+        self.argv = shlex.split(cmd) if cmd else []
+        self._running: list[subprocess.Popen[bytes]] = []
+        self._lock = threading.Lock()
+        self.sent: list[tuple[str, str]] = []
+
+    def __call__(self, game_id: str, side: str) -> None:
+        if not self.argv:
+            return
+        with self._lock:
+            self._running = [p for p in self._running if p.poll() is None]
+            self.sent.append((game_id, side))
+            try:
+                p = subprocess.Popen(
+                    [*self.argv, game_id, side],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+            except OSError as e:
+                log.warning("notify command failed to start: %s", e)
+                return
+            self._running.append(p)
+
+    def wait(self, timeout: float = 10.0) -> None:
+        """Wait for started notifications to finish (used by tests and at shutdown)."""
+        with self._lock:
+            procs = list(self._running)
+        for p in procs:
+            try:
+                p.wait(timeout)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+class GameService:
+    """Create, load, play and persist games; every method is safe to call from any thread."""
+
+    def __init__(
+        self,
+        store: Store,
+        scenario_dirs: Iterable[str | Path] = (),
+        cache_size: int = 32,
+        notify_cmd: str | None = None,
+        allow_data_change: bool = False,
+    ) -> None:
+        self.store = store
+        self.scenario_dirs = [Path(d) for d in scenario_dirs]
+        self.cache_size = max(1, int(cache_size))
+        self.notify = Notifier(notify_cmd)
+        self.allow_data_change = allow_data_change
+        self._cache: OrderedDict[str, Entry] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._load_locks: dict[str, threading.Lock] = {}
+        self._boards: dict[str, dict[str, Any]] = {}
+
+    # ================================================================== scenarios
+    def scenarios(self) -> list[ScenarioEntry]:
+        """Shipped scenarios (and ``GROGNARD_SCENARIO_PATH``) plus the server's extra folders."""
+        from grognard.scenario import search_dirs
+
+        out: dict[str, ScenarioEntry] = {}
+        for d in [*search_dirs(), *self.scenario_dirs]:
+            if not d.is_dir():
+                continue
+            for p in sorted(d.rglob("*.toml")):
+                try:
+                    head = tomllib.loads(p.read_text(encoding="utf-8")).get("scenario")
+                except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+                    continue
+                if not (isinstance(head, dict) and "id" in head and "ruleset" in head):
+                    continue
+                sid = str(head["id"])
+                out.setdefault(
+                    sid,
+                    ScenarioEntry(
+                        sid,
+                        str(head.get("title", "")),
+                        str(head["ruleset"]),
+                        [str(s) for s in head.get("sides", [])],
+                        p,
+                        bool(head.get("tutorial")),
+                        str(head.get("description", "")),
+                    ),
+                )
+        return sorted(out.values(), key=lambda s: (not s.tutorial, s.ruleset, s.id))
+
+    def scenario_detail(self, scenario_id: str) -> dict[str, Any]:
+        from grognard import rulesets
+
+        entry = self._scenario_entry(scenario_id)
+        try:
+            rs = rulesets.get(entry.ruleset)
+        except KeyError as e:
+            raise NotFound(str(e.args[0])) from None
+        return {
+            **self._scenario_json(entry),
+            "options": [
+                {
+                    "id": o.id,
+                    "title": o.title,
+                    "kind": o.kind,
+                    "default": o.default,
+                    "choices": list(o.choices),
+                    "rule": o.rule,
+                    "help": o.help,
+                }
+                for o in rs.option_specs
+            ],
+        }
+
+    @staticmethod
+    def _scenario_json(s: ScenarioEntry) -> dict[str, Any]:
+        return {
+            "id": s.id,
+            "title": s.title,
+            "ruleset": s.ruleset,
+            "sides": s.sides,
+            "tutorial": s.tutorial,
+            "description": s.description,
+        }
+
+    def scenario_list(self) -> list[dict[str, Any]]:
+        return [self._scenario_json(s) for s in self.scenarios()]
+
+    def _scenario_entry(self, scenario_id: str) -> ScenarioEntry:
+        for s in self.scenarios():
+            if s.id == scenario_id:
+                return s
+        raise NotFound(f"no scenario {scenario_id!r} on this server")
+
+    # ================================================================== games
+    def create_game(
+        self, scenario_id: str, seed: int | None = None, options: Mapping[str, Any] | None = None, hotseat: bool = False
+    ) -> tuple[str, dict[str, str]]:
+        """Start a game; return its id and one fresh secret token per side."""
+        from grognard.scenario import load_scenario
+
+        entry = self._scenario_entry(scenario_id)
+        try:
+            sc = load_scenario(entry.path)
+            g = Game.new(sc, seed if seed is not None else secrets.randbelow(2**31 - 1) + 1, options or {})
+        except GrognardError as e:
+            raise ServiceError(str(e)) from None
+        except KeyError as e:
+            raise ServiceError(f"cannot start {scenario_id}: {e.args[0]}") from None
+        rec = g.record()
+        game_id = secrets.token_hex(8)
+        now = time.time()
+        row = GameRow(
+            id=game_id,
+            scenario_id=sc.id,
+            title=sc.title,
+            ruleset=rec["ruleset"],
+            scenario_source=rec["scenario_source"],
+            scenario_file=rec["scenario_file"],
+            scenario_hash=rec["scenario_hash"],
+            data_hash=rec["data_hash"],
+            table_overrides=rec["table_overrides"],
+            options=rec["options"],
+            seed=rec["seed"],
+            sides=list(g.state.sides),
+            created=now,
+            hotseat=hotseat,
+            updated=now,
+            status=self._status(g),
+        )
+        tokens = {side: new_token() for side in g.state.sides}
+        self.store.create_game(row, {s: hash_token(t) for s, t in tokens.items()})
+        self._put(Entry(row, g))
+        return game_id, tokens
+
+    @staticmethod
+    def _status(g: Game) -> str:
+        if g.is_over():
+            return "over"
+        return "to act: " + ", ".join(g.acting_sides())
+
+    def _record_of(self, row: GameRow, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "format": "grognard-record",
+            "schema": 1,
+            "ruleset": row.ruleset,
+            "data_hash": row.data_hash,
+            "scenario_id": row.scenario_id,
+            "scenario_hash": row.scenario_hash,
+            "scenario_source": row.scenario_source,
+            "scenario_file": row.scenario_file,
+            "table_overrides": row.table_overrides,
+            "seed": row.seed,
+            "options": row.options,
+            "actions": actions,
+            "checkpoints": [],
+        }
+
+    def _load(self, game_id: str) -> Entry:
+        row = self.store.game(game_id)
+        if row is None:
+            raise NotFound(f"no game {game_id!r}")
+        stored = self.store.actions(game_id)
+        import json
+
+        actions = [json.loads(r["action"]) for r in stored]
+        try:
+            g = Game.load(self._record_of(row, actions), check=False, allow_data_change=self.allow_data_change)
+        except GrognardError as e:
+            raise Conflict(f"game {game_id} cannot be rebuilt: {e}") from None
+        if stored and g.state_hash() != stored[-1]["state_hash"]:
+            raise Conflict(
+                f"game {game_id} does not replay to its recorded position (the rule code changed since action "
+                f"{len(stored)}); run the server with the grognard version that started it"
+            )
+        return Entry(row, g)
+
+    def _put(self, e: Entry) -> None:
+        with self._cache_lock:
+            self._cache[e.row.id] = e
+            self._cache.move_to_end(e.row.id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def _evict(self, game_id: str) -> None:
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
+
+    def cached_ids(self) -> list[str]:
+        with self._cache_lock:
+            return list(self._cache)
+
+    def entry(self, game_id: str) -> Entry:
+        """The cached game, rebuilt by replay on a miss (one loader per game at a time)."""
+        with self._cache_lock:
+            e = self._cache.get(game_id)
+            if e is not None:
+                self._cache.move_to_end(game_id)
+                return e
+            lk = self._load_locks.setdefault(game_id, threading.Lock())
+        with lk:
+            with self._cache_lock:
+                e = self._cache.get(game_id)
+            if e is None:
+                e = self._load(game_id)
+                self._put(e)
+            return e
+
+    # ================================================================== tokens and seats
+    def authenticate(self, game_id: str, token: str | None) -> str:
+        """The side ``token`` plays in ``game_id`` (raises Forbidden otherwise)."""
+        if not token or not isinstance(token, str) or len(token) > 200:
+            raise Forbidden("a side token is required (Authorization: Bearer TOKEN)")
+        seats = self.store.seats(game_id)
+        if not seats:
+            raise NotFound(f"no game {game_id!r}")
+        given = hash_token(token)
+        side = None
+        for s in seats:
+            if hmac.compare_digest(given, s["token_hash"]):
+                side = s["side"]
+        if side is None:
+            raise Forbidden("this token does not belong to a side of this game")
+        return str(side)
+
+    def join(self, game_id: str, side: str, player: str) -> dict[str, Any]:
+        self.store.mark_joined(game_id, side, player)
+        return {"game": game_id, "side": side}
+
+    def my_games(self, tokens: Iterable[str]) -> list[dict[str, Any]]:
+        """The games the given tokens play in (a browser keeps its tokens; there are no accounts)."""
+        out = []
+        seen: set[tuple[str, str]] = set()
+        for t in list(tokens)[:200]:
+            if not isinstance(t, str) or not t or len(t) > 200:
+                continue
+            h = hash_token(t)
+            for s in self.store.seats_by_token_hash(h):
+                if not hmac.compare_digest(h, s["token_hash"]) or (s["game_id"], s["side"]) in seen:
+                    continue
+                seen.add((s["game_id"], s["side"]))
+                row = self.store.game(s["game_id"])
+                if row is None:
+                    continue
+                out.append(
+                    {
+                        "game": row.id,
+                        "side": s["side"],
+                        "token": t,
+                        "scenario": row.scenario_id,
+                        "title": row.title,
+                        "sides": row.sides,
+                        "hotseat": row.hotseat,
+                        "status": row.status,
+                        "updated": row.updated,
+                    }
+                )
+        return sorted(out, key=lambda r: -float(r["updated"]))
+
+    # ================================================================== what a side sees
+    def hidden(self, g: Game, side: str) -> set[str]:
+        return set(g.ruleset.hidden_tokens(g, side))
+
+    def side_log(self, g: Game, side: str) -> list[dict[str, Any]]:
+        """The side's visible log, renumbered 0.. so gaps do not betray hidden events."""
+        out = []
+        for k, ev in enumerate(g.visible_log(side)):
+            ev = dict(ev)
+            ev["n"] = k
+            out.append(ev)
+        return out
+
+    def state_for(self, game_id: str, side: str, log_from: int = 0) -> dict[str, Any]:
+        """Everything ``side`` may know now, with its log from entry ``log_from`` on."""
+        e = self.entry(game_id)
+        with e.lock:
+            g = e.game
+            view = dict(g.view(side))
+            view.pop("log", None)
+            full_log = self.side_log(g, side)
+            if log_from > len(full_log):
+                log_from = 0
+            legal = g.legal_actions(side)
+            acting = g.acting_sides()
+            hidden = self.hidden(g, side)
+            cur = g.current()
+            seats = {s["side"]: bool(s["joined"]) for s in self.store.seats(game_id)}
+            return serial.to_jsonable(
+                {
+                    "type": "state",
+                    "game": {
+                        "id": e.row.id,
+                        "scenario": e.row.scenario_id,
+                        "title": e.row.title,
+                        "ruleset": e.row.ruleset,
+                        "sides": e.row.sides,
+                        "hotseat": e.row.hotseat,
+                        "joined": seats,
+                    },
+                    "side": side,
+                    "seq": len(g.actions),
+                    "turn": g.turn_label(),
+                    "phase": g.phase_path(),
+                    "step": cur[1].step if cur else None,
+                    "acting": acting,
+                    "my_turn": side in acting,
+                    "over": g.is_over(),
+                    "result": g.state.result,
+                    "view": view,
+                    "log_from": log_from,
+                    "log_len": len(full_log),
+                    "log": full_log[log_from:],
+                    "legal": legal,
+                    "groups": redact_obj(hooks.group_actions(g, legal), hidden),
+                    "can_undo": g.can_undo(side),
+                    "standing_orders": e.orders.get(side, self.store.standing_orders(game_id, side)),
+                }
+            )
+
+    def board(self, game_id: str) -> dict[str, Any]:
+        """The static map of the game's scenario (the same for every side)."""
+        cached = self._boards.get(game_id)
+        if cached is not None:
+            return cached
+        e = self.entry(game_id)
+        data = board_json(e.game.board, e.game.ruleset)
+        data["scenario"] = {"id": e.row.scenario_id, "title": e.row.title, "sides": e.row.sides}
+        self._boards[game_id] = data
+        if len(self._boards) > 4 * self.cache_size:
+            self._boards.pop(next(iter(self._boards)))
+        return data
+
+    # ================================================================== acting
+    def act(self, game_id: str, side: str, action: Mapping[str, Any]) -> dict[str, Any]:
+        """Apply ``action`` for ``side``; then any standing orders that now apply. Persist each one."""
+        e = self.entry(game_id)
+        with e.lock:
+            g = e.game
+            act = dict(action)
+            if "side" not in act:
+                act["side"] = side
+            if act["side"] != side:
+                raise Forbidden(f"this token acts for {side} only, not for {act['side']!r}")
+            before = set(g.acting_sides())
+            try:
+                events = g.apply(act)
+            except IllegalAction as err:
+                raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
+            self._persist(e)
+            own = [ev for ev in events if ev.get("visible_to") is None or side in ev.get("visible_to", [])]
+            auto = self._run_standing_orders(e)
+            self._notify_new(e, before)
+            return {
+                "ok": True,
+                "seq": len(g.actions),
+                "events": redact_obj(
+                    [{k: v for k, v in ev.items() if k not in ("visible_to", "others", "n")} for ev in own],
+                    self.hidden(g, side),
+                ),
+                "standing_applied": auto,
+            }
+
+    def _persist(self, e: Entry) -> None:
+        g = e.game
+        n = len(g.actions)
+        action = serial.to_jsonable(g.actions[-1])
+        try:
+            self.store.append_action(e.row.id, n, action["side"], action, g.state_hash(), self._status(g))
+        except BaseException:
+            # The in-memory game is ahead of the database: drop it so the next use replays from disk.
+            self._evict(e.row.id)
+            raise
+
+    def _run_standing_orders(self, e: Entry) -> int:
+        g = e.game
+        applied = 0
+        for _ in range(MAX_STANDING_STEPS):
+            picked = None
+            for s in g.acting_sides():
+                orders = self._orders(e, s)
+                a = standing.pick(g, s, orders)
+                if a is not None:
+                    picked = a
+                    break
+            if picked is None:
+                return applied
+            try:
+                g.apply(picked)
+            except IllegalAction as err:
+                log.warning("standing order for %s refused by the rules: %s", picked.get("side"), err)
+                return applied
+            self._persist(e)
+            applied += 1
+        return applied
+
+    def _orders(self, e: Entry, side: str) -> list[dict[str, Any]]:
+        if side not in e.orders:
+            e.orders[side] = self.store.standing_orders(e.row.id, side)
+        return e.orders[side]
+
+    def _notify_new(self, e: Entry, before: set[str]) -> None:
+        after = e.game.acting_sides()
+        for s in after:
+            if s not in before:
+                self.notify(e.row.id, s)
+
+    def undo(self, game_id: str, side: str) -> dict[str, Any]:
+        e = self.entry(game_id)
+        with e.lock:
+            g = e.game
+            n = len(g.actions)
+            before = set(g.acting_sides())
+            try:
+                taken = g.undo(side)
+            except UndoError as err:
+                raise Conflict(f"cannot undo: {redact(str(err), self.hidden(g, side))}") from None
+            try:
+                self.store.remove_last_action(game_id, n, self._status(g))
+            except BaseException:
+                self._evict(game_id)
+                raise
+            self._notify_new(e, before)
+            return {"ok": True, "seq": len(g.actions), "undone": taken}
+
+    def set_standing_orders(self, game_id: str, side: str, orders: list[dict[str, Any]]) -> dict[str, Any]:
+        e = self.entry(game_id)
+        with e.lock:
+            self.store.set_standing_orders(game_id, side, orders)
+            e.orders[side] = list(orders)
+            before = set(e.game.acting_sides())
+            auto = self._run_standing_orders(e)
+            self._notify_new(e, before)
+            return {"ok": True, "orders": orders, "standing_applied": auto}
+
+    def standing_orders(self, game_id: str, side: str) -> list[dict[str, Any]]:
+        e = self.entry(game_id)
+        with e.lock:
+            return list(self._orders(e, side))
+
+    def preview(self, game_id: str, side: str, action: Mapping[str, Any]) -> dict[str, Any]:
+        e = self.entry(game_id)
+        with e.lock:
+            g = e.game
+            act = dict(action)
+            act.setdefault("side", side)
+            if act["side"] != side:
+                raise Forbidden(f"this token acts for {side} only")
+            try:
+                out = hooks.preview(g, act)
+            except IllegalAction as err:
+                raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
+            return redact_obj(serial.to_jsonable(out), self.hidden(g, side))
+
+    def reachable(self, game_id: str, side: str, pieces: list[str]) -> dict[str, Any]:
+        e = self.entry(game_id)
+        with e.lock:
+            g = e.game
+            own = {p.id for p in g.state.of_side(side)}
+            bad = [p for p in pieces if p not in own]
+            if bad:
+                raise Forbidden(f"{side} has no piece {bad[0]!r}")
+            try:
+                hexes = hooks.reachable(g, side, pieces)
+            except IllegalAction as err:
+                raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
+            return redact_obj(serial.to_jsonable({"pieces": pieces, "hexes": hexes}), self.hidden(g, side))
+
+    def record(self, game_id: str, side: str) -> dict[str, Any]:
+        """The full game record, only once the game is over (it holds every side's secrets)."""
+        e = self.entry(game_id)
+        with e.lock:
+            if not e.game.is_over():
+                raise Forbidden("the game record (with every side's actions) is available once the game is over")
+            return serial.to_jsonable(e.game.record())
