@@ -1,0 +1,424 @@
+// The hex map: SVG drawn from the server's board export, with counters, highlights, pan and zoom.
+//
+// Everything is in hex-size units (centre to corner = 1); one <g> transform does pan and zoom,
+// so moving the map never touches the thousands of hex paths. Terrain is one <path> per
+// terrain type, hex outlines one <path>, and clicks are mapped back to a hex with the inverse
+// of the layout formula, so a 2,000-hex map stays a few dozen DOM nodes plus labels.
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const SQRT3 = Math.sqrt(3);
+
+export function el(tag, attrs = {}, parent = null) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== undefined && v !== null) e.setAttribute(k, String(v));
+  }
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+const SIDE_COLOURS = {
+  blue: "#2f5fa8", red: "#a83232", green: "#2f7d46", grey: "#6b6b6b", gray: "#6b6b6b",
+  black: "#333333", white: "#d8d8d8", yellow: "#b8a22c", orange: "#c06a22", brown: "#7b5632",
+  allies: "#2f5fa8", allied: "#2f5fa8", entente: "#2f5fa8", axis: "#5a5a5a",
+  central: "#5a5a5a", "central powers": "#5a5a5a", germany: "#5a5a5a", german: "#5a5a5a",
+  france: "#3b6fd0", french: "#3b6fd0", britain: "#a8643a", british: "#a8643a",
+  russia: "#3e8a4c", russian: "#3e8a4c", austria: "#c8b040", usa: "#6b8e23",
+};
+const FALLBACK = ["#2f5fa8", "#a83232", "#2f7d46", "#b8862c", "#6a3fa0", "#2b8a8a"];
+
+export function sideColour(side, sides) {
+  const key = String(side || "").toLowerCase();
+  if (SIDE_COLOURS[key]) return SIDE_COLOURS[key];
+  const i = Math.max(0, (sides || []).indexOf(side));
+  return FALLBACK[i % FALLBACK.length];
+}
+
+// The numbers printed on a counter: the values of the face that is up, changed attributes first.
+export function counterValues(p) {
+  const face = (p.faces && p.faces[p.face]) || {};
+  const vals = [];
+  for (const [k, v] of Object.entries(face)) {
+    const cur = p.attrs && k in p.attrs ? p.attrs[k] : v;
+    if (typeof cur === "number") vals.push(String(cur));
+    else if (cur && typeof cur === "object" && "$frac" in cur) vals.push(cur.$frac);
+  }
+  return vals.join("-");
+}
+
+export function isReduced(p) {
+  const names = Object.keys(p.faces || {});
+  return names.length > 1 && p.face !== names[0];
+}
+
+function addPatterns(defs) {
+  const mk = (id, w, draw) => {
+    const pat = el("pattern", { id, patternUnits: "userSpaceOnUse", width: w, height: w }, defs);
+    draw(pat);
+  };
+  mk("pat-trees", 0.5, (p) => {
+    el("circle", { cx: 0.12, cy: 0.12, r: 0.07, fill: "#4f8a3c", "fill-opacity": 0.55 }, p);
+    el("circle", { cx: 0.37, cy: 0.37, r: 0.07, fill: "#4f8a3c", "fill-opacity": 0.55 }, p);
+  });
+  mk("pat-dots", 0.34, (p) => el("circle", { cx: 0.17, cy: 0.17, r: 0.025, fill: "#7a6440" }, p));
+  mk("pat-hills", 0.6, (p) =>
+    el("path", { d: "M0.05 0.4 Q0.3 0.1 0.55 0.4", fill: "none", stroke: "#8a6a3a", "stroke-width": 0.035 }, p));
+  mk("pat-peaks", 0.7, (p) =>
+    el("path", { d: "M0.1 0.55 L0.35 0.15 L0.6 0.55", fill: "none", stroke: "#5e4630", "stroke-width": 0.04 }, p));
+  mk("pat-marsh", 0.45, (p) => {
+    el("path", { d: "M0.05 0.2 H0.4 M0.12 0.32 H0.33", stroke: "#4d7d6a", "stroke-width": 0.03 }, p);
+  });
+  mk("pat-grid", 0.3, (p) =>
+    el("path", { d: "M0 0 H0.3 M0 0 V0.3", stroke: "#7d7068", "stroke-width": 0.03, fill: "none" }, p));
+  mk("pat-waves", 0.6, (p) =>
+    el("path", { d: "M0.05 0.3 q0.125 -0.1 0.25 0 t0.25 0", fill: "none", stroke: "#5d8fbf", "stroke-width": 0.03 }, p));
+}
+
+export class MapView {
+  constructor(container, board, handlers = {}) {
+    this.container = container;
+    this.board = board;
+    this.handlers = handlers;
+    this.pointy = board.orientation === "pointy";
+    this.k = 40;
+    this.tx = 0;
+    this.ty = 0;
+    this.pending = false;
+    this.hexIndex = new Map(); // "q,r" -> hex row
+    this.byId = new Map(); // printed id -> hex row
+    for (const h of board.hexes) {
+      this.hexIndex.set(`${h[4]},${h[5]}`, h);
+      this.byId.set(h[0], h);
+    }
+  }
+
+  centre(id) {
+    const h = this.byId.get(id);
+    return h ? [h[1], h[2]] : null;
+  }
+
+  hexPath(x, y, scale = 1) {
+    const c = this.board.corners;
+    let d = `M${(x + c[0][0] * scale).toFixed(3)} ${(y + c[0][1] * scale).toFixed(3)}`;
+    for (let i = 1; i < 6; i++) d += `L${(x + c[i][0] * scale).toFixed(3)} ${(y + c[i][1] * scale).toFixed(3)}`;
+    return d + "Z";
+  }
+
+  render() {
+    const t0 = performance.now();
+    const b = this.board;
+    const svg = el("svg", { class: "map", xmlns: SVGNS, "data-testid": "map" });
+    this.svg = svg;
+    const defs = el("defs", {}, svg);
+    addPatterns(defs);
+    const vp = el("g", { class: "viewport" }, svg);
+    this.vp = vp;
+    // terrain: one filled path per terrain type, plus its pattern overlay
+    const byTerrain = b.terrain.map(() => []);
+    for (const h of b.hexes) byTerrain[h[3]].push(this.hexPath(h[1], h[2]));
+    const gTerrain = el("g", { class: "terrain" }, vp);
+    b.terrain.forEach((t, i) => {
+      if (!byTerrain[i].length) return;
+      const d = byTerrain[i].join("");
+      el("path", { d, fill: t.fill, "data-terrain": t.name }, gTerrain);
+      if (t.pattern) el("path", { d, fill: `url(#pat-${t.pattern})`, "pointer-events": "none" }, gTerrain);
+    });
+    el("path", { class: "grid", d: b.hexes.map((h) => this.hexPath(h[1], h[2])).join(""), fill: "none" }, vp);
+    // line networks (rail, road) from centre to centre
+    const gNet = el("g", { class: "networks" }, vp);
+    for (const n of b.networks) {
+      const d = n.segments.map((s) => `M${s[0]} ${s[1]}L${s[2]} ${s[3]}`).join("");
+      el("path", { d, stroke: n.stroke, "stroke-width": n.width, "stroke-dasharray": n.dash, fill: "none",
+        "stroke-linecap": "round", "data-network": n.name }, gNet);
+    }
+    // hexside features (rivers, walls, borders)
+    const gSides = el("g", { class: "sides" }, vp);
+    const byFeature = {};
+    for (const s of b.sides) {
+      for (const f of s.features) (byFeature[f] ||= []).push(`M${s.seg[0]} ${s.seg[1]}L${s.seg[2]} ${s.seg[3]}`);
+    }
+    for (const [f, segs] of Object.entries(byFeature)) {
+      const st = b.features[f] || { stroke: "#555", width: 0.08 };
+      el("path", { d: segs.join(""), stroke: st.stroke, "stroke-width": st.width, "stroke-dasharray": st.dash,
+        "stroke-linecap": "round", fill: "none", "data-feature": f }, gSides);
+    }
+    this.gControl = el("g", { class: "control" }, vp);
+    // places
+    const gPlaces = el("g", { class: "places" }, vp);
+    for (const p of b.places) {
+      const c = this.centre(p.hex);
+      if (!c) continue;
+      const g = el("g", { transform: `translate(${c[0]} ${c[1]})`, "data-place": p.kind }, gPlaces);
+      const kind = p.kind.toLowerCase();
+      if (kind.includes("port")) {
+        el("circle", { cx: 0.45, cy: -0.45, r: 0.14, fill: "#fff", stroke: "#1f4f8a", "stroke-width": 0.04 }, g);
+        el("path", { d: "M0.45 -0.55 V-0.35 M0.38 -0.4 Q0.45 -0.33 0.52 -0.4", stroke: "#1f4f8a",
+          "stroke-width": 0.035, fill: "none" }, g);
+      } else if (kind.includes("objective") || kind.includes("victory")) {
+        el("path", { d: starPath(0, -0.5, 0.2, 0.09), fill: "#c8102e", stroke: "#5a0010", "stroke-width": 0.02 }, g);
+      } else if (kind.includes("fort")) {
+        el("rect", { x: -0.16, y: -0.66, width: 0.32, height: 0.24, fill: "#555", stroke: "#111", "stroke-width": 0.02 }, g);
+      } else {
+        el("rect", { x: -0.13, y: -0.63, width: 0.26, height: 0.26, fill: kind.includes("capital") ? "#c8102e" : "#333",
+          stroke: "#fff", "stroke-width": 0.03 }, g);
+      }
+      if (p.name) {
+        const t = el("text", { class: "place-name", x: 0, y: 0.78, "text-anchor": "middle" }, g);
+        t.textContent = p.name;
+      }
+    }
+    // printed hex ids (shown only when zoomed in)
+    const gLabels = el("g", { class: "labels" }, vp);
+    const dy = this.pointy ? -0.55 : -0.62;
+    for (const h of b.hexes) {
+      const t = el("text", { x: h[1], y: (h[2] + dy).toFixed(3), "text-anchor": "middle" }, gLabels);
+      t.textContent = h[0];
+    }
+    this.gHi = el("g", { class: "highlights" }, vp);
+    this.gCounters = el("g", { class: "counters" }, vp);
+    this.container.replaceChildren(svg);
+    this.fit();
+    this.attach();
+    this.renderMs = performance.now() - t0;
+    return this.renderMs;
+  }
+
+  fit() {
+    const [x, y, w, h] = this.board.bounds;
+    const W = this.container.clientWidth || 800;
+    const H = this.container.clientHeight || 600;
+    this.k = Math.max(4, Math.min(80, Math.min(W / w, H / h)));
+    this.tx = (W - w * this.k) / 2 - x * this.k;
+    this.ty = (H - h * this.k) / 2 - y * this.k;
+    this.apply();
+  }
+
+  apply() {
+    this.vp.setAttribute("transform", `translate(${this.tx.toFixed(2)} ${this.ty.toFixed(2)}) scale(${this.k.toFixed(4)})`);
+    this.svg.classList.toggle("zoomed", this.k >= 30);
+    this.svg.classList.toggle("far", this.k < 12);
+  }
+
+  schedule() {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.apply();
+    });
+  }
+
+  zoomAt(sx, sy, factor) {
+    const k2 = Math.max(3, Math.min(160, this.k * factor));
+    const f = k2 / this.k;
+    this.tx = sx - (sx - this.tx) * f;
+    this.ty = sy - (sy - this.ty) * f;
+    this.k = k2;
+    this.schedule();
+  }
+
+  panBy(dx, dy) {
+    this.tx += dx;
+    this.ty += dy;
+    this.schedule();
+  }
+
+  toMap(clientX, clientY) {
+    const r = this.svg.getBoundingClientRect();
+    return [(clientX - r.left - this.tx) / this.k, (clientY - r.top - this.ty) / this.k];
+  }
+
+  // Inverse of the layout formula, with cube rounding.
+  hexAt(x, y) {
+    let q, r;
+    if (this.pointy) {
+      q = (SQRT3 / 3) * x - y / 3;
+      r = (2 / 3) * y;
+    } else {
+      q = (2 / 3) * x;
+      r = -x / 3 + (SQRT3 / 3) * y;
+    }
+    const s = -q - r;
+    let rq = Math.round(q), rr = Math.round(r);
+    const rs = Math.round(s);
+    const dq = Math.abs(rq - q), dr = Math.abs(rr - r), ds = Math.abs(rs - s);
+    if (dq > dr && dq > ds) rq = -rr - rs;
+    else if (dr > ds) rr = -rq - rs;
+    const h = this.hexIndex.get(`${rq + 0},${rr + 0}`);
+    return h ? h[0] : null;
+  }
+
+  attach() {
+    const svg = this.svg;
+    let drag = null;
+    svg.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0) return;
+      drag = { x: e.clientX, y: e.clientY, moved: 0, id: e.pointerId };
+    });
+    svg.addEventListener("pointermove", (e) => {
+      if (!drag || e.pointerId !== drag.id) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      drag.moved += Math.abs(dx) + Math.abs(dy);
+      if (drag.moved > 4) {
+        if (!svg.hasPointerCapture(e.pointerId)) svg.setPointerCapture(e.pointerId);
+        svg.classList.add("dragging");
+        this.panBy(dx, dy);
+      }
+      drag.x = e.clientX;
+      drag.y = e.clientY;
+    });
+    const end = (e) => {
+      if (!drag) return;
+      const wasClick = drag.moved <= 4;
+      drag = null;
+      svg.classList.remove("dragging");
+      if (wasClick && e.type === "pointerup") this.click(e);
+    };
+    svg.addEventListener("pointerup", end);
+    svg.addEventListener("pointercancel", end);
+    svg.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const r = svg.getBoundingClientRect();
+      this.zoomAt(e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.0015));
+    }, { passive: false });
+  }
+
+  click(e) {
+    const stackEl = e.target.closest && e.target.closest("[data-stack]");
+    if (stackEl) {
+      this.handlers.onStack && this.handlers.onStack(stackEl.getAttribute("data-stack"));
+      return;
+    }
+    const [x, y] = this.toMap(e.clientX, e.clientY);
+    const id = this.hexAt(x, y);
+    if (id && this.handlers.onHex) this.handlers.onHex(id);
+  }
+
+  // Counters: one per location, the top piece drawn with a count badge; anonymous stacks as "?".
+  setPieces(view, sides, selected = new Set()) {
+    const g = this.gCounters;
+    g.replaceChildren();
+    const at = new Map();
+    for (const p of view.pieces || []) {
+      if (p.loc[0] !== "hex") continue;
+      if (!at.has(p.loc[1])) at.set(p.loc[1], { pieces: [], anon: [] });
+      at.get(p.loc[1]).pieces.push(p);
+    }
+    for (const s of view.stacks || []) {
+      if (s.loc[0] !== "hex") continue;
+      if (!at.has(s.loc[1])) at.set(s.loc[1], { pieces: [], anon: [] });
+      at.get(s.loc[1]).anon.push(s);
+    }
+    for (const [hex, st] of at) {
+      const c = this.centre(hex);
+      if (!c) continue;
+      const cg = el("g", { class: "stack", transform: `translate(${c[0]} ${c[1]})`, "data-stack": hex }, g);
+      const n = st.pieces.length + st.anon.length;
+      const depth = Math.min(n - 1, 3);
+      for (let i = depth; i > 0; i--) {
+        const under = st.pieces[st.pieces.length - 1 - i] || st.anon[0] || st.pieces[0];
+        el("rect", { x: -0.42 + i * 0.07, y: -0.42 - i * 0.07, width: 0.84, height: 0.84, rx: 0.06,
+          fill: sideColour(under.side, sides), stroke: "#111", "stroke-width": 0.02, opacity: 0.85 }, cg);
+      }
+      const top = st.pieces.length ? st.pieces[st.pieces.length - 1] : null;
+      const side = top ? top.side : st.anon[0].side;
+      const isSel = st.pieces.some((p) => selected.has(p.id));
+      el("rect", { class: "counter" + (isSel ? " selected" : ""), x: -0.42, y: -0.42, width: 0.84, height: 0.84, rx: 0.06,
+        fill: sideColour(side, sides), stroke: isSel ? "#ffd400" : "#111", "stroke-width": isSel ? 0.08 : 0.03 }, cg);
+      if (top) {
+        if (isReduced(top)) el("rect", { x: -0.42, y: 0.18, width: 0.84, height: 0.08, fill: "#fff", opacity: 0.75 }, cg);
+        const tt = el("text", { class: "c-type", x: 0, y: -0.16, "text-anchor": "middle" }, cg);
+        tt.textContent = (top.name || top.type || "").slice(0, 8);
+        const tv = el("text", { class: "c-vals", x: 0, y: 0.14, "text-anchor": "middle" }, cg);
+        tv.textContent = counterValues(top);
+        const ti = el("text", { class: "c-id", x: 0, y: 0.36, "text-anchor": "middle" }, cg);
+        ti.textContent = top.id.slice(0, 10);
+      } else {
+        const tq = el("text", { class: "c-vals", x: 0, y: 0.12, "text-anchor": "middle" }, cg);
+        tq.textContent = "?";
+      }
+      if (n > 1) {
+        el("circle", { cx: 0.4, cy: -0.4, r: 0.17, fill: "#fff", stroke: "#111", "stroke-width": 0.02 }, cg);
+        const tn = el("text", { class: "c-count", x: 0.4, y: -0.34, "text-anchor": "middle" }, cg);
+        tn.textContent = String(n);
+      }
+    }
+  }
+
+  setControl(control, sides) {
+    const g = this.gControl;
+    g.replaceChildren();
+    for (const [hex, side] of Object.entries(control || {})) {
+      const c = this.centre(hex);
+      if (!c) continue;
+      el("path", { d: this.hexPath(c[0], c[1], 0.9), fill: "none", stroke: sideColour(side, sides),
+        "stroke-width": 0.06, "stroke-opacity": 0.7, "data-control": side }, g);
+    }
+  }
+
+  // Highlights: {hexId: kind} with kind "reach" | "attack" | "select"
+  setHighlights(marks) {
+    const g = this.gHi;
+    g.replaceChildren();
+    const groups = {};
+    for (const [hex, kind] of Object.entries(marks)) {
+      const c = this.centre(hex);
+      if (c) (groups[kind] ||= []).push(this.hexPath(c[0], c[1], 0.93));
+    }
+    for (const [kind, paths] of Object.entries(groups)) {
+      el("path", { class: `hi hi-${kind}`, d: paths.join(""), "data-hi": kind }, g);
+    }
+    this.marks = { ...marks };
+  }
+
+  centreOn(hex) {
+    const c = this.centre(hex);
+    if (!c) return;
+    const W = this.container.clientWidth, H = this.container.clientHeight;
+    this.tx = W / 2 - c[0] * this.k;
+    this.ty = H / 2 - c[1] * this.k;
+    this.apply();
+  }
+
+  // Screen position (client coordinates) of a hex centre: used by tests and tooltips.
+  screenOf(hex) {
+    const c = this.centre(hex);
+    const r = this.svg.getBoundingClientRect();
+    return c ? [r.left + this.tx + c[0] * this.k, r.top + this.ty + c[1] * this.k] : null;
+  }
+
+  // Pan the map one step per animation frame and report frame intervals (a lag probe).
+  benchPan(frames = 60, step = 7) {
+    return new Promise((resolve) => {
+      const times = [];
+      let last = performance.now();
+      let i = 0;
+      const tick = () => {
+        const now = performance.now();
+        times.push(now - last);
+        last = now;
+        this.tx += step;
+        this.ty += step / 2;
+        this.apply();
+        if (++i < frames) requestAnimationFrame(tick);
+        else {
+          times.shift();
+          const sorted = [...times].sort((a, b) => a - b);
+          resolve({ frames: times.length, mean: times.reduce((a, b) => a + b, 0) / times.length,
+            p95: sorted[Math.floor(sorted.length * 0.95)], max: sorted[sorted.length - 1] });
+        }
+      };
+      requestAnimationFrame(tick);
+    });
+  }
+}
+
+function starPath(cx, cy, R, r) {
+  let d = "";
+  for (let i = 0; i < 10; i++) {
+    const a = (Math.PI / 5) * i - Math.PI / 2;
+    const rad = i % 2 ? r : R;
+    d += (i ? "L" : "M") + (cx + rad * Math.cos(a)).toFixed(3) + " " + (cy + rad * Math.sin(a)).toFixed(3);
+  }
+  return d + "Z";
+}
