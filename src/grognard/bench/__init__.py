@@ -1,0 +1,1 @@
+"""Benchmarks shipped with the engine (run with ``grognard bench``)."""
