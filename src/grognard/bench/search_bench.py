@@ -41,7 +41,7 @@ from grognard.search.grid import rect_neighbors
 from grognard.search.reach import ZocPolicy, reach_many
 from grognard.search.trace import trace_from_sources
 
-__all__ = ["MAPS", "SyntheticMap", "main", "make_map", "run"]
+__all__ = ["MAPS", "SyntheticMap", "main", "make_map", "run", "run_maps"]
 
 MAPS: tuple[dict[str, int], ...] = (
     {"cols": 200, "rows": 150, "enemy": 400},
@@ -263,9 +263,21 @@ def _met(row: dict[str, Any]) -> dict[str, bool]:
 
 def run(quick: bool = False, seed: int = 0) -> dict[str, Any]:
     """Run the benchmark; ``quick`` = the 30k-hex map only. Returns the JSON document."""
+    return run_maps(MAPS[:1] if quick else MAPS, seed=seed)
+
+
+def run_maps(
+    specs: Sequence[dict[str, int]],
+    seed: int = 0,
+    reps: int = 7,
+    nx_reps: int = 3,
+    friendly: int = FRIENDLY,
+    sources: int = SOURCES,
+) -> dict[str, Any]:
+    """Benchmark the given map specs (``cols``, ``rows``, ``enemy``)."""
     maps = []
-    for spec in MAPS[:1] if quick else MAPS:
-        m = make_map(spec["cols"], spec["rows"], spec["enemy"], seed=seed)
+    for spec in specs:
+        m = make_map(spec["cols"], spec["rows"], spec["enemy"], friendly, sources, seed=seed)
         big = m.n > 100_000
         row: dict[str, Any] = {
             "hexes": m.n,
@@ -276,8 +288,8 @@ def run(quick: bool = False, seed: int = 0) -> dict[str, Any]:
             "sources": len(m.sources),
             "allowance": ALLOWANCE,
         }
-        row.update(bench_supply(m, reps=5, nx_reps=2 if big else 3))
-        row.update(bench_reach(m, reps=7, nx_reps=3))
+        row.update(bench_supply(m, reps=reps, nx_reps=min(nx_reps, 2) if big else nx_reps))
+        row.update(bench_reach(m, reps=reps, nx_reps=nx_reps))
         row["targets_met"] = _met(row)
         maps.append(row)
     return {"maps": maps}
