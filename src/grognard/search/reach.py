@@ -40,15 +40,22 @@ the start hex is an ordinary entry (never cheaper than not having moved).
 
 Implementations
 ---------------
-:func:`reach_many` is the fast path: units are grouped by the largest number of steps
-their allowance permits (``floor(allowance / min step cost)``), each unit gets a window
-of the hex lattice of that radius around its start, and a Bellman-Ford relaxation runs on
-all windows at once as dense numpy arrays (the windows share one local neighbour table,
-so a round is a handful of ``(units, window)`` gathers). :func:`reach_generic` is a plain
-heap Dijkstra over callables with any hashable state, for odd rules and as the reference;
-:class:`ZocRules` adapts the array rules to it. ``reach_many`` falls back to it for units
-whose window cannot be used (zero-cost steps, huge radius, a neighbour table that is not a
-piece of one hex lattice).
+:func:`reach_many` is the fast path. Units are grouped by the most steps their
+allowance permits (``floor(allowance / min step cost)``); each unit gets a window of the
+hex lattice of that radius around its start, numbered the same way for every unit, so
+the state ``(unit, window cell, flag)`` is an index into one flat array. A label-
+correcting search then runs for all units at once: each round expands every state
+improved in the previous round in all six directions with a few vectorised gathers
+(``np.take``) and keeps the improvements with ``np.minimum.at``. The global hex of a
+window cell is learnt from the move that reaches it, so no window is built up front and
+nothing of the size of the map is allocated per call. Labels start at the allowance, so
+"improves the label" also means "within the allowance".
+
+:func:`reach_generic` is a plain heap Dijkstra over callables with any hashable state,
+for odd rules and as the reference; :class:`ZocRules` states the array rules for it.
+``reach_many`` falls back to it for units the window cannot serve: zero-cost steps, a
+radius above :data:`MAX_RADIUS`, or a neighbour table that is not a piece of the hex
+lattice (see :func:`_lattice_ok`; boards and rectangular maps always are).
 """
 
 from __future__ import annotations
@@ -64,7 +71,7 @@ from typing import Any, Literal
 import numpy as np
 
 from grognard import hexgrid
-from grognard.hexgrid import DIRECTIONS, Hex
+from grognard.hexgrid import Hex
 
 __all__ = [
     "GenericReach",
@@ -375,43 +382,27 @@ def reach_reference(
 
 @dataclass(frozen=True)
 class _Template:
-    """A hexagon of cells of radius ``radius`` around local cell 0, ordered ring by ring."""
+    """A hexagon of window cells of radius ``radius`` around local cell 0.
+
+    ``tn[c, d]`` is the cell next to ``c`` in direction ``d``; a step out of the window
+    (impossible within the radius) is mapped to cell 0, the start, which the search
+    never re-enters, so both are dropped by the same test.
+    """
 
     radius: int
     size: int
-    tn: np.ndarray  # (W, 6) local neighbour per direction, ``size`` if outside
-    rings: tuple[tuple[int, int], ...]  # [start, end) of each ring
-    parent: np.ndarray  # (W,) a neighbouring cell one ring closer in
-    pdir: np.ndarray  # (W,) direction from parent to the cell
+    tn: np.ndarray
 
 
 @functools.lru_cache(maxsize=64)
 def _template(radius: int) -> _Template:
-    cells: list[Hex] = []
-    rings = []
-    for k in range(radius + 1):
-        a = len(cells)
-        cells.extend(hexgrid.ring(Hex(0, 0), k))
-        rings.append((a, len(cells)))
+    cells = list(hexgrid.spiral(Hex(0, 0), radius))
     index = {h: i for i, h in enumerate(cells)}
-    size = len(cells)
-    tn = np.full((size, 6), size, dtype=np.intp)
-    parent = np.zeros(size, dtype=np.intp)
-    pdir = np.zeros(size, dtype=np.intp)
-    for i, h in enumerate(cells):
-        for d in range(6):
-            tn[i, d] = index.get(hexgrid.neighbor(h, d), size)
-        if i:
-            dist = hexgrid.distance(h, Hex(0, 0))
-            for d, (dq, dr) in enumerate(DIRECTIONS):
-                p = index.get(Hex(h[0] - dq, h[1] - dr))
-                if p is not None and hexgrid.distance(cells[p], Hex(0, 0)) == dist - 1:
-                    parent[i] = p
-                    pdir[i] = d
-                    break
-    for arr in (tn, parent, pdir):
-        arr.setflags(write=False)
-    return _Template(radius, size, tn, tuple(rings), parent, pdir)
+    tn = np.array(
+        [[index.get(hexgrid.neighbor(h, d), 0) for d in range(6)] for h in cells], dtype=np.intp
+    )
+    tn.setflags(write=False)
+    return _Template(radius, len(cells), tn)
 
 
 # --------------------------------------------------------------------------- results
@@ -526,10 +517,8 @@ class ReachBatch:
             units.append(np.full(len(h), i, dtype=np.int64))
             hexes.append(h)
             costs.append(c)
-        for k, w in enumerate(self._windows):
-            valid = self._win[w.units] == k
-            m = np.isfinite(w.cost) & valid[:, None]
-            r, c = np.nonzero(m)
+        for w in self._windows:
+            r, c = np.nonzero(np.isfinite(w.cost))
             units.append(w.units[r].astype(np.int64))
             hexes.append(w.g[r, c].astype(np.int64))
             costs.append(w.cost[r, c])
@@ -659,9 +648,7 @@ def _relax_sparse(
     means "within the allowance"; a state is reached iff it has a predecessor.
     """
     w = tpl.size
-    # a step out of the window (impossible within the radius) or back into the start cell
-    # is ignored: both map to cell 0, whose label is -inf
-    tn = np.where(tpl.tn == w, 0, tpl.tn)
+    tn = tpl.tn
     u = len(starts)
     uw = u * w
     layers = policy.layers
@@ -789,12 +776,14 @@ def reach_many(
     policy: ZocPolicy | None = None,
     min_step: float | None = None,
 ) -> ReachBatch:
-    """Reach of many units at once (vectorised windowed Bellman-Ford; see module doc).
+    """Reach of many units at once (batched windowed search; see the module docstring).
 
     ``starts`` are hex indices, ``allowances`` the MP of each unit (or one number for
-    all). ``min_step`` is a lower bound on every finite step cost; by default the
-    minimum of ``step_cost`` (pass it to save one pass over the array). Units are
-    independent: ``zoc``/``blocked`` are the same for all of them (the enemy's).
+    all). ``min_step`` is a lower bound on every finite step cost, used to size the
+    windows; by default the minimum of ``step_cost`` (passing it saves one pass over the
+    array; a wrong bound gives wrong results). Units are independent: ``zoc``,
+    ``blocked`` and ``exit_cost`` are the same for all of them (the enemy's); units
+    needing other arrays go in another call.
     """
     policy = policy or ZocPolicy()
     nbr, cost, z, b, e = _prepare(nbr, step_cost, zoc, blocked, exit_cost)

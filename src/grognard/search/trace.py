@@ -98,7 +98,7 @@ def _ranges(ptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
 
 
 _CACHE: OrderedDict[tuple, _Structure] = OrderedDict()
-_CACHE_SIZE = 16
+_CACHE_SIZE = 8
 
 
 def _links_array(links: Links | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
