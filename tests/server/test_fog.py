@@ -59,14 +59,16 @@ class Watch:
         self.checked += 1
 
 
-def play_random(g: Started, steps: int, rng: random.Random, sockets: dict[str, Any] | None = None) -> Watch:
+def play_random(
+    g: Started, steps: int, rng: random.Random, sockets: dict[str, Any] | None = None, probe_every: int = 2
+) -> Watch:
     w = Watch(g)
     c = g.client
     for s in SIDES:
         st = g.state(s)
         w.note_view(s, st)
         w.check(s, st)
-    for _ in range(steps):
+    for step in range(steps):
         states = {s: g.state(s) for s in SIDES}
         acting = [s for s in SIDES if states[s]["legal"]]
         if not acting:
@@ -74,7 +76,7 @@ def play_random(g: Started, steps: int, rng: random.Random, sockets: dict[str, A
         side = rng.choice(acting)
         st = states[side]
         # probes a curious player might send: moves to every hex next to its pieces, attacks, reach, previews
-        for p in st["view"]["pieces"]:
+        for p in st["view"]["pieces"] if probe_every and step % probe_every == 0 else []:
             if p["side"] != side or p["loc"][0] != "hex":
                 continue
             r = c.post(f"/api/games/{g.id}/reachable", headers=g.h(side), json={"pieces": [p["id"]]})
@@ -110,9 +112,9 @@ def board_neighbours(w: Watch, label: str) -> list[str]:
 
 
 def test_no_hidden_piece_reaches_the_other_side_in_any_response(start: Any) -> None:
-    for seed in (1, 2, 3):
+    for seed in (1, 2):
         g: Started = start("tiny-duel", seed=seed)
-        w = play_random(g, 60, random.Random(seed))
+        w = play_random(g, 50, random.Random(seed))
         assert w.checked > 100
         # the checks ran while the scout and the reserves were hidden from the other side
         assert w.checked_hidden.get("r-scout", 0) > 20 and w.checked_hidden.get("b-res", 0) > 20
@@ -128,7 +130,7 @@ def test_pushes_go_to_every_side_after_every_action(start: Any) -> None:
         red.send_json({"token": g.tokens["Red"]})
         assert red.receive_json()["side"] == "Red"
         assert blue.receive_json()["connected"] == ["Blue", "Red"]
-        w = play_random(g, 25, random.Random(4), sockets={"Blue": blue, "Red": red})
+        w = play_random(g, 25, random.Random(4), sockets={"Blue": blue, "Red": red}, probe_every=0)
         assert w.checked > 50
         # a push after an action the other side cannot see at all still arrives, with nothing new in it
         blue.send_json({"type": "ping"})
