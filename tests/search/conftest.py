@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pytest
+import sys
+from pathlib import Path
 
-
-@pytest.fixture
-def rng() -> np.random.Generator:
-    return np.random.default_rng(12345)
+# The test modules import their helpers (``search_helpers``) from this folder, whatever
+# pytest's import mode.
+sys.path.insert(0, str(Path(__file__).resolve().parent))

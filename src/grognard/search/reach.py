@@ -629,7 +629,7 @@ def _relax_sparse(
     step2d: np.ndarray,
     zx: np.ndarray,
     bx: np.ndarray,
-    lx: np.ndarray,
+    lx: np.ndarray | None,
     units: np.ndarray,
     starts: np.ndarray,
     allow: np.ndarray,
@@ -666,7 +666,9 @@ def _relax_sparse(
     z0 = zx[starts]
     counts = z0 & (policy.start != "exempt")
     th = nbr[starts]
-    c = step2d[starts] + np.where(counts, lx[starts], 0.0)[:, None]
+    c = step2d[starts]
+    if lx is not None:
+        c = c + np.where(counts, lx[starts], 0.0)[:, None]
     bad = bx[th]
     if policy.rigid:
         bad |= counts[:, None] & zx[th]
@@ -694,7 +696,6 @@ def _relax_sparse(
     stops = np.array([policy.stop_on_entry, policy.stop_on_entry or policy.stop_after_leaving])
     take, compress = np.take, np.compress  # much faster than fancy/boolean indexing here
     zeros = np.zeros(1, dtype=np.intp)
-    has_exit = bool(lx.any())
     while frontier.size:
         if layers == 2:
             fl = frontier // uw
@@ -714,7 +715,7 @@ def _relax_sparse(
                 fl = compress(keep, fl)
         fc = rem - fu * w
         nd = take(step2d, fh, axis=0)
-        if has_exit:
+        if lx is not None:
             fd = fd + take(lx, fh)
         nd += fd[:, None]
         th = take(nbr, fh, axis=0)
@@ -815,8 +816,9 @@ def reach_many(
         zx[:n] = z
         bx = np.ones(n + 1, dtype=bool)
         bx[:n] = b
-        lx = np.zeros(n + 1, dtype=np.float64)
-        if e is not None:
+        lx = None
+        if e is not None and np.any(e[z] > 0):
+            lx = np.zeros(n + 1, dtype=np.float64)
             np.copyto(lx[:n], e, where=z)
         for r, members in sorted(groups.items()):
             tpl = _template(r)
