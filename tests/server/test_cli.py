@@ -1,0 +1,33 @@
+"""The ``serve`` verb's arguments."""
+
+from __future__ import annotations
+
+import argparse
+
+from grognard.server.cli import add_parser, run
+
+
+def test_serve_arguments() -> None:
+    p = argparse.ArgumentParser(prog="grognard")
+    sub = p.add_subparsers(dest="verb")
+    add_parser(sub)
+    a = p.parse_args(["serve"])
+    assert (a.host, a.port, a.db, a.notify_cmd, a.fn) == ("127.0.0.1", 8418, "grognard.sqlite", None, run)
+    a = p.parse_args(
+        ["serve", "--host", "0.0.0.0", "--port", "9000", "--db", "x.sqlite", "--notify-cmd", "notify-send grognard",
+         "--scenarios", "a", "--scenarios", "b"]
+    )
+    assert (a.host, a.port, a.db, a.notify_cmd, a.scenarios) == ("0.0.0.0", 9000, "x.sqlite", "notify-send grognard", ["a", "b"])
+
+
+def test_serve_refuses_a_newer_database(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import sqlite3
+
+    db = tmp_path / "future.sqlite"
+    c = sqlite3.connect(db)
+    c.execute("PRAGMA user_version = 42")
+    c.close()
+    p = argparse.ArgumentParser(prog="grognard")
+    add_parser(p.add_subparsers(dest="verb"))
+    assert run(p.parse_args(["serve", "--db", str(db)])) == 1
+    assert "newer than this grognard" in capsys.readouterr().err
