@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import tests.server.uirules  # noqa: F401  (registers tiny-ui)
+import tests.server.uirules
 import tests.tinyrules  # noqa: F401  (registers tiny)
 
 CHROMIUM = os.environ.get("GROGNARD_CHROMIUM", "/usr/bin/chromium")

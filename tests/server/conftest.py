@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import tests.server.uirules  # noqa: F401  (registers tiny-ui)
+import tests.server.uirules
 import tests.tinyrules  # noqa: F401  (registers tiny)
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -41,8 +41,10 @@ def test_create_game_gives_one_secret_token_per_side_stored_hashed(client: Any, 
     rows = {r["side"]: r["token_hash"] for r in store.seats(g.id)}
     for side, tok in g.tokens.items():
         assert rows[side] == hashlib.sha256(tok.encode()).hexdigest()
-    raw = (store.path and open(store.path, "rb").read()) or b""
-    assert g.tokens["Blue"].encode() not in raw
+    from pathlib import Path
+
+    for f in Path(store.path).parent.glob(Path(store.path).name + "*"):  # the file and its WAL
+        assert g.tokens["Blue"].encode() not in f.read_bytes()
 
 
 def test_join_and_authentication(start: Any) -> None:

@@ -40,7 +40,7 @@ def _script(c: sqlite3.Connection, sql: str) -> None:
 
 def _v1(c: sqlite3.Connection) -> None:
     """Games, seats (one hashed token per side) and the action log."""
-    _script(c, 
+    _script(c,
         """
         CREATE TABLE games (
             id TEXT PRIMARY KEY,
@@ -79,7 +79,7 @@ def _v1(c: sqlite3.Connection) -> None:
 
 def _v2(c: sqlite3.Connection) -> None:
     """Standing orders per seat, player names, and the hot-seat flag."""
-    _script(c, 
+    _script(c,
         """
         CREATE TABLE standing_orders (
             game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -96,7 +96,7 @@ def _v2(c: sqlite3.Connection) -> None:
 
 def _v3(c: sqlite3.Connection) -> None:
     """When each game last changed (for 'my games' ordering) and its cached status."""
-    _script(c, 
+    _script(c,
         """
         ALTER TABLE games ADD COLUMN updated REAL NOT NULL DEFAULT 0;
         ALTER TABLE games ADD COLUMN status TEXT NOT NULL DEFAULT '';

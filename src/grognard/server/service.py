@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import re
 import secrets
@@ -332,8 +333,6 @@ class GameService:
         if row is None:
             raise NotFound(f"no game {game_id!r}")
         stored = self.store.actions(game_id)
-        import json
-
         actions = [json.loads(r["action"]) for r in stored]
         try:
             g = Game.load(self._record_of(row, actions), check=False, allow_data_change=self.allow_data_change)
