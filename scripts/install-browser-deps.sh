@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install what the browser tests need: Debian's Chromium and the Python Playwright driver.
+# Playwright's own browser download is skipped: the tests launch /usr/bin/chromium.
+# Run as root (or with sudo) inside the project's Python environment.
+set -euo pipefail
+
+if ! command -v chromium >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium
+fi
+
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 python -m pip install --quiet "playwright>=1.45"
+
+chromium --version
+python -c "import playwright; from importlib.metadata import version; print('playwright', version('playwright'))"
