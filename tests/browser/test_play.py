@@ -72,6 +72,15 @@ def test_browser_game_move_attack_and_fog(live: LiveServer, new_page: Any) -> No
     marks = blue.evaluate("window.__grognard.highlights")
     assert marks["0302"] == "select"
     assert marks.get("0301") == "reach"
+    click_hex(blue, "0202")
+    wait_seq(blue, 3)
+    assert piece_loc(state(blue), "b2") == ["hex", "0202"]
+    # Undo within the barrier, then move elsewhere.
+    blue.click("[data-testid=undo]")
+    blue.wait_for_function("window.__grognard.state.seq === 2")
+    assert piece_loc(state(blue), "b2") == ["hex", "0302"]
+    click_hex(blue, "0302")
+    blue.wait_for_function("window.__grognard.highlights && window.__grognard.highlights['0301'] === 'reach'")
     click_hex(blue, "0301")
     wait_seq(blue, 3)
     assert piece_loc(state(blue), "b2") == ["hex", "0301"]

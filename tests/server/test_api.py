@@ -241,3 +241,24 @@ def test_record_only_once_the_game_is_over(start: Any) -> None:
     g: Started = start()
     r = g.client.get(f"/api/games/{g.id}/record", headers=g.h("Blue"))
     assert r.status_code == 403 and "once the game is over" in r.json()["message"]
+
+
+def test_every_offered_scenario_can_be_served(client: Any) -> None:
+    """Shipped scenarios (and the test ones): a game starts, each side gets its view and the map."""
+    svc = client.app.state.service
+    offered = client.get("/api/scenarios").json()["scenarios"]
+    assert len(offered) >= 2
+    for sc in offered:
+        r = client.post("/api/games", json={"scenario": sc["id"], "seed": 1})
+        assert r.status_code == 201, (sc["id"], r.text)
+        body = r.json()
+        g = Started(client, body["game"], {s: v["token"] for s, v in body["sides"].items()}, body)
+        board = client.get(f"/api/games/{g.id}/board", headers=g.h(sc["sides"][0])).json()
+        assert len(board["hexes"]) == svc.entry(g.id).game.board.n
+        for side in sc["sides"]:
+            st = g.state(side)
+            assert st["side"] == side and st["view"]["side"] == side
+            game = svc.entry(g.id).game
+            hidden = {json.dumps(t) for t in game.ruleset.hidden_tokens(game, side)}
+            text = json.dumps(st["view"])
+            assert not [t for t in hidden if t in text], (sc["id"], side)
