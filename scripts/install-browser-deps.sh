@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what the browser tests need: Debian's Chromium and the Python Playwright driver.
 # Playwright's own browser download is skipped: the tests launch /usr/bin/chromium.
-# Run as root (or with sudo) inside the project's Python environment.
+# Run as root (or with sudo). PYTHON names the interpreter of the project's environment
+# (default: python3), e.g. PYTHON=.venv/bin/python bash scripts/install-browser-deps.sh
 set -euo pipefail
 
 if ! command -v chromium >/dev/null 2>&1; then
@@ -10,7 +11,8 @@ if ! command -v chromium >/dev/null 2>&1; then
   apt-get install -y -qq chromium
 fi
 
-PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 python -m pip install --quiet "playwright>=1.45"
+PY="${PYTHON:-python3}"
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$PY" -m pip install --quiet "playwright>=1.45"
 
 chromium --version
-python -c "import playwright; from importlib.metadata import version; print('playwright', version('playwright'))"
+"$PY" -c "from importlib.metadata import version; print('playwright', version('playwright'))"

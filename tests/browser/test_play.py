@@ -113,8 +113,12 @@ def test_browser_game_move_attack_and_fog(live: LiveServer, new_page: Any) -> No
     red.wait_for_selector("#decision [data-type=pass]")
     assert state(blue)["acting"] == ["Red"] and not state(blue)["legal"]
     red.screenshot(path=str(ARTIFACTS / "red-decision.png"))
-    red.click("#decision [data-type=pass]")
+    # Red answers with a standing order ("always pass on reserve commitment"), which acts at once.
+    red.click("#decision [data-always=pass]")
     wait_seq(blue, seq + 2)
+    red.wait_for_selector("#orders li[data-order='0']")
+    assert state(red)["standing_orders"] == [{"step": "reserve", "choose": {"type": "pass"}, "note": ""}]
+    assert state(blue)["standing_orders"] == []
 
     # The roll and the result reach the attacker's log with their rule ids.
     blue.wait_for_selector("#log li[data-type=combat-result]")
@@ -135,6 +139,16 @@ def test_browser_game_move_attack_and_fog(live: LiveServer, new_page: Any) -> No
     assert "b-res" not in red_all
     assert piece_loc(state(red), "r-scout") == ["hex", "0604"]
     assert any(s["side"] == "Red" for s in state(blue)["view"]["stacks"]), "Red's reserve shows as an anonymous stack"
+
+    # Blue leaves and comes back later through "My games": the game is as it was.
+    log_before = blue.evaluate("window.__grognard.log")
+    again = blue.context.new_page()
+    blue.close()
+    again.goto(live.url + "/#/")
+    again.wait_for_selector("#my-games a")
+    again.click("#my-games a")
+    again.wait_for_function("window.__grognard.state && window.__grognard.state.side === 'Blue'")
+    assert again.evaluate("window.__grognard.log") == log_before
 
 
 def test_browser_hotseat_handover(live: LiveServer, new_page: Any) -> None:
