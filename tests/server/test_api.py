@@ -234,7 +234,9 @@ def test_generic_fallbacks_without_hooks(start: Any) -> None:
     assert pv == {"available": False, "text": "type=end-phase"}
     groups = g.state("Blue")["groups"]
     assert [gr["type"] for gr in groups] == ["move", "end-phase"]
-    assert sum(len(gr["actions"]) for gr in groups) == len(g.state("Blue")["legal"])
+    indices = [item["index"] for gr in groups for item in gr["actions"]]
+    assert sorted(indices) == list(range(len(g.state("Blue")["legal"])))
+    assert groups[0]["actions"][0]["text"].startswith("type=move piece=b1")
 
 
 def test_record_only_once_the_game_is_over(start: Any) -> None:

@@ -122,10 +122,8 @@ def preview(g: Game, action: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def group_actions(g: Game, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Legal actions grouped by type, each with a human description, in first-seen order."""
+    """Legal actions grouped by type, in first-seen order: each its index in ``legal`` and a description."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for k, a in enumerate(legal):
-        groups.setdefault(str(a.get("type")), []).append(
-            {"index": k, "action": a, "text": g.ruleset.describe_action(g, a)}
-        )
+        groups.setdefault(str(a.get("type")), []).append({"index": k, "text": g.ruleset.describe_action(g, a)})
     return [{"type": t, "actions": acts} for t, acts in groups.items()]

@@ -446,7 +446,7 @@ class GameScreen {
     }
     const out = [];
     for (const g of st.groups) {
-      const buttons = g.actions.map((item) => this.actionButton(item));
+      const buttons = g.actions.map((item) => this.actionButton({ ...item, action: st.legal[item.index] }));
       if (g.actions.length > 10) {
         out.push(h("details", { class: "actions-group", "data-group": g.type },
           h("summary", {}, `${g.type} (${g.actions.length})`), ...buttons));
@@ -477,7 +477,8 @@ class GameScreen {
       box.hidden = true;
       return;
     }
-    const items = st.groups.flatMap((g) => g.actions).filter((it) => decisions.includes(st.legal[it.index]));
+    const items = st.groups.flatMap((g) => g.actions).map((it) => ({ ...it, action: st.legal[it.index] }))
+      .filter((it) => decisions.includes(it.action));
     box.replaceChildren(h("h3", {}, `Your decision: ${(st.phase || []).slice(-1)[0] || ""}`),
       ...items.map((it) => this.actionButton(it)));
     box.hidden = false;
