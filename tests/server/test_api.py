@@ -137,6 +137,8 @@ def test_bad_requests_get_clear_errors_and_change_nothing(start: Any) -> None:
     assert r.status_code == 422 and "action" in r.json()["message"]
     r = c.post(url, headers=g.h("Blue"), json={"action": {"type": "commit", "pad": "x" * 300_000}})
     assert r.status_code == 413
+    r = c.post(url, headers={**g.h("Blue"), "Transfer-Encoding": "chunked"}, content=iter([b'{"action": {}}']))
+    assert r.status_code == 411
     r = c.post("/api/games", json={"scenario": "tiny-duel", "options": {"nope": True}})
     assert r.status_code == 400 and "unknown option" in r.json()["message"]
     r = c.post("/api/games", json={"scenario": "tiny-duel", "seed": 0})

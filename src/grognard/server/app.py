@@ -99,9 +99,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 class BodyLimit(BaseHTTPMiddleware):
-    """Refuse request bodies larger than :data:`MAX_BODY` before reading them."""
+    """Refuse request bodies larger than :data:`MAX_BODY` (or of unknown length) before reading them."""
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        if "chunked" in request.headers.get("transfer-encoding", "").lower():
+            return JSONResponse({"error": "length-required", "message": "send a Content-Length"}, 411)
         size = request.headers.get("content-length")
         if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
             return JSONResponse({"error": "too-large", "message": f"request body over {MAX_BODY} bytes"}, 413)
