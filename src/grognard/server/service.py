@@ -30,7 +30,7 @@ from typing import Any
 
 from grognard.core import serial
 from grognard.core.errors import GrognardError, IllegalAction, UndoError
-from grognard.core.game import Game
+from grognard.core.game import SAVE_SCHEMA, Game
 from grognard.server import hooks, standing
 from grognard.server.db import GameRow, Store
 from grognard.server.export import board_json
@@ -314,7 +314,7 @@ class GameService:
     def _record_of(self, row: GameRow, actions: list[dict[str, Any]]) -> dict[str, Any]:
         return {
             "format": "grognard-record",
-            "schema": 1,
+            "schema": SAVE_SCHEMA,
             "ruleset": row.ruleset,
             "data_hash": row.data_hash,
             "scenario_id": row.scenario_id,
