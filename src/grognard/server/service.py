@@ -136,14 +136,12 @@ class Notifier:
         self.argv = shlex.split(cmd) if cmd else []
         self._running: list[subprocess.Popen[bytes]] = []
         self._lock = threading.Lock()
-        self.sent: list[tuple[str, str]] = []
 
     def __call__(self, game_id: str, side: str) -> None:
         if not self.argv:
             return
         with self._lock:
             self._running = [p for p in self._running if p.poll() is None]
-            self.sent.append((game_id, side))
             try:
                 p = subprocess.Popen(
                     [*self.argv, game_id, side],
