@@ -1,0 +1,1 @@
+"""Static files of the browser client (HTML, CSS, ES modules), served by :mod:`grognard.server`."""
