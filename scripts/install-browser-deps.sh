@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Install what the browser tests need: Debian's Chromium and the Python Playwright driver.
-# Playwright's own browser download is skipped: the tests launch /usr/bin/chromium.
-# Run as root (or with sudo). PYTHON names the interpreter of the project's environment
-# (default: python3), e.g. PYTHON=.venv/bin/python bash scripts/install-browser-deps.sh
+# Install the system package the browser tests need: Debian's Chromium at /usr/bin/chromium.
+# Playwright itself comes with the test extras (pip install -e ".[test]") and never downloads a
+# browser of its own: the tests launch /usr/bin/chromium. Needs root (CI runs as root).
 set -euo pipefail
 
 if ! command -v chromium >/dev/null 2>&1; then
@@ -10,9 +9,4 @@ if ! command -v chromium >/dev/null 2>&1; then
   apt-get update -qq
   apt-get install -y -qq chromium
 fi
-
-PY="${PYTHON:-python3}"
-PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$PY" -m pip install --quiet "playwright>=1.45"
-
 chromium --version
-"$PY" -c "from importlib.metadata import version; print('playwright', version('playwright'))"

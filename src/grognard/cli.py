@@ -459,6 +459,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = verb("schema", "print the JSON Schema of the scenario format")
     s.add_argument("-o", "--output")
     s.set_defaults(fn=cmd_schema)
+
+    from grognard.server.cli import add_parser as add_serve_parser
+
+    add_serve_parser(sub)
     return p
 
 

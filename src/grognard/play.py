@@ -217,8 +217,13 @@ class Hotseat:
 
 
 def g_preview(g: Game, action: Action) -> str | None:
-    fn = getattr(g.ruleset, "preview", None)
-    return fn(g, action) if fn else None
+    """The rule system's preview of an action as text (None when it offers none)."""
+    raw = g.ruleset.preview(g, action)
+    if raw is None:
+        return None
+    if isinstance(raw, dict):
+        return str(raw.get("text") or "\n".join(f"{k}: {v}" for k, v in raw.items()))
+    return str(raw)
 
 
 def play(game: Game, save_path: Path | None = None, stream: IO[str] | None = None) -> Game:

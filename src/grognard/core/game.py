@@ -349,13 +349,25 @@ class Game:
         return self.ruleset.view(self, side)
 
     def visible_log(self, side: str | None, since: int = 0) -> list[dict[str, Any]]:
+        """The log as ``side`` sees it, from global event ``since`` on.
+
+        Events are renumbered per side (``n`` counts only what this side sees), so gaps in
+        the numbering never hint that something hidden happened.
+        """
         out = []
-        for ev in self.state.log[since:]:
+        seen = 0
+        for k, ev in enumerate(self.state.log):
             vis = ev.get("visible_to")
             if vis is None or (side is not None and side in vis):
-                out.append({k: v for k, v in ev.items() if k not in ("visible_to", "others")})
+                shown = {key: v for key, v in ev.items() if key not in ("visible_to", "others")}
             elif "others" in ev:
-                out.append({"n": ev["n"], "type": ev["type"], "text": ev["others"], "turn": ev["turn"]})
+                shown = {"type": ev["type"], "text": ev["others"], "turn": ev["turn"]}
+            else:
+                continue
+            shown["n"] = seen
+            seen += 1
+            if k >= since:
+                out.append(shown)
         return out
 
     # ================================================================== records and saves

@@ -221,6 +221,22 @@ class Ruleset:
     def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
         return " ".join(f"{k}={v}" for k, v in action.items() if k not in ("side",))
 
+    # ------------------------------------------------------------------ optional front-end hooks
+    def reachable(self, g: Game, piece_ids: list[str]) -> dict[str, Any] | None:
+        """Hexes the given pieces may move to now, ``{hex label: cost}`` (None: not offered).
+
+        Front ends use it to show reachable hexes; the default derives nothing.
+        """
+        return None
+
+    def preview(self, g: Game, action: Mapping[str, Any]) -> str | dict[str, Any] | None:
+        """What committing ``action`` would mean (odds, result distribution) before it is made."""
+        return None
+
+    def terrain_styles(self) -> dict[str, dict[str, str]]:
+        """Colours/patterns per terrain type for map drawing (``{"forest": {"fill": "#2e6b30"}}``)."""
+        return {}
+
     def render_text(self, g: Game, side: str | None) -> str:
         """A text rendering of the board for the terminal (see :mod:`grognard.textmap`)."""
         from grognard.textmap import render_board

@@ -94,6 +94,8 @@ def reachable(g: Game, side: str, piece_ids: list[str]) -> dict[str, dict[str, A
     if hook is None:
         return derived
     raw = hook(g, list(piece_ids))
+    if raw is None:  # the rule system offers no reach for these pieces
+        return derived
     out: dict[str, dict[str, Any]] = {}
     if isinstance(raw, Mapping):
         items: Iterable[tuple[str, Any]] = raw.items()
@@ -116,6 +118,8 @@ def preview(g: Game, action: Mapping[str, Any]) -> dict[str, Any]:
     if hook is None:
         return {"available": False, "text": described}
     raw = hook(g, dict(action))
+    if raw is None:
+        return {"available": False, "text": described}
     if isinstance(raw, Mapping):
         return {"available": True, "text": described, **dict(raw)}
     return {"available": True, "text": str(raw)}
