@@ -1,0 +1,657 @@
+"""The military phase and army activations (LGG 3-C military phase, [11.1-A], 11.3, 10-D, [11.4-X]).
+
+Military phase: for each front in play (East first, 6-B), the side that moves first there
+plays its military turn, then the other side. A side's military turn on a front: the
+strategic-retreat hook (19), then activations one at a time - the side's main army on that
+front first (5-F), each activation a single army or, after a successful coordination test,
+up to 4 armies together (11.3) - until the side ends its turn. Between two activations (after
+the first, before the next) the opponent's reaction hook opens (20). After every front, each
+side's autonomous units (21).
+
+An activation: the army's (or armies') units move (:class:`ActivationMovement`); the
+end-of-movement placement cures stacking breaches (10-D) and stops in an ally's capital
+(11.1-E); then, when some hex holds both sides, the enemy-reinforcement hook (14) and the
+battle hook ``army-battles`` (16-18) run. **Until the battle procedure is installed, an
+activation ends after movement, and moves into enemy-occupied hexes are refused.**
+
+The August 1914 pre-turn (3-B) is a military phase limited to the armies the scenario lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from grognard.core.errors import IllegalAction
+from grognard.core.rules import implements
+from grognard.core.sequence import Action, Step
+from grognard.core.state import Frame, Loc, Piece
+from grognard.rulesets.lgg1418 import campaign, doctrine, fog, hooks, mapdata, movement, railways
+from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.counters import command_army
+from grognard.rulesets.lgg1418.fronts import army_fronts, front_order
+from grognard.rulesets.lgg1418.reinforcement import (
+    apply_conversion,
+    check_conversion,
+    conversion_actions,
+    eliminate,
+)
+from grognard.rulesets.lgg1418.stacking import Problem, hex_problems, rearward_hexes
+from grognard.rulesets.lgg1418.zoc import in_enemy_zoc
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+
+
+def _side_turn_key(side: str, front: str | None) -> str:
+    return f"{front or 'pre-turn'}:{side}"
+
+
+def side_turn_state(g: Game, side: str, front: str | None) -> dict[str, Any]:
+    """The record of a side's military turn on a front (read-only; created when the turn starts)."""
+    rec = M.st(g).get("side_turns", {}).get(_side_turn_key(side, front))
+    return rec if rec is not None else {"done": 0, "ended": False}
+
+
+def open_side_turn(g: Game, side: str, front: str | None) -> dict[str, Any]:
+    rec = M.st(g).setdefault("side_turns", {}).setdefault(_side_turn_key(side, front), {"done": 0, "ended": False})
+    M.touch(g)
+    return rec  # type: ignore[no-any-return]
+
+
+# ====================================================================== military phase
+@implements("LGG 3-C")
+class MilitaryPhase(Step):
+    """LGG 3-C / 6-B: the military phase - each front in turn, then the autonomous units (21)."""
+
+    name = "military-phase"
+    title = "Military phase"
+    rule = "LGG 3-C"
+    composite = True
+
+    def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
+        plan: list[tuple[str, dict[str, Any]]] = [("front-military", {"front": fr}) for fr in front_order(g)]
+        for side in M.SIDES:
+            h = hooks.child(g, hooks.AUTONOMOUS_UNITS, {"side": side})
+            if h:
+                plan.append(h)
+        i = int(f.params.get("_i", 0))
+        if i >= len(plan):
+            return None
+        f.params["_i"] = i + 1
+        return plan[i]
+
+
+@implements("LGG 6-B")
+class FrontMilitary(Step):
+    """LGG 6-B: on one front, the first mover plays its military turn, then the other side."""
+
+    name = "front-military"
+    title = "Front"
+    rule = "LGG 6-B"
+    composite = True
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"{f.params['front']} front"
+
+    def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
+        front = f.params["front"]
+        first = M.st(g).get("first_mover", {}).get(front) or M.SIDES[0]
+        order = [first, M.other_side(first)]
+        i = int(f.params.get("_i", 0))
+        if i >= 2:
+            return None
+        f.params["_i"] = i + 1
+        return "side-turn", {"side": order[i], "front": front}
+
+
+class SideTurn(Step):
+    """A side's military turn on a front (or its pre-turn): strategic retreat hook, then activations."""
+
+    name = "side-turn"
+    title = "Military turn"
+    rule = "LGG 3-C"
+    composite = True
+
+    def label(self, g: Game, f: Frame) -> str:
+        where = f"{f.params['front']} front" if f.params.get("front") else "pre-turn"
+        return f"{f.params['side']} military turn ({where})"
+
+    def enter(self, g: Game, f: Frame) -> None:
+        open_side_turn(g, f.params["side"], f.params.get("front"))
+
+    def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
+        side, front = f.params["side"], f.params.get("front")
+        if not f.params.get("retreat_offered") and front:
+            f.params["retreat_offered"] = True
+            h = hooks.child(g, hooks.STRATEGIC_RETREAT, {"side": side, "front": front})
+            if h:
+                return h
+        if side_turn_state(g, side, front)["ended"]:
+            return None
+        return "choose-activation", {"side": side, "front": front, "restrict": f.params.get("restrict")}
+
+
+# ====================================================================== choosing activations
+def activatable(g: Game, side: str, front: str | None, restrict: list[str] | None) -> list[str]:
+    """Armies ``side`` may activate now on ``front`` (formed, HQ on the map on that front, not yet
+    activated in its own turns this turn)."""
+    out = []
+    for a in sorted(M.armies_of(g, side)):
+        if restrict is not None and a not in restrict:
+            continue
+        if not M.army_formed(g, a) or M.army_hq_hex(g, a) is None:
+            continue
+        if front is not None and front not in army_fronts(g, a):
+            continue
+        if int(M.st(g).get("activated", {}).get(a, 0)) > 0:
+            continue
+        out.append(a)
+    return out
+
+
+@implements("LGG 5-F")
+def main_army_required(g: Game, side: str, front: str | None) -> str | None:
+    """LGG 5-F: the main army that must be the first activated on this front, if any is due."""
+    if front is None:
+        return None
+    st = side_turn_state(g, side, front)
+    if st["done"] > 0:
+        return None
+    main = M.main_army(g, side, front)
+    if main and main in activatable(g, side, front, None):
+        return main
+    return None
+
+
+@implements("LGG 3-C", "LGG 5-F", "LGG 11.3", "LGG [11.4-X]")
+class ChooseActivation(Step):
+    """LGG 3-C / 5-F / 11.3 / [11.4-X]: the active side picks its next activation or ends its turn.
+
+    The main army goes first (5-F); two to four armies may try a coordination test (11.3); in
+    August 1914 the armies a war plan obliges to attack must be activated ([11.4-X]). Choosing
+    an activation after the first opens the opponent's reaction hook (20) before it starts.
+    """
+
+    name = "choose-activation"
+    title = "Choice of activation"
+    rule = "LGG 3-C"
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"{f.params['side']}: next activation"
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        return [f.params["side"]]
+
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        front, restrict = f.params.get("front"), f.params.get("restrict")
+        armies = activatable(g, side, front, restrict)
+        main = main_army_required(g, side, front)
+        out: list[Action] = []
+        for a in armies:
+            if main and a != main:
+                continue
+            out.append({"type": "activate", "side": side, "army": a})
+        if restrict is None and len(armies) >= 2:
+            for k in (2, 3, 4):
+                if k > len(armies) or (k > 2 and len(armies) > 6):
+                    break
+                for combo in combinations(armies, k):
+                    if main and main not in combo:
+                        continue
+                    act = {"type": "coordinate", "side": side, "armies": list(combo)}
+                    try:
+                        movement.check_coordination(g, side, list(combo))
+                    except IllegalAction:
+                        continue
+                    out.append(act)
+        if self._end_problem(g, f, side) is None:
+            out.append({"type": "end-turn", "side": side})
+        return out
+
+    def _end_problem(self, g: Game, f: Frame, side: str) -> str | None:
+        pending = campaign.unmet_attack_obligations(g, side, f.params.get("front"))
+        if pending:
+            return f"in August 1914 the war plan obliges {', '.join(pending)} to attack"
+        return None
+
+    def check(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        front, restrict = f.params.get("front"), f.params.get("restrict")
+        t = action.get("type")
+        if t == "end-turn":
+            why = self._end_problem(g, f, side)
+            if why:
+                raise IllegalAction("LGG [11.4-X]", why)
+            return
+        armies = [action.get("army")] if t == "activate" else action.get("armies")
+        if t not in ("activate", "coordinate") or not isinstance(armies, list) or not all(isinstance(a, str) for a in armies):
+            raise IllegalAction(self.rule, "activate an army, coordinate armies, or end the turn")
+        ok = activatable(g, side, front, restrict)
+        for a in armies:
+            if a not in ok:
+                raise IllegalAction("LGG 3-C", f"army {a} cannot be activated now (not yours, not on this front, "
+                                    "not in play or already activated this turn)")
+        main = main_army_required(g, side, front)
+        if main and main not in armies:
+            raise IllegalAction("LGG 5-F", f"the main army ({main}) must be the first activated on this front")
+        if t == "coordinate":
+            if restrict is not None:
+                raise IllegalAction("LGG 3-B", "the pre-turn armies activate one by one")
+            movement.check_coordination(g, side, armies)
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        side, front = action["side"], f.params.get("front")
+        st = open_side_turn(g, side, front)
+        if action["type"] == "end-turn":
+            st["ended"] = True
+            M.touch(g)
+            g.emit("end-turn", f"{side} ends its military turn" + (f" on the {front} front" if front else ""),
+                   rule="LGG 3-C")
+            g.finish(f)
+            return
+        if action["type"] == "activate":
+            armies = [action["army"]]
+        else:
+            armies = list(action["armies"])
+            if not movement.coordination_roll(g, side, armies):
+                g.finish(f)
+                return
+        g.finish(f)
+        serial = int(M.st(g).get("act_serial", 0)) + 1
+        M.st(g)["act_serial"] = serial
+        act_front = front or (army_fronts(g, armies[0]) or [None])[0]
+        g.push("army-activation", {"side": side, "front": act_front, "armies": armies, "serial": serial,
+                                   "reaction": False, "pre_turn": front is None, "coordinated": len(armies) > 1})
+        if st["done"] > 0 and act_front:
+            hooks.offer(g, hooks.REACTION, {"side": M.other_side(side), "active": side, "front": act_front})
+        st["done"] += 1
+        M.touch(g)
+
+
+# ====================================================================== the activation
+@implements("LGG 3-C", "LGG 5-F")
+class ArmyActivation(Step):
+    """LGG 3-C: one activation - movement, end-of-movement placement, enemy reinforcement and
+    battles (hooks), then the units' movement records are cleared. Also used for reactions
+    (``reaction = true``, pushed by rule 20)."""
+
+    name = "army-activation"
+    title = "Army activation"
+    rule = "LGG 3-C"
+    composite = True
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"Activation of {', '.join(f.params['armies'])}"
+
+    def enter(self, g: Game, f: Frame) -> None:
+        p = f.params
+        act = {"serial": p["serial"], "side": p["side"], "front": p.get("front"), "armies": list(p["armies"]),
+               "reaction": bool(p.get("reaction")), "breakthrough": False, "pre_turn": bool(p.get("pre_turn")),
+               "coordinated": bool(p.get("coordinated"))}
+        M.st(g)["activation"] = act
+        counts = M.st(g).setdefault("activated" if not act["reaction"] else "reaction_activated", {})
+        stale = M.st(g).setdefault("main_army_stale", [])
+        for a in act["armies"]:
+            counts[a] = int(counts.get(a, 0)) + 1
+            if a in stale:
+                stale.remove(a)
+                g.emit("main-army", f"{a} is no longer a main army", rule="LGG 5-F")
+        for a in act["armies"]:
+            for u in movement_candidates(g, a):
+                h = M.hex_of(g, u)
+                inside = h is not None and movement.in_command_range(g, a, h)
+                M.set_attr(g, u, "mv_inrange", inside or u.type == "hq")
+        M.touch(g)
+        kind = "reaction" if act["reaction"] else "activation"
+        g.emit("activation", f"{p['side']}: {kind} of {', '.join(act['armies'])}", rule="LGG 3-C", side=p["side"],
+               armies=act["armies"], serial=act["serial"], reaction=act["reaction"])
+
+    def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
+        stage = f.params.get("stage", "move")
+        p = f.params
+        if stage == "move":
+            p["stage"] = "reinforce"
+            return "activation-movement", {"side": p["side"], "serial": p["serial"]}
+        hexes = battle_hexes(g, p["side"])
+        if stage == "reinforce":
+            p["stage"] = "battle"
+            if hexes:
+                h = hooks.child(g, hooks.ENEMY_REINFORCEMENT, {"side": M.other_side(p["side"]), "attacker": p["side"],
+                                                                "hexes": [g.board.label(i) for i in hexes],
+                                                                "activation": p["serial"]})
+                if h:
+                    return h
+            return self.next_child(g, f)
+        if stage == "battle":
+            p["stage"] = "done"
+            if hexes:
+                h = hooks.child(g, hooks.BATTLES, {"side": p["side"], "armies": p["armies"],
+                                                   "hexes": [g.board.label(i) for i in hexes], "activation": p["serial"]})
+                if h:
+                    return h
+        return None
+
+    def leave(self, g: Game, f: Frame) -> None:
+        movement.clear_activation_attrs(g, f.params["serial"])
+        M.st(g)["activation"] = None
+        M.touch(g)
+        g.emit("activation-end", f"end of the activation of {', '.join(f.params['armies'])}", rule="LGG 3-C")
+
+
+def battle_hexes(g: Game, side: str) -> list[int]:
+    """Hexes where ``side``'s units stand with enemy pieces (other than besieged fortresses)."""
+    mine = M.occupied(g, side)
+    out = []
+    for i in sorted(mine):
+        if any(M.is_unit(p) and not M.in_reserve(p) for p in mine[i]) and movement.enemy_stack_at(g, side, i):
+            out.append(i)
+    return out
+
+
+def movement_candidates(g: Game, army: str) -> list[Piece]:
+    out = []
+    for p in g.state.pieces.values():
+        if p.type in movement.MOVERS and command_army(g, p) == army and M.on_map(g, p) and not M.in_reserve(p):
+            out.append(p)
+    return sorted(out, key=lambda p: p.id)
+
+
+# ====================================================================== movement step
+@implements("LGG [11.1-A]", "LGG 11.1-C", "LGG 11.4-A", "LGG 4-B", "LGG 5-D", "LGG 8-A")
+class ActivationMovement(Step):
+    """LGG [11.1-A] / 11.1-C / 11.4 / 4-B / 5-D / 8-A: the activated units move.
+
+    Actions: ``move`` (units on one hex into an adjacent hex, ``mode`` normal or admin),
+    ``rail`` (to a rail hex), ``convert`` (captured rail), ``deploy-reserve`` (an HQ's reserve
+    unit onto its hex), the box actions of 4-B, PR conversions (5-D), ``end-movement``.
+    After every hex entered other than by rail in the ZoC of an enemy able to intercept, the
+    interception hook opens for that enemy (8-A; 11.4-A: never after rail movement).
+    """
+
+    name = "activation-movement"
+    title = "Movement"
+    rule = "LGG [11.1-A]"
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"{f.params['side']} movement"
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        return [f.params["side"]]
+
+    def _act(self, g: Game) -> dict[str, Any]:
+        act = M.st(g).get("activation")
+        assert act is not None
+        return act
+
+    # ---------------------------------------------------------------- listing
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        return M.memo(g, f"move-actions:{side}", lambda: self._list(g, side))
+
+    def _list(self, g: Game, side: str) -> list[Action]:
+        act = self._act(g)
+        out: list[Action] = []
+        groups: dict[int, list[Piece]] = {}
+        for p in movement.movable_units(g, act):
+            groups.setdefault(int(p.loc.ref), []).append(p)
+        for i, units in sorted(groups.items()):
+            options = [units] + ([[u] for u in units] if len(units) > 1 else [])
+            for grp in options:
+                ids = [u.id for u in grp]
+                for j in g.board.neighbors(i):
+                    for mode in ("normal", "admin"):
+                        try:
+                            movement.check_move(g, act, grp, j, mode)
+                        except IllegalAction:
+                            continue
+                        out.append({"type": "move", "side": side, "units": ids, "to": g.board.label(j), "mode": mode})
+                if railways.rail_usable(g, side, i):
+                    for j in movement.rail_destinations(g, side, i):
+                        try:
+                            movement.check_rail(g, act, grp, j)
+                        except IllegalAction:
+                            continue
+                        out.append({"type": "rail", "side": side, "units": ids, "to": g.board.label(j)})
+            for u in units:
+                if M.is_infantry(u):
+                    for hexes in _conversion_options(g, u, i):
+                        try:
+                            movement.check_convert(g, act, u, hexes)
+                        except IllegalAction:
+                            continue
+                        out.append({"type": "convert", "side": side, "unit": u.id, "hexes": [g.board.label(h) for h in hexes]})
+        for a in act["armies"]:
+            hq = M.hq_piece(g, a)
+            if hq is None or not M.on_map(g, hq):
+                continue
+            for q in g.state.contents(hq.id):
+                if M.in_reserve(q) and M.is_unit(q):
+                    out.append({"type": "deploy-reserve", "side": side, "unit": q.id})
+        out.extend(fog.box_actions(g, side, set(act["armies"])))
+        out.extend(conversion_actions(g, side))
+        out.append({"type": "end-movement", "side": side})
+        return out
+
+    # ---------------------------------------------------------------- checking
+    def check(self, g: Game, f: Frame, action: Action) -> None:
+        act = self._act(g)
+        t = action.get("type")
+        if t == "end-movement":
+            why = campaign.attack_obligation_problem(g, act)
+            if why:
+                raise IllegalAction("LGG [11.4-X]", why)
+            return
+        if t in ("move", "rail"):
+            units, j = self._units_and_target(g, act, action)
+            if t == "move":
+                mode = action.get("mode", "normal")
+                if mode not in ("normal", "admin"):
+                    raise IllegalAction("LGG 11.2", "mode is normal or admin")
+                movement.check_move(g, act, units, j, str(mode))
+            else:
+                movement.check_rail(g, act, units, j)
+            return
+        if t == "convert":
+            p = self._own_mover(g, act, action.get("unit"))
+            hexes = action.get("hexes")
+            if not isinstance(hexes, list) or not all(isinstance(h, str) and g.board.has_label(h) for h in hexes):
+                raise IllegalAction("LGG 11.4-D", "name the rail hexes to convert by their labels")
+            movement.check_convert(g, act, p, [g.board.idx(h) for h in hexes])
+            return
+        if t == "deploy-reserve":
+            p = g.state.pieces.get(str(action.get("unit", "")))
+            c = M.carrier(g, p) if p else None
+            if p is None or p.side != action["side"] or c is None or c.type != "hq" or not M.in_reserve(p) \
+                    or str(c.attrs.get("army")) not in act["armies"] or not M.on_map(g, c):
+                raise IllegalAction("LGG 16-B", "only a reserve unit of an activated HQ may be deployed into its hex")
+            return
+        if t in fog.BOX_ACTIONS:
+            fog.check_box_action(g, action, set(act["armies"]))
+            return
+        if t == "convert-pr":
+            check_conversion(g, action)
+            return
+        raise IllegalAction(self.rule, f"{t!r} is not a movement action")
+
+    def _own_mover(self, g: Game, act: dict[str, Any], uid: Any) -> Piece:
+        p = g.state.pieces.get(str(uid))
+        if p is None or p.side != act["side"]:
+            raise IllegalAction("LGG [11.1-A]", f"you have no unit {uid!r}")
+        if p not in movement.movable_units(g, act):
+            raise IllegalAction("LGG [11.1-A]", f"{p.id} is not a unit of the activated army free to move "
+                                "(commanded by it, on the map, not in a reserve, movement not ended)")
+        return p
+
+    def _units_and_target(self, g: Game, act: dict[str, Any], action: Action) -> tuple[list[Piece], int]:
+        ids = action.get("units")
+        if not isinstance(ids, list) or not ids:
+            raise IllegalAction("LGG [11.1-A]", "name the units that move")
+        units = [self._own_mover(g, act, u) for u in ids]
+        if len({u.loc for u in units}) != 1:
+            raise IllegalAction("LGG 11.1-C", "the units of one move start from the same hex")
+        to = str(action.get("to", ""))
+        if not g.board.has_label(to):
+            raise IllegalAction("LGG [11.1-A]", f"no hex {to!r} on the map")
+        return units, g.board.idx(to)
+
+    # ---------------------------------------------------------------- applying
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        act = self._act(g)
+        side = action["side"]
+        t = action["type"]
+        if t == "end-movement":
+            g.finish(f)
+            if placement_problems(g, side):
+                g.push("end-of-movement", {"side": side})
+            return
+        if t == "move":
+            units, j = self._units_and_target(g, act, action)
+            i = int(units[0].loc.ref)
+            mode = str(action.get("mode", "normal"))
+            info = movement.check_move(g, act, units, j, mode)
+            members = movement.apply_move(g, act, units, j, mode, info)
+            fog.emit_private(g, side, "move", f"{', '.join(p.id for p in members)} move from {g.board.label(i)} to "
+                             f"{g.board.label(j)} ({mode}, {info.cost} MP)", f"a {side} stack moves from "
+                             f"{g.board.label(i)} to {g.board.label(j)}", rule="LGG 11.1-B")
+            self._interception_hook(g, act, j, members)
+            return
+        if t == "rail":
+            units, j = self._units_and_target(g, act, action)
+            i = int(units[0].loc.ref)
+            _path, costs, use = movement.check_rail(g, act, units, j)
+            movement.apply_rail(g, act, units, j, costs, use)
+            fog.emit_private(g, side, "rail", f"{', '.join(u.id for u in units)} travel by rail from {g.board.label(i)} "
+                             f"to {g.board.label(j)}", f"a {side} stack travels by rail from {g.board.label(i)} to "
+                             f"{g.board.label(j)}", rule="LGG 11.4-A")
+            return
+        if t == "convert":
+            p = g.state.pieces[action["unit"]]
+            hexes = [g.board.idx(h) for h in action["hexes"]]
+            cost = movement.check_convert(g, act, p, hexes)
+            movement.apply_convert(g, act, p, hexes, cost)
+            g.emit("rail-conversion", f"{side} converts the railway at {', '.join(action['hexes'])}", rule="LGG 11.4-D",
+                   hexes=action["hexes"])
+            return
+        if t == "deploy-reserve":
+            p = g.state.pieces[action["unit"]]
+            c = M.carrier(g, p)
+            assert c is not None
+            M.set_status(g, p, M.RESERVE, False)
+            M.move_piece(g, p, Loc.hex(int(g.state.where(c.id).ref)))
+            M.set_attr(g, p, "mv_act", act["serial"])
+            M.set_attr(g, p, "mv_stop", True)
+            fog.emit_private(g, side, "deploy", f"{p.id} deployed from the reserve of {c.id}", None, rule="LGG 16-B")
+            return
+        if t in fog.BOX_ACTIONS:
+            fog.apply_box_action(g, action)
+            return
+        if t == "convert-pr":
+            apply_conversion(g, g.state.pieces[action["unit"]], action["how"])
+
+    @implements("LGG 8-A", "LGG 11.4-A")
+    def _interception_hook(self, g: Game, act: dict[str, Any], j: int, members: list[Piece]) -> None:
+        """LGG 8-A / 11.4-A: entering a hex in the ZoC of an enemy whose doctrine allows interception
+        opens the interception hook for that enemy (never after a rail move)."""
+        if not hooks.installed(g, hooks.INTERCEPTION):
+            return
+        enemy = M.other_side(act["side"])
+        if not in_enemy_zoc(g, act["side"], j):
+            return
+        from grognard.rulesets.lgg1418.zoc import exerting_hexes
+
+        able = False
+        for h in exerting_hexes(g, enemy, j):
+            for q in M.occupied(g, enemy).get(h, []):
+                if M.is_corps(q) and doctrine.interception_mode(g, q.nation, act.get("front") or M.WEST) != "no":
+                    able = True
+        if able:
+            hooks.offer(g, hooks.INTERCEPTION, {"side": enemy, "mover": act["side"], "hex": g.board.label(j),
+                                                "units": [p.id for p in members], "activation": act["serial"]})
+
+
+def _conversion_options(g: Game, u: Piece, i: int) -> list[list[int]]:
+    """Single-hex conversions open to a unit: its own hex, or the next rail hex."""
+    out = [[i]]
+    for j, _ in mapdata.rail_links(g, i):
+        out.append([j])
+    return out
+
+
+# ====================================================================== end of movement (10-D, 11.1-E)
+def placement_problems(g: Game, side: str) -> list[Problem]:
+    """Stacking breaches (10-A, 10-B) and stops in an ally's capital (11.1-E) to cure."""
+    out = [p for p in _all_hex_problems(g, side) if p.rule != "LGG 10-C" and p.movable]
+    for i, plist in sorted(M.occupied(g, side).items()):
+        bad = tuple(sorted(p.id for p in plist if M.is_unit(p) and p.loc.kind == "hex" and movement.foreign_capital(g, p, i)))
+        if bad:
+            out.append(Problem("LGG 11.1-E", i, "only a stack of the capital's own nation may stop in it", bad))
+    return out
+
+
+def _all_hex_problems(g: Game, side: str) -> list[Problem]:
+    out = []
+    for i in sorted(M.occupied(g, side)):
+        out.extend(hex_problems(g, side, i))
+    return out
+
+
+@implements("LGG 10-D", "LGG 11.1-E")
+class EndOfMovement(Step):
+    """LGG 10-D / 11.1-E: at the end of movement every excess unit moves to an adjacent hex toward
+    the rear or is eliminated, until every hex is legal."""
+
+    name = "end-of-movement"
+    title = "End of movement"
+    rule = "LGG 10-D"
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        return [f.params["side"]] if placement_problems(g, f.params["side"]) else []
+
+    def run(self, g: Game, f: Frame) -> None:
+        g.finish(f)
+
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        out: list[Action] = []
+        seen: set[str] = set()
+        for prob in placement_problems(g, side):
+            for uid in prob.movable:
+                if uid in seen:
+                    continue
+                seen.add(uid)
+                p = g.state.pieces[uid]
+                for j in rearward_hexes(g, side, prob.hex, p):
+                    out.append({"type": "displace", "side": side, "unit": uid, "to": g.board.label(j)})
+                out.append({"type": "eliminate", "side": side, "unit": uid})
+        return out
+
+    def check(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        uid = action.get("unit")
+        probs = [p for p in placement_problems(g, side) if uid in p.movable]
+        if not probs:
+            raise IllegalAction("LGG 10-D", f"{uid!r} is not a unit in excess at the end of movement")
+        if action.get("type") == "eliminate":
+            return
+        if action.get("type") != "displace":
+            raise IllegalAction("LGG 10-D", "an excess unit is displaced toward the rear or eliminated")
+        to = str(action.get("to", ""))
+        p = g.state.pieces[str(uid)]
+        if not g.board.has_label(to) or g.board.idx(to) not in rearward_hexes(g, side, probs[0].hex, p):
+            raise IllegalAction("LGG 10-D", "an excess unit moves to an adjacent hex toward the rear")
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        p = g.state.pieces[action["unit"]]
+        if action["type"] == "eliminate":
+            eliminate(g, p, "excess at the end of movement", "LGG 10-D")
+        else:
+            M.move_piece(g, p, Loc.hex(g.board.idx(action["to"])))
+            mapdata.set_control(g, g.board.idx(action["to"]), p.side)
+            fog.emit_private(g, p.side, "displace", f"{p.id} moves back to {action['to']} (stacking)", None,
+                             rule="LGG 10-D")
+        if not placement_problems(g, action["side"]):
+            g.finish(f)
+
+
+STEPS: tuple[type[Step], ...] = (MilitaryPhase, FrontMilitary, SideTurn, ChooseActivation, ArmyActivation,
+                                 ActivationMovement, EndOfMovement)

@@ -1,0 +1,172 @@
+"""LGG 11.4 (and the rail part of 9-B/9-D): rail networks, gauges, paths, costs, capacities.
+
+Each rail hex carries the rail standard of a side: at start, the side of the country it lies
+in; a captured hex keeps the enemy standard until an infantry unit converts it (11.4-D,
+``markers["rail_gauge"]``). A side uses only rail hexes of its own standard that it controls,
+with no enemy unit and no siege in them (23-D: a railway in a siege hex is unusable).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from grognard.core.rules import implements
+from grognard.core.state import Piece
+from grognard.rulesets.lgg1418 import mapdata, paths
+from grognard.rulesets.lgg1418 import model as M
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+
+RUSSIA = "RU"
+
+
+@implements("LGG 11.4-D")
+def rail_gauge(g: Game, i: int) -> str | None:
+    """LGG 11.4-D: the side whose rail standard hex ``i`` has (converted hexes included)."""
+    conv = g.state.marker("rail_gauge", g.board.label(i))
+    if conv:
+        return str(conv)
+    nation = mapdata.country_of(g, i)
+    return M.nation_side(g, nation) if nation else None
+
+
+def rail_usable(g: Game, side: str, i: int) -> bool:
+    """A rail hex ``side`` may use now: its standard, controlled, no enemy unit, no siege, not neutral."""
+    if not mapdata.is_rail_hex(g, i) or rail_gauge(g, i) != side:
+        return False
+    if mapdata.controller(g, i) not in (None, side) or mapdata.is_neutral_hex(g, i):
+        return False
+    if i in M.enemy_blocking_hexes(g, side):
+        return False
+    return g.state.marker("siege", g.board.label(i)) is None
+
+
+def rail_neighbours(g: Game, side: str, i: int) -> list[tuple[int, float]]:
+    """Usable rail links from ``i``: (hex, capacity; inf when the section is not limited)."""
+    out = []
+    for j, attrs in mapdata.rail_links(g, i):
+        if rail_usable(g, side, j):
+            cap = attrs.get("capacity")
+            out.append((j, float(cap) if cap else math.inf))
+    return out
+
+
+@implements("LGG 11.4-D")
+def own_network(g: Game, side: str) -> set[int]:
+    """LGG 11.4-D: rail hexes of ``side``'s standard connected to its national (home) network."""
+
+    def compute() -> set[int]:
+        home = {
+            i for i in range(g.board.n)
+            if rail_usable(g, side, i) and (n := mapdata.country_of(g, i)) is not None and M.nation_side(g, n) == side
+        }
+        return set(paths.bfs(home, lambda u: [j for j, _ in rail_neighbours(g, side, u)]))
+
+    return M.memo(g, f"own-rail:{side}", compute)
+
+
+@implements("LGG 11.4-A")
+def rail_path(g: Game, side: str, start: int, goal: int) -> list[int] | None:
+    """LGG 11.4-A: a rail path over ``side``'s usable rail, at most 40 hexes long, or None."""
+    if not (rail_usable(g, side, start) and rail_usable(g, side, goal)):
+        return None
+    limit = int(M.data(g).rail["max_hexes"])
+    path = paths.bfs_path(start, {goal}, lambda u: [j for j, _ in rail_neighbours(g, side, u)], max_depth=limit)
+    if path is None or journey_length(g, path) > limit:
+        return None
+    return path
+
+
+@implements("LGG 11.4-B")
+def journey_length(g: Game, path: list[int]) -> int:
+    """LGG 11.4-B: hexes travelled, an outer hex counting as 20."""
+    n = len(path) - 1
+    outer = int(M.data(g).rail["outer_hex_counts"])
+    return n + sum(outer - 1 for i in path if mapdata.is_outer_hex(g, i))
+
+
+@implements("LGG 11.4-B")
+def rail_cost(g: Game, p: Piece, start: int, goal: int, length: int) -> int:
+    """LGG 11.4-B: 2 MP from a city or locality to a city or locality, 3 MP otherwise; +2 MP for
+    cavalry; +1 MP for a journey of 20 hexes or more."""
+    r = M.data(g).rail
+    urban = mapdata.is_urban(g, start) and mapdata.is_urban(g, goal)
+    cost = int(r["cost_city_to_city"] if urban else r["cost_otherwise"])
+    if M.is_cavalry(p):
+        cost += int(r["cavalry_extra"])
+    if length >= int(r["long_journey"]):
+        cost += int(r["long_journey_extra"])
+    return cost
+
+
+@implements("LGG 11.4-C")
+def rail_capacity(g: Game, nation: str) -> int:
+    """LGG 11.4-C: units a power may move by rail per turn (provisional values, data/rail.toml)."""
+    caps = M.data(g).rail["capacity"]
+    return int(caps.get(nation, caps["default"]))
+
+
+@implements("LGG 11.4-C")
+def capacity_owner(g: Game, p: Piece, start: int) -> str:
+    """LGG 11.4-C: whose capacity a rail move uses: a unit on the soil of an allied country uses
+    its host's network and capacity; otherwise its own power's."""
+    host = mapdata.country_of(g, start)
+    if host and host != p.nation and M.nation_side(g, host) == p.side:
+        return host
+    return p.nation
+
+
+def rail_left(g: Game, nation: str) -> int:
+    return rail_capacity(g, nation) - int(M.st(g).get("rail_used", {}).get(nation, 0))
+
+
+def use_rail(g: Game, nation: str, units: int) -> None:
+    used = M.st(g).setdefault("rail_used", {})
+    used[nation] = int(used.get(nation, 0)) + units
+    M.touch(g)
+
+
+@implements("LGG 11.4-D")
+def conversion_cost(g: Game, p: Piece, i: int) -> int:
+    """LGG 11.4-D: 1 MP per rail hex; 2 MP for a Russian hex converted by the Central Powers or
+    for any hex Russia converts to its own network."""
+    r = M.data(g).rail
+    russian_hex = mapdata.country_of(g, i) == RUSSIA
+    if p.nation == RUSSIA or (russian_hex and p.side != M.nation_side(g, RUSSIA)):
+        return int(r["russian_conversion_cost"])
+    return int(r["conversion_cost"])
+
+
+@implements("LGG 11.4-D")
+def why_not_convertible(g: Game, side: str, i: int, entering: bool = False) -> str | None:
+    """LGG 11.4-D: why hex ``i`` cannot be converted to ``side``'s standard now (None: it can).
+
+    ``entering``: the converting unit enters the hex as part of the conversion (and takes it).
+    """
+    if not mapdata.is_rail_hex(g, i):
+        return "there is no railway in that hex"
+    if rail_gauge(g, i) == side:
+        return "that railway already has your rail standard"
+    if mapdata.is_neutral_hex(g, i):
+        return "neutral railways may not be converted"
+    if not entering and mapdata.controller(g, i) != side:
+        return "only a captured railway you control may be converted"
+    if any(p.type == "fortress" and p.side != side for p in g.state.at_hex(i)):
+        return "a hex containing an enemy fortress, even besieged, may not be converted"
+    return None
+
+
+def converted_neighbour_ok(g: Game, side: str, i: int, chain: set[int]) -> bool:
+    """The hex joins the own network (directly, through hexes converted in the same action, or
+    as a captured port with a railway, 11.4-D)."""
+    net = own_network(g, side) | chain
+    if any(j in net for j, _ in mapdata.rail_links(g, i)):
+        return True
+    return mapdata.port_size(g, i) is not None and mapdata.controller(g, i) == side
+
+
+def convert(g: Game, side: str, i: int) -> None:
+    g.state.set_marker("rail_gauge", g.board.label(i), side)
+    M.touch(g)
