@@ -18,8 +18,9 @@ Map vocabulary a scenario may use (declared on the rule system):
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
-from grognard.board import Point
+from grognard.board import Board, Point
 from grognard.core.rules import implements
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.data import HexsideInfo, TerrainInfo
@@ -33,6 +34,45 @@ POINT_KINDS = ("city", "locality", "port", "beach", "outer_hex")
 AREA_KINDS = ("country", "climate", "sector", "sea")
 NETWORK_KINDS = ("rail", "waterway")
 CLIMATES = ("temperate", "continental", "severe", "mediterranean", "semi-desert")
+
+
+_STATIC: WeakKeyDictionary[Board, dict[str, Any]] = WeakKeyDictionary()
+
+
+def static(g: Game) -> dict[str, Any]:
+    """Facts of the map that never change during a game, computed once per board."""
+    b = g.board
+    d = _STATIC.get(b)
+    if d is not None:
+        return d
+    kinds = {a.kind for a in b.areas.values()}
+    country: list[str | None] = [None] * b.n
+    if "country" in kinds:
+        for i in range(b.n):
+            name = b.area_of(i, "country")
+            if name is not None:
+                country[i] = str(b.areas[name].attrs.get("nation", name))
+    rail_hex = [False] * b.n
+    rail: list[list[tuple[int, dict[str, Any]]]] = [[] for _ in range(b.n)]
+    water: list[list[int]] = [[] for _ in range(b.n)]
+    for net in b.networks.values():
+        for i in range(b.n):
+            if net.kind == "rail" and net.hexes[i]:
+                rail_hex[i] = True
+            for dd in range(6):
+                j = int(b.nbr[i, dd])
+                if j < 0:
+                    continue
+                sd = int(b.side_of[i, dd])
+                if not net.edges[sd]:
+                    continue
+                if net.kind == "rail":
+                    rail[i].append((j, dict(net.attrs.get(sd, {}))))
+                elif net.kind == "waterway":
+                    water[i].append(j)
+    d = {"country": country, "rail_hex": rail_hex, "rail": rail, "water": water, "feats": {}, "kinds": kinds}
+    _STATIC[b] = d
+    return d
 
 
 # ====================================================================== terrain (1-A)
@@ -67,8 +107,14 @@ def hexside_features(g: Game, i: int, j: int) -> list[HexsideInfo]:
     Rivers, large rivers and lakes are cancelled (frozen) while it snows in a severe zone
     (7-C): both hexes must be in a severe zone with snow.
     """
+    cache = static(g)["feats"]
     s = side_index(g, i, j)
-    feats = [M.data(g).hexsides[n] for n in g.board.side_feature_list(s)]
+    feats = cache.get(s)
+    if feats is None:
+        feats = [M.data(g).hexsides[n] for n in g.board.side_feature_list(s)]
+        cache[s] = feats
+    if not feats:
+        return feats
     if any(f.frozen_in_severe_snow for f in feats) and frozen(g, i) and frozen(g, j):
         feats = [f for f in feats if not f.frozen_in_severe_snow]
     return feats
@@ -193,14 +239,11 @@ def is_outer_hex(g: Game, i: int) -> bool:
 # ====================================================================== countries, control, zones
 def country_of(g: Game, i: int) -> str | None:
     """Nation owning the territory of hex ``i`` (area of kind ``country``), or None."""
-    name = g.board.area_of(i, "country") if _has_kind(g, "country") else None
-    if name is None:
-        return None
-    return str(g.board.areas[name].attrs.get("nation", name))
+    return static(g)["country"][i]  # type: ignore[no-any-return]
 
 
 def _has_kind(g: Game, kind: str) -> bool:
-    return any(a.kind == kind for a in g.board.areas.values())
+    return kind in static(g)["kinds"]
 
 
 @implements("LGG [11.1-A]")
@@ -250,11 +293,17 @@ def initial_control(g: Game) -> None:
 
 def climate_zone(g: Game, i: int) -> str:
     """LGG 7-A: the climatic zone of a hex (area of kind ``climate``; the scenario default otherwise)."""
-    if _has_kind(g, "climate"):
-        name = g.board.area_of(i, "climate")
-        if name is not None:
-            return str(g.board.areas[name].attrs.get("zone", name))
-    return M.rules(g).default_climate
+    st = static(g)
+    zones = st.get("climate")
+    if zones is None:
+        zones = [None] * g.board.n
+        if _has_kind(g, "climate"):
+            for k in range(g.board.n):
+                name = g.board.area_of(k, "climate")
+                if name is not None:
+                    zones[k] = str(g.board.areas[name].attrs.get("zone", name))
+        st["climate"] = zones
+    return zones[i] or M.rules(g).default_climate
 
 
 def weather_in(g: Game, i: int) -> str:
@@ -269,22 +318,11 @@ def zones_on_map(g: Game) -> list[str]:
 
 def rail_links(g: Game, i: int) -> list[tuple[int, dict[str, Any]]]:
     """Rail neighbours of hex ``i`` with the attributes of each link."""
-    out = []
-    for net in g.board.networks.values():
-        if net.kind != "rail":
-            continue
-        for d in range(6):
-            j = int(g.board.nbr[i, d])
-            if j < 0:
-                continue
-            s = int(g.board.side_of[i, d])
-            if net.edges[s]:
-                out.append((j, dict(net.attrs.get(s, {}))))
-    return out
+    return static(g)["rail"][i]  # type: ignore[no-any-return]
 
 
 def is_rail_hex(g: Game, i: int) -> bool:
-    return any(net.kind == "rail" and bool(net.hexes[i]) for net in g.board.networks.values())
+    return bool(static(g)["rail_hex"][i])
 
 
 def rail_crosses(g: Game, i: int, j: int) -> bool:
@@ -293,12 +331,4 @@ def rail_crosses(g: Game, i: int, j: int) -> bool:
 
 
 def waterway_links(g: Game, i: int) -> list[int]:
-    out = []
-    for net in g.board.networks.values():
-        if net.kind != "waterway":
-            continue
-        for d in range(6):
-            j = int(g.board.nbr[i, d])
-            if j >= 0 and net.edges[int(g.board.side_of[i, d])]:
-                out.append(j)
-    return out
+    return static(g)["water"][i]  # type: ignore[no-any-return]

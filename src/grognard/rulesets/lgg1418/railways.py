@@ -34,13 +34,25 @@ def rail_gauge(g: Game, i: int) -> str | None:
 
 def rail_usable(g: Game, side: str, i: int) -> bool:
     """A rail hex ``side`` may use now: its standard, controlled, no enemy unit, no siege, not neutral."""
-    if not mapdata.is_rail_hex(g, i) or rail_gauge(g, i) != side:
-        return False
-    if mapdata.controller(g, i) not in (None, side) or mapdata.is_neutral_hex(g, i):
-        return False
-    if i in M.enemy_blocking_hexes(g, side):
-        return False
-    return g.state.marker("siege", g.board.label(i)) is None
+    return i in usable_rail(g, side)
+
+
+def usable_rail(g: Game, side: str) -> frozenset[int]:
+    """Every rail hex ``side`` may use in the current position (see :func:`rail_usable`)."""
+
+    def compute() -> frozenset[int]:
+        blocked = M.enemy_blocking_hexes(g, side)
+        out = set()
+        for i in range(g.board.n):
+            if not mapdata.is_rail_hex(g, i) or rail_gauge(g, i) != side:
+                continue
+            if mapdata.controller(g, i) not in (None, side) or mapdata.is_neutral_hex(g, i) or i in blocked:
+                continue
+            if g.state.marker("siege", g.board.label(i)) is None:
+                out.add(i)
+        return frozenset(out)
+
+    return M.memo(g, f"usable-rail:{side}", compute)
 
 
 def rail_neighbours(g: Game, side: str, i: int) -> list[tuple[int, float]]:

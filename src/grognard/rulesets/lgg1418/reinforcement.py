@@ -344,6 +344,7 @@ def placement_targets(g: Game, p: Piece) -> list[dict[str, str]]:
     army stack of its nation (from 1915 the stack must be supplied and commanded), into a
     non-isolated national city, or into the reserve of an HQ of its nation or its national GHQ.
     A foreign corps of a mixed army back from "out of combat" may rejoin that army directly.
+    A unit the order of battle sends to a given city arrives there (diverted when it is taken).
     Moujiks go with a supplied Russian HQ or into a Russian city (5-E).
     """
     side = p.side
@@ -355,6 +356,11 @@ def placement_targets(g: Game, p: Piece) -> list[dict[str, str]]:
             seen.add((kind, ref))
             out.append({kind: ref})
 
+    if p.attrs.get("arrive_at") and p.type != "ghq":
+        for i in arrival_cities(g, p):
+            if _stack_after(g, side, i, p) is None:
+                add("at", g.board.label(i))
+        return out
     own = M.army_number(g, p)
     back_to = p.attrs.get("return_to_army")
     for army in [a for a in (own, back_to) if a]:
@@ -705,7 +711,8 @@ class ReinforcementSide(Step):
                     if why_not_main_army(g, side, front, a) is None:
                         out.append({"type": "main-army", "side": side, "front": front, "army": a})
             out.extend(fog.box_actions(g, side))
-        out.append({"type": "end-reinforcement", "side": side})
+        if self._pending(g, side, full) is None:
+            out.append({"type": "end-reinforcement", "side": side})
         return out
 
     def _moujik_choice_pending(self, g: Game, side: str) -> bool:

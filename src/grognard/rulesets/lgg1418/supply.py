@@ -246,8 +246,36 @@ def supply_range(g: Game, i: int) -> int:
 
 def trace(g: Game, side: str, p: Piece | None, start: int, reach: int) -> dict[int, int]:
     """Hexes within ``reach`` supply steps of ``start`` (9-C)."""
-    return paths.bfs([start], lambda u: [j for j in g.board.neighbors(u) if can_enter_for_supply(g, side, p, u, j)],
-                     max_depth=reach)
+    ok = _supply_hexes(g, side)
+    mountain = p is not None and M.arm(p) == "mountain"
+
+    def step(u: int) -> list[int]:
+        out = []
+        for j in g.board.neighbors(u):
+            if j in ok or (mountain and mapdata.terrain_info(g, j).mountain_corps_only and can_enter_for_supply(g, side, p, u, j)):
+                if _side_ok(g, side, u, j):
+                    out.append(j)
+        return out
+
+    return paths.bfs([start], step, max_depth=reach)
+
+
+def _supply_hexes(g: Game, side: str) -> frozenset[int]:
+    """Hexes a supply trace of ``side`` may enter (9-C, 9-E), ignoring the unit-specific terrain."""
+
+    def compute() -> frozenset[int]:
+        blocked = M.enemy_blocking_hexes(g, side)
+        out = set()
+        for j in range(g.board.n):
+            info = mapdata.terrain_info(g, j)
+            if info.impassable or info.mountain_corps_only or mapdata.is_neutral_hex(g, j) or j in blocked:
+                continue
+            if _fortress_zoc_blocks(g, side, j):
+                continue
+            out.add(j)
+        return frozenset(out)
+
+    return M.memo(g, f"supply-hexes:{side}", compute)
 
 
 # ====================================================================== the report
@@ -483,7 +511,59 @@ def _free_step(g: Game, side: str, u: int, j: int) -> bool:
 
 
 def free_trace(g: Game, side: str, start: int, max_depth: int | None = None) -> dict[int, int]:
-    return paths.bfs([start], lambda u: [j for j in g.board.neighbors(u) if _free_step(g, side, u, j)], max_depth)
+    enterable = _free_hexes(g, side)
+    return paths.bfs([start], lambda u: [j for j in g.board.neighbors(u) if j in enterable and _side_ok(g, side, u, j)],
+                     max_depth)
+
+
+def distance_to(g: Game, side: str, targets: set[int], max_depth: int | None = None) -> dict[int, int]:
+    """Length of the shortest free notional path (9-H) from every hex to the nearest target.
+
+    One backward search for the whole side: a hex gets a distance as soon as a free step
+    leads from it to a hex that already has one, so it equals the forward search from that
+    hex (the start hex itself need not be free)."""
+    enterable = _free_hexes(g, side)
+
+    def back(v: int) -> list[int]:
+        if v not in enterable:
+            return []
+        return [u for u in g.board.neighbors(v) if _side_ok(g, side, u, v)]
+
+    return paths.bfs(targets, back, max_depth)
+
+
+def _free_hexes(g: Game, side: str) -> frozenset[int]:
+    """Hexes a notional trace of ``side`` may enter (9-H), for the current position."""
+
+    def compute() -> frozenset[int]:
+        blocked = M.enemy_blocking_hexes(g, side)
+        fz = zoc_map(g, M.other_side(side))
+        out = set()
+        for j in range(g.board.n):
+            info = mapdata.terrain_info(g, j)
+            if info.impassable or info.mountain_corps_only or mapdata.is_neutral_hex(g, j) or j in blocked:
+                continue
+            if "fortress" in fz.get(j, frozenset()):
+                continue
+            out.add(j)
+        return frozenset(out)
+
+    return M.memo(g, f"free-hexes:{side}", compute)
+
+
+def _side_ok(g: Game, side: str, u: int, j: int) -> bool:
+    for f in mapdata.hexside_features(g, u, j):
+        if f.impassable and not (f.supply_if_friendly and mapdata.controller(g, u) == side == mapdata.controller(g, j)):
+            return False
+    return True
+
+
+def _isolation_maps(g: Game, side: str) -> tuple[dict[int, int], dict[int, int]]:
+    def compute() -> tuple[dict[int, int], dict[int, int]]:
+        rep = supply_report(g, side)
+        return distance_to(g, side, set(rep.sources)), distance_to(g, side, rep.relay_hexes(), ISOLATION_RANGE)
+
+    return M.memo(g, f"isolation:{side}", compute)
 
 
 @implements("LGG 22")
@@ -492,22 +572,23 @@ def cut_off_22(g: Game, p: Piece) -> bool:
     h = M.hex_of(g, p)
     if h is None:
         return False
-    rep = supply_report(g, p.side)
-    return not (set(free_trace(g, p.side, h)) & rep.sources)
+    return h not in _isolation_maps(g, p.side)[0]
 
 
 @implements("LGG 9-H")
 def hex_isolated_9h(g: Game, side: str, h: int, exclude_relay: str | None = None) -> bool:
     """LGG 9-H: would a unit of ``side`` in hex ``h`` be isolated? No notional trace to a supply
     source, or - though not fully encircled - no free path of 5 hexes to a source or relay."""
-    rep = supply_report(g, side)
-    reach = free_trace(g, side, h)
-    if not set(reach) & rep.sources:
+    to_source, to_relay = _isolation_maps(g, side)
+    if h not in to_source:
         return True
-    near = {i for i, d in reach.items() if d <= ISOLATION_RANGE}
+    rep = supply_report(g, side)
+    if exclude_relay is None or exclude_relay not in rep.hq_relays:
+        return h not in to_relay
     others = {i for pid, i in rep.hq_relays.items() if pid != exclude_relay}
     relays = (rep.relay_hexes() - set(rep.hq_relays.values())) | others
-    return not (near & relays)
+    reach = free_trace(g, side, h, ISOLATION_RANGE)
+    return not (set(reach) & relays)
 
 
 @implements("LGG 9-H")
