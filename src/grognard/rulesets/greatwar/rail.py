@@ -1,0 +1,1010 @@
+"""OT 7A: railroads -- rail lines and yards, rail nets and their capacity, operational and
+strategic rail movement, rail breaks, obstruction and gauges.
+
+Map vocabulary: networks of kind ``rail`` (link attributes ``volume`` = ``high``/``low``,
+``gauge`` = ``standard``/``broad``/``meter``/``narrow``/``iberian``); places of kind
+``rail-yard`` mark yards on non-European maps (OT 7A1). Rail nets and each side's capacity come
+from the scenario (``[rules] rail_nets``): a net covers the rail hexes of its map area (areas of
+kind ``rail-net``), or every rail hex when it names none.
+
+The capacity ledger lives in the game state, per net and side: ``capacity`` (permanent),
+``pending`` (captured capacity usable from the side's next player turn, OT 7A5f), ``temp``
+(this player turn's temporary increase, OT 7A5a), ``used`` and ``charged`` (per unit, OT 7A4).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from grognard.core.errors import IllegalAction
+from grognard.core.modifiers import Modifiers
+from grognard.core.rules import implements
+from grognard.core.sequence import Action
+from grognard.core.state import Frame, Loc, Piece
+from grognard.rulesets.greatwar import geography, isolation, nations, terrain, units, zoc
+from grognard.rulesets.greatwar.charts import load_charts
+from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+
+GAUGES = ("standard", "broad", "meter", "narrow", "iberian")
+ALL_NET = "rail"
+EXPENDED_BOX = "expended"
+YARD_PORT_SIZES = ("major", "great")
+
+
+# ============================================================================ lines and yards
+@dataclass(frozen=True)
+class RailLink:
+    to: int
+    side: int
+    volume: str
+    gauge: str
+    ferry: bool = False
+
+
+def _link_attrs(net: Any, s: int) -> dict[str, Any]:
+    return dict(net.attrs.get(s, {}))
+
+
+@implements("OT 7A")
+def links(g: Game) -> dict[int, list[RailLink]]:
+    """OT 7A: the rail links of the map (adjacent hexes of a multi-hex city are joined by
+    high-volume rail); links beyond a railhead do not exist yet (OT 7). Rail ferries (OT 15A3)
+    are low-volume links between their ports."""
+    cut = terrain.heads(g).rail_cut
+    key = ("gw:links", tuple(sorted(cut)))
+    cache = g.cache.setdefault("gw:static", {})
+    if key in cache:
+        return cache[key]
+    out: dict[int, list[RailLink]] = {}
+    seen: set[tuple[int, int]] = set()
+    for net in g.board.networks.values():
+        if net.kind not in ("rail", "rail-ferry"):
+            continue
+        for s in [int(x) for x in net.edges.nonzero()[0]]:
+            if s in cut:
+                continue
+            a, b = (int(x) for x in g.board.side_hexes[s])
+            at = _link_attrs(net, s)
+            vol = "low" if net.kind == "rail-ferry" else str(at.get("volume", "high"))
+            gauge = str(at.get("gauge", "standard"))
+            for u, v in ((a, b), (b, a)):
+                out.setdefault(u, []).append(RailLink(v, s, vol, gauge, net.kind == "rail-ferry"))
+            seen.add((min(a, b), max(a, b)))
+    for city in geography.major_cities(g):
+        for u in city:
+            for v in g.board.neighbors(u):
+                if v in city and (min(u, v), max(u, v)) not in seen:
+                    s = g.board.side_between(u, v)
+                    out.setdefault(u, []).append(RailLink(v, s, "high", "standard"))
+                    out.setdefault(v, []).append(RailLink(u, s, "high", "standard"))
+                    seen.add((min(u, v), max(u, v)))
+    cache[key] = out
+    return out
+
+
+def rail_hexes(g: Game) -> set[int]:
+    return set(links(g))
+
+
+@implements("OT 7A1")
+def is_yard(g: Game, i: int) -> bool:
+    """OT 7A1: a rail hex with a major city, fortress, resource center, or major or great port is
+    a rail marshaling yard; elsewhere (non-European maps, island minor ports) yards are marked."""
+    if i not in rail_hexes(g):
+        return False
+    for pt in g.board.points_at(i):
+        if pt.kind in ("rail-yard", "fortress", "resource-center") or pt.kind in geography.MAJOR_CITY_KINDS:
+            return True
+        if pt.kind == "port" and str(pt.attrs.get("size", "")) in YARD_PORT_SIZES:
+            return True
+    return False
+
+
+def yards(g: Game) -> list[int]:
+    return sorted(i for i in rail_hexes(g) if is_yard(g, i))
+
+
+def _link_ok_for(g: Game, side: str, lk: RailLink, u: int) -> bool:
+    if lk.ferry:
+        return g.state.control.get(u) == side and g.state.control.get(lk.to) == side
+    return terrain.bridge_usable(g, side, lk.side)
+
+
+@implements("OT 7A1")
+def rail_connected(g: Game, side: str, a: int, b: int) -> bool:
+    """OT 7A1: two places are connected if a rail line of any length through friendly-owned hexes
+    joins them (traced like the rail sub-element of a supply line: breaks and obstructions do not
+    block, OT 7A7; no low-volume limit -- interpretation default)."""
+    if a == b:
+        return True
+    if g.state.control.get(a) != side or g.state.control.get(b) != side:
+        return False
+    seen = {a}
+    todo = deque([a])
+    ln = links(g)
+    while todo:
+        u = todo.popleft()
+        for lk in ln.get(u, []):
+            v = lk.to
+            if v in seen or g.state.control.get(v) != side or not _link_ok_for(g, side, lk, u):
+                continue
+            if v == b:
+                return True
+            seen.add(v)
+            todo.append(v)
+    return False
+
+
+# ============================================================================ nets and capacity
+def net_defs(g: Game) -> list[Any]:
+    rules = g.scenario.rules
+    return list(getattr(rules, "rail_nets", []) or []) if rules is not None else []
+
+
+def net_names(g: Game) -> list[str]:
+    defs = net_defs(g)
+    return [d.name for d in defs] if defs else [ALL_NET]
+
+
+def net_def(g: Game, name: str) -> Any:
+    for d in net_defs(g):
+        if d.name == name:
+            return d
+    return None
+
+
+@implements("OT 7A5")
+def nets_of_hex(g: Game, i: int) -> list[str]:
+    """OT 7A5: the rail nets a rail hex belongs to (the net's territory on the map)."""
+    defs = net_defs(g)
+    if not defs:
+        return [ALL_NET]
+    areas = _net_areas(g)
+    return [d.name for d in defs if d.area is None or i in areas[d.name]]
+
+
+def _net_areas(g: Game) -> dict[str, frozenset[int]]:
+    hit = g.__dict__.get("_gw_net_areas")
+    if hit is None:
+        hit = {d.name: frozenset(int(x) for x in g.board.areas[d.area].hexes.tolist()) if d.area else frozenset() for d in net_defs(g)}
+        g.__dict__["_gw_net_areas"] = hit
+    return hit
+
+
+def net_hexes(g: Game, net: str) -> set[int]:
+    return {i for i in rail_hexes(g) if net in nets_of_hex(g, i)}
+
+
+def ledger(g: Game, net: str, side: str) -> dict[str, Any]:
+    """The capacity record of ``side`` on ``net`` (created from the scenario's starting capacity)."""
+    store = gw(g).setdefault("rail", {})
+    per_net = store.setdefault(net, {})
+    rec = per_net.get(side)
+    if rec is None:
+        d = net_def(g, net)
+        if d is None:
+            start: Fraction | None = None  # no nets declared: capacity is not limited
+        else:
+            start = Fraction(str(d.capacity.get(side, 0)))
+        rec = {"capacity": start, "pending": Fraction(0), "temp": Fraction(0), "used": Fraction(0), "charged": {},
+               "temp_res_pts": 0, "deterioration_due": 0, "start_capacity": start, "locked": Fraction(0), "transfers": {}, "builds": 0}
+        per_net[side] = rec
+    return rec
+
+
+def unlimited(rec: dict[str, Any]) -> bool:
+    return rec["capacity"] is None
+
+
+def depots_on_net(g: Game, side: str, net: str) -> list[Piece]:
+    """Supply depots (OT 11C1) ``side`` has on the rail hexes of ``net``."""
+    hexes = net_hexes(g, net)
+    out = []
+    for p in g.state.pieces.values():
+        if p.side == side and units.utype(p).id == "supply-depot" and p.loc.kind == "hex" and int(p.loc.ref) in hexes:
+            out.append(p)
+    return sorted(out, key=lambda p: p.id)
+
+
+@implements("OT 7A4", "OT 3C4")
+def available(g: Game, side: str, net: str) -> Fraction | None:
+    """OT 7A4: capacity left this turn: permanent capacity plus any temporary increase, less the
+    capacity locked by a transfer this turn (OT 7A5d), 2 RE per supply depot maintained, and what
+    units already used. Unused capacity is lost at the turn's end (OT 3C4). None: not limited."""
+    rec = ledger(g, net, side)
+    if unlimited(rec):
+        return None
+    return rec["capacity"] + rec["temp"] - rec["locked"] - rec["used"] - 2 * len(depots_on_net(g, side, net))
+
+
+@implements("OT 3C4", "OT 7A5c", "OT 7A5f")
+def new_player_turn(g: Game, side: str) -> None:
+    """OT 3C4: a player's rail capacity use starts afresh each of his player turns (nothing carries
+    over); captured capacity becomes usable now (OT 7A5f), and OB increases due this turn are
+    received (OT 7A5c)."""
+    for net in net_names(g):
+        rec = ledger(g, net, side)
+        if not unlimited(rec) and rec["pending"]:
+            rec["capacity"] += rec["pending"]
+            g.emit("rail", f"{side} gains {rec['pending']} RE of capacity on {net}", rule="OT 7A5f", net=net, side=side)
+        rec["pending"] = Fraction(0)
+        rec["used"] = Fraction(0)
+        rec["charged"] = {}
+        rec["temp"] = Fraction(0)
+        rec["locked"] = Fraction(0)
+        rec["transfers"] = {}
+        rec["builds"] = 0
+        rec["start_capacity"] = rec["capacity"]
+    apply_ob_increases(g, side)
+
+
+def _change(g: Game, side: str, net: str, delta: Fraction, rule: str, why: str) -> None:
+    rec = ledger(g, net, side)
+    if unlimited(rec):
+        return
+    rec["capacity"] = max(Fraction(0), rec["capacity"] + delta)
+    g.emit("rail", f"{side} capacity on {net} {'+' if delta >= 0 else ''}{delta} RE ({why}); now {rec['capacity']}", rule=rule, net=net, side=side, delta=delta)
+
+
+def connected_unisolated_yards(g: Game, side: str, net: str) -> list[int]:
+    """Friendly-owned, unisolated yards of ``net`` that are rail-connected to another such yard."""
+    ys = [y for y in yards(g) if net in nets_of_hex(g, y) and g.state.control.get(y) == side and not isolation.is_isolated(g, side, y)]
+    return [y for y in ys if any(o != y and rail_connected(g, side, y, o) for o in ys)]
+
+
+@implements("OT 7A5c")
+def apply_ob_increases(g: Game, side: str) -> None:
+    """OT 7A5c: rail capacity increases listed by the OB for this turn (scenario schedule entries of
+    kind ``rail-capacity``) are received only if the side owns two connected, unisolated yards on
+    the net; otherwise they are forfeited."""
+    idx = int(g.state.turn.get("index", 0))
+    label = str(g.state.turn.get("label", ""))
+    for e in g.scenario.data.schedule:
+        if e.kind != "rail-capacity" or e.params.get("side") != side:
+            continue
+        if not (e.turn == idx or e.turn == label):
+            continue
+        net = str(e.params.get("net", ALL_NET))
+        amount = Fraction(str(e.params.get("amount", 0)))
+        if len(connected_unisolated_yards(g, side, net)) >= 2:
+            _change(g, side, net, amount, "OT 7A5c", "OB increase")
+        else:
+            g.emit("rail", f"{side} forfeits an OB increase of {amount} RE on {net} (needs two connected, unisolated yards)", rule="OT 7A5c")
+
+
+@implements("OT 7A5e")
+def depot_activated(g: Game, side: str, net: str) -> None:
+    """OT 7A5e: each supply depot activation costs 1 RE of the net's capacity for good."""
+    _change(g, side, net, Fraction(-1), "OT 7A5e", "supply depot activated")
+
+
+@implements("OT 7A5f", "OT 7A7")
+def on_capture(g: Game, i: int, old: str, new: str) -> None:
+    """A hex changes hands. OT 7A7: a rail line captured (or recaptured) from the enemy is
+    obstructed. OT 7A5f: capturing a yard or supply depot costs the old owner 2 RE on the net (all
+    of it below 2 RE, the captor then gaining nothing) and gives the captor 1 RE usable from his
+    next turn; a player who has lost every yard on a net loses all capacity there and his depots
+    on it, and the captor gains nothing. OT 11C1: a depot in the captured hex is removed."""
+    if i in rail_hexes(g):
+        set_marker(g, "rail-obstructed", i, True)
+        g.emit("rail", f"rail line in {g.board.label(i)} is obstructed", rule="OT 7A7", hex=g.board.label(i))
+    depots = [p for p in units.pieces_in_hex(g, i) if units.utype(p).id == "supply-depot" and p.side == old]
+    for d in depots:
+        g.state.move(d.id, Loc.box(units.ELIMINATED_BOX))
+        g.emit("depot", f"supply depot {d.id} is captured", rule="OT 11C1", piece=d.id)
+    items = (1 if is_yard(g, i) else 0) + len(depots)
+    if not items:
+        return
+    for net in nets_of_hex(g, i):
+        old_rec = ledger(g, net, old)
+        if unlimited(old_rec):
+            continue
+        for _ in range(items):
+            if old_rec["capacity"] < 2:
+                if old_rec["capacity"]:
+                    _change(g, old, net, -old_rec["capacity"], "OT 7A5f", f"capture of {g.board.label(i)}")
+                continue
+            _change(g, old, net, Fraction(-2), "OT 7A5f", f"capture of {g.board.label(i)}")
+            new_rec = ledger(g, net, new)
+            if not unlimited(new_rec):
+                new_rec["pending"] = Fraction(new_rec["pending"]) + 1
+        owned = [y for y in yards(g) if net in nets_of_hex(g, y) and g.state.control.get(y) == old]
+        if not owned and old_rec["capacity"]:
+            _change(g, old, net, -old_rec["capacity"], "OT 7A5f", "no yards left on the net")
+            for d in depots_on_net(g, old, net):
+                g.state.move(d.id, Loc.box(units.ELIMINATED_BOX))
+                g.emit("depot", f"supply depot {d.id} is deactivated", rule="OT 7A5f", piece=d.id)
+        _force_depot_deactivation(g, old, net)
+
+
+def _force_depot_deactivation(g: Game, side: str, net: str) -> None:
+    """OT 11C1: depots a net's capacity can no longer maintain are deactivated at once (the owner's
+    choice is made by the engine: the depots last in id order go first)."""
+    rec = ledger(g, net, side)
+    if unlimited(rec):
+        return
+    ds = depots_on_net(g, side, net)
+    while ds and 2 * len(ds) > rec["capacity"]:
+        d = ds.pop()
+        g.state.move(d.id, Loc.box(units.ELIMINATED_BOX))
+        g.emit("depot", f"supply depot {d.id} is deactivated: not enough rail capacity on {net}", rule="OT 11C1", piece=d.id)
+
+
+# ============================================================================ deterioration (OT 7A5g)
+def _entente_penalty(g: Game, side: str, net: str) -> int:
+    """OT 7A5g specials: +1 RE loss on the NW Europe net without Lille, on the NE/SE Europe and West
+    Russia nets without Warszawa (not Entente-owned, or isolated)."""
+    if side != "Entente":
+        return 0
+    for place, nets_hit in (("Lille", ("NW Europe Standard Gauge",)),
+                            ("Warszawa", ("NE Europe Standard Gauge", "SE Europe Standard Gauge", "West Russia Broad Gauge"))):
+        if net in nets_hit:
+            i = geography.place_named(g, place)
+            if i is None or g.state.control.get(i) != side or isolation.is_isolated(g, side, i):
+                return 1
+    return 0
+
+
+@implements("OT 7A5g", "OT 13B4")
+def deterioration_roll(g: Game, side: str, net: str, reason: str) -> int:
+    """OT 7A5g: one deterioration check: 1d6, +1 per 2 RE of railroad engineers on the net's rail
+    hexes (OT 13B4), -1 per 2 friendly depots there; 1-6 lose 1 RE (+1 for the Lille/Warszawa
+    specials), 7 or more no loss. Returns the RE lost."""
+    hexes = net_hexes(g, net)
+    eng = sum((units.re_size(g, p) for p in units.on_map_units(g, side)
+               if "railroad-engineer" in units.utype(p).tags and units.hex_of(g, p) in hexes), Fraction(0))
+    mods = Modifiers()
+    mods.add(math.floor(eng / 2), "OT 7A5g", "railroad engineers")
+    mods.add(-(len(depots_on_net(g, side, net)) // 2), "OT 7A5g", "supply depots")
+    r = g.roll("d6", f"rail deterioration of {net} ({reason})", "OT 7A5g", modifiers=mods)
+    if r.modified >= 7:
+        return 0
+    loss = 1 + _entente_penalty(g, side, net)
+    _change(g, side, net, Fraction(-loss), "OT 7A5g", "deterioration")
+    _force_depot_deactivation(g, side, net)
+    return loss
+
+
+@implements("OT 7A5g")
+def deterioration_checks(g: Game, side: str) -> None:
+    """OT 7A5g: in a production cycle, every net of ``side`` with at least 21 RE and enemy units
+    present in its territory is checked (interpretation default: anywhere in the net's territory);
+    and after a temporary increase, one check per Res Pt spent (always made)."""
+    from grognard.rulesets.greatwar import calendar
+
+    date = calendar.current_date(g)
+    cycle = date is not None and date.is_production_cycle()
+    enemy = nations.other_side(side)
+    for net in net_names(g):
+        rec = ledger(g, net, side)
+        if unlimited(rec):
+            continue
+        due = int(rec.get("deterioration_due", 0))
+        rec["deterioration_due"] = 0
+        for _ in range(due):
+            deterioration_roll(g, side, net, "temporary increase")
+        if cycle and rec["capacity"] >= 21 and _enemy_in_net(g, enemy, net):
+            deterioration_roll(g, side, net, "production cycle")
+
+
+def _enemy_in_net(g: Game, enemy: str, net: str) -> bool:
+    d = net_def(g, net)
+    if d is None or d.area is None:
+        area = None
+    else:
+        area = set(g.board.areas[d.area].hexes.tolist())
+    for p in units.on_map_units(g, enemy):
+        h = units.hex_of(g, p)
+        if h is not None and (area is None or h in area):
+            return True
+    return False
+
+
+# ============================================================================ rail movement
+@dataclass
+class RailPlan:
+    piece: Piece
+    path: list[int]
+    kind: str
+    mp: Fraction
+    hexes: int
+    charges: dict[str, Fraction]
+    anchors: list[str]
+
+
+def _zoc_negated(g: Game, f: Frame, side: str, i: int) -> str | None:
+    """OT 7A: an enemy ZOC in a hex is negated for rail movement if a friendly unit with defense
+    above 0 has occupied the hex since the start of the movement phase and stays there."""
+    for p in units.units_in_hex(g, i, side):
+        rec = f.params.get("units", {}).get(p.id, {})
+        if rec.get("start") == i and not rec.get("moved") and units.printed_defense(p) > 0:
+            return p.id
+    return None
+
+
+def usable_component(g: Game, side: str) -> set[int]:
+    """OT 7A: friendly-owned rail hexes joined by friendly-owned rail to a friendly-owned yard."""
+    ln = links(g)
+    own = {i for i in ln if g.state.control.get(i) == side}
+    starts = [y for y in yards(g) if y in own]
+    seen = set(starts)
+    todo = deque(starts)
+    while todo:
+        u = todo.popleft()
+        for lk in ln.get(u, []):
+            if lk.to in own and lk.to not in seen and _link_ok_for(g, side, lk, u):
+                seen.add(lk.to)
+                todo.append(lk.to)
+    return seen
+
+
+def _hex_blocked_for_rail(g: Game, f: Frame, side: str, i: int, ez: dict[int, str], anchors: list[str]) -> str | None:
+    if marker(g, "rail-break", i):
+        return f"the rail line in {g.board.label(i)} is broken (OT 7A6)"
+    if marker(g, "rail-obstructed", i):
+        return f"the rail line in {g.board.label(i)} is obstructed (OT 7A7)"
+    if i in ez:
+        a = _zoc_negated(g, f, side, i)
+        if a is None:
+            return f"{g.board.label(i)} is in an enemy ZOC (OT 7A)"
+        if a not in anchors:
+            anchors.append(a)
+    return None
+
+
+def rail_rates(g: Game) -> dict[str, Any]:
+    return dict(load_charts(g.scenario.table_overrides).rail_rates.body)
+
+
+@implements("OT 7A", "OT 7A2", "OT 7A3", "OT 7A4", "OT 7A8", "OT 14B1")
+def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> RailPlan:
+    """Check a rail move (``{"type": "rail-move", "piece", "path": [...], "kind":
+    "operational"|"strategic"}``) against OT 7A; raise :class:`IllegalAction` if not allowed.
+
+    Operational rail movement costs whole MPs (hexes / rate, rounded up, Rail Movement Rates
+    Table) plus 1 MP per gauge change (OT 7A8), doubled under accelerated movement (OT 6B3).
+    Strategic rail movement goes up to 200 hexes, 20 of them used by each gauge change, by a unit
+    that has not otherwise moved this phase. Capacity is charged once per net per turn: the unit's
+    RE, doubled for artillery and c/m and doubled again if it used a low-volume line (OT 7A4).
+    Rail-only units (OT 14B1) use no capacity and move by strategic rail movement only
+    (interpretation default).
+    """
+    from grognard.rulesets.greatwar.movement import (
+        MOVEMENT,
+        can_move_now,
+        mode_of,
+        movement_allowance,
+        spent,
+    )
+
+    if f.params.get("kind") != MOVEMENT:
+        raise IllegalAction("OT 7A", "rail movement is allowed in the movement phase only")
+    pid = action.get("piece")
+    p = g.state.pieces.get(pid) if isinstance(pid, str) else None
+    side = action["side"]
+    if p is None or p.side != side:
+        raise IllegalAction("OT 7A", f"{side} has no unit {pid!r}")
+    rail_only = units.is_rail_only(p)
+    if not rail_only:
+        why = can_move_now(g, f, p)
+        if why:
+            raise IllegalAction("OT 7A", why)
+    elif f.params.get("units", {}).get(p.id, {}).get("done"):
+        raise IllegalAction("OT 14B1", f"{p.id} has finished moving this phase")
+    kind = action.get("kind", "operational")
+    if kind not in ("operational", "strategic"):
+        raise IllegalAction("OT 7A", "rail movement 'kind' is 'operational' or 'strategic'")
+    if rail_only and kind != "strategic":
+        raise IllegalAction("OT 14B1", f"{p.id} is rail-only and uses strategic rail movement")
+    start = units.hex_of(g, p)
+    raw = action.get("path")
+    if not isinstance(raw, list) or not raw or not all(isinstance(h, str) and g.board.has_label(h) for h in raw):
+        raise IllegalAction("OT 7A", "'path' must list the hexes of the rail route")
+    path = [g.board.idx(h) for h in raw]
+    if path[0] == start:
+        path = path[1:]
+    if not path:
+        raise IllegalAction("OT 7A", "the rail route does not leave the unit's hex")
+    comp = usable_component(g, side)
+    if start not in comp:
+        raise IllegalAction("OT 7A", f"{p.id} is not on a friendly rail line linked to a friendly yard")
+    ez = zoc.zoc_map(g, nations.other_side(side)) if fresh else zoc.cached_zoc_map(g, nations.other_side(side))
+    anchors: list[str] = []
+    why = _hex_blocked_for_rail(g, f, side, start, ez, anchors)
+    if why:
+        raise IllegalAction("OT 7A", f"{p.id} may not leave {g.board.label(start)} by rail: {why}")
+    ln = links(g)
+    u = start
+    low = False
+    gauges: list[str] = []
+    for v in path:
+        lk = next((lk for lk in ln.get(u, []) if lk.to == v), None)
+        if lk is None:
+            raise IllegalAction("OT 7A", f"no rail line joins {g.board.label(u)} and {g.board.label(v)}")
+        if v not in comp:
+            raise IllegalAction("OT 7A", f"{g.board.label(v)} is not a friendly-owned rail hex linked to a friendly yard")
+        if not _link_ok_for(g, side, lk, u):
+            raise IllegalAction("OT 15A1", f"the bridge or ferry between {g.board.label(u)} and {g.board.label(v)} is not usable")
+        why = _hex_blocked_for_rail(g, f, side, v, ez, anchors)
+        if why:
+            raise IllegalAction("OT 7A", why)
+        low = low or lk.volume == "low"
+        gauges.append(lk.gauge)
+        u = v
+    changes = sum(1 for a, b in pairwise(gauges) if a != b)
+    rates = rail_rates(g)
+    n = len(path)
+    mp = Fraction(0)
+    if kind == "strategic":
+        rec = f.params.get("units", {}).get(p.id, {})
+        if rec.get("moved") or spent(f, p) > 0:
+            raise IllegalAction("OT 7A3", f"{p.id} already moved this phase and may not use strategic rail movement")
+        if n + changes * int(rates["gauge_change_hexes"]) > int(rates["strategic_hexes"]):
+            raise IllegalAction("OT 7A3", f"strategic rail movement is limited to {rates['strategic_hexes']} hexes")
+    else:
+        mp = Fraction(math.ceil(Fraction(n, int(rates["operational_hexes_per_mp"])))) + changes * Fraction(str(rates["gauge_change_mp"]))
+        accel = mode_of(f, p) == "accel" or bool(action.get("accel"))
+        if accel:
+            mp *= int(rates["accel_multiplier"])
+        left = movement_allowance(g, p, MOVEMENT, accel) - spent(f, p)
+        if mp > left:
+            raise IllegalAction("OT 7A2", f"{p.id} needs {mp} MP for this rail move but has {left}")
+    charges: dict[str, Fraction] = {}
+    if not rail_only:
+        used_nets: set[str] = set()
+        for h in [start, *path]:
+            used_nets.update(nets_of_hex(g, h))
+        for net in sorted(used_nets):
+            rec = ledger(g, net, side)
+            base = units.transport_re(g, p, "rail")
+            prior = Fraction(rec["charged"].get(p.id, 0))
+            was_low = bool(rec["charged"].get(f"{p.id}:low"))
+            need = base * (2 if (low or was_low) else 1)
+            extra = max(Fraction(0), need - prior)
+            avail = available(g, side, net)
+            if avail is not None and extra > avail:
+                raise IllegalAction("OT 7A4", f"not enough rail capacity on {net}: {extra} RE needed, {avail} left")
+            charges[net] = extra
+    return RailPlan(p, path, kind, mp, n, charges, anchors)
+
+
+def execute_rail_move(g: Game, f: Frame, plan: RailPlan, low_used: bool) -> None:
+    """Carry out a checked rail move: the unit has no ZOC while moving by rail (OT 7A)."""
+    from grognard.rulesets.greatwar.movement import STRATEGIC, record
+
+    p = plan.piece
+    rec = record(f, p, g)
+    start = units.hex_of(g, p)
+    p.status.add(zoc.NO_ZOC)
+    g.state.move(p.id, Loc.hex(plan.path[-1]))
+    p.status.discard(zoc.NO_ZOC)
+    for net, amount in plan.charges.items():
+        led = ledger(g, net, p.side)
+        led["used"] = Fraction(led["used"]) + amount
+        led["charged"][p.id] = Fraction(led["charged"].get(p.id, 0)) + amount
+        if low_used:
+            led["charged"][f"{p.id}:low"] = True
+    rec["moved"] = True
+    if plan.kind == "strategic":
+        rec["done"] = True
+        p.status.add(STRATEGIC)
+    else:
+        rec["spent"] = Fraction(rec["spent"]) + plan.mp
+    for a in plan.anchors:
+        if a not in f.params.setdefault("anchors", []):
+            f.params["anchors"].append(a)
+    zoc.update_ownership(g)
+    cost = f"{plan.mp} MP" if plan.kind == "operational" else f"{plan.hexes} of 200 hexes"
+    cap = ", ".join(f"{amt} RE on {n}" for n, amt in plan.charges.items() if amt) or "no capacity"
+    g.emit("rail-move", f"{p.id} moves by {plan.kind} rail {g.board.label(start) if start is not None else '?'} -> {g.board.label(plan.path[-1])} ({cost}; {cap})",
+           rule="OT 7A3" if plan.kind == "strategic" else "OT 7A2", piece=p.id, path=[g.board.label(h) for h in plan.path])
+
+
+def _path_uses_low(g: Game, start: int, path: list[int]) -> bool:
+    ln = links(g)
+    u = start
+    for v in path:
+        lk = next((lk for lk in ln.get(u, []) if lk.to == v), None)
+        if lk is not None and lk.volume == "low":
+            return True
+        u = v
+    return False
+
+
+def rail_destinations(g: Game, f: Frame, p: Piece, max_hexes: int) -> dict[int, list[int]]:
+    """Hexes reachable by rail from the unit's hex along usable lines (fewest hexes), with paths."""
+    side = p.side
+    start = units.hex_of(g, p)
+    if start is None:
+        return {}
+    comp = usable_component(g, side)
+    if start not in comp:
+        return {}
+    ez = zoc.cached_zoc_map(g, nations.other_side(side))
+    if _hex_blocked_for_rail(g, f, side, start, ez, []):
+        return {}
+    ln = links(g)
+    prev: dict[int, int] = {start: -1}
+    dist = {start: 0}
+    todo = deque([start])
+    while todo:
+        u = todo.popleft()
+        if dist[u] >= max_hexes:
+            continue
+        for lk in ln.get(u, []):
+            v = lk.to
+            if v in prev or v not in comp or not _link_ok_for(g, side, lk, u):
+                continue
+            if _hex_blocked_for_rail(g, f, side, v, ez, []):
+                continue
+            prev[v] = u
+            dist[v] = dist[u] + 1
+            todo.append(v)
+    out = {}
+    for v in prev:
+        if v == start:
+            continue
+        path = [v]
+        while prev[path[-1]] != start:
+            path.append(prev[path[-1]])
+        out[v] = list(reversed(path))
+    return out
+
+
+def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
+    """Rail moves, rail breaks and temporary capacity increases open to ``side`` now."""
+    from grognard.rulesets.greatwar.movement import can_move_now, mode_of, remaining
+
+    out: list[Action] = []
+    rates = rail_rates(g)
+    for p in units.on_map_units(g, side):
+        if p.loc.kind != "hex":
+            continue
+        rec = f.params.get("units", {}).get(p.id, {})
+        if rec.get("done"):
+            continue
+        if units.is_rail_only(p):
+            kinds = ["strategic"]
+        else:
+            if can_move_now(g, f, p):
+                continue
+            kinds = ["operational"] + ([] if rec.get("moved") else ["strategic"])
+        for kind in kinds:
+            if kind == "operational":
+                mult = int(rates["accel_multiplier"]) if mode_of(f, p) == "accel" else 1
+                mp = remaining(g, f, p)
+                max_h = math.floor(mp / mult) * int(rates["operational_hexes_per_mp"])
+            else:
+                max_h = int(rates["strategic_hexes"])
+            start = units.hex_of(g, p)
+            for _dest, path in sorted(rail_destinations(g, f, p, max_h).items()):
+                if start is None or not _quick_rail_ok(g, f, p, kind, start, path):
+                    continue
+                out.append({"type": "rail-move", "side": side, "piece": p.id, "kind": kind, "path": [g.board.label(h) for h in path]})
+    out += break_actions(g, f, side)
+    out += res_pt_actions(g, side, "movement")
+    return out
+
+
+def _quick_rail_ok(g: Game, f: Frame, p: Piece, kind: str, start: int, path: list[int]) -> bool:
+    """The cost and capacity checks of :func:`plan_rail_move` for a path found by
+    :func:`rail_destinations` (which already follows only usable lines)."""
+    from grognard.rulesets.greatwar.movement import MOVEMENT, mode_of, movement_allowance, spent
+
+    rates = rail_rates(g)
+    ln = links(g)
+    gauges = []
+    low = False
+    u = start
+    for v in path:
+        lk = next(lk for lk in ln[u] if lk.to == v)
+        gauges.append(lk.gauge)
+        low = low or lk.volume == "low"
+        u = v
+    changes = sum(1 for a, b in pairwise(gauges) if a != b)
+    if kind == "strategic":
+        if len(path) + changes * int(rates["gauge_change_hexes"]) > int(rates["strategic_hexes"]):
+            return False
+    else:
+        mp = Fraction(math.ceil(Fraction(len(path), int(rates["operational_hexes_per_mp"])))) + changes * Fraction(str(rates["gauge_change_mp"]))
+        accel = mode_of(f, p) == "accel"
+        if accel:
+            mp *= int(rates["accel_multiplier"])
+        if mp > movement_allowance(g, p, MOVEMENT, accel) - spent(f, p):
+            return False
+    if units.is_rail_only(p):
+        return True
+    nets: set[str] = set()
+    for h in [start, *path]:
+        nets.update(nets_of_hex(g, h))
+    for net in nets:
+        rec = ledger(g, net, p.side)
+        need = units.transport_re(g, p, "rail") * (2 if (low or rec["charged"].get(f"{p.id}:low")) else 1)
+        extra = max(Fraction(0), need - Fraction(rec["charged"].get(p.id, 0)))
+        avail = available(g, p.side, net)
+        if avail is not None and extra > avail:
+            return False
+    return True
+
+
+def break_actions(g: Game, f: Frame, side: str) -> list[Action]:
+    """Rail breaks (OT 7A6) open to ``side`` now."""
+    from grognard.rulesets.greatwar.movement import MOVEMENT
+
+    if f.params.get("kind") != MOVEMENT and g.opt("rail-break-phases") == "movement-only":
+        return []
+    out: list[Action] = []
+    for p in units.on_map_units(g, side):
+        h = units.hex_of(g, p)
+        if h is None or h not in rail_hexes(g) or marker(g, "rail-break", h) or units.is_rail_only(p):
+            continue
+        a: Action = {"type": "break-rail", "side": side, "piece": p.id}
+        try:
+            check_break(g, f, a)
+        except IllegalAction:
+            continue
+        out.append(a)
+    return out
+
+
+@implements("OT 7A6")
+def check_break(g: Game, f: Frame, action: Action) -> Fraction:
+    """OT 7A6: a unit breaks the rail line in its hex by spending 2 MPs there (a railroad engineer
+    1 MP); not while using accelerated movement (OT 6B3). Returns the MP cost."""
+    from grognard.rulesets.greatwar.movement import MOVEMENT, can_move_now, mode_of, remaining
+
+    if f.params.get("kind") != MOVEMENT and g.opt("rail-break-phases") == "movement-only":
+        raise IllegalAction("OT 7A6", "rail lines are broken in the movement phase only (option rail-break-phases)")
+    pid = action.get("piece")
+    p = g.state.pieces.get(pid) if isinstance(pid, str) else None
+    if p is None or p.side != action["side"]:
+        raise IllegalAction("OT 7A6", f"{action['side']} has no unit {pid!r}")
+    why = can_move_now(g, f, p)
+    if why:
+        raise IllegalAction("OT 7A6", why)
+    if mode_of(f, p) == "accel":
+        raise IllegalAction("OT 6B3", f"{p.id} uses accelerated movement and may spend MPs only on moving")
+    h = units.hex_of(g, p)
+    if h is None or h not in rail_hexes(g):
+        raise IllegalAction("OT 7A6", f"{p.id} is not on a rail line")
+    if marker(g, "rail-break", h):
+        raise IllegalAction("OT 7A6", f"the rail line in {g.board.label(h)} is already broken")
+    cost = Fraction(1) if "railroad-engineer" in units.utype(p).tags else Fraction(2)
+    if remaining(g, f, p) < cost:
+        raise IllegalAction("OT 7A6", f"{p.id} needs {cost} MP to break the rail line")
+    return cost
+
+
+@implements("OT 7A5a")
+def check_boost(g: Game, f: Frame | None, action: Action) -> tuple[str, list[Piece], Fraction]:
+    """OT 7A5a: spend Res Pts, during the movement phase, at connected unisolated yards of a net
+    the side owns (at least two) for +10 RE each (or fraction), up to half the capacity the net
+    had at the start of the player turn, for this player turn only."""
+    from grognard.rulesets.greatwar.movement import MOVEMENT
+
+    side = action["side"]
+    if f is not None and f.params.get("kind") != MOVEMENT:
+        raise IllegalAction("OT 7A5a", "temporary rail capacity is bought in the movement phase")
+    net = action.get("net")
+    if net not in net_names(g) or net_def(g, str(net)) is None:
+        raise IllegalAction("OT 7A5a", f"no rail net {net!r} with limited capacity")
+    ys = connected_unisolated_yards(g, side, str(net))
+    if len(ys) < 2:
+        raise IllegalAction("OT 7A5a", f"{side} needs two connected, unisolated yards on {net}")
+    res = _res_pts(g, action, side, set(ys), "OT 7A5a")
+    rec = ledger(g, str(net), side)
+    room = Fraction(rec["start_capacity"]) / 2 - rec["temp"]
+    if room <= 0:
+        raise IllegalAction("OT 7A5a", f"the temporary increase on {net} is already at half its capacity")
+    gain = min(Fraction(10 * len(res)), room)
+    if Fraction(10 * (len(res) - 1)) >= room:
+        raise IllegalAction("OT 7A5a", f"{len(res)} Res Pts buy more than the {room} RE still allowed")
+    return str(net), res, gain
+
+
+def _res_pts(g: Game, action: Action, side: str, where: set[int], rule: str) -> list[Piece]:
+    ids = action.get("res_pts")
+    if not isinstance(ids, list) or not ids:
+        raise IllegalAction(rule, "name the Res Pts to spend in 'res_pts'")
+    out = []
+    for pid in ids:
+        p = g.state.pieces.get(pid) if isinstance(pid, str) else None
+        if p is None or p.side != side or units.utype(p).id != "res-pt":
+            raise IllegalAction(rule, f"{pid!r} is not a Res Pt of {side}")
+        if units.hex_of(g, p) not in where:
+            raise IllegalAction(rule, f"{p.id} is not at a connected, unisolated yard of the net")
+        out.append(p)
+    if len({p.id for p in out}) != len(out):
+        raise IllegalAction(rule, "a Res Pt is listed twice")
+    return out
+
+
+def spend_res_pts(g: Game, res: list[Piece], rule: str, why: str) -> None:
+    for p in res:
+        g.state.move(p.id, Loc.box(EXPENDED_BOX))
+    g.emit("res-pts", f"{len(res)} Res Pt(s) spent ({why})", rule=rule, pieces=[p.id for p in res])
+
+
+def res_pt_actions(g: Game, side: str, kind: str) -> list[Action]:
+    """Res Pt purchases open now: temporary increases (movement phase), permanent builds and
+    capacity transfers (initial phase)."""
+    out: list[Action] = []
+    if not net_defs(g):
+        return out
+    res = [p for p in g.state.of_side(side) if units.utype(p).id == "res-pt" and p.loc.kind == "hex"]
+    if not res:
+        return out
+    for net in net_names(g):
+        ys = set(connected_unisolated_yards(g, side, net))
+        here = sorted((p for p in res if int(p.loc.ref) in ys), key=lambda p: p.id)
+        if len(ys) < 2 or not here:
+            continue
+        if kind == "movement":
+            out.append({"type": "rail-boost", "side": side, "net": net, "res_pts": [here[0].id]})
+        else:
+            cost = build_cost(g, side, net)
+            if len(here) >= cost:
+                out.append({"type": "rail-build", "side": side, "net": net, "res_pts": [p.id for p in here[:cost]]})
+    return out
+
+
+@implements("OT 7A5b")
+def build_cost(g: Game, side: str, net: str) -> int:
+    """OT 7A5b: Res Pts per RE of permanent capacity: 3; 4 for the Entente on the NW Europe net
+    without Lille or on the NE/SE Europe and West Russia nets without Warszawa; 2 on every Entente
+    net once the USA has joined the Entente."""
+    if side == "Entente":
+        usa = [n for n in g.scenario.data.nations if nations.rulebook_name(g, n) in ("USA", "United States", "America")]
+        if any(nations.side_of_nation(g, n) == "Entente" for n in usa):
+            return 2
+        if _entente_penalty(g, side, net):
+            return 4
+    return 3
+
+
+@implements("OT 7A5b")
+def check_build(g: Game, action: Action) -> tuple[str, list[Piece], int]:
+    """OT 7A5b: in his initial phase a player may spend Res Pts at connected unisolated yards of a
+    net (at least two) for +1 RE of permanent capacity each time, at most once per such yard per
+    initial phase (interpretation default)."""
+    side = action["side"]
+    net = action.get("net")
+    if net not in net_names(g) or net_def(g, str(net)) is None:
+        raise IllegalAction("OT 7A5b", f"no rail net {net!r} with limited capacity")
+    ys = connected_unisolated_yards(g, side, str(net))
+    if len(ys) < 2:
+        raise IllegalAction("OT 7A5b", f"{side} needs two connected, unisolated yards on {net}")
+    res = _res_pts(g, action, side, set(ys), "OT 7A5b")
+    cost = build_cost(g, side, str(net))
+    if len(res) % cost:
+        raise IllegalAction("OT 7A5b", f"each RE costs {cost} Res Pts on {net}")
+    k = len(res) // cost
+    rec = ledger(g, str(net), side)
+    if rec["builds"] + k > len(ys):
+        raise IllegalAction("OT 7A5b", f"at most {len(ys)} RE may be built on {net} this initial phase (one per yard)")
+    return str(net), res, k
+
+
+@implements("OT 7A5d")
+def check_transfer(g: Game, action: Action) -> tuple[str, str, Fraction, list[Piece]]:
+    """OT 7A5d: move capacity between two nets of the same gauge that are rail-connected: never
+    below the giving net's voluntary minimum, at most 3 RE per pair of nets per turn, 1 Res Pt per
+    3 RE or fraction (spent at an unisolated connected yard of either net); the capacity moved is
+    usable on neither net this turn. (Connection by a naval supply element is not checked yet.)"""
+    side = action["side"]
+    a, b = action.get("from"), action.get("to")
+    da, db = net_def(g, str(a)), net_def(g, str(b))
+    if da is None or db is None or a == b:
+        raise IllegalAction("OT 7A5d", "name two different rail nets in 'from' and 'to'")
+    if da.gauge != db.gauge:
+        raise IllegalAction("OT 7A5d", "capacity moves only between nets of the same gauge")
+    try:
+        amount = Fraction(str(action.get("amount")))
+    except (ValueError, TypeError):
+        raise IllegalAction("OT 7A5d", "'amount' must be a number of REs") from None
+    if amount <= 0 or amount.denominator != 1:
+        raise IllegalAction("OT 7A5d", "transfer a whole number of REs")
+    ra = ledger(g, str(a), side)
+    if Fraction(ra["transfers"].get(str(b), 0)) + amount > 3:
+        raise IllegalAction("OT 7A5d", "at most 3 RE may move from one net to another per turn")
+    minimum = Fraction(str(da.minimum.get(side, 0)))
+    if ra["capacity"] - amount < minimum:
+        raise IllegalAction("OT 7A5d", f"{a} may not go below its voluntary minimum of {minimum} RE")
+    ya = set(connected_unisolated_yards(g, side, str(a))) | set(connected_unisolated_yards(g, side, str(b)))
+    ha, hb = net_hexes(g, str(a)), net_hexes(g, str(b))
+    if not any(rail_connected(g, side, x, y) for x in ha & set(yards(g)) for y in hb & set(yards(g))):
+        raise IllegalAction("OT 7A5d", f"{a} and {b} are not rail-connected")
+    res = _res_pts(g, action, side, ya, "OT 7A5d")
+    if len(res) != math.ceil(amount / 3):
+        raise IllegalAction("OT 7A5d", f"{math.ceil(amount / 3)} Res Pt(s) must be spent for {amount} RE")
+    return str(a), str(b), amount, res
+
+
+def check_action(g: Game, f: Frame, action: Action) -> None:
+    t = action["type"]
+    if t == "rail-move":
+        plan_rail_move(g, f, action)
+    elif t == "break-rail":
+        check_break(g, f, action)
+    elif t == "rail-boost":
+        check_boost(g, f, action)
+    else:
+        raise IllegalAction("OT 4C", f"{t!r} is not a rail action")
+
+
+def apply_action(g: Game, f: Frame, action: Action) -> None:
+    t = action["type"]
+    if t == "rail-move":
+        plan = plan_rail_move(g, f, action, fresh=True)
+        start = units.hex_of(g, plan.piece)
+        assert start is not None
+        execute_rail_move(g, f, plan, _path_uses_low(g, start, plan.path))
+    elif t == "break-rail":
+        apply_break(g, f, action)
+    elif t == "rail-boost":
+        apply_boost(g, action)
+
+
+@implements("OT 7A6")
+def apply_break(g: Game, f: Frame, action: Action) -> None:
+    """OT 7A6: break the rail line in the unit's hex (marked with a rail line hit marker)."""
+    from grognard.rulesets.greatwar.movement import record
+
+    cost = check_break(g, f, action)
+    p = g.state.pieces[action["piece"]]
+    rec = record(f, p, g)
+    rec["spent"] = Fraction(rec["spent"]) + cost
+    rec["moved"] = True
+    h = units.hex_of(g, p)
+    assert h is not None
+    set_marker(g, "rail-break", h, True)
+    g.emit("rail", f"{p.id} breaks the rail line in {g.board.label(h)} ({cost} MP)", rule="OT 7A6", hex=g.board.label(h))
+
+
+@implements("OT 7A5a")
+def apply_boost(g: Game, action: Action) -> None:
+    """OT 7A5a: spend the Res Pts and raise the net's capacity for this player turn; each Res Pt
+    spent brings a deterioration check in the next initial phase (OT 7A5g)."""
+    f = None
+    net, res, gain = check_boost(g, f, action)
+    spend_res_pts(g, res, "OT 7A5a", f"temporary capacity on {net}")
+    rec = ledger(g, net, action["side"])
+    rec["temp"] = Fraction(rec["temp"]) + gain
+    rec["deterioration_due"] = int(rec.get("deterioration_due", 0)) + len(res)
+    g.emit("rail", f"{action['side']} raises its capacity on {net} by {gain} RE this player turn", rule="OT 7A5a", net=net)
+
+
+def apply_initial_action(g: Game, action: Action) -> None:
+    t = action["type"]
+    side = action["side"]
+    if t == "rail-build":
+        net, res, k = check_build(g, action)
+        spend_res_pts(g, res, "OT 7A5b", f"permanent capacity on {net}")
+        ledger(g, net, side)["builds"] += k
+        _change(g, side, net, Fraction(k), "OT 7A5b", "permanent building")
+    elif t == "rail-transfer":
+        a, b, amount, res = check_transfer(g, action)
+        spend_res_pts(g, res, "OT 7A5d", f"transfer {a} -> {b}")
+        ra, rb = ledger(g, a, side), ledger(g, b, side)
+        ra["transfers"][b] = Fraction(ra["transfers"].get(b, 0)) + amount
+        _change(g, side, a, -amount, "OT 7A5d", f"transfer to {b}")
+        rb["pending"] = Fraction(rb["pending"]) + amount
+        g.emit("rail", f"{amount} RE of capacity moves from {a} to {b} (usable from next turn)", rule="OT 7A5d")
+
+
+def check_initial_action(g: Game, action: Action) -> None:
+    t = action["type"]
+    if t == "rail-build":
+        check_build(g, action)
+    elif t == "rail-transfer":
+        check_transfer(g, action)
+    else:
+        raise IllegalAction("OT 4C", f"{t!r} is not allowed in the initial phase")

@@ -1,0 +1,171 @@
+"""The rule system class of the Great War series: vocabulary, options, steps, setup, views and
+invariants. The rules themselves live in one module per rule group (see the package docstring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from grognard.core.options import OptionSpec
+from grognard.core.sequence import Step
+from grognard.core.tables import ResultsTable
+from grognard.rulesets.base import Ruleset
+from grognard.rulesets.greatwar import charts as chartmod
+from grognard.rulesets.greatwar import sequence, stacking, terrain, units
+from grognard.rulesets.greatwar.catalogue import load_catalogue
+from grognard.rulesets.greatwar.mechanics import gw, set_marker
+from grognard.rulesets.greatwar.options import OPTION_SPECS
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from grognard.core.game import Game
+    from grognard.core.state import Piece
+
+POINT_KINDS = (
+    "point-city", "partial-city", "full-city", "fortress", "resource-center", "factory", "port", "rail-yard",
+    "river-yard", "oasis", "objective", "capital", "fieldworks", "entrenchment", "fort", "improved-fort",
+)
+FORTIFICATION_KINDS = ("fieldworks", "entrenchment", "fort", "improved-fort")
+
+
+class GreatWar(Ruleset):
+    """The Great War series standard rules ("Over There"), ground rules first."""
+
+    name = "greatwar"
+    title = "The Great War series (Over There standard rules)"
+    version = "0.1"
+    rule_prefix = "OT"
+    root_step = "game"
+    step_classes: tuple[type[Step], ...] = sequence.step_classes()
+    option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
+    terrain_types = terrain.HEX_TERRAIN
+    hexside_features = terrain.HEXSIDE_FEATURES
+    point_kinds = POINT_KINDS
+    area_kinds = ("weather-zone", "command", "district", "good-roads", "poor-roads", "rail-net", "nation", "sea-area")
+    box_kinds = ("eliminated", "pool", "holding", "garrison", "off-map", "expended")
+    network_kinds = ("rail", "road", "rail-ferry")
+    schedule_kinds = ("rail-capacity",)
+
+    # ------------------------------------------------------------------ data
+    def tables(self, overrides: Mapping[str, str] | None = None) -> dict[str, ResultsTable]:
+        """Die tables (``data/tables``); overrides of the non-die charts (``data/charts``: TEC, ZOC
+        and overrun costs, rail and river rates, Stacking Summary) are accepted and validated too."""
+        ov = dict(overrides or {})
+        chart_ov = {k: v for k, v in ov.items() if k in chartmod.CHART_IDS}
+        table_ov = {k: v for k, v in ov.items() if k not in chartmod.CHART_IDS}
+        if chart_ov:
+            try:
+                chartmod.load_charts(chart_ov)
+            except chartmod.ChartError as e:
+                raise ValueError(str(e)) from None
+        return super().tables(table_ov)
+
+    def charts(self, overrides: Mapping[str, str] | None = None) -> chartmod.Charts:
+        return chartmod.load_charts(overrides)
+
+    def piece_types(self) -> set[str]:
+        return load_catalogue().all_names()
+
+    def scenario_model(self) -> type[BaseModel]:
+        from grognard.rulesets.greatwar.scenario_model import GreatWarRules
+
+        return GreatWarRules
+
+    def check_scenario(self, sc: Any) -> list[tuple[str, str]]:
+        from grognard.rulesets.greatwar.scenario_model import check_scenario
+
+        return check_scenario(sc)
+
+    # ------------------------------------------------------------------ setup
+    def setup(self, g: Game) -> None:
+        super().setup(g)
+        state = gw(g)
+        rules = g.scenario.rules
+        heads = []
+        for h in getattr(rules, "heads", []) if rules is not None else []:
+            heads.append({"kind": h.kind, "hexes": [g.board.idx(x) for x in (h.hex, *h.beyond)]})
+        state["heads"] = heads
+        state["ever_owned"] = {str(i): [s] for i, s in sorted(g.state.control.items()) if s in g.state.sides}
+        state["stacking_violations"] = []
+        for i, plist in g.board.points.items():
+            for pt in plist:
+                if pt.kind in FORTIFICATION_KINDS:
+                    set_marker(g, "fortification", int(i), pt.kind)
+                if pt.kind == "fortress":
+                    set_marker(g, "fortress-state", int(i), str(pt.attrs.get("state", "unimproved")))
+        for s in range(g.board.m):
+            if terrain.bridge_features(g, s) and terrain.road_link(g, s):
+                a, b = (int(x) for x in g.board.side_hexes[s])
+                if a >= 0 and b >= 0 and g.state.control.get(a) == g.state.control.get(b) and g.state.control.get(a) is not None:
+                    set_marker(g, "bridge-owner", s, g.state.control[a])
+
+    # ------------------------------------------------------------------ views
+    def public_extra(self, g: Game, side: str | None) -> dict[str, Any]:
+        from grognard.rulesets.greatwar.weather import weather_at, weather_zone
+
+        zones: dict[str, str] = {}
+        for i in range(g.board.n):
+            z = weather_zone(g, i) or "-"
+            zones.setdefault(z, weather_at(g, i))
+        st = gw(g)
+        return {
+            "markers": g.state.markers,
+            "tracks": g.state.tracks,
+            "weather": zones,
+            "rail_capacity": st.get("rail", {}),
+            "isolated": {s: [g.board.label(i) for i in v] for s, v in st.get("isolated", {}).items()},
+        }
+
+    def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
+        t = action.get("type")
+        if t == "move":
+            who = action.get("piece") or ", ".join(action.get("pieces", []))
+            dest = action.get("to") or (action.get("path") or ["?"])[-1]
+            return f"move {who} to {dest}" + (" (accelerated)" if action.get("accel") else "")
+        if t == "rail-move":
+            return f"{action.get('kind', 'operational')} rail move of {action.get('piece')} to {action.get('path', ['?'])[-1]}"
+        if t == "river-move":
+            return f"river move of {action.get('piece')} to {action.get('to')}"
+        if t == "overrun":
+            return f"overrun {action.get('target')} with {', '.join(action.get('pieces', []))}"
+        if t == "rest":
+            return f"{action.get('piece')} rests {action.get('mp')} MP"
+        if t == "check-hq":
+            return f"activation check of {action.get('hq')}"
+        if t == "end-phase":
+            return "end the phase"
+        return super().describe_action(g, action)
+
+    def piece_visibility(self, g: Game, piece: Piece, side: str | None) -> str:
+        """Nothing in Rules 3-8 is hidden (Corps HQs limited intelligence, OT 14N2, is advanced)."""
+        return "full"
+
+    # ------------------------------------------------------------------ invariants
+    def invariants(self, g: Game) -> list[str]:
+        """Stacking at phase ends (OT 8B), no unit in terrain no unit may enter, boxes only inside
+        Corps HQs, and known owners. (Units of both sides may share a hex: OT 6 lets a unit enter
+        an enemy-occupied hex its enemy does not own.)"""
+        out = list(gw(g).get("stacking_violations", []))
+        sides = set(g.state.sides)
+        for p in g.state.pieces.values():
+            loc = p.loc
+            if loc.kind == "piece":
+                carrier = g.state.pieces.get(str(loc.ref))
+                if carrier is None or "corps-hq" not in units.utype(carrier).tags:
+                    out.append(f"OT 8C1: {p.id} is inside {loc.ref}, which is not a Corps HQs")
+                elif carrier.side != p.side:
+                    out.append(f"OT 8C1: {p.id} is in an enemy Corps HQs box")
+            h = units.hex_of(g, p)
+            if h is None or not units.is_unit(p):
+                continue
+            if terrain.hex_prohibited_to_all(g, h):
+                out.append(f"OT 6: {p.id} is in {g.board.label(h)}, terrain no unit may enter")
+        for i, owner in g.state.control.items():
+            if owner not in sides and not str(owner).startswith("neutral:"):
+                out.append(f"OT 5B: {g.board.label(i)} has an unknown owner {owner!r}")
+        return out
+
+    def stacking_now(self, g: Game) -> list[str]:
+        return stacking.violations(g)

@@ -1,0 +1,324 @@
+"""OT 4: the sequence of play.
+
+The game is a series of game turns read from the scenario's turn track; each game turn is the
+Entente player turn, then the Central Powers player turn (OT 4, 4B). A player turn is six
+phases (OT 4A): Initial, Movement, Combat (bombardment segment, combat segment), Reaction
+Movement, Reaction Combat, Exploitation. Each phase delegates its work to the module of the
+rule that governs it:
+
+=========================  ==============================================================
+step                       work
+=========================  ==============================================================
+``initial-phase``          ``initial-start`` (automatic: disruption recovery OT 3A5,
+                           isolation OT 3G, general supply OT 11B, Army HQs OT 14M1, rail
+                           ledger OT 3C4/7A5, deterioration OT 7A5g), then
+                           ``initial-actions`` (rail building/transfers OT 7A5b/7A5d)
+``movement-phase``         ``ground-movement`` (:mod:`.movement`, :mod:`.rail`,
+                           :mod:`.rivers`, :mod:`.overrun`, :mod:`.stacking`)
+``combat-phase``           isolation (OT 3G), ``bombardment-segment`` (:mod:`.artillery`),
+                           ``combat-segment`` (:mod:`.combat`)
+``reaction-movement-phase``  ``reaction-movement`` (:mod:`.movement`, OT 6D, 14M1)
+``reaction-combat-phase``  isolation (OT 3G), ``combat-segment`` with roles reversed
+``exploitation-phase``     ``exploitation-movement`` (:mod:`.movement`, OT 6E)
+=========================  ==============================================================
+
+Naval movement (OT 26 / 27) and air missions (OT B17 / A17) have no steps yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from grognard.core.errors import IllegalAction
+from grognard.core.rules import implements
+from grognard.core.sequence import Action, Sequence_, Step
+from grognard.core.state import Frame
+from grognard.rulesets.greatwar import (
+    isolation,
+    nations,
+    rail,
+    special_units,
+    supply,
+    units,
+    victory,
+)
+from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.movement import STRATEGIC
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+
+
+@implements("OT 4C")
+def reject_unless(step: Step, g: Game, f: Frame, action: Action, allowed: Iterable[str]) -> None:
+    """OT 4C: activities happen only where the sequence of play allows them."""
+    if action.get("type") not in allowed:
+        raise IllegalAction("OT 4C", f"{action.get('type')!r} is not allowed in the {step.label(g, f)}")
+
+
+def phasing(g: Game) -> str:
+    return str(gw(g).get("phasing", ""))
+
+
+@implements("OT 4")
+class GameTurns(Step):
+    """OT 4: one game turn (half a month) per entry of the scenario's turn track; at the end the
+    victory conditions are judged."""
+
+    name = "game"
+    title = "Game"
+    rule = "OT 4"
+    composite = True
+
+    def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
+        turns = g.scenario.data.turns
+        i = int(f.params.get("next", 0))
+        if i >= len(turns):
+            victory.end_of_game(g)
+            return None
+        f.params["next"] = i + 1
+        t = turns[i]
+        g.state.turn = {"index": i + 1, "label": t.label}
+        w = t.attrs.get("weather", "clear")
+        g.emit("turn", f"game turn {t.label} begins (weather: {w})", rule="OT 4", weather=w)
+        return "game-turn", {}
+
+
+@implements("OT 4", "OT 4B")
+class GameTurn(Sequence_):
+    """OT 4 / 4B: the Entente player turn, then the Central Powers player turn."""
+
+    name = "game-turn"
+    title = "Game turn"
+    rule = "OT 4"
+
+    def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
+        return [("player-turn", {"side": s}) for s in nations.SIDES]
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"Game turn {g.turn_label()}"
+
+
+@implements("OT 4A", "OT 4B")
+class PlayerTurn(Sequence_):
+    """OT 4A: the six phases of a player turn; OT 4B: its player is the phasing player."""
+
+    name = "player-turn"
+    title = "Player turn"
+    rule = "OT 4A"
+    children = ("initial-phase", "movement-phase", "combat-phase", "reaction-movement-phase", "reaction-combat-phase", "exploitation-phase")
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"{f.params['side']} player turn"
+
+    def enter(self, g: Game, f: Frame) -> None:
+        gw(g)["phasing"] = f.params["side"]
+        g.emit("player-turn", f"{f.params['side']} player turn", rule="OT 4B", side=f.params["side"])
+
+    def leave(self, g: Game, f: Frame) -> None:
+        for p in g.state.of_side(f.params["side"]):
+            p.status.discard(STRATEGIC)
+        victory.sudden_death(g)
+
+
+class Phase(Sequence_):
+    """A phase of the player turn: sets the phase name and passes the phasing side on."""
+
+    phase_key = ""
+
+    def enter(self, g: Game, f: Frame) -> None:
+        gw(g)["phase"] = self.phase_key
+        f.params.setdefault("side", phasing(g))
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"{self.title} ({f.params.get('side', phasing(g))})"
+
+
+@implements("OT 4A1")
+class InitialPhase(Phase):
+    """OT 4A1: the initial phase -- automatic start-of-phase work, then the phasing player's
+    initial-phase activities."""
+
+    name = "initial-phase"
+    title = "Initial phase"
+    rule = "OT 4A1"
+    phase_key = "initial"
+    children = ("initial-start", "initial-actions")
+
+    def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
+        return [(c, {"side": f.params["side"]}) for c in self.children]
+
+
+@implements("OT 4A1", "OT 3A5", "OT 14M1")
+class InitialStart(Step):
+    """OT 4A1: at the start of the initial phase -- the phasing player's units recover from
+    disruption (OT 3A5; not in a contested hex, OT 9J); both players judge isolation (OT 3G) and
+    general supply (OT 11B); the phasing player's inactive Army HQs turn active (OT 14M1); his rail
+    capacity starts a new turn (OT 3C4, 7A5c, 7A5f) and is checked for deterioration (OT 7A5g)."""
+
+    name = "initial-start"
+    title = "Start of the initial phase"
+    rule = "OT 4A1"
+
+    def run(self, g: Game, f: Frame) -> None:
+        from grognard.rulesets.greatwar.mechanics import marker
+
+        side = f.params["side"]
+        for p in units.on_map_units(g, side):
+            h = units.hex_of(g, p)
+            if h is not None and marker(g, "contested", h):
+                continue
+            units.recover(g, p)
+        isolation.check_isolation(g, "start of the initial phase")
+        supply.determine_general_supply(g)
+        special_units.reactivate_hqs(g, side)
+        rail.new_player_turn(g, side)
+        rail.deterioration_checks(g, side)
+        from grognard.rulesets.greatwar import zoc
+
+        zoc.update_ownership(g)
+        g.finish(f)
+
+
+class InitialActions(Step):
+    """OT 4A1: the phasing player's initial-phase activities: permanent rail capacity building
+    (OT 7A5b) and capacity transfers (OT 7A5d, interpretation default: done in the initial phase).
+    Skipped when the player has nothing to do."""
+
+    name = "initial-actions"
+    title = "Initial phase activities"
+    rule = "OT 4A1"
+
+    def enter(self, g: Game, f: Frame) -> None:
+        f.params["skip"] = not self._options(g, f)
+
+    def _options(self, g: Game, f: Frame) -> list[Action]:
+        return rail.res_pt_actions(g, f.params["side"], "initial")
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        return [] if f.params.get("skip") else [f.params["side"]]
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"Initial phase activities ({f.params['side']})"
+
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        return [*self._options(g, f), {"type": "end-phase", "side": side}]
+
+    def check(self, g: Game, f: Frame, action: Action) -> None:
+        if action["type"] == "end-phase":
+            return
+        reject_unless(self, g, f, action, ("rail-build", "rail-transfer"))
+        rail.check_initial_action(g, action)
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        if action["type"] == "end-phase":
+            g.finish(f)
+            return
+        rail.apply_initial_action(g, action)
+
+
+@implements("OT 4A2")
+class MovementPhase(Phase):
+    """OT 4A2: the phasing player moves his ground units (naval movement has no step yet)."""
+
+    name = "movement-phase"
+    title = "Movement phase"
+    rule = "OT 4A2"
+    phase_key = "movement"
+
+    def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
+        return [("ground-movement", {"side": f.params["side"], "kind": "movement"})]
+
+
+@implements("OT 4A3")
+class CombatPhase(Phase):
+    """OT 4A3: isolation is judged (OT 3G); the phasing player bombards (the defender then
+    counter-bombards) and attacks."""
+
+    name = "combat-phase"
+    title = "Combat phase"
+    rule = "OT 4A3"
+    phase_key = "combat"
+
+    def enter(self, g: Game, f: Frame) -> None:
+        super().enter(g, f)
+        isolation.check_isolation(g, "start of the combat phase")
+
+    def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
+        side = f.params["side"]
+        return [("bombardment-segment", {"attacker": side}),
+                ("combat-segment", {"attacker": side, "defender": nations.other_side(side), "reaction": False})]
+
+    def leave(self, g: Game, f: Frame) -> None:
+        from grognard.rulesets.greatwar import stacking
+
+        stacking.record_phase_end(g, "combat phase")
+
+
+@implements("OT 4A4")
+class ReactionMovementPhase(Phase):
+    """OT 4A4: the reacting (non-phasing) player moves units in the ZOI of Army HQs that pass
+    their activation checks (naval movement has no step yet)."""
+
+    name = "reaction-movement-phase"
+    title = "Reaction movement phase"
+    rule = "OT 4A4"
+    phase_key = "reaction-movement"
+
+    def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
+        return [("reaction-movement", {"side": nations.other_side(f.params["side"]), "kind": "reaction"})]
+
+
+@implements("OT 4A5")
+class ReactionCombatPhase(Phase):
+    """OT 4A5: like the combat phase with attacker and defender reversed, no bombardment, and only
+    units in the ZOI of an active friendly Army HQs may attack."""
+
+    name = "reaction-combat-phase"
+    title = "Reaction combat phase"
+    rule = "OT 4A5"
+    phase_key = "reaction-combat"
+
+    def enter(self, g: Game, f: Frame) -> None:
+        super().enter(g, f)
+        isolation.check_isolation(g, "start of the reaction combat phase")
+
+    def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
+        side = f.params["side"]
+        return [("combat-segment", {"attacker": nations.other_side(side), "defender": side, "reaction": True})]
+
+    def leave(self, g: Game, f: Frame) -> None:
+        from grognard.rulesets.greatwar import stacking
+
+        stacking.record_phase_end(g, "reaction combat phase")
+
+
+@implements("OT 4A6")
+class ExploitationPhase(Phase):
+    """OT 4A6: the phasing player moves by exploitation movement (naval movement has no step yet)."""
+
+    name = "exploitation-phase"
+    title = "Exploitation phase"
+    rule = "OT 4A6"
+    phase_key = "exploitation"
+
+    def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
+        return [("exploitation-movement", {"side": f.params["side"], "kind": "exploitation"})]
+
+
+def step_classes() -> tuple[type[Step], ...]:
+    from grognard.rulesets.greatwar.artillery import BombardmentSegment
+    from grognard.rulesets.greatwar.combat import CombatSegment
+    from grognard.rulesets.greatwar.movement import (
+        ExploitationMovement,
+        MovementPhaseGround,
+        ReactionMovement,
+    )
+    from grognard.rulesets.greatwar.overrun import RetreatBeforeOverrun
+    from grognard.rulesets.greatwar.reserves import ReserveCommitment
+
+    return (GameTurns, GameTurn, PlayerTurn, InitialPhase, InitialStart, InitialActions, MovementPhase,
+            MovementPhaseGround, CombatPhase, BombardmentSegment, CombatSegment, ReactionMovementPhase,
+            ReactionMovement, ReactionCombatPhase, ExploitationPhase, ExploitationMovement, RetreatBeforeOverrun,
+            ReserveCommitment)

@@ -1,0 +1,372 @@
+"""OT 3A: units -- size, class, regimental equivalents, heavy equipment and disruption.
+
+A piece's printed values live on its faces (``attack``, ``defense``, ``move``; a single combat
+strength may be given as ``strength``); ``attrs`` hold what the counter shows besides
+(``size``, ``support`` indicator, ``contingent``, ``camel``) and what changes in play
+(``fatigue``). Disruption is a status: ``disrupted`` or ``badly-disrupted``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from grognard.core.rules import implements
+from grognard.core.state import Loc, Piece
+from grognard.rulesets.greatwar.catalogue import Catalogue, UnitType, load_catalogue, nation_info
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+
+DISRUPTED = "disrupted"
+BADLY = "badly-disrupted"
+SIZES_CADRE = ("cadre", "remnant")
+SUPPORT_INDICATORS = ("none", "self", "unsupported")
+ELIMINATED_BOX = "eliminated"
+
+
+def catalogue() -> Catalogue:
+    return load_catalogue()
+
+
+_UT: dict[str, UnitType] = {}
+
+
+def utype(p: Piece) -> UnitType:
+    """The catalogue entry of a piece (its type may be any alias of the symbol, OT 3A)."""
+    t = _UT.get(p.type)
+    if t is None:
+        t = catalogue().resolve(p.type)
+        _UT[p.type] = t
+    return t
+
+
+def is_unit(p: Piece) -> bool:
+    """OT 3A: "units" are ground units; logistics items, markers and naval units are not."""
+    t = utype(p)
+    return not (t.logistics or t.naval)
+
+
+# ----------------------------------------------------------------------------- size (OT 3A1)
+def size_of(p: Piece) -> str:
+    """The unit size shown on the face that is up (a cadre or remnant face is its own size)."""
+    face = p.faces.get(p.face, {})
+    if "size" in face:
+        return str(face["size"])
+    if p.face in SIZES_CADRE:
+        return p.face
+    return str(p.attrs.get("size", ""))
+
+
+@implements("OT 3A1")
+def size_category(p: Piece) -> str:
+    """OT 3A1: ``higher-hq`` (army/corps symbol), ``divisional`` or ``non-divisional``; ``""`` for non-units."""
+    s = catalogue().sizes.get(size_of(p))
+    if s is not None:
+        return s.category
+    t = utype(p)
+    if "army-hq" in t.tags or "corps-hq" in t.tags:
+        return "higher-hq"
+    return ""
+
+
+def is_divisional(p: Piece) -> bool:
+    return size_category(p) == "divisional"
+
+
+def is_non_divisional(p: Piece) -> bool:
+    return size_category(p) == "non-divisional"
+
+
+# ----------------------------------------------------------------------------- class (OT 3A2)
+@implements("OT 3A2")
+def unit_classes(p: Piece) -> frozenset[str]:
+    """OT 3A2: the set of classes of a unit (a type may be both artillery and c/m)."""
+    return utype(p).classes
+
+
+def is_artillery(p: Piece) -> bool:
+    return "artillery" in unit_classes(p)
+
+
+def is_cm(p: Piece) -> bool:
+    return "cm" in unit_classes(p)
+
+
+def is_non_motorized(p: Piece) -> bool:
+    return "non-motorized" in unit_classes(p)
+
+
+# ----------------------------------------------------------------------------- printed values
+def _val(v: Any) -> Fraction | str | None:
+    if v is None:
+        return None
+    if isinstance(v, str) and v.strip().upper() in ("R", "W"):
+        return v.strip().upper()
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, int) and not isinstance(v, bool):
+        return _INT_FRACS.get(v) or Fraction(v)
+    return Fraction(str(v))
+
+
+_INT_FRACS = {k: Fraction(k) for k in range(-2, 41)}
+
+
+def printed(p: Piece, key: str) -> Fraction | str | None:
+    """A printed value of the face that is up; ``attack``/``defense`` fall back to ``strength``."""
+    face = p.faces.get(p.face, {})
+    if key in face:
+        return _val(face[key])
+    if key in ("attack", "defense") and "strength" in face:
+        return _val(face["strength"])
+    return None
+
+
+def printed_attack(p: Piece) -> Fraction:
+    v = printed(p, "attack")
+    return v if isinstance(v, Fraction) else Fraction(0)
+
+
+def printed_defense(p: Piece) -> Fraction:
+    v = printed(p, "defense")
+    return v if isinstance(v, Fraction) else Fraction(0)
+
+
+def printed_move(p: Piece) -> Fraction | str:
+    """The printed movement rating: a number, or ``"R"`` (rail-only) / ``"W"`` (water-only)."""
+    v = printed(p, "move")
+    if v is None:
+        return Fraction(0)
+    return v
+
+
+def printed_ma_number(p: Piece) -> Fraction:
+    v = printed_move(p)
+    return v if isinstance(v, Fraction) else Fraction(0)
+
+
+def printed_combat_strength(p: Piece) -> Fraction:
+    """The printed combat strength for OT 5A: the larger of attack and defense (or the single strength)."""
+    return max(printed_attack(p), printed_defense(p))
+
+
+def is_rail_only(p: Piece) -> bool:
+    return printed_move(p) == "R"
+
+
+def is_water_only(p: Piece) -> bool:
+    return printed_move(p) == "W"
+
+
+# ----------------------------------------------------------------------------- nationality helpers
+def _scenario_nation_name(g: Game, p: Piece) -> str:
+    n = g.scenario.data.nations.get(p.nation)
+    if n is not None and isinstance(n.attrs.get("nation"), str):
+        return str(n.attrs["nation"])
+    return p.nation
+
+
+def is_american(g: Game, p: Piece) -> bool:
+    info = nation_info(_scenario_nation_name(g, p))
+    return bool(info and info.american)
+
+
+def is_ottoman(g: Game, p: Piece) -> bool:
+    info = nation_info(_scenario_nation_name(g, p))
+    return bool(info and info.ottoman)
+
+
+# ----------------------------------------------------------------------------- RE (OT 3A3)
+def support_indicator(p: Piece) -> str:
+    """The support indicator printed on the counter: ``none``, ``self`` (black dot) or ``unsupported``."""
+    return str(p.attrs.get("support", "none"))
+
+
+@implements("OT 3A3")
+def re_size(g: Game, p: Piece) -> Fraction:
+    """OT 3A3: the size of a unit or item in regimental equivalents.
+
+    Fixed sizes come from the size (battalion 1/2, regiment 1, brigade 2, ...) or from the
+    type (Army HQs 3, Corps HQs 1, GSP 1/4, Res Pt 3, ...). American cadres are 2 RE, American
+    divisions 6 and Ottoman divisions 3. Other divisions are 3/4/5 RE for the unsupported,
+    self-supported and fully supported indicator (basic rule); with the option
+    ``variable-re-advanced`` the scenario's Rule 41 table (``[rules] division_re``) decides,
+    falling back to the basic rule where it lists nothing.
+    """
+    t = utype(p)
+    if t.re is not None:
+        return t.re
+    size = size_of(p)
+    cat = catalogue().sizes.get(size)
+    if cat is None:
+        return Fraction(0)
+    if size == "cadre" and is_american(g, p):
+        return Fraction(2)
+    if cat.re is not None:
+        return cat.re
+    if cat.category != "divisional":
+        return Fraction(0)
+    if is_american(g, p):
+        return Fraction(6)
+    if is_ottoman(g, p):
+        return Fraction(3)
+    if g.opt("variable-re-advanced"):
+        adv = _advanced_division_re(g, p)
+        if adv is not None:
+            return adv
+    return {"unsupported": Fraction(3), "self": Fraction(4)}.get(support_indicator(p), Fraction(5))
+
+
+def _advanced_division_re(g: Game, p: Piece) -> Fraction | None:
+    rules = g.scenario.rules
+    table = getattr(rules, "division_re", []) if rules is not None else []
+    nation = _scenario_nation_name(g, p)
+    best: tuple[Fraction, Fraction] | None = None
+    for row in table:
+        if row.nation not in (nation, p.nation):
+            continue
+        if row.types and utype(p).id not in {catalogue().resolve(x).id for x in row.types}:
+            continue
+        if printed_attack(p) < row.min_attack:
+            continue
+        key = (Fraction(row.min_attack), Fraction(str(row.re)))
+        if best is None or key[0] > best[0]:
+            best = key
+    return None if best is None else best[1]
+
+
+@implements("OT 3A3")
+def transport_re(g: Game, p: Piece, mode: str) -> Fraction:
+    """OT 3A3: RE counted for transport -- doubled for c/m units and for artillery.
+
+    ``mode`` is ``rail`` or ``river`` (OT 7A4/7C5 double every artillery unit), ``naval`` or
+    ``cartage``, where the interpretation option ``transport-doubling`` chooses between all
+    artillery and only artillery with heavy equipment (the rulebook's own example doubles a
+    field artillery regiment, which has no HE).
+    """
+    re = re_size(g, p)
+    if is_cm(p):
+        return re * 2
+    if is_artillery(p) and (mode in ("rail", "river") or g.opt("transport-doubling") == "all-artillery" or has_he(g, p)):
+        return re * 2
+    return re
+
+
+# ----------------------------------------------------------------------------- HE (OT 3A4)
+@implements("OT 3A4")
+def has_he(g: Game, p: Piece) -> bool:
+    """OT 3A4: HE if the type has it (UIC), or the unit is a fully supported divisional unit."""
+    if utype(p).he:
+        return True
+    return is_divisional(p) and support_indicator(p) == "none"
+
+
+# ----------------------------------------------------------------------------- disruption (OT 3A5)
+def disruption(p: Piece) -> int:
+    """0 undisrupted, 1 disrupted, 2 badly disrupted."""
+    if BADLY in p.status:
+        return 2
+    if DISRUPTED in p.status:
+        return 1
+    return 0
+
+
+@implements("OT 3A5")
+def disrupt(g: Game, p: Piece, badly: bool = False, rule: str = "OT 3A5", reason: str = "") -> None:
+    """OT 3A5: mark a unit disrupted (or badly disrupted).
+
+    A unit already disrupted stays merely disrupted when disrupted again unless the cause says
+    "badly" (interpretation default; only bombardment hits escalate, OT 12C3).
+    """
+    before = disruption(p)
+    after = max(before, 2 if badly else 1)
+    if after == before:
+        return
+    p.status.discard(DISRUPTED)
+    p.status.discard(BADLY)
+    p.status.add(BADLY if after == 2 else DISRUPTED)
+    what = "badly disrupted" if after == 2 else "disrupted"
+    g.emit("disrupted", f"{p.id} is {what}" + (f" ({reason})" if reason else ""), rule=rule, piece=p.id, level=after)
+
+
+@implements("OT 3A5")
+def recover(g: Game, p: Piece) -> bool:
+    """OT 3A5: remove disruption (done at the start of the owner's initial phase)."""
+    if disruption(p) == 0:
+        return False
+    p.status.discard(DISRUPTED)
+    p.status.discard(BADLY)
+    g.emit("recovered", f"{p.id} recovers from disruption", rule="OT 3A5", piece=p.id)
+    return True
+
+
+@implements("OT 3A5")
+def disruption_factors(p: Piece) -> dict[str, Fraction]:
+    """OT 3A5: multipliers of a disrupted unit: attack, defense, RE for special effects, movement.
+
+    Disrupted: everything halved. Badly disrupted: attack 0, defense quartered, RE and movement
+    halved (movement is halved, not quartered).
+    """
+    level = disruption(p)
+    if level == 0:
+        return {"attack": Fraction(1), "defense": Fraction(1), "re": Fraction(1), "move": Fraction(1), "gunnery": Fraction(1), "aa": Fraction(1)}
+    if level == 1:
+        h = Fraction(1, 2)
+        return {"attack": h, "defense": h, "re": h, "move": h, "gunnery": h, "aa": h}
+    return {"attack": Fraction(0), "defense": Fraction(1, 4), "re": Fraction(1, 2), "move": Fraction(1, 2), "gunnery": Fraction(0), "aa": Fraction(1, 2)}
+
+
+def can_support(p: Piece) -> bool:
+    """OT 3A5: a disrupted unit cannot provide support (OT 12A)."""
+    return disruption(p) == 0
+
+
+def can_use_special_effects(p: Piece) -> bool:
+    """OT 3A5: a badly disrupted unit takes part in no special combat effects attempt."""
+    return disruption(p) < 2
+
+
+# ----------------------------------------------------------------------------- where pieces are
+def hex_of(g: Game, p: Piece | str) -> int | None:
+    """The map hex a piece is in (following carriers such as a Corps HQs box), or None."""
+    pid = p if isinstance(p, str) else p.id
+    loc = g.state.where(pid)
+    return int(loc.ref) if loc.kind == "hex" else None
+
+
+def pieces_in_hex(g: Game, i: int) -> list[Piece]:
+    """Every piece in hex ``i``, including those inside carriers there (Corps HQs boxes)."""
+    out: list[Piece] = []
+    stack = list(g.state.at_hex(i))
+    while stack:
+        p = stack.pop(0)
+        out.append(p)
+        stack.extend(g.state.contents(p.id))
+    return out
+
+
+def units_in_hex(g: Game, i: int, side: str | None = None) -> list[Piece]:
+    return [p for p in pieces_in_hex(g, i) if is_unit(p) and (side is None or p.side == side)]
+
+
+def on_map_units(g: Game, side: str | None = None) -> list[Piece]:
+    out = []
+    for p in g.state.pieces.values():
+        if side is not None and p.side != side:
+            continue
+        if not is_unit(p):
+            continue
+        if g.state.where(p.id).kind == "hex":
+            out.append(p)
+    return sorted(out, key=lambda p: p.id)
+
+
+def eliminate(g: Game, p: Piece, rule: str, reason: str = "") -> None:
+    """Remove a unit from play (to the eliminated box); pieces it carries go with it."""
+    for q in list(g.state.contents(p.id)):
+        eliminate(g, q, rule, f"carried by {p.id}")
+    g.state.move(p.id, Loc.box(ELIMINATED_BOX))
+    p.status.discard(DISRUPTED)
+    p.status.discard(BADLY)
+    g.emit("eliminated", f"{p.id} is eliminated" + (f" ({reason})" if reason else ""), rule=rule, piece=p.id)
