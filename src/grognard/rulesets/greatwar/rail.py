@@ -195,7 +195,8 @@ def ledger(g: Game, net: str, side: str) -> dict[str, Any]:
         else:
             start = Fraction(str(d.capacity.get(side, 0)))
         rec = {"capacity": start, "pending": Fraction(0), "temp": Fraction(0), "used": Fraction(0), "charged": {},
-               "temp_res_pts": 0, "deterioration_due": 0, "start_capacity": start, "locked": Fraction(0), "transfers": {}, "builds": 0}
+               "temp_res_pts": 0, "deterioration_due": 0, "start_capacity": start, "locked": Fraction(0), "transfers": {}, "builds": 0,
+               "used_by_section": {}, "temp_by_section": {}, "orphan_adjust": {}, "temp_sections": []}
         per_net[side] = rec
     return rec
 
@@ -215,14 +216,77 @@ def depots_on_net(g: Game, side: str, net: str) -> list[Piece]:
 
 
 @implements("OT 7A4", "OT 3C4")
-def available(g: Game, side: str, net: str) -> Fraction | None:
+def available(g: Game, side: str, net: str, at: int | None = None) -> Fraction | None:
     """OT 7A4: capacity left this turn: permanent capacity plus any temporary increase, less the
     capacity locked by a transfer this turn (OT 7A5d), 2 RE per supply depot maintained, and what
-    units already used. Unused capacity is lost at the turn's end (OT 3C4). None: not limited."""
+    units already used. Unused capacity is lost at the turn's end (OT 3C4). None: not limited.
+
+    With the optional rule of isolated sections (OT 7A9) and a split net, the capacity of the
+    section holding hex ``at`` is returned instead."""
     rec = ledger(g, net, side)
     if unlimited(rec):
         return None
+    if at is not None and g.opt("isolated-rail-sections"):
+        secs = sections(g, side, net)
+        if len(secs) > 1:
+            sec = next((s for s in secs if at in s.hexes), None)
+            if sec is None:
+                return Fraction(0)
+            return section_capacity(g, side, net, sec, secs) + Fraction(rec["temp_by_section"].get(str(sec.id), 0)) - Fraction(rec["used_by_section"].get(str(sec.id), 0)) - 2 * sec.depots
     return rec["capacity"] + rec["temp"] - rec["locked"] - rec["used"] - 2 * len(depots_on_net(g, side, net))
+
+
+@dataclass(frozen=True)
+class Section:
+    id: int
+    hexes: frozenset[int]
+    yards: int
+    depots: int
+
+
+@implements("OT 7A9")
+def sections(g: Game, side: str, net: str) -> list[Section]:
+    """OT 7A9 (optional): the sections of a rail net separated by hexes the side does not own --
+    groups of friendly-owned rail hexes of the net joined by rail. The first is the home section
+    (most friendly yards; on a tie the one with the lowest-numbered yard: interpretation default);
+    the others are orphans."""
+    own = {i for i in net_hexes(g, net) if g.state.control.get(i) == side}
+    ln = links(g)
+    seen: set[int] = set()
+    out = []
+    yard_set = set(yards(g))
+    depot_hexes = [int(d.loc.ref) for d in depots_on_net(g, side, net)]
+    for start in sorted(own):
+        if start in seen:
+            continue
+        comp = {start}
+        todo = deque([start])
+        while todo:
+            u = todo.popleft()
+            for lk in ln.get(u, []):
+                if lk.to in own and lk.to not in comp:
+                    comp.add(lk.to)
+                    todo.append(lk.to)
+        seen |= comp
+        ys = sorted(comp & yard_set)
+        out.append(Section(ys[0] if ys else min(comp), frozenset(comp), len(ys), sum(1 for h in depot_hexes if h in comp)))
+    out.sort(key=lambda s: (-s.yards, s.id))
+    return out
+
+
+@implements("OT 7A9")
+def section_capacity(g: Game, side: str, net: str, sec: Section, secs: list[Section]) -> Fraction:
+    """OT 7A9: an orphan section has 2 RE per yard and per supply depot in it (plus what was built
+    or lost there); the home section has the net's capacity less all orphans'."""
+    rec = ledger(g, net, side)
+    adjust = rec.setdefault("orphan_adjust", {})
+
+    def orphan(s: Section) -> Fraction:
+        return Fraction(2 * s.yards + 2 * s.depots) + Fraction(adjust.get(str(s.id), 0))
+
+    if sec.id != secs[0].id:
+        return orphan(sec)
+    return Fraction(rec["capacity"]) - sum((orphan(s) for s in secs[1:]), Fraction(0))
 
 
 @implements("OT 3C4", "OT 7A5c", "OT 7A5f")
@@ -242,6 +306,8 @@ def new_player_turn(g: Game, side: str) -> None:
         rec["locked"] = Fraction(0)
         rec["transfers"] = {}
         rec["builds"] = 0
+        rec["used_by_section"] = {}
+        rec["temp_by_section"] = {}
         rec["start_capacity"] = rec["capacity"]
     apply_ob_increases(g, side)
 
@@ -388,9 +454,17 @@ def deterioration_checks(g: Game, side: str) -> None:
         if unlimited(rec):
             continue
         due = int(rec.get("deterioration_due", 0))
+        where = list(rec.get("temp_sections", [])) + [None] * due
         rec["deterioration_due"] = 0
-        for _ in range(due):
-            deterioration_roll(g, side, net, "temporary increase")
+        rec["temp_sections"] = []
+        for k in range(due):
+            lost = deterioration_roll(g, side, net, "temporary increase")
+            sid = where[k]
+            if lost and sid is not None and g.opt("isolated-rail-sections"):
+                secs = sections(g, side, net)
+                if len(secs) > 1 and sid != secs[0].id and any(s.id == sid for s in secs):
+                    adj = rec.setdefault("orphan_adjust", {})
+                    adj[str(sid)] = Fraction(adj.get(str(sid), 0)) - lost
         if cycle and rec["capacity"] >= 21 and _enemy_in_net(g, enemy, net):
             deterioration_roll(g, side, net, "production cycle")
 
@@ -444,6 +518,13 @@ def usable_component(g: Game, side: str) -> set[int]:
                 seen.add(lk.to)
                 todo.append(lk.to)
     return seen
+
+
+def _section_id(g: Game, side: str, net: str, at: int) -> int | None:
+    secs = sections(g, side, net)
+    if len(secs) < 2:
+        return None
+    return next((s.id for s in secs if at in s.hexes), None)
 
 
 def _hex_blocked_for_rail(g: Game, f: Frame, side: str, i: int, ez: dict[int, str], anchors: list[str]) -> str | None:
@@ -569,7 +650,7 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
             was_low = bool(rec["charged"].get(f"{p.id}:low"))
             need = base * (2 if (low or was_low) else 1)
             extra = max(Fraction(0), need - prior)
-            avail = available(g, side, net)
+            avail = available(g, side, net, at=start)
             if avail is not None and extra > avail:
                 raise IllegalAction("OT 7A4", f"not enough rail capacity on {net}: {extra} RE needed, {avail} left")
             charges[net] = extra
@@ -589,6 +670,10 @@ def execute_rail_move(g: Game, f: Frame, plan: RailPlan, low_used: bool) -> None
     for net, amount in plan.charges.items():
         led = ledger(g, net, p.side)
         led["used"] = Fraction(led["used"]) + amount
+        if g.opt("isolated-rail-sections") and start is not None:
+            sid = _section_id(g, p.side, net, start)
+            if sid is not None:
+                led["used_by_section"][str(sid)] = Fraction(led["used_by_section"].get(str(sid), 0)) + amount
         led["charged"][p.id] = Fraction(led["charged"].get(p.id, 0)) + amount
         if low_used:
             led["charged"][f"{p.id}:low"] = True
@@ -729,7 +814,7 @@ def _quick_rail_ok(g: Game, f: Frame, p: Piece, kind: str, start: int, path: lis
         rec = ledger(g, net, p.side)
         need = units.transport_re(g, p, "rail") * (2 if (low or rec["charged"].get(f"{p.id}:low")) else 1)
         extra = max(Fraction(0), need - Fraction(rec["charged"].get(p.id, 0)))
-        avail = available(g, p.side, net)
+        avail = available(g, p.side, net, at=start)
         if avail is not None and extra > avail:
             return False
     return True
@@ -802,6 +887,12 @@ def check_boost(g: Game, f: Frame | None, action: Action) -> tuple[str, list[Pie
     res = _res_pts(g, action, side, set(ys), "OT 7A5a")
     rec = ledger(g, str(net), side)
     room = Fraction(rec["start_capacity"]) / 2 - rec["temp"]
+    if g.opt("isolated-rail-sections"):
+        at = units.hex_of(g, res[0])
+        secs = sections(g, side, str(net))
+        if at is not None and len(secs) > 1:
+            sec = next(s for s in secs if at in s.hexes)
+            room = section_capacity(g, side, str(net), sec, secs) / 2 - Fraction(rec["temp_by_section"].get(str(sec.id), 0))
     if room <= 0:
         raise IllegalAction("OT 7A5a", f"the temporary increase on {net} is already at half its capacity")
     gain = min(Fraction(10 * len(res)), room)
@@ -975,10 +1066,15 @@ def apply_boost(g: Game, action: Action) -> None:
     spent brings a deterioration check in the next initial phase (OT 7A5g)."""
     f = None
     net, res, gain = check_boost(g, f, action)
-    spend_res_pts(g, res, "OT 7A5a", f"temporary capacity on {net}")
     rec = ledger(g, net, action["side"])
+    at = units.hex_of(g, res[0]) if res else None
+    sid = _section_id(g, action["side"], net, at) if (at is not None and g.opt("isolated-rail-sections")) else None
     rec["temp"] = Fraction(rec["temp"]) + gain
+    if sid is not None:
+        rec["temp_by_section"][str(sid)] = Fraction(rec["temp_by_section"].get(str(sid), 0)) + gain
     rec["deterioration_due"] = int(rec.get("deterioration_due", 0)) + len(res)
+    rec["temp_sections"] = [*rec.get("temp_sections", []), *([sid] * len(res))]
+    spend_res_pts(g, res, "OT 7A5a", f"temporary capacity on {net}")
     g.emit("rail", f"{action['side']} raises its capacity on {net} by {gain} RE this player turn", rule="OT 7A5a", net=net)
 
 
@@ -987,8 +1083,15 @@ def apply_initial_action(g: Game, action: Action) -> None:
     side = action["side"]
     if t == "rail-build":
         net, res, k = check_build(g, action)
+        at = units.hex_of(g, res[0])
+        sid = _section_id(g, side, net, at) if (at is not None and g.opt("isolated-rail-sections")) else None
         spend_res_pts(g, res, "OT 7A5b", f"permanent capacity on {net}")
-        ledger(g, net, side)["builds"] += k
+        rec = ledger(g, net, side)
+        rec["builds"] += k
+        secs = sections(g, side, net) if sid is not None else []
+        if sid is not None and secs and sid != secs[0].id:
+            adj = rec.setdefault("orphan_adjust", {})
+            adj[str(sid)] = Fraction(adj.get(str(sid), 0)) + k
         _change(g, side, net, Fraction(k), "OT 7A5b", "permanent building")
     elif t == "rail-transfer":
         a, b, amount, res = check_transfer(g, action)
