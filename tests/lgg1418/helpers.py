@@ -220,6 +220,19 @@ def play_until(g: Game, step: str, chooser: Any = None, limit: int = 500) -> Non
     raise AssertionError(f"never reached {step}: {g.phase_path()}")
 
 
+def ring(label: str) -> list[str]:
+    """Labels of the six hexes around ``label`` on the test maps (flat-topped columns, even shifted)."""
+    from grognard.hexgrid import SheetGeometry, neighbor
+
+    sheet = SheetGeometry("T", "columns", "even")
+    h = sheet.to_axial(int(label[:2]), int(label[2:]))
+    out = []
+    for d in range(6):
+        c, r = sheet.to_offset(neighbor(h, d))
+        out.append(f"{c:02d}{r:02d}")
+    return out
+
+
 def hexidx(g: Game, label: str) -> int:
     return g.board.idx(label)
 
@@ -252,3 +265,15 @@ def current_act(g: Game) -> dict[str, Any]:
     a = M.st(g)["activation"]
     assert a is not None
     return a  # type: ignore[no-any-return]
+
+
+def to_turn(g: Game, turn_id: str, step: str, chooser: Any = None) -> None:
+    """Play ending actions until turn ``turn_id`` reaches step ``step``."""
+    for _ in range(50):
+        play_until(g, step, chooser)
+        if M.current_turn(g).id == turn_id:
+            return
+        side = g.acting_sides()[0]
+        ends = [a for a in g.legal_actions(side) if a["type"].startswith("end")]
+        g.apply(ends[0] if ends else g.legal_actions(side)[0])
+    raise AssertionError(f"never reached {turn_id} {step}")
