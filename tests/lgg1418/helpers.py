@@ -150,13 +150,13 @@ def scenario_text(*, terrain: list[str] | None = None, legend: dict[str, str] | 
                   areas: list[dict[str, Any]] = (), area_maps: list[dict[str, Any]] = (),  # type: ignore[assignment]
                   control: dict[str, Any] | None = None, schedule: list[dict[str, Any]] = (),  # type: ignore[assignment]
                   turns: list[str] | None = None, victory: dict[str, Any] | None = None,
-                  options: dict[str, Any] | None = None) -> str:
+                  options: dict[str, Any] | None = None, ruleset: str = "lgg1418") -> str:
     terrain = terrain or ["pppppppp"] * 8
     legend = legend or {"p": "plains", "f": "forest", "m": "mountain", "h": "high_mountain", "d": "desert",
                         "l": "lake", "w": "floodable", "s": "marsh"}
     nat = NATIONS if nations is None else nations
     doc: dict[str, Any] = {
-        "scenario": {"id": "test", "title": "test", "ruleset": "lgg1418", "sides": [CP, EN], "options": options or {}},
+        "scenario": {"id": "test", "title": "test", "ruleset": ruleset, "sides": [CP, EN], "options": options or {}},
         "nations": {},
         "maps": [{"name": "T", "cols": [1, len(terrain[0])], "rows": [1, len(terrain)], "legend": legend,
                   "terrain": terrain}],
@@ -177,7 +177,8 @@ def scenario_text(*, terrain: list[str] | None = None, legend: dict[str, str] | 
         rest["control"] = control
     if victory:
         rest["victory"] = victory
-    rest["rules"] = {"first_turn": "1914-09", "last_turn": "1914-10", "default_sector": "French", **(rules or {})}
+    merged = {"first_turn": "1914-09", "last_turn": "1914-10", "default_sector": "French", **(rules or {})}
+    rest["rules"] = {k: v for k, v in merged.items() if v is not None}
     return out + dumps(rest)
 
 

@@ -1,0 +1,60 @@
+"""A test variant of the rule system with stand-in steps on every hook (rules of later stages).
+
+Each stand-in records that it was pushed, with its parameters, and lets its side pass; the
+battle stand-in removes nothing and simply records the hexes. It exists only to test that the
+sequence of play pushes each hook at the right moment for the right side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from grognard import rulesets
+from grognard.core.game import Game
+from grognard.core.sequence import Action, Step
+from grognard.core.state import Frame
+from grognard.rulesets.lgg1418 import hooks
+from grognard.rulesets.lgg1418.ruleset import LaGrandeGuerre
+
+
+def calls(g: Game) -> list[dict[str, Any]]:
+    return list(g.state.vars.get("hook_calls", []))
+
+
+class _Recorder(Step):
+    rule = "test"
+
+    def enter(self, g: Game, f: Frame) -> None:
+        g.state.vars.setdefault("hook_calls", []).append({"hook": self.name, **f.params})
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        side = f.params.get("side")
+        return [side] if side and self.name not in (hooks.BATTLES,) else []
+
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        return [{"type": "pass", "side": side}]
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+
+def _make(name: str) -> type[Step]:
+    return type(f"Dummy_{name.replace('-', '_')}", (_Recorder,), {"name": name, "title": f"hook {name}"})
+
+
+DUMMIES = tuple(_make(n) for n in hooks.ALL)
+
+
+class HookedLgg(LaGrandeGuerre):
+    """lgg1418 with a stand-in step on every hook."""
+
+    name = "lgg1418-hooked"
+    step_classes = LaGrandeGuerre.step_classes + DUMMIES
+
+    @property
+    def data_dir(self):  # noqa: ANN201
+        return LaGrandeGuerre().data_dir
+
+
+rulesets.register(HookedLgg)
