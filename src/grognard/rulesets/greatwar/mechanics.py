@@ -45,7 +45,7 @@ def table_roll(
     """
     table = g.ruleset.tables(g.scenario.table_overrides)[table_id]
     r = g.roll(str(table.die), reason, rule, modifiers=modifiers, clamp=(table.row_min, table.row_max), visible_to=visible_to)
-    return table.lookup(column, r.modified)
+    return table.lookup(column, int(r["unclamped"]))
 
 
 def clamp_roll(roll: int, low: int, high: int) -> int:

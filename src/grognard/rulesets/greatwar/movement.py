@@ -167,6 +167,13 @@ def entry_block(ctx: MoveContext, p: Piece, v: int) -> str | None:
     return None
 
 
+def _rule_of(why: str) -> str:
+    """The rule id quoted at the end of a reason (``"... (OT 3F)"``), else OT 6."""
+    if why.endswith(")") and "(OT " in why:
+        return why[why.rindex("(OT ") + 1 : -1]
+    return "OT 6"
+
+
 @implements("OT 6A")
 def zoc_exit_cost(ctx: MoveContext, p: Piece, u: int) -> Fraction:
     """OT 6A: extra MPs to leave a hex in an enemy ZOC (ZOC Movement Costs Table): full or reduced
@@ -439,7 +446,7 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
         for n, v in enumerate(path):
             info = step(ctx, p, u, v, accel)
             if info.cost is None:
-                raise IllegalAction("OT 6", f"{p.id} may not move from {g.board.label(u)} to {g.board.label(v)}: {info.why}")
+                raise IllegalAction(_rule_of(info.why), f"{p.id} may not move from {g.board.label(u)} to {g.board.label(v)}: {info.why}")
             s = g.board.side_between(u, v)
             if terrain.crossing_disrupts(g, s, v, info.road):
                 crossings.append(n)
@@ -587,6 +594,17 @@ def rest(g: Game, f: Frame, p: Piece, mp: Fraction) -> int:
 
 def fatigue(p: Piece) -> int:
     return int(p.attrs.get("fatigue", 0))
+
+
+@implements("OT 6B4")
+def combat_fatigue_shift(attackers: Sequence[Piece], defenders: Sequence[Piece],
+                         attacker_hq: Piece | None = None, defender_hq: Piece | None = None) -> int:
+    """OT 6B4: the net odds shift fatigue causes in a combat, in levels (positive = up): down one
+    level per two hits (or fraction) on the most fatigued attacking unit or the Army HQs the
+    attackers trace combat supply through; up likewise for the defender. For the combat rules."""
+    a = max([fatigue(p) for p in attackers] + ([fatigue(attacker_hq)] if attacker_hq is not None else []) + [0])
+    d = max([fatigue(p) for p in defenders] + ([fatigue(defender_hq)] if defender_hq is not None else []) + [0])
+    return math.ceil(d / 2) - math.ceil(a / 2)
 
 
 # ============================================================================ the steps

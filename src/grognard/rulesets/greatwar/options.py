@@ -8,6 +8,7 @@ choose them now and the rules read them with ``g.opt(id)``.
 from __future__ import annotations
 
 from grognard.core.options import OptionSpec
+from grognard.core.rules import register
 
 ADV, OPT, INT = "advanced", "optional", "interpretation"
 
@@ -56,3 +57,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("odds-shift-before-clamp", "Odds shifts apply on an unbounded ladder before clamping to the CRT (OT 9A)", INT, True, "OT 9A"),
     OptionSpec("basic-air-ground-support", "Basic air Ground Support as the mirror of DAS (OT B17B4, text missing)", INT, True, "OT B17B4"),
 )
+
+
+# OT 1: every rule is basic, advanced or optional; advanced and optional rules are switches.
+register("OT 1", "grognard.rulesets.greatwar.options:OPTION_SPECS")

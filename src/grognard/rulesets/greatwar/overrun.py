@@ -44,14 +44,27 @@ def overrun_odds(g: Game, attackers: Sequence[Piece], defenders: Sequence[Piece]
     att = sum((combat.overrun_strength(g, p, "attack", target, attackers) for p in attackers), Fraction(0))
     counted = [p for p in defenders if stacking.OVERSTACKED not in p.status]
     dfn = sum((combat.overrun_strength(g, p, "defense", target, counted) for p in counted), Fraction(0))
-    if att <= 0:
-        base = 0
-    elif dfn <= 0:
-        base = ZERO_DEFENSE_ODDS
-    else:
-        base = math.floor(att / dfn)
+    base = overrun_ratio(att, dfn)
     shift = max((fatigue(p) for p in defenders), default=0) - max((fatigue(p) for p in attackers), default=0)
     return base, shift, base + shift
+
+
+@implements("OT 6F1")
+def overrun_ratio(attack: Fraction | int, defense: Fraction | int) -> int:
+    """OT 6F1: attack/defense rounded down to N:1 in favour of the units overrun; a defense of 0 is
+    overrun at 12:1 by any attack above 0."""
+    att, dfn = Fraction(attack), Fraction(defense)
+    if att <= 0:
+        return 0
+    if dfn <= 0:
+        return ZERO_DEFENSE_ODDS
+    return math.floor(att / dfn)
+
+
+@implements("OT 6F1")
+def overrun_succeeds(base: int, shift: int) -> bool:
+    """OT 6F1: the final odds, after the fatigue shifts, must be 10:1 or more."""
+    return base + shift >= REQUIRED_ODDS
 
 
 @implements("OT 6F1")

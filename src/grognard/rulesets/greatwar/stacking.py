@@ -210,6 +210,20 @@ def attack_stack_ok(g: Game, attackers_from_one_hex: Sequence[Piece], target: in
     return fits(g, attackers_from_one_hex, limit_for(g, target))
 
 
+@implements("OT 8C2")
+def combat_supply_re(g: Game, p: Piece) -> Fraction:
+    """OT 8C2 (with OT 11D): the REs a unit counts for combat supply -- artillery at twice its RE
+    size (OT 11D), and overstacked units at twice that again (OT 8C2)."""
+    re = units.re_size(g, p) * (2 if units.is_artillery(p) else 1)
+    return re * 2 if OVERSTACKED in p.status else re
+
+
+@implements("OT 8C2")
+def overstack_attack_factor(p: Piece) -> Fraction:
+    """OT 8C2: units attacking or bombarding out of an overstack: artillery halved, others quartered."""
+    return Fraction(1, 2) if units.is_artillery(p) else Fraction(1, 4)
+
+
 # ----------------------------------------------------------------------------- Corps HQs (OT 8C)
 def _corps(g: Game, pid: object, side: str, rule: str) -> Piece:
     p = g.state.pieces.get(pid) if isinstance(pid, str) else None
