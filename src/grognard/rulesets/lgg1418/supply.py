@@ -341,13 +341,14 @@ def _build(g: Game, side: str) -> SupplyReport:
                 break
     # level-2 HQ relays: one per relaying HQ, same nation, not through a capacity-1 section
     used_parent: set[str] = set()
+    level1 = set(hq_state)
     for hq in hqs:
         if hq.id in hq_state:
             continue
         h = M.hex_of(g, hq)
         assert h is not None
         for parent in hqs:
-            if parent.id not in hq_state or parent.id in used_parent or parent.nation != hq.nation:
+            if parent.id not in level1 or parent.id in used_parent or parent.nation != hq.nation:
                 continue
             ph, sec, cap = hq_state[parent.id]
             if ph not in reach_of[hq.id]:
@@ -391,8 +392,17 @@ def _build(g: Game, side: str) -> SupplyReport:
         if ports:
             rep.supplied[p.id] = "minor port"
             continue
-        relay = next((hq for i in sorted(hit) for hq in relay_by_hex.get(i, [])
-                      if hq.nation == p.nation or command_army(g, hq) == army), None)
+        relay = None
+        if p.type not in ("hq", "ghq"):  # HQ-to-HQ relays follow the chain rule above
+            for i in sorted(hit):
+                for hq in relay_by_hex.get(i, []):
+                    own = army is not None and command_army(g, hq) == army
+                    limited_hq = hq_state[hq.id][1] is not None  # 9-D: then it carries only its own units
+                    if own or (hq.nation == p.nation and not limited_hq):
+                        relay = hq
+                        break
+                if relay is not None:
+                    break
         if relay is not None:
             rep.supplied[p.id] = f"relayed by {relay.id}"
             continue
