@@ -53,7 +53,7 @@ class HookedLgg(LaGrandeGuerre):
     step_classes = LaGrandeGuerre.step_classes + DUMMIES
 
     @property
-    def data_dir(self):  # noqa: ANN201
+    def data_dir(self):
         return LaGrandeGuerre().data_dir
 
 

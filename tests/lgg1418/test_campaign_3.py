@@ -98,7 +98,7 @@ def test_lgg_11_4x_obliged_army_must_be_activated_and_seek_the_enemy() -> None:
     g.apply({"type": "end-movement", "side": EN})
 
 
-def _closer(g):  # noqa: ANN001, ANN202
+def _closer(g):
     enemy = M.enemy_present_hexes(g, EN)
     p = g.state.pieces["fr-a"]
     here = min(g.board.distance(M.hex_of(g, p), e) for e in enemy)

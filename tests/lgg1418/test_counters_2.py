@@ -33,7 +33,7 @@ def test_lgg_2a_catalogue_refuses_bad_pieces_with_clear_paths() -> None:
     assert "pieces[1].faces.full.attack" in text
 
 
-def _cmd_game(**rules: object):  # noqa: ANN202
+def _cmd_game(**rules: object):
     pieces = [
         hq("h1", "DE", "0202", "DE-1", limit=1), general("g1", "DE", "h1", coord=2),
         corps("own", "DE", "0202", army="DE-1"),

@@ -14,7 +14,7 @@ from grognard.rulesets.lgg1418 import model as M
 from .helpers import CP, EN, act, army, corps, decoy, fortress, game, hq, to_activation
 
 
-def _g(**kw: object):  # noqa: ANN202
+def _g(**kw: object):
     pieces = [
         hq("de-hq", "DE", "0202", "DE-1"), corps("de-a", "DE", "0202", army="DE-1", name="Gardekorps"),
         corps("de-b", "DE", "0203", army="DE-1"), decoy("de-dec", "DE", "DE-1"),

@@ -27,7 +27,7 @@ def test_lgg_6a_sectors_fronts_and_shared_hexes() -> None:
     assert fronts.fronts_of(g2, i("0808")) == ["West"]  # the scenario's default sector
 
 
-def _init_game(prev: str | None = None, **kw: object):  # noqa: ANN202
+def _init_game(prev: str | None = None, **kw: object):
     pieces = [ghq("de-ghq", "DE", "0808", init=3), ghq("fr-ghq", "FR", "0101", init=2), ghq("gb-ghq", "GB", "0102", init=1),
               hq("de-hq", "DE", "0707", "DE-1"), hq("fr-hq", "FR", "0202", "FR-1")]
     rules = {"armies": [army("DE-1", "DE", "de-hq"), army("FR-1", "FR", "fr-hq")]}

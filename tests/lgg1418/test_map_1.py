@@ -10,7 +10,7 @@ from grognard.rulesets.lgg1418 import model as M
 from .helpers import corps, game
 
 
-def _g(**kw: object):  # noqa: ANN202
+def _g(**kw: object):
     return game(pieces=[corps("a", "DE", "0202"), corps("b", "FR", "0606")], **kw)
 
 

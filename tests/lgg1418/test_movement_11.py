@@ -9,10 +9,24 @@ from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418 import movement, railways
 
 from . import dummy  # noqa: F401
-from .helpers import CP, EN, act, army, corps, current_act, fortress, game, ghq, hq, play_until, ring, to_activation
+from .helpers import (
+    CP,
+    EN,
+    act,
+    army,
+    corps,
+    current_act,
+    fortress,
+    game,
+    ghq,
+    hq,
+    play_until,
+    ring,
+    to_activation,
+)
 
 
-def _army_game(extra: list[dict] | None = None, rng: int = 3, **kw: object):  # noqa: ANN202
+def _army_game(extra: list[dict] | None = None, rng: int = 3, **kw: object):
     pieces = [hq("h", "FR", "0404", "FR-1", rng=rng), corps("a", "FR", "0405", army="FR-1"),
               corps("b", "FR", "0405", army="FR-1"), corps("slow", "FR", "0403", army="FR-1", full=(6, 3, 8, 2)),
               corps("e", "DE", "0808")] + (extra or [])
@@ -20,7 +34,7 @@ def _army_game(extra: list[dict] | None = None, rng: int = 3, **kw: object):  # 
     return game(pieces=pieces, rules=rules, **kw)
 
 
-def _move(g, units: list[str], to: str, mode: str = "normal") -> None:  # noqa: ANN001
+def _move(g, units: list[str], to: str, mode: str = "normal") -> None:
     g.apply({"type": "move", "side": EN, "units": units, "to": to, "mode": mode})
 
 
@@ -318,7 +332,7 @@ def test_lgg_11_4c_capacity_per_power_and_host_network() -> None:
     assert e.value.rule == "LGG 11.4-C"
 
 
-def _conv_game(country: str, **opts: object):  # noqa: ANN202
+def _conv_game(country: str, **opts: object):
     labels = [f"{c:02d}01" for c in range(1, 9)]
     areas = [{"name": "DE", "kind": "country", "attrs": {"nation": "DE"}, "hexes": ["0101", "0102", "0201", "0202"]},
              {"name": country, "kind": "country", "attrs": {"nation": country},

@@ -28,7 +28,7 @@ COUNTRIES = [{"kind": "country", "map": "T", "legend": {"F": "FR", "D": "DE", "B
 AREAS = [{"name": n, "kind": "country", "attrs": {"nation": n}} for n in ("FR", "DE", "BE")]
 
 
-def _g(pieces: list[dict], first: str = "1914-09", powers: dict | None = None, **kw: object):  # noqa: ANN202
+def _g(pieces: list[dict], first: str = "1914-09", powers: dict | None = None, **kw: object):
     base = [hq("de-hq", "DE", "0705", "DE-1"), hq("fr-hq", "FR", "0204", "FR-1"), ghq("fr-ghq", "FR", "0105")]
     rules = {"first_turn": first, "last_turn": "1915-03",
              "armies": [army("DE-1", "DE", "de-hq"), army("FR-1", "FR", "fr-hq")],
@@ -100,7 +100,7 @@ def test_lgg_5b_lgg9_half_the_stock_rounded_up() -> None:
     assert R.restoration_budget(g, "GB") == 0
 
 
-def _restore_game(stock: int):  # noqa: ANN202
+def _restore_game(stock: int):
     pieces = [corps(f"m{k}", "DE", "0705", army="DE-1", face="reduced") for k in range(5)]
     pieces += [hq("viii-hq", "DE", "0703", "DE-8")]
     pieces += [corps(f"v{k}", "DE", "0703", army="DE-8", face="reduced") for k in range(5)]
@@ -200,7 +200,7 @@ def test_lgg_5d_reduce_only_units_and_isolated_corps() -> None:
 @pytest.mark.rules("LGG 5-E")
 def test_lgg_5e_lgg14_moujiks() -> None:
     pieces = [hq("ru-hq", "RU", "0402", "RU-1"), corps("ru-a", "RU", "0402", army="RU-1")]
-    places = CITIES + [{"hex": "0302", "kind": "city", "name": "Warsaw", "attrs": {"nation": "RU", "capital": True}}]
+    places = [*CITIES, {"hex": "0302", "kind": "city", "name": "Warsaw", "attrs": {"nation": "RU", "capital": True}}]
     g = game(pieces=pieces, places=places, control={"hexes": {EN: ["0302", "0402", "0301", "0401"]}},
              rules={"first_turn": "1914-09", "last_turn": "1914-11",
                                                   "armies": [army("RU-1", "RU", "ru-hq")],
@@ -292,7 +292,9 @@ def test_lgg_5i_what_may_be_rebuilt() -> None:
               {"id": "fort", "type": "fortress", "nation": "FR", "at": "0202", "attrs": {"size": "small"},
                "faces": {"full": {"defense": 2, "artillery": 2, "resistance": 1}}},
               corps("gar", "FR", {"inside": "fort"}, garrison="fort")]
-    with pytest.raises(Exception):
+    from grognard.scenario import ScenarioError
+
+    with pytest.raises(ScenarioError):
         _g(pieces)  # no_rebuild_from is not a catalogue attribute of a scenario corps
     pieces[1] = corps("barred", "FR", "0304")
     g = _g(pieces)

@@ -6,15 +6,28 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.lgg1418 import stacking
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418 import stacking
 
-from .helpers import CP, EN, act, army, artillery, corps, game, general, ghq, hq, tank, to_activation
+from .helpers import (
+    CP,
+    EN,
+    act,
+    army,
+    artillery,
+    corps,
+    game,
+    general,
+    ghq,
+    hq,
+    tank,
+    to_activation,
+)
 
 TERRAIN = ["pmddhppp", "pppppppp", "pppppppp", "pppppppp", "pppppppp", "pppppppp", "pppppppp", "pppppppp"]
 
 
-def _probs(g, side: str, label: str) -> list[str]:  # noqa: ANN001
+def _probs(g, side: str, label: str) -> list[str]:
     return [p.rule for p in stacking.hex_problems(g, side, g.board.idx(label))]
 
 
@@ -26,7 +39,7 @@ def test_lgg_10a_lgg27_six_corps_not_counting_hq_support_reserve() -> None:
     pieces += [corps("res", "DE", {"inside": "h"}, army="DE-1", status=["reserve"])]
     g = game(pieces=pieces, rules={"armies": [army("DE-1", "DE", "h")]})
     assert _probs(g, CP, "0505") == []
-    g2 = game(pieces=pieces + [corps("c7", "DE", "0505", army="DE-1")], rules={"armies": [army("DE-1", "DE", "h")]})
+    g2 = game(pieces=[*pieces, corps("c7", "DE", "0505", army="DE-1")], rules={"armies": [army("DE-1", "DE", "h")]})
     assert _probs(g2, CP, "0505") == ["LGG 10-A"]
 
 

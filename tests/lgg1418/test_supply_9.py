@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.lgg1418 import supply
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418 import supply
 
 from .helpers import CP, EN, army, corps, decoy, fortress, game, hq, ring
 
@@ -13,7 +13,7 @@ CAP = {"hex": "0104", "kind": "city", "name": "Berlin", "attrs": {"nation": "DE"
 DE_ALL = {"hexes": {CP: [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)]}}
 
 
-def _sup(g, pid: str) -> bool:  # noqa: ANN001
+def _sup(g, pid: str) -> bool:
     return supply.is_supplied(g, g.state.pieces[pid])
 
 
@@ -121,7 +121,7 @@ def test_lgg_9b_waterway_relay_cut_by_an_enemy_bank() -> None:
     assert not _sup(g2, "u")
 
 
-def _rail_game(n_units: int, cap: int, hqs: bool = False):  # noqa: ANN202
+def _rail_game(n_units: int, cap: int, hqs: bool = False):
     rail = [{"name": "main", "kind": "rail", "paths": [["0104", "0204"]]},
             {"name": "limited", "kind": "rail", "paths": [["0204", "0304", "0404", "0504", "0604", "0704", "0804"]],
              "attrs": {"capacity": cap}}]
@@ -162,7 +162,7 @@ def test_lgg_9e_unbesieged_enemy_fortress_zoc_blocks_supply() -> None:
     pieces = [corps("u", "DE", "0304"), fortress("ff", "FR", "0204")]
     g = game(pieces=pieces, places=[CAP], control=DE_ALL)
     assert not _sup(g, "u")
-    friends = [corps(f"f{k}", "DE", h) for k, h in enumerate(_between("0104", "0304") + ["0104"]) if h != "0204"]
+    friends = [corps(f"f{k}", "DE", h) for k, h in enumerate([*_between("0104", "0304"), "0104"]) if h != "0204"]
     g2 = game(pieces=pieces + friends, places=[CAP], control=DE_ALL)
     assert _sup(g2, "u")  # friendly units in the fortress's ZoC open the way
     besieged = [corps("u", "DE", "0304"), fortress("ff", "FR", "0204", status=["besieged"])]
@@ -208,11 +208,11 @@ def _encircle(center: str, gap: str | None = None, enemy: str = "FR") -> list[di
 def test_lgg_9h_lgg26_decoys_do_not_block_units_do() -> None:
     center = "0404"
     gap = ring(center)[3]
-    base = [corps("u", "DE", center)] + _encircle(center, gap)
-    g = game(pieces=base + [hq("fh", "FR", "0707", "FR-1"), decoy("fd", "FR", "FR-1", at=gap)], places=[CAP],
+    base = [corps("u", "DE", center), *_encircle(center, gap)]
+    g = game(pieces=[*base, hq("fh", "FR", "0707", "FR-1"), decoy("fd", "FR", "FR-1", at=gap)], places=[CAP],
              control=DE_ALL, rules={"armies": [army("FR-1", "FR", "fh", "fd")]})
     assert not supply.isolated_9h(g, g.state.pieces["u"])
-    g2 = game(pieces=base + [corps("blk", "FR", gap)], places=[CAP], control=DE_ALL)
+    g2 = game(pieces=[*base, corps("blk", "FR", gap)], places=[CAP], control=DE_ALL)
     assert supply.isolated_9h(g2, g2.state.pieces["u"]) and supply.cut_off_22(g2, g2.state.pieces["u"])
 
 

@@ -15,13 +15,13 @@ ZONES = [{"name": "temperate", "kind": "climate", "attrs": {"zone": "temperate"}
          {"name": "severe", "kind": "climate", "attrs": {"zone": "severe"}}]
 
 
-def _g(first: str = "1914-10", **kw: object):  # noqa: ANN202
+def _g(first: str = "1914-10", **kw: object):
     pieces = [hq("de-hq", "DE", "0202", "DE-1"), corps("inf", "DE", "0202", army="DE-1"), corps("s", "DE", "0606")]
     return game(pieces=pieces, areas=ZONES, area_maps=CLIMATE, rules={"first_turn": first, "last_turn": "1915-01",
                                                                       "armies": [army("DE-1", "DE", "de-hq")]}, **kw)
 
 
-def _set(g, **w: str) -> None:  # noqa: ANN001
+def _set(g, **w: str) -> None:
     M.st(g)["weather"] = dict(w)
     M.touch(g)
 

@@ -6,13 +6,25 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.rulesets.lgg1418 import zoc
-from grognard.rulesets.lgg1418 import model as M
 
 from . import dummy  # noqa: F401  (registers the hooked variant)
-from .helpers import CP, EN, act, army, artillery, corps, current_act, fortress, game, hq, ring, to_activation
+from .helpers import (
+    CP,
+    EN,
+    act,
+    army,
+    artillery,
+    corps,
+    current_act,
+    fortress,
+    game,
+    hq,
+    ring,
+    to_activation,
+)
 
 
-def _zoc(g, side: str) -> set[str]:  # noqa: ANN001
+def _zoc(g, side: str) -> set[str]:
     return {g.board.label(i) for i in zoc.zoc_map(g, side)}
 
 

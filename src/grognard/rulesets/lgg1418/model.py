@@ -284,7 +284,7 @@ def occupied(g: Game, side: str) -> dict[int, list[Piece]]:
     return memo(g, f"occupied:{side}", compute)
 
 
-def enemy_blocking_hexes(g: Game, side: str) -> set[int]:  # noqa: D103
+def enemy_blocking_hexes(g: Game, side: str) -> set[int]:
     """Hexes holding units of the other side; empty decoys do not count (LGG 9-H)."""
 
     def compute() -> set[int]:

@@ -293,9 +293,9 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
             raise IllegalAction("LGG 11.2", "an administrative move may not enter an enemy-occupied hex")
         if any(p.attrs.get("sea_transported") for p in members):
             raise IllegalAction("LGG 11.1-G", "units transported by sea this turn may move but not fight")
-        if _enemy_fortress(g, side, j) is not None and not any(M.is_infantry(p) for p in members):
-            if any(M.is_cavalry(p) for p in members):
-                raise IllegalAction("LGG 23-A", "cavalry without infantry may not enter a hex with an enemy fortress")
+        if (_enemy_fortress(g, side, j) is not None and not any(M.is_infantry(p) for p in members)
+                and any(M.is_cavalry(p) for p in members)):
+            raise IllegalAction("LGG 23-A", "cavalry without infantry may not enter a hex with an enemy fortress")
     if battlefield_closed(g, act, j):
         raise IllegalAction("LGG 11.1-F", "a friendly army activated this turn has already fought in that hex")
     cost = 0
@@ -310,10 +310,10 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
             raise IllegalAction("LGG 11.2", f"{p.id} is already making {kind} move")
         if has_moved(p, serial) and p.attrs.get("mv_stop"):
             raise IllegalAction("LGG 11.1-B", f"{p.id} has ended its movement")
-        if has_moved(p, serial) and p.attrs.get("mv_rigid") and "rigid" in in_zoc and not p.attrs.get("assault"):
-            if not (engage and j in exerting_hexes(g, enemy, i)):
-                raise IllegalAction("LGG 8-B", f"{p.id} entered an empty hex in a rigid enemy ZoC and may not move "
-                                    "directly into another one (it may only attack the stack exerting it)")
+        if (has_moved(p, serial) and p.attrs.get("mv_rigid") and "rigid" in in_zoc and not p.attrs.get("assault")
+                and not (engage and j in exerting_hexes(g, enemy, i))):
+            raise IllegalAction("LGG 8-B", f"{p.id} entered an empty hex in a rigid enemy ZoC and may not move "
+                                "directly into another one (it may only attack the stack exerting it)")
         cap = allowance(g, p, mode)
         if cap <= 0:
             raise IllegalAction("LGG 11.1-B", f"{p.id} has no movement allowance this turn")

@@ -578,9 +578,9 @@ def hq_return_spots(g: Game, hq: Piece) -> list[int]:
     if hq.type == "hq":
         army = str(hq.attrs.get("army"))
         for i, plist in sorted(M.occupied(g, side).items()):
-            if any(M.is_unit(q) and not M.in_reserve(q) and command_army(g, q) == army for q in plist):
-                if _stack_after(g, side, i, hq) is None:
-                    spots.append(i)
+            mine = any(M.is_unit(q) and not M.in_reserve(q) and command_army(g, q) == army for q in plist)
+            if mine and _stack_after(g, side, i, hq) is None:
+                spots.append(i)
         if spots:
             return spots
     return [i for i in _national_cities(g, side, hq.nation) if _stack_after(g, side, i, hq) is None]

@@ -255,9 +255,8 @@ class LaGrandeGuerre(Ruleset):
             h = M.hex_of(g, p)
             if p.type == "general":
                 c = M.carrier(g, p)
-                if c is None or c.type not in ("hq", "ghq"):
-                    if p.loc.kind not in ("box", "none"):
-                        out.append(f"LGG 2-A: general {p.id} is not with an HQ or GHQ")
+                if (c is None or c.type not in ("hq", "ghq")) and p.loc.kind not in ("box", "none"):
+                    out.append(f"LGG 2-A: general {p.id} is not with an HQ or GHQ")
             if M.in_reserve(p):
                 c = M.carrier(g, p)
                 if c is None or c.type not in ("hq", "ghq"):
@@ -278,9 +277,9 @@ class LaGrandeGuerre(Ruleset):
                 out.append(f"LGG 5-B: {nation} has a negative PR stock")
         for p in g.state.pieces.values():
             c = M.carrier(g, p)
-            if c is not None and c.type in ("hq", "decoy") and M.is_unit(p) and not M.in_reserve(p):
-                if counters.command_army(g, p) != str(c.attrs.get("army")):
-                    out.append(f"LGG 4-B: {p.id} is on the box of another army")
+            if (c is not None and c.type in ("hq", "decoy") and M.is_unit(p) and not M.in_reserve(p)
+                    and counters.command_army(g, p) != str(c.attrs.get("army"))):
+                out.append(f"LGG 4-B: {p.id} is on the box of another army")
         return out
 
     def _moved_here(self, g: Game, act: dict[str, Any], i: int) -> bool:

@@ -31,6 +31,7 @@ Isolation (9-H and 22) uses a notional trace that ignores terrain costs; see
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -131,7 +132,7 @@ def _virtual_rail(g: Game) -> list[tuple[int, int]]:
     out = []
     for chain in M.rules(g).virtual_rail:
         idx = [g.board.idx(h) for h in chain]
-        out.extend(zip(idx, idx[1:], strict=False))
+        out.extend(itertools.pairwise(idx))
     return out
 
 
@@ -252,9 +253,9 @@ def trace(g: Game, side: str, p: Piece | None, start: int, reach: int) -> dict[i
     def step(u: int) -> list[int]:
         out = []
         for j in g.board.neighbors(u):
-            if j in ok or (mountain and mapdata.terrain_info(g, j).mountain_corps_only and can_enter_for_supply(g, side, p, u, j)):
-                if _side_ok(g, side, u, j):
-                    out.append(j)
+            special = mountain and mapdata.terrain_info(g, j).mountain_corps_only and can_enter_for_supply(g, side, p, u, j)
+            if (j in ok or special) and _side_ok(g, side, u, j):
+                out.append(j)
         return out
 
     return paths.bfs([start], step, max_depth=reach)

@@ -83,9 +83,8 @@ def zoc_reaches(g: Game, owner: str, i: int, j: int) -> bool:
 
 def _bridge(g: Game, owner: str, i: int, j: int) -> bool:
     for h in (i, j):
-        if mapdata.is_urban(g, h):
-            if g.opt("zoc-bridge-control") == "any-side" or mapdata.controller(g, h) == owner:
-                return True
+        if mapdata.is_urban(g, h) and (g.opt("zoc-bridge-control") == "any-side" or mapdata.controller(g, h) == owner):
+            return True
     return False
 
 
