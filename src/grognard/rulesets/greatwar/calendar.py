@@ -82,6 +82,18 @@ def current_date(g: Game) -> TurnDate | None:
     return parse_turn(str(label))
 
 
+def is_production_cycle(g: Game) -> bool:
+    """Whether the current game turn starts a production cycle: the scenario's turn track may say so
+    (``attrs.production``, standing in for the Game Calendar); otherwise OT 16B1a's I turns of Jan,
+    Mar, May, Jul, Sep and Nov."""
+    idx = int(g.state.turn.get("index", 0))
+    turns = g.scenario.data.turns
+    if 1 <= idx <= len(turns) and "production" in turns[idx - 1].attrs:
+        return bool(turns[idx - 1].attrs["production"])
+    cur = current_date(g)
+    return cur is not None and cur.is_production_cycle()
+
+
 def before(g: Game, label: str) -> bool:
     """True if the current game turn is earlier than ``label`` ("prior to Feb I 15")."""
     cur = current_date(g)

@@ -447,7 +447,7 @@ def deterioration_checks(g: Game, side: str) -> None:
     from grognard.rulesets.greatwar import calendar
 
     date = calendar.current_date(g)
-    cycle = date is not None and date.is_production_cycle()
+    cycle = calendar.is_production_cycle(g) if date is not None else False
     enemy = nations.other_side(side)
     for net in net_names(g):
         rec = ledger(g, net, side)
@@ -1009,9 +1009,12 @@ def check_transfer(g: Game, action: Action) -> tuple[str, str, Fraction, list[Pi
     minimum = Fraction(str(da.minimum.get(side, 0)))
     if ra["capacity"] - amount < minimum:
         raise IllegalAction("OT 7A5d", f"{a} may not go below its voluntary minimum of {minimum} RE")
-    ya = set(connected_unisolated_yards(g, side, str(a))) | set(connected_unisolated_yards(g, side, str(b)))
     ha, hb = net_hexes(g, str(a)), net_hexes(g, str(b))
-    if not any(rail_connected(g, side, x, y) for x in ha & set(yards(g)) for y in hb & set(yards(g))):
+    all_yards = set(yards(g))
+    ya_, yb_ = ha & all_yards, hb & all_yards
+    ya = {x for x in ya_ if not isolation.is_isolated(g, side, x) and any(rail_connected(g, side, x, y) for y in yb_)}
+    ya |= {y for y in yb_ if not isolation.is_isolated(g, side, y) and any(rail_connected(g, side, x, y) for x in ya_)}
+    if not ya:
         raise IllegalAction("OT 7A5d", f"{a} and {b} are not rail-connected")
     res = _res_pts(g, action, side, ya, "OT 7A5d")
     if len(res) != math.ceil(amount / 3):

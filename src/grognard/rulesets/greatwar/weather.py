@@ -107,6 +107,11 @@ def check_turn_weather(attrs: dict[str, Any], zones: set[str], where: str) -> li
                 out.append((f"{where}.attrs.weather.{z}", f"unknown weather {v!r} (known: {', '.join(WEATHERS)})"))
     else:
         out.append((f"{where}.attrs.weather", "must be a weather name or a table zone -> weather"))
+    if not isinstance(attrs.get("production", False), bool):
+        out.append((f"{where}.attrs.production", "must be true or false"))
+    unknown = set(attrs) - {"weather", "frozen", "production"}
+    for k in sorted(unknown):
+        out.append((f"{where}.attrs.{k}", "unknown turn attribute (known: weather, frozen, production)"))
     fz = attrs.get("frozen", False)
     if not (isinstance(fz, bool) or (isinstance(fz, list) and all(isinstance(z, str) for z in fz))):
         out.append((f"{where}.attrs.frozen", "must be true/false or a list of weather zones"))
