@@ -21,8 +21,8 @@ def _between(a: str, b: str) -> list[str]:
     return [h for h in ring(a) if h in ring(b)]
 
 
-@pytest.mark.rules("LGG 9-A", "LGG 9-C")
-def test_lgg_9c_lgg23_two_hexes_one_in_desert_enemy_blocks() -> None:
+@pytest.mark.rules("LGG 9", "LGG 9-A", "LGG 9-C")
+def test_lgg_9_lgg_9c_lgg23_two_hexes_one_in_desert_enemy_blocks() -> None:
     pieces = [corps("u", "DE", "0304")]
     g = game(pieces=pieces, places=[CAP], control=DE_ALL)
     assert g.board.distance(g.board.idx("0104"), g.board.idx("0304")) == 2

@@ -216,6 +216,7 @@ def _waterway_usable(g: Game, side: str, i: int) -> bool:
 
 
 # ====================================================================== supply trace (9-C, 9-E)
+@implements("LGG 9-E")
 def _fortress_zoc_blocks(g: Game, side: str, i: int) -> bool:
     """LGG 9-E: the ZoC of an unbesieged enemy fortress blocks supply unless friendly units are there."""
     if "fortress" not in zoc_map(g, M.other_side(side)).get(i, frozenset()):
