@@ -386,3 +386,28 @@ def test_lgg_11_4d_conversion_rules() -> None:
     g2.state.add_piece(f)
     M.touch(g2)
     assert "fortress" in railways.why_not_convertible(g2, CP, i("0301"), entering=True)
+
+
+@pytest.mark.rules("LGG 11.1-D")
+def test_lgg_11_1d_a_fortress_taken_this_turn_still_blocks_not_after_the_pre_turn() -> None:
+    g = _army_game(rules={"first_turn": "1914-08P", "last_turn": "1914-08"})
+    assert M.current_turn(g).id == "1914-08"  # no pre-turn armies: straight into August
+    i = g.board.idx("0506")
+    g.state.set_marker("fortress_fallen", "0506", {"turn": M.turn_index(g)})
+    M.touch(g)
+    assert movement.fortress_blocks(g, EN, i)  # taken this turn
+    g.state.set_marker("fortress_fallen", "0506", {"turn": M.data(g).calendar_index("1914-08P")})
+    M.touch(g)
+    assert not movement.fortress_blocks(g, EN, i)  # taken in the pre-turn
+
+
+@pytest.mark.rules("LGG 4-B")
+def test_lgg_4b_a_decoy_alone_does_not_engage() -> None:
+    from .helpers import decoy
+
+    g = _army_game([corps("e2", "DE", "0506"), decoy("dec", "FR", "FR-1", at="0405")], ruleset="lgg1418-hooked",
+                   rules={"armies": [army("FR-1", "FR", "h", "dec")]})
+    act_now = {"serial": 3, "side": EN, "front": "West", "armies": ["FR-1"], "reaction": False}
+    with pytest.raises(IllegalAction) as e:
+        movement.check_move(g, act_now, [g.state.pieces["dec"]], g.board.idx("0506"), "normal")
+    assert e.value.rule == "LGG 4-B"

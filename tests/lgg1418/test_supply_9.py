@@ -229,3 +229,19 @@ def test_lgg_9h_five_hex_test_versus_rule_22() -> None:
     assert supply.is_isolated(g, u, "combat") and not supply.is_isolated(g, u, "attrition")
     g.options["isolation-test"] = "22-everywhere"
     assert not supply.is_isolated(g, u, "combat")
+
+
+@pytest.mark.rules("LGG 9-F")
+def test_lgg_9f_an_hq_on_a_beach_is_a_relay_when_the_sea_is_controlled() -> None:
+    places = [{"hex": "0101", "kind": "port", "attrs": {"size": "major", "sea": "Channel"}},
+              {"hex": "0101", "kind": "city", "name": "Dover", "attrs": {"nation": "GB", "capital": True}},
+              {"hex": "0707", "kind": "beach", "attrs": {"sea": "Channel"}}]
+    areas = [{"name": "Channel", "kind": "sea"}]
+    pieces = [hq("h", "GB", "0707", "GB-1"), corps("c", "GB", "0808", army="GB-1")]
+    g = game(pieces=pieces, places=places, areas=areas, rules={"armies": [army("GB-1", "GB", "h")]},
+             control={"hexes": {EN: ["0101"]}})
+    assert supply.supply_report(g, EN).maritime == {g.board.idx("0707")}
+    assert _sup(g, "h") and _sup(g, "c")
+    M.st(g)["sea_control"] = {"Channel": CP}
+    M.touch(g)
+    assert not _sup(g, "c")

@@ -265,7 +265,8 @@ class ChooseActivation(Step):
         g.push("army-activation", {"side": side, "front": act_front, "armies": armies, "serial": serial,
                                    "reaction": False, "pre_turn": front is None, "coordinated": len(armies) > 1})
         if st["done"] > 0 and act_front:
-            hooks.offer(g, hooks.REACTION, {"side": M.other_side(side), "active": side, "front": act_front})
+            hooks.offer(g, hooks.REACTION, {"side": M.other_side(side), "active": side, "front": act_front,
+                                            "pre_turn": front is None})
         st["done"] += 1
         M.touch(g)
 

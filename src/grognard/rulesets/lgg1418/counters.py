@@ -169,8 +169,9 @@ def attached_corps(g: Game, army: str) -> list[Piece]:
 
 
 def command_limit(g: Game, army: str) -> int | None:
-    """The number of un-numbered corps an HQ may command (None: no limit, minor countries)."""
-    if not M.is_major(g, M.army_nation(g, army)):
+    """The number of un-numbered corps an HQ may command (None: no limit - minor countries, or
+    the option ``unnumbered-command-limit``, digest A-54)."""
+    if not M.is_major(g, M.army_nation(g, army)) or g.opt("unnumbered-command-limit") == "unlimited":
         return None
     hq = M.hq_piece(g, army)
     if hq is None:

@@ -158,12 +158,10 @@ def fortress_blocks(g: Game, side: str, j: int) -> bool:
     f = _enemy_fortress(g, side, j)
     if f is not None:
         return not _besieged_since_earlier_turn(g, side, j)
+    # A fortress taken this turn still blocks; one taken in the August 1914 pre-turn (a turn of
+    # its own in the calendar) therefore no longer blocks in August 1914.
     mk = g.state.marker("fortress_fallen", g.board.label(j))
-    if mk and int(mk.get("turn", -1)) == M.turn_index(g):
-        return True
-    if mk and mk.get("pre_turn") and M.current_turn(g).id == "1914-08" and int(mk.get("turn", -1)) == M.turn_index(g) - 1:
-        return False
-    return False
+    return bool(mk) and int(mk.get("turn", -1)) == M.turn_index(g)
 
 
 # ====================================================================== dynamic rules
@@ -286,6 +284,8 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
     engage = enemy_stack_at(g, side, j)
     in_zoc = in_enemy_zoc(g, side, j)
     if engage:
+        if all(p.type == "decoy" for p in members):
+            raise IllegalAction("LGG 4-B", "a decoy alone cannot engage the enemy")
         if not battles_installed(g):
             raise IllegalAction("LGG [11.1-A]", "entering an enemy-occupied hex starts a battle, and the battle "
                                 "procedure (rule 16) is not installed in this rule system yet")
