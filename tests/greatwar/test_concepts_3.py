@@ -8,14 +8,23 @@ import pytest
 
 from grognard.core.modifiers import Modifiers
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import geography, isolation, mechanics, nations, rail, units, weather, zoc
+from grognard.rulesets.greatwar import (
+    geography,
+    isolation,
+    mechanics,
+    nations,
+    rail,
+    units,
+    weather,
+    zoc,
+)
 from grognard.rulesets.greatwar.catalogue import load_catalogue
 from grognard.rulesets.greatwar.movement import movement_allowance
 
 from .helpers import CP, EN, army_hq, division, end, game, idx, move, run_to, unit
 
 
-def P(g, pid):  # noqa: ANN001, ANN201
+def P(g, pid):
     return g.state.pieces[pid]
 
 

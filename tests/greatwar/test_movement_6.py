@@ -12,10 +12,24 @@ from grognard.core.state import Loc
 from grognard.rulesets.greatwar import movement, terrain, units, zoc
 from grognard.rulesets.greatwar.movement import fatigue_hits_for, fraction_for, movement_allowance
 
-from .helpers import CP, EN, army_hq, division, end, force_dice, frame, game, idx, move, run_to, step_name, unit
+from .helpers import (
+    CP,
+    EN,
+    army_hq,
+    division,
+    end,
+    force_dice,
+    frame,
+    game,
+    idx,
+    move,
+    run_to,
+    step_name,
+    unit,
+)
 
 
-def spent(g, pid):  # noqa: ANN001, ANN201
+def spent(g, pid):
     return movement.spent(frame(g), g.state.pieces[pid])
 
 

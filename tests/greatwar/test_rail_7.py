@@ -11,7 +11,20 @@ from grognard.core.state import Loc
 from grognard.rulesets.greatwar import mechanics, movement, rail, terrain, units, zoc
 from grognard.rulesets.greatwar.movement import STRATEGIC
 
-from .helpers import CP, EN, division, end, force_dice, frame, game, idx, move, run_to, step_name, unit
+from .helpers import (
+    CP,
+    EN,
+    division,
+    end,
+    force_dice,
+    frame,
+    game,
+    idx,
+    move,
+    run_to,
+    step_name,
+    unit,
+)
 
 ROW = ["0101", "0201", "0301", "0401", "0501", "0601", "0701", "0801"]
 CITIES = [("0101", "partial-city", "West"), ("0401", "partial-city", "Mid"), ("0801", "partial-city", "East"),
@@ -27,18 +40,18 @@ def net_rules(en: int = 20, cp: int = 20, extra: str = "") -> str:
             f'capacity = {{ Entente = {en}, "Central Powers" = {cp} }}\nminimum = {{ Entente = 0 }}\n' + extra)
 
 
-def rgame(**kw):  # noqa: ANN003, ANN201
+def rgame(**kw):
     kw.setdefault("networks", rails())
     kw.setdefault("places", CITIES)
     kw.setdefault("rules", net_rules())
     return game(**kw)
 
 
-def rmove(g, pid, path, kind="operational", **extra):  # noqa: ANN001, ANN003, ANN201
+def rmove(g, pid, path, kind="operational", **extra):
     return g.apply({"type": "rail-move", "side": g.state.pieces[pid].side, "piece": pid, "kind": kind, "path": path, **extra})
 
 
-def led(g, side=EN, net="North"):  # noqa: ANN001, ANN201
+def led(g, side=EN, net="North"):
     return rail.ledger(g, net, side)
 
 

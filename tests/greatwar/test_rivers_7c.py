@@ -12,7 +12,7 @@ from .helpers import CP, EN, division, frame, game, idx, unit
 ROWS10 = ["c" * 12] * 10
 
 
-def chain(g, n: int) -> list[str]:  # noqa: ANN001
+def chain(g, n: int) -> list[str]:
     """The first n hexsides of the river between columns 6 and 7, from the north."""
     out = []
     for r in range(1, 11):
@@ -30,7 +30,7 @@ def river_sides() -> list[str]:
     return [s for s in out if not s.endswith("0711")]
 
 
-def rgame(**kw):  # noqa: ANN003, ANN201
+def rgame(**kw):
     kw.setdefault("rows", ROWS10)
     kw.setdefault("hexsides", [("river", river_sides())])
     kw.setdefault("places", [("0601", "partial-city", "Pavia")])

@@ -7,7 +7,6 @@ import re
 import subprocess
 import sys
 
-
 from grognard.core import rules as rulereg
 from grognard.rulesets import get
 

@@ -13,7 +13,7 @@ from .helpers import CP, EN, army_hq, division, end, frame, game, idx, move, uni
 ZONES = [{"name": "F", "kind": "weather-zone", "hexes": ["0801", "0802"]}, {"name": "A", "kind": "weather-zone", "hexes": ["0806"]}]
 
 
-def stack(g, specs, at):  # noqa: ANN001, ANN201
+def stack(g, specs, at):
     return [g.state.pieces[p["id"]] for p in specs]
 
 
@@ -34,7 +34,7 @@ def mk(kind: str, n: int, at: str, nation: str = "France") -> list[dict]:
     return [tbl[kind](k) for k in range(n)]
 
 
-def hexstack(g, at):  # noqa: ANN001, ANN201
+def hexstack(g, at):
     return units.units_in_hex(g, idx(g, at))
 
 
@@ -54,7 +54,7 @@ def test_ot_8a1_worked_stacks_are_legal() -> None:
 @pytest.mark.rules("OT 8A1")
 def test_ot_8a1_seven_divisions_do_not_fit() -> None:
     """OT-G-43: seven divisions exceed the six unit slots (divisions cannot use the non-divisional pool)."""
-    g = game(pieces=mk("div", 6, "0101") + [division("x", "France", "0102")])
+    g = game(pieces=[*mk("div", 6, "0101"), division("x", "France", "0102")])
     with pytest.raises(IllegalAction) as e:
         move(g, "x", "0101")
     assert e.value.rule == "OT 8B"
@@ -63,7 +63,7 @@ def test_ot_8a1_seven_divisions_do_not_fit() -> None:
     assert stacking.fits(g, [*hexstack(g, "0101"), *mk_pieces(g)], stacking.limit_for(g, idx(g, "0101")))
 
 
-def mk_pieces(g):  # noqa: ANN001, ANN201
+def mk_pieces(g):
     from grognard.core.state import Piece
 
     return [Piece("extra", "rifle", EN, "France", "front", attrs={"size": "brigade"}, faces={"front": {"attack": 1, "defense": 2, "move": 5}})]
@@ -84,9 +84,7 @@ def test_ot_8a2_8a3_mountain_and_arctic_desert_limits() -> None:
 
 @pytest.mark.rules("OT 8A4", "OT 14B")
 def test_ot_8a4_exempt_units() -> None:
-    pieces = (mk("div", 6, "0101") + [army_hq("hq", "France", "0101"), unit("c", "corps-hq", "France", "0101", a=0, d=0, m=8, size="corps"),
-              unit("tr", "motorized-transport", "France", "0101", a=0, d=0, m=6), unit("ro", "rifle", "France", "0101", m="R"),
-              unit("wo", "rifle", "France", "0101", m="W"), unit("zm", "rifle", "France", "0101", m=0), unit("rp", "res-pt", "France", "0101", size="")])
+    pieces = ([*mk("div", 6, "0101"), army_hq("hq", "France", "0101"), unit("c", "corps-hq", "France", "0101", a=0, d=0, m=8, size="corps"), unit("tr", "motorized-transport", "France", "0101", a=0, d=0, m=6), unit("ro", "rifle", "France", "0101", m="R"), unit("wo", "rifle", "France", "0101", m="W"), unit("zm", "rifle", "France", "0101", m=0), unit("rp", "res-pt", "France", "0101", size="")])
     g = game(pieces=pieces)
     assert stacking.fits(g, hexstack(g, "0101"), stacking.limit_for(g, idx(g, "0101")))
     for pid in ("hq", "c", "tr", "ro", "wo", "zm", "rp"):
@@ -111,7 +109,7 @@ def test_ot_8b_attack_caps_by_target_limit() -> None:
 
 @pytest.mark.rules("OT 8B")
 def test_ot_8b_limit_enforced_when_moves_end() -> None:
-    g = game(pieces=mk("div", 6, "0102") + [division("x", "France", "0101")])
+    g = game(pieces=[*mk("div", 6, "0102"), division("x", "France", "0101")])
     move(g, "x", "0102", "0103")  # passing through the full hex is fine
     assert units.hex_of(g, g.state.pieces["x"]) == idx(g, "0103")
     end(g)
@@ -136,8 +134,7 @@ def test_ot_8c1_corps_box() -> None:
 
 @pytest.mark.rules("OT 8C2")
 def test_ot_8c2_overstacking() -> None:
-    pieces = mk("div", 6, "0203") + [unit("c", "corps-hq", "France", "0203", a=0, d=0, m=8, size="corps"), division("x", "France", "0303"),
-                                     unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion")]
+    pieces = [*mk("div", 6, "0203"), unit("c", "corps-hq", "France", "0203", a=0, d=0, m=8, size="corps"), division("x", "France", "0303"), unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion")]
     g0 = game(pieces=pieces)
     with pytest.raises(IllegalAction):
         move(g0, "x", "0203")
@@ -163,7 +160,7 @@ def test_ot_8c2_overstacking() -> None:
 
 @pytest.mark.rules("OT 8C2")
 def test_ot_8c2_overstack_needs_a_corps_hq() -> None:
-    g = game(pieces=mk("div", 2, "0203") + [unit("c", "corps-hq", "France", "0203", a=0, d=0, m=8, size="corps")], options={"overstacking": True})
+    g = game(pieces=[*mk("div", 2, "0203"), unit("c", "corps-hq", "France", "0203", a=0, d=0, m=8, size="corps")], options={"overstacking": True})
     g.apply({"type": "overstack", "side": EN, "pieces": ["div02030"]})
     assert stacking.OVERSTACKED in g.state.pieces["div02030"].status
     g.state.move("c", Loc.box("eliminated"))

@@ -9,11 +9,11 @@ from grognard.rulesets.greatwar import mechanics, zoc
 from .helpers import CP, EN, army_hq, division, game, idx, unit
 
 
-def labels(g, hexes):  # noqa: ANN001, ANN201
+def labels(g, hexes):
     return sorted(g.board.label(h) for h in hexes)
 
 
-def nbrs(g, h):  # noqa: ANN001, ANN201
+def nbrs(g, h):
     return sorted([h, *[g.board.label(j) for j in g.board.neighbors(idx(g, h))]])
 
 
