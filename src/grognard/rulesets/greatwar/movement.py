@@ -773,7 +773,7 @@ class MovementPhaseGround(MovementStep):
     river movement, overruns, rail breaks)."""
 
     name = "ground-movement"
-    title = "Movement phase"
+    title = "Ground movement"
     rule = "OT 6"
     kind = MOVEMENT
     ACTIONS = ("move", "rest", "end-phase", "rail-move", "break-rail", "overrun", "rail-boost", "river-move",
