@@ -167,3 +167,13 @@ def test_ot_8c2_overstack_needs_a_corps_hq() -> None:
     assert any("no Corps HQs" in v for v in stacking.violations(g))
     art = unit("ha", "heavy-artillery", "France", None)
     assert art["type"] == "heavy-artillery" and CP
+
+
+@pytest.mark.rules("OT 8C2")
+def test_ot_8c2_combat_supply_size_of_overstacked_artillery() -> None:
+    """OT-G-46: a heavy artillery regiment (1 RE) counts 2 RE for combat supply, 4 RE in an overstack."""
+    g = game(pieces=[unit("ha", "heavy-artillery", "France", "0203", a=5, d=7)])
+    ha = g.state.pieces["ha"]
+    assert stacking.combat_supply_re(g, ha) == 2
+    ha.status.add(stacking.OVERSTACKED)
+    assert stacking.combat_supply_re(g, ha) == 4
