@@ -1,8 +1,9 @@
 """Small breadth-first searches over the hex graph, kept apart so they can be swapped.
 
-The project's search services (``grognard.search``) cover movement reach with ZoC policies;
-supply relays, isolation traces and rail paths of this rule system are plain breadth-first
-searches over a few hundred hexes with rule-specific step tests, written here in one place.
+The whole-map distances of supply and isolation (9-C, 9-H, 22) use the project's
+multi-source tracer (``grognard.search.trace``, see :mod:`.supply`). The short searches with
+rule-specific step tests - rail networks, a unit's two-hex supply reach, land connections -
+are plain breadth-first searches, written here in one place.
 """
 
 from __future__ import annotations

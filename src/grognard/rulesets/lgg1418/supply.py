@@ -36,11 +36,14 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from grognard.core.rules import implements
 from grognard.core.state import Piece
 from grognard.rulesets.lgg1418 import mapdata, paths, railways
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.zoc import BESIEGED, zoc_map
+from grognard.search.trace import trace_from_sources
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -262,6 +265,20 @@ def trace(g: Game, side: str, p: Piece | None, start: int, reach: int) -> dict[i
     return paths.bfs([start], step, max_depth=reach)
 
 
+def _supply_distance(g: Game, side: str, targets: set[int]) -> np.ndarray:
+    """Supply-trace distance (9-C) from every hex to the nearest of ``targets``, at most 2
+    (``inf`` beyond), with the project's multi-source tracer."""
+    if not targets:
+        return np.full(g.board.n, np.inf)
+    cost, _ = _trace_arrays(g, side)
+    ok = _supply_hexes(g, side)
+    blocked = np.ones(g.board.n, dtype=bool)
+    if ok:
+        blocked[np.fromiter(ok, dtype=np.int64)] = False
+    res = trace_from_sources(g.board.nbr, cost, sorted(targets), limit=2, blocked=blocked)
+    return res.dist[: g.board.n]
+
+
 def _supply_hexes(g: Game, side: str) -> frozenset[int]:
     """Hexes a supply trace of ``side`` may enter (9-C, 9-E), ignoring the unit-specific terrain."""
 
@@ -324,6 +341,13 @@ def _build(g: Game, side: str) -> SupplyReport:
     hq_cost = {1: POINTS // int(M.data(g).rail["section"]["1"]["hqs"]), 2: POINTS // int(M.data(g).rail["section"]["2"]["hqs"])}
     unit_cost = {1: POINTS // int(M.data(g).rail["section"]["1"]["independent_units"]),
                  2: POINTS // int(M.data(g).rail["section"]["2"]["independent_units"])}
+    near_base = _supply_distance(g, side, base_unlimited)
+
+    def on_base(p: Piece, h: int) -> bool:
+        if M.arm(p) == "mountain":  # may cross high mountain: its own search
+            return bool(set(trace(g, side, p, h, supply_range(g, h))) & base_unlimited)
+        return bool(near_base[h] <= supply_range(g, h))
+
     # level-1 HQ relays
     hq_state: dict[str, tuple[int, int | None, int]] = {}  # id -> (hex, section or None, cap)
     reach_of: dict[str, dict[int, int]] = {}
@@ -332,7 +356,7 @@ def _build(g: Game, side: str) -> SupplyReport:
         assert h is not None
         reach = trace(g, side, hq, h, supply_range(g, h))
         reach_of[hq.id] = reach
-        if set(reach) & base_unlimited:
+        if on_base(hq, h):
             hq_state[hq.id] = (h, None, 0)
             continue
         opts = sorted(((limited[i], rep.rail_section[i]) for i in reach if i in limited), key=lambda t: (-t[0], t[1]))
@@ -384,12 +408,11 @@ def _build(g: Game, side: str) -> SupplyReport:
         if c is not None and c.id in rep.supplied:
             rep.supplied[p.id] = f"with {c.id}"
             continue
-        reach = trace(g, side, p, h, supply_range(g, h))
-        hit = set(reach)
-        army = command_army(g, p)
-        if hit & base_unlimited:
+        if on_base(p, h):
             rep.supplied[p.id] = "within reach of a source or relay"
             continue
+        hit = set(trace(g, side, p, h, supply_range(g, h)))
+        army = command_army(g, p)
         ports = [i for i in hit & set(rep.minor_ports) if rep.minor_ports[i] == army and army not in mains]
         if ports:
             rep.supplied[p.id] = "minor port"
@@ -528,20 +551,40 @@ def free_trace(g: Game, side: str, start: int, max_depth: int | None = None) -> 
                      max_depth)
 
 
-def distance_to(g: Game, side: str, targets: set[int], max_depth: int | None = None) -> dict[int, int]:
-    """Length of the shortest free notional path (9-H) from every hex to the nearest target.
+def distance_to(g: Game, side: str, targets: set[int], max_depth: int | None = None) -> np.ndarray:
+    """Length of the shortest free notional path (9-H) from every hex to the nearest target
+    (``inf`` where none), with the project's multi-source tracer (:mod:`grognard.search.trace`).
 
-    One backward search for the whole side: a hex gets a distance as soon as a free step
-    leads from it to a hex that already has one, so it equals the forward search from that
-    hex (the start hex itself need not be free)."""
-    enterable = _free_hexes(g, side)
+    The step costs are 1, or ``inf`` across an impassable hexside; hexes a trace may not
+    enter are blocked. The start hex itself need not be free."""
+    cost, blocked = _trace_arrays(g, side)
+    if not targets:
+        return np.full(g.board.n, np.inf)
+    res = trace_from_sources(g.board.nbr, cost, sorted(targets), limit=max_depth, blocked=blocked)
+    return res.dist[: g.board.n]
 
-    def back(v: int) -> list[int]:
-        if v not in enterable:
-            return []
-        return [u for u in g.board.neighbors(v) if _side_ok(g, side, u, v)]
 
-    return paths.bfs(targets, back, max_depth)
+def _trace_arrays(g: Game, side: str) -> tuple[np.ndarray, np.ndarray]:
+    """Step costs (1 or ``inf`` across impassable hexsides) and the blocked mask (hexes a
+    notional trace may not enter) for ``side`` in the current position."""
+
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        b = g.board
+        free = _free_hexes(g, side)
+        blocked = np.ones(b.n, dtype=bool)
+        if free:
+            blocked[np.fromiter(free, dtype=np.int64)] = False
+        hard = b.side_mask("ridge", "sea", "lake", "strait")
+        cost = np.where(hard[b.side_of], np.inf, 1.0)
+        cost[b.nbr < 0] = np.inf
+        soft = b.side_mask("lake", "strait")
+        for u, d in zip(*np.nonzero(soft[b.side_of] & (b.nbr >= 0)), strict=True):
+            v = int(b.nbr[u, d])
+            if _side_ok(g, side, int(u), v):
+                cost[u, d] = 1.0
+        return cost, blocked
+
+    return M.memo(g, f"trace-arrays:{side}", compute)
 
 
 def _free_hexes(g: Game, side: str) -> frozenset[int]:
@@ -570,8 +613,8 @@ def _side_ok(g: Game, side: str, u: int, j: int) -> bool:
     return True
 
 
-def _isolation_maps(g: Game, side: str) -> tuple[dict[int, int], dict[int, int]]:
-    def compute() -> tuple[dict[int, int], dict[int, int]]:
+def _isolation_maps(g: Game, side: str) -> tuple[np.ndarray, np.ndarray]:
+    def compute() -> tuple[np.ndarray, np.ndarray]:
         rep = supply_report(g, side)
         return distance_to(g, side, set(rep.sources)), distance_to(g, side, rep.relay_hexes(), ISOLATION_RANGE)
 
@@ -584,7 +627,7 @@ def cut_off_22(g: Game, p: Piece) -> bool:
     h = M.hex_of(g, p)
     if h is None:
         return False
-    return h not in _isolation_maps(g, p.side)[0]
+    return not bool(np.isfinite(_isolation_maps(g, p.side)[0][h]))
 
 
 @implements("LGG 9-H")
@@ -592,11 +635,11 @@ def hex_isolated_9h(g: Game, side: str, h: int, exclude_relay: str | None = None
     """LGG 9-H: would a unit of ``side`` in hex ``h`` be isolated? No notional trace to a supply
     source, or - though not fully encircled - no free path of 5 hexes to a source or relay."""
     to_source, to_relay = _isolation_maps(g, side)
-    if h not in to_source:
+    if not np.isfinite(to_source[h]):
         return True
     rep = supply_report(g, side)
     if exclude_relay is None or exclude_relay not in rep.hq_relays:
-        return h not in to_relay
+        return not bool(np.isfinite(to_relay[h]))
     others = {i for pid, i in rep.hq_relays.items() if pid != exclude_relay}
     relays = (rep.relay_hexes() - set(rep.hq_relays.values())) | others
     reach = free_trace(g, side, h, ISOLATION_RANGE)
