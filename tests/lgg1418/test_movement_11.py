@@ -411,3 +411,25 @@ def test_lgg_4b_a_decoy_alone_does_not_engage() -> None:
     with pytest.raises(IllegalAction) as e:
         movement.check_move(g, act_now, [g.state.pieces["dec"]], g.board.idx("0506"), "normal")
     assert e.value.rule == "LGG 4-B"
+
+
+@pytest.mark.rules("LGG 11.1-B", "LGG 11.1-C")
+def test_lgg_11_1b_reachable_hexes_match_the_step_rules() -> None:
+    terrain = ["pppppppp", "pppppppp", "pppfpppp", "pppppppp", "pppppppp", "pppppppp", "pppppppp", "pppppppp"]
+    g = _army_game(terrain=terrain)
+    to_activation(g, EN, "FR-1")
+    reach = movement.reachable(g, current_act(g), [g.state.pieces["slow"]])
+    i = g.board.idx
+    assert all(c <= 2 for c in reach.values())
+    assert reach["0404"] == 1
+    assert "0808" not in reach
+    # every listed one-hex neighbour is a legal move
+    for h in reach:
+        if i(h) in g.board.neighbors(i("0403")):
+            movement.check_move(g, current_act(g), [g.state.pieces["slow"]], i(h), "normal")
+    everywhere = [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)]
+    g2 = _army_game(control={"hexes": {EN: [h for h in everywhere if h != "0808"], CP: ["0808"]}})
+    to_activation(g2, EN, "FR-1")
+    admin = movement.reachable(g2, current_act(g2), [g2.state.pieces["a"]], "admin")
+    assert max(admin.values()) > 4 and max(admin.values()) <= 8  # doubled allowance
+    assert not set(admin) & {"0808", *ring("0808")}  # never in contact with the enemy

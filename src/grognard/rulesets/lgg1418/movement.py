@@ -600,3 +600,55 @@ def clear_activation_attrs(g: Game, serial: int) -> None:
             for k in (*MV_ATTRS, "mv_start"):
                 p.attrs.pop(k, None)
     M.touch(g)
+
+
+# ====================================================================== reach (for front ends)
+@implements("LGG 11.1-B", "LGG 11.1-C", "LGG 8-B")
+def reachable(g: Game, act: dict[str, Any], units: list[Piece], mode: str = "normal") -> dict[str, float]:
+    """Hexes the group could reach this activation, with their MP cost (LGG 11.1-B, 11.1-C, 8-B).
+
+    A display aid for front ends, computed with the project's search service
+    (:func:`grognard.search.reach.reach_generic`) over states (hex, entered-a-rigid-ZoC):
+    terrain and hexside costs for the slowest unit, the one-hex minimum, rigid ZoCs,
+    enemy hexes and blocking fortresses as end points, administrative restrictions. Each
+    actual step is still checked by :func:`check_move` (command range, capitals and the
+    opponent's interruptions can make a listed hex unreachable).
+    """
+    from grognard.search.reach import reach_generic
+
+    side, serial = act["side"], act["serial"]
+    members = group_members(g, units)
+    start = M.hex_of(g, units[0])
+    assert start is not None
+    left = min(allowance(g, p, mode) - spent(p, serial) for p in members)
+    fresh = not any(has_moved(p, serial) for p in members)
+    start_rigid = any(has_moved(p, serial) and p.attrs.get("mv_rigid") for p in members)
+    enemy = M.other_side(side)
+    can_fight = battles_installed(g) and mode == "normal" and not all(p.type == "decoy" for p in members)
+
+    def neighbors(state: tuple[int, bool]) -> list[tuple[int, bool]]:
+        h, rigid = state
+        out = []
+        for j in g.board.neighbors(h):
+            if any(static_step_problem(g, p, h, j) for p in members) or battlefield_closed(g, act, j):
+                continue
+            engage = enemy_stack_at(g, side, j)
+            if engage and not can_fight:
+                continue
+            z = in_enemy_zoc(g, side, j)
+            if rigid and "rigid" in z and not (engage and j in exerting_hexes(g, enemy, h)):
+                continue
+            if mode == "admin" and administrative_step_problem(g, side, j):
+                continue
+            out.append((j, (not engage) and "rigid" in z))
+        return out
+
+    def cost(state: tuple[int, bool], nxt: tuple[int, bool]) -> float:
+        return float(max(step_cost(g, p, state[0], nxt[0]) for p in members))
+
+    def can_continue(state: tuple[int, bool]) -> bool:
+        return not enemy_stack_at(g, side, state[0]) and not fortress_blocks(g, side, state[0])
+
+    res = reach_generic((start, start_rigid), float(max(left, 0)), neighbors, cost, can_continue=can_continue,
+                        hex_of=lambda s: s[0], minimum_move=fresh)
+    return {g.board.label(int(h)): c for h, c in res.cost.items() if int(h) != start}
