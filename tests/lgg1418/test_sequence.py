@@ -186,3 +186,19 @@ def test_unknown_or_illegal_actions_change_nothing() -> None:
         with pytest.raises(IllegalAction):
             g.apply(bad)
         assert g.state_hash() == before
+
+
+def test_a_reaction_activation_pushed_by_the_reaction_rules_runs_like_any_activation() -> None:
+    from grognard.rulesets.lgg1418 import activation
+
+    g = game(pieces=_pieces(), rules=_rules())
+    to_activation(g, EN, "FR-1")
+    act(g, EN, type="end-movement")
+    params = activation.activation_params(g, CP, ["DE-2"], "West", reaction=True)
+    assert params["serial"] == M.st(g)["act_serial"] and params["reaction"]
+    g.push("army-activation", params)
+    g._advance()
+    assert M.st(g)["activation"]["armies"] == ["DE-2"] and M.st(g)["activation"]["reaction"]
+    act(g, CP, type="end-movement")
+    assert M.st(g).get("reaction_activated") == {"DE-2": 1}
+    assert "DE-2" not in M.st(g)["activated"]  # it may still activate on its own turn

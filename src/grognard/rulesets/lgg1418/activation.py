@@ -259,16 +259,25 @@ class ChooseActivation(Step):
                 g.finish(f)
                 return
         g.finish(f)
-        serial = int(M.st(g).get("act_serial", 0)) + 1
-        M.st(g)["act_serial"] = serial
         act_front = front or (army_fronts(g, armies[0]) or [None])[0]
-        g.push("army-activation", {"side": side, "front": act_front, "armies": armies, "serial": serial,
-                                   "reaction": False, "pre_turn": front is None, "coordinated": len(armies) > 1})
+        params = activation_params(g, side, armies, act_front)
+        params["pre_turn"] = front is None
+        g.push("army-activation", params)
         if st["done"] > 0 and act_front:
             hooks.offer(g, hooks.REACTION, {"side": M.other_side(side), "active": side, "front": act_front,
                                             "pre_turn": front is None})
         st["done"] += 1
         M.touch(g)
+
+
+def activation_params(g: Game, side: str, armies: list[str], front: str | None, reaction: bool = False) -> dict[str, Any]:
+    """Parameters of a new ``army-activation`` frame (a fresh activation serial). The reaction
+    rules (20) push ``("army-activation", activation_params(g, side, [army], front, True))``."""
+    serial = int(M.st(g).get("act_serial", 0)) + 1
+    M.st(g)["act_serial"] = serial
+    M.touch(g)
+    return {"side": side, "front": front, "armies": list(armies), "serial": serial, "reaction": reaction,
+            "pre_turn": front is None and not reaction, "coordinated": len(armies) > 1}
 
 
 # ====================================================================== the activation
