@@ -112,3 +112,27 @@ def test_legend_empty_string_leaves_a_hole(tiny_path: Path) -> None:
     sc = load_scenario_text(text, "holes.toml")
     assert sc.board.n == 23
     assert not sc.board.has_label("0601") and sc.board.has_label("0602")
+
+
+def test_neutral_nation_and_piece_value_model(tiny_path: Path) -> None:
+    from pydantic import BaseModel, ConfigDict
+
+    from grognard import rulesets
+
+    text = tiny_path.read_text().replace("[nations.R]", '[nations.N]\nname = "Neutralia"\n\n[nations.R]')
+    sc = load_scenario_text(text, "neutral.toml")
+    assert sc.nation_side("N") is None
+
+    class Values(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        strength: int
+
+    tiny = rulesets.get("tiny")
+    tiny.piece_attr_model = lambda: Values  # type: ignore[method-assign]
+    try:
+        load_scenario(tiny_path)
+        bad = tiny_path.read_text().replace("full = { strength = 2 }, reduced", "full = { strenght = 2 }, reduced", 1)
+        probs = problems_of(bad)
+        assert ("pieces[0].faces.full.strenght", "unknown key") in probs
+    finally:
+        del tiny.piece_attr_model

@@ -215,15 +215,26 @@ class Game:
         self.emit("game-over", f"game over: {winner or 'draw'} ({reason})", rule=rule, winner=winner)
 
     def cached(self, key: str, compute: Any) -> Any:
-        """Memoise a derived value until the next state change (per-position cache)."""
-        version = (len(self.actions), len(self.state.log), self.state.dice_counter)
-        tag = repr(version)
+        """Memoise a derived value for the current position.
+
+        The memo is dropped whenever an action is applied or undone, a piece moves, an
+        event is logged or dice are rolled. Rule code that changes other state (a face,
+        a status, a marker) in the middle of an action and then reads a cached value
+        must call :meth:`invalidate` first.
+        """
+        st = self.state
+        tag = repr((len(self.actions), len(st.log), st.dice_counter, st._order, len(st.frames)))
         if self._cache_key != tag:
             self.cache.clear()
             self._cache_key = tag
         if key not in self.cache:
             self.cache[key] = compute()
         return self.cache[key]
+
+    def invalidate(self) -> None:
+        """Forget every memoised derived value (see :meth:`cached`)."""
+        self.cache.clear()
+        self._cache_key = None
 
     # ================================================================== running the sequence
     def _advance(self) -> None:
@@ -278,12 +289,14 @@ class Game:
         dice_mark = self.state.dice_counter
         turn_before = self.state.turn.get("index")
         self._revealed = False
+        self.invalidate()
         try:
             step.apply(self, f, action)
             self._advance()
         except BaseException:
             self._rebuild()
             raise
+        self.invalidate()
         self.actions.append(action)
         others_now = [s for s in self.acting_sides() if s != side]
         barrier = self.state.dice_counter != dice_mark or self._revealed or bool(others_now)
@@ -315,6 +328,7 @@ class Game:
     def _rebuild(self) -> None:
         """Restore the state after the last recorded action (used after a failed action)."""
         assert self._snap is not None
+        self.invalidate()
         self.state = self._snap.clone()
         for a in self.actions[self._snap_at :]:
             self._apply_unchecked(a)

@@ -173,6 +173,10 @@ class Ruleset:
             return [kind, f"{g.board.label(int(a)) if a >= 0 else '?'}/{g.board.label(int(b)) if b >= 0 else '?'}"]
         return [kind, ref]
 
+    def stack_extra(self, g: Game, pieces: list[Piece], side: str | None) -> dict[str, Any]:
+        """Extra facts ``side`` may see about an anonymous stack (e.g. observed size). Default none."""
+        return {}
+
     def public_extra(self, g: Game, side: str | None) -> dict[str, Any]:
         """Rule-system facts a side may see (tracks, markers), already redacted."""
         return {"markers": g.state.markers, "tracks": g.state.tracks}
@@ -182,6 +186,7 @@ class Ruleset:
 
         pieces = []
         stacks: dict[tuple[Any, ...], dict[str, Any]] = {}
+        members: dict[tuple[Any, ...], list[Piece]] = {}
         for p in sorted(g.state.pieces.values(), key=lambda p: p.order):
             vis = self.piece_visibility(g, p, side)
             if vis == "full":
@@ -191,6 +196,9 @@ class Ruleset:
                 key = (tuple(outer), p.side)
                 if key not in stacks:
                     stacks[key] = {"stack": True, "side": p.side, "loc": self.loc_label(g, outer)}
+                members.setdefault(key, []).append(p)
+        for key, marker in stacks.items():
+            marker.update(self.stack_extra(g, members[key], side))
         acting = g.acting_sides()
         v = {
             "side": side,

@@ -132,10 +132,29 @@ def load_scenario_text(
         except _PathError as e:
             problems.append((e.path, e.msg))
     if not problems:
+        problems.extend(_check_piece_values(data, rs))
+    if not problems:
         problems.extend(rs.check_scenario(sc))
     if problems:
         raise ScenarioError(source, problems)
     return sc
+
+
+def _check_piece_values(data: ScenarioFile, rs: Any) -> list[tuple[str, str]]:
+    """Validate each face's printed values with the rule system's piece model, if it has one."""
+    model = rs.piece_attr_model()
+    if model is None:
+        return []
+    problems = []
+    for i, pd in enumerate(data.pieces):
+        for face, values in pd.faces.items():
+            try:
+                model.model_validate(values)
+            except ValidationError as e:
+                for err in e.errors():
+                    msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+                    problems.append((_loc_path(("pieces", i, "faces", face, *err["loc"])), msg))
+    return problems
 
 
 class _PathError(Exception):
@@ -375,7 +394,7 @@ def _check_references(data: ScenarioFile, board: Any, rs: Any) -> list[tuple[str
                 problems.append((f"{path}.pieces[{k}]", f"unknown piece {pid!r}"))
         if isinstance(e.turn, int) and data.turns and not 1 <= e.turn <= len(data.turns):
             problems.append((f"{path}.turn", f"turn {e.turn} is outside the turn track (1..{len(data.turns)})"))
-        if isinstance(e.turn, str) and e.turn not in {t.label for t in data.turns}:
+        if isinstance(e.turn, str) and data.turns and e.turn not in {t.label for t in data.turns}:
             problems.append((f"{path}.turn", f"no turn labelled {e.turn!r}"))
         if e.at is not None and not board.has_label(e.at) and e.at not in board.boxes:
             problems.append((f"{path}.at", f"unknown hex or box {e.at!r}"))

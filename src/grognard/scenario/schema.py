@@ -38,7 +38,7 @@ class ScenarioHeader(Strict):
 
 
 class Nation(Strict):
-    side: str | None = Field(description="Side the nation belongs to (null: neutral)")
+    side: str | None = Field(default=None, description="Side the nation belongs to (omitted: neutral)")
     name: str = ""
     attrs: dict[str, Any] = Field(default_factory=dict)
 
