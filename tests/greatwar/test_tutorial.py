@@ -34,3 +34,16 @@ def test_tutorial_selfplay_three_games_without_violations() -> None:
     assert rep.refused_legal_actions == 0, rep.problems
     assert rep.view_leaks == 0 and rep.replay_mismatches == 0, rep.problems
     assert rep.finished == 3
+
+
+def test_tutorial_selfplay_with_advanced_and_optional_rules() -> None:
+    from grognard.scenario import load_scenario_text
+
+    sc = find("gw-tutorial")
+    text = sc.source_text.replace(
+        "tutorial = true",
+        "tutorial = true\noptions = { overstacking = true, navigable-waterways = true, isolated-rail-sections = true, marginal-units = true }",
+    )
+    rep = selfplay(load_scenario_text(text, "tutorial-with-options"), games=2, seed=5, max_steps=3000)
+    assert rep.invariant_violations == 0 and rep.refused_legal_actions == 0, rep.problems
+    assert rep.replay_mismatches == 0 and rep.view_leaks == 0, rep.problems

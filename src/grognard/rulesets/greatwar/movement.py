@@ -468,6 +468,9 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
     problem = stacking.move_stacking_problem(g, [p for p in pieces], dest)
     if problem:
         raise IllegalAction("OT 8B", problem)
+    problem = stacking.departure_problem(g, pieces, start)
+    if problem:
+        raise IllegalAction("OT 8C2", problem)
     return PlannedMove(pieces, path, costs, mins, accel, disrupt_on)
 
 
@@ -684,7 +687,7 @@ class MovementStep(Step):
             rem = movement_allowance(g, q, f.params.get("kind", MOVEMENT), accel or mode_of(f, q) == "accel") - spent(f, q)
             if need > rem and not (not accel and min_move_allowed(g, f, q)):
                 return False
-        return stacking.move_stacking_problem(g, group, v) is None
+        return stacking.move_stacking_problem(g, group, v) is None and stacking.departure_problem(g, group, u) is None
 
     def extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         """Further actions offered by subclasses and other rules (rail, overruns, ...)."""

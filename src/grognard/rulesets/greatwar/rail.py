@@ -60,7 +60,7 @@ def links(g: Game) -> dict[int, list[RailLink]]:
     are low-volume links between their ports."""
     cut = terrain.heads(g).rail_cut
     key = ("gw:links", tuple(sorted(cut)))
-    cache = g.cache.setdefault("gw:static", {})
+    cache = g.__dict__.setdefault("_gw_static", {})
     if key in cache:
         return cache[key]
     out: dict[int, list[RailLink]] = {}
@@ -183,6 +183,13 @@ def net_hexes(g: Game, net: str) -> set[int]:
     return {i for i in rail_hexes(g) if net in nets_of_hex(g, i)}
 
 
+def init_ledgers(g: Game) -> None:
+    """Create every side's capacity record on every net (done at setup, so reads never write)."""
+    for net in net_names(g):
+        for side in g.state.sides:
+            ledger(g, net, side)
+
+
 def ledger(g: Game, net: str, side: str) -> dict[str, Any]:
     """The capacity record of ``side`` on ``net`` (created from the scenario's starting capacity)."""
     store = gw(g).setdefault("rail", {})
@@ -279,7 +286,7 @@ def section_capacity(g: Game, side: str, net: str, sec: Section, secs: list[Sect
     """OT 7A9: an orphan section has 2 RE per yard and per supply depot in it (plus what was built
     or lost there); the home section has the net's capacity less all orphans'."""
     rec = ledger(g, net, side)
-    adjust = rec.setdefault("orphan_adjust", {})
+    adjust = rec.get("orphan_adjust", {})
 
     def orphan(s: Section) -> Fraction:
         return Fraction(2 * s.yards + 2 * s.depots) + Fraction(adjust.get(str(s.id), 0))
@@ -594,6 +601,11 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
         path = path[1:]
     if not path:
         raise IllegalAction("OT 7A", "the rail route does not leave the unit's hex")
+    from grognard.rulesets.greatwar import stacking
+
+    problem = stacking.departure_problem(g, [p], start) if start is not None else None
+    if problem:
+        raise IllegalAction("OT 8C2", problem)
     comp = usable_component(g, side)
     if start not in comp:
         raise IllegalAction("OT 7A", f"{p.id} is not on a friendly rail line linked to a friendly yard")
@@ -632,7 +644,7 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
             raise IllegalAction("OT 7A3", f"strategic rail movement is limited to {rates['strategic_hexes']} hexes")
     else:
         mp = Fraction(math.ceil(Fraction(n, int(rates["operational_hexes_per_mp"])))) + changes * Fraction(str(rates["gauge_change_mp"]))
-        accel = mode_of(f, p) == "accel" or bool(action.get("accel"))
+        accel = mode_of(f, p) == "accel"
         if accel:
             mp *= int(rates["accel_multiplier"])
         left = movement_allowance(g, p, MOVEMENT, accel) - spent(f, p)
@@ -770,6 +782,10 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
             else:
                 max_h = int(rates["strategic_hexes"])
             start = units.hex_of(g, p)
+            from grognard.rulesets.greatwar import stacking
+
+            if start is not None and stacking.departure_problem(g, [p], start):
+                continue
             for _dest, path in sorted(rail_destinations(g, f, p, max_h).items()):
                 if start is None or not _quick_rail_ok(g, f, p, kind, start, path):
                     continue

@@ -33,7 +33,6 @@ from grognard.rulesets.greatwar.movement import (
     execute_move,
     plan_move,
     reach_of,
-    record,
 )
 
 if TYPE_CHECKING:
@@ -87,7 +86,7 @@ class ReserveCommitment(MovementStep):
         ctx = context(g, side, RESERVE)
         for pid in f.params["ready"]:
             p = g.state.pieces[pid]
-            if record(f, p).get("moved") or units.hex_of(g, p) is None:
+            if f.params.get("units", {}).get(pid, {}).get("moved") or units.hex_of(g, p) is None:
                 continue
             r = reach_of(ctx, f, p)
             if target in r.cost:
@@ -120,7 +119,7 @@ class ReserveCommitment(MovementStep):
         if t != "move":
             raise IllegalAction("OT 6C", f"{t!r} is not allowed in reserve commitment")
         pid = action.get("piece")
-        if pid not in f.params["ready"] or record(f, g.state.pieces[pid]).get("moved"):
+        if pid not in f.params["ready"] or f.params.get("units", {}).get(pid, {}).get("moved"):
             raise IllegalAction("OT 6C", f"{pid!r} did not succeed a reserve commitment roll, or has already moved")
         pm = plan_move(g, f, action)
         if pm.path[-1] != target:

@@ -23,7 +23,7 @@ from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import geography, nations, terrain, units, zoc
 from grognard.rulesets.greatwar.charts import load_charts
 from grognard.rulesets.greatwar.mechanics import gw
-from grognard.rulesets.greatwar.weather import frozen_at
+from grognard.rulesets.greatwar.weather import frozen_at, view
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -48,6 +48,14 @@ def navigable(g: Game, s: int) -> bool:
     """OT 7C1: river, canal and lake hexsides are inland waterways; on the European maps they are
     navigable unless frozen or (rivers and canals) next to a mountain hex; on the non-European maps
     only marked hexsides (feature ``navigable``) are; frozen waterways never are."""
+    memo = view(g).memo
+    key = ("nav", s)
+    if key not in memo:
+        memo[key] = _navigable(g, s)
+    return memo[key]
+
+
+def _navigable(g: Game, s: int) -> bool:
     tec = load_charts(g.scenario.table_overrides).tec
     feats = [f for f in terrain.side_features(g, s) if tec.hexsides[f].extra.get("navigable")]
     if not feats:
@@ -63,6 +71,15 @@ def navigable(g: Game, s: int) -> bool:
 
 def connected_sides(g: Game, s: int) -> list[int]:
     """Hexsides meeting hexside ``s`` at one of its two corners."""
+    cache = g.__dict__.setdefault("_gw_side_links", {})
+    hit = cache.get(s)
+    if hit is None:
+        hit = _connected_sides(g, s)
+        cache[s] = hit
+    return hit
+
+
+def _connected_sides(g: Game, s: int) -> list[int]:
     a, b = _ends(g, s)
     out = []
     if a < 0 or b < 0:
@@ -79,6 +96,10 @@ def waterway_net(g: Game, s: int) -> frozenset[int]:
     """OT 7C6: the inland waterway net of a navigable hexside -- all navigable hexsides connected to it."""
     if not navigable(g, s):
         return frozenset()
+    memo = view(g).memo
+    hit = memo.get(("net", s))
+    if hit is not None:
+        return hit
     seen = {s}
     todo = deque([s])
     while todo:
@@ -87,7 +108,10 @@ def waterway_net(g: Game, s: int) -> frozenset[int]:
             if v not in seen and navigable(g, v):
                 seen.add(v)
                 todo.append(v)
-    return frozenset(seen)
+    out = frozenset(seen)
+    for x in out:
+        memo[("net", x)] = out
+    return out
 
 
 def net_id(net: frozenset[int]) -> str:
@@ -118,13 +142,18 @@ def river_capacity(g: Game, side: str, net: frozenset[int]) -> Fraction:
     return Fraction(sum(1 for i in hexes if is_river_yard(g, i) and g.state.control.get(i) == side))
 
 
-def _ledger(g: Game, side: str, net: frozenset[int]) -> dict[str, Any]:
-    store = gw(g).setdefault("river", {})
-    rec = store.setdefault(net_id(net), {}).setdefault(side, {"period": None, "used": Fraction(0), "charged": {}})
+def _ledger(g: Game, side: str, net: frozenset[int], write: bool = False) -> dict[str, Any]:
+    """A side's use of a waterway net's capacity this turn (OT 7C5); a new turn starts from
+    nothing (OT 3C4). Only ``write`` calls store anything in the state."""
     from grognard.rulesets.greatwar.mechanics import current_period
 
-    if rec["period"] != current_period(g):
-        rec.update({"period": current_period(g), "used": Fraction(0), "charged": {}})
+    period = current_period(g)
+    store = gw(g).get("river", {})
+    rec = store.get(net_id(net), {}).get(side)
+    if rec is None or rec["period"] != period:
+        rec = {"period": period, "used": Fraction(0), "charged": {}}
+        if write:
+            gw(g).setdefault("river", {}).setdefault(net_id(net), {})[side] = rec
     return rec
 
 
@@ -238,6 +267,9 @@ def plan_river_move(g: Game, f: Frame, action: Action) -> RiverPlan:
     problem = stacking.move_stacking_problem(g, [p], dest)
     if problem:
         raise IllegalAction("OT 8B", problem)
+    problem = stacking.departure_problem(g, [p], start)
+    if problem:
+        raise IllegalAction("OT 8C2", problem)
     rates = load_charts(g.scenario.table_overrides).river_rates.body
     mp = Fraction(math.ceil(Fraction(len(sides), int(rates["hexsides_per_mp"]))))
     accel = mode_of(f, p) == "accel"
@@ -282,7 +314,7 @@ def apply_river_move(g: Game, f: Frame, action: Action) -> None:
     rec = record(f, p, g)
     rec["spent"] = Fraction(rec["spent"]) + plan.mp
     rec["moved"] = True
-    led = _ledger(g, p.side, plan.net)
+    led = _ledger(g, p.side, plan.net, write=True)
     led["used"] = Fraction(led["used"]) + plan.charge
     led["charged"][p.id] = Fraction(led["charged"].get(p.id, 0)) + plan.charge
     zoc.update_ownership(g)
@@ -291,18 +323,23 @@ def apply_river_move(g: Game, f: Frame, action: Action) -> None:
 
 
 def river_actions(g: Game, f: Frame, side: str) -> list[Action]:
-    """River moves open now: for each unit, each hex next to the far end of a reachable stretch."""
+    """River moves open now: for each unit, each hex next to the far end of a reachable stretch
+    (the checks of :func:`plan_river_move`, made once per unit and stretch)."""
+    from grognard.rulesets.greatwar import stacking
     from grognard.rulesets.greatwar.movement import MOVEMENT, can_move_now, mode_of, remaining
 
     if not in_use(g) or f.params.get("kind") != MOVEMENT:
         return []
     rates = load_charts(g.scenario.table_overrides).river_rates.body
+    enemy = nations.other_side(side)
     out: list[Action] = []
     for p in units.on_map_units(g, side):
         if p.loc.kind != "hex" or can_move_now(g, f, p):
             continue
         h = units.hex_of(g, p)
         assert h is not None
+        if stacking.departure_problem(g, [p], h):
+            continue
         mult = int(rates["accel_multiplier"]) if mode_of(f, p) == "accel" else 1
         max_sides = int(remaining(g, f, p) // mult) * int(rates["hexsides_per_mp"])
         if max_sides <= 0:
@@ -310,6 +347,13 @@ def river_actions(g: Game, f: Frame, side: str) -> list[Action]:
         firsts = [s for s in hex_sides(g, h) if navigable(g, s) and not blocked(g, side, s)]
         seen_dest: set[int] = set()
         for s0 in firsts:
+            net = waterway_net(g, s0)
+            if not _yard_reachable(g, side, s0, net):
+                continue
+            rec = _ledger(g, side, net)
+            extra = max(Fraction(0), units.transport_re(g, p, "river") - Fraction(rec["charged"].get(p.id, 0)))
+            if rec["used"] + extra > river_capacity(g, side, net):
+                continue
             prev = {s0: -1}
             dist = {s0: 1}
             todo = deque([s0])
@@ -318,23 +362,22 @@ def river_actions(g: Game, f: Frame, side: str) -> list[Action]:
                 if dist[u] >= max_sides:
                     continue
                 for v in connected_sides(g, u):
-                    if v not in prev and navigable(g, v) and not blocked(g, side, v):
+                    if v not in prev and v in net and not blocked(g, side, v):
                         prev[v] = u
                         dist[v] = dist[u] + 1
                         todo.append(v)
             for end in sorted(prev):
-                chain = [end]
-                while prev[chain[-1]] != -1:
-                    chain.append(prev[chain[-1]])
-                chain.reverse()
                 for d in _ends(g, end):
                     if d < 0 or d == h or d in seen_dest:
                         continue
-                    a: Action = {"type": "river-move", "side": side, "piece": p.id, "hexsides": [_label(g, s) for s in chain], "to": g.board.label(d)}
-                    try:
-                        plan_river_move(g, f, a)
-                    except IllegalAction:
+                    if g.state.control.get(d) == enemy and units.units_in_hex(g, d, enemy):
                         continue
+                    if terrain.hex_entry_cost(g, p, d) is None or stacking.move_stacking_problem(g, [p], d):
+                        continue
+                    chain = [end]
+                    while prev[chain[-1]] != -1:
+                        chain.append(prev[chain[-1]])
+                    chain.reverse()
                     seen_dest.add(d)
-                    out.append(a)
+                    out.append({"type": "river-move", "side": side, "piece": p.id, "hexsides": [_label(g, x) for x in chain], "to": g.board.label(d)})
     return out

@@ -89,6 +89,9 @@ class GreatWar(Ruleset):
         state["heads"] = heads
         state["ever_owned"] = {str(i): [s] for i, s in sorted(g.state.control.items()) if s in g.state.sides}
         state["stacking_violations"] = []
+        from grognard.rulesets.greatwar import rail
+
+        rail.init_ledgers(g)
         for i, plist in g.board.points.items():
             for pt in plist:
                 if pt.kind in FORTIFICATION_KINDS:

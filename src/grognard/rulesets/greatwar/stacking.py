@@ -152,6 +152,20 @@ def move_stacking_problem(g: Game, movers: Sequence[Piece], dest: int) -> str | 
 
 
 @implements("OT 8C2")
+def departure_problem(g: Game, movers: Sequence[Piece], start: int) -> str | None:
+    """OT 8C2: an overstack exists only under a Corps HQs in its hex, so the last Corps HQs may not
+    leave a hex where units of its side stay overstacked."""
+    if not movers or not any(special_units.is_corps_hq(p) for p in movers):
+        return None
+    side = movers[0].side
+    ids = {p.id for p in movers}
+    staying = [q for q in units.units_in_hex(g, start, side) if q.id not in ids]
+    if any(OVERSTACKED in q.status for q in staying) and not any(special_units.is_corps_hq(q) for q in staying):
+        return f"the overstack in {g.board.label(start)} would be left without a Corps HQs (OT 8C2)"
+    return None
+
+
+@implements("OT 8C2")
 def after_arrival(g: Game, movers: Sequence[Piece], dest: int) -> None:
     """OT 8C2: units arriving in a hex with a friendly Corps HQs beyond the normal limit must go
     into the overstack (the arriving units are the ones placed there)."""

@@ -177,6 +177,8 @@ def ownership_gains(g: Game) -> dict[int, str]:
         if not terrain.is_land(g, i) or marker(g, "contested", i):
             continue
         owner = g.state.control.get(i)
+        if owner is not None and owner.startswith("neutral:"):
+            continue  # a neutral's hexes change hands only when it is attacked (OT 3B3)
         occ = occupying.get(i, set())
         cands: set[str] = set()
         if len(occ) == 1:
