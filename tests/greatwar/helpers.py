@@ -139,9 +139,9 @@ def scenario_text(
     return "\n".join(out) + "\n"
 
 
-def game(seed: int = 1, options: Mapping[str, Any] | None = None, **kw: Any) -> Game:
+def game(seed: int = 1, options: Mapping[str, Any] | None = None, table_overrides: Mapping[str, str] | None = None, **kw: Any) -> Game:
     """A game of a test scenario, at the Entente's movement phase of the first turn."""
-    sc = load_scenario_text(scenario_text(**kw), "<test>")
+    sc = load_scenario_text(scenario_text(**kw), "<test>", table_overrides=dict(table_overrides or {}))
     return Game.new(sc, seed, options or {})
 
 

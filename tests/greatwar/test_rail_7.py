@@ -353,6 +353,13 @@ def test_ot_7a8_gauge_changes() -> None:
     assert movement.spent(frame(g), g.state.pieces["d"]) == 2
     plan = rail.plan_rail_move(g, frame(g), {"type": "rail-move", "side": EN, "piece": "s", "kind": "strategic", "path": ["0201", "0301", "0401"]})
     assert plan.hexes == 3
+    # with a strategic allowance of 22 hexes (a user's chart), 3 hexes and a gauge change (20) do not fit
+    text = (RS_DATA / "charts" / "rail-rates.toml").read_text(encoding="utf-8").replace("strategic_hexes = 200", "strategic_hexes = 22")
+    g2 = rgame(networks=nets, pieces=[division("s", "France", "0101")], table_overrides={"rail-rates": text})
+    with pytest.raises(IllegalAction) as e:
+        rmove(g2, "s", ["0201", "0301", "0401"], kind="strategic")
+    assert e.value.rule == "OT 7A3"
+    rmove(g2, "s", ["0201", "0301"], kind="strategic")
 
 
 @pytest.mark.rules("OT 7A9")
