@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
+from grognard.rulesets import get
 from grognard.rulesets.greatwar import mechanics, movement, rail, terrain, units, zoc
 from grognard.rulesets.greatwar.movement import STRATEGIC
 
@@ -26,6 +28,7 @@ from .helpers import (
     unit,
 )
 
+RS_DATA = Path(get("greatwar").data_dir)
 ROW = ["0101", "0201", "0301", "0401", "0501", "0601", "0701", "0801"]
 CITIES = [("0101", "partial-city", "West"), ("0401", "partial-city", "Mid"), ("0801", "partial-city", "East"),
           ("0601", "partial-city", "East2")]
@@ -248,6 +251,7 @@ def test_ot_7a5d_capacity_transfer() -> None:
         rail.check_transfer(g, {"type": "rail-transfer", "side": EN, "from": "A", "to": "C", "amount": 2, "res_pts": ["r1"]})
     with pytest.raises(IllegalAction):
         rail.check_transfer(g, {"type": "rail-transfer", "side": EN, "from": "A", "to": "B", "amount": 3, "res_pts": ["r1", "r2"]})
+    rail.check_transfer(g, {"type": "rail-transfer", "side": EN, "from": "A", "to": "B", "amount": 3, "res_pts": ["r1"]})
     rail.apply_initial_action(g, {"type": "rail-transfer", "side": EN, "from": "A", "to": "B", "amount": 2, "res_pts": ["r1"]})
     assert rail.ledger(g, "A", EN)["capacity"] == 18 and rail.ledger(g, "B", EN)["capacity"] == 10
     assert rail.ledger(g, "B", EN)["pending"] == 2
