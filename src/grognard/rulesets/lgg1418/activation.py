@@ -129,6 +129,9 @@ class SideTurn(Step):
             if h:
                 return h
         if side_turn_state(g, side, front)["ended"]:
+            if front and not f.params.get("end_offered"):
+                f.params["end_offered"] = True
+                return hooks.child(g, hooks.END_OF_MILITARY_TURN, {"side": side, "front": front})
             return None
         return "choose-activation", {"side": side, "front": front, "restrict": f.params.get("restrict")}
 
@@ -206,6 +209,8 @@ class ChooseActivation(Step):
                     except IllegalAction:
                         continue
                     out.append(act)
+        for ext in hooks.STEP_ACTIONS["choose-activation"]:
+            out.extend(ext.actions(g, f, side))
         if self._end_problem(g, f, side) is None:
             out.append({"type": "end-turn", "side": side})
         return out
@@ -225,8 +230,16 @@ class ChooseActivation(Step):
             if why:
                 raise IllegalAction("LGG [11.4-X]", why)
             return
-        armies = [action.get("army")] if t == "activate" else action.get("armies")
-        if t not in ("activate", "coordinate") or not isinstance(armies, list) or not all(isinstance(a, str) for a in armies):
+        ext = hooks.step_extension(self.name, t)
+        if ext is not None:
+            ext.check(g, f, action)
+            armies = ext.armies(g, f, action)
+            if not armies:
+                return
+        else:
+            armies = [action.get("army")] if t == "activate" else action.get("armies")
+        if (t not in ("activate", "coordinate") and ext is None) or not isinstance(armies, list) \
+                or not all(isinstance(a, str) for a in armies):
             raise IllegalAction(self.rule, "activate an army, coordinate armies, or end the turn")
         ok = activatable(g, side, front, restrict)
         for a in armies:
@@ -244,6 +257,13 @@ class ChooseActivation(Step):
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         side, front = action["side"], f.params.get("front")
         st = open_side_turn(g, side, front)
+        ext = hooks.step_extension(self.name, action["type"])
+        if ext is not None:
+            chosen = ext.apply(g, f, action)
+            g.finish(f)
+            if chosen:
+                self._start(g, side, front, list(chosen["armies"]), st, dict(chosen.get("extra", {})))
+            return
         if action["type"] == "end-turn":
             st["ended"] = True
             M.touch(g)
@@ -259,9 +279,15 @@ class ChooseActivation(Step):
                 g.finish(f)
                 return
         g.finish(f)
+        self._start(g, side, front, armies, st, {})
+
+    def _start(self, g: Game, side: str, front: str | None, armies: list[str], st: dict[str, Any],
+               extra: dict[str, Any]) -> None:
         act_front = front or (army_fronts(g, armies[0]) or [None])[0]
         params = activation_params(g, side, armies, act_front)
         params["pre_turn"] = front is None
+        if extra:
+            params["extra"] = extra
         g.push("army-activation", params)
         if st["done"] > 0 and act_front:
             hooks.offer(g, hooks.REACTION, {"side": M.other_side(side), "active": side, "front": act_front,
@@ -300,6 +326,7 @@ class ArmyActivation(Step):
         act = {"serial": p["serial"], "side": p["side"], "front": p.get("front"), "armies": list(p["armies"]),
                "reaction": bool(p.get("reaction")), "breakthrough": False, "pre_turn": bool(p.get("pre_turn")),
                "coordinated": bool(p.get("coordinated"))}
+        act.update(p.get("extra", {}))
         M.st(g)["activation"] = act
         counts = M.st(g).setdefault("activated" if not act["reaction"] else "reaction_activated", {})
         stale = M.st(g).setdefault("main_army_stale", [])
@@ -451,6 +478,10 @@ class ActivationMovement(Step):
             why = campaign.attack_obligation_problem(g, act)
             if why:
                 raise IllegalAction("LGG [11.4-X]", why)
+            for chk in hooks.END_MOVEMENT_CHECKS:
+                problem = chk(g, act)
+                if problem:
+                    raise IllegalAction(*problem)
             return
         if t in ("move", "rail"):
             units, j = self._units_and_target(g, act, action)

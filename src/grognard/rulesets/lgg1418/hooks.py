@@ -36,15 +36,25 @@ step name                      rule      pushed
                                          adjustments. Params: none
 ``national-will-adjustment``   25        in the final phase. Params: none
 ``interphase-procedures``      26, 40-45 in the interphase. Params: ``name``
+``end-of-military-turn``       30-F      when a side has ended its military turn on a front
+                                         (after the opponent's reactions in that turn).
+                                         Params: ``side``, ``front``
 =============================  ========  ===================================================
+
+Extension points inside steps of the sequence of play (registered by later rule modules
+when they are imported; see :data:`MOVE_CHECKS`, :data:`END_MOVEMENT_CHECKS` and
+:data:`STEP_ACTIONS` below).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.core.sequence import Action
+    from grognard.core.state import Frame, Piece
 
 INTERCEPTION = "interception"
 ENEMY_REINFORCEMENT = "enemy-reinforcement"
@@ -54,6 +64,7 @@ STRATEGIC_RETREAT = "strategic-retreat"
 AUTONOMOUS_UNITS = "autonomous-units"
 FINAL_PHASE_HOOKS = ("isolation-attrition", "fortress-surrender", "national-will-adjustment")
 INTERPHASE_PROCEDURES = "interphase-procedures"
+END_OF_MILITARY_TURN = "end-of-military-turn"
 
 ALL = (
     INTERCEPTION,
@@ -64,6 +75,7 @@ ALL = (
     AUTONOMOUS_UNITS,
     *FINAL_PHASE_HOOKS,
     INTERPHASE_PROCEDURES,
+    END_OF_MILITARY_TURN,
 )
 
 
@@ -83,3 +95,64 @@ def offer(g: Game, name: str, params: dict[str, Any]) -> bool:
 def child(g: Game, name: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """The hook as the next child of a composite step, or None when it is not installed."""
     return (name, params) if installed(g, name) else None
+
+
+# ====================================================================== extension points
+#: Extra checks of a move into a hex, called at the end of ``movement.check_move`` with
+#: ``(g, act, members, j, mode, engage)`` (``members``: the moving units with what their
+#: boxes carry; ``engage``: the hex holds an enemy stack marker). A check raises
+#: :class:`~grognard.core.errors.IllegalAction` naming its rule, from what the mover may know.
+MoveCheck = Callable[["Game", dict[str, Any], "list[Piece]", int, str, bool], None]
+MOVE_CHECKS: list[MoveCheck] = []
+
+#: Extra conditions for ending an activation's movement, called by the ``end-movement``
+#: check with ``(g, act)``; each returns ``(rule id, reason)`` when movement may not end yet.
+EndMovementCheck = Callable[["Game", dict[str, Any]], "tuple[str, str] | None"]
+END_MOVEMENT_CHECKS: list[EndMovementCheck] = []
+
+
+class StepActions(Protocol):
+    """Extra actions a later rule adds to a step of the sequence of play.
+
+    ``types`` are the action types it handles; ``actions`` lists the legal ones for a side;
+    ``check`` raises :class:`~grognard.core.errors.IllegalAction`; ``apply`` performs one.
+    For ``choose-activation``, ``armies`` names the armies an action would activate (checked
+    like an ordinary activation) and ``apply`` returns the parameters to add to the
+    activation (``{"armies": [...], "extra": {...}}``) or None when nothing is activated.
+    """
+
+    types: tuple[str, ...]
+
+    def actions(self, g: Game, f: Frame, side: str) -> list[Action]: ...
+
+    def check(self, g: Game, f: Frame, action: Action) -> None: ...
+
+    def apply(self, g: Game, f: Frame, action: Action) -> Any: ...
+
+    def armies(self, g: Game, f: Frame, action: Action) -> list[str]: ...
+
+
+#: Steps that accept extra actions, and the extensions registered for each.
+STEP_ACTIONS: dict[str, list[StepActions]] = {"reinforcement-side": [], "choose-activation": []}
+
+
+def register_actions(step: str, ext: StepActions) -> None:
+    """Add the actions of ``ext`` to step ``step`` (idempotent: a module imported twice registers once)."""
+    lst = STEP_ACTIONS[step]
+    if not any(type(e) is type(ext) for e in lst):
+        lst.append(ext)
+
+
+def register_check(lst: list[Any], fn: Any) -> None:
+    """Add ``fn`` to one of the check lists above (idempotent)."""
+    name = (getattr(fn, "__module__", ""), getattr(fn, "__qualname__", repr(fn)))
+    if not any((getattr(x, "__module__", ""), getattr(x, "__qualname__", repr(x))) == name for x in lst):
+        lst.append(fn)
+
+
+def step_extension(step: str, action_type: Any) -> StepActions | None:
+    """The extension of ``step`` that handles actions of type ``action_type``, if any."""
+    for ext in STEP_ACTIONS.get(step, []):
+        if action_type in ext.types:
+            return ext
+    return None

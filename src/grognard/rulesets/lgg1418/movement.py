@@ -343,6 +343,8 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
             if foreign_capital(g, p, j) and allowance(g, p, mode) - spent(p, serial) - step_cost(g, p, i, j) <= 0:
                 raise IllegalAction("LGG 11.1-E", f"{p.id}: only a stack of the capital's own nation may stop in "
                                     "it (allies may pass through): this move would end there")
+    for chk in hooks.MOVE_CHECKS:
+        chk(g, act, members, j, mode, engage)
     rigid = (not engage) and "rigid" in in_zoc
     stop = engage or fortress_blocks(g, side, j)
     return StepInfo(cost=cost, engage=engage, stop=stop, rigid=rigid)

@@ -23,7 +23,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step
 from grognard.core.state import NOWHERE, Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import fog, mapdata
+from grognard.rulesets.lgg1418 import fog, hooks, mapdata
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import (
     command_army,
@@ -711,6 +711,8 @@ class ReinforcementSide(Step):
                     if why_not_main_army(g, side, front, a) is None:
                         out.append({"type": "main-army", "side": side, "front": front, "army": a})
             out.extend(fog.box_actions(g, side))
+            for ext in hooks.STEP_ACTIONS["reinforcement-side"]:
+                out.extend(ext.actions(g, f, side))
         if self._pending(g, side, full) is None:
             out.append({"type": "end-reinforcement", "side": side})
         return out
@@ -808,6 +810,10 @@ class ReinforcementSide(Step):
         if t in fog.BOX_ACTIONS:
             fog.check_box_action(g, action)
             return
+        ext = hooks.step_extension(self.name, t)
+        if ext is not None:
+            ext.check(g, f, action)
+            return
         raise IllegalAction("LGG 5", f"{t!r} is not an action of the reinforcement phase")
 
     def _own(self, g: Game, side: str, action: Action, rule: str, key: str = "unit") -> Piece:
@@ -864,6 +870,10 @@ class ReinforcementSide(Step):
             fog.emit_private(g, side, "attach", f"{p.id} detached from its army", None, rule="LGG 2-B")
         elif t in fog.BOX_ACTIONS:
             fog.apply_box_action(g, action)
+        else:
+            ext = hooks.step_extension(self.name, t)
+            if ext is not None:
+                ext.apply(g, f, action)
 
 
 STEPS: tuple[type[Step], ...] = (ReinforcementPhase, ReinforcementSide)
