@@ -77,7 +77,7 @@ def scenario_text(
     rules: str = "",
     options: Mapping[str, Any] | None = None,
     victory: str = "",
-    nations: Mapping[str, str] | None = None,
+    nations: Mapping[str, str | None] | None = None,
     schedule: Iterable[Mapping[str, Any]] = (),
 ) -> str:
     rows = rows or ["c" * cols for _ in range(nrows)]
@@ -95,7 +95,10 @@ def scenario_text(
     nat = dict(nations) if nations is not None else {"France": EN, "Germany": CP, "Britain": EN}
     for n, side in nat.items():
         out.append(f"[nations.{json.dumps(n)}]")
-        out.append(f"side = {_v(side)}")
+        if side is not None:
+            out.append(f"side = {_v(side)}")
+        else:
+            out.append(f"name = {_v(n)}")
     out += ["[[maps]]", 'name = "T"', f"cols = [1, {cols}]", f"rows = [1, {nrows}]", f"legend = {_v(LEGEND)}", "terrain = ["]
     out += [f"  {_v(r)}," for r in rows]
     out.append("]")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
 from grognard.core.modifiers import Modifiers
 from grognard.core.state import Loc
 from grognard.rulesets.greatwar import (
+    combat,
     geography,
     isolation,
     mechanics,
@@ -20,8 +22,9 @@ from grognard.rulesets.greatwar import (
 )
 from grognard.rulesets.greatwar.catalogue import load_catalogue
 from grognard.rulesets.greatwar.movement import movement_allowance
+from grognard.scenario.loader import ScenarioError
 
-from .helpers import CP, EN, army_hq, division, end, game, idx, move, run_to, unit
+from .helpers import CP, EN, army_hq, division, end, game, idx, load, move, run_to, unit
 
 
 def P(g, pid):
@@ -172,18 +175,53 @@ def test_ot_3b_sides_of_nations() -> None:
     assert nations.side_of_nation(g, "Serbia") == EN
 
 
+NEUTRAL_WEST = [f"{c:02d}{r:02d}" for c in range(1, 5) for r in range(1, 7) if c < 4 or r < 4]
+BELGIUM = [f"04{r:02d}" for r in range(4, 7)]
+
+
+def neutral_game(**kw: Any) -> Any:
+    return game(pieces=[division("d", "France", "0304"), unit("bel", "rifle", "Belgium", None, side=EN)],
+                nations={"France": EN, "Germany": CP, "Belgium": None},
+                areas=[{"name": "belgium", "kind": "nation", "hexes": BELGIUM}],
+                control={EN: NEUTRAL_WEST, CP: [f"{c:02d}{r:02d}" for c in range(5, 9) for r in range(1, 7)]},
+                rules='neutral_territory = { Belgium = ["belgium"] }', **kw)
+
+
 @pytest.mark.rules("OT 3B3")
 def test_ot_3b3_attacked_neutral_joins_the_other_side() -> None:
-    g = game(pieces=[division("d", "France", "0404"), unit("bel", "rifle", "Belgium", "0101", side=CP)],
-             nations={"France": EN, "Germany": CP, "Belgium": CP})
-    # make Belgium neutral for the test (a TOML scenario cannot write a null side)
-    g.state.alignment["Belgium"] = None
-    g.state.control[idx(g, "0505")] = "neutral:Belgium"
-    assert nations.neutral_nation_of_hex(g, idx(g, "0505")) == "Belgium"
-    move(g, "d", "0505")
+    g = neutral_game()
+    assert g.state.alignment["Belgium"] is None
+    assert nations.side_of_nation(g, "Belgium") is None
+    assert nations.neutral_nation_of_hex(g, idx(g, "0404")) == "Belgium"
+    assert all(g.state.control[idx(g, h)] == "neutral:Belgium" for h in BELGIUM)
+    # a retreat never enters a neutral's hex (interpretation default)
+    d = g.state.pieces["d"]
+    without = {g.board.label(c.hexes[0]) for c in combat.retreat_step_options(g, d, idx(g, "0204"), idx(g, "0304"))}
+    assert without and "0404" not in without
+    move(g, "d", "0404")
     assert g.state.alignment["Belgium"] == CP
     assert g.state.pieces["bel"].side == CP
+    assert g.state.control[idx(g, "0406")] == CP  # (0404 and 0405 are then gained by the French unit, OT 5B)
+    assert not any(str(o).startswith("neutral:") for o in g.state.control.values())
     assert any(ev["type"] == "joins-war" for ev in g.state.log)
+    assert g.ruleset.invariants(g) == []
+
+
+@pytest.mark.rules("OT 3B3")
+def test_ot_3b3_neutral_scenario_checks() -> None:
+    bad = [
+        ({"rules": 'neutral_territory = { France = ["0101"] }'}, "not neutral"),
+        ({"rules": 'neutral_territory = { Belgium = ["nowhere"] }', "nations": {"France": EN, "Germany": CP, "Belgium": None}},
+         "no map area"),
+        ({"rules": 'neutral_territory = { Belgium = ["0101"] }', "nations": {"France": EN, "Germany": CP, "Belgium": None}},
+         "also owned"),
+        ({"pieces": [unit("bel", "rifle", "Belgium", "0101", side=EN)], "nations": {"France": EN, "Germany": CP, "Belgium": None}},
+         "stay off the map"),
+    ]
+    for kw, text in bad:
+        with pytest.raises(ScenarioError) as e:
+            load(**kw)
+        assert text in str(e.value), (kw, str(e.value))
 
 
 @pytest.mark.rules("OT 3B4")

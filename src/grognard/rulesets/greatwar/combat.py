@@ -152,7 +152,7 @@ def retreat_step_options(g: Game, p: Piece, origin: int, here: int, exclude_zoc_
     """The hexes a unit may retreat to next, best priority first, per the order of OT 9F2: a hex
     not in an enemy ZOC and within stacking, then one not in a ZOC but over the limit (the unit
     then keeps retreating), then a hex in an enemy ZOC. Never into prohibited terrain, an
-    enemy-occupied/owned hex or back towards the combat hex (each step must take it farther away:
+    enemy-occupied/owned hex, a neutral's hex (OT 3B3) or back towards the combat hex (each step must take it farther away:
     interpretation default). Empty: no retreat route (the unit is eliminated)."""
     side = p.side
     enemy = nations.other_side(side)
@@ -166,7 +166,7 @@ def retreat_step_options(g: Game, p: Piece, origin: int, here: int, exclude_zoc_
             continue
         if g.state.control.get(j) == enemy and units.units_in_hex(g, j, enemy):
             continue
-        if not nations.may_enter_command(g, side, j):
+        if not nations.may_enter_command(g, side, j) or nations.neutral_nation_of_hex(g, j) is not None:
             continue
         friendly = g.state.control.get(j) == side or bool(units.units_in_hex(g, j, side))
         in_zoc = j in ez and not (ignores_zoc_on_retreat(p) and friendly)

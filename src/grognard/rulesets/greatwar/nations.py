@@ -53,9 +53,18 @@ def join_war(g: Game, nation: str, side: str, rule: str = "OT 3B3", reason: str 
         if p.nation == nation:
             p.side = side
     tag = f"neutral:{nation}"
-    for i, owner in list(g.state.control.items()):
+    gained = [i for i, owner in g.state.control.items() if owner == tag]
+    for i in gained:
+        g.state.control[i] = side
+    bridges = g.state.markers.get("bridge-owner", {})
+    for key, owner in list(bridges.items()):
         if owner == tag:
-            g.state.control[i] = side
+            bridges[key] = side
+    ever = g.state.vars.get("gw", {}).get("ever_owned")
+    if ever is not None:
+        for i in gained:
+            if side not in ever.get(str(i), []):
+                ever.setdefault(str(i), []).append(side)
     g.emit("joins-war", f"{nation} joins the {side}" + (f" ({reason})" if reason else ""), rule=rule, nation=nation, side=side)
 
 

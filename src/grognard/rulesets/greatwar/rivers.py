@@ -311,6 +311,9 @@ def apply_river_move(g: Game, f: Frame, action: Action) -> None:
     p.status.add(zoc.NO_ZOC)
     g.state.move(p.id, Loc.hex(plan.dest))
     p.status.discard(zoc.NO_ZOC)
+    nat = nations.neutral_nation_of_hex(g, plan.dest)
+    if nat is not None:
+        nations.attack_neutral(g, nat, p.side)
     rec = record(f, p, g)
     rec["spent"] = Fraction(rec["spent"]) + plan.mp
     rec["moved"] = True

@@ -87,6 +87,13 @@ class GreatWar(Ruleset):
         for h in getattr(rules, "heads", []) if rules is not None else []:
             heads.append({"kind": h.kind, "hexes": [g.board.idx(x) for x in (h.hex, *h.beyond)]})
         state["heads"] = heads
+        for nation, refs in (getattr(rules, "neutral_territory", {}) if rules is not None else {}).items():
+            if g.state.alignment.get(nation, "missing") is not None:
+                continue
+            for ref in refs:
+                hexes = g.board.areas[ref].hexes if ref in g.board.areas else [g.board.idx(ref)]
+                for i in hexes:
+                    g.state.control[int(i)] = f"neutral:{nation}"
         state["ever_owned"] = {str(i): [s] for i, s in sorted(g.state.control.items()) if s in g.state.sides}
         state["stacking_violations"] = []
         from grognard.rulesets.greatwar import rail
@@ -168,6 +175,8 @@ class GreatWar(Ruleset):
         for i, owner in g.state.control.items():
             if owner not in sides and not str(owner).startswith("neutral:"):
                 out.append(f"OT 5B: {g.board.label(i)} has an unknown owner {owner!r}")
+            elif str(owner).startswith("neutral:") and g.state.alignment.get(str(owner)[8:], "missing") is not None:
+                out.append(f"OT 3B3: {g.board.label(i)} still belongs to {str(owner)[8:]}, which is no longer neutral")
         return out
 
     def stacking_now(self, g: Game) -> list[str]:

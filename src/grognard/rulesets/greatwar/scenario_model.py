@@ -61,6 +61,9 @@ class GreatWarRules(Strict):
     heads: list[HeadDef] = Field(default_factory=list, description="railheads and roadheads (OT 7)")
     division_re: list[DivisionRE] = Field(default_factory=list)
     hq_activation_modifiers: dict[str, int] = Field(default_factory=dict, description="nation -> Army HQs activation modifier (Rules 41/42B)")
+    neutral_territory: dict[str, list[str]] = Field(
+        default_factory=dict, description="neutral nation -> map areas (or hexes) it owns while neutral (OT 3B3)"
+    )
 
 
 class Objective(Strict):
@@ -195,6 +198,34 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
                 for a, b in pairwise(chain):
                     if sc.board.idx(b) not in sc.board.neighbors(sc.board.idx(a)):
                         out.append((f"rules.heads[{k}]", f"{a} and {b} are not adjacent"))
+        controlled = {h for hexes in data.control.hexes.values() for h in hexes}
+        controlled_areas = set(data.control.areas)
+        for nation, refs in rules.neutral_territory.items():
+            where = f"rules.neutral_territory.{nation}"
+            nd = data.nations.get(nation)
+            if nd is None:
+                out.append((where, f"unknown nation {nation!r}"))
+            elif nd.side is not None:
+                out.append((where, f"{nation} is not neutral (its side is {nd.side!r}) (OT 3B3)"))
+            for ref in refs:
+                if ref in sc.board.areas:
+                    if ref in controlled_areas:
+                        out.append((where, f"area {ref!r} is also given to a side in [control.areas]"))
+                    hexes = [sc.board.label(int(i)) for i in sc.board.areas[ref].hexes]
+                elif sc.board.has_label(ref):
+                    hexes = [ref]
+                else:
+                    out.append((where, f"no map area or hex {ref!r}"))
+                    continue
+                both = sorted(set(hexes) & controlled)
+                if both:
+                    out.append((where, f"{', '.join(both[:5])} also owned by a side in [control.hexes]"))
+        for i, pd in enumerate(data.pieces):
+            nd = data.nations.get(pd.nation) if pd.nation else None
+            if nd is None or nd.side is not None or pd.at is None:
+                continue
+            if getattr(pd.at, "box", None) is None:
+                out.append((f"pieces[{i}].at", f"{pd.nation} is neutral: its forces stay off the map (no 'at', or a box) until it joins the war (OT 3B3)"))
         for k, row in enumerate(rules.division_re):
             for tname in row.types:
                 if not cat.known(tname):
