@@ -237,6 +237,14 @@ class Game:
         self._cache_key = None
 
     # ================================================================== running the sequence
+    def advance(self) -> None:
+        """Run automatic steps until some side must act (after rule code pushed steps itself).
+
+        The engine calls this after every action; tests and set-up code that push steps
+        directly call it to let the sequence of play catch up.
+        """
+        self._advance()
+
     def _advance(self) -> None:
         frames = self.state.frames
         for _ in range(MAX_AUTOMATIC_STEPS):
