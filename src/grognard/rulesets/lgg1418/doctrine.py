@@ -38,15 +38,22 @@ def calendar_doctrine(g: Game) -> str:
 
 
 def doctrine(g: Game, nation: str, front: str) -> str:
-    """The doctrine of ``nation`` on ``front`` this turn."""
+    """The doctrine of ``nation`` on ``front`` this turn.
+
+    A recorded change wins over the scenario and the calendar, except an October 1914 switch
+    to trenches once the calendar has moved past Movement Doctrine (36.2-B); once a power has
+    switched to Combined Doctrine, everybody is in it from the turn recorded in
+    ``combined_from`` (36.4).
+    """
     n = doctrine_country(g, nation)
+    everyone = M.st(g).get("combined_from")
+    if everyone is not None and M.turn_index(g) >= int(everyone):
+        return "combined"
+    base = M.rules(g).doctrine.get(n) or calendar_doctrine(g)
     over = M.st(g).get("doctrine", {}).get(n, {}).get(front)
-    if over:
+    if over and not (over == "trenches" and base != "movement"):
         return str(over)
-    scen = M.rules(g).doctrine.get(n)
-    if scen:
-        return scen
-    return calendar_doctrine(g)
+    return base
 
 
 def set_doctrine(g: Game, nation: str, front: str, value: str) -> None:

@@ -42,13 +42,17 @@ from grognard.rulesets.lgg1418 import (
     activation,
     campaign,
     counters,
+    doctrine_transitions,
     fog,
     fronts,
     mapdata,
     naval,
+    offensive,
+    politics,
     reinforcement,
     stacking,
     strategic,
+    trench,
     turn,
     victory,
     weather,
@@ -64,7 +68,8 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
     from grognard.scenario.model import Scenario
 
-MODULES = (turn, campaign, reinforcement, fronts, weather, naval, activation)
+MODULES = (turn, campaign, reinforcement, fronts, weather, naval, activation,
+           doctrine_transitions, trench, offensive, politics)
 
 
 def _collect_steps() -> tuple[type[Step], ...]:
