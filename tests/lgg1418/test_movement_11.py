@@ -201,6 +201,11 @@ def test_lgg_11_2_administrative_movement() -> None:
         _move(g, ["a"], x, "normal")
     assert e.value.rule == "LGG 11.2"  # one mode per move
     _move(g, ["a"], x, "admin")  # next to the enemy, but behind the canal
+    # The marker at 0705 might be a decoy as far as the French know (4-A): the move is accepted,
+    # then refused by a reveal event; afterwards the contact is known and the move is illegal.
+    events = g.apply({"type": "move", "side": EN, "units": ["a"], "to": y, "mode": "admin"})
+    assert M.hex_of(g, a) == g.board.idx(x)
+    assert any(e["type"] == "move-refused" and e.get("reveal") and e["rule"] == "LGG 11.2" for e in events)
     with pytest.raises(IllegalAction) as e:
         _move(g, ["a"], y, "admin")
     assert e.value.rule == "LGG 11.2" and "contact" in e.value.message
@@ -428,7 +433,8 @@ def test_lgg_11_1b_reachable_hexes_match_the_step_rules() -> None:
         if i(h) in g.board.neighbors(i("0403")):
             movement.check_move(g, current_act(g), [g.state.pieces["slow"]], i(h), "normal")
     everywhere = [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)]
-    g2 = _army_game(control={"hexes": {EN: [h for h in everywhere if h != "0808"], CP: ["0808"]}})
+    g2 = _army_game(control={"hexes": {EN: [h for h in everywhere if h != "0808"], CP: ["0808"]}},
+                    options={"fog-of-war": False})  # the French know what the marker at 0808 is
     to_activation(g2, EN, "FR-1")
     admin = movement.reachable(g2, current_act(g2), [g2.state.pieces["a"]], "admin")
     assert max(admin.values()) > 4 and max(admin.values()) <= 8  # doubled allowance

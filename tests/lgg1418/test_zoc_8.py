@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.errors import IllegalAction
+from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418 import zoc
 
 from . import dummy  # noqa: F401  (registers the hooked variant)
@@ -106,16 +107,23 @@ def test_lgg_8b_lgg21_rigid_zoc_blocks_zoc_to_zoc_then_frees_next_turn() -> None
     assert "0406" not in _zoc(g, CP)
     to_activation(g, EN, "FR-1")
     act(g, EN, type="move", units=["fr"], to=h1, mode="normal")
-    assert g.state.pieces["fr"].attrs.get("mv_rigid")
+    from grognard.rulesets.lgg1418 import movement
+
+    serial = current_act(g)["serial"]
+    assert movement.entered_rigid(g, g.state.pieces["fr"], serial)  # a hidden fact, not in the unit's attributes
+    assert "mv_rigid" not in g.state.pieces["fr"].attrs
+    # The French cannot know that the marker at 0404 exerts a ZoC (4-A): the move is accepted and
+    # refused by a reveal event; once revealed, the move is illegal.
+    events = g.apply({"type": "move", "side": EN, "units": ["fr"], "to": h2, "mode": "normal"})
+    assert M.hex_of(g, g.state.pieces["fr"]) == g.board.idx(h1)
+    assert any(ev["type"] == "move-refused" and ev["rule"] == "LGG 8-B" and ev.get("reveal") for ev in events)
     with pytest.raises(IllegalAction) as e:
         g.apply({"type": "move", "side": EN, "units": ["fr"], "to": h2, "mode": "normal"})
     assert e.value.rule == "LGG 8-B"
     # it may attack the stack exerting the ZoC (the battle hook is installed in this variant)
-    from grognard.rulesets.lgg1418 import movement
-
     info = movement.check_move(g, current_act(g), [g.state.pieces["fr"]], g.board.idx("0404"), "normal")
     assert info.engage and info.stop
     # and it may step back out of the enemy ZoC
     movement.check_move(g, current_act(g), [g.state.pieces["fr"]], g.board.idx("0406"), "normal")
     act(g, EN, type="end-movement")
-    assert not g.state.pieces["fr"].attrs.get("mv_rigid")  # the next activation may go on from h1 to h2
+    assert not movement.entered_rigid(g, g.state.pieces["fr"], serial)  # the next activation may go on from h1 to h2

@@ -27,7 +27,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import campaign, doctrine, fog, hooks, mapdata, movement, railways
+from grognard.rulesets.lgg1418 import campaign, fog, hooks, mapdata, movement, railways
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.fronts import army_fronts, front_order
@@ -38,7 +38,6 @@ from grognard.rulesets.lgg1418.reinforcement import (
     eliminate,
 )
 from grognard.rulesets.lgg1418.stacking import Problem, hex_problems, rearward_hexes
-from grognard.rulesets.lgg1418.zoc import in_enemy_zoc
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -551,11 +550,15 @@ class ActivationMovement(Step):
             i = int(units[0].loc.ref)
             mode = str(action.get("mode", "normal"))
             info = movement.check_move(g, act, units, j, mode)
+            refusal = movement.hidden_refusal(g, act, units, j, mode)
+            if refusal is not None:
+                self._refuse(g, side, i, j, refusal)
+                return
             members = movement.apply_move(g, act, units, j, mode, info)
             fog.emit_private(g, side, "move", f"{', '.join(p.id for p in members)} move from {g.board.label(i)} to "
                              f"{g.board.label(j)} ({mode}, {info.cost} MP)", f"a {side} stack moves from "
                              f"{g.board.label(i)} to {g.board.label(j)}", rule="LGG 11.1-B")
-            self._interception_hook(g, act, j, members)
+            self._interception_hook(g, act, i, j, members, info.engage)
             return
         if t == "rail":
             units, j = self._units_and_target(g, act, action)
@@ -590,25 +593,31 @@ class ActivationMovement(Step):
         if t == "convert-pr":
             apply_conversion(g, g.state.pieces[action["unit"]], action["how"])
 
-    @implements("LGG 8-A", "LGG 11.4-A")
-    def _interception_hook(self, g: Game, act: dict[str, Any], j: int, members: list[Piece]) -> None:
-        """LGG 8-A / 11.4-A: entering a hex in the ZoC of an enemy whose doctrine allows interception
-        opens the interception hook for that enemy (never after a rail move)."""
+    @implements("LGG 4-A", "LGG 8-B", "LGG 11.2")
+    def _refuse(self, g: Game, side: str, i: int, j: int, refusal: dict[str, Any]) -> None:
+        """LGG 4-A / 8-B / 11.2: a move accepted from what the mover knew runs into a hidden fact:
+        the stack stays where it is and a reveal event tells the mover what it found."""
+        from grognard.rulesets.lgg1418 import knowledge
+
+        for lab in refusal["zoc"]:
+            knowledge.remember(g, side, lab, zoc=["rigid"])
+        for lab in refusal["units"]:
+            knowledge.remember(g, side, lab, units=True)
+        g.emit("move-refused", f"the move from {g.board.label(i)} to {g.board.label(j)} is not possible: "
+               f"{refusal['reason']}", rule=refusal["rule"], visible_to=[side],
+               others=f"a {side} stack finds an obstacle near {g.board.label(j)}", reveal=True)
+
+    @implements("LGG 8-A", "LGG 11.4-A", "LGG 13-A")
+    def _interception_hook(self, g: Game, act: dict[str, Any], i: int, j: int, members: list[Piece],
+                           engaged: bool) -> None:
+        """LGG 8-A / 11.4-A / 13-A: after a hex entered other than by rail, the interception rules
+        (:func:`.interception.after_move`) decide, from what the mover may know, whether the enemy
+        is asked about an interception, and reveal a marker that held no corps."""
         if not hooks.installed(g, hooks.INTERCEPTION):
             return
-        enemy = M.other_side(act["side"])
-        if not in_enemy_zoc(g, act["side"], j):
-            return
-        from grognard.rulesets.lgg1418.zoc import exerting_hexes
+        from grognard.rulesets.lgg1418.interception import after_move
 
-        able = False
-        for h in exerting_hexes(g, enemy, j):
-            for q in M.occupied(g, enemy).get(h, []):
-                if M.is_corps(q) and doctrine.interception_mode(g, q.nation, act.get("front") or M.WEST) != "no":
-                    able = True
-        if able:
-            hooks.offer(g, hooks.INTERCEPTION, {"side": enemy, "mover": act["side"], "hex": g.board.label(j),
-                                                "units": [p.id for p in members], "activation": act["serial"]})
+        after_move(g, act, i, j, members, engaged)
 
 
 def _conversion_options(g: Game, u: Piece, i: int) -> list[list[int]]:

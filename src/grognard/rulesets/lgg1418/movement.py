@@ -9,8 +9,9 @@ unit" (11.1-C) amounts to: a group may only take a step every unit in it can pay
 units may be dropped or picked up along the way.
 
 Unit run-time attributes (cleared when the activation ends): ``mv_act`` activation serial,
-``mv_spent`` MP spent, ``mv_mode`` ``normal`` or ``admin``, ``mv_rigid`` the unit entered an
-empty hex in a rigid enemy ZoC with its last step (8-B), ``mv_stop`` its movement is over,
+``mv_spent`` MP spent, ``mv_mode`` ``normal`` or ``admin``, ``mv_empty`` the unit's last step
+entered a hex free of the enemy (8-B; whether that hex lies in a rigid enemy ZoC is a hidden
+fact kept in ``st["rigid_entered"]``, unit id -> activation serial), ``mv_stop`` its movement is over,
 ``mv_inrange`` it began within command range of its HQ, ``mv_rail`` it moved by rail.
 ``moved_turn`` (kept) is the turn index of its last move.
 """
@@ -25,7 +26,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.state import Loc, Piece
-from grognard.rulesets.lgg1418 import hooks, mapdata, railways
+from grognard.rulesets.lgg1418 import hooks, knowledge, mapdata, railways
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import (
     command_army,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 MOVERS = ("corps", "hq", "artillery", "tank", "decoy")
-MV_ATTRS = ("mv_act", "mv_spent", "mv_mode", "mv_rigid", "mv_stop", "mv_inrange", "mv_rail")
+MV_ATTRS = ("mv_act", "mv_spent", "mv_mode", "mv_empty", "mv_stop", "mv_inrange", "mv_rail")
 
 
 @dataclass(frozen=True)
@@ -167,19 +168,24 @@ def fortress_blocks(g: Game, side: str, j: int) -> bool:
 # ====================================================================== dynamic rules
 def enemy_stack_at(g: Game, side: str, j: int) -> bool:
     """An enemy stack marker stands in ``j`` (what the mover can see: any enemy piece but a
-    fortress besieged by the mover, 11.1-D)."""
+    fortress besieged by the mover and what it shuts in, 11.1-D, 23-D)."""
     for q in M.pieces_at_hex(g, j, M.other_side(side)):
         if q.type == "fortress" and BESIEGED in q.status:
             continue
+        c = M.carrier(g, q)
+        if c is not None and c.type == "fortress" and BESIEGED in c.status:
+            continue  # the units shut inside a besieged fortress (23-D)
         return True
     return False
 
 
 @implements("LGG 11.2")
-def administrative_step_problem(g: Game, side: str, j: int) -> str | None:
+def administrative_step_problem(g: Game, side: str, j: int, enemy: set[int] | None = None) -> str | None:
     """LGG 11.2: an administrative move stays in friendly territory (or territory conquered at
     least one turn earlier) and never passes through or ends in contact with enemy units,
-    unless that hex lies behind a river, canal or strait, or is a city or a friendly fortress."""
+    unless that hex lies behind a river, canal or strait, or is a city or a friendly fortress.
+
+    ``enemy``: the hexes holding enemy units as far as the mover knows (default: the truth)."""
     if mapdata.controller(g, j) != side:
         return "administrative movement stays in friendly territory"
     won = mapdata.conquered_turn(g, j)
@@ -187,7 +193,8 @@ def administrative_step_problem(g: Game, side: str, j: int) -> str | None:
         return "territory conquered this turn is not yet open to administrative movement"
     if mapdata.is_city(g, j) or any(q.type == "fortress" and q.side == side for q in g.state.at_hex(j)):
         return None
-    enemy = M.enemy_blocking_hexes(g, side)
+    if enemy is None:
+        enemy = M.enemy_blocking_hexes(g, side)
     for k in g.board.neighbors(j):
         if k not in enemy:
             continue
@@ -282,7 +289,8 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
     assert i is not None
     members = group_members(g, units)
     engage = enemy_stack_at(g, side, j)
-    in_zoc = in_enemy_zoc(g, side, j)
+    known_here = knowledge.known_zoc(g, side, i)
+    known_there = knowledge.known_zoc(g, side, j)
     if engage:
         if all(p.type == "decoy" for p in members):
             raise IllegalAction("LGG 4-B", "a decoy alone cannot engage the enemy")
@@ -299,7 +307,6 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
     if battlefield_closed(g, act, j):
         raise IllegalAction("LGG 11.1-F", "a friendly army activated this turn has already fought in that hex")
     cost = 0
-    enemy = M.other_side(side)
     for p in members:
         why = static_step_problem(g, p, i, j)
         if why:
@@ -310,8 +317,8 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
             raise IllegalAction("LGG 11.2", f"{p.id} is already making {kind} move")
         if has_moved(p, serial) and p.attrs.get("mv_stop"):
             raise IllegalAction("LGG 11.1-B", f"{p.id} has ended its movement")
-        if (has_moved(p, serial) and p.attrs.get("mv_rigid") and "rigid" in in_zoc and not p.attrs.get("assault")
-                and not (engage and j in exerting_hexes(g, enemy, i))):
+        if (has_moved(p, serial) and p.attrs.get("mv_empty") and "rigid" in known_here and "rigid" in known_there
+                and not p.attrs.get("assault") and not engage):
             raise IllegalAction("LGG 8-B", f"{p.id} entered an empty hex in a rigid enemy ZoC and may not move "
                                 "directly into another one (it may only attack the stack exerting it)")
         cap = allowance(g, p, mode)
@@ -330,7 +337,7 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
     front_change = any(changes_front(g, int(p.attrs["mv_start"]) if has_moved(p, serial) and "mv_start" in p.attrs
                                      else i, j) for p in members)
     if mode == "admin" or front_change:
-        why = administrative_step_problem(g, side, j)
+        why = administrative_step_problem(g, side, j, knowledge.known_unit_hexes(g, side))
         if why and mode == "admin":
             raise IllegalAction("LGG 11.2", why)
         if why:
@@ -345,7 +352,7 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
                                     "it (allies may pass through): this move would end there")
     for chk in hooks.MOVE_CHECKS:
         chk(g, act, members, j, mode, engage)
-    rigid = (not engage) and "rigid" in in_zoc
+    rigid = (not engage) and "rigid" in known_there
     stop = engage or fortress_blocks(g, side, j)
     return StepInfo(cost=cost, engage=engage, stop=stop, rigid=rigid)
 
@@ -363,6 +370,44 @@ def _check_hq_step(g: Game, act: dict[str, Any], hq: Piece, j: int) -> None:
         if h is not None and g.board.distance(j, h) > rng:
             raise IllegalAction("LGG [11.1-A]", f"moving the HQ there would leave {p.id} outside its command range; "
                                 f"{p.id} began outside it and must end within it")
+
+
+def entered_rigid(g: Game, p: Piece, serial: int) -> bool:
+    """Hidden fact (8-B): did ``p``'s last step in activation ``serial`` enter an empty hex lying
+    in a rigid enemy ZoC? Kept out of the piece's attributes, which its owner's view shows."""
+    return M.st(g).get("rigid_entered", {}).get(p.id) == serial and bool(p.attrs.get("mv_empty"))
+
+
+@implements("LGG 8-B", "LGG 11.2", "LGG 4-A")
+def hidden_refusal(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: str) -> dict[str, Any] | None:
+    """LGG 8-B / 11.2 / 4-A: a move accepted from what the mover knows (:func:`check_move`) that
+    the hidden facts forbid: a rigid enemy ZoC on both hexes (8-B), or contact with enemy units
+    during an administrative move or a change of front (11.2, 11.1-H). Returns the rule, the
+    reason and what the mover learns (``zoc``: hexes in a rigid ZoC; ``units``: hexes holding
+    enemy units), or None when the move stands."""
+    side, serial = act["side"], act["serial"]
+    i = M.hex_of(g, units[0])
+    assert i is not None
+    members = group_members(g, units)
+    engage = enemy_stack_at(g, side, j)
+    enemy = M.other_side(side)
+    if "rigid" in in_enemy_zoc(g, side, j):
+        for p in members:
+            if (has_moved(p, serial) and entered_rigid(g, p, serial) and not p.attrs.get("assault")
+                    and not (engage and j in exerting_hexes(g, enemy, i))):
+                return {"rule": "LGG 8-B", "reason": f"{g.board.label(i)} and {g.board.label(j)} both lie in a rigid "
+                        "enemy ZoC: the stack may not move on, except to attack the stack exerting it",
+                        "zoc": [g.board.label(i), g.board.label(j)], "units": []}
+    front_change = any(changes_front(g, int(p.attrs["mv_start"]) if has_moved(p, serial) and "mv_start" in p.attrs
+                                     else i, j) for p in members)
+    if mode == "admin" or front_change:
+        why = administrative_step_problem(g, side, j)
+        if why:
+            blocking = M.enemy_blocking_hexes(g, side)
+            touching = [g.board.label(k) for k in g.board.neighbors(j) if k in blocking]
+            return {"rule": "LGG 11.2" if mode == "admin" else "LGG 11.1-H", "reason": why, "zoc": [],
+                    "units": touching}
+    return None
 
 
 @implements("LGG 11.1-B", "LGG 11.1-C")
@@ -385,9 +430,16 @@ def apply_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
         M.set_attr(g, p, "mv_act", serial)
         M.set_attr(g, p, "mv_spent", used)
         M.set_attr(g, p, "mv_mode", mode)
-        M.set_attr(g, p, "mv_rigid", info.rigid or None)
+        M.set_attr(g, p, "mv_empty", None if info.engage else True)
         M.set_attr(g, p, "mv_stop", True if info.stop else None)
         M.set_attr(g, p, "moved_turn", M.turn_index(g))
+    hidden = M.st(g).setdefault("rigid_entered", {})
+    rigid = not info.engage and "rigid" in in_enemy_zoc(g, act["side"], j)
+    for p in members:
+        if rigid:
+            hidden[p.id] = serial
+        else:
+            hidden.pop(p.id, None)
     for p in units:
         M.move_piece(g, p, Loc.hex(j))
     if not info.engage and any(p.type != "decoy" for p in members):
@@ -447,7 +499,8 @@ def apply_rail(g: Game, act: dict[str, Any], units: list[Piece], goal: int, cost
         M.set_attr(g, p, "mv_spent", spent(p, serial) + costs[p.id])
         M.set_attr(g, p, "mv_mode", "normal")
         M.set_attr(g, p, "mv_rail", True)
-        M.set_attr(g, p, "mv_rigid", None)
+        M.set_attr(g, p, "mv_empty", None)
+        M.st(g).get("rigid_entered", {}).pop(p.id, None)
         M.set_attr(g, p, "moved_turn", M.turn_index(g))
     for p in units:
         M.move_piece(g, p, Loc.hex(goal))
@@ -597,6 +650,9 @@ def coordination_roll(g: Game, side: str, armies: list[str]) -> bool:
 
 
 def clear_activation_attrs(g: Game, serial: int) -> None:
+    hidden = M.st(g).get("rigid_entered", {})
+    for pid in [k for k, v in hidden.items() if v == serial]:
+        del hidden[pid]
     for p in g.state.pieces.values():
         if p.attrs.get("mv_act") == serial or any(k in p.attrs for k in ("mv_inrange", "mv_start")):
             for k in (*MV_ATTRS, "mv_start"):
@@ -609,7 +665,8 @@ def clear_activation_attrs(g: Game, serial: int) -> None:
 def reachable(g: Game, act: dict[str, Any], units: list[Piece], mode: str = "normal") -> dict[str, float]:
     """Hexes the group could reach this activation, with their MP cost (LGG 11.1-B, 11.1-C, 8-B).
 
-    A display aid for front ends, computed with the project's search service
+    A display aid for front ends, computed from what the mover knows of the enemy (4-A:
+    a marker's ZoC or units count only once revealed) with the project's search service
     (:func:`grognard.search.reach.reach_generic`) over states (hex, entered-a-rigid-ZoC):
     terrain and hexside costs for the slowest unit, the one-hex minimum, rigid ZoCs,
     enemy hexes and blocking fortresses as end points, administrative restrictions. Each
@@ -624,8 +681,9 @@ def reachable(g: Game, act: dict[str, Any], units: list[Piece], mode: str = "nor
     assert start is not None
     left = min(allowance(g, p, mode) - spent(p, serial) for p in members)
     fresh = not any(has_moved(p, serial) for p in members)
-    start_rigid = any(has_moved(p, serial) and p.attrs.get("mv_rigid") for p in members)
-    enemy = M.other_side(side)
+    start_rigid = any(has_moved(p, serial) and p.attrs.get("mv_empty") for p in members) and \
+        "rigid" in knowledge.known_zoc(g, side, start)
+    known_units = knowledge.known_unit_hexes(g, side)
     can_fight = battles_installed(g) and mode == "normal" and not all(p.type == "decoy" for p in members)
 
     def neighbors(state: tuple[int, bool]) -> list[tuple[int, bool]]:
@@ -637,10 +695,10 @@ def reachable(g: Game, act: dict[str, Any], units: list[Piece], mode: str = "nor
             engage = enemy_stack_at(g, side, j)
             if engage and not can_fight:
                 continue
-            z = in_enemy_zoc(g, side, j)
-            if rigid and "rigid" in z and not (engage and j in exerting_hexes(g, enemy, h)):
+            z = knowledge.known_zoc(g, side, j)
+            if rigid and "rigid" in z and not engage:
                 continue
-            if mode == "admin" and administrative_step_problem(g, side, j):
+            if mode == "admin" and administrative_step_problem(g, side, j, known_units):
                 continue
             out.append((j, (not engage) and "rigid" in z))
         return out

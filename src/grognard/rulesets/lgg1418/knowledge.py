@@ -1,0 +1,137 @@
+"""What a side may know about the enemy's stacks (LGG 4-A), for rules decided from its knowledge.
+
+A side sees enemy stacks only as anonymous markers (4-A). Several rules turn on facts hidden
+in those markers: whether a marker exerts a ZoC (8-B rigid ZoCs, 13 interception), whether it
+holds units or is only a decoy (11.2 administrative movement, 12 contact), what it holds. The
+moving side's legal actions are decided from what it may know, never from those hidden facts;
+an action that turns out to be barred by them is resolved with a reveal event (an undo
+barrier) that tells the mover what it ran into, and the fact is remembered here until the end
+of the activation so the same action is not offered again.
+
+Known facts of ``side`` about an enemy hex: an enemy fortress counter (public, it holds units
+and exerts a ZoC while not besieged); a stack observed in full this turn (43-G, events: its
+pieces are known); a stack observed by count with at least one corps; and what reveal events
+recorded in ``st["known"][side][hex label]`` (``units``: holds enemy units; ``zoc``: kinds of
+enemy ZoC known on that hex), valid for the activation in which they were revealed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from grognard.core.rules import implements
+from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.zoc import BESIEGED, exerts_zoc, zoc_kind_of, zoc_reaches
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+
+
+def _serial(g: Game) -> int:
+    act = M.st(g).get("activation")
+    return int(act["serial"]) if act else -1
+
+
+def _records(g: Game, side: str) -> dict[str, dict[str, Any]]:
+    serial = _serial(g)
+    turn = M.turn_index(g)
+    rec = M.st(g).get("known", {}).get(side, {})
+    return {k: v for k, v in rec.items() if v.get("serial") == serial and v.get("turn") == turn}
+
+
+def remember(g: Game, side: str, hex_label: str, units: bool | None = None, zoc: list[str] | None = None) -> None:
+    """Record what a reveal showed ``side`` about an enemy hex (valid for this activation)."""
+    serial, turn = _serial(g), M.turn_index(g)
+    book = M.st(g).setdefault("known", {}).setdefault(side, {})
+    for k in [k for k, v in book.items() if v.get("serial") != serial or v.get("turn") != turn]:
+        del book[k]
+    rec = book.setdefault(hex_label, {"serial": serial, "turn": turn})
+    if units is not None:
+        rec["units"] = bool(units)
+    if zoc is not None:
+        rec["zoc"] = sorted(set(rec.get("zoc", [])) | set(zoc))
+    M.touch(g)
+
+
+def _observed_full(g: Game, side: str) -> set[int]:
+    rev = M.st(g).get("revealed", {}).get(side, {})
+    return {g.board.idx(lab) for lab, lvl in rev.items() if lvl == "full" and g.board.has_label(lab)}
+
+
+@implements("LGG 4-A")
+def known_unit_hexes(g: Game, side: str) -> set[int]:
+    """LGG 4-A: enemy hexes ``side`` knows to hold enemy units (fortress counters, observed
+    stacks, revealed facts); every other enemy marker may be a decoy as far as it knows. Without
+    fog of war (option ``fog-of-war`` off) everything is known."""
+    enemy = M.other_side(side)
+    blocking = M.enemy_blocking_hexes(g, side)
+    if not g.opt("fog-of-war"):
+        return set(blocking)
+    out: set[int] = set()
+    for h, plist in M.occupied(g, enemy).items():
+        if any(p.type == "fortress" and p.loc.kind == "hex" for p in plist):
+            out.add(h)
+    out |= _observed_full(g, side) & blocking
+    rev = M.st(g).get("revealed", {}).get(side, {})
+    for lab, lvl in rev.items():
+        if lvl == "count" and g.board.has_label(lab):
+            from grognard.rulesets.lgg1418.fog import front_line_corps
+
+            i = g.board.idx(lab)
+            if front_line_corps(g, i, enemy) > 0:
+                out.add(i)
+    for lab, rec in _records(g, side).items():
+        if rec.get("units") and g.board.has_label(lab):
+            out.add(g.board.idx(lab))
+    return out
+
+
+@implements("LGG 4-A", "LGG 8-B")
+def known_zoc(g: Game, side: str, j: int) -> frozenset[str]:
+    """LGG 4-A / 8-B: the kinds of enemy ZoC ``side`` knows to lie on hex ``j``: those of enemy
+    fortresses (public counters) and of fully observed stacks, and what reveals recorded."""
+    if not g.opt("fog-of-war"):
+        from grognard.rulesets.lgg1418.zoc import in_enemy_zoc
+
+        return in_enemy_zoc(g, side, j)
+    enemy = M.other_side(side)
+    kinds: set[str] = set()
+    full = _observed_full(g, side)
+    occ = M.occupied(g, enemy)
+    for h in g.board.neighbors(j):
+        for p in occ.get(h, []):
+            public = p.type == "fortress" and p.loc.kind == "hex" and BESIEGED not in p.status
+            if not (public or h in full) or not exerts_zoc(g, p) or not zoc_reaches(g, enemy, h, j):
+                continue
+            if p.type == "fortress":
+                kinds.add("fortress")
+            kinds.add(zoc_kind_of(g, p))
+    rec = _records(g, side).get(g.board.label(j))
+    if rec:
+        kinds |= set(rec.get("zoc", []))
+    return frozenset(kinds)
+
+
+def _inert(g: Game, p: Any) -> bool:
+    """A besieged fortress, or a piece inside one: no ZoC (8-C, 9-E)."""
+    if p.type == "fortress":
+        return BESIEGED in p.status
+    c = M.carrier(g, p)
+    return c is not None and c.type == "fortress" and BESIEGED in c.status
+
+
+@implements("LGG 4-A", "LGG 8", "LGG 8-C")
+def possible_zoc_sources(g: Game, side: str, j: int) -> list[int]:
+    """LGG 4-A / 8-C: adjacent enemy hexes whose marker may exert a ZoC on ``j`` as far as
+    ``side`` can tell: any enemy stack marker (a fortress counter alone only while unbesieged)
+    whose ZoC could reach ``j`` across that hexside (8-C is read from the public map)."""
+    enemy = M.other_side(side)
+    occ = M.occupied(g, enemy)
+    out = []
+    for h in g.board.neighbors(j):
+        plist = occ.get(h, [])
+        if not plist or all(_inert(g, p) for p in plist):
+            continue
+        if zoc_reaches(g, enemy, h, j):
+            out.append(h)
+    return out
