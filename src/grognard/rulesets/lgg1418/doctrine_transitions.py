@@ -565,7 +565,15 @@ def record_victories(g: Game) -> None:
     M.touch(g)
 
 
+@implements("LGG 4-A", "LGG 36.4")
+def view_extra(g: Game, side: str | None) -> dict[str, Any]:
+    """LGG 4-A / 36.4: the switch to Combined Doctrine is public."""
+    first = M.st(g).get("combined_first")
+    return {"combined": {"first": dict(first) if first else None, "everyone_from": M.st(g).get("combined_from")}}
+
+
 hooks.register_actions("reinforcement-side", CombinedTestActions())
+hooks.register_check(hooks.VIEW_EXTRAS, view_extra)
 hooks.register_check(hooks.MOVE_CHECKS, no_mans_land_check)
 
 STEPS: tuple[type[Step], ...] = (OctoberTrenches,)

@@ -32,6 +32,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action
 from grognard.core.state import Loc, Piece
+from grognard.rulesets.lgg1418 import hooks
 from grognard.rulesets.lgg1418 import model as M
 
 if TYPE_CHECKING:
@@ -144,6 +145,8 @@ def public_view(g: Game, side: str | None) -> dict[str, Any]:
         "armies": mine_armies,
         "observed": dict(s.get("revealed", {}).get(side, {})) if side else {},
     }
+    for extra in hooks.VIEW_EXTRAS:
+        out.update(extra(g, side))
     return {
         "lgg": serial.to_jsonable(out),
         "markers": serial.to_jsonable({k: v for k, v in g.state.markers.items() if k in PUBLIC_MARKERS}),
@@ -151,7 +154,7 @@ def public_view(g: Game, side: str | None) -> dict[str, Any]:
     }
 
 
-PUBLIC_MARKERS = ("battle", "rail_gauge", "conquered", "siege", "fortress_fallen")
+PUBLIC_MARKERS = ("battle", "rail_gauge", "conquered", "siege", "fortress_fallen", "no_mans_land", "disputed")
 
 
 def _army_public(g: Game, army: str) -> dict[str, Any]:

@@ -150,6 +150,12 @@ def register_check(lst: list[Any], fn: Any) -> None:
         lst.append(fn)
 
 
+#: Extra facts for the ``lgg`` part of a side's view: callables ``(g, side) -> dict`` merged
+#: into it by :func:`.fog.public_view`. Each must give ``side`` only what it may know.
+ViewExtra = Callable[["Game", "str | None"], dict[str, Any]]
+VIEW_EXTRAS: list[ViewExtra] = []
+
+
 def step_extension(step: str, action_type: Any) -> StepActions | None:
     """The extension of ``step`` that handles actions of type ``action_type``, if any."""
     for ext in STEP_ACTIONS.get(step, []):

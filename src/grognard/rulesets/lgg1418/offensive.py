@@ -603,9 +603,29 @@ def launch(g: Game, side: str, plan: dict[str, Any], objective: list[str]) -> di
     offensives(g)[off["id"]] = off
     M.touch(g)
     g.emit("offensive", f"{side} launches a great offensive on the {plan['sector']} sector (objective "
-           f"{', '.join(objective)}; armies {', '.join(armies)})", rule="LGG 30-A", reveal=True,
-           offensive=off["id"], objective=objective)
+           f"{', '.join(objective)})", rule="LGG 30-A", reveal=True, offensive=off["id"], objective=objective)
+    g.emit("offensive-armies", f"the great offensive is conducted by {', '.join(armies)} (command: {cmd})",
+           rule="LGG 30-A", visible_to=[side])
     return off
+
+
+PUBLIC_FIELDS = ("id", "side", "sector", "front", "year", "objective", "status", "launched", "turns", "victorious",
+                 "halted", "halt_reason", "breakthrough", "cities", "command")
+
+
+@implements("LGG 4-A", "LGG 30-A")
+def view_extra(g: Game, side: str | None) -> dict[str, Any]:
+    """LGG 4-A / 30-A: the offensives under way as a side may know them: the public facts of every
+    launched offensive, the armies only for the side conducting it (its plans are in its own
+    secrets)."""
+    out = []
+    for o in sorted(offensives(g).values(), key=lambda o: o["id"]):
+        rec = {k: o.get(k) for k in PUBLIC_FIELDS}
+        if side == o["side"]:
+            rec["armies"] = list(o["armies"])
+            rec["third"] = o.get("third")
+        out.append(rec)
+    return {"offensives": out}
 
 
 @implements("LGG 30-H")
@@ -1064,6 +1084,7 @@ def _plans_needed(g: Game, side: str, year: int) -> bool:
 
 
 hooks.register_actions("choose-activation", OffensiveActions())
+hooks.register_check(hooks.VIEW_EXTRAS, view_extra)
 hooks.register_check(hooks.MOVE_CHECKS, offensive_attack_check)
 hooks.register_check(hooks.END_MOVEMENT_CHECKS, offensive_end_movement_check)
 

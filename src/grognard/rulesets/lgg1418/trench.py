@@ -400,5 +400,16 @@ def autonomous_reinforcement_source_ok(g: Game, defenders: list[Piece], source_h
     return source_holder.type in ("hq", "ghq") and h is not None and g.board.distance(h, battle_hex) <= 6
 
 
+@implements("LGG 4-A", "LGG 28-A", "LGG 28-C")
+def view_extra(g: Game, side: str | None) -> dict[str, Any]:
+    """LGG 4-A: a side sees its own powers' trench levels and GHQ Artillery boxes."""
+    if side is None:
+        return {}
+    own = M.powers_of(g, side)
+    return {"trench_levels": {n: normal_level(g, n) for n in own if M.is_major(g, n)},
+            "ghq_artillery": {n: [p.id for p in ghq_artillery(g, n)] for n in own if ghq_artillery(g, n)}}
+
+
 hooks.register_actions("reinforcement-side", GhqArtilleryActions())
+hooks.register_check(hooks.VIEW_EXTRAS, view_extra)
 hooks.register_check(hooks.MOVE_CHECKS, autonomous_attack_check)
