@@ -104,7 +104,7 @@ class Charts:
     raw: Mapping[str, Chart]
 
 
-CHART_IDS = ("tec", "zoc-costs", "overrun-costs", "rail-rates", "river-rates", "stacking")
+CHART_IDS = ("tec", "zoc-costs", "overrun-costs", "rail-rates", "river-rates", "stacking", "supply-lines", "engineering")
 
 
 def _num(v: Any, where: str) -> Cost:
@@ -230,6 +230,8 @@ def build(charts: Mapping[str, Chart]) -> Charts:
         ("overrun-costs", ("reduced_cost_tags", "standard", "reduced_cost")),
         ("rail-rates", ("operational_hexes_per_mp", "strategic_hexes", "gauge_change_mp", "gauge_change_hexes", "accel_multiplier")),
         ("river-rates", ("hexsides_per_mp", "accel_multiplier")),
+        ("supply-lines", ("overland", "road", "combat", "rail", "overland_terms", "ports", "gsp", "combat_supply", "fortress")),
+        ("engineering", ("mp", "turns", "res_pts", "dates")),
     ):
         _require(charts[cid], keys)
     exits = charts["zoc-costs"].body["exit"]
