@@ -9,6 +9,7 @@ with no enemy unit and no siege in them (23-D: a railway in a siege hex is unusa
 from __future__ import annotations
 
 import math
+from collections import deque
 from typing import TYPE_CHECKING
 
 from grognard.core.rules import implements
@@ -55,14 +56,26 @@ def usable_rail(g: Game, side: str) -> frozenset[int]:
     return M.memo(g, f"usable-rail:{side}", compute)
 
 
+def rail_graph(g: Game, side: str) -> dict[int, list[tuple[int, float]]]:
+    """Usable rail links of ``side`` in the current position, for every hex with one:
+    hex -> [(neighbour, capacity; inf when the section is not limited)] (computed once per position)."""
+
+    def compute() -> dict[int, list[tuple[int, float]]]:
+        usable = usable_rail(g, side)
+        out: dict[int, list[tuple[int, float]]] = {}
+        for i in range(g.board.n):
+            links = [(j, float(a["capacity"]) if a.get("capacity") else math.inf)
+                     for j, a in mapdata.rail_links(g, i) if j in usable]
+            if links:
+                out[i] = links
+        return out
+
+    return M.memo(g, f"rail-graph:{side}", compute)
+
+
 def rail_neighbours(g: Game, side: str, i: int) -> list[tuple[int, float]]:
     """Usable rail links from ``i``: (hex, capacity; inf when the section is not limited)."""
-    out = []
-    for j, attrs in mapdata.rail_links(g, i):
-        if rail_usable(g, side, j):
-            cap = attrs.get("capacity")
-            out.append((j, float(cap) if cap else math.inf))
-    return out
+    return list(rail_graph(g, side).get(i, ()))
 
 
 @implements("LGG 11.4-D")
@@ -74,7 +87,8 @@ def own_network(g: Game, side: str) -> set[int]:
             i for i in range(g.board.n)
             if rail_usable(g, side, i) and (n := mapdata.country_of(g, i)) is not None and M.nation_side(g, n) == side
         }
-        return set(paths.bfs(home, lambda u: [j for j, _ in rail_neighbours(g, side, u)]))
+        graph = rail_graph(g, side)
+        return set(paths.bfs(home, lambda u: [j for j, _ in graph.get(u, ())]))
 
     return M.memo(g, f"own-rail:{side}", compute)
 
@@ -85,10 +99,41 @@ def rail_path(g: Game, side: str, start: int, goal: int) -> list[int] | None:
     if not (rail_usable(g, side, start) and rail_usable(g, side, goal)):
         return None
     limit = int(M.data(g).rail["max_hexes"])
-    path = paths.bfs_path(start, {goal}, lambda u: [j for j, _ in rail_neighbours(g, side, u)], max_depth=limit)
-    if path is None or journey_length(g, path) > limit:
+    prev = rail_tree(g, side, start)
+    if goal not in prev:
+        return None
+    path = [goal]
+    while path[-1] != start:
+        path.append(prev[path[-1]])  # type: ignore[arg-type]
+    path.reverse()
+    if journey_length(g, path) > limit:
         return None
     return path
+
+
+def rail_tree(g: Game, side: str, start: int) -> dict[int, int | None]:
+    """Breadth-first tree of ``side``'s usable railway from ``start``, at most 40 steps deep
+    (hex -> the hex it is reached from); the first path found to a hex is the one
+    :func:`grognard.rulesets.lgg1418.paths.bfs_path` would give (computed once per position and start)."""
+
+    def compute() -> dict[int, int | None]:
+        graph = rail_graph(g, side)
+        limit = int(M.data(g).rail["max_hexes"])
+        prev: dict[int, int | None] = {start: None}
+        depth = {start: 0}
+        q = deque([start])
+        while q:
+            u = q.popleft()
+            if depth[u] >= limit:
+                continue
+            for v, _ in graph.get(u, ()):
+                if v not in prev:
+                    prev[v] = u
+                    depth[v] = depth[u] + 1
+                    q.append(v)
+        return prev
+
+    return M.memo(g, f"rail-tree:{side}:{start}", compute)
 
 
 @implements("LGG 11.4-B")

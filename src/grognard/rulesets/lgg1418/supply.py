@@ -160,12 +160,21 @@ def supply_sources(g: Game, side: str) -> tuple[set[int], dict[int, str | None]]
         return [j for j in mapdata.waterway_links(g, u) if _waterway_usable(g, side, j)]
 
     cities = {i for i in urban if mapdata.is_city(g, i)}
+    # Without virtual links the usable railway is an undirected graph: a breadth-first search from
+    # a rail hex reaches exactly its connected component, computed once for every place.
+    component = {} if virtual else _rail_components(g, side)
+    comp_cities: dict[int, set[int]] = {}
+    for c in cities:
+        if c in component:
+            comp_cities.setdefault(component[c], set()).add(c)
     for i in urban:
         others = cities - {i}
         if not others:
             continue
         linked = False
-        if railways.rail_usable(g, side, i) or any(i in pair for pair in virtual):
+        if not virtual and i in component:
+            linked = bool(comp_cities.get(component[i], set()) - {i})
+        elif railways.rail_usable(g, side, i) or any(i in pair for pair in virtual):
             linked = bool(set(paths.bfs([i], rail_step)) & others)
         if not linked and _waterway_usable(g, side, i):
             linked = bool(set(paths.bfs([i], water_step)) & others)
@@ -186,6 +195,18 @@ def supply_sources(g: Game, side: str) -> tuple[set[int], dict[int, str | None]]
         elif i not in sources:
             minor[i] = _minor_port_army(g, side, i)
     return sources, minor
+
+
+def _rail_components(g: Game, side: str) -> dict[int, int]:
+    """Usable rail hex of ``side`` -> the number of its connected piece of railway."""
+    graph = railways.rail_graph(g, side)
+    comp: dict[int, int] = {}
+    for start in sorted(railways.usable_rail(g, side)):
+        if start in comp:
+            continue
+        for h in paths.bfs([start], lambda u: [j for j, _ in graph.get(u, ())]):
+            comp[h] = start
+    return comp
 
 
 def _sea_linked(g: Game, side: str, i: int, j: int) -> bool:
