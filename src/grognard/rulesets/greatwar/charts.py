@@ -104,7 +104,12 @@ class Charts:
     raw: Mapping[str, Chart]
 
 
-CHART_IDS = ("tec", "zoc-costs", "overrun-costs", "rail-rates", "river-rates", "stacking", "supply-lines", "engineering")
+CHART_IDS = ("tec", "zoc-costs", "overrun-costs", "rail-rates", "river-rates", "stacking", "supply-lines", "engineering", "fec")
+
+# Extra checks that rule modules register for their charts or chart sections (chart id -> checks);
+# each raises ChartError naming the key that is wrong. The combat rules check the TEC combat
+# columns and the Fortification Effects Chart this way.
+VALIDATORS: dict[str, list[Any]] = {}
 
 
 def _num(v: Any, where: str) -> Cost:
@@ -137,7 +142,7 @@ def _row(name: str, d: Mapping[str, Any], where: str, kind: str, table: Mapping[
             raise ChartError(f"{where}.same_as: unknown or chained row {d['same_as']!r}")
         return _row(name, other, where, kind, table)
     known = {"cm-art", "other", "exceptions", "frozen", "frozen_as", "crt", "bridgeable", "navigable", "disrupts",
-             "prohibited_to_all"}
+             "prohibited_to_all", "combat"}
     unknown = sorted(set(d) - known)
     if unknown:
         raise ChartError(f"{where}: unknown key(s) {', '.join(unknown)}")
@@ -162,7 +167,7 @@ def _row(name: str, d: Mapping[str, Any], where: str, kind: str, table: Mapping[
     crt = str(d.get("crt", "mobile"))
     if crt not in ("mobile", "positional"):
         raise ChartError(f"{where}.crt: must be 'mobile' or 'positional'")
-    extra = {k: d[k] for k in ("bridgeable", "navigable", "disrupts", "prohibited_to_all") if k in d}
+    extra = {k: d[k] for k in ("bridgeable", "navigable", "disrupts", "prohibited_to_all", "combat") if k in d}
     return TerrainRow(name, costs, tuple(exc), frozen, str(d.get("frozen_as", "")), crt, extra)
 
 
@@ -241,6 +246,9 @@ def build(charts: Mapping[str, Chart]) -> Charts:
                 Fraction(str(exits[kind][cls]))
             except (KeyError, TypeError, ValueError):
                 raise ChartError(f"{charts['zoc-costs'].source}: exit.{kind}.{cls} must be a number") from None
+    for cid, checks in VALIDATORS.items():
+        for check in checks:
+            check(charts[cid])
     return Charts(
         tec,
         charts["zoc-costs"],
