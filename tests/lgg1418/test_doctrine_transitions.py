@@ -11,6 +11,7 @@ from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 from grognard.rulesets.lgg1418 import model as M
 
 from .helpers import CP, EN, act, army, artillery, corps, game, hq, play_until, to_turn
+from .quiet import quiet
 
 CAPITALS = [{"hex": "0401", "kind": "city", "name": "Berlin", "attrs": {"nation": "DE", "capital": True}},
             {"hex": "0408", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}}]
@@ -75,8 +76,7 @@ def test_lgg_36_1_french_shock_fire_modifiers_until_fire_doctrine() -> None:
 def _to_october_step(seed: int = 1):
     g = game(seed=seed, pieces=[corps("de", "DE", "0404"), corps("fr", "FR", "0606")],
              rules={"first_turn": "1914-09", "last_turn": "1914-11"})
-    play_until(g, "october-trenches", chooser=lambda g, s, legal: next(
-        (a for a in legal if a["type"].startswith("end")), None))
+    play_until(g, "october-trenches", chooser=quiet())
     return g
 
 
@@ -104,7 +104,7 @@ def test_lgg_36_2a_lgg86_secret_draw_then_secret_choice() -> None:
     assert DT.october_choices(g, CP) == {"West": "trenches"}
     assert "trenches" not in str(g.view(EN)["lgg"]["doctrine"])  # the choice stays secret
     act(g, EN, choice="movement")
-    play_until(g, "choose-activation")
+    play_until(g, "choose-activation", quiet())
     assert M.current_turn(g).id == "1914-10"
     # LGG-86 effects in October for the side that switched
     assert doctrine.doctrine(g, "DE", "West") == "trenches"
@@ -143,13 +143,13 @@ def test_lgg_36_2b_no_mans_land_then_disputed_hexes() -> None:
     gaps = M.labels(g, DT.gap_hexes(g))
     assert "0403" in gaps and "0404" in gaps  # between 0402 and 0405
     assert "0408" not in gaps and "0401" not in gaps
-    to_turn(g, "1915-01", "activation-movement", chooser=_activate(CP, "DE-1"))  # the end of Nov-Dec 1914
+    to_turn(g, "1915-01", "activation-movement", chooser=quiet(_activate(CP, "DE-1")))  # the end of Nov-Dec 1914
     assert g.state.marker(DT.NO_MANS_LAND, "0403") == {"turn": "1915-01"}
     assert "0403" in g.view(EN)["markers"].get(DT.NO_MANS_LAND, {})  # a public fact
     with pytest.raises(IllegalAction) as e:
         g.apply({"type": "move", "side": CP, "units": ["de"], "to": "0403", "mode": "normal"})
     assert e.value.rule == "LGG 36.2-B"
-    to_turn(g, "1915-03", "activation-movement", chooser=_activate(CP, "DE-1"))  # the front is still not formed
+    to_turn(g, "1915-03", "activation-movement", chooser=quiet(_activate(CP, "DE-1")))  # the front is still not formed
     assert g.state.marker(DT.NO_MANS_LAND, "0403") is None
     assert g.state.marker(DT.DISPUTED, "0403") == {"turn": "1915-03"}
     act(g, CP, type="move", units=["de"], to="0403", mode="normal")  # entered, it is taken
@@ -163,7 +163,7 @@ def test_lgg_36_2b_no_mans_land_refuses_simple_movement_in_january_1915() -> Non
     g = game(pieces=pieces, rules={"first_turn": "1915-01", "last_turn": "1915-03",
                                    "armies": [army("DE-1", "DE", "de-hq"), army("FR-1", "FR", "fr-hq")]})
     g.state.set_marker(DT.NO_MANS_LAND, "0403", {"turn": "1915-01"})
-    to_turn(g, "1915-01", "activation-movement", chooser=_activate(CP, "DE-1"))
+    to_turn(g, "1915-01", "activation-movement", chooser=quiet(_activate(CP, "DE-1")))
     with pytest.raises(IllegalAction) as e:
         g.apply({"type": "move", "side": CP, "units": ["de"], "to": "0403", "mode": "normal"})
     assert e.value.rule == "LGG 36.2-B"
@@ -237,7 +237,7 @@ def test_lgg_36_4_the_test_is_a_reinforcement_phase_action_and_failure_counts() 
         {"id": "p", "side": CP, "sector": "French", "year": 1916, "offensive": True, "start": "1916-05",
          "objective": ["0606"], "armies": ["DE-1", "DE-2"], "mode": "winter"}]
     M.st(g)["combined_tests"] = {"DE": 30}  # test setup: make the roll fail
-    to_turn(g, "1916-05", "reinforcement-side")
+    to_turn(g, "1916-05", "reinforcement-side", quiet())
     assert g.acting_sides() == [CP]
     act(g, CP, type="combined-test", power="DE")
     assert M.st(g)["combined_tests"]["DE"] == 31

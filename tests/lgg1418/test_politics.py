@@ -10,6 +10,7 @@ from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418 import offensive, politics, strategic
 
 from .helpers import CP, EN, corps, game, to_turn
+from .quiet import quiet
 
 NATIONS = {"DE": CP, "AH": CP, "TR": CP, "FR": EN, "GB": EN, "RU": EN, "IT": EN, "BE": EN, "US": EN}
 
@@ -331,7 +332,7 @@ def test_end_of_turn_step_applies_the_year_end_penalties() -> None:
              rules={"first_turn": "1915-11", "last_turn": "1916-01"})
     for n in ("DE", "FR"):
         g.state.tracks["national_will"][n]["value"] = 40
-    to_turn(g, "1916-01", "reinforcement-side")
+    to_turn(g, "1916-01", "reinforcement-side", quiet())
     assert M.current_turn(g).id == "1916-01"
     assert _vn(g, "DE") == 35 and _vn(g, "FR") == 35
     texts = [e["text"] for e in g.state.log if e["type"] == "national-will"]

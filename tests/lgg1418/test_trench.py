@@ -10,6 +10,7 @@ from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418 import trench
 
 from .helpers import CP, EN, act, army, artillery, corps, game, ghq, hq, to_turn
+from .quiet import quiet
 
 ALL = [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)]
 SECTORS = [{"name": "French", "kind": "sector", "hexes": [h for h in ALL if h[:2] in ("01", "02", "03")]},
@@ -105,7 +106,7 @@ def test_lgg_28c_what_may_enter_the_artillery_box() -> None:
 @pytest.mark.rules("LGG 28-C")
 def test_lgg_28c_reinforcement_phase_placement_two_slots() -> None:
     g = _art_game(rules={"first_turn": "1915-01", "last_turn": "1915-03"})
-    to_turn(g, "1915-03", "reinforcement-side")
+    to_turn(g, "1915-03", "reinforcement-side", quiet())
     act(g, CP, type="to-ghq-artillery", unit="a1")
     act(g, CP, type="to-ghq-artillery", unit="a2")
     assert [p.id for p in trench.ghq_artillery(g, "DE")] == ["a1", "a2"]
