@@ -142,7 +142,13 @@ def has_feature(g: Game, i: int, j: int, *names: str) -> bool:
 
 # ====================================================================== places (1-B)
 def points(g: Game, i: int, kind: str | None = None) -> list[Point]:
-    return g.board.points_at(i, kind)
+    """The map points of hex ``i`` (of one kind), looked up once per board."""
+    cache = static(g).setdefault("points", {})
+    key = (i, kind)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = g.board.points_at(i, kind)
+    return list(found)
 
 
 @implements("LGG 1-B")

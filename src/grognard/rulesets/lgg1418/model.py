@@ -254,13 +254,21 @@ def is_reduced(p: Piece) -> bool:
 
 def pieces_at_hex(g: Game, i: int, side: str | None = None) -> list[Piece]:
     """Every piece whose outer location is hex ``i`` (boxes and fortresses included)."""
-    out = []
-    for p in g.state.pieces.values():
-        if side is not None and p.side != side:
-            continue
-        if hex_of(g, p) == i:
-            out.append(p)
-    return sorted(out, key=lambda p: p.order)
+    return [p for p in _hex_index(g).get(i, ()) if side is None or p.side == side]
+
+
+def _hex_index(g: Game) -> dict[int, list[Piece]]:
+    """Hex -> the pieces whose outer location it is, in stacking order (one pass per position)."""
+
+    def compute() -> dict[int, list[Piece]]:
+        out: dict[int, list[Piece]] = {}
+        for p in sorted(g.state.pieces.values(), key=lambda p: p.order):
+            h = hex_of(g, p)
+            if h is not None:
+                out.setdefault(h, []).append(p)
+        return out
+
+    return memo(g, "hex-index", compute)
 
 
 def units_at_hex(g: Game, i: int, side: str | None = None) -> list[Piece]:

@@ -140,8 +140,14 @@ def rail_tree(g: Game, side: str, start: int) -> dict[int, int | None]:
 def journey_length(g: Game, path: list[int]) -> int:
     """LGG 11.4-B: hexes travelled, an outer hex counting as 20."""
     n = len(path) - 1
+    cache = mapdata.static(g)
+    outer_hexes = cache.get("outer_hexes")
+    if outer_hexes is None:
+        outer_hexes = cache["outer_hexes"] = frozenset(i for i in g.board.points if mapdata.is_outer_hex(g, i))
+    if not outer_hexes:
+        return n
     outer = int(M.data(g).rail["outer_hex_counts"])
-    return n + sum(outer - 1 for i in path if mapdata.is_outer_hex(g, i))
+    return n + sum(outer - 1 for i in path if i in outer_hexes)
 
 
 @implements("LGG 11.4-B")
