@@ -278,3 +278,18 @@ def to_turn(g: Game, turn_id: str, step: str, chooser: Any = None) -> None:
         ends = [a for a in g.legal_actions(side) if a["type"].startswith("end")]
         g.apply(ends[0] if ends else g.legal_actions(side)[0])
     raise AssertionError(f"never reached {turn_id} {step}")
+
+
+DECLINES = {"interception": "no-interception", "reaction": "decline", "retreat-declaration": "no-retreat"}
+
+
+def decline_interrupts(g: Game) -> None:
+    """Let the other side pass the interruptions the rules of 13, 19 and 20 open (interception,
+    reaction, strategic-retreat declarations) until play returns to a step they do not cover."""
+    for _ in range(50):
+        cur = g.current()
+        if cur is None or cur[1].step not in DECLINES:
+            return
+        side = g.acting_sides()[0]
+        g.apply(next(a for a in g.legal_actions(side) if a["type"] in (DECLINES[cur[1].step], "pass")))
+    raise AssertionError("interruptions never ended")

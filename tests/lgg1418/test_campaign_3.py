@@ -8,7 +8,7 @@ from grognard.core.errors import IllegalAction
 from grognard.rulesets.lgg1418 import campaign
 from grognard.rulesets.lgg1418 import model as M
 
-from .helpers import CP, EN, act, army, corps, game, hq, play_until
+from .helpers import CP, EN, act, army, corps, decline_interrupts, game, hq, play_until
 
 
 def _pieces() -> list[dict]:
@@ -93,6 +93,7 @@ def test_lgg_11_4x_obliged_army_must_be_activated_and_seek_the_enemy() -> None:
     steps = 0
     while (a := _closer(g)) is not None:
         g.apply(a)
+        decline_interrupts(g)  # the Germans pass any interception (13)
         steps += 1
     assert steps >= 1
     g.apply({"type": "end-movement", "side": EN})

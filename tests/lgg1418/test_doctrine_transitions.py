@@ -195,8 +195,9 @@ def _combined_game(turn: str = "1918-05", first: str | None = None):
 def test_lgg_36_4_lgg87_modifiers_of_the_combined_test() -> None:
     g = _combined_game("1918-05")
     now = M.turn_index(g)
-    M.st(g)["tactics"] = {"DE": {"infiltration": now - 2, "blitz-bombardment": now - 1, "combined-arms": now,
-                                 "combat-gas": now - 3}}
+    M.st(g)["tactics"] = [{"tactic": t, "nation": "DE", "side": CP, "turn": turn, "year": 1918}
+                          for t, turn in (("infiltration", now - 2), ("blitz bombardment", now - 1),
+                                          ("combined arms", now), ("combat gas", now - 3))]
     M.st(g)["technologies"] = {"DE": ["stosstruppen-c"]}
     M.st(g)["victories"] = [{"turn": now - 1, "hex": "0505", "side": CP, "nations": ["DE"], "sectors": ["French"]}]
     M.st(g)["combined_tests"] = {"DE": 2}

@@ -16,6 +16,7 @@ from .helpers import (
     army,
     corps,
     current_act,
+    decline_interrupts,
     fortress,
     game,
     ghq,
@@ -36,6 +37,7 @@ def _army_game(extra: list[dict] | None = None, rng: int = 3, **kw: object):
 
 def _move(g, units: list[str], to: str, mode: str = "normal") -> None:
     g.apply({"type": "move", "side": EN, "units": units, "to": to, "mode": mode})
+    decline_interrupts(g)  # the enemy passes any interception (13)
 
 
 @pytest.mark.rules("LGG [11.1-A]")

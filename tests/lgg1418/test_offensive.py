@@ -158,7 +158,7 @@ def test_lgg_30a_third_army_by_coordination_test_and_mixed_command() -> None:
 def test_lgg_30a_the_commanding_army_commits_at_least_as_many_corps() -> None:
     g = _g("1915-03")
     off = {"id": "x", "side": EN, "nations": ["FR", "GB"], "command_army": "FR-1", "armies": ["FR-1", "GB-1"]}
-    offensive.offensives(g)["x"] = {**off, "status": "active"}
+    M.st(g).setdefault("offensives", {})["x"] = {**off, "status": "active"}
     i = g.board.idx("0405")
     for pid in ("f0", "e0", "e1", "f1c"):
         M.move_piece(g, g.state.pieces[pid], __import__("grognard.core.state", fromlist=["Loc"]).Loc.hex(i))

@@ -60,13 +60,13 @@ def test_lgg_33_lgg78_victory_gains() -> None:
 def test_lgg_33_gains_paid_at_the_end_of_the_turn_and_raised_on_the_russian_sector() -> None:
     g = _g("1915-05", vn={"FR": 40, "GB": 40, "DE": 40})
     now = M.turn_index(g)
-    offensive.offensives(g)["o"] = _off(nations=["FR", "GB"], breakthrough="limited", vn_due=now)
+    M.st(g).setdefault("offensives", {})["o"] = _off(nations=["FR", "GB"], breakthrough="limited", vn_due=now)
     politics.apply_political_effects(g)
     assert (_vn(g, "FR"), _vn(g, "GB")) == (52, 44)
     assert politics.ignores_loss_vn(g, "FR", "West") and not politics.ignores_loss_vn(g, "FR", "East")
     politics.apply_political_effects(g)
     assert _vn(g, "FR") == 52  # paid once
-    offensive.offensives(g)["r"] = _off(id="r", side=CP, sector="Russian", front="East", command="DE", nations=["DE"],
+    M.st(g).setdefault("offensives", {})["r"] = _off(id="r", side=CP, sector="Russian", front="East", command="DE", nations=["DE"],
                                         cities=["c1"], vn_due=now)
     politics.apply_political_effects(g)
     assert _vn(g, "DE") == 48
@@ -97,7 +97,7 @@ def test_lgg_33b_lgg79_defeat_of_the_attacker() -> None:
 def test_lgg_33b_paid_at_the_end_of_the_turn_of_the_halt() -> None:
     g = _g("1916-05", vn={"FR": 40, "DE": 40})
     off = _off(status="active", turns=2)
-    offensive.offensives(g)["o"] = off
+    M.st(g).setdefault("offensives", {})["o"] = off
     offensive.halt(g, off, "voluntary halt at the end of the turn", "LGG 30-D")
     assert off["failed"] and off["status"] == "halted"
     politics.apply_political_effects(g)
@@ -123,12 +123,12 @@ def test_lgg_30b_lgg77_no_offensive_costs_5_vn_and_a_weariness_test_from_1916() 
 @pytest.mark.rules("LGG 30-B")
 def test_lgg_30b_who_is_not_obliged() -> None:
     g = _g("1916-11", vn={"FR": 40, "GB": 40, "DE": 40, "AH": 40})
-    offensive.offensives(g)["o"] = _off(side=CP, command="DE", nations=["DE"], defender_nations=["GB"], year=1916)
+    M.st(g).setdefault("offensives", {})["o"] = _off(side=CP, command="DE", nations=["DE"], defender_nations=["GB"], year=1916)
     assert not politics.obliged(g, "FR", 1916) and politics.obliged(g, "GB", 1916)
     assert politics.suffered(g, "GB", 1916) and politics.conducted(g, "DE", 1916)
     politics.apply_obligations(g)
     assert _vn(g, "FR") == 40 and _vn(g, "GB") == 40 and _vn(g, "DE") == 40 and _vn(g, "AH") == 35
-    offensive.offensives(g)["e"] = _off(id="e", side=CP, sector="Russian", front="East", command="DE", nations=["DE"],
+    M.st(g).setdefault("offensives", {})["e"] = _off(id="e", side=CP, sector="Russian", front="East", command="DE", nations=["DE"],
                                         defender_nations=["RU"], year=1916)
     assert not politics.obliged(g, "AH", 1916)
     M.st(g)["surrendered"] = ["RU"]
@@ -175,7 +175,7 @@ def test_lgg_34c_modifiers() -> None:
     g3.state.pieces["d"].type = "hq"
     M.st(g3)["destroyed_hq"] = {"d": M.turn_index(g3) - 1}
     assert politics.weariness_modifiers(g3, "DE", {"capital": True}).total() == 2  # +2 per HQ destroyed this year
-    offensive.offensives(g3)["o"] = _off(year=1917, victorious=M.turn_index(g3), defender_nations=["DE"])
+    M.st(g3).setdefault("offensives", {})["o"] = _off(year=1917, victorious=M.turn_index(g3), defender_nations=["DE"])
     assert politics.weariness_modifiers(g3, "DE", {}).total() == 1  # the counter-offensive modifier
 
 
@@ -225,7 +225,7 @@ def test_lgg_34a_cases_collected_at_the_end_of_the_turn() -> None:
 
     mapdata.set_control(g, g.board.idx("0101"), CP)  # Paris falls this turn
     off = _off(status="active", turns=1, nations=["GB"], command="GB", year=1916)
-    offensive.offensives(g)["o"] = off
+    M.st(g).setdefault("offensives", {})["o"] = off
     offensive.halt(g, off, "panic of an attacking corps", "LGG 30-E")
     politics.collect_weariness_cases(g)
     due = politics.rec(g)["weariness_due"]
@@ -243,13 +243,13 @@ def test_lgg_34a_cases_collected_at_the_end_of_the_turn() -> None:
 def test_lgg_34a_central_powers_east_voluntary_halt_in_fair_weather_is_no_case() -> None:
     g = _g("1916-05")
     off = _off(side=CP, sector="Russian", front="East", command="DE", nations=["DE"], status="active", year=1916)
-    offensive.offensives(g)["o"] = off
+    M.st(g).setdefault("offensives", {})["o"] = off
     offensive.halt(g, off, "voluntary halt at the end of the turn", "LGG 30-D")
     politics.collect_weariness_cases(g)
     assert "DE" not in politics.rec(g).get("weariness_due", {})
     off2 = _off(id="p", side=CP, sector="Russian", front="East", command="DE", nations=["DE"], status="active",
                 year=1916, fair_throughout=False)
-    offensive.offensives(g)["p"] = off2
+    M.st(g).setdefault("offensives", {})["p"] = off2
     offensive.halt(g, off2, "voluntary halt at the end of the turn", "LGG 30-D")
     politics.collect_weariness_cases(g)
     assert politics.rec(g)["weariness_due"]["DE"]["failure"]
@@ -263,11 +263,11 @@ def test_lgg_34a_major_defeat_city_and_five_hexes_west() -> None:
     g = _g("1915-05", places=places, areas=areas)
     won = ["0303", "0302", "0304", "0203", "0204", "0202"]
     off = _off(side=CP, command="DE", nations=["DE"], defender_nations=["FR"], conquered=won, status="victorious")
-    offensive.offensives(g)["o"] = off
+    M.st(g).setdefault("offensives", {})["o"] = off
     politics.collect_weariness_cases(g)
     assert politics.rec(g)["weariness_due"]["FR"]["major_defeat"]
     g2 = _g("1915-05", places=places, areas=areas)
-    offensive.offensives(g2)["o"] = {**off, "conquered": won[:5]}
+    M.st(g2).setdefault("offensives", {})["o"] = {**off, "conquered": won[:5]}
     politics.collect_weariness_cases(g2)
     assert "FR" not in politics.rec(g2).get("weariness_due", {})
 
@@ -320,7 +320,7 @@ def test_lgg_35a_cases_city_or_fortress_lost_on_own_territory() -> None:
     assert "FR" in politics.rec(g)["patriotic_due"]
     g2 = _g("1915-05", places=places, areas=areas)
     off = _off(side=CP, command="DE", nations=["DE"], objective=["0101"], victorious=M.turn_index(g2))
-    offensive.offensives(g2)["o"] = off
+    M.st(g2).setdefault("offensives", {})["o"] = off
     politics.collect_patriotic_cases(g2)
     assert "FR" in politics.rec(g2)["patriotic_due"]
 

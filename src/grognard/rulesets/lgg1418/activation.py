@@ -318,6 +318,8 @@ class ArmyActivation(Step):
     composite = True
 
     def label(self, g: Game, f: Frame) -> str:
+        if not f.params["armies"]:
+            return "Activation of the autonomous units"
         return f"Activation of {', '.join(f.params['armies'])}"
 
     def enter(self, g: Game, f: Frame) -> None:
@@ -327,6 +329,10 @@ class ArmyActivation(Step):
                "coordinated": bool(p.get("coordinated"))}
         act.update(p.get("extra", {}))
         M.st(g)["activation"] = act
+        if hooks.installed(g, hooks.ISOLATION_ATTRITION):  # 22-A: isolation is judged at activation
+            from grognard.rulesets.lgg1418.isolation import judge_armies
+
+            judge_armies(g, act["armies"])
         counts = M.st(g).setdefault("activated" if not act["reaction"] else "reaction_activated", {})
         stale = M.st(g).setdefault("main_army_stale", [])
         for a in act["armies"]:
@@ -361,12 +367,17 @@ class ArmyActivation(Step):
                     return h
             return self.next_child(g, f)
         if stage == "battle":
-            p["stage"] = "done"
+            p["stage"] = "aftermath"
             if hexes:
                 h = hooks.child(g, hooks.BATTLES, {"side": p["side"], "armies": p["armies"],
                                                    "hexes": [g.board.label(i) for i in hexes], "activation": p["serial"]})
                 if h:
                     return h
+            return self.next_child(g, f)
+        if stage == "aftermath":
+            p["stage"] = "done"
+            return hooks.child(g, hooks.AFTERMATH, {"side": p["side"], "armies": p["armies"], "activation": p["serial"],
+                                                    "kind": (p.get("extra") or {}).get("kind")})
         return None
 
     def leave(self, g: Game, f: Frame) -> None:
@@ -466,7 +477,8 @@ class ActivationMovement(Step):
                     out.append({"type": "deploy-reserve", "side": side, "unit": q.id})
         out.extend(fog.box_actions(g, side, set(act["armies"])))
         out.extend(conversion_actions(g, side))
-        out.append({"type": "end-movement", "side": side})
+        if not any(chk(g, act) for chk in hooks.END_MOVEMENT_CHECKS):
+            out.append({"type": "end-movement", "side": side})
         return out
 
     # ---------------------------------------------------------------- checking

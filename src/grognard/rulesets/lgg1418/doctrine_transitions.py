@@ -362,13 +362,18 @@ def no_mans_land_check(g: Game, act: dict[str, Any], members: list[Piece], j: in
 
 
 # ====================================================================== 36.4 transition to Combined
-TACTICS_FOR_COMBINED = ("infiltration", "blitz-bombardment", "combined-arms", "air-support")
+TACTICS_FOR_COMBINED = ("infiltration", "blitz bombardment", "combined arms", "tactical air support")
 
 
 def acquired_tactics(g: Game, nation: str) -> dict[str, int]:
-    """Combat tactics a power holds, with the turn index they were acquired (rule 37 records
-    them in ``state.vars["lgg"]["tactics"][nation]``)."""
-    return {str(k): int(v) for k, v in M.st(g).get("tactics", {}).get(nation, {}).items()}
+    """Combat tactics a power acquired, with the turn index of the acquisition (rule 37 records
+    them in ``state.vars["lgg"]["tactics"]`` as ``{"tactic", "nation", "turn", ...}``)."""
+    out: dict[str, int] = {}
+    for rec in M.st(g).get("tactics", []):
+        if rec.get("nation") == nation:
+            t = str(rec["tactic"])
+            out[t] = min(int(rec["turn"]), out.get(t, int(rec["turn"])))
+    return out
 
 
 def technologies(g: Game, nation: str) -> list[str]:
@@ -405,7 +410,7 @@ def combined_test_modifiers(g: Game, nation: str) -> Modifiers:
     cur = M.turn_index(g)
     n = sum(1 for t, since in acquired_tactics(g, nation).items() if t in TACTICS_FOR_COMBINED and since < cur)
     mods.add(n, "LGG 36.4", "tactics acquired in a previous turn")
-    if "stosstruppen-c" in technologies(g, nation):
+    if {"stosstruppen-c", "stosstruppen c"} & set(technologies(g, nation)):
         mods.add(1, "LGG 36.4", "technology Stosstruppen C")
     mods.add(3 * french_sector_victories(g, nation), "LGG 36.4", "victorious battles on the French sector")
     mods.add(-int(M.st(g).get("combined_tests", {}).get(nation, 0)), "LGG 36.4", "failed transition tests")

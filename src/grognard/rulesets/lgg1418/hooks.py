@@ -39,6 +39,14 @@ step name                      rule      pushed
 ``end-of-military-turn``       30-F      when a side has ended its military turn on a front
                                          (after the opponent's reactions in that turn).
                                          Params: ``side``, ``front``
+``activation-aftermath``       12-B,     after an activation's battles (returns of 14-C, sieges
+                               14-C, 23  and siege actions of 23, the reform of 12-B, the
+                                         great-retreat moment of 47.1-A). Params: ``side``,
+                                         ``armies``, ``activation``, ``kind``
+``great-russian-retreat``      47        for Russia at the start of its turn on the East front
+                                         and after each German or Austro-Hungarian activation
+                                         there (rule 47, not implemented). Params: ``side``,
+                                         ``front``, ``moment``, ``activation`` (after one)
 =============================  ========  ===================================================
 
 Extension points inside steps of the sequence of play (registered by later rule modules
@@ -65,6 +73,11 @@ AUTONOMOUS_UNITS = "autonomous-units"
 FINAL_PHASE_HOOKS = ("isolation-attrition", "fortress-surrender", "national-will-adjustment")
 INTERPHASE_PROCEDURES = "interphase-procedures"
 END_OF_MILITARY_TURN = "end-of-military-turn"
+ISOLATION_ATTRITION = "isolation-attrition"
+# Hooks of the operations rules (12-14, 19-23) that are not in ALL: their steps are part of the
+# rule system itself (the test variant keeps the real ones).
+AFTERMATH = "activation-aftermath"
+GREAT_RETREAT = "great-russian-retreat"
 
 ALL = (
     INTERCEPTION,

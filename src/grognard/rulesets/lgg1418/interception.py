@@ -181,9 +181,11 @@ def withdrawal_hexes(g: Game, p: Piece, j: int) -> list[int]:
     return sorted(out)
 
 
-@implements("LGG 13-A")
+@implements("LGG 13-A", "LGG 23-D")
 class ForcedWithdrawal(Step):
-    """LGG 13-A: the owner moves each HQ, GHQ or decoy caught alone one hex away (``withdraw``)."""
+    """LGG 13-A / 23-D: the owner moves pieces that must leave a hex one hex away (``withdraw``):
+    HQs, GHQs or decoys caught alone (13-A), cavalry that may not besiege alone (23-D). A piece
+    that cannot withdraw is lost (16.7-C): an HQ or GHQ is destroyed (5-H), a decoy taken back."""
 
     name = "forced-withdrawal"
     title = "Withdrawal of a headquarters"
@@ -228,22 +230,25 @@ class ForcedWithdrawal(Step):
             raise IllegalAction("LGG 13-A", "withdraw to an adjacent hex free of the enemy")
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.lgg1418.reinforcement import destroy_hq
+        from grognard.rulesets.lgg1418.reinforcement import destroy_hq, eliminate
 
         p = g.state.pieces[action["unit"]]
         to = action.get("to")
+        rule = str(f.params.get("rule", self.rule))
         if to is None:
-            if p.type == "decoy":
+            if p.type not in ("decoy", "hq", "ghq"):
+                eliminate(g, p, "unable to withdraw", "LGG 16.7-C")
+            elif p.type == "decoy":
                 for q in fog.box_contents(g, p):
                     M.move_piece(g, q, Loc.hex(g.board.idx(f.params["hex"])))
                 M.move_piece(g, p, Loc.box(M.decoy_pool(p.side)))
-                fog.emit_private(g, p.side, "withdraw", f"{p.id} cannot withdraw and is taken back", None, rule=self.rule)
+                fog.emit_private(g, p.side, "withdraw", f"{p.id} cannot withdraw and is taken back", None, rule=rule)
             else:
                 destroy_hq(g, p, "LGG 16.7-C")
         else:
             M.move_piece(g, p, Loc.hex(g.board.idx(to)))
-            fog.emit_private(g, p.side, "withdraw", f"{p.id} withdraws to {to}", f"an {p.side} stack withdraws from "
-                             f"{f.params['hex']} to {to}", rule=self.rule)
+            fog.emit_private(g, p.side, "withdraw", f"{p.id} withdraws to {to}", f"a {p.side} stack withdraws from "
+                             f"{f.params['hex']} to {to}", rule=rule)
         if not self._left(g, f):
             free_mover(g, f.params["hex"], f.params["mover"], int(f.params["activation"]))
             g.finish(f)
@@ -288,10 +293,11 @@ def _ghq_near(g: Game, p: Piece, j: int) -> bool:
     return h is not None and g.board.distance(h, j) <= AUTONOMOUS_RANGE
 
 
-@implements("LGG 13-A", "LGG 13-B", "LGG 23-A", "LGG 23-B", "LGG 21")
+@implements("LGG 13-A", "LGG 13-B", "LGG 23-A", "LGG 23-B", "LGG 21", "LGG 17.2-B")
 def interception_sources(g: Game, side: str, j: int) -> dict[str, list[Piece]]:
     """LGG 13-A / 13-B / 23-A / 23-B / 21: units of ``side`` that may intercept into hex ``j``,
     by source (a hex label, or ``reserve:<HQ or GHQ id>``)."""
+    from grognard.rulesets.lgg1418.enemy_reinforcement import breakthrough_barred
     from grognard.rulesets.lgg1418.movement import static_step_problem
 
     mover = M.other_side(side)
@@ -317,6 +323,8 @@ def interception_sources(g: Game, side: str, j: int) -> dict[str, list[Piece]]:
                 continue
             if command_army(g, q) is None and not _ghq_near(g, q, j):
                 continue
+            if breakthrough_barred(g, q):
+                continue
             units.append(q)
         if surplus is not None:
             corps = [q for q in units if M.is_corps(q)][:surplus]
@@ -330,7 +338,8 @@ def interception_sources(g: Game, side: str, j: int) -> dict[str, list[Piece]]:
             if holder.type not in ("hq", "ghq") or holder.loc.kind != "hex":
                 continue
             res = [q for q in g.state.contents(holder.id) if M.in_reserve(q) and q.type in ("corps", "artillery", "tank")
-                   and interception_allowed(g, q, front) is not None and static_step_problem(g, q, h, j) is None]
+                   and interception_allowed(g, q, front) is not None and static_step_problem(g, q, h, j) is None
+                   and not breakthrough_barred(g, q)]
             if any(M.is_corps(q) for q in res):
                 out[f"reserve:{holder.id}"] = res
     return out
@@ -402,7 +411,7 @@ class Interception(Step):
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         j = g.board.idx(f.params["hex"])
-        out: list[Action] = []
+        out: list[Action] = [{"type": "no-interception", "side": side}]
         seen: set[tuple[str, ...]] = set()
         src = interception_sources(g, side, j)
 
@@ -427,7 +436,6 @@ class Interception(Step):
         keys = list(src)
         for a, b in combinations(keys, 2):
             offer([q.id for q in src[a]] + [q.id for q in src[b]])
-        out.append({"type": "no-interception", "side": side})
         return out
 
     def check(self, g: Game, f: Frame, action: Action) -> None:

@@ -260,13 +260,16 @@ def group_members(g: Game, units: Iterable[Piece]) -> list[Piece]:
 
 
 def movable_units(g: Game, act: dict[str, Any]) -> list[Piece]:
-    """Units of the activated armies standing on the map that may still move."""
+    """Units of the activated armies standing on the map that may still move (for the activation
+    of the autonomous units, ``kind = "autonomous"``: the units no HQ commands and the GHQs, 21)."""
     armies = set(act["armies"])
+    auto = act.get("kind") == "autonomous"
     out = []
     for p in g.state.of_side(act["side"]):
-        if p.type not in MOVERS or p.loc.kind != "hex" or M.in_reserve(p):
+        if (p.type not in MOVERS and not (auto and p.type == "ghq")) or p.loc.kind != "hex" or M.in_reserve(p):
             continue
-        if command_army(g, p) not in armies:
+        army = command_army(g, p)
+        if (army is not None) if auto else (army not in armies):
             continue
         if p.attrs.get("mv_act") == act["serial"] and p.attrs.get("mv_stop"):
             continue

@@ -76,7 +76,7 @@ def _plans_w(g: Game, side: str) -> list[dict[str, Any]]:
 
 def offensives(g: Game) -> dict[str, dict[str, Any]]:
     """Launched great offensives by id (public records)."""
-    return M.st(g).setdefault("offensives", {})  # type: ignore[no-any-return]
+    return M.st(g).get("offensives", {})  # type: ignore[no-any-return]
 
 
 def active_offensives(g: Game, side: str | None = None) -> list[dict[str, Any]]:
@@ -274,7 +274,12 @@ def year_turns(g: Game, year: int) -> list[str]:
 
 
 def _draft(g: Game, side: str) -> dict[str, Any]:
+    """A side's plan being written (created when first written: only while applying)."""
     return g.state.secrets.setdefault(side, {}).setdefault("go-draft", {})  # type: ignore[no-any-return]
+
+
+def _draft_r(g: Game, side: str) -> dict[str, Any]:
+    return g.state.secrets.get(side, {}).get("go-draft", {})  # type: ignore[no-any-return]
 
 
 @implements("LGG 30-A", "LGG 30-I", "LGG 36.5-A")
@@ -306,10 +311,10 @@ class GreatOffensivePlanning(Step):
         M.touch(g)
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        return [s for s in f.params["sides"] if _draft(g, s).get("todo")]
+        return [s for s in f.params["sides"] if _draft_r(g, s).get("todo")]
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        d = _draft(g, side)
+        d = _draft_r(g, side)
         if not d.get("todo"):
             return []
         sector = d["todo"][0]
@@ -343,7 +348,7 @@ class GreatOffensivePlanning(Step):
             if a == want or (a["type"] == want.get("type") == "plan-armies" and sorted(a["armies"]) == sorted(want.get("armies", []))) \
                     or (a["type"] == want.get("type") == "plan-objective" and sorted(a["hexes"]) == sorted(want.get("hexes", []))):
                 return
-        d = _draft(g, side)
+        d = _draft_r(g, side)
         what = {"sector": "plan an offensive on the sector or not", "start": "name the first turn it may start",
                 "objective": "name an objective on the front (30-C)", "armies": "name 2 of your armies on the sector"}
         raise IllegalAction(self.rule, f"{action.get('type')!r} is not possible now: {what[d['stage']]}")
@@ -600,7 +605,7 @@ def launch(g: Game, side: str, plan: dict[str, Any], objective: list[str]) -> di
            "control_at_launch": {M.label(g, i): mapdata.controller(g, i) for i in range(g.board.n)
                                  if _in_sector(g, i, plan["sector"])},
            "auxiliary": plan.get("mode") == "auxiliary"}
-    offensives(g)[off["id"]] = off
+    M.st(g).setdefault("offensives", {})[off["id"]] = off
     M.touch(g)
     g.emit("offensive", f"{side} launches a great offensive on the {plan['sector']} sector (objective "
            f"{', '.join(objective)})", rule="LGG 30-A", reveal=True, offensive=off["id"], objective=objective)

@@ -63,6 +63,12 @@ def values(g: Game) -> dict[str, Any]:
 
 
 def rec(g: Game) -> dict[str, Any]:
+    """The political records (read-only use; see :func:`rec_w`)."""
+    return M.st(g).get("politics", {})  # type: ignore[no-any-return]
+
+
+def rec_w(g: Game) -> dict[str, Any]:
+    """The political records, created when first written (only while applying an action)."""
     return M.st(g).setdefault("politics", {})  # type: ignore[no-any-return]
 
 
@@ -115,7 +121,7 @@ def shift_parliament(g: Game, nation: str, boxes: int, rule: str, reason: str, t
 
 def immune_to_loss_vn(g: Game, nation: str, front: str) -> None:
     """33 / 33-B: the nation ignores the VN effects of its military losses on ``front`` this turn."""
-    rec(g).setdefault("loss_vn_immunity", {}).setdefault(nation, {})[front] = M.turn_index(g)
+    rec_w(g).setdefault("loss_vn_immunity", {}).setdefault(nation, {})[front] = M.turn_index(g)
     M.touch(g)
 
 
@@ -292,7 +298,7 @@ def queue_weariness(g: Game, nation: str, reason: str, rule: str, **flags: Any) 
     several cases add up)."""
     if not M.is_major(g, nation):
         return
-    due = rec(g).setdefault("weariness_due", {})
+    due = rec_w(g).setdefault("weariness_due", {})
     d = due.setdefault(nation, {"reasons": [], "rules": []})
     d["reasons"].append(reason)
     d["rules"].append(rule)
@@ -369,7 +375,7 @@ def weariness_test(g: Game, nation: str, flags: dict[str, Any], reason: str) -> 
     r = g.roll("d12", f"{M.nation_name(g, nation)}: weariness test ({reason})", "LGG 34",
                modifiers=weariness_modifiers(g, nation, flags))
     res = table.lookup("test", r.modified)
-    rec(g).setdefault("weariness_tested", {}).setdefault(nation, {}).setdefault(str(year(g)), []).append(reason)
+    rec_w(g).setdefault("weariness_tested", {}).setdefault(nation, {}).setdefault(str(year(g)), []).append(reason)
     if res.result != "W":
         g.emit("weariness", f"{M.nation_name(g, nation)} holds ({res.explain()})", rule="LGG 34")
         return False
@@ -380,7 +386,7 @@ def weariness_test(g: Game, nation: str, flags: dict[str, Any], reason: str) -> 
             if M.nation_side(g, ally) == M.CP:
                 effects = (1, 2, 3, 4) if not unstable(g, ally) else (1, 2, 4)
                 apply_weariness(g, ally, effects=effects, cause="Germany's weariness")
-        rec(g).setdefault("minor_combativeness_vn", {})[M.CP] = -1
+        rec_w(g).setdefault("minor_combativeness_vn", {})[M.CP] = -1
     return True
 
 
@@ -400,9 +406,9 @@ def apply_weariness(g: Game, nation: str, effects: tuple[int, ...], cause: str =
             set_vn(g, nation, box, "LGG 34-D", f"{cause}: straight to box {box}")
         r = g.roll("d12", f"{M.nation_name(g, nation)}: national will lost to weariness", "LGG 34-D")
         change_vn(g, nation, -r.natural, "LGG 34-D", f"{cause}: loss of a D12")
-        rec(g).setdefault("instability_due", []).append({"nation": nation, "turn": M.turn_index(g), "rule": "LGG 34-D"})
+        rec_w(g).setdefault("instability_due", []).append({"nation": nation, "turn": M.turn_index(g), "rule": "LGG 34-D"})
     if 3 in effects:
-        rec(g).setdefault("social_penalty", {})[nation] = year(g)
+        rec_w(g).setdefault("social_penalty", {})[nation] = year(g)
     if 4 in effects:
         r = strategic.national_will(g, nation)
         r.weary_until = last_turn_of_year(g)
@@ -451,7 +457,7 @@ def collect_weariness_cases(g: Game) -> None:
         if not M.is_major(g, n):
             continue
         lost = _capital_lost_this_turn(g, n)
-        pending = rec(g).setdefault("capital_pending", {})
+        pending = rec_w(g).setdefault("capital_pending", {})
         if lost and y == 1914 and not is_nov_dec(g):
             pending[n] = now
         elif lost or (n in pending and is_nov_dec(g)):
@@ -487,9 +493,9 @@ def collect_weariness_cases(g: Game) -> None:
             if not M.is_major(g, n):
                 continue
             lost = _national_cities_lost_this_year(g, n)
-            done = int(rec(g).setdefault("cities_tested", {}).get(f"{n}:{y}", 0))
+            done = int(rec(g).get("cities_tested", {}).get(f"{n}:{y}", 0))
             if lost >= 2 and lost > done:
-                rec(g)["cities_tested"][f"{n}:{y}"] = lost
+                rec_w(g).setdefault("cities_tested", {})[f"{n}:{y}"] = lost
                 queue_weariness(g, n, "major defeat: national cities lost (1918+)", "LGG 34-A", major_defeat=True)
 
 
@@ -529,7 +535,7 @@ def queue_patriotic(g: Game, nation: str, reason: str, rule: str) -> None:
     """Queue a patriotic-reaction test for the end of the turn (one per nation per turn)."""
     if not M.is_major(g, nation) or nation not in g.state.alignment:
         return
-    due = rec(g).setdefault("patriotic_due", {})
+    due = rec_w(g).setdefault("patriotic_due", {})
     due.setdefault(nation, []).append(reason)
     M.touch(g)
 
@@ -644,9 +650,9 @@ class EndOfTurnPolitics(Step):
             f.params["stage"] = "done"
             collect_weariness_cases(g)
             collect_patriotic_cases(g)
-            for n, d in sorted(rec(g).pop("weariness_due", {}).items()):
+            for n, d in sorted(rec_w(g).pop("weariness_due", {}).items()):
                 weariness_test(g, n, d, "; ".join(d["reasons"]))
-            for n, reasons in sorted(rec(g).pop("patriotic_due", {}).items()):
+            for n, reasons in sorted(rec_w(g).pop("patriotic_due", {}).items()):
                 patriotic_test(g, n, "; ".join(reasons))
             DT.form_fronts(g)
             DT.record_victories(g)

@@ -230,14 +230,13 @@ class Reaction(Step):
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         front = f.params["front"]
-        out: list[Action] = []
+        out: list[Action] = [{"type": "decline", "side": side}]
         from grognard.rulesets.lgg1418.reinforcement import why_not_main_army
 
         for a in reacting_armies(g, side, front):
             out.append({"type": "react", "side": side, "army": a})
             if why_not_main_army(g, side, front, a) is None:
                 out.append({"type": "react", "side": side, "army": a, "main": True})
-        out.append({"type": "decline", "side": side})
         return out
 
     def check(self, g: Game, f: Frame, action: Action) -> None:

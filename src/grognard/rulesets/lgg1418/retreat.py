@@ -55,7 +55,7 @@ from grognard.rulesets.lgg1418.fronts import army_fronts
 if TYPE_CHECKING:
     from grognard.core.game import Game
 
-GREAT_RETREAT = "great-russian-retreat"
+GREAT_RETREAT = hooks.GREAT_RETREAT
 STRATEGIC_KIND = "strategic-retreat"
 REFORM_KIND = "reform"
 #: Doctrines in which the Movement-Doctrine-only procedures (12, 14, 19) still exist: Movement,
@@ -316,7 +316,7 @@ class ReformChoice:
 
 
 # ====================================================================== rule 19
-@implements("LGG 19-A", "LGG 19-B", "LGG 19-C", "LGG 36.3")
+@implements("LGG 19-A", "LGG 19-B", "LGG 19-C", "LGG 36.3", "LGG [11.4-X]")
 def why_not_retreat(g: Game, side: str, front: str, army: str, own_turn: bool) -> str | None:
     """LGG 19-A / 19-B / 19-C / 36.3: why ``army`` may not make a strategic retreat now."""
     if army not in M.army_defs(g) or M.army_side(g, army) != side:
@@ -331,6 +331,10 @@ def why_not_retreat(g: Game, side: str, front: str, army: str, own_turn: bool) -
         return f"army {army} has already made a strategic retreat this turn"
     if own_turn and int(M.st(g).get("activated", {}).get(army, 0)) > 0:
         return f"army {army} has already been activated this turn"
+    from grognard.rulesets.lgg1418.campaign import obligated_armies
+
+    if army in obligated_armies(g, side):
+        return f"in August 1914 army {army} must attack ([11.4-X], 16.7-B)"
     return None
 
 
@@ -439,10 +443,10 @@ class RetreatDeclaration(Step):
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         cands = retreat_candidates(g, side, f.params["front"], f.params["own"])
-        out: list[Action] = [{"type": "strategic-retreat", "side": side, "armies": [a]} for a in cands]
+        out: list[Action] = [{"type": "no-retreat", "side": side}]
+        out.extend({"type": "strategic-retreat", "side": side, "armies": [a]} for a in cands)
         if len(cands) > 1:
             out.append({"type": "strategic-retreat", "side": side, "armies": cands})
-        out.append({"type": "no-retreat", "side": side})
         return out
 
     def check(self, g: Game, f: Frame, action: Action) -> None:

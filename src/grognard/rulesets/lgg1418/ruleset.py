@@ -40,16 +40,24 @@ from grognard.core.state import Loc, Piece
 from grognard.rulesets.base import Ruleset
 from grognard.rulesets.lgg1418 import (
     activation,
+    aftermath,
+    autonomous,
     campaign,
     counters,
     doctrine_transitions,
+    enemy_reinforcement,
     fog,
+    fortress,
     fronts,
+    interception,
+    isolation,
     mapdata,
     naval,
     offensive,
     politics,
+    reaction,
     reinforcement,
+    retreat,
     stacking,
     strategic,
     trench,
@@ -69,7 +77,8 @@ if TYPE_CHECKING:
     from grognard.scenario.model import Scenario
 
 MODULES = (turn, campaign, reinforcement, fronts, weather, naval, activation,
-           doctrine_transitions, trench, offensive, politics)
+           doctrine_transitions, trench, offensive, politics,
+           retreat, interception, enemy_reinforcement, reaction, autonomous, isolation, fortress, aftermath)
 
 
 def _collect_steps() -> tuple[type[Step], ...]:

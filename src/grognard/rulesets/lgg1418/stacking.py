@@ -36,10 +36,12 @@ class Problem:
     movable: tuple[str, ...]
 
 
-@implements("LGG 10-A")
+@implements("LGG 10-A", "LGG 14-A")
 def counts_for_stacking(g: Game, p: Piece) -> bool:
-    """LGG 10-A: only corps count, and not those in a reserve or a garrison inside its fortress."""
-    return M.is_corps(p) and not M.in_reserve(p) and not M.garrison_in_fortress(g, p)
+    """LGG 10-A / 14-A: only corps count, and not those in a reserve or a garrison inside its
+    fortress, nor a corps the defender disorganized to make room for reinforcements while that
+    battle lasts (14-A, status ``disorganized``)."""
+    return M.is_corps(p) and not M.in_reserve(p) and not M.garrison_in_fortress(g, p) and "disorganized" not in p.status
 
 
 def landing_hex(g: Game, i: int) -> bool:
@@ -57,11 +59,18 @@ def stacking_limit(g: Game, i: int) -> int:
 
 
 def coordinated_battle_armies(g: Game, i: int) -> set[str]:
-    """Armies allowed together in a battle hex because they were coordinated (10-A)."""
-    mk = g.state.marker("battle", g.board.label(i))
-    if not mk or mk.get("turn") != M.turn_index(g):
-        return set()
-    return set(mk.get("coordinated", []))
+    """Armies allowed together in a battle hex because they were coordinated (10-A), or because
+    another army reinforced the defence of that hex in the current activation (14-C)."""
+    lab = g.board.label(i)
+    out: set[str] = set()
+    mk = g.state.marker("battle", lab)
+    if mk and mk.get("turn") == M.turn_index(g):
+        out |= set(mk.get("coordinated", []))
+    rk = g.state.marker("reinforced", lab)
+    act = M.st(g).get("activation")
+    if rk and act and rk.get("turn") == M.turn_index(g) and rk.get("activation") == act.get("serial"):
+        out |= set(rk.get("armies", []))
+    return out
 
 
 @implements("LGG 10-A", "LGG 10-B", "LGG 10-C")

@@ -1,0 +1,108 @@
+"""What follows an army activation's battles (LGG 14-C, 14-A, 23-C, 23-D, 12-B, 47.1-A).
+
+The activation pushes the ``activation-aftermath`` hook after its battles
+(:class:`ActivationAftermath`), with ``side``, ``armies``, ``activation`` and ``kind``. In order:
+
+1. the units of another army that reinforced a defence go back to their stack and the corps
+   disorganized to make room are fit again (14-C, 14-A); a stacking breach this leaves is cured
+   as at the end of a movement (10-D);
+2. sieges (23-C, 23-D): where the active side now stands with an enemy fortress and no enemy
+   unit outside it, the open-country battle is won and the siege begins - unless the stack is
+   only cavalry, which withdraws one hex; sieges whose besiegers are gone end;
+3. the besieger's siege fire and assaults (``siege-actions``, 23-D, 23-F, 23-G);
+4. the reform of rule 12 (12-B) when the activation was one;
+5. after the activation of a German or Austro-Hungarian army on the East front, the hook of the
+   Russian great retreat (47.1-A) when a rule installs it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from grognard.core.rules import implements
+from grognard.core.sequence import Step
+from grognard.core.state import Frame
+from grognard.rulesets.lgg1418 import hooks
+from grognard.rulesets.lgg1418 import model as M
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+
+AFTERMATH = hooks.AFTERMATH
+
+
+@implements("LGG 14-C", "LGG 23-C", "LGG 23-D", "LGG 12-B", "LGG 47")
+class ActivationAftermath(Step):
+    """LGG 14-C / 23-C / 23-D / 12-B / 47.1-A: the work after an activation's battles."""
+
+    name = AFTERMATH
+    title = "After the battles"
+    rule = "LGG 23-D"
+    composite = True
+
+    def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
+        from grognard.rulesets.lgg1418 import activation, enemy_reinforcement, fortress, retreat
+
+        p = f.params
+        side = p["side"]
+        enemy = M.other_side(side)
+        while True:
+            stage = p.get("stage", "returns")
+            if stage == "returns":
+                p["stage"] = "sieges"
+                enemy_reinforcement.return_inter_army_units(g, int(p["activation"]))
+                if activation.placement_problems(g, enemy):
+                    return "end-of-movement", {"side": enemy}
+                continue
+            if stage == "sieges":
+                p["stage"] = "siege-actions"
+                fortress.refresh_sieges(g)
+                new: list[str] = []
+                cavalry: list[str] = []
+                for i in fortress.siege_candidates(g, side):
+                    f_ = fortress.fortress_at(g, i)
+                    assert f_ is not None
+                    if fortress.cavalry_alone(g, side, i):
+                        cavalry.append(g.board.label(i))
+                        continue
+                    fortress.establish_siege(g, f_, side)
+                    new.append(g.board.label(i))
+                p["new_sieges"] = new
+                if cavalry:
+                    p["cavalry"] = cavalry
+                    p["stage"] = "cavalry"
+                continue
+            if stage == "cavalry":
+                lab = p["cavalry"].pop(0)
+                if not p["cavalry"]:
+                    p["stage"] = "siege-actions"
+                i = g.board.idx(lab)
+                units = [q.id for q in M.units_at_hex(g, i, side) if q.loc.kind == "hex"]
+                return "forced-withdrawal", {"side": side, "hex": lab, "pieces": units, "mover": side,
+                                             "activation": p["activation"], "rule": "LGG 23-D"}
+            if stage == "siege-actions":
+                p["stage"] = "reform"
+                return "siege-actions", {"side": side, "new_sieges": list(p.get("new_sieges", []))}
+            if stage == "reform":
+                p["stage"] = "great-retreat"
+                act = M.st(g).get("activation") or {}
+                if act.get("kind") == retreat.REFORM_KIND:
+                    for a in act.get("armies", []):
+                        retreat.apply_reform(g, a, act.get("reform_unit"))
+                continue
+            if stage == "great-retreat":
+                p["stage"] = "done"
+                act = M.st(g).get("activation") or {}
+                nations = {M.army_nation(g, a) for a in p.get("armies", [])}
+                if act.get("front") == M.EAST and side == M.CP and nations & {"DE", "AH"} and \
+                        "RU" in M.powers_of(g, M.ENTENTE) and M.turn_at_or_after(g, "1914-09"):
+                    h = hooks.child(g, retreat.GREAT_RETREAT, {"side": M.ENTENTE, "front": M.EAST,
+                                                               "moment": "after-activation",
+                                                               "activation": p["activation"]})
+                    if h:
+                        return h
+                continue
+            return None
+
+
+STEPS: tuple[type[Step], ...] = (ActivationAftermath,)

@@ -1,0 +1,705 @@
+"""LGG 23: fortresses - sieges, siege fire, surrender, assault, fallen fortresses.
+
+A fortress is a public counter (faces ``full`` and ``reduced``: ``defense``, ``artillery``,
+``resistance``; attrs ``size`` large/small, ``coastal``); garrison corps sit inside it. Its ZoC
+(23-A, 8, 9-E) and its one-corps supply (23-A, 9-A) are in :mod:`.zoc` and :mod:`.supply`;
+the cavalry rule of 23-A in :mod:`.movement`; no interception into an enemy fortress hex in
+:mod:`.interception`; the set-up before an open-country battle (23-C: corps put into the
+fortress) in :mod:`.enemy_reinforcement`; the fortress supporting as artillery and its +1 on
+plains are applied by the battle procedure (:mod:`.battle`).
+
+Here (``status`` of the fortress piece: ``besieged``, ``neutralized``; of the besiegers:
+``besieging``; ``markers["siege"][hex] = {"since": turn, "side": besieger}``):
+
+* 23-C / 23-D: after the battles of an activation, a hex where the active side stands with an
+  enemy fortress and no enemy unit outside it is besieged (the open-country battle is won). A
+  cavalry stack alone may not besiege: it withdraws one hex. A siege lasts while besiegers stand
+  in the hex (:func:`refresh_sieges`); the besieging stack exerts no ZoC, the besieged units
+  have no offensive capacity (they are shut in the fortress), a railway in the hex is unusable.
+* 23-D / 23-F / 23-G: at the end of each activation the active side's armies holding a siege
+  (including one established by its battles, 23-C) may fire at the fortress and launch an
+  assault (:class:`SiegeActions`). Siege fire: each heavy, siege or coastal artillery unit in the
+  hex spends 1 MUN; heavy artillery fires as one group, siege and coastal artillery unit by
+  unit, each firing at half the support value, rounded down (for the heavy group the option
+  ``siege-heavy-halving``, digest A-19: half of the sum by default) on the provisional
+  ``siege-fire`` table (D6; R reduces or neutralises, E eliminates the fortress and its garrison
+  surrenders). The printed support value counts (the Movement Doctrine cap of 2 does not apply
+  to siege fire, 36.1). A neutralised fortress is operational again from the following turn.
+* 23-G: the assault is a battle of kind ``assault`` (:class:`FortressAssault`) fought by the
+  battle procedure with the fortress's options (trench table, no generals, a "2" suffered by the
+  attacker each round while the fortress is not neutralised, no "repulsed" for the defender,
+  the fortress's defence and organic artillery as defensive modifiers, +2 to the defender's
+  combativeness tests; neutralised: +1 only, "repulsed" applies). The defending corps are the
+  corps inside the fortress (at most 2). When no corps remains fit, the fortress fights itself
+  (:func:`fortress_round`): a neutralised fortress surrenders at once; otherwise its defence,
+  its organic artillery and a fire value of 3 face the attacker's corps, a result of 1, M or 2
+  reduces it (or neutralises a reduced one), and a neutralised fortress surrenders the next
+  round; the attacker suffers 2 losses at the surrender. After the assault every defending
+  corps is marked 1 loss if the fortress held, 2 if it fell (``st["fortress_losses"]``).
+* 23-E: in the final phase, from the turn after the siege began, a D12 + modifiers >= 10 makes
+  the fortress surrender: + the turns of siege counted from the first test (option
+  ``surrender-first-test``, digest A-18: the first test counts +1), +1 with 1 or 2 corps besieged
+  inside (garrison and other units not counted), - the fortress's resistance value (a counter
+  value; the seed prints "?"), -2 in a port unless the besieger controls the sea. A coastal
+  fortress's defender may first evacuate its corps to a friendly port of the same sea.
+* On a fall (surrender, E, assault): the units inside are eliminated without counting as
+  losses (an HQ comes back next turn, 5-H; generals are captured and leave the game), the
+  counter leaves the map, ``markers["fortress_fallen"][hex] = {"turn", "pre_turn", "side"}``
+  (11.1-D reads it), the hex passes to the besieger; the units that took it are remembered for
+  the reaction rule (20-A, ``st["fortress_takers"]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from grognard.core.errors import IllegalAction
+from grognard.core.modifiers import Modifiers
+from grognard.core.rules import implements
+from grognard.core.sequence import Action, Step
+from grognard.core.state import Frame, Loc, Piece
+from grognard.rulesets.lgg1418 import fog, mapdata
+from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.counters import command_army
+from grognard.rulesets.lgg1418.zoc import BESIEGED, BESIEGING
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+
+NEUTRALIZED = "neutralized"
+CAPTURED = "lgg:captured"
+SURRENDER_TARGET = 10
+SIEGE_ARTILLERY = ("heavy", "siege", "coastal")
+
+
+# ====================================================================== queries
+def fortress_at(g: Game, i: int) -> Piece | None:
+    for q in g.state.at_hex(i):
+        if q.type == "fortress":
+            return q
+    return None
+
+
+def inside(g: Game, f: Piece) -> list[Piece]:
+    """Units shut in the fortress (garrison and the units put in it)."""
+    return [q for q in g.state.contents(f.id) if M.is_unit(q)]
+
+
+def besieged_corps(g: Game, f: Piece) -> list[Piece]:
+    """Corps inside the fortress other than its garrison (23-E)."""
+    return [q for q in inside(g, f) if M.is_corps(q) and not M.garrison_in_fortress(g, q)]
+
+
+def _outside(g: Game, side: str, i: int) -> list[Piece]:
+    """Units of ``side`` in hex ``i`` outside any fortress."""
+    out = []
+    for p in M.units_at_hex(g, i, side):
+        c = M.carrier(g, p)
+        if c is not None and c.type == "fortress":
+            continue
+        out.append(p)
+    return out
+
+
+def is_neutralized(g: Game, f: Piece) -> bool:
+    """23-F / 23-G: neutralised this turn (operational again the following turn)."""
+    return NEUTRALIZED in f.status and f.attrs.get("neutralized_turn") == M.turn_index(g)
+
+
+# ====================================================================== sieges (23-C, 23-D)
+@implements("LGG 23-D")
+def establish_siege(g: Game, f: Piece, side: str) -> None:
+    """LGG 23-D: the fortress is besieged by ``side``'s units in its hex."""
+    i = M.hex_of(g, f)
+    assert i is not None
+    lab = g.board.label(i)
+    M.set_status(g, f, BESIEGED, True)
+    for p in _outside(g, side, i):
+        M.set_status(g, p, BESIEGING, True)
+    if g.state.marker("siege", lab) is None:
+        g.state.set_marker("siege", lab, {"since": M.turn_index(g), "side": side})
+        g.emit("siege", f"{side} besieges the fortress at {lab}", rule="LGG 23-D", hex=lab, side=side)
+    M.touch(g)
+
+
+@implements("LGG 23-D")
+def lift_siege(g: Game, i: int, reason: str) -> None:
+    """LGG 23-D: the siege of hex ``i`` ends (its fortress exerts its ZoC again)."""
+    lab = g.board.label(i)
+    f = fortress_at(g, i)
+    if f is not None:
+        M.set_status(g, f, BESIEGED, False)
+    for p in M.pieces_at_hex(g, i):
+        if BESIEGING in p.status:
+            M.set_status(g, p, BESIEGING, False)
+    if g.state.marker("siege", lab) is not None:
+        g.state.set_marker("siege", lab, None)
+        g.emit("siege-lifted", f"the siege of {lab} ends ({reason})", rule="LGG 23-D", hex=lab)
+    M.touch(g)
+
+
+@implements("LGG 23-D", "LGG 8-C")
+def refresh_sieges(g: Game) -> None:
+    """LGG 23-D / 8-C: every unit of the besieging side in a siege hex is besieging (no ZoC); a
+    siege with no besieger left (or no fortress) ends; besiegers who left the hex lose the status."""
+    for lab, mk in sorted(g.state.markers.get("siege", {}).items()):
+        i = g.board.idx(lab)
+        f = fortress_at(g, i)
+        side = mk.get("side") or (M.other_side(f.side) if f else None)
+        besiegers = [p for p in _outside(g, side, i) if M.is_corps(p)] if side else []
+        if f is None or not besiegers:
+            lift_siege(g, i, "no besieger left" if f is not None else "no fortress")
+            continue
+        for p in _outside(g, side, i):
+            if BESIEGING not in p.status:
+                M.set_status(g, p, BESIEGING, True)
+    for p in g.state.pieces.values():
+        if BESIEGING in p.status:
+            h = M.hex_of(g, p)
+            if h is None or g.state.marker("siege", g.board.label(h)) is None or p.loc.kind != "hex":
+                M.set_status(g, p, BESIEGING, False)
+
+
+@implements("LGG 23-C", "LGG 23-D")
+def siege_candidates(g: Game, side: str) -> list[int]:
+    """LGG 23-C / 23-D: hexes where ``side`` stands with an unbesieged enemy fortress and no enemy
+    unit outside it: the open-country battle is won and a siege may begin."""
+    out = []
+    for i in sorted(M.occupied(g, side)):
+        f = fortress_at(g, i)
+        if f is None or f.side == side or BESIEGED in f.status:
+            continue
+        if _outside(g, f.side, i):
+            continue
+        if not [p for p in _outside(g, side, i) if M.is_unit(p)]:
+            continue
+        out.append(i)
+    return out
+
+
+@implements("LGG 23-D")
+def cavalry_alone(g: Game, side: str, i: int) -> bool:
+    """LGG 23-D: a cavalry unit alone may not besiege a fortress."""
+    corps = [p for p in _outside(g, side, i) if M.is_corps(p)]
+    return not corps or all(M.is_cavalry(p) for p in corps)
+
+
+# ====================================================================== siege fire (23-F)
+def _fired(g: Game) -> dict[str, int]:
+    return M.st(g).setdefault("siege_fired", {})  # type: ignore[no-any-return]
+
+
+@implements("LGG 23-F", "LGG 36.1")
+def siege_fire_options(g: Game, side: str, i: int) -> list[list[str]]:
+    """LGG 23-F: the firings open to ``side`` at the besieged fortress of hex ``i``: all its heavy
+    artillery there together, or one siege or coastal artillery unit; each unit once per
+    activation."""
+    act = M.st(g).get("activation") or {}
+    serial = act.get("serial")
+    fired = _fired(g)
+    arts = [p for p in _outside(g, side, i) if p.type == "artillery" and fired.get(p.id) != serial
+            and p.attrs.get("category") in SIEGE_ARTILLERY]
+    out = []
+    heavy = [p.id for p in arts if p.attrs.get("category") == "heavy"]
+    if heavy:
+        out.append(sorted(heavy))
+    out.extend([p.id] for p in arts if p.attrs.get("category") in ("siege", "coastal"))
+    return out
+
+
+@implements("LGG 23-F")
+def siege_fire_strength(g: Game, arts: list[Piece]) -> int:
+    """LGG 23-F (digest A-19): half the support value, rounded down; heavy artillery firing together
+    take half of the sum (option ``siege-heavy-halving`` = ``half-of-sum``) or the sum of the halves."""
+    values = [int(p.stat("support", 0)) for p in arts]
+    if len(arts) > 1 and g.opt("siege-heavy-halving") == "sum-of-halves":
+        return sum(v // 2 for v in values)
+    return sum(values) // 2
+
+
+def _column(strength: int) -> str:
+    return "5+" if strength >= 5 else str(max(1, strength))
+
+
+@implements("LGG 23-F")
+def reduce_fortress(g: Game, f: Piece, rule: str) -> str:
+    """LGG 23-F / 23-G: a large fortress flips to its reduced side, or is neutralised when already
+    reduced; a small fortress is neutralised. Returns ``reduced`` or ``neutralized``."""
+    if f.attrs.get("size") == "large" and f.face == "full" and "reduced" in f.faces:
+        M.set_face(g, f, "reduced")
+        g.emit("fortress", f"the fortress {f.id} is reduced", rule=rule, fortress=f.id)
+        return "reduced"
+    M.set_status(g, f, NEUTRALIZED, True)
+    M.set_attr(g, f, "neutralized_turn", M.turn_index(g))
+    g.emit("fortress", f"the fortress {f.id} is neutralised until the following turn", rule=rule, fortress=f.id)
+    return "neutralized"
+
+
+@implements("LGG 23-F", "LGG 15-B")
+def siege_fire(g: Game, side: str, i: int, ids: list[str]) -> str:
+    """LGG 23-F / 15-B: fire the artillery ``ids`` at the fortress of hex ``i``: 1 MUN each, then a
+    D6 on the siege-fire table. Returns the result (``-``, ``R``, ``E``)."""
+    from grognard.rulesets.lgg1418 import artillery
+
+    f = fortress_at(g, i)
+    assert f is not None
+    arts = [g.state.pieces[u] for u in ids]
+    act = M.st(g).get("activation") or {}
+    for p in arts:
+        _fired(g)[p.id] = act.get("serial", -1)
+        artillery.spend_munitions(g, p.nation, 1, "LGG 23-F", f"siege fire of {p.id}")
+    strength = siege_fire_strength(g, arts)
+    tbl = g.ruleset.tables(g.scenario.table_overrides)["siege-fire"]
+    r = g.roll("d6", f"siege fire at {g.board.label(i)} (strength {strength})", "LGG 23-F")
+    look = tbl.lookup(_column(strength), r.natural)
+    res = str(look.result)
+    g.emit("siege-fire", f"siege fire at {g.board.label(i)}: {look.explain()}", rule="LGG 23-F",
+           hex=g.board.label(i), result=res)
+    if res == "R":
+        reduce_fortress(g, f, "LGG 23-F")
+    elif res == "E":
+        fortress_falls(g, f, side, "LGG 23-F", "destroyed by siege fire")
+    M.touch(g)
+    return res
+
+
+# ====================================================================== the fall of a fortress (23-E)
+@implements("LGG 23-E", "LGG 5-H", "LGG 11.1-D", "LGG 20-A")
+def fortress_falls(g: Game, f: Piece, taker: str, rule: str, reason: str) -> None:
+    """LGG 23-E / 5-H / 11.1-D / 20-A: the fortress falls to ``taker``: the units inside are
+    eliminated without counting as losses (an HQ comes back next turn; generals are captured),
+    the counter leaves the map, the hex passes to the taker, a fallen-fortress marker is set and
+    the units that took it are remembered (they may not react in this turn, 20-A)."""
+    from grognard.rulesets.lgg1418.reinforcement import destroy_hq, eliminate
+
+    i = M.hex_of(g, f)
+    assert i is not None
+    lab = g.board.label(i)
+    for q in sorted(g.state.contents(f.id), key=lambda p: p.id):
+        if q.type == "general":
+            M.move_piece(g, q, Loc.box(CAPTURED))
+            continue
+        if q.type in ("hq", "ghq"):
+            for gen in [x for x in g.state.contents(q.id) if x.type == "general"]:
+                M.move_piece(g, gen, Loc.box(CAPTURED))
+            destroy_hq(g, q, rule)
+            continue
+        M.set_attr(g, q, "no_loss", True)
+        eliminate(g, q, reason, rule)
+    M.move_piece(g, f, Loc.box(M.ELIMINATED))
+    act = M.st(g).get("activation") or {}
+    takers = M.st(g).setdefault("fortress_takers", {})
+    for p in _outside(g, taker, i):
+        takers[p.id] = {"turn": M.turn_index(g), "reaction": bool(act.get("reaction")) and act.get("side") == taker}
+    lift_siege(g, i, "the fortress fell")
+    g.state.set_marker("fortress_fallen", lab, {"turn": M.turn_index(g), "pre_turn": bool(M.current_turn(g).pre_turn),
+                                                "side": taker})
+    mapdata.set_control(g, i, taker)
+    M.touch(g)
+    g.emit("fortress-fallen", f"the fortress at {lab} falls to {taker} ({reason})", rule=rule, hex=lab, side=taker,
+           reveal=True)
+
+
+@implements("LGG 23-E")
+def surrender_modifiers(g: Game, f: Piece) -> Modifiers:
+    """LGG 23-E: +1 per turn of siege counted from the first test (A-18), +1 with 1 or 2 corps
+    besieged (garrison not counted), - the resistance value, -2 in a port unless the besieger
+    controls the sea."""
+    from grognard.rulesets.lgg1418.supply import sea_control
+
+    i = M.hex_of(g, f)
+    assert i is not None
+    mk = g.state.marker("siege", g.board.label(i)) or {}
+    since = int(mk.get("since", M.turn_index(g)))
+    tests = M.turn_index(g) - since  # 1 at the first test (the turn after the siege began)
+    turns = tests - 1 + int(g.opt("surrender-first-test"))
+    mods = Modifiers()
+    if turns:
+        mods.add(turns, "LGG 23-E", f"siege, test {tests}")
+    n = len(besieged_corps(g, f))
+    if 1 <= n <= 2:
+        mods.add(1, "LGG 23-E", f"{n} corps besieged inside")
+    res = int(f.stat("resistance", 0))
+    if res:
+        mods.add(-res, "LGG 23-E", "fortress resistance")
+    sea = mapdata.port_sea(g, i) if mapdata.port_size(g, i) else None
+    if sea and sea_control(g, sea) != mk.get("side", M.other_side(f.side)):
+        mods.add(-2, "LGG 23-E", "port, sea not controlled by the besieger")
+    return mods
+
+
+def surrender_due(g: Game) -> list[Piece]:
+    """Besieged fortresses whose siege began before this turn (23-E)."""
+    out = []
+    for lab, mk in sorted(g.state.markers.get("siege", {}).items()):
+        f = fortress_at(g, g.board.idx(lab))
+        if f is not None and BESIEGED in f.status and int(mk.get("since", M.turn_index(g))) < M.turn_index(g):
+            out.append(f)
+    return out
+
+
+def evacuation_ports(g: Game, f: Piece) -> list[int]:
+    """LGG 23-E: friendly ports on the same sea as a coastal fortress, free of the enemy."""
+    i = M.hex_of(g, f)
+    assert i is not None
+    sea = mapdata.port_sea(g, i)
+    if not f.attrs.get("coastal") or not sea:
+        return []
+    enemy = M.enemy_present_hexes(g, f.side)
+    return [j for j in g.board.points if j != i and mapdata.port_size(g, j) and mapdata.port_sea(g, j) == sea
+            and mapdata.controller(g, j) == f.side and j not in enemy]
+
+
+@implements("LGG 23-E")
+class FortressSurrender(Step):
+    """LGG 23-E: the surrender tests of the final phase (before the national-will adjustments).
+
+    A fortress that surrenders and is coastal lets its owner evacuate its corps first
+    (``evacuate`` a corps to a port, or ``no-evacuation``). Neutralised fortresses are operational
+    again from the following turn."""
+
+    name = "fortress-surrender"
+    title = "Fortress surrender"
+    rule = "LGG 23-E"
+
+    def enter(self, g: Game, f: Frame) -> None:
+        refresh_sieges(g)
+        fallen: list[str] = []
+        for fort in surrender_due(g):
+            r = g.roll("d12", f"surrender test of the fortress {fort.id} (10+)", "LGG 23-E",
+                       modifiers=surrender_modifiers(g, fort))
+            if r.modified >= SURRENDER_TARGET:
+                g.emit("surrender", f"the fortress {fort.id} surrenders", rule="LGG 23-E", fortress=fort.id)
+                fallen.append(fort.id)
+            else:
+                g.emit("surrender", f"the fortress {fort.id} holds", rule="LGG 23-E", fortress=fort.id)
+        f.params["fallen"] = fallen
+
+    def _pending(self, g: Game, f: Frame) -> Piece | None:
+        for fid in f.params.get("fallen", []):
+            fort = g.state.pieces[fid]
+            if M.hex_of(g, fort) is None:
+                continue
+            if evacuation_ports(g, fort) and [q for q in inside(g, fort) if M.is_corps(q)]:
+                return fort
+        return None
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        fort = self._pending(g, f)
+        return [fort.side] if fort is not None else []
+
+    def run(self, g: Game, f: Frame) -> None:
+        for fid in f.params.get("fallen", []):
+            fort = g.state.pieces[fid]
+            if M.hex_of(g, fort) is not None:
+                mk = g.state.marker("siege", g.board.label(M.hex_of(g, fort) or 0)) or {}
+                fortress_falls(g, fort, str(mk.get("side") or M.other_side(fort.side)), "LGG 23-E", "surrender")
+        for p in g.state.pieces.values():
+            if p.type == "fortress" and NEUTRALIZED in p.status:
+                M.set_status(g, p, NEUTRALIZED, False)
+                M.set_attr(g, p, "neutralized_turn", None)
+        g.finish(f)
+
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        fort = self._pending(g, f)
+        assert fort is not None
+        out: list[Action] = []
+        for q in inside(g, fort):
+            if M.is_corps(q):
+                out.extend({"type": "evacuate", "side": side, "unit": q.id, "to": g.board.label(j)}
+                           for j in evacuation_ports(g, fort))
+        out.append({"type": "no-evacuation", "side": side, "fortress": fort.id})
+        return out
+
+    def check(self, g: Game, f: Frame, action: Action) -> None:
+        fort = self._pending(g, f)
+        if fort is None:
+            raise IllegalAction(self.rule, "no evacuation is pending")
+        if action.get("type") == "no-evacuation":
+            return
+        q = g.state.pieces.get(str(action.get("unit")))
+        if action.get("type") != "evacuate" or q is None or q not in inside(g, fort) or not M.is_corps(q):
+            raise IllegalAction("LGG 23-E", "evacuate a corps of the surrendering fortress, or no-evacuation")
+        to = action.get("to")
+        if not isinstance(to, str) or not g.board.has_label(to) or g.board.idx(to) not in evacuation_ports(g, fort):
+            raise IllegalAction("LGG 23-E", "evacuate to a friendly port on the fortress's sea")
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        fort = self._pending(g, f)
+        assert fort is not None
+        if action["type"] == "no-evacuation":
+            mk = g.state.marker("siege", g.board.label(M.hex_of(g, fort) or 0)) or {}
+            fortress_falls(g, fort, str(mk.get("side") or M.other_side(fort.side)), "LGG 23-E", "surrender")
+            return
+        q = g.state.pieces[action["unit"]]
+        if M.is_garrison(q):
+            M.set_attr(g, q, "garrison_of", q.attrs.get("garrison"))
+            M.set_attr(g, q, "garrison", None)
+        M.move_piece(g, q, Loc.hex(g.board.idx(action["to"])))
+        fog.emit_private(g, q.side, "evacuate", f"{q.id} is evacuated by sea to {action['to']}",
+                         f"{q.side} evacuates a corps by sea", rule="LGG 23-E")
+
+
+# ====================================================================== assault (23-G)
+@implements("LGG 23-G")
+def assault_defenders(g: Game, f: Piece) -> list[Piece]:
+    """LGG 23-G: the corps defending an assault: those inside the fortress (at most 2)."""
+    return [q for q in inside(g, f) if M.is_corps(q)][:2]
+
+
+@implements("LGG 23-G", "LGG 28-B")
+def assault_params(g: Game, i: int, attacker: str, units: list[str], immediate: bool) -> dict[str, Any]:
+    """LGG 23-G: the parameters of the assault battle for the battle procedure (``battle_params``).
+
+    Not neutralised: the attacker suffers a "2" every round; "repulsed" does not apply to the
+    defender; the fortress's defence value and +3 organic artillery (cancelled by the attacker's
+    artillery support, which brings no bonus) are defensive modifiers; +2 to the defender's
+    combativeness tests. Neutralised: +1 defence only. Never a great battle, no generals, the
+    trench table, no breakthrough, no counter-offensive. Not a secondary battle when it follows
+    the open-country battle at once (``immediate``)."""
+    f = fortress_at(g, i)
+    assert f is not None
+    defenders = [q.id for q in assault_defenders(g, f)]
+    mods: list[dict[str, Any]] = []
+    neutral = is_neutralized(g, f)
+    if neutral:
+        mods.append({"side": "defender", "target": "value", "value": 1, "rule": "LGG 23-G",
+                     "reason": "neutralised fortress"})
+    else:
+        mods.append({"side": "defender", "target": "value", "value": int(f.stat("defense", 0)), "rule": "LGG 23-G",
+                     "reason": "fortress defence"})
+        has_art = any(g.state.pieces[u].type == "artillery" for u in units)
+        if not has_art:
+            mods.append({"side": "defender", "target": "value", "value": 3, "rule": "LGG 23-G",
+                         "reason": "fortress organic artillery"})
+        mods.append({"side": "defender", "target": "combativeness", "value": 2, "rule": "LGG 23-G",
+                     "reason": "fortress"})
+    spec: dict[str, Any] = {
+        "hex": g.board.label(i), "attacker": attacker, "kind": "assault", "attacker_units": sorted(units),
+        "defender_units": defenders, "table": "trench", "great": False, "no_generals": True, "modifiers": mods,
+        "breakthrough": False, "counter_offensive": False, "retreat": "immediate",
+    }
+    if not neutral:
+        spec["forced_attacker_result"] = "2"
+        spec["no_repulse"] = True
+    return spec
+
+
+@implements("LGG 23-G")
+def assault_units(g: Game, side: str, i: int) -> list[Piece]:
+    """LGG 23-G / 23-C: the besieger's corps and artillery that may assault (corps disorganized in
+    the open-country battle are fit again for the assault)."""
+    return [p for p in _outside(g, side, i) if p.type in ("corps", "artillery")]
+
+
+@implements("LGG 23-G", "LGG 5-D")
+def mark_assault_losses(g: Game, ids: list[str], fell: bool) -> None:
+    """LGG 23-G: after an assault, each defending corps is marked 1 loss (2 if the fortress fell),
+    in place of the losses it suffered during the assault."""
+    book = M.st(g).setdefault("fortress_losses", {})
+    for uid in ids:
+        p = g.state.pieces[uid]
+        book[p.nation] = int(book.get(p.nation, 0)) + (2 if fell else 1)
+    M.touch(g)
+
+
+@implements("LGG 23-G")
+def fortress_round(g: Game, f: Piece, attacker: str, units: list[str]) -> str:
+    """LGG 23-G: the fortress fights itself (no corps left fit): a neutralised fortress surrenders at
+    once; otherwise a round against the attacker's strongest corps on the trench table with the
+    fortress's defence, organic artillery (+3) and fire 3, where a result of 1, M or 2 reduces it
+    (or neutralises it when reduced; ½ is ignored) - a neutralised fortress then surrenders the
+    next round. The engaged attacking corps suffers the round's automatic "2" (a loss, read as
+    one step), and the attacker 2 losses when the fortress surrenders. Returns
+    ``surrendered``, ``reduced``, ``neutralized`` or ``held``."""
+    from grognard.rulesets.lgg1418 import battle
+
+    i = M.hex_of(g, f)
+    assert i is not None
+    if is_neutralized(g, f):
+        _attacker_losses(g, attacker, units, 2)
+        fortress_falls(g, f, attacker, "LGG 23-G", "assault")
+        return "surrendered"
+    corps = [g.state.pieces[u] for u in units if g.state.pieces[u].type == "corps" and M.hex_of(g, g.state.pieces[u]) == i]
+    if not corps:
+        return "held"
+    best = max(corps, key=lambda p: (int(p.stat("attack", 0)), p.id))
+    att = int(best.stat("attack", 0))
+    _attacker_losses(g, attacker, [best.id], 1)  # the "2" suffered each round while not neutralised
+    dfn = int(f.stat("defense", 0)) + 3
+    fire_shift = int(best.stat("fire", 0)) - 3
+    tbl = battle.table(g, "combat-trench")
+    centre = tbl.columns.index("0")
+    cfg = battle.bdata(g)["fire"]
+    shift = max(-int(cfg["cap"]), min(int(cfg["cap"]), fire_shift * int(cfg["per_point"])))
+    col = tbl.columns[max(0, min(len(tbl.columns) - 1, centre + att - dfn + shift))]
+    r = g.roll("d12", f"assault on the fortress {f.id} itself", "LGG 23-G")
+    look = tbl.lookup(col, r.natural)
+    cell = str(look.result).replace("!", "")
+    res = cell.split("/")[-1] if "/" in cell else cell
+    g.emit("assault-round", f"the fortress fights: {look.explain()}", rule="LGG 23-G", result=res)
+    if res in ("1", "M", "2", "E"):
+        out = reduce_fortress(g, f, "LGG 23-G")
+        return out
+    return "held"
+
+
+def _attacker_losses(g: Game, attacker: str, units: list[str], n: int) -> None:
+    from grognard.rulesets.lgg1418.isolation import take_loss
+
+    corps = [g.state.pieces[u] for u in units if g.state.pieces[u].type == "corps" and M.on_map(g, g.state.pieces[u])]
+    for k in range(n):
+        if not corps:
+            return
+        p = corps[k % len(corps)]
+        take_loss(g, p, "LGG 23-G", "losses of the assault")
+        if not M.on_map(g, p):
+            corps.remove(p)
+
+
+@implements("LGG 23-G", "LGG 23-C")
+class FortressAssault(Step):
+    """LGG 23-G: an assault - the battle of kind ``assault`` against the corps inside, then, while
+    no corps is fit, the fortress itself (:func:`fortress_round`), until it falls or holds."""
+
+    name = "fortress-assault"
+    title = "Assault on a fortress"
+    rule = "LGG 23-G"
+    composite = True
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"Assault at {f.params['hex']}"
+
+    def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
+        from grognard.rulesets.lgg1418 import battle
+
+        p = f.params
+        i = g.board.idx(p["hex"])
+        fort = fortress_at(g, i)
+        stage = p.get("stage", "battle")
+        if fort is None:
+            return None
+        if stage == "battle":
+            p["stage"] = "fortress"
+            defenders = assault_defenders(g, fort)
+            p["defenders"] = [q.id for q in defenders]
+            if defenders:
+                params = battle.battle_params(g, **assault_params(g, i, p["side"], p["units"], bool(p.get("immediate"))))
+                p["battle"] = params["battle"]
+                return "battle", params
+            return self.next_child(g, f)
+        if stage == "fortress":
+            p["stage"] = "done"
+            bid = p.get("battle")
+            won = True
+            if bid:
+                rec = battle.result(g, bid)
+                won = rec.get("winner") == p["side"]
+            fit = [q for q in assault_defenders(g, fort)]
+            if won or not fit:
+                units = [u for u in p["units"] if u in g.state.pieces]
+                outcome = fortress_round(g, fort, p["side"], units)
+                if outcome == "neutralized" and M.hex_of(g, fort) is not None:
+                    _attacker_losses(g, p["side"], units, 2)
+                    fortress_falls(g, fort, p["side"], "LGG 23-G", "assault")
+                    outcome = "surrendered"
+            else:
+                outcome = "held"
+            mark_assault_losses(g, p["defenders"], outcome == "surrendered")
+            g.emit("assault", f"the assault at {p['hex']}: the fortress {'falls' if outcome == 'surrendered' else 'holds'}",
+                   rule="LGG 23-G", hex=p["hex"], outcome=outcome)
+        return None
+
+
+# ====================================================================== the besieger's actions
+def siege_hexes(g: Game, side: str, act: dict[str, Any]) -> list[int]:
+    """Siege hexes where units of the activation (its armies, or the autonomous units) besiege."""
+    out = []
+    armies = set(act.get("armies", []))
+    auto = act.get("kind") == "autonomous"
+    for lab, mk in sorted(g.state.markers.get("siege", {}).items()):
+        i = g.board.idx(lab)
+        if mk.get("side") != side or fortress_at(g, i) is None:
+            continue
+        for p in _outside(g, side, i):
+            army = command_army(g, p)
+            if (army is None) if auto else (army in armies):
+                out.append(i)
+                break
+    return out
+
+
+@implements("LGG 23-D", "LGG 23-F", "LGG 23-G")
+class SiegeActions(Step):
+    """LGG 23-D / 23-F / 23-G: the besieger's choices at the end of an activation: ``siege-fire``
+    (``hex``, ``artillery``), ``assault`` (``hex``), ``end-siege``."""
+
+    name = "siege-actions"
+    title = "Siege"
+    rule = "LGG 23-D"
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"{f.params['side']}: siege fire and assaults"
+
+    def _hexes(self, g: Game, f: Frame) -> list[int]:
+        act = M.st(g).get("activation") or {}
+        return [i for i in siege_hexes(g, f.params["side"], act) if g.board.label(i) not in f.params.get("assaulted", [])]
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        return [f.params["side"]] if self._hexes(g, f) else []
+
+    def run(self, g: Game, f: Frame) -> None:
+        g.finish(f)
+
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        out: list[Action] = []
+        for i in self._hexes(g, f):
+            lab = g.board.label(i)
+            for ids in siege_fire_options(g, side, i):
+                out.append({"type": "siege-fire", "side": side, "hex": lab, "artillery": ids})
+            if any(M.is_corps(p) for p in assault_units(g, side, i)):
+                out.append({"type": "assault", "side": side, "hex": lab})
+        out.append({"type": "end-siege", "side": side})
+        return out
+
+    def check(self, g: Game, f: Frame, action: Action) -> None:
+        t = action.get("type")
+        if t == "end-siege":
+            return
+        lab = action.get("hex")
+        if not isinstance(lab, str) or not g.board.has_label(lab) or g.board.idx(lab) not in self._hexes(g, f):
+            raise IllegalAction("LGG 23-D", f"{lab!r} is not a siege of the activated armies")
+        i = g.board.idx(lab)
+        if t == "siege-fire":
+            ids = action.get("artillery")
+            if not isinstance(ids, list) or sorted(ids) not in [sorted(x) for x in siege_fire_options(g, action["side"], i)]:
+                raise IllegalAction("LGG 23-F", "heavy artillery fires together, siege and coastal artillery unit by "
+                                    "unit, each unit once per activation")
+            return
+        if t == "assault":
+            if not any(M.is_corps(p) for p in assault_units(g, action["side"], i)):
+                raise IllegalAction("LGG 23-G", "an assault needs corps")
+            return
+        raise IllegalAction(self.rule, f"{t!r} is not a siege action")
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        t = action["type"]
+        if t == "end-siege":
+            g.finish(f)
+            return
+        i = g.board.idx(action["hex"])
+        if t == "siege-fire":
+            siege_fire(g, side, i, list(action["artillery"]))
+            refresh_sieges(g)
+            return
+        f.params.setdefault("assaulted", []).append(action["hex"])
+        units = [p.id for p in assault_units(g, side, i)]
+        immediate = action["hex"] in f.params.get("new_sieges", [])
+        g.emit("assault-declared", f"{side} launches an assault on the fortress at {action['hex']}", rule="LGG 23-G",
+               hex=action["hex"])
+        g.push("fortress-assault", {"side": side, "hex": action["hex"], "units": units, "immediate": immediate})
+
+
+STEPS: tuple[type[Step], ...] = (FortressSurrender, FortressAssault, SiegeActions)
