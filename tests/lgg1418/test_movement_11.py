@@ -50,9 +50,8 @@ def test_lgg_11_1a_neutral_countries_and_enemy_hexes() -> None:
     assert e.value.rule == "LGG [11.1-A]" and "neutral" in e.value.message
     g2 = _army_game([corps("e2", "DE", "0506")])
     to_activation(g2, EN, "FR-1")
-    with pytest.raises(IllegalAction) as e:
-        _move(g2, ["a"], "0506")
-    assert "battle procedure" in e.value.message  # until rules 16-18 are installed
+    _move(g2, ["a"], "0506")  # the battle procedure (rules 16-18) is installed: entering engages
+    assert g2.state.pieces["a"].attrs["mv_stop"]
     g3 = _army_game([corps("e2", "DE", "0506")], ruleset="lgg1418-hooked")
     to_activation(g3, EN, "FR-1")
     _move(g3, ["a"], "0506")

@@ -110,6 +110,15 @@ def child(g: Game, name: str, params: dict[str, Any]) -> tuple[str, dict[str, An
     return (name, params) if installed(g, name) else None
 
 
+def phase_hooks(g: Game, phase: str) -> list[str]:
+    """Installed steps a later rule declares for a phase (class attribute ``phase_hook = phase``),
+    in their ``hook_order``: the phase pushes each of them after its own work (the reinforcement
+    phase: 37-A tactic tests, 38-A Stosstruppen markers)."""
+    found = [(int(getattr(s, "hook_order", 0)), name) for name, s in g.steps.items()
+             if getattr(s, "phase_hook", None) == phase]
+    return [name for _, name in sorted(found)]
+
+
 # ====================================================================== extension points
 #: Extra checks of a move into a hex, called at the end of ``movement.check_move`` with
 #: ``(g, act, members, j, mode, engage)`` (``members``: the moving units with what their

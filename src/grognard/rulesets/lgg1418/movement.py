@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 MOVERS = ("corps", "hq", "artillery", "tank", "decoy")
-MV_ATTRS = ("mv_act", "mv_spent", "mv_mode", "mv_empty", "mv_stop", "mv_inrange", "mv_rail")
+MV_ATTRS = ("mv_act", "mv_spent", "mv_mode", "mv_empty", "mv_stop", "mv_inrange", "mv_rail", "mv_from")
 
 
 @dataclass(frozen=True)
@@ -431,6 +431,7 @@ def apply_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
         if first and used > cap:
             used = cap
         M.set_attr(g, p, "mv_act", serial)
+        M.set_attr(g, p, "mv_from", i)  # the hex it came from (LGG 16-A: a defeated attacker goes back there)
         M.set_attr(g, p, "mv_spent", used)
         M.set_attr(g, p, "mv_mode", mode)
         M.set_attr(g, p, "mv_empty", None if info.engage else True)

@@ -652,9 +652,12 @@ class ReinforcementPhase(Step):
         if f.params["mode"] == "none":
             return None
         i = int(f.params.get("_i", 0))
-        if i >= len(M.SIDES):
+        extra = hooks.phase_hooks(g, "reinforcement") if f.params["mode"] == "full" else []
+        if i >= len(M.SIDES) + len(extra):
             return None
         f.params["_i"] = i + 1
+        if i >= len(M.SIDES):
+            return extra[i - len(M.SIDES)], {}
         return "reinforcement-side", {"side": M.SIDES[i], "mode": f.params["mode"]}
 
     def leave(self, g: Game, f: Frame) -> None:

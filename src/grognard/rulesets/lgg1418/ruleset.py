@@ -42,7 +42,12 @@ from grognard.rulesets.lgg1418 import (
     activation,
     aftermath,
     autonomous,
+    battle_activation,
+    battle_retreat,
+    battle_steps,
+    breakthrough,
     campaign,
+    counteroffensive,
     counters,
     doctrine_transitions,
     enemy_reinforcement,
@@ -60,6 +65,7 @@ from grognard.rulesets.lgg1418 import (
     retreat,
     stacking,
     strategic,
+    tactics,
     trench,
     turn,
     victory,
@@ -78,7 +84,8 @@ if TYPE_CHECKING:
 
 MODULES = (turn, campaign, reinforcement, fronts, weather, naval, activation,
            doctrine_transitions, trench, offensive, politics,
-           retreat, interception, enemy_reinforcement, reaction, autonomous, isolation, fortress, aftermath)
+           retreat, interception, enemy_reinforcement, reaction, autonomous, isolation, fortress, aftermath,
+           battle_steps, battle_retreat, battle_activation, breakthrough, counteroffensive, tactics)
 
 
 def _collect_steps() -> tuple[type[Step], ...]:
@@ -313,6 +320,12 @@ class LaGrandeGuerre(Ruleset):
         return M.st(g).get("activation") is not None and activation.battle_hexes(g, side) != []
 
     # ------------------------------------------------------------------ presentation
+    def preview(self, g: Game, action: Mapping[str, Any]) -> dict[str, Any] | None:
+        """An attack or an engagement before it is committed (LGG 16.3-16.5, :mod:`.battle_preview`)."""
+        from grognard.rulesets.lgg1418 import battle_preview
+
+        return battle_preview.preview(g, dict(action))
+
     def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
         t = action.get("type")
         if t == "move":

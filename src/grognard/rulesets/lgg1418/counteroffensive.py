@@ -1,0 +1,181 @@
+"""LGG 18: counter-offensive (Movement Doctrine only).
+
+18-A: when the attacker is defeated, the defender may at once counter-attack into the
+attacker's starting hex (not when it was besieging a fortress). A defeated attacker that came
+from two hexes first retreats into them, then the defender picks the hex. The former attacker
+keeps only the city, fortress, river, mountain and weather modifiers; corps of a friendly army
+that came as reinforcements may join; units out of combat, disorganized or repulsed may not
+(the counter-offensive continues the battle). The former attacker may reinforce itself (hook
+``enemy-reinforcement``); the sub-battles of a great battle may be reorganized (a new split);
+the Movement table is always used. 18-B: the former attacker retreats only one hex (bold
+ignored, no loss exchanged); the former defender never breaks through after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from grognard.core.rules import implements
+from grognard.core.sequence import Action, Step
+from grognard.core.state import Frame, Loc
+from grognard.rulesets.lgg1418 import battle, battle_retreat, hooks
+from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import piece, rec_of, say
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+
+
+@implements("LGG 18", "LGG 18-A")
+def allowed(g: Game, rec: dict[str, Any]) -> bool:
+    """LGG 18-A: may the defender counter-attack after this battle? The attacker was defeated in an
+    ordinary battle, the defender is in Movement Doctrine (not Fire or Combined, 36.3) and was not
+    besieging a fortress."""
+    if rec.get("winner") != rec["defender"] or rec["kind"] != "open" or rec["spec"].get("counter_offensive") is False:
+        return False
+    if battle.side_doctrine(g, rec, rec["defender"]) in battle.FIRE_DOCTRINES:
+        return False
+    if any("besieging" in p.status for p in M.units_at_hex(g, rec["hex_i"], rec["defender"])):
+        return False
+    return bool(fit_units(g, rec)) and bool(rec["attacker_from"])
+
+
+def fit_units(g: Game, rec: dict[str, Any]) -> list[str]:
+    """LGG 18-A: the defender's units of the battle able to take part: in the battle hex, neither
+    out of combat, disorganized nor repulsed in the last round (reinforcements included)."""
+    out = []
+    for uid, u in sorted(rec["units"].items()):
+        if u["side"] != rec["defender"] or u["state"] != "fit" or u["kind"] not in ("corps", "artillery", "tank"):
+            continue
+        if u.get("barred") == rec["round"] + 1 or u["role"] == "defeated":
+            continue
+        if M.hex_of(g, piece(g, uid)) != rec["hex_i"] or piece(g, uid).loc.kind != "hex":
+            continue
+        out.append(uid)
+    return out if any(rec["units"][u]["kind"] == "corps" for u in out) else []
+
+
+@implements("LGG 18-A")
+def retreat_attacker_to_start(g: Game, rec: dict[str, Any]) -> None:
+    """LGG 18-A: a defeated attacker first retreats into the hexes it came from (the first hex of
+    its recorded retreat); the rest of its retreat, if any, follows with the others (16.7)."""
+    for e in battle_retreat.pending(g, [rec["id"]]):
+        if not e.get("first"):
+            continue
+        j = g.board.idx(e["first"])
+        ids = [u for u in e["units"] if piece(g, u).loc.kind == "hex" and M.hex_of(g, piece(g, u)) == rec["hex_i"]]
+        for u in ids:
+            M.move_piece(g, piece(g, u), Loc.hex(j))
+        if ids:
+            say(g, e["side"], "retreat", f"{', '.join(ids)} fall back to {e['first']}",
+                f"a {e['side']} stack falls back to {e['first']}", rule="LGG 18-A")
+        e["hex"] = e["first"]
+        e["first"] = None
+        e["min"] = max(0, int(e["min"]) - 1)
+        e["max"] = max(0, int(e["max"]) - 1)
+        e["forbid"] = [rec["hex"]]
+        if e["max"] == 0:
+            e["done"] = True
+    battle_retreat._after_departure(g, rec)
+    M.touch(g)
+
+
+def targets(g: Game, rec: dict[str, Any]) -> list[str]:
+    """The former attacker's starting hexes that hold its units."""
+    out = []
+    for lab in rec["attacker_from"]:
+        j = g.board.idx(lab)
+        if M.units_at_hex(g, j, rec["attacker"]):
+            out.append(lab)
+    return out
+
+
+@implements("LGG 18-A")
+class CounterOffensiveChoice(Step):
+    """LGG 18-A: the victorious defender decides whether (and where) to counter-attack."""
+
+    name = "counter-offensive"
+    title = "Counter-offensive"
+    rule = "LGG 18-A"
+
+    def label(self, g: Game, f: Frame) -> str:
+        rec = rec_of(g, f.params["battle"])
+        return f"{rec['defender']}: counter-offensive from {rec['hex']}?"
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        rec = rec_of(g, f.params["battle"])
+        return [rec["defender"]] if targets(g, rec) else []
+
+    def run(self, g: Game, f: Frame) -> None:
+        g.finish(f)
+
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        rec = rec_of(g, f.params["battle"])
+        return [{"type": "counter-attack", "side": side, "battle": rec["id"], "to": t} for t in targets(g, rec)] + \
+            [{"type": "decline", "side": side, "battle": rec["id"]}]
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        if action["type"] == "decline":
+            g.finish(f)
+            return
+        f.params["to"] = action["to"]
+        g.finish(f)
+        g.push("counter-offensive-battle", {"battle": rec["id"], "to": action["to"]})
+
+
+@implements("LGG 18-A", "LGG 18-B")
+class CounterOffensiveBattle(Step):
+    """LGG 18-A / 18-B: the counter-offensive itself: the fit units move into the target hex, the
+    former attacker may reinforce (hook), then a battle on the Movement table in which the former
+    attacker keeps only city, fortress, river, mountain and weather modifiers and retreats one hex
+    at most; no breakthrough follows."""
+
+    name = "counter-offensive-battle"
+    title = "Counter-offensive"
+    rule = "LGG 18-A"
+    composite = True
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"Counter-offensive into {f.params['to']}"
+
+    def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
+        rec = rec_of(g, f.params["battle"])
+        stage = f.params.get("stage", "move")
+        side = rec["defender"]
+        enemy = rec["attacker"]
+        j = g.board.idx(f.params["to"])
+        if stage == "move":
+            f.params["stage"] = "reinforce"
+            ids = fit_units(g, rec)
+            for u in ids:
+                p = piece(g, u)
+                M.move_piece(g, p, Loc.hex(j))
+                M.set_attr(g, p, "mv_from", rec["hex_i"])
+            f.params["units"] = ids
+            say(g, side, "counter-offensive", f"{', '.join(ids)} counter-attack from {rec['hex']} into {f.params['to']}",
+                f"{side} counter-attacks from {rec['hex']} into {f.params['to']}", rule="LGG 18-A")
+            h = hooks.child(g, hooks.ENEMY_REINFORCEMENT, {"side": enemy, "attacker": side, "hexes": [f.params["to"]],
+                                                           "activation": rec["activation"], "counter_offensive": True})
+            if h:
+                return h
+        if f.params.get("stage") == "reinforce":
+            f.params["stage"] = "done"
+            excluded = {u for u, x in rec["units"].items() if x["side"] == enemy and
+                        (x["state"] != "fit" or x.get("barred") == rec["round"] + 1)}
+            defenders = [p.id for p in M.units_at_hex(g, j, enemy) if p.type in ("corps", "artillery", "tank")
+                         and p.id not in excluded and p.loc.kind == "hex"]
+            params = battle.battle_params(g, hex=f.params["to"], attacker=side, kind="counter-offensive",
+                                          table="movement", breakthrough=False, counter_offensive=False,
+                                          retreat="deferred", attacker_units=[u for u in f.params["units"]
+                                                                              if piece(g, u).loc.kind == "hex"],
+                                          defender_units=defenders, origin_battle=rec["id"])
+            co = rec_of(g, params["battle"])
+            co["attacker_from"] = [rec["hex"]]
+            rec["counter_offensive"] = co["id"]
+            return "battle", params
+        return None
+
+
+STEPS: tuple[type[Step], ...] = (CounterOffensiveChoice, CounterOffensiveBattle)
