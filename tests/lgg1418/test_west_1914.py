@@ -15,7 +15,16 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.game import Game
-from grognard.rulesets.lgg1418 import campaign, counters, doctrine, fronts, mapdata, reinforcement, supply, victory
+from grognard.rulesets.lgg1418 import (
+    campaign,
+    counters,
+    doctrine,
+    fronts,
+    mapdata,
+    reinforcement,
+    supply,
+    victory,
+)
 from grognard.rulesets.lgg1418 import model as M
 from grognard.scenario import find, load_scenario_text
 from grognard.scenario.loader import ScenarioError
@@ -172,7 +181,7 @@ def test_lgg_2a_west_1914_fortresses_and_garrisons() -> None:
                 "DE-Metz": "1810", "DE-Strassburg": "2212"}
     for fid, lab in expected.items():
         assert where[fid] == lab, fid
-    for fid, fort in forts.items():
+    for fid in forts:
         inside = [q for q in g.state.contents(fid) if M.is_garrison(q)]
         assert len(inside) == 1 and M.garrison_in_fortress(g, inside[0]), fid
     assert forts["BE-Liege"].attrs.get("spends_no_munitions") and forts["BE-Anvers"].attrs.get("coastal")
