@@ -142,10 +142,29 @@ def scenario_text(
     return "\n".join(out) + "\n"
 
 
+# Initial-phase actions of the later rules (supply depots, GSPs, construction projects): a test
+# game skips an initial phase that offers nothing else.
+LATER_INITIAL_ACTIONS = ("activate-depot", "flip-depot", "deactivate-depot", "generate-gsp", "begin-project", "abandon-port-upgrade")
+
+
 def game(seed: int = 1, options: Mapping[str, Any] | None = None, table_overrides: Mapping[str, str] | None = None, **kw: Any) -> Game:
-    """A game of a test scenario, at the Entente's movement phase of the first turn."""
+    """A game of a test scenario, at the Entente's movement phase of the first turn (unless its
+    initial phase has Rule 3-8 activities to offer)."""
     sc = load_scenario_text(scenario_text(**kw), "<test>", table_overrides=dict(table_overrides or {}))
-    return Game.new(sc, seed, options or {})
+    g = Game.new(sc, seed, options or {})
+    skip_later_initial(g)
+    return g
+
+
+def skip_later_initial(g: Game) -> None:
+    """End the initial-phase activities step when it offers only actions of the later rules."""
+    cur = g.current()
+    if cur is None or cur[1].step != "initial-actions":
+        return
+    side = cur[1].params["side"]
+    acts = g.legal_actions(side)
+    if all(a["type"] in LATER_INITIAL_ACTIONS or a["type"] == "end-phase" for a in acts):
+        g.apply({"type": "end-phase", "side": side})
 
 
 def load(**kw: Any) -> Any:

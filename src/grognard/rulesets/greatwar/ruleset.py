@@ -161,7 +161,11 @@ class GreatWar(Ruleset):
         sides = set(g.state.sides)
         for p in g.state.pieces.values():
             loc = p.loc
-            if loc.kind == "piece":
+            if loc.kind == "piece" and units.utype(p).logistics:
+                carrier = g.state.pieces.get(str(loc.ref))
+                if carrier is None or not units.is_unit(carrier) or carrier.side != p.side:
+                    out.append(f"OT 11H2: {p.id} is carried by {loc.ref}, which is not a unit of its side")
+            elif loc.kind == "piece":
                 carrier = g.state.pieces.get(str(loc.ref))
                 if carrier is None or "corps-hq" not in units.utype(carrier).tags:
                     out.append(f"OT 8C1: {p.id} is inside {loc.ref}, which is not a Corps HQs")

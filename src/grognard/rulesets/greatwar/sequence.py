@@ -149,6 +149,9 @@ class InitialPhase(Phase):
     def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
         return [(c, {"side": f.params["side"]}) for c in self.children]
 
+    def leave(self, g: Game, f: Frame) -> None:
+        supply.end_of_initial_phase(g)
+
 
 @implements("OT 4A1", "OT 3A5", "OT 14M1")
 class InitialStart(Step):
@@ -181,10 +184,17 @@ class InitialStart(Step):
         g.finish(f)
 
 
+# Extension points of the initial phase for the later rules: objects with ``action_types``,
+# ``actions(g, f, side)``, ``check(g, f, action)`` and ``apply(g, f, action)``. Modules register
+# themselves when imported (supply depots and GSPs OT 11C, construction projects OT 13, ...).
+INITIAL_EXTENSIONS: list[Any] = []
+
+
 class InitialActions(Step):
     """OT 4A1: the phasing player's initial-phase activities: permanent rail capacity building
-    (OT 7A5b) and capacity transfers (OT 7A5d, interpretation default: done in the initial phase).
-    Skipped when the player has nothing to do."""
+    (OT 7A5b) and capacity transfers (OT 7A5d, interpretation default: done in the initial phase),
+    and those of the later rules registered in ``INITIAL_EXTENSIONS`` (supply depots and GSPs,
+    OT 11C; construction projects, OT 13). Skipped when the player has nothing to do."""
 
     name = "initial-actions"
     title = "Initial phase activities"
@@ -194,7 +204,10 @@ class InitialActions(Step):
         f.params["skip"] = not self._options(g, f)
 
     def _options(self, g: Game, f: Frame) -> list[Action]:
-        return rail.res_pt_actions(g, f.params["side"], "initial")
+        out = rail.res_pt_actions(g, f.params["side"], "initial")
+        for ext in INITIAL_EXTENSIONS:
+            out.extend(ext.actions(g, f, f.params["side"]))
+        return out
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [] if f.params.get("skip") else [f.params["side"]]
@@ -208,6 +221,10 @@ class InitialActions(Step):
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if action["type"] == "end-phase":
             return
+        for ext in INITIAL_EXTENSIONS:
+            if action["type"] in ext.action_types:
+                ext.check(g, f, action)
+                return
         reject_unless(self, g, f, action, ("rail-build", "rail-transfer"))
         rail.check_initial_action(g, action)
 
@@ -215,6 +232,10 @@ class InitialActions(Step):
         if action["type"] == "end-phase":
             g.finish(f)
             return
+        for ext in INITIAL_EXTENSIONS:
+            if action["type"] in ext.action_types:
+                ext.apply(g, f, action)
+                return
         rail.apply_initial_action(g, action)
 
 
@@ -253,6 +274,7 @@ class CombatPhase(Phase):
     def leave(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar import stacking
 
+        supply.end_of_segment(g, "combat")
         stacking.record_phase_end(g, "combat phase")
 
 
@@ -291,6 +313,7 @@ class ReactionCombatPhase(Phase):
     def leave(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar import stacking
 
+        supply.end_of_segment(g, "combat")
         stacking.record_phase_end(g, "reaction combat phase")
 
 
@@ -308,6 +331,7 @@ class ExploitationPhase(Phase):
 
 
 def step_classes() -> tuple[type[Step], ...]:
+    from grognard.rulesets.greatwar import logistics  # noqa: F401  (registers its step extensions)
     from grognard.rulesets.greatwar.artillery import BombardmentSegment
     from grognard.rulesets.greatwar.combat import CombatSegment
     from grognard.rulesets.greatwar.movement import (
@@ -317,8 +341,9 @@ def step_classes() -> tuple[type[Step], ...]:
     )
     from grognard.rulesets.greatwar.overrun import RetreatBeforeOverrun
     from grognard.rulesets.greatwar.reserves import ReserveCommitment
+    from grognard.rulesets.greatwar.supply import SpecialSupply, SupplyEnd
 
     return (GameTurns, GameTurn, PlayerTurn, InitialPhase, InitialStart, InitialActions, MovementPhase,
             MovementPhaseGround, CombatPhase, BombardmentSegment, CombatSegment, ReactionMovementPhase,
             ReactionMovement, ReactionCombatPhase, ExploitationPhase, ExploitationMovement, RetreatBeforeOverrun,
-            ReserveCommitment)
+            ReserveCommitment, SpecialSupply, SupplyEnd)
