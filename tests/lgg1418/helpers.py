@@ -293,3 +293,17 @@ def decline_interrupts(g: Game) -> None:
         side = g.acting_sides()[0]
         g.apply(next(a for a in g.legal_actions(side) if a["type"] in (DECLINES[cur[1].step], "pass")))
     raise AssertionError("interruptions never ended")
+
+
+def force_dice(g: Game, sides: int, *values: int) -> None:
+    """Test setup only: move the game's dice counter to the next draws giving ``values`` on dice of
+    ``sides`` faces (the rule code then rolls them through the ordinary dice stream)."""
+    from grognard.core.dice import draw
+
+    c = g.state.dice_counter
+    for _ in range(100_000):
+        if all(draw(g.seed, c + k, sides) == v for k, v in enumerate(values)):
+            g.state.dice_counter = c
+            return
+        c += 1
+    raise AssertionError(f"no draw gives {values} on d{sides}")

@@ -135,12 +135,13 @@ def resolve_isolation(g: Game) -> None:
                 del rec[p.id]
         M.touch(g)
         lost_here: set[int] = set()
+        protected = {i for i in isolated if protected_alone(g, g.state.pieces[i], isolated)}
         for p in sorted((g.state.pieces[i] for i in isolated), key=lambda p: p.id):
             if p.type in HEADQUARTERS or p.type == "decoy" or M.hex_of(g, p) is None:
                 continue
             h = M.hex_of(g, p)
             assert h is not None
-            if protected_alone(g, p, isolated):
+            if p.id in protected:
                 fog.emit_private(g, side, "isolation", f"{p.id}, alone and isolated in a city or fortress, risks "
                                  "nothing", None, rule="LGG 22-B")
                 continue
