@@ -39,6 +39,12 @@ REACTION = "reaction"
 EXPLOITATION = "exploitation"
 RESERVE = "reserve"
 PHASE_KINDS = (MOVEMENT, REACTION, EXPLOITATION, RESERVE)
+
+# Extension points for the later rules (Rules 14-16): objects with ``action_types`` (a tuple),
+# ``actions(g, f, side)``, ``check(g, f, action)``, ``apply(g, f, action)`` and optionally
+# ``move_problem(g, f, p)`` (why a unit may not move now), ``after_move(g, f, pieces, path)`` and
+# ``end_phase(g, f)``. Modules register themselves when imported.
+EXTENSIONS: list[Any] = []
 STRATEGIC = "strategic-rail"  # status for the rest of the player turn (OT 7A3)
 OVERSTACKED = "overstacked"  # status (OT 8C2)
 
@@ -75,7 +81,7 @@ def movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = Fa
     exploitation, the share of OT 6C/6E, rounded down. Rail-only, water-only and zero-MA units
     have no overland allowance.
     """
-    ma = units.printed_move(p)
+    ma = special_units.modified_ma(g, p, units.printed_move(p))
     if not isinstance(ma, Fraction):
         return Fraction(0)
     if accel:
@@ -160,8 +166,12 @@ def entry_block(ctx: MoveContext, p: Piece, v: int) -> str | None:
     entered voluntarily (OT 3F).
     """
     g = ctx.g
+    why = special_units.entry_problem(g, p, v)
+    if why:
+        return why
     if g.state.control.get(v) == ctx.enemy and any(q.side == ctx.enemy and q.id not in ctx.ignore_zoc_of for q in units.units_in_hex(g, v)):
-        return "the hex is enemy-occupied and enemy-owned (OT 6)"
+        if not special_units.may_enter_enemy_hex(g, ctx.side, p, v):
+            return "the hex is enemy-occupied and enemy-owned (OT 6)"
     if not nations.may_enter_command(g, ctx.side, v):
         return "the hex is outside the commands this side controls (OT 3F)"
     return None
@@ -300,12 +310,18 @@ def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
     rec = f.params.get("units", {}).get(p.id, {})
     if rec.get("done"):
         return f"{p.id} has finished moving this phase"
+    if rec.get("strategic_only"):
+        return f"{p.id} arrived by strategic rail and may only continue by strategic rail (OT 16A1aa)"
     if p.id in f.params.get("anchors", []):
         return f"{p.id} negates an enemy ZOC for rail movement and must stay in its hex this phase (OT 7A)"
     if kind == RESERVE and p.id not in f.params.get("ready", []):
         return f"{p.id} did not succeed in a reserve commitment roll (OT 6C)"
     if kind == EXPLOITATION and STRATEGIC in p.status:
         return f"{p.id} used strategic rail movement this player turn (OT 7A3)"
+    for ext in EXTENSIONS:
+        why = ext.move_problem(g, f, p) if hasattr(ext, "move_problem") else None
+        if why:
+            return why
     if kind == REACTION:
         allowed = f.params.get("eligible", [])
         if p.id not in allowed:
@@ -381,6 +397,8 @@ def moving_pieces(g: Game, action: Action, rule: str) -> list[Piece]:
         if p is None or p.side != action["side"]:
             raise IllegalAction(rule, f"{action['side']} has no unit {pid!r}")
         out.append(p)
+        if special_units.is_transport(p):
+            continue  # cargo rides with its transport (OT 14O2)
         for q in g.state.contents(p.id):
             if units.is_unit(q) and q not in out:
                 out.append(q)
@@ -436,6 +454,7 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
             raise IllegalAction("OT 6", f"{pieces[0].id} cannot reach {g.board.label(target)} this phase")
         path = [int(h) for h in r.path(target)][1:]
     ctx = context(g, action["side"], kind, fresh=fresh)
+    ctx._tags.update(special_units.guided_tags(g, pieces, ctx.tags))
     costs: dict[str, Fraction] = {}
     mins: dict[str, bool] = {}
     disrupt_on: dict[str, list[int]] = {}
@@ -468,6 +487,11 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
     problem = stacking.move_stacking_problem(g, [p for p in pieces], dest)
     if problem:
         raise IllegalAction("OT 8B", problem)
+    from grognard.rulesets.greatwar import hq as hqmod
+
+    problem = hqmod.hq_stack_problem(g, pieces, dest)
+    if problem:
+        raise IllegalAction("OT 14M", problem)
     problem = stacking.departure_problem(g, pieces, start)
     if problem:
         raise IllegalAction("OT 8C2", problem)
@@ -514,6 +538,7 @@ def execute_move(g: Game, f: Frame, pm: PlannedMove, rule: str = "OT 6") -> None
         rec = record(f, p, g)
         rec["spent"] = Fraction(rec["spent"]) + pm.costs[p.id]
         rec["moved"] = True
+        rec["overland"] = True
         if pm.min_move.get(p.id):
             rec["done"] = True
     who = ", ".join(p.id for p in pm.pieces)
@@ -521,6 +546,9 @@ def execute_move(g: Game, f: Frame, pm: PlannedMove, rule: str = "OT 6") -> None
     mode = " by accelerated movement" if pm.accel else ""
     g.emit("move", f"{who} moves{mode} {g.board.label(start) if start is not None else '?'} -> {' -> '.join(labels)}{extra}",
            rule=rule, pieces=[p.id for p in pm.pieces], path=labels, cost={p.id: pm.costs[p.id] for p in pm.pieces}, phase=kind)
+    for ext in EXTENSIONS:
+        if hasattr(ext, "after_move"):
+            ext.after_move(g, f, pm.pieces, pm.path)
 
 
 def _adjacent_enemy_with_zoc(g: Game, side: str, i: int) -> bool:
@@ -673,6 +701,8 @@ class MovementStep(Step):
                 if remaining(g, f, p) >= per_hit:
                     out.append({"type": "rest", "side": side, "piece": p.id, "mp": per_hit})
         out.extend(self.extra_actions(g, f, side))
+        for ext in EXTENSIONS:
+            out.extend(ext.actions(g, f, side))
         out.append({"type": "end-phase", "side": side})
         return out
 
@@ -697,6 +727,10 @@ class MovementStep(Step):
         from grognard.rulesets.greatwar import rail
 
         t = action["type"]
+        for ext in EXTENSIONS:
+            if t in ext.action_types:
+                ext.check(g, f, action)
+                return
         if t not in self.ACTIONS:
             raise IllegalAction("OT 4C", f"{t!r} is not allowed in the {self.label(g, f)}")
         if t == "move":
@@ -738,6 +772,10 @@ class MovementStep(Step):
         from grognard.rulesets.greatwar import rail
 
         t = action["type"]
+        for ext in EXTENSIONS:
+            if t in ext.action_types:
+                ext.apply(g, f, action)
+                return
         if t == "move":
             pm = plan_move(g, f, action, fresh=True)
             execute_move(g, f, pm, rule=self.rule)
@@ -760,6 +798,9 @@ class MovementStep(Step):
 
         kind = f.params.get("kind", MOVEMENT)
         apply_fatigue(g, f)
+        for ext in EXTENSIONS:
+            if hasattr(ext, "end_phase"):
+                ext.end_phase(g, f)
         for pid, rec in sorted(f.params.get("units", {}).items()):
             p = g.state.pieces.get(pid)
             if p is not None and rec.get("moved") and units.hex_of(g, p) is not None:
@@ -832,7 +873,7 @@ class ReactionMovement(MovementStep):
     title = "Reaction movement phase"
     rule = "OT 6D"
     kind = REACTION
-    ACTIONS = ("move", "rest", "end-phase", "check-hq", "overrun", "break-rail", "corps-assign", "corps-remove", "overstack", "leave-overstack")
+    ACTIONS = ("move", "rest", "end-phase", "check-hq", "coordinate-hqs", "overrun", "break-rail", "corps-assign", "corps-remove", "overstack", "leave-overstack")
 
     def enter(self, g: Game, f: Frame) -> None:
         super().enter(g, f)
@@ -855,7 +896,16 @@ class ReactionMovement(MovementStep):
     def extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         from grognard.rulesets.greatwar import overrun, rail, stacking
 
-        out: list[Action] = [{"type": "check-hq", "side": side, "hq": h.id} for h in self.unchecked(g, f)]
+        from grognard.rulesets.greatwar import leaders
+
+        out: list[Action] = []
+        todo = self.unchecked(g, f)
+        for h in todo:
+            out.append({"type": "check-hq", "side": side, "hq": h.id})
+            if leaders.leader_of(g, h) is not None:
+                out.append({"type": "check-hq", "side": side, "hq": h.id, "leader": True})
+        if g.opt("hq-coordination") and len(todo) >= 2:
+            out.append({"type": "coordinate-hqs", "side": side, "hqs": [h.id for h in todo[:2]]})
         if f.params.get("eligible"):
             out += overrun.overrun_actions(g, f, side)
             out += rail.break_actions(g, f, side)
@@ -867,9 +917,25 @@ class ReactionMovement(MovementStep):
 
         t = action["type"]
         if t == "check-hq":
+            from grognard.rulesets.greatwar import leaders
+
             hid = action.get("hq")
             if hid not in [h.id for h in self.unchecked(g, f)]:
                 raise IllegalAction("OT 14M1", f"{hid!r} is not an Army HQs of {action['side']} still to be checked")
+            if action.get("leader") and leaders.leader_of(g, g.state.pieces[hid]) is None:
+                raise IllegalAction("OT 14P1", f"no leader is assigned to {hid}")
+        elif t == "coordinate-hqs":
+            from grognard.rulesets.greatwar import leaders
+
+            if not g.opt("hq-coordination"):
+                raise IllegalAction("OT 14M3", "Army HQs coordination is an advanced rule not in use")
+            ids = action.get("hqs")
+            todo = [h.id for h in self.unchecked(g, f)]
+            if not isinstance(ids, list) or len(ids) < 2 or len(set(ids)) != len(ids) or any(i not in todo for i in ids):
+                raise IllegalAction("OT 14M3", "name two or more Army HQs still to be checked in 'hqs'")
+            lid = action.get("leader")
+            if lid is not None and not any(leaders.leader_of(g, g.state.pieces[i]) is not None and leaders.leader_of(g, g.state.pieces[i]).id == lid for i in ids):  # type: ignore[union-attr]
+                raise IllegalAction("OT 14P1", f"{lid!r} is not a leader assigned to one of the coordinating HQs")
         elif t == "overrun":
             overrun.plan_overrun(g, f, action)
         else:
@@ -882,15 +948,25 @@ class ReactionMovement(MovementStep):
         from grognard.rulesets.greatwar import overrun, stacking
 
         t = action["type"]
-        if t == "check-hq":
+        if t in ("check-hq", "coordinate-hqs"):
+            from grognard.rulesets.greatwar import hq as hqmod
+            from grognard.rulesets.greatwar import leaders
+
             self._close_window(f)
-            hq = g.state.pieces[action["hq"]]
-            f.params["checked"].append(hq.id)
-            if special_units.activation_check(g, hq):
+            hqs = [g.state.pieces[action["hq"]]] if t == "check-hq" else [g.state.pieces[i] for i in action["hqs"]]
+            ld = None
+            if t == "check-hq" and action.get("leader"):
+                ld = leaders.leader_of(g, hqs[0])
+            elif t == "coordinate-hqs" and action.get("leader"):
+                ld = g.state.pieces[action["leader"]]
+            for h in hqs:
+                f.params["checked"].append(h.id)
+            if hqmod.check_hqs(g, hqs, ld):
                 moved = set(f.params.get("moved_before", []))
-                elig = [p.id for p in units.on_map_units(g, f.params["side"]) if special_units.in_zoi(g, hq, p) and p.id not in moved and not special_units.is_army_hq(p)]
+                elig = [p.id for p in units.on_map_units(g, f.params["side"])
+                        if any(special_units.in_zoi(g, h, p) for h in hqs) and p.id not in moved and not special_units.is_army_hq(p)]
                 f.params["eligible"] = elig
-                f.params["hq"] = hq.id
+                f.params["hq"] = hqs[0].id
             else:
                 f.params["eligible"] = []
                 f.params["hq"] = None
@@ -908,9 +984,11 @@ class ReactionMovement(MovementStep):
         f.params["eligible"] = []
 
     def end_phase(self, g: Game, f: Frame) -> None:
+        from grognard.rulesets.greatwar import hq as hqmod
+
         for hq in self.unchecked(g, f):
             f.params["checked"].append(hq.id)
-            special_units.activation_check(g, hq)
+            hqmod.check_hqs(g, [hq])
         super().end_phase(g, f)
 
 

@@ -163,7 +163,9 @@ def plan_overrun(g: Game, f: Frame, action: Action, fresh: bool = False) -> Over
     else:
         costs = {p.id: Fraction(0) for p in pieces}
     odds = overrun_odds(g, pieces, defenders, target)
-    if odds[2] < REQUIRED_ODDS:
+    from grognard.rulesets.greatwar import intelligence
+
+    if odds[2] < REQUIRED_ODDS and not intelligence.unknown_corps_in(g, side, target):  # OT 14N2: compared in secret
         raise IllegalAction("OT 6F1", f"overrun odds are {odds[0]}:1 shifted {odds[1]:+d} to {odds[2]}:1; 10:1 is needed")
     adv = action.get("advance", [])
     if not isinstance(adv, list) or any(a not in ids for a in adv):
@@ -192,7 +194,16 @@ def retreat_before_combat_eligible(g: Game, p: Piece) -> bool:
 def start_overrun(g: Game, f: Frame, action: Action) -> None:
     """Announce an overrun: if defenders may retreat before it (OT 6F2), the owner first decides
     and rolls; then the overrun is resolved."""
+    from grognard.rulesets.greatwar import intelligence
+    from grognard.rulesets.greatwar.movement import record
+
     plan = plan_overrun(g, f, action, fresh=True)
+    if intelligence.unknown_corps_in(g, action["side"], plan.target):
+        g.emit("overrun", f"{action['side']} announces an overrun of {g.board.label(plan.target)} by {', '.join(p.id for p in plan.pieces)}", rule="OT 14N2")
+        if not intelligence.secret_overrun_check(g, action["side"], plan.target, plan.odds[2]):
+            for p in plan.pieces:
+                record(f, p, g)["done"] = True
+            return
     params: dict[str, Any] = {"side": nations.other_side(action["side"]), "attacker": action["side"],
                               "pieces": [p.id for p in plan.pieces], "target": g.board.label(plan.target),
                               "advance": plan.advance, "tried": []}
@@ -397,9 +408,13 @@ class RetreatBeforeOverrun(Step):
 def _reduce_or_eliminate(g: Game, p: Piece) -> None:
     """OT 9F2: a unit retreating into an enemy ZOC is reduced to its cadre or remnant, or
     eliminated if it has none (or already is one)."""
+    from grognard.rulesets.greatwar import replacements
+
     for face in ("cadre", "remnant"):
         if face in p.faces and p.face != face:
+            old = p.face
             p.face = face
+            replacements.on_reduced(g, p, old, "OT 6F2")
             g.emit("reduced", f"{p.id} retreats into an enemy ZOC and is reduced to its {face}", rule="OT 9F2", piece=p.id)
             return
     units.eliminate(g, p, "OT 9F2", "retreated into an enemy ZOC")

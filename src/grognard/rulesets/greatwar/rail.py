@@ -581,7 +581,12 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
     if p is None or p.side != side:
         raise IllegalAction("OT 7A", f"{side} has no unit {pid!r}")
     rail_only = units.is_rail_only(p)
-    if not rail_only:
+    arrived = f.params.get("units", {}).get(p.id, {}).get("strategic_only")  # OT 16A1aa
+    if arrived and action.get("kind", "operational") != "strategic":
+        raise IllegalAction("OT 16A1aa", f"{p.id} arrived by strategic rail and may only continue by strategic rail")
+    if arrived and f.params.get("units", {}).get(p.id, {}).get("done"):
+        raise IllegalAction("OT 16A1aa", f"{p.id} has finished moving this phase")
+    if not rail_only and not arrived:
         why = can_move_now(g, f, p)
         if why:
             raise IllegalAction("OT 7A", why)
@@ -640,7 +645,7 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
         rec = f.params.get("units", {}).get(p.id, {})
         if rec.get("moved") or spent(f, p) > 0:
             raise IllegalAction("OT 7A3", f"{p.id} already moved this phase and may not use strategic rail movement")
-        if n + changes * int(rates["gauge_change_hexes"]) > int(rates["strategic_hexes"]):
+        if n + changes * int(rates["gauge_change_hexes"]) + int(rec.get("strategic_used", 0)) > int(rates["strategic_hexes"]):
             raise IllegalAction("OT 7A3", f"strategic rail movement is limited to {rates['strategic_hexes']} hexes")
     else:
         mp = Fraction(math.ceil(Fraction(n, int(rates["operational_hexes_per_mp"])))) + changes * Fraction(str(rates["gauge_change_mp"]))
@@ -768,7 +773,7 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
         rec = f.params.get("units", {}).get(p.id, {})
         if rec.get("done"):
             continue
-        if units.is_rail_only(p):
+        if units.is_rail_only(p) or rec.get("strategic_only"):
             kinds = ["strategic"]
         else:
             if can_move_now(g, f, p):
@@ -780,7 +785,7 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
                 mp = remaining(g, f, p)
                 max_h = math.floor(mp / mult) * int(rates["operational_hexes_per_mp"])
             else:
-                max_h = int(rates["strategic_hexes"])
+                max_h = int(rates["strategic_hexes"]) - int(rec.get("strategic_used", 0))
             start = units.hex_of(g, p)
             from grognard.rulesets.greatwar import stacking
 

@@ -8,7 +8,9 @@ which units are cavalry, light, mountain, infantry, irregular, over-snow or fast
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
@@ -208,3 +210,707 @@ def accel_forbidden(g: Game, p: Piece) -> tuple[str, str] | None:
     if units.is_water_only(p):
         return ("OT 14B2", f"{p.id} is water-only and may not use accelerated movement")
     return None
+
+
+# ============================================================================ Rule 14 families
+def _has_disabled_side(p: Piece) -> bool:
+    return "disabled" in p.faces
+
+
+@implements("OT 14A")
+def families(g: Game, p: Piece) -> frozenset[str]:
+    """OT 14A: every special-unit family a unit belongs to. A combination unit type has the
+    abilities of each of its symbols: the catalogue lists the union of their families (a mountain
+    light rifle is ``light`` and ``mountain``); ski units add ``light`` or ``mountain`` by
+    nationality (OT 14G), c/m units with MA 7-8 are ``fast-cm`` (OT 14C4), dated infantry is
+    included (OT 14H), and the movement classes ``rail-only``, ``water-only``, ``zero-move``
+    (``restricted-movement``, OT 14B), ``cm``, ``artillery``, ``cm-artillery`` (OT 14C1) and
+    ``unreliable-tank`` (OT 14C2) are added."""
+    tags = set(base_tags(p))
+    if "ski" in tags:
+        tags.add(ski_family(g, p))
+    if is_fast_cm(p):
+        tags.add("fast-cm")
+    if is_infantry(g, p):
+        tags.add("infantry")
+    if units.is_cm(p):
+        tags.add("cm")
+    if units.is_artillery(p):
+        tags.add("artillery")
+        if units.is_cm(p):
+            tags.add("cm-artillery")
+    if units.is_rail_only(p):
+        tags.add("rail-only")
+    if units.is_water_only(p):
+        tags.add("water-only")
+    if is_zero_move(p):
+        tags.add("zero-move")
+    if tags & {"rail-only", "water-only", "zero-move"}:
+        tags.add("restricted-movement")
+    if "tank" in tags and _has_disabled_side(p):
+        tags.add("unreliable-tank")
+    return frozenset(tags)
+
+
+@implements("OT 14B3")
+def is_zero_move(p: Piece) -> bool:
+    """OT 14B3: a unit whose printed movement rating is 0 (not "R" or "W")."""
+    if not units.is_unit(p):
+        return False
+    v = units.printed(p, "move")
+    return isinstance(v, Fraction) and v == 0
+
+
+@implements("OT 14B")
+def is_restricted_movement(p: Piece) -> bool:
+    """OT 14B: rail-only ("R"), water-only ("W") and zero-movement units. They never count
+    against stacking limits (applied by ``stacking.exempt``; zero-movement units per the
+    interpretation switch ``zero-movement-stacking-exempt``)."""
+    return units.is_rail_only(p) or units.is_water_only(p) or is_zero_move(p)
+
+
+@implements("OT 14C")
+def cm_effects(g: Game, p: Piece) -> dict[str, object]:
+    """OT 14C: what being c/m means, and where each effect is applied: double RE for rail, river,
+    cartage and naval transport (``units.transport_re``), the c/m terrain costs of the TEC
+    (``terrain.cost_set``), and the whole movement rating in reserve commitment and exploitation
+    (``movement.fraction_for``). Returns those values for the unit (empty for non-c/m units)."""
+    if not units.is_cm(p):
+        return {}
+    from grognard.rulesets.greatwar import movement, terrain
+
+    return {
+        "transport_re": units.transport_re(g, p, "rail"),
+        "cost_set": terrain.cost_set(g, p),
+        "exploitation_share": movement.fraction_for(g, p, movement.EXPLOITATION),
+    }
+
+
+@implements("OT 14C1", "OT 14D4", "OT 14F2")
+def terrain_effect_classes(g: Game, p: Piece) -> tuple[str, tuple[str, ...]]:
+    """Which TEC columns a unit uses: (movement cost set, combat effect classes best-first).
+
+    OT 14C1: c/m artillery moves with the c/m costs and fights with the artillery terrain effects.
+    OT 14D4: horse artillery moves with the cavalry costs and fights as artillery. OT 14F2: mountain
+    artillery moves with the mountain costs and uses the better of the artillery and mountain
+    combat effects (the combat rules pick the more favourable of the classes returned)."""
+    from grognard.rulesets.greatwar import terrain
+
+    tags = base_tags(p)
+    cset = terrain.cost_set(g, p)
+    if units.is_artillery(p):
+        if "mountain" in tags:
+            return cset, ("artillery", "mountain")
+        return cset, ("artillery",)
+    if units.is_cm(p):
+        return cset, ("cm",)
+    if "mountain" in tags:
+        return cset, ("mountain", "other")
+    return cset, ("other",)
+
+
+@implements("OT 14D")
+def is_cavalry_unit(g: Game, p: Piece) -> bool:
+    """OT 14D: heavy cavalry, mounted rifle (also mountain and training), irregular cavalry, mixed
+    mounted rifle and rifle, pack transport (also mountain and camel), sleigh machinegun, horse
+    artillery and bicycle units. Their effects: TEC exception rows (clear/frost advantages, mud
+    penalty), reduced ZOC and overrun costs (ZOC/Overrun tables), fatigue per MP (OT 6B4), half
+    their rating in reserve commitment and exploitation (OT 6C/6E), retreat before combat and
+    overrun with printed MA 7-8 (``overrun.retreat_before_combat_eligible``)."""
+    return "cavalry" in base_tags(p)
+
+
+@implements("OT 14D1")
+def heavy_cavalry_halved(g: Game, p: Piece, target: int) -> bool:
+    """OT 14D1: heavy cavalry attacks (or overruns) at half strength a hex holding a major city or
+    any fortification other than fieldworks. (Its charge, CEC, is a Rule 10 capability.)"""
+    from grognard.rulesets.greatwar import geography
+
+    if "heavy-cavalry" not in base_tags(p):
+        return False
+    return geography.is_major_city_hex(g, target) or _fortified_beyond_fieldworks(g, target)
+
+
+def _fortified_beyond_fieldworks(g: Game, i: int) -> bool:
+    from grognard.rulesets.greatwar.mechanics import marker
+
+    f = marker(g, "fortification", i)
+    if f and f != "fieldworks":
+        return True
+    return any(pt.kind == "fortress" for pt in g.board.points_at(i))
+
+
+CAMEL_ZONES = frozenset("DEFGHI")
+
+
+@implements("OT 14D2")
+def is_camel(p: Piece) -> bool:
+    """OT 14D2: cavalry with a "C" printed with its movement rating (attribute ``camel``; camel
+    pack transport is always camel, OT 14O2b-ii). Its sand, wadi and salt desert advantages are TEC
+    exception rows; it ignores the water line of communications in the Desert (Rule 37D)."""
+    return "camel" in base_tags(p)
+
+
+@implements("OT 14D2")
+def camel_zone_problem(g: Game, p: Piece, i: int) -> str | None:
+    """OT 14D2: a camel unit may not enter a hex outside weather zones D to I (forced to, it is
+    eliminated instead). Hexes with no weather zone are not restricted."""
+    if not is_camel(p):
+        return None
+    from grognard.rulesets.greatwar.weather import weather_zone
+
+    z = weather_zone(g, i)
+    if z is not None and z not in CAMEL_ZONES:
+        return f"{p.id} is a camel unit and may not enter weather zone {z} (OT 14D2)"
+    return None
+
+
+@implements("OT 14D3")
+def counts_as_rifle_for(p: Piece, purpose: str) -> bool:
+    """OT 14D3: a mixed mounted rifle and rifle unit is a rifle unit (not cavalry) for exploitation
+    movement, adverse terrain expertise and the tsetse fly; cavalry for everything else."""
+    return "mixed-mounted" in base_tags(p) and purpose in ("exploitation", "adverse-terrain", "tsetse")
+
+
+@implements("OT 14D5")
+def arctic_without_penalty(p: Piece) -> bool:
+    """OT 14D5: sleigh machinegun units are the only cavalry that operate in the Arctic (Rule 37C)
+    without penalty; they are also over-snow units (OT 14G)."""
+    tags = base_tags(p)
+    if "cavalry" not in tags:
+        return True
+    return "over-snow" in tags and "machinegun" in tags
+
+
+@implements("OT 14E")
+def is_light(g: Game, p: Piece) -> bool:
+    """OT 14E: light rifle, mountain light rifle, amphibious light rifle and jäger machinegun units,
+    and ski units of the nations of OT 14G2. Effects: TEC exception rows in clear and frost, reduced
+    ZOC/overrun costs, 1/3 of the rating in reserve commitment and exploitation (OT 6C/6E)."""
+    return "light" in families(g, p)
+
+
+@implements("OT 14F")
+def is_mountain(g: Game, p: Piece) -> bool:
+    """OT 14F: units with the mountain symbol, and ski units of the nations of OT 14G1. Effects:
+    TEC exception rows (mountain terrain above all), mountain/infantry capability (OT 14H2), 1/3
+    of the rating in reserve commitment and exploitation."""
+    return "mountain" in families(g, p)
+
+
+@implements("OT 14G1", "OT 14G2")
+def ski_is_mountain(g: Game, p: Piece) -> bool:
+    """OT 14G1: Bavarian, Württemberg, Austro-Hungarian, Swiss, Norwegian and Swedish ski and ski
+    machinegun units are mountain units; OT 14G2: all others are light units."""
+    return "ski" in base_tags(p) and ski_family(g, p) == "mountain"
+
+
+@implements("OT 14G")
+def over_snow_retreat_allowed(g: Game, p: Piece, i: int) -> bool:
+    """OT 14G: over-snow units with printed MA 7-8 may retreat before combat and overrun in snow."""
+    from grognard.rulesets.greatwar.weather import weather_at
+
+    return "over-snow" in base_tags(p) and units.printed_ma_number(p) in (7, 8) and weather_at(g, i) == "snow"
+
+
+@implements("OT 14I")
+def is_marine(p: Piece) -> bool:
+    """OT 14I: marine rifle, marine infantry, naval troops, amphibious light rifle and amphibious
+    assault engineer units (not the British amphibious light tank). Their abilities exist only
+    with the advanced naval rules (option ``marine-units``)."""
+    return "marine" in base_tags(p)
+
+
+@implements("OT 14J")
+def is_fortress_unit(p: Piece) -> bool:
+    """OT 14J: fortress and mountain fortress units (never siege artillery, siege mortars or heavy
+    siege artillery). One may stack in a hex beyond every other limit (``stacking.fits``)."""
+    return "fortress" in base_tags(p)
+
+
+@implements("OT 14K")
+def is_training_replacement(p: Piece) -> bool:
+    """OT 14K: units with the training or replacement symbol, march brigades included (OT 16C8).
+    Their use on the map can cost reinforcements and replacements (OT 16C9)."""
+    return "training" in base_tags(p)
+
+
+@implements("OT 14R")
+def is_rifle_assault(p: Piece) -> bool:
+    """OT 14R: rifle assault units (the capability test is ``special_rules.capabilities``)."""
+    return "rifle-assault" in base_tags(p)
+
+
+@implements("OT 14C3")
+def engineer_role(g: Game, p: Piece, engineer_modifier_possible: bool) -> str | None:
+    """OT 14C3: when attacking a hex where the combat engineer modifier is possible (OT 10C and the
+    TEC/Fortification Effects Chart), an engineer tank is a combat engineer, an assault engineer
+    tank an assault engineer and a flame-thrower tank a flamethrower unit, in all respects.
+    Returns ``combat-engineer``, ``assault-engineer``, ``flamethrower`` or None. Combat and assault
+    engineers themselves (OT 13D/13E/13F) return their own role whatever the hex."""
+    t = units.utype(p)
+    own = {"combat-engineer": "combat-engineer", "assault-engineer": "assault-engineer",
+           "amphibious-assault-engineer": "assault-engineer", "flamethrower": "flamethrower"}
+    if t.id in own:
+        return own[t.id]
+    if not engineer_modifier_possible:
+        return None
+    return {"engineer-tank": "combat-engineer", "assault-engineer-tank": "assault-engineer",
+            "flame-thrower-tank": "flamethrower"}.get(t.id)
+
+
+# ============================================================================ transport units (OT 14O)
+SUPPLY_LINE = "supply-line"
+
+
+@implements("OT 14O")
+def is_transport(p: Piece) -> bool:
+    """OT 14O: motorized transport, pack transport and mountain pack transport units (camel pack
+    transport is a pack transport). They never count against stacking; their cargo units do."""
+    return "transport" in base_tags(p)
+
+
+@implements("OT 14O1")
+def supply_line_mode(p: Piece) -> bool:
+    """OT 14O1: a transport unit is in supply-line mode when its "Extend Supply Line" side (face
+    ``supply-line``, or the status ``supply-line`` for a counter written with one face) is up."""
+    return p.face == SUPPLY_LINE or SUPPLY_LINE in p.status
+
+
+# ============================================================================ movement bans
+@implements("OT 14B1", "OT 14B3", "OT 14D2")
+def entry_problem(g: Game, p: Piece, i: int) -> str | None:
+    """Why a unit may not enter hex ``i`` by ground movement because of its special type: camel
+    units outside weather zones D-I (OT 14D2). (Rail-only, water-only and zero-movement units do not
+    move overland at all: ``movement.can_move_now``.)"""
+    return camel_zone_problem(g, p, i)
+
+
+@implements("OT 14B1", "OT 14B2", "OT 14B3", "OT 14D2", "OT 14O1")
+def retreat_eliminates(g: Game, p: Piece) -> str | None:
+    """Units eliminated when required to retreat, whatever the hexes around: zero-movement units
+    (OT 14B3), transport units in supply-line mode (OT 14O1), and rail-only units whose hex has a
+    broken rail line (OT 14B1). Returns the reason, or None."""
+    from grognard.rulesets.greatwar.mechanics import marker
+
+    if is_zero_move(p):
+        return f"{p.id} has a movement rating of 0 and cannot retreat (OT 14B3)"
+    if is_transport(p) and supply_line_mode(p):
+        return f"{p.id} is in supply-line mode and cannot retreat (OT 14O1)"
+    if units.is_rail_only(p):
+        h = units.hex_of(g, p)
+        if h is not None and marker(g, "rail-break", h):
+            return f"{p.id} is rail-only and the rail line in its hex is broken (OT 14B1)"
+    return None
+
+
+@implements("OT 14B1", "OT 14D2")
+def retreat_problem(g: Game, p: Piece, here: int, to: int) -> str | None:
+    """Why a unit may not retreat from ``here`` into the adjacent hex ``to`` because of its type:
+    a rail-only unit only along a usable rail line (OT 14B1); a camel unit never outside zones
+    D-I (OT 14D2). A unit with no allowed retreat hex is eliminated (the combat rules)."""
+    from grognard.rulesets.greatwar import terrain
+    from grognard.rulesets.greatwar.mechanics import marker
+
+    if units.is_rail_only(p):
+        s = g.board.side_between(here, to)
+        if not terrain.rail_link(g, s) or marker(g, "rail-break", here) or marker(g, "rail-break", to):
+            return f"{p.id} is rail-only and may retreat only along a usable rail line (OT 14B1)"
+        if not terrain.bridge_usable(g, p.side, s) and terrain.bridge_features(g, s):
+            return f"{p.id} may not use the bridge between the hexes (OT 14B1, 15A1)"
+    return camel_zone_problem(g, p, to)
+
+
+@implements("OT 14B1", "OT 14B2", "OT 14M")
+def no_advance(g: Game, p: Piece, along_waterway: bool = False) -> str | None:
+    """Units that may not advance after combat: rail-only units (OT 14B1), water-only units that
+    attacked a hex (they may advance after attacking along a connected waterway hexside, OT 14B2),
+    and Army HQs (OT 14M)."""
+    if units.is_rail_only(p):
+        return f"{p.id} is rail-only and may not advance after combat (OT 14B1)"
+    if units.is_water_only(p) and not along_waterway:
+        return f"{p.id} is water-only and may not advance into a hex after combat (OT 14B2)"
+    if is_army_hq(p):
+        return f"{p.id} is an Army HQs and may not advance after combat (OT 14M)"
+    return None
+
+
+@implements("OT 14B1", "OT 14B3")
+def transport_allowed(g: Game, p: Piece, mode: str, embark: int | None = None, disembark: int | None = None) -> str | None:
+    """Whether a unit may be carried by air (``mode="air"``) or naval transport (``"naval"``):
+    zero-movement units by neither (OT 14B3); rail-only units never by air, and by sea only from a
+    port to a port on a rail line of the same gauge (OT 14B1). Returns the reason it may not, or None."""
+    from grognard.rulesets.greatwar import rail
+
+    if is_zero_move(p):
+        return f"{p.id} has a movement rating of 0 and cannot be transported (OT 14B3)"
+    if units.is_rail_only(p):
+        if mode == "air":
+            return f"{p.id} is rail-only and cannot use air transport (OT 14B1)"
+        if mode == "naval" and embark is not None and disembark is not None:
+            ports = {int(i) for i, pl in g.board.points.items() for pt in pl if pt.kind == "port"}
+            if embark not in ports or disembark not in ports:
+                return f"{p.id} is rail-only and embarks and disembarks only at ports (OT 14B1)"
+            ln = rail.links(g)
+            ga = {lk.gauge for lk in ln.get(embark, [])}
+            gb = {lk.gauge for lk in ln.get(disembark, [])}
+            if not ga or not (ga & gb):
+                return f"{p.id} is rail-only: both ports must be on rail lines of the same gauge (OT 14B1)"
+    return None
+
+
+# ============================================================================ tanks (OT 14C2)
+DISABLED = "disabled"
+TANK_REPAIR_EQU = {"battalion": Fraction(2), "battalion-grouping": Fraction(2), "regiment": Fraction(4), "regimental-grouping": Fraction(4)}
+
+
+@implements("OT 14C2")
+def is_unreliable_tank(p: Piece) -> bool:
+    """OT 14C2: tank, light tank, amphibious light tank, engineer tank, assault engineer tank and
+    flame-thrower tank units whose reverse side is "disabled". They may not use accelerated
+    movement (``accel_forbidden``)."""
+    return "tank" in base_tags(p) and _has_disabled_side(p)
+
+
+def is_disabled(p: Piece) -> bool:
+    """OT 14C2: a tank on its disabled side (badly disrupted, combat strength and MA 0)."""
+    return p.face == DISABLED
+
+
+def gst(g: Game, activity: str, reason: str, rule: str, mods: Modifiers | int = 0) -> str:
+    """Roll on the Ground Success Table: the column named for the activity if the table has one,
+    else the ``standard`` column. Returns the result code (S, S*, F, F*)."""
+    table = g.ruleset.tables(g.scenario.table_overrides)["gst"]
+    column = activity if activity in table.columns else "standard"
+    return str(table_roll(g, "gst", column, reason, rule, mods).result)
+
+
+@implements("OT 14C2")
+def tank_check(g: Game, p: Piece, why: str) -> str:
+    """OT 14C2: check an unreliable tank after it moved (other than by rail, river or naval
+    transport) or when a combat it takes part in is declared: a Ground Success Table roll with no
+    modifiers. S: no effect. F: disrupted (badly if it was disrupted; a badly disrupted tank stays
+    so, interpretation default). F*: badly disrupted, or disabled if it was already disrupted or
+    badly disrupted: flipped to its disabled side. Returns the result code."""
+    res = gst(g, "tank", f"reliability check of {p.id} ({why})", "OT 14C2")
+    level = units.disruption(p)
+    if res.startswith("S"):
+        g.emit("tank-check", f"{p.id} passes its reliability check ({res})", rule="OT 14C2", piece=p.id, result=res)
+    elif res == "F":
+        units.disrupt(g, p, badly=level >= 1, rule="OT 14C2", reason="breakdowns")
+    else:
+        if level >= 1 and not is_disabled(p):
+            disable_tank(g, p)
+        else:
+            units.disrupt(g, p, badly=True, rule="OT 14C2", reason="severe breakdowns")
+    return res
+
+
+@implements("OT 14C2")
+def disable_tank(g: Game, p: Piece) -> None:
+    """OT 14C2: flip a tank to its disabled side: badly disrupted, combat strength and MA 0."""
+    p.attrs["enabled_face"] = p.face
+    p.face = DISABLED
+    units.disrupt(g, p, badly=True, rule="OT 14C2", reason="disabled")
+    g.emit("tank-disabled", f"{p.id} is disabled", rule="OT 14C2", piece=p.id)
+
+
+@implements("OT 14C2")
+def tank_repair_cost(p: Piece) -> Fraction | None:
+    """OT 14C2: 2 Equ Pts for a battalion or battalion grouping, 4 for a regiment or regimental
+    grouping (no tank brigade or division is unreliable). None: not repairable."""
+    return TANK_REPAIR_EQU.get(str(p.attrs.get("size", "")))
+
+
+@implements("OT 14C2")
+def tank_repair_problem(g: Game, p: Piece, side: str) -> str | None:
+    """OT 14C2: a disabled tank may be repaired in a friendly initial phase in which it could
+    recover from disruption (not in a contested hex, OT 9J), if it is in general supply (OT 11C)."""
+    from grognard.rulesets.greatwar import supply
+    from grognard.rulesets.greatwar.mechanics import marker
+
+    if p.side != side or not is_disabled(p):
+        return f"{p.id} is not a disabled tank of {side}"
+    h = units.hex_of(g, p)
+    if h is None:
+        return f"{p.id} is not on the map"
+    if marker(g, "contested", h):
+        return f"{p.id} is in a contested hex and cannot recover this phase (OT 9J)"
+    if supply.turns_out_of_supply(g, p) > 0:
+        return f"{p.id} is out of general supply (OT 11C)"
+    if tank_repair_cost(p) is None:
+        return f"{p.id} has no repair cost (only battalions and regiments, OT 14C2)"
+    return None
+
+
+@implements("OT 14C2")
+def repair_tank(g: Game, p: Piece) -> None:
+    """OT 14C2: flip a repaired tank back to its non-disabled side; its disruption goes too (it is
+    repaired in a phase in which it recovers, interpretation default)."""
+    p.face = str(p.attrs.pop("enabled_face", next(k for k in p.faces if k != DISABLED)))
+    units.recover(g, p)
+    g.emit("tank-repaired", f"{p.id} is repaired", rule="OT 14C2", piece=p.id)
+
+
+@implements("OT 14C2")
+def end_of_phase_movement(g: Game, f: Any) -> None:
+    """OT 14C2: when a movement-type phase ends, every unreliable tank that moved in it by means
+    other than rail, river or naval transport is checked (interpretation default: moves made by
+    retreat or advance after combat are not checked)."""
+    for pid, rec in sorted(f.params.get("units", {}).items()):
+        p = g.state.pieces.get(pid)
+        if p is None or not rec.get("overland") or not is_unreliable_tank(p) or units.hex_of(g, p) is None:
+            continue
+        tank_check(g, p, "after moving")
+
+
+# ============================================================================ guides (OT 14F1)
+@implements("OT 14F1")
+def guide_capacity(g: Game, pieces: list[Piece]) -> Fraction:
+    """OT 14F1: high mountain units guide up to 4 times their RE size of other mountain units."""
+    return sum((4 * units.re_size(g, p) for p in pieces if "high-mountain" in base_tags(p)), Fraction(0))
+
+
+@implements("OT 14F1")
+def guided(g: Game, pieces: list[Piece]) -> set[str]:
+    """OT 14F1: which of ``pieces`` (units moving, retreating or stacked together) are guided across
+    high mountain hexsides, high mountain passes and impassable escarpments: the other mountain
+    units, if their RE total is within the guides' capacity (the owner splits larger groups);
+    never non-mountain units."""
+    cap = guide_capacity(g, pieces)
+    if cap <= 0:
+        return set()
+    mtn = [p for p in pieces if "high-mountain" not in base_tags(p) and "mountain" in families(g, p)]
+    if not mtn or sum((units.re_size(g, p) for p in mtn), Fraction(0)) > cap:
+        return set()
+    return {p.id for p in mtn}
+
+
+def guided_tags(g: Game, pieces: list[Piece], tags_of: Any) -> dict[str, frozenset[str]]:
+    """OT 14F1: movement tags of guided units while they move with their guides (they cross as
+    high mountain units do)."""
+    return {pid: frozenset(tags_of(g.state.pieces[pid]) | {"high-mountain"}) for pid in guided(g, pieces)}
+
+
+@implements("OT 14F1")
+def supply_guided(g: Game, p: Piece) -> bool:
+    """OT 14F1: a mountain unit stacked with high mountain units that can guide it traces supply
+    across high mountain hexsides as they do (being stacked is enough)."""
+    h = units.hex_of(g, p)
+    if h is None:
+        return False
+    return p.id in guided(g, units.units_in_hex(g, h, p.side))
+
+
+# ============================================================================ irregulars (OT 14L)
+@implements("OT 14L")
+def is_irregular(p: Piece) -> bool:
+    """OT 14L: irregular rifle and irregular cavalry units. They pay reduced ZOC and overrun costs,
+    move as light or mountain units at the owner's choice (``movement_tags``; an irregular cavalry
+    unit still tires as cavalry, OT 6B4), use 1/3 of their rating in exploitation (OT 6E), fight at
+    half strength on the Positional CRT (``attack_factor``), may (at 3:1 or more against them:
+    must) try to retreat before combat and overrun, may not attack voluntarily below 3:1 without
+    enough regular units, and are the last units lost (``special_rules.loss_rules``)."""
+    return "irregular" in base_tags(p)
+
+
+@implements("OT 14L")
+def irregular_attack_allowed(g: Game, attackers: list[Piece], odds: Fraction, mandatory: bool = False,
+                              strengths: dict[str, Fraction] | None = None) -> str | None:
+    """OT 14L: irregular units may not voluntarily attack below 3:1 unless non-irregular units give
+    half or more of the attacking strength (the modified strengths at declaration, interpretation
+    default). Mandatory attacks are exempt. Returns why the attack is not allowed, or None."""
+    if mandatory or not any(is_irregular(p) for p in attackers) or odds >= 3:
+        return None
+    st = strengths or {p.id: units.printed_attack(p) for p in attackers}
+    total = sum((Fraction(st.get(p.id, 0)) for p in attackers), Fraction(0))
+    regular = sum((Fraction(st.get(p.id, 0)) for p in attackers if not is_irregular(p)), Fraction(0))
+    if total > 0 and regular * 2 >= total:
+        return None
+    return "irregular units may not attack voluntarily below 3:1 unless regular units give half the strength (OT 14L)"
+
+
+@implements("OT 14L")
+def irregular_must_try_retreat(g: Game, p: Piece, odds: Fraction, has_retreat_hex: bool) -> bool:
+    """OT 14L: an irregular unit must try to retreat before combat or overrun when the enemy musters
+    3:1 or better (the computed ratio before shifts, interpretation default) and it has a hex to
+    retreat to; a failed mandatory attempt disrupts it (``irregular_failed_retreat``)."""
+    return is_irregular(p) and odds >= 3 and has_retreat_hex
+
+
+@implements("OT 14L")
+def irregular_failed_retreat(g: Game, p: Piece) -> None:
+    """OT 14L: a failed mandatory retreat attempt leaves the irregular unit disrupted."""
+    units.disrupt(g, p, rule="OT 14L", reason="failed a mandatory retreat")
+
+
+# ============================================================================ elite brigades (OT 14Q)
+def is_elite_brigade(p: Piece) -> bool:
+    return "elite-brigade" in units.utype(p).tags
+
+
+@implements("OT 14Q")
+def elite_brigades(g: Game, div: Piece) -> list[Piece]:
+    """OT 14Q: the elite brigade counters assigned to a division (pieces inside it)."""
+    return [q for q in g.state.contents(div.id) if is_elite_brigade(q)]
+
+
+def elite_modifier(q: Piece) -> Fraction:
+    """The combat strength modifier printed on an elite brigade counter (its ``attack`` or
+    ``strength`` value, e.g. 2 for a +2-5 counter)."""
+    v = units.printed(q, "attack")
+    return v if isinstance(v, Fraction) else Fraction(0)
+
+
+@implements("OT 14Q")
+def combat_strength(g: Game, p: Piece, key: str) -> Fraction:
+    """OT 14Q: a unit's printed ``attack`` or ``defense`` strength raised by the modifiers of the
+    elite brigades assigned to it, at full or cadre strength (a 6-9-5 division with a +2-5 and a
+    +1-5 brigade is 9-12-5)."""
+    base = units.printed_attack(p) if key == "attack" else units.printed_defense(p)
+    return base + sum((elite_modifier(q) for q in elite_brigades(g, p)), Fraction(0))
+
+
+@implements("OT 14Q")
+def elite_limit(p: Piece) -> int:
+    """OT 14Q: up to two elite brigades on a rifle division, one on any other division, none on
+    other units."""
+    if not units.is_divisional(p):
+        return 0
+    return 2 if units.utype(p).id == "rifle" else 1
+
+
+@implements("OT 14Q")
+def elite_assignment_problem(g: Game, brigade: Piece, div: Piece) -> str | None:
+    """OT 14Q: an elite brigade may be reassigned in initial phases only, to a division in the same
+    hex or the same replacement pool as its present one, within the division's limit."""
+    if not is_elite_brigade(brigade):
+        return f"{brigade.id} is not an elite brigade counter"
+    if div.side != brigade.side or (brigade.nation and div.nation and brigade.nation != div.nation):
+        return f"{div.id} is not a division of the brigade's nation"
+    if elite_limit(div) <= len([q for q in elite_brigades(g, div) if q.id != brigade.id]):
+        return f"{div.id} already has its limit of {elite_limit(div)} elite brigade(s) (OT 14Q)"
+    cur = g.state.pieces.get(str(brigade.loc.ref)) if brigade.loc.kind == "piece" else None
+    if cur is not None and g.state.where(cur.id) != g.state.where(div.id):
+        return f"{div.id} is not in the same hex or replacement pool as {cur.id} (OT 14Q)"
+    return None
+
+
+# ============================================================================ movement ratings
+@implements("OT 14Q", "OT 14N1", "OT 14C2", "OT 14O2")
+def modified_ma(g: Game, p: Piece, ma: Fraction | str) -> Fraction | str:
+    """The movement rating a unit moves with, from its printed one: a disabled tank has 0
+    (OT 14C2); a division moves no faster than its slowest elite brigade (OT 14Q); a Corps HQs
+    moves at the rating of the slowest unit in its box, or 8 alone (OT 14N1); a transport and its
+    cargo move with the transport's rating (OT 14O2)."""
+    if not isinstance(ma, Fraction):
+        return ma
+    if is_disabled(p):
+        return Fraction(0)
+    ebs = elite_brigades(g, p) if units.is_divisional(p) else []
+    if ebs:
+        slow = min(units.printed_ma_number(q) for q in ebs)
+        if slow < ma:
+            ma = slow
+    if is_corps_hq(p):
+        inside = [q for q in g.state.contents(p.id) if units.is_unit(q)]
+        if inside:
+            return min(modified_ma(g, q, units.printed_move(q)) if isinstance(units.printed_move(q), Fraction) else Fraction(0) for q in inside)  # type: ignore[type-var]
+        return Fraction(8)
+    return ma
+
+
+# ============================================================================ combat effects on units
+@dataclass
+class CombatSituation:
+    """One combat as Rules 14 and 15 see it: the units on each side, the attacked hex, the CRT in
+    use (``mobile``/``positional`` once chosen), reaction combat or not, and the units making an
+    amphibious landing (OT 14I2)."""
+
+    attackers: list[Piece]
+    defenders: list[Piece]
+    hex: int
+    crt: str | None = None
+    reaction: bool = False
+    landing: frozenset[str] = frozenset()
+    overrun: bool = False
+
+    @property
+    def attacker_side(self) -> str:
+        return self.attackers[0].side if self.attackers else ""
+
+    @property
+    def defender_side(self) -> str:
+        return self.defenders[0].side if self.defenders else ""
+
+
+@implements("OT 14D1", "OT 14L", "OT 14C2", "OT 14I2")
+def attack_factor(g: Game, p: Piece, sit: CombatSituation) -> Fraction:
+    """The multiplier of a unit's attack strength from Rule 14: 0 for a disabled tank (OT 14C2),
+    1/2 for heavy cavalry against a major city or a fortification other than fieldworks (OT 14D1),
+    1/2 for irregulars on the Positional CRT (OT 14L); in an amphibious landing (OT 14I2, advanced
+    naval rules with ``marine-units``) marines attack at full strength, naval troops at half and all
+    other units at a quarter."""
+    if is_disabled(p):
+        return Fraction(0)
+    f = Fraction(1)
+    if heavy_cavalry_halved(g, p, sit.hex):
+        f /= 2
+    if is_irregular(p) and sit.crt == "positional":
+        f /= 2
+    if p.id in sit.landing:
+        f *= landing_factor(g, p)
+    return f
+
+
+@implements("OT 14I2")
+def landing_factor(g: Game, p: Piece) -> Fraction:
+    """OT 14I2: attack strength in an amphibious landing: marines (except naval troops) full, naval
+    troops half, everybody else a quarter. Marine abilities need the advanced naval rules."""
+    if g.opt("marine-units") and is_marine(p):
+        return Fraction(1, 2) if "half-marine" in base_tags(p) else Fraction(1)
+    return Fraction(1, 4)
+
+
+@implements("OT 14I2")
+def intrinsically_amphibious(g: Game, p: Piece) -> bool:
+    """OT 14I2: marine units may land from any type of water transport (others need landing craft
+    or river transports); with the advanced naval rules only."""
+    return bool(g.opt("marine-units")) and is_marine(p)
+
+
+@implements("OT 14L", "OT 14C2")
+def defense_factor(g: Game, p: Piece, sit: CombatSituation) -> Fraction:
+    """The multiplier of a unit's defense strength from Rule 14: 0 for a disabled tank (OT 14C2),
+    1/2 for irregulars on the Positional CRT (OT 14L)."""
+    if is_disabled(p):
+        return Fraction(0)
+    if is_irregular(p) and sit.crt == "positional":
+        return Fraction(1, 2)
+    return Fraction(1)
+
+
+OPEN_TERRAIN = ("clear", "rough", "stony-desert")
+
+
+@implements("OT 14C4")
+def counts_as_supported(g: Game, p: Piece, sit: CombatSituation, role: str) -> bool:
+    """OT 14C4: a fast c/m unit is treated as supported (OT 12A) whatever its real status when it
+    overruns into clear, rough or stony desert with no fortification but fieldworks, and when it
+    attacks into or defends in such terrain (fortifications not considered, interpretation
+    default) in a combat resolved on the Mobile CRT."""
+    from grognard.rulesets.greatwar import terrain
+
+    if not is_fast_cm(p) or terrain.terrain(g, sit.hex) not in OPEN_TERRAIN:
+        return False
+    if sit.overrun:
+        return role == "attack" and not _fortified_beyond_fieldworks(g, sit.hex)
+    return sit.crt == "mobile"
+
+
+def may_enter_enemy_hex(g: Game, side: str, p: Piece, v: int) -> bool:
+    """Exceptions to OT 6's ban on entering an enemy-occupied and enemy-owned hex from Rule 15:
+    the sieging player's units enter a hex under siege, or one he may put under siege now (OT 15G)."""
+    from grognard.rulesets.greatwar import siege
+
+    return siege.sieging_entry_allowed(g, side, v)

@@ -44,7 +44,7 @@ def utype(p: Piece) -> UnitType:
 def is_unit(p: Piece) -> bool:
     """OT 3A: "units" are ground units; logistics items, markers and naval units are not."""
     t = utype(p)
-    return not (t.logistics or t.naval)
+    return not (t.logistics or t.naval or "leader" in t.tags or "elite-brigade" in t.tags)
 
 
 # ----------------------------------------------------------------------------- size (OT 3A1)
@@ -196,6 +196,8 @@ def re_size(g: Game, p: Piece) -> Fraction:
     """
     t = utype(p)
     if t.re is not None:
+        if t.id in ("man-pt", "equ-pt"):
+            return t.re * Fraction(str(p.attrs.get("points", 1)))  # OT 16B3: 1/2 RE per point
         return t.re
     size = size_of(p)
     cat = catalogue().sizes.get(size)
@@ -264,8 +266,8 @@ def has_he(g: Game, p: Piece) -> bool:
 
 # ----------------------------------------------------------------------------- disruption (OT 3A5)
 def disruption(p: Piece) -> int:
-    """0 undisrupted, 1 disrupted, 2 badly disrupted."""
-    if BADLY in p.status:
+    """0 undisrupted, 1 disrupted, 2 badly disrupted (a disabled tank is badly disrupted, OT 14C2)."""
+    if BADLY in p.status or p.face == "disabled":
         return 2
     if DISRUPTED in p.status:
         return 1
@@ -363,9 +365,20 @@ def on_map_units(g: Game, side: str | None = None) -> list[Piece]:
 
 
 def eliminate(g: Game, p: Piece, rule: str, reason: str = "") -> None:
-    """Remove a unit from play (to the eliminated box); pieces it carries go with it."""
+    """Remove a unit from play; pieces it carries go with it, except a leader, who goes to the
+    leader pool (OT 14P), and elite brigade counters, which stay with their division (OT 14Q).
+    It goes to the eliminated box, where ``replacements.on_eliminated`` records the replacement
+    pool it belongs to and its special replacements (OT 16B2, 16B4)."""
+    from grognard.rulesets.greatwar import replacements
+
     for q in list(g.state.contents(p.id)):
+        if "leader" in utype(q).tags:
+            replacements.to_leader_pool(g, q, f"{p.id} was eliminated")
+            continue
+        if "elite-brigade" in utype(q).tags:
+            continue
         eliminate(g, q, rule, f"carried by {p.id}")
+    replacements.on_eliminated(g, p, rule)
     g.state.move(p.id, Loc.box(ELIMINATED_BOX))
     p.status.discard(DISRUPTED)
     p.status.discard(BADLY)
