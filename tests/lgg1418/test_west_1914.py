@@ -410,3 +410,25 @@ def test_lgg_3b_west_1914_first_turn_walkthrough() -> None:
     with pytest.raises(IllegalAction) as err:
         g.apply({"type": "end-movement", "side": EN})
     assert "11.4-X" in str(err.value.rule)
+
+
+@pytest.mark.rules("LGG 10-D", "LGG 10-A")
+def test_lgg_10d_west_1914_a_displaced_unit_never_breaks_another_stack() -> None:
+    """A 2nd Army corps ends its move in the 3rd Army's hex (10-A breach): every displacement
+    offered lands where the unit fits, so curing one breach never creates another (10-D)."""
+    g = new_game(seed=3)
+    g.apply({"type": "activate", "side": CP, "army": "DE-2"})
+    g.apply({"type": "move", "side": CP, "units": ["DE-2-GR"], "to": "1806", "mode": "normal"})
+    g.apply({"type": "end-movement", "side": CP})
+    assert g.phase_path()[-1] == "End of movement"
+    displace = [a for a in g.legal_actions(CP) if a["type"] == "displace"]
+    assert displace and {a["unit"] for a in g.legal_actions(CP) if a["type"] == "eliminate"} >= {"DE-2-GR"}
+    targets = {(a["unit"], a["to"]) for a in displace}
+    assert ("DE-2-GR", "1805") not in targets  # the 3rd Army's XII, XIX and XII Reserve Corps stand there
+    assert ("DE-3-XI", "1805") in targets  # its own army's hex
+    for a in displace:
+        g2 = Game.load(g.record())
+        g2.apply(a)
+        assert g2.ruleset.invariants(g2) == [], a
+    with pytest.raises(IllegalAction):
+        g.apply({"type": "displace", "side": CP, "unit": "DE-2-GR", "to": "1805"})

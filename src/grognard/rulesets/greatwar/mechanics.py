@@ -102,6 +102,7 @@ HEX_MARKERS = {
     "bridge-owner": "last owner of both hexes of a bridge, keyed by hexside (OT 15A1)",
     "flooded": "partially flooded hex (OT 15A6)",
     "isolated": "hex isolated for its owner at the last check (OT 3G)",
+    "port-upgrade": "port upgraded by a port construction engineer, keyed by hex: the engineer's id (OT 13C2)",
     "port-damage": "hits of damage on the port in the hex (OT 13A2, 13A3; read by the supply rules)",
 }
 

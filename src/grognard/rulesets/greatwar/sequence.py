@@ -151,6 +151,7 @@ class InitialPhase(Phase):
 
     def leave(self, g: Game, f: Frame) -> None:
         supply.end_of_initial_phase(g)
+        super().leave(g, f)
 
 
 @implements("OT 4A1", "OT 3A5", "OT 14M1")
@@ -331,8 +332,8 @@ class ExploitationPhase(Phase):
 
 
 def step_classes() -> tuple[type[Step], ...]:
-    from grognard.rulesets.greatwar import logistics  # noqa: F401  (registers its step extensions)
-    from grognard.rulesets.greatwar.artillery import BombardmentSegment
+    from grognard.rulesets.greatwar import artillery, engineers, logistics  # noqa: F401  (register their step extensions)
+    from grognard.rulesets.greatwar.artillery import BombardmentHits, BombardmentSegment
     from grognard.rulesets.greatwar.combat import CombatSegment
     from grognard.rulesets.greatwar.movement import (
         ExploitationMovement,
@@ -346,4 +347,4 @@ def step_classes() -> tuple[type[Step], ...]:
     return (GameTurns, GameTurn, PlayerTurn, InitialPhase, InitialStart, InitialActions, MovementPhase,
             MovementPhaseGround, CombatPhase, BombardmentSegment, CombatSegment, ReactionMovementPhase,
             ReactionMovement, ReactionCombatPhase, ExploitationPhase, ExploitationMovement, RetreatBeforeOverrun,
-            ReserveCommitment, SpecialSupply, SupplyEnd)
+            ReserveCommitment, SpecialSupply, SupplyEnd, BombardmentHits)

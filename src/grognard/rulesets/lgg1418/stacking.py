@@ -140,5 +140,24 @@ def rearward_hexes(g: Game, side: str, i: int, p: Piece) -> list[int]:
             continue
         if enemy and gap(j) < here:
             continue
+        if not fits(g, side, j, p):
+            continue
         out.append(j)
     return sorted(out)
+
+
+@implements("LGG 10-A", "LGG 10-B", "LGG 10-D")
+def fits(g: Game, side: str, j: int, p: Piece) -> bool:
+    """LGG 10-A / 10-B / 10-D: can ``p`` join hex ``j`` without breaking a stacking rule there
+    (corps limit, one army per hex, one HQ, one GHQ)? A unit displaced at the end of movement
+    must not create a new breach."""
+    units = [q for q in M.pieces_at_hex(g, j, side) if not M.in_reserve(q) and M.is_unit(q) and q.id != p.id]
+    if counts_for_stacking(g, p) and sum(counts_for_stacking(g, q) for q in units) + 1 > stacking_limit(g, j):
+        return False
+    if p.type in ("hq", "ghq") and any(q.type == p.type for q in units):
+        return False
+    mine = command_army(g, p)
+    armies = {a for q in units if (a := command_army(g, q)) is not None}
+    if mine is not None:
+        armies.add(mine)
+    return len(armies) <= 1 or armies <= coordinated_battle_armies(g, j)
