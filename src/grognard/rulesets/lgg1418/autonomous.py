@@ -69,14 +69,12 @@ def autonomous_move_check(g: Game, act: dict[str, Any], members: list[Piece], j:
     fighters = [p for p in members if p.type in ("corps", "artillery", "tank")]
     if not fighters:
         raise IllegalAction("LGG 21", "a GHQ alone cannot engage the enemy")
+    fronts = fronts_of(g, j) or [M.WEST]
     for p in fighters:
-        h = M.hex_of(g, p)
-        fronts = fronts_of(g, j) or [M.WEST]
         if any(DT.allows(g, p.nation, fr, "entrenching") for fr in fronts):
             raise IllegalAction("LGG 28-D", "in trench warfare autonomous units may not attack")
         if not may_fight_at(g, p, j):
             raise IllegalAction("LGG 21", f"{p.id} is autonomous: it may fight only within {GHQ_RANGE} hexes of its GHQ")
-        del h
 
 
 # ====================================================================== assignment (21, 2-B)

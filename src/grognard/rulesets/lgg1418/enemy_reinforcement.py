@@ -331,10 +331,18 @@ class EnemyReinforcement(Step):
             t = g.board.idx(lab)
             src = reinforcement_sources(g, side, t, attacked, reinforced)
             for _source, units in sorted(src.items()):
-                options = [[q.id for q in units]] + [[q.id] for q in units]
+                corps = [q.id for q in units if M.is_corps(q)]
+                support = [q.id for q in units if not M.is_corps(q)]
+                options = [[q.id] for q in units] + [corps[:n] for n in range(2, len(corps) + 1)]
+                options += [corps[:n] + support for n in range(1, len(corps) + 1)] if support else []
+                seen: set[tuple[str, ...]] = set()
                 for ids in options:
-                    if why_not_reinforce(g, f, side, ids, lab) is None:
-                        out.append({"type": "reinforce", "side": side, "units": ids, "to": lab})
+                    key = tuple(sorted(ids))
+                    if key in seen or not ids:
+                        continue
+                    seen.add(key)
+                    if why_not_reinforce(g, f, side, list(key), lab) is None:
+                        out.append({"type": "reinforce", "side": side, "units": list(key), "to": lab})
             army = defending_army(g, side, t)
             tested = _rec(f, "inter")
             armies = sorted({a for units in src.values() for q in units
