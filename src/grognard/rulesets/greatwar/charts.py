@@ -104,7 +104,8 @@ class Charts:
     raw: Mapping[str, Chart]
 
 
-CHART_IDS = ("tec", "zoc-costs", "overrun-costs", "rail-rates", "river-rates", "stacking", "supply-lines", "engineering", "fec")
+CHART_IDS = ("tec", "zoc-costs", "overrun-costs", "rail-rates", "river-rates", "stacking", "supply-lines", "engineering", "fec",
+             "replacement-costs", "leaders", "coast-defenses")
 
 # Extra checks that rule modules register for their charts or chart sections (chart id -> checks);
 # each raises ChartError naming the key that is wrong. The combat rules check the TEC combat

@@ -12,7 +12,14 @@ from grognard.core.sequence import Step
 from grognard.core.tables import ResultsTable
 from grognard.rulesets.base import Ruleset
 from grognard.rulesets.greatwar import charts as chartmod
-from grognard.rulesets.greatwar import sequence, stacking, terrain, units
+from grognard.rulesets.greatwar import (
+    reinforcements,
+    sequence,
+    special_rules,
+    stacking,
+    terrain,
+    units,
+)
 from grognard.rulesets.greatwar.catalogue import load_catalogue
 from grognard.rulesets.greatwar.mechanics import gw, set_marker
 from grognard.rulesets.greatwar.options import OPTION_SPECS
@@ -38,7 +45,7 @@ class GreatWar(Ruleset):
     version = "0.1"
     rule_prefix = "OT"
     root_step = "game"
-    step_classes: tuple[type[Step], ...] = sequence.step_classes()
+    step_classes: tuple[type[Step], ...] = (*sequence.step_classes(), *special_rules.steps())
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
     terrain_types = terrain.HEX_TERRAIN
     hexside_features = terrain.HEXSIDE_FEATURES
@@ -46,7 +53,7 @@ class GreatWar(Ruleset):
     area_kinds = ("weather-zone", "command", "district", "good-roads", "poor-roads", "rail-net", "nation", "sea-area")
     box_kinds = ("eliminated", "pool", "holding", "garrison", "off-map", "expended")
     network_kinds = ("rail", "road", "rail-ferry")
-    schedule_kinds = ("rail-capacity",)
+    schedule_kinds = ("rail-capacity", *reinforcements.OB_KINDS)
 
     # ------------------------------------------------------------------ data
     def tables(self, overrides: Mapping[str, str] | None = None) -> dict[str, ResultsTable]:
@@ -99,6 +106,9 @@ class GreatWar(Ruleset):
         from grognard.rulesets.greatwar import rail
 
         rail.init_ledgers(g)
+        from grognard.rulesets.greatwar import intelligence
+
+        intelligence.setup(g)
         for i, plist in g.board.points.items():
             for pt in plist:
                 if pt.kind in FORTIFICATION_KINDS:
@@ -149,8 +159,17 @@ class GreatWar(Ruleset):
         return super().describe_action(g, action)
 
     def piece_visibility(self, g: Game, piece: Piece, side: str | None) -> str:
-        """Nothing in Rules 3-8 is hidden (Corps HQs limited intelligence, OT 14N2, is advanced)."""
-        return "full"
+        """OT 14N2 (advanced, option ``limited-intelligence``): the units in the box of an unknown
+        enemy corps are hidden; everything else is seen by both sides."""
+        from grognard.rulesets.greatwar import intelligence
+
+        return intelligence.piece_visibility(g, piece, side)
+
+    def view(self, g: Game, side: str | None) -> dict[str, Any]:
+        """The common view, with what OT 14N2 hides from ``side`` removed from the log."""
+        from grognard.rulesets.greatwar import intelligence
+
+        return intelligence.redact(g, side, super().view(g, side))
 
     # ------------------------------------------------------------------ invariants
     def invariants(self, g: Game) -> list[str]:
@@ -158,6 +177,9 @@ class GreatWar(Ruleset):
         Corps HQs, and known owners. (Units of both sides may share a hex: OT 6 lets a unit enter
         an enemy-occupied hex its enemy does not own.)"""
         out = list(gw(g).get("stacking_violations", []))
+        from grognard.rulesets.greatwar import water_only
+
+        out += water_only.setup_check(g)
         sides = set(g.state.sides)
         for p in g.state.pieces.values():
             loc = p.loc

@@ -130,6 +130,9 @@ class Phase(Sequence_):
     def enter(self, g: Game, f: Frame) -> None:
         gw(g)["phase"] = self.phase_key
         f.params.setdefault("side", phasing(g))
+        from grognard.rulesets.greatwar import water_only
+
+        water_only.phase_start(g, self.phase_key)  # OT 14B2: gunboats on interdicted hexsides
 
     def label(self, g: Game, f: Frame) -> str:
         return f"{self.title} ({f.params.get('side', phasing(g))})"
@@ -144,10 +147,14 @@ class InitialPhase(Phase):
     title = "Initial phase"
     rule = "OT 4A1"
     phase_key = "initial"
-    children = ("initial-start", "initial-actions")
+    children = ("initial-start", "initial-special", "reinforcement", "initial-actions")
 
     def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
-        return [(c, {"side": f.params["side"]}) for c in self.children]
+        side = f.params["side"]
+        out = [(c, {"side": side}) for c in self.children]
+        # OT 16B3d: the other player may rebuild cadres and remnants in this initial phase too.
+        out.insert(3, ("reinforcement", {"side": nations.other_side(side), "rebuild_only": True}))
+        return out
 
     def leave(self, g: Game, f: Frame) -> None:
         supply.end_of_initial_phase(g)
@@ -269,7 +276,8 @@ class CombatPhase(Phase):
 
     def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
         side = f.params["side"]
-        return [("bombardment-segment", {"attacker": side}),
+        return [("open-cities", {"sides": [side, nations.other_side(side)]}),  # OT 15A9
+                ("bombardment-segment", {"attacker": side}),
                 ("combat-segment", {"attacker": side, "defender": nations.other_side(side), "reaction": False})]
 
     def leave(self, g: Game, f: Frame) -> None:
@@ -309,7 +317,8 @@ class ReactionCombatPhase(Phase):
 
     def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
         side = f.params["side"]
-        return [("combat-segment", {"attacker": nations.other_side(side), "defender": side, "reaction": True})]
+        return [("open-cities", {"sides": [nations.other_side(side), side]}),  # OT 15A9
+                ("combat-segment", {"attacker": nations.other_side(side), "defender": side, "reaction": True})]
 
     def leave(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar import stacking

@@ -46,7 +46,14 @@ def charts(g: Game) -> Charts:
 
 @implements("OT 3E1")
 def terrain(g: Game, i: int) -> str:
-    """OT 3E1: the terrain type of a hex."""
+    """OT 3E1: the terrain type of a hex (a hex partially flooded this player turn is swamp,
+    OT 15A6)."""
+    fl = g.state.markers.get("flooded")
+    if fl and str(i) in fl:
+        from grognard.rulesets.greatwar.special_rules import is_flooded
+
+        if is_flooded(g, i):
+            return "swamp"
     return g.board.terrain_of(i)
 
 
@@ -117,7 +124,13 @@ def hex_entry_cost(g: Game, p: Piece, i: int, tags: frozenset[str] | None = None
 
 
 def side_features(g: Game, s: int) -> list[str]:
-    return [f for f in g.board.side_feature_list(s) if f in charts(g).tec.hexsides]
+    """The TEC features of a hexside; a road or rail line over a sea, lake or great river hexside
+    is a causeway, read as the TEC's causeway row (OT 15A2)."""
+    feats = [f for f in g.board.side_feature_list(s) if f in charts(g).tec.hexsides]
+    water = {"sea", "lake", "great-river", "great-river-fordable"}
+    if water & set(feats) and (road_link(g, s) or rail_link(g, s)):
+        feats = [f for f in feats if f not in water] + (["causeway"] if "causeway" not in feats else [])
+    return feats
 
 
 @implements("OT 6")

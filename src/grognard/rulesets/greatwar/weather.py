@@ -70,7 +70,8 @@ class TurnView:
 
 def view(g: Game) -> TurnView:
     """The :class:`TurnView` of the game turn in progress (rebuilt when the turn changes)."""
-    key = (g.state.turn.get("index", 0), id(g.scenario))
+    fl = g.state.markers.get("flooded")
+    key = (g.state.turn.get("index", 0), id(g.scenario), tuple(sorted(fl.items())) if fl else ())  # OT 15A6 floods change terrain
     tv = g.__dict__.get("_gw_turn_view")
     if tv is None or tv.key != key:
         tv = TurnView(g, key)

@@ -84,6 +84,10 @@ def zoc_hexes(g: Game, p: Piece) -> list[int]:
     if h is None:
         return []
     out = [h]
+    from grognard.rulesets.greatwar import siege
+
+    if siege.zoc_only_own_hex(g, p):
+        return out  # OT 15G (a)
     reach = projects_beyond_own_hex(p)
     if reach == "no":
         return out
@@ -174,7 +178,7 @@ def ownership_gains(g: Game) -> dict[int, str]:
         hexes |= set(m)
     changes: dict[int, str] = {}
     for i in sorted(hexes):
-        if not terrain.is_land(g, i) or marker(g, "contested", i):
+        if not terrain.is_land(g, i) or marker(g, "contested", i) or _under_siege(g, i):
             continue
         owner = g.state.control.get(i)
         if owner is not None and owner.startswith("neutral:"):
@@ -226,3 +230,13 @@ def on_ownership_change(g: Game, i: int, old: str | None, new: str) -> None:
         both = g.state.control.get(i) == new and g.state.control.get(j) == new
         if both and terrain.bridge_features(g, s) and terrain.road_link(g, s):
             set_marker(g, "bridge-owner", s, new)
+    from grognard.rulesets.greatwar import special_rules
+
+    special_rules.on_capture(g, i, old, new)
+
+
+def _under_siege(g: Game, i: int) -> bool:
+    """OT 15G (e): a siege has no effect on the ownership of the besieged hex."""
+    from grognard.rulesets.greatwar import siege
+
+    return siege.ownership_frozen(g, i)

@@ -79,7 +79,8 @@ class ArmyBattles(Step):
                                               armies=armies[:2] or None)
                 f.params["bids"].append(params["battle"])
                 f.params["last"] = params["battle"]
-                return "battle", params
+                # 29-32: the trench-warfare rules prepare the battle, then push its battle step.
+                return hooks.child(g, "battle-preparation", params) or ("battle", params)
             extra = sorted(now - set(f.params["fought"]))
             if extra:
                 f.params["pending"] = extra

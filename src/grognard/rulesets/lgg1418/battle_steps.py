@@ -692,8 +692,8 @@ def _test_effect(g: Game, rec: dict[str, Any], uid: str, it: dict[str, Any]) -> 
         say(g, p.side, "exploit", f"{p.id} resists valiantly (exploit): one loss less",
             f"{describe(g, p)} resists valiantly (exploit)", rule="LGG 16.5-B")
         return None
-    if code == "H":
-        pass
+    if code == "H" or (code in ("R", "D") and it.get("keep_fit")):
+        pass  # 31-H: a corps repulsed or disorganized by the bombardment stays fit for combat
     elif code == "R":
         if not it.get("terror"):
             u["barred"] = rec["round"] + 1

@@ -56,6 +56,7 @@ from grognard.rulesets.lgg1418 import (
     fronts,
     interception,
     isolation,
+    main_battle,
     mapdata,
     naval,
     offensive,
@@ -63,6 +64,7 @@ from grognard.rulesets.lgg1418 import (
     reaction,
     reinforcement,
     retreat,
+    secondary,
     stacking,
     strategic,
     tactics,
@@ -83,7 +85,7 @@ if TYPE_CHECKING:
     from grognard.scenario.model import Scenario
 
 MODULES = (turn, campaign, reinforcement, fronts, weather, naval, activation,
-           doctrine_transitions, trench, offensive, politics,
+           doctrine_transitions, trench, offensive, politics, secondary, main_battle,
            retreat, interception, enemy_reinforcement, reaction, autonomous, isolation, fortress, aftermath,
            battle_steps, battle_retreat, battle_activation, breakthrough, counteroffensive, tactics)
 
