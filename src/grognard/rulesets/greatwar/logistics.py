@@ -895,7 +895,9 @@ class MovementExtension:
 
 
 def register() -> None:
-    from grognard.rulesets.greatwar import movement, sequence
+    from grognard.rulesets.greatwar import artillery, movement, sequence
+
+    artillery.register_hooks()
 
     exts = getattr(movement, "EXTENSIONS", None)
     if exts is not None and not any(isinstance(e, MovementExtension) for e in exts):

@@ -71,11 +71,12 @@ def fraction_for(g: Game, p: Piece, kind: str) -> Fraction:
     return Fraction(1, 5)
 
 
-@implements("OT 6", "OT 6B3", "OT 6C", "OT 6E", "OT 11F1", "OT 11F2")
+@implements("OT 6", "OT 6B3", "OT 6C", "OT 6E", "OT 11F1", "OT 11F2", "OT 11H2")
 def movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = False) -> Fraction:
     """OT 6: the MPs a unit may spend this phase.
 
-    Order (interpretation default): the printed rating, doubled for accelerated movement
+    Order (interpretation default): the printed rating, less the MPs of logistics items it carries
+    (OT 11H2), doubled for accelerated movement
     (OT 6B3), halved when disrupted (OT 3A5), halved for a c/m unit in its first turn out of
     general supply or any unit in its second (OT 11F1, 11F2); then, in reserve commitment and
     exploitation, the share of OT 6C/6E, rounded down. Rail-only, water-only and zero-MA units
@@ -84,6 +85,9 @@ def movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = Fa
     ma = special_units.modified_ma(g, p, units.printed_move(p))
     if not isinstance(ma, Fraction):
         return Fraction(0)
+    from grognard.rulesets.greatwar import logistics
+
+    ma = max(Fraction(0), ma - logistics.cartage_deduction(g, p))  # OT 11H2: before halving or doubling
     if accel:
         ma = ma * 2
     ma = ma * units.disruption_factors(p)["move"]
@@ -467,7 +471,7 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
             if info.cost is None:
                 raise IllegalAction(_rule_of(info.why), f"{p.id} may not move from {g.board.label(u)} to {g.board.label(v)}: {info.why}")
             s = g.board.side_between(u, v)
-            if terrain.crossing_disrupts(g, s, v, info.road):
+            if terrain.crossing_disrupts(g, s, v, info.road, side=p.side):
                 crossings.append(n)
             total += info.cost + zoc_exit_cost(ctx, p, u)
             u = v

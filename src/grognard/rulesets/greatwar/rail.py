@@ -57,9 +57,12 @@ def _link_attrs(net: Any, s: int) -> dict[str, Any]:
 def links(g: Game) -> dict[int, list[RailLink]]:
     """OT 7A: the rail links of the map (adjacent hexes of a multi-hex city are joined by
     high-volume rail); links beyond a railhead do not exist yet (OT 7). Rail ferries (OT 15A3)
-    are low-volume links between their ports."""
+    are low-volume links between their ports. Railroad engineers' regauging and upgrades
+    (OT 13B3a, 13B3b) change a link's gauge and volume."""
     cut = terrain.heads(g).rail_cut
-    key = ("gw:links", tuple(sorted(cut)))
+    eng = gw(g).get("eng", {})
+    gauge_over, volume_over = eng.get("gauge", {}), eng.get("volume", {})
+    key = ("gw:links", tuple(sorted(cut)), tuple(sorted(gauge_over.items())), tuple(sorted(volume_over.items())))
     cache = g.__dict__.setdefault("_gw_static", {})
     if key in cache:
         return cache[key]
@@ -73,8 +76,8 @@ def links(g: Game) -> dict[int, list[RailLink]]:
                 continue
             a, b = (int(x) for x in g.board.side_hexes[s])
             at = _link_attrs(net, s)
-            vol = "low" if net.kind == "rail-ferry" else str(at.get("volume", "high"))
-            gauge = str(at.get("gauge", "standard"))
+            vol = "low" if net.kind == "rail-ferry" else str(volume_over.get(str(s), at.get("volume", "high")))
+            gauge = str(gauge_over.get(str(s), at.get("gauge", "standard")))
             for u, v in ((a, b), (b, a)):
                 out.setdefault(u, []).append(RailLink(v, s, vol, gauge, net.kind == "rail-ferry"))
             seen.add((min(a, b), max(a, b)))

@@ -1035,17 +1035,22 @@ def draw_special_supply(g: Game, o: SpecialOption, ids: Sequence[str]) -> None:
 
 
 class SupplyEnd(Step):
-    """The end of the initial-phase supply check: elimination for lack of supply (OT 11F3) and the
-    depletion of isolated improved fortresses that gave special supply (OT 11C2biii)."""
+    """The end of the initial-phase supply check: elimination for lack of supply (OT 11F3), the
+    depletion of isolated improved fortresses that gave special supply (OT 11C2biii), then the
+    phasing player's construction projects advance a turn (OT 13A, done here because projects need
+    the general supply found by the check)."""
 
     name = "supply-end"
     title = "Supply check results"
     rule = "OT 11F3"
 
     def run(self, g: Game, f: Frame) -> None:
+        from grognard.rulesets.greatwar import engineers
+
         fortress_depletion(g)
         fortress_replenishment(g)
         elimination_checks(g)
+        engineers.progress_projects(g, str(gw(g).get("phasing", "")))
         g.finish(f)
 
 

@@ -287,10 +287,16 @@ def road_cost(g: Game, p: Piece, i: int) -> Fraction | None:
 
 
 @implements("OT 15A4")
-def crossing_disrupts(g: Game, s: int, entering: int, by_bridge: bool) -> bool:
-    """OT 15A4: crossing an unfrozen, unfordable major river disrupts the unit, unless at a bridge."""
+def crossing_disrupts(g: Game, s: int, entering: int, by_bridge: bool, side: str | None = None) -> bool:
+    """OT 15A4: crossing an unfrozen, unfordable major river disrupts the unit, unless at a bridge
+    (or a pontoon bridge of the side whose unit crosses, OT 13A7: pass ``side``)."""
     if by_bridge or frozen_at(g, entering):
         return False
+    if side is not None:
+        from grognard.rulesets.greatwar import engineers
+
+        if engineers.pontoon_prevents_disruption(g, side, s):
+            return False
     tec = charts(g).tec
     return any(tec.hexsides[f].extra.get("disrupts") for f in side_features(g, s))
 

@@ -203,12 +203,15 @@ def ownership_gains(g: Game) -> dict[int, str]:
 @implements("OT 5B")
 def update_ownership(g: Game) -> list[tuple[int, str | None, str]]:
     """OT 5B: apply every ownership gain at once (ownership changes immediately, for all purposes)."""
+    from grognard.rulesets.greatwar import engineers
+
     done = []
     for i, new in ownership_gains(g).items():
         old = g.state.control.get(i)
         g.state.control[i] = new
         on_ownership_change(g, i, old, new)
         done.append((i, old, new))
+    engineers.check_abandoned(g)
     return done
 
 
@@ -224,7 +227,10 @@ def on_ownership_change(g: Game, i: int, old: str | None, new: str) -> None:
         lst.append(new)
     g.emit("ownership", f"{new} gains {g.board.label(i)}" + (f" from {old}" if old else ""), rule="OT 5B", hex=g.board.label(i), old=old, new=new)
     if old in g.state.sides and old != new:
+        from grognard.rulesets.greatwar import logistics
+
         rail.on_capture(g, i, old, new)
+        logistics.on_capture(g, i, old, new)
     for j in g.board.neighbors(i):
         s = g.board.side_between(i, j)
         both = g.state.control.get(i) == new and g.state.control.get(j) == new
