@@ -67,7 +67,13 @@ class GreatWar(Ruleset):
                 chartmod.load_charts(chart_ov)
             except chartmod.ChartError as e:
                 raise ValueError(str(e)) from None
-        return super().tables(table_ov)
+        out = super().tables(table_ov)
+        from grognard.rulesets.greatwar.combat_data import check_crt_table
+
+        for tid, crt in (("mobile-crt", "mobile"), ("positional-crt", "positional")):
+            if tid in out:
+                check_crt_table(out[tid], crt)
+        return out
 
     def charts(self, overrides: Mapping[str, str] | None = None) -> chartmod.Charts:
         return chartmod.load_charts(overrides)
@@ -157,6 +163,15 @@ class GreatWar(Ruleset):
         if t == "end-phase":
             return "end the phase"
         return super().describe_action(g, action)
+
+    def preview(self, g: Game, action: Mapping[str, Any]) -> str | dict[str, Any] | None:
+        """OT 9A: for a declared attack, the totals with every modifier, the odds column and shifts,
+        the die-roll modifiers and the exact distribution of results (:func:`.combat.preview_attack`)."""
+        if action.get("type") == "attack":
+            from grognard.rulesets.greatwar.combat import preview_attack
+
+            return preview_attack(g, dict(action))
+        return None
 
     def piece_visibility(self, g: Game, piece: Piece, side: str | None) -> str:
         """OT 14N2 (advanced, option ``limited-intelligence``): the units in the box of an unknown

@@ -122,14 +122,23 @@ class PlayerTurn(Sequence_):
         victory.sudden_death(g)
 
 
+# Called with (game, phase key) when any phase ends (e.g. OT 9J contested hexes, OT 8C2 overstack exits).
+PHASE_END_HOOKS: list[Any] = []
+
+
 class Phase(Sequence_):
-    """A phase of the player turn: sets the phase name and passes the phasing side on."""
+    """A phase of the player turn: sets the phase name and passes the phasing side on; at its end
+    the registered phase-end hooks run."""
 
     phase_key = ""
 
     def enter(self, g: Game, f: Frame) -> None:
         gw(g)["phase"] = self.phase_key
         f.params.setdefault("side", phasing(g))
+
+    def leave(self, g: Game, f: Frame) -> None:
+        for hook in PHASE_END_HOOKS:
+            hook(g, self.phase_key)
         from grognard.rulesets.greatwar import water_only
 
         water_only.phase_start(g, self.phase_key)  # OT 14B2: gunboats on interdicted hexsides
@@ -285,6 +294,7 @@ class CombatPhase(Phase):
 
         supply.end_of_segment(g, "combat")
         stacking.record_phase_end(g, "combat phase")
+        super().leave(g, f)
 
 
 @implements("OT 4A4")
@@ -325,6 +335,7 @@ class ReactionCombatPhase(Phase):
 
         supply.end_of_segment(g, "combat")
         stacking.record_phase_end(g, "reaction combat phase")
+        super().leave(g, f)
 
 
 @implements("OT 4A6")
@@ -343,7 +354,14 @@ class ExploitationPhase(Phase):
 def step_classes() -> tuple[type[Step], ...]:
     from grognard.rulesets.greatwar import artillery, engineers, logistics  # noqa: F401  (register their step extensions)
     from grognard.rulesets.greatwar.artillery import BombardmentHits, BombardmentSegment
-    from grognard.rulesets.greatwar.combat import CombatSegment
+    from grognard.rulesets.greatwar.combat import (
+        Combat,
+        CombatChoice,
+        CombatSegment,
+        RetreatBeforeCombat,
+    )
+    from grognard.rulesets.greatwar.effects import CombatEffects
+    from grognard.rulesets.greatwar.losses import CombatLosses
     from grognard.rulesets.greatwar.movement import (
         ExploitationMovement,
         MovementPhaseGround,
@@ -351,9 +369,11 @@ def step_classes() -> tuple[type[Step], ...]:
     )
     from grognard.rulesets.greatwar.overrun import RetreatBeforeOverrun
     from grognard.rulesets.greatwar.reserves import ReserveCommitment
+    from grognard.rulesets.greatwar.retreat import CombatAdvance, CombatRetreat
     from grognard.rulesets.greatwar.supply import SpecialSupply, SupplyEnd
 
     return (GameTurns, GameTurn, PlayerTurn, InitialPhase, InitialStart, InitialActions, MovementPhase,
             MovementPhaseGround, CombatPhase, BombardmentSegment, CombatSegment, ReactionMovementPhase,
             ReactionMovement, ReactionCombatPhase, ExploitationPhase, ExploitationMovement, RetreatBeforeOverrun,
-            ReserveCommitment, SpecialSupply, SupplyEnd, BombardmentHits)
+            ReserveCommitment, SpecialSupply, SupplyEnd, BombardmentHits,
+            Combat, CombatChoice, RetreatBeforeCombat, CombatEffects, CombatLosses, CombatRetreat, CombatAdvance)
