@@ -1,0 +1,511 @@
+"""What front ends show of a Great War series game: action descriptions, previews and a text map.
+
+Nothing here changes the game. The functions are called through :class:`GreatWar`
+(``describe_action``, ``preview``, ``render_text``, ``reachable``):
+
+* :func:`describe_action` -- one line per action, with unit names and place names
+  (``move 45th (Algerian) Infantry Division [fr-45di] 1410 Paris -> 1409``);
+* :func:`preview` -- what committing an action would mean: for a move its MP cost, what is left
+  and a map of every hex the unit can still reach with the MPs each costs (so farther moves can be
+  typed); for a rail move its MPs or rail hexes and the capacity it uses; for an overrun the odds;
+  for an attack the combat rules' own preview (totals with every modifier and rule id, odds,
+  shifts and the exact distribution of results), with a bar per result;
+* :func:`render_text` -- the map in three characters a hex, small enough for a 30 by 20 hex map
+  in a terminal (a header with the turn, weather, victory points and rail capacity; a legend; the
+  stacks on the front line);
+* :func:`reachable` -- hex label -> MP cost for the pieces given (the server's hook).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from grognard.core.arith import fmt
+from grognard.core.errors import IllegalAction
+from grognard.core.state import Piece
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+
+Action = Mapping[str, Any]
+
+# ----------------------------------------------------------------------------- names
+TERRAIN_CHAR = {
+    "clear": ".", "rough": "r", "wooded-rough": "R", "woods": "w", "forest": "f", "mountain": "m", "swamp": "s",
+    "wooded-swamp": "S", "ravines": "v", "bocage": "b", "canal-intensive": "k", "karst": "K", "sand": "d",
+    "stony-desert": "D", "salt-desert": "D", "permafrost-tundra": "t", "glacier": "g", "intermittent-lake": "l",
+    "intermittent-salt-lake": "l", "lake": "~", "sea": "~",
+}
+MAJOR_CITY = ("partial-city", "full-city")
+CITY_LIKE = ("point-city", "fortress", "resource-center")
+
+
+def place_name(g: Game, i: int) -> str:
+    """The name of the most important place in hex ``i`` ("" if none)."""
+    best = ""
+    rank = -1
+    for pt in g.board.points_at(i):
+        if not pt.name:
+            continue
+        r = 3 if pt.kind in MAJOR_CITY else 2 if pt.kind in CITY_LIKE else 1
+        if r > rank:
+            best, rank = pt.name, r
+    return best
+
+
+def hex_name(g: Game, ref: Any) -> str:
+    """``"1410 Paris"`` for a hex label or index; anything else unchanged."""
+    if isinstance(ref, int) and 0 <= ref < g.board.n:
+        i = ref
+    elif isinstance(ref, str) and g.board.has_label(ref):
+        i = g.board.idx(ref)
+    else:
+        return str(ref)
+    name = place_name(g, i)
+    return f"{g.board.label(i)} {name}" if name else g.board.label(i)
+
+
+def piece_name(g: Game, pid: Any, short: bool = False) -> str:
+    """``"45th (Algerian) Infantry Division [fr-45di]"`` (or just the id with ``short``)."""
+    p = g.state.pieces.get(str(pid)) if isinstance(pid, str) else None
+    if p is None:
+        return str(pid)
+    if short or not p.name:
+        return p.id
+    return f"{p.name} [{p.id}]"
+
+
+def values(p: Piece) -> str:
+    """The printed values of the face up: ``8-11-5`` (attack-defense-move) or a single strength."""
+    face = p.faces.get(p.face, {})
+    if "attack" in face:
+        return f"{face.get('attack')}-{face.get('defense')}-{face.get('move', '-')}"
+    if "strength" in face:
+        return f"{face['strength']}-{face.get('move', '-')}"
+    return ""
+
+
+def _names(g: Game, ids: Any, short: bool = False) -> str:
+    if not isinstance(ids, list | tuple):
+        return str(ids)
+    if len(ids) > 3:
+        short = True
+    return ", ".join(piece_name(g, x, short) for x in ids)
+
+
+def _hex_of_piece(g: Game, pid: Any) -> str:
+    from grognard.rulesets.greatwar import units
+
+    p = g.state.pieces.get(str(pid)) if isinstance(pid, str) else None
+    h = units.hex_of(g, p) if p is not None else None
+    return hex_name(g, h) if h is not None else "?"
+
+
+def _step_title(g: Game) -> str:
+    if not g.state.frames:
+        return "the phase"
+    f = g.state.frames[-1]
+    st = g.steps.get(f.step)
+    return str(getattr(st, "title", "") or f.step)
+
+
+# ----------------------------------------------------------------------------- describe_action
+def describe_action(g: Game, action: Action) -> str:
+    """One line saying what an action does, with unit and place names."""
+    t = str(action.get("type"))
+    a = action
+    who = _names(g, a.get("pieces")) if "pieces" in a else piece_name(g, a.get("piece"))
+    if t == "move":
+        first = (a.get("pieces") or [a.get("piece")])[0]
+        route = [*a.get("path", [])] or [a.get("to")]
+        via = " -> ".join(hex_name(g, h) if k == len(route) - 1 else str(h) for k, h in enumerate(route))
+        return f"move {who} {_hex_of_piece(g, first)} -> {via}" + (" (accelerated)" if a.get("accel") else "")
+    if t == "rest":
+        return f"{who} rests {a.get('mp')} MP (recovers from fatigue)"
+    if t == "rail-move":
+        path = a.get("path") or ["?"]
+        return f"{a.get('kind', 'operational')} rail move: {who} {_hex_of_piece(g, a.get('piece'))} -> {hex_name(g, path[-1])} ({len(path)} rail hexes)"
+    if t == "river-move":
+        return f"river move: {who} to {hex_name(g, a.get('to'))}"
+    if t == "break-rail":
+        return f"{who} breaks the rail line in {_hex_of_piece(g, a.get('piece'))}"
+    if t == "rail-boost":
+        return f"temporary rail capacity on {a.get('net')} (Res Pts {', '.join(a.get('res_pts', []))})"
+    if t == "rail-build":
+        return f"build rail capacity on {a.get('net')} (Res Pts {', '.join(a.get('res_pts', []))})"
+    if t == "rail-transfer":
+        return f"transfer {a.get('amount')} RE of rail capacity from {a.get('from')} to {a.get('to')}"
+    if t == "overrun":
+        return f"overrun {hex_name(g, a.get('target'))} with {who}" + ("" if a.get("advance", True) else " (no advance)")
+    if t == "attack":
+        crt = f" on the {a['crt']} CRT" if a.get("crt") else ""
+        return f"attack {hex_name(g, a.get('target'))} with {_names(g, a.get('attackers', []))}{crt}"
+    if t == "bombard":
+        return f"bombard {hex_name(g, a.get('target'))} with {who}"
+    if t == "check-hq":
+        return f"activation check of {piece_name(g, a.get('hq'))}"
+    if t == "corps-assign":
+        return f"put {who} into the box of {piece_name(g, a.get('corps'))}"
+    if t == "corps-remove":
+        return f"take {who} out of its Corps HQs box"
+    if t == "overstack":
+        return f"overstack {who}"
+    if t == "leave-overstack":
+        return f"{who} leaves the overstack"
+    if t == "commit-reserves":
+        return f"commit the reserves in {hex_name(g, a.get('from'))}"
+    if t == "retreat-attempt":
+        return f"{who} tries to retreat before combat"
+    if t == "retreat":
+        return f"retreat {who} to {hex_name(g, a.get('to'))}"
+    if t == "advance":
+        return f"advance {who} into {hex_name(g, a.get('to'))}"
+    if t == "assign-hit":
+        return f"{who} takes the hit"
+    if t == "eliminate":
+        return f"eliminate {who}"
+    if t == "choose":
+        return f"{a.get('key')}: {a.get('choice')}"
+    if t == "place":
+        return f"place {who} in {hex_name(g, a.get('hex'))}" + (f" (arriving by {a['rail']} rail)" if a.get("rail") else "")
+    if t == "withdraw":
+        return f"withdraw {who}"
+    if t == "replace":
+        return f"replace {who} ({a.get('face')}) in {hex_name(g, a.get('hex'))}"
+    if t == "activate-depot":
+        return f"activate a supply depot on {a.get('net')} at {hex_name(g, a.get('at'))}"
+    if t == "deactivate-depot":
+        return f"deactivate supply depot {a.get('depot')}"
+    if t == "draw-supply":
+        return f"{who} draw combat supply from {hex_name(g, a.get('source'))}"
+    if t == "engineer":
+        return f"{who}: {a.get('task')} at {hex_name(g, a.get('target') or a.get('hexside') or '')}"
+    if t == "open-city":
+        return f"declare {hex_name(g, a.get('hex'))} an open city"
+    if t == "use-leader":
+        return f"use leader {piece_name(g, a.get('leader'))}"
+    if t == "attempt":
+        return f"attempt {a.get('capability')} with {who}"
+    if t == "decline":
+        return "decline"
+    if t == "done":
+        return "done"
+    if t == "end-phase":
+        return f"end {_step_title(g).lower()}"
+    return _generic(g, a)
+
+
+def _generic(g: Game, a: Action) -> str:
+    parts = []
+    for k, v in a.items():
+        if k in ("type", "side"):
+            continue
+        if k in ("piece", "hq", "corps", "leader", "depot"):
+            v = piece_name(g, v)
+        elif k in ("pieces", "attackers", "components"):
+            v = _names(g, v)
+        elif k in ("to", "target", "hex", "at", "from", "source"):
+            v = hex_name(g, v)
+        parts.append(f"{k}={v}")
+    return f"{a.get('type')} " + " ".join(parts)
+
+
+# ----------------------------------------------------------------------------- the text map
+def _cell(g: Game, i: int, counts: dict[int, dict[str, int]], marks: Mapping[int, str]) -> str:
+    pts = {pt.kind for pt in g.board.points_at(i)}
+    t = TERRAIN_CHAR.get(g.board.terrain_of(i), "?")
+    if pts & set(MAJOR_CITY):
+        t = "#"
+    elif pts & set(CITY_LIKE):
+        t = "*"
+    here = counts.get(i, {})
+    if len(here) > 1:
+        body = "**"
+    elif here:
+        (side, n), = here.items()
+        body = side[:1].upper() + (str(n) if n < 10 else "+")
+    else:
+        owner = g.state.control.get(i)
+        body = (str(owner)[:1].lower() if owner and not str(owner).startswith("neutral:") else "n" if owner else " ") + " "
+    if i in marks:
+        body = body[0] + marks[i][:1]
+    return t + body
+
+
+def map_lines(g: Game, side: str | None, marks: Mapping[int, str] | None = None,
+              window: tuple[int, int, int, int] | None = None) -> list[str]:
+    """The map as text, three characters a hex: a terrain (or city) character, then either the
+    side initial and number of units in the hex, or the owner's initial in lower case. ``marks``
+    replaces the last character of some hexes (e.g. MP costs); ``window`` = (first column, last
+    column, first row, last row) draws part of the map."""
+    from grognard.rulesets.greatwar import units
+
+    marks = marks or {}
+    counts: dict[int, dict[str, int]] = {}
+    visible = {p["id"] for p in g.view(side)["pieces"]} if side is not None else None
+    for p in units.on_map_units(g):
+        if visible is not None and p.id not in visible:
+            continue
+        h = units.hex_of(g, p)
+        if h is not None:
+            counts.setdefault(h, {}).setdefault(p.side, 0)
+            counts[h][p.side] += 1
+    out: list[str] = []
+    for name, sheet in g.board.sheets.items():
+        pos = {}
+        for i, hx in enumerate(g.board.hexes):
+            if len(g.board.sheets) == 1 or g.board.labels[i].startswith(name + ":"):
+                pos[sheet.to_offset(hx)] = i
+        if not pos:
+            continue
+        cols = sorted({c for c, _ in pos})
+        rows = sorted({r for _, r in pos})
+        if window:
+            cols = [c for c in cols if window[0] <= c <= window[1]]
+            rows = [r for r in rows if window[2] <= r <= window[3]]
+        lower = 0 if sheet.shifted == "even" else 1
+        if len(g.board.sheets) > 1:
+            out.append(f"map {name}")
+        out.append("    " + "".join(f"{c:02d} " for c in cols))
+        for r in rows:
+            for half in (0, 1):
+                line = f"{r:02d}  " if half == 0 else "    "
+                for c in cols:
+                    is_lower = (c & 1) == lower
+                    i = pos.get((c, r))
+                    if i is None or is_lower != bool(half):
+                        line += "   "
+                    else:
+                        line += _cell(g, i, counts, marks)
+                out.append(line.rstrip())
+    return out
+
+
+LEGEND = ("hexes: terrain . clear, f forest, w woods, r rough, R wooded rough, s swamp, b bocage, k canal-intensive,"
+          " m mountain, ~ sea; # major city, * other city or fortress; then E3 = 3 Entente units, C6 = 6 Central"
+          " Powers units, ** = both sides, e / c = empty hex owned by the Entente / Central Powers, n = neutral;"
+          " even columns sit half a hex lower")
+
+
+def header_lines(g: Game, side: str | None) -> list[str]:
+    from grognard.rulesets.greatwar import rail, victory, weather
+
+    out = [f"{g.scenario.data.scenario.title} -- {g.turn_label()} -- {' > '.join(g.phase_path()[3:] or g.phase_path()[-1:])}"]
+    zones: dict[str, str] = {}
+    for i in range(g.board.n):
+        z = weather.weather_zone(g, i)
+        if z is not None:
+            zones.setdefault(z, weather.weather_at(g, i))
+    if zones:
+        out.append("weather: " + ", ".join(f"zone {z} {w}" for z, w in sorted(zones.items())))
+    if victory.model(g).objectives:
+        out.append("victory points held: " + ", ".join(f"{s} {n}" for s, n in victory.points(g).items()))
+    if side is not None:
+        caps = []
+        for net in rail.net_names(g):
+            left = rail.available(g, side, net)
+            if left is not None:
+                caps.append(f"{net} {fmt(left)} RE")
+        if caps:
+            out.append(f"rail capacity left ({side}): " + ", ".join(caps))
+    return out
+
+
+def front_stacks(g: Game, side: str | None) -> list[str]:
+    """One line per hex holding units next to (or with) enemy units: the units and their values."""
+    from grognard.rulesets.greatwar import units
+
+    visible = {p["id"] for p in g.view(side)["pieces"]} if side is not None else None
+    by_hex: dict[int, list[Piece]] = {}
+    for p in units.on_map_units(g):
+        if visible is not None and p.id not in visible:
+            continue
+        h = units.hex_of(g, p)
+        if h is not None:
+            by_hex.setdefault(h, []).append(p)
+    out = []
+    for h in sorted(by_hex, key=lambda i: g.board.label(i)):
+        sides = {p.side for p in by_hex[h]}
+        near = {q.side for j in g.board.neighbors(h) for q in by_hex.get(j, [])}
+        if not (near - sides) and len(sides) < 2:
+            continue
+        ps = sorted(by_hex[h], key=lambda p: (p.side, p.order))
+        out.append(f"  {hex_name(g, h)}: " + ", ".join(f"{p.id} {values(p)}".rstrip() for p in ps))
+    return out
+
+
+def render_text(g: Game, side: str | None, marks: Mapping[int, str] | None = None,
+                window: tuple[int, int, int, int] | None = None, stacks: bool = True) -> str:
+    """The whole text display: header, map, legend and the stacks in contact with the enemy."""
+    lines = header_lines(g, side)
+    lines += map_lines(g, side, marks, window)
+    lines.append(LEGEND)
+    if stacks:
+        front = front_stacks(g, side)
+        if front:
+            lines.append("stacks in contact:")
+            lines += front
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- reach and previews
+def reachable(g: Game, piece_ids: Sequence[str]) -> dict[str, str] | None:
+    """Hex label -> MP cost of every hex the pieces can move to now (None outside movement)."""
+    from grognard.rulesets.greatwar import movement
+
+    if movement.current_move_frame(g) is None:
+        return None
+    return {g.board.label(h): fmt(c) for h, c in sorted(movement.reachable(g, list(piece_ids)).items())}
+
+
+def _cost_char(c: Fraction) -> str:
+    n = int(c) if c == int(c) else int(c) + 1
+    return str(n) if n < 10 else "+"
+
+
+def _window_around(g: Game, hexes: Sequence[int], pad: int = 2) -> tuple[int, int, int, int] | None:
+    if not hexes or len(g.board.sheets) != 1:
+        return None
+    sheet = next(iter(g.board.sheets.values()))
+    cr = [sheet.to_offset(g.board.hexes[i]) for i in hexes]
+    return (min(c for c, _ in cr) - pad, max(c for c, _ in cr) + pad, min(r for _, r in cr) - pad, max(r for _, r in cr) + pad)
+
+
+def reach_map(g: Game, piece_ids: Sequence[str], side: str, chosen: int | None = None) -> list[str]:
+    """A map window with the MP cost (rounded up) of every hex the pieces can reach; ``@`` marks
+    the hex chosen, ``o`` the hex they stand in."""
+    from grognard.rulesets.greatwar import movement, units
+
+    reach = movement.reachable(g, list(piece_ids))
+    p = g.state.pieces.get(piece_ids[0])
+    here = units.hex_of(g, p) if p is not None else None
+    marks = {h: _cost_char(c) for h, c in reach.items()}
+    if here is not None:
+        marks[here] = "o"
+    if chosen is not None:
+        marks[chosen] = "@"
+    win = _window_around(g, [*reach, *([here] if here is not None else [])])
+    lines = map_lines(g, side, marks, win)
+    far = sorted((h for h, c in reach.items() if g.board.distance(here, h) > 1) if here is not None else [])
+    text = [f"reachable now ({len(reach)} hexes; digit = MP cost, o = here, @ = this move):", *lines]
+    if far:
+        example = {"type": "move", "piece": piece_ids[0], "to": g.board.label(far[-1])}
+        text.append("to move farther than one hex, enter: j " + json.dumps(example))
+    return text
+
+
+def _move_frame(g: Game) -> Any:
+    from grognard.rulesets.greatwar import movement
+
+    return movement.current_move_frame(g)
+
+
+def preview_move(g: Game, action: Action) -> str | None:
+    from grognard.rulesets.greatwar import movement
+
+    f = _move_frame(g)
+    if f is None:
+        return None
+    a = {**action, "side": action.get("side") or f.params.get("side")}
+    try:
+        plan = movement.plan_move(g, f, a)
+    except IllegalAction as e:
+        return f"illegal: {e.message} ({e.rule})"
+    lines = [describe_action(g, a)]
+    for p in plan.pieces:
+        left = movement.remaining(g, f, p) - plan.costs[p.id]
+        extra = " (the one-hex move: all its MPs)" if plan.min_move.get(p.id) else ""
+        lines.append(f"  {piece_name(g, p.id)}: {fmt(plan.costs[p.id])} MP{extra}, {fmt(max(left, Fraction(0)))} MP left")
+        if plan.disrupt_on.get(p.id):
+            lines.append("  crossing an unfordable major river without a bridge disrupts it (OT 15A4)")
+    ids = [p.id for p in plan.pieces]
+    lines += reach_map(g, ids[:1] if len(ids) == 1 else ids, str(a["side"]), plan.path[-1])
+    return "\n".join(lines)
+
+
+def preview_rail(g: Game, action: Action) -> str | None:
+    from grognard.rulesets.greatwar import rail
+
+    f = _move_frame(g)
+    if f is None:
+        return None
+    a = {**action, "side": action.get("side") or f.params.get("side")}
+    try:
+        plan = rail.plan_rail_move(g, f, a)
+    except IllegalAction as e:
+        return f"illegal: {e.message} ({e.rule})"
+    cost = f"{fmt(plan.mp)} MP" if plan.kind == "operational" else f"{plan.hexes} of the 200 strategic rail hexes"
+    lines = [describe_action(g, a), f"  cost: {cost}"]
+    for net, amt in plan.charges.items():
+        left = rail.available(g, str(a["side"]), net)
+        after = "" if left is None else f", {fmt(left - amt)} RE left afterwards"
+        lines.append(f"  capacity: {fmt(amt)} RE on {net}{after} (OT 7A4)")
+    if plan.anchors:
+        lines.append(f"  enemy ZOC negated by {', '.join(plan.anchors)}, which must stay put this phase (OT 7A)")
+    if plan.kind == "strategic":
+        lines.append("  strategic rail: the unit may not attack this player turn nor move in exploitation (OT 7A3)")
+    return "\n".join(lines)
+
+
+def preview_overrun(g: Game, action: Action) -> str | None:
+    from grognard.rulesets.greatwar import overrun
+
+    f = _move_frame(g)
+    if f is None:
+        return None
+    a = {**action, "side": action.get("side") or f.params.get("side")}
+    try:
+        plan = overrun.plan_overrun(g, f, a)
+    except IllegalAction as e:
+        return f"illegal: {e.message} ({e.rule})"
+    base, shift, final = plan.odds
+    need = overrun.REQUIRED_ODDS
+    lines = [describe_action(g, a),
+             f"  odds {base}:1, fatigue shift {shift:+d}, final {final}:1 -- {'succeeds' if final >= need else 'fails'} (needs {need}:1, OT 6F1)"]
+    for pid, c in plan.costs.items():
+        lines.append(f"  {piece_name(g, pid)}: {fmt(c)} MP")
+    return "\n".join(lines)
+
+
+def _bars(dist: Mapping[str, Any]) -> list[str]:
+    out = []
+    for k, v in sorted(dist.items(), key=lambda kv: -float(kv[1])):
+        p = Fraction(v).limit_denominator(1000) if not isinstance(v, Fraction) else v
+        out.append(f"  {k:>4} {float(p):6.1%} {'#' * round(float(p) * 36)}")
+    return out
+
+
+def preview_attack(g: Game, action: Action) -> str | dict[str, Any] | None:
+    """The combat rules' preview of an attack, with the distribution of results drawn as bars."""
+    try:
+        from grognard.rulesets.greatwar import combat
+    except ImportError:  # pragma: no cover - the combat rules are part of the rule system
+        return None
+    fn = getattr(combat, "preview_attack", None)
+    if fn is None:
+        return None
+    raw = fn(g, dict(action))
+    if not isinstance(raw, dict):
+        return raw
+    dist = raw.get("distribution")
+    if isinstance(dist, Mapping) and dist:
+        raw = dict(raw)
+        raw["text"] = "\n".join([str(raw.get("text", "")), "  distribution of results:", *_bars(dist)])
+    return raw
+
+
+def preview(g: Game, action: Action) -> str | dict[str, Any] | None:
+    """What an action would do, before it is committed (None when there is nothing to add)."""
+    t = action.get("type")
+    if t == "move":
+        return preview_move(g, action)
+    if t == "rail-move":
+        return preview_rail(g, action)
+    if t == "overrun":
+        return preview_overrun(g, action)
+    if t == "attack":
+        return preview_attack(g, action)
+    return None
