@@ -145,24 +145,24 @@ class GreatWar(Ruleset):
         }
 
     def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
-        t = action.get("type")
-        if t == "move":
-            who = action.get("piece") or ", ".join(action.get("pieces", []))
-            dest = action.get("to") or (action.get("path") or ["?"])[-1]
-            return f"move {who} to {dest}" + (" (accelerated)" if action.get("accel") else "")
-        if t == "rail-move":
-            return f"{action.get('kind', 'operational')} rail move of {action.get('piece')} to {action.get('path', ['?'])[-1]}"
-        if t == "river-move":
-            return f"river move of {action.get('piece')} to {action.get('to')}"
-        if t == "overrun":
-            return f"overrun {action.get('target')} with {', '.join(action.get('pieces', []))}"
-        if t == "rest":
-            return f"{action.get('piece')} rests {action.get('mp')} MP"
-        if t == "check-hq":
-            return f"activation check of {action.get('hq')}"
-        if t == "end-phase":
-            return "end the phase"
-        return super().describe_action(g, action)
+        """One line with unit and place names (:func:`.presentation.describe_action`)."""
+        from grognard.rulesets.greatwar import presentation
+
+        return presentation.describe_action(g, action)
+
+    def render_text(self, g: Game, side: str | None) -> str:
+        """The map in three characters a hex, with the turn, weather, victory points, rail
+        capacity and the stacks in contact (:func:`.presentation.render_text`)."""
+        from grognard.rulesets.greatwar import presentation
+
+        return presentation.render_text(g, side)
+
+    def reachable(self, g: Game, piece_ids: list[str]) -> dict[str, Any] | None:
+        """Hex label -> MP cost of every hex the pieces can move to now (OT 6; None outside the
+        movement steps)."""
+        from grognard.rulesets.greatwar import presentation
+
+        return presentation.reachable(g, piece_ids)
 
     def preview(self, g: Game, action: Mapping[str, Any]) -> str | dict[str, Any] | None:
         """OT 9A: for a declared attack, the totals with every modifier, the odds column and shifts,
