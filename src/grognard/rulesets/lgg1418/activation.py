@@ -388,13 +388,24 @@ class ArmyActivation(Step):
 
 
 def battle_hexes(g: Game, side: str) -> list[int]:
-    """Hexes where ``side``'s units stand with enemy pieces (other than besieged fortresses)."""
+    """Hexes where ``side``'s units stand with enemy pieces (other than besieged fortresses); units
+    shut in a fortress never attack from it (23-B, 23-D)."""
     mine = M.occupied(g, side)
     out = []
     for i in sorted(mine):
-        if any(M.is_unit(p) and not M.in_reserve(p) for p in mine[i]) and movement.enemy_stack_at(g, side, i):
+        fighters = [p for p in mine[i] if M.is_unit(p) and not M.in_reserve(p) and not _in_fortress(g, p)]
+        if fighters and movement.enemy_stack_at(g, side, i):
             out.append(i)
     return out
+
+
+def _in_fortress(g: Game, p: Piece) -> bool:
+    c = M.carrier(g, p)
+    while c is not None:
+        if c.type == "fortress":
+            return True
+        c = M.carrier(g, c)
+    return False
 
 
 def movement_candidates(g: Game, army: str) -> list[Piece]:
@@ -477,7 +488,7 @@ class ActivationMovement(Step):
                     out.append({"type": "deploy-reserve", "side": side, "unit": q.id})
         out.extend(fog.box_actions(g, side, set(act["armies"])))
         out.extend(conversion_actions(g, side))
-        if not any(chk(g, act) for chk in hooks.END_MOVEMENT_CHECKS):
+        if campaign.attack_obligation_problem(g, act) is None and not any(chk(g, act) for chk in hooks.END_MOVEMENT_CHECKS):
             out.append({"type": "end-movement", "side": side})
         return out
 

@@ -609,6 +609,7 @@ class FortressAssault(Step):
             mark_assault_losses(g, p["defenders"], outcome == "surrendered")
             g.emit("assault", f"the assault at {p['hex']}: the fortress {'falls' if outcome == 'surrendered' else 'holds'}",
                    rule="LGG 23-G", hex=p["hex"], outcome=outcome)
+            refresh_sieges(g)
         return None
 
 
@@ -653,15 +654,35 @@ class SiegeActions(Step):
         g.finish(f)
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        out: list[Action] = []
+        out: list[Action] = [{"type": "end-siege", "side": side}]
         for i in self._hexes(g, f):
             lab = g.board.label(i)
             for ids in siege_fire_options(g, side, i):
                 out.append({"type": "siege-fire", "side": side, "hex": lab, "artillery": ids})
-            if any(M.is_corps(p) for p in assault_units(g, side, i)):
+            if any(M.is_corps(p) for p in assault_units(g, side, i)) and self._assault_limit(g, f, side, lab) is None:
                 out.append({"type": "assault", "side": side, "hex": lab})
-        out.append({"type": "end-siege", "side": side})
         return out
+
+    def _counts(self, g: Game, f: Frame, side: str, lab: str) -> bool:
+        """23-G: in Fire and Combined Doctrine an assault is a secondary battle (29), unless it follows
+        the open-country battle at once."""
+        from grognard.rulesets.lgg1418 import secondary
+
+        if lab in f.params.get("new_sieges", []):
+            return False
+        act = M.st(g).get("activation") or {}
+        return secondary.battle_kind(g, act, side, lab, list(act.get("armies", []))) == "secondary"
+
+    def _assault_limit(self, g: Game, f: Frame, side: str, lab: str) -> str | None:
+        from grognard.rulesets.lgg1418 import secondary
+
+        if not self._counts(g, f, side, lab):
+            return None
+        act = M.st(g).get("activation") or {}
+        sector = secondary.battle_sector(g, g.board.idx(lab), side, list(act.get("armies", [])))
+        if len(secondary.secondary_battles(g, side, sector)) >= secondary.SECONDARY_LIMIT:
+            return f"{side} has already fought its {secondary.SECONDARY_LIMIT} secondary battles on the {sector} sector"
+        return None
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         t = action.get("type")
@@ -680,6 +701,9 @@ class SiegeActions(Step):
         if t == "assault":
             if not any(M.is_corps(p) for p in assault_units(g, action["side"], i)):
                 raise IllegalAction("LGG 23-G", "an assault needs corps")
+            why = self._assault_limit(g, f, action["side"], str(lab))
+            if why:
+                raise IllegalAction("LGG 29", f"the assault would be a secondary battle (23-G): {why}")
             return
         raise IllegalAction(self.rule, f"{t!r} is not a siege action")
 
@@ -697,6 +721,11 @@ class SiegeActions(Step):
         f.params.setdefault("assaulted", []).append(action["hex"])
         units = [p.id for p in assault_units(g, side, i)]
         immediate = action["hex"] in f.params.get("new_sieges", [])
+        if self._counts(g, f, side, action["hex"]):
+            from grognard.rulesets.lgg1418 import secondary
+
+            act = M.st(g).get("activation") or {}
+            secondary.count_battle(g, side, action["hex"], "secondary", list(act.get("armies", [])))
         g.emit("assault-declared", f"{side} launches an assault on the fortress at {action['hex']}", rule="LGG 23-G",
                hex=action["hex"])
         g.push("fortress-assault", {"side": side, "hex": action["hex"], "units": units, "immediate": immediate})

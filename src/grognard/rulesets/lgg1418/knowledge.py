@@ -116,8 +116,9 @@ def _inert(g: Game, p: Any) -> bool:
     """A besieged fortress, or a piece inside one: no ZoC (8-C, 9-E)."""
     if p.type == "fortress":
         return BESIEGED in p.status
-    c = M.carrier(g, p)
-    return c is not None and c.type == "fortress" and BESIEGED in c.status
+    from grognard.rulesets.lgg1418.movement import shut_in_besieged_fortress
+
+    return shut_in_besieged_fortress(g, p)
 
 
 @implements("LGG 4-A", "LGG 8", "LGG 8-C")

@@ -172,10 +172,19 @@ def enemy_stack_at(g: Game, side: str, j: int) -> bool:
     for q in M.pieces_at_hex(g, j, M.other_side(side)):
         if q.type == "fortress" and BESIEGED in q.status:
             continue
-        c = M.carrier(g, q)
-        if c is not None and c.type == "fortress" and BESIEGED in c.status:
+        if shut_in_besieged_fortress(g, q):
             continue  # the units shut inside a besieged fortress (23-D)
         return True
+    return False
+
+
+def shut_in_besieged_fortress(g: Game, q: Piece) -> bool:
+    """Is ``q`` inside a besieged fortress (directly, or riding an HQ that is)?"""
+    c = M.carrier(g, q)
+    while c is not None:
+        if c.type == "fortress":
+            return BESIEGED in c.status
+        c = M.carrier(g, c)
     return False
 
 
