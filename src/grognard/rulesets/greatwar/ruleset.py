@@ -166,12 +166,12 @@ class GreatWar(Ruleset):
 
     def preview(self, g: Game, action: Mapping[str, Any]) -> str | dict[str, Any] | None:
         """OT 9A: for a declared attack, the totals with every modifier, the odds column and shifts,
-        the die-roll modifiers and the exact distribution of results (:func:`.combat.preview_attack`)."""
-        if action.get("type") == "attack":
-            from grognard.rulesets.greatwar.combat import preview_attack
+        the die-roll modifiers and the exact distribution of results (:func:`.combat.preview_attack`).
+        Moves, rail moves and overruns get their cost and what is left (a move also the map of the
+        hexes still in reach): :func:`.presentation.preview`, which draws the attack's distribution too."""
+        from grognard.rulesets.greatwar import presentation
 
-            return preview_attack(g, dict(action))
-        return None
+        return presentation.preview(g, action)
 
     def piece_visibility(self, g: Game, piece: Piece, side: str | None) -> str:
         """OT 14N2 (advanced, option ``limited-intelligence``): the units in the box of an unknown
