@@ -70,3 +70,21 @@ def test_marne_rail_preview_shows_the_capacity_used() -> None:
     assert isinstance(text, str)
     assert "cost: 1 MP" in text and "capacity: 3 RE on NW Europe Standard Gauge" in text
     assert P.preview(g, {"type": "end-phase", "side": EN}) is None
+
+
+def test_marne_attack_preview_shows_odds_and_the_distribution() -> None:
+    from .test_marne_play import end_until
+
+    g = Game.new(find("marne-1914"), seed=1)
+    end_until(g, "combat-segment", EN)
+    attacks = [a for a in g.legal_actions(EN) if a["type"] == "attack"]
+    assert attacks
+    a = next(x for x in attacks if x["target"] == "2408")
+    pv = g.ruleset.preview(g, a)
+    assert isinstance(pv, dict)
+    text = pv["text"]
+    assert text.startswith("Attack on 2408") and "totals" in text and "column" in text
+    assert "distribution of results:" in text
+    bars = text.split("distribution of results:")[1].strip().splitlines()
+    assert bars and all("%" in b for b in bars)
+    assert abs(sum(float(v) for v in pv["distribution"].values()) - 1) < 1e-9
