@@ -112,6 +112,9 @@ class GreatWar(Ruleset):
         from grognard.rulesets.greatwar import rail
 
         rail.init_ledgers(g)
+        from grognard.rulesets.greatwar import logistics
+
+        logistics.setup(g)
         from grognard.rulesets.greatwar import intelligence
 
         intelligence.setup(g)

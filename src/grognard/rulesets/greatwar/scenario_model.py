@@ -32,6 +32,7 @@ class RailNetDef(Strict):
     area: str | None = Field(default=None, description="map area (kind 'rail-net') holding the net's territory; none: every rail hex")
     capacity: dict[str, int] = Field(default_factory=dict, description="side -> starting capacity in REs")
     minimum: dict[str, int] = Field(default_factory=dict, description="side -> voluntary minimum capacity (OT 7A5d)")
+    controller: str | None = Field(default=None, description="nation controlling the net (Rule 41): other nations' supply lines count its high-volume hexes half low-volume (OT 11E)")
 
 
 class HeadDef(Strict):
@@ -61,6 +62,9 @@ class GreatWarRules(Strict):
     heads: list[HeadDef] = Field(default_factory=list, description="railheads and roadheads (OT 7)")
     division_re: list[DivisionRE] = Field(default_factory=list)
     hq_activation_modifiers: dict[str, int] = Field(default_factory=dict, description="nation -> Army HQs activation modifier (Rules 41/42B)")
+    home_territory: dict[str, list[str]] = Field(
+        default_factory=dict, description="nation -> map areas (or hexes) of its home territory (Rule 41): its units trace only to regular sources there (OT 11E)"
+    )
     neutral_territory: dict[str, list[str]] = Field(
         default_factory=dict, description="neutral nation -> map areas (or hexes) it owns while neutral (OT 3B3)"
     )
@@ -88,6 +92,11 @@ class VictoryModel(Strict):
 
 PIECE_ATTRS = {"size", "support", "contingent", "camel", "fatigue", "supply_out_since", "attacked_from_overstack", "overstacked_since"}
 FACE_KEYS = {"attack", "defense", "move", "strength", "size", "range", "aa", "gunnery"}
+
+# Logistics and artillery attributes a scenario may set: a Res Pt marker's ``amount`` (OT 11G), a depot's rail
+# ``net`` (OT 11C1), a GSP's generating initial phase ``born`` (OT 11C2bii), an artillery division component's
+# Art XX HQs ``division`` (OT 12B9).
+PIECE_ATTRS = PIECE_ATTRS | {"amount", "net", "born", "division"}
 
 
 def _is_number(v: Any) -> bool:

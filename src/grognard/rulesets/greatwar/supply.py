@@ -1396,6 +1396,55 @@ def combat_supply(g: Game, side: str, pieces: Sequence[Piece], segment: str, com
     return out
 
 
+def _segment_now(g: Game) -> str:
+    return "bombardment" if str(gw(g).get("phase")) == "combat" and _in_bombardment(g) else "combat"
+
+
+def _in_bombardment(g: Game) -> bool:
+    return any(f.step == "bombardment-segment" for f in g.state.frames)
+
+
+@implements("OT 11D")
+def combat_supplied(g: Game, side: str, pieces: Sequence[Piece], sit: Any = None) -> set[str]:
+    """OT 11D: the ids of ``pieces`` that would be in combat supply in a combat now (no Res Pt is
+    charged: :func:`commit_combat_supply` does that when the combat starts)."""
+    return set(combat_supply(g, side, list(pieces), _segment_now(g)).supplied)
+
+
+@implements("OT 11B", "OT 11D")
+def commit_combat_supply(g: Game, side: str, pieces: Sequence[Piece]) -> CombatSupply:
+    """OT 11B/11D: at the start of a combat each side determines the combat supply of its
+    participating units; the Res Pts drawn on are recorded (removed at the end of the segment)."""
+    return combat_supply(g, side, list(pieces), _segment_now(g), commit=True)
+
+
+@implements("OT 11D", "OT 6B4")
+def combat_supply_hq(g: Game, side: str, pieces: Sequence[Piece]) -> Piece | None:
+    """OT 11D (with OT 6B4): the Army HQs stacked with a Res Pt the units trace combat supply
+    through (the most fatigued one), whose fatigue hits count for the fatigue shift."""
+    from grognard.rulesets.greatwar import special_units
+
+    cs = combat_supply(g, side, list(pieces), _segment_now(g))
+    best: Piece | None = None
+    for how in cs.supplied.values():
+        rid = how[5:] if how.startswith("free:") else how
+        r = g.state.pieces.get(rid)
+        h = units.hex_of(g, r) if r is not None else None
+        if h is None:
+            continue
+        for q in units.units_in_hex(g, h, side):
+            if special_units.is_army_hq(q) and (best is None or int(q.attrs.get("fatigue", 0)) > int(best.attrs.get("fatigue", 0))):
+                best = q
+    return best
+
+
+@implements("OT 11B1")
+def overland_line(g: Game, side: str, start: int, goal: int, element: str = "overland") -> bool:
+    """OT 11B1: an overland supply line (within the length of the Supply Line Summary for the
+    weather at ``start``) joins hex ``start`` to hex ``goal``."""
+    return overland_ok(g, overland_distances(g, side, [goal], element), start, element)
+
+
 @implements("OT 11D")
 def end_of_segment(g: Game, segment: str) -> None:
     """OT 11D: Res Pts that gave combat supply in the segment (other than by the free allowance)
