@@ -157,14 +157,28 @@ def game(seed: int = 1, options: Mapping[str, Any] | None = None, table_override
 
 
 def skip_later_initial(g: Game) -> None:
-    """End the initial-phase activities step when it offers only actions of the later rules."""
-    cur = g.current()
-    if cur is None or cur[1].step != "initial-actions":
+    """End the initial-phase activities step when it offers only actions of the later rules, and
+    the optional reinforcement/replacement activities of Rules 14-16 (step ``reinforcement``)."""
+    for _ in range(4):
+        cur = g.current()
+        if cur is None:
+            return
+        side = g.acting_sides()[0] if g.acting_sides() else cur[1].params.get("side")
+        if cur[1].step == "reinforcement":
+            if not any(a["type"] == "end-phase" for a in g.legal_actions(side)):
+                return
+            try:
+                g.apply({"type": "end-phase", "side": side})
+            except Exception:
+                return
+            continue
+        if cur[1].step != "initial-actions":
+            return
+        acts = g.legal_actions(side)
+        if all(a["type"] in LATER_INITIAL_ACTIONS or a["type"] == "end-phase" for a in acts):
+            g.apply({"type": "end-phase", "side": side})
+            continue
         return
-    side = cur[1].params["side"]
-    acts = g.legal_actions(side)
-    if all(a["type"] in LATER_INITIAL_ACTIONS or a["type"] == "end-phase" for a in acts):
-        g.apply({"type": "end-phase", "side": side})
 
 
 def load(**kw: Any) -> Any:

@@ -59,6 +59,11 @@ def fraction_for(g: Game, p: Piece, kind: str) -> Fraction:
     (OT 14D3)."""
     if kind not in (RESERVE, EXPLOITATION):
         return Fraction(1)
+    from grognard.rulesets.greatwar import transport_units
+
+    share = transport_units.reserve_share(g, p)
+    if share is not None:
+        return share
     tags = set(special_units.movement_tags(g, p))
     if kind == EXPLOITATION and "mixed-mounted" in tags:
         tags.discard("cavalry")
@@ -173,9 +178,9 @@ def entry_block(ctx: MoveContext, p: Piece, v: int) -> str | None:
     why = special_units.entry_problem(g, p, v)
     if why:
         return why
-    if g.state.control.get(v) == ctx.enemy and any(q.side == ctx.enemy and q.id not in ctx.ignore_zoc_of for q in units.units_in_hex(g, v)):
-        if not special_units.may_enter_enemy_hex(g, ctx.side, p, v):
-            return "the hex is enemy-occupied and enemy-owned (OT 6)"
+    if g.state.control.get(v) == ctx.enemy and any(q.side == ctx.enemy and q.id not in ctx.ignore_zoc_of for q in units.units_in_hex(g, v)) \
+            and not special_units.may_enter_enemy_hex(g, ctx.side, p, v):
+        return "the hex is enemy-occupied and enemy-owned (OT 6)"
     if not nations.may_enter_command(g, ctx.side, v):
         return "the hex is outside the commands this side controls (OT 3F)"
     return None
@@ -220,6 +225,11 @@ def step(ctx: MoveContext, p: Piece, u: int, v: int, accel: bool = False) -> Ste
     if why:
         return StepInfo(None, why=why)
     s = g.board.side_between(u, v)
+    if g.state.at(Loc.hexside(s)):
+        from grognard.rulesets.greatwar import water_only
+
+        if water_only.blocks(g, ctx.side, s):
+            return StepInfo(None, why="an enemy water-only unit holds the hexside (OT 14B2)")
     tags = ctx.tags(p)
     best: Fraction | None = None
     road_used = False
@@ -665,6 +675,9 @@ class MovementStep(Step):
         f.params.setdefault("kind", self.kind)
         f.params.setdefault("units", {})
         f.params.setdefault("anchors", [])
+        for ext in EXTENSIONS:
+            if hasattr(ext, "enter"):
+                ext.enter(g, f)
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
@@ -898,9 +911,7 @@ class ReactionMovement(MovementStep):
         return [h for h in special_units.army_hqs(g, f.params["side"]) if h.id not in f.params["checked"]]
 
     def extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar import overrun, rail, stacking
-
-        from grognard.rulesets.greatwar import leaders
+        from grognard.rulesets.greatwar import leaders, overrun, rail, stacking
 
         out: list[Action] = []
         todo = self.unchecked(g, f)

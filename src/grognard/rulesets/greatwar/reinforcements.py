@@ -1276,8 +1276,11 @@ class Reinforcement(Step):
     rule = "OT 16"
 
     def enter(self, g: Game, f: Frame) -> None:
-        if f.params.get("rebuild_only") and not self._rebuilds(g, f.params["side"]):
-            f.params["skip"] = True
+        side = f.params["side"]
+        if f.params.get("rebuild_only"):
+            f.params["skip"] = not [a for a in self._rebuilds(g, side) if a["type"] == "rebuild"]
+        else:
+            f.params["skip"] = len(self.legal_actions(g, f, side)) <= 1
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [] if f.params.get("skip") else [f.params["side"]]
@@ -1560,3 +1563,70 @@ def apply_arrival_marks(g: Game, f: Frame) -> None:
             rec["strategic_used"] = 100
             rec["strategic_only"] = True
         g.emit("arrival", f"{pid} starts its movement phase marked {m['mark']}", rule="OT 16A1aa", piece=pid)
+
+
+# ============================================================================ scenario checks
+NEEDS_PIECES = ("receive", "arrive", "assign", "switch", "move", "available", "convert", "reorganize", "upgrade", "demobilize",
+                "mobilize", "remobilize", "disarm", "disband", "scrap", "forming", "full", "release", "remove", "remove-to-awq",
+                "replace", "sequester", "stand-down", "substitute")
+
+
+def check_schedule(sc: Any) -> list[tuple[str, str]]:
+    """Semantic checks of the order-of-battle entries of a scenario (``[[schedule]]``): known kinds
+    in nested entries, the pieces and parameters each kind needs, hexes and areas that exist."""
+    out: list[tuple[str, str]] = []
+    data = sc.data
+    ids = {pd.id for pd in data.pieces}
+    sides = set(data.scenario.sides)
+    board = sc.board
+
+    def check(where: str, kind: str, pieces: list[str], at: Any, params: dict[str, Any]) -> None:
+        if kind not in OB_KINDS and kind != "rail-capacity":
+            out.append((f"{where}.kind", f"unknown order-of-battle kind {kind!r} (known: {', '.join(OB_KINDS)})"))
+            return
+        if kind == "rail-capacity":
+            return
+        for pid in pieces:
+            if pid not in ids:
+                out.append((f"{where}.pieces", f"unknown piece {pid!r}"))
+        if kind in NEEDS_PIECES and not pieces:
+            out.append((f"{where}.pieces", f"a {kind!r} entry names the pieces it acts on ({RULE_OF.get(kind, 'OT 16A1')})"))
+        side = params.get("side")
+        if side is not None and side not in sides:
+            out.append((f"{where}.params.side", f"unknown side {side!r}"))
+        if not pieces and side is None and kind in ("production", "add", "trigger-cr", "withdraw", "conditional", "foreign-aid", "transfer"):
+            out.append((f"{where}.params.side", f"a {kind!r} entry without pieces needs 'side'"))
+        for key in ("district", "command"):
+            v = params.get(key)
+            if v is not None and v not in board.areas and not (key == "command" and v == "map"):
+                out.append((f"{where}.params.{key}", f"no map area {v!r}"))
+        for h in params.get("hexes", []) or []:
+            if not board.has_label(h):
+                out.append((f"{where}.params.hexes", f"unknown hex {h!r}"))
+        if kind == "arrive" and params.get("by", "rail") not in ("rail", "sea", "overland"):
+            out.append((f"{where}.params.by", "an arrival is by 'rail', 'sea' or 'overland' (OT 16A1aa)"))
+        if kind in ("withdraw", "transfer") and not pieces and not isinstance(params.get("match"), dict):
+            out.append((f"{where}.params.match", "name the pieces or give 'match' (OT 16A1cc)"))
+        if kind == "either" and len(params.get("options", [])) != 2:
+            out.append((f"{where}.params.options", "'either' offers two activities (OT 16A1dd)"))
+        if kind in ("combination", "linked") and not params.get("steps"):
+            out.append((f"{where}.params.steps", f"'{kind}' lists its activities in 'steps'"))
+        if kind == "conditional" and (params.get("cr") is None or not params.get("then")):
+            out.append((f"{where}.params", "a conditional reinforcement gives 'cr', 'when' and 'then' (OT 16A2)"))
+        if kind == "trigger-cr" and params.get("cr") is None:
+            out.append((f"{where}.params.cr", "name the conditional reinforcement number"))
+        if kind in ("convert", "reorganize", "upgrade", "substitute") and not params.get("into") and not params.get("into_face"):
+            out.append((f"{where}.params.into", f"a {kind!r} entry names the resulting pieces ('into') or face ('into_face')"))
+        for x in params.get("into", []) or []:
+            if x not in ids:
+                out.append((f"{where}.params.into", f"unknown piece {x!r}"))
+        for key in ("options", "steps", "then"):
+            for k, sub in enumerate(params.get(key, []) or []):
+                if not isinstance(sub, dict):
+                    out.append((f"{where}.params.{key}[{k}]", "must be a table with 'kind'"))
+                    continue
+                check(f"{where}.params.{key}[{k}]", str(sub.get("kind", "")), list(sub.get("pieces", [])), sub.get("at"), dict(sub.get("params", {})))
+
+    for i, e in enumerate(data.schedule):
+        check(f"schedule[{i}]", e.kind, list(e.pieces), e.at, dict(e.params))
+    return out

@@ -52,6 +52,18 @@ class DivisionRE(Strict):
     re: int
 
 
+class BreakdownDef(Strict):
+    """A breakdown combination of the game charts (OT 15F2/15F3): a specific one (``parent``) or a
+    lettered set (``letter`` and the ``parents`` that may use it)."""
+
+    parent: str | None = None
+    parents: list[str] = Field(default_factory=list)
+    components: list[str] = Field(min_length=1)
+    letter: str = ""
+    assemble_only: bool = False
+    box: str = ""
+
+
 class GreatWarRules(Strict):
     """The scenario's ``[rules]`` table."""
 
@@ -65,6 +77,8 @@ class GreatWarRules(Strict):
     home_territory: dict[str, list[str]] = Field(
         default_factory=dict, description="nation -> map areas (or hexes) of its home territory (Rule 41): its units trace only to regular sources there (OT 11E)"
     )
+    breakdowns: list[BreakdownDef] = Field(default_factory=list, description="breakdown combinations of the game charts (OT 15F)")
+    theaters_out_of_play: list[str] = Field(default_factory=list, description="theaters out of play (OT 16C10)")
     neutral_territory: dict[str, list[str]] = Field(
         default_factory=dict, description="neutral nation -> map areas (or hexes) it owns while neutral (OT 3B3)"
     )
@@ -90,8 +104,9 @@ class VictoryModel(Strict):
     sudden_death: list[SuddenDeath] = Field(default_factory=list)
 
 
-PIECE_ATTRS = {"size", "support", "contingent", "camel", "fatigue", "supply_out_since", "attacked_from_overstack", "overstacked_since"}
-FACE_KEYS = {"attack", "defense", "move", "strength", "size", "range", "aa", "gunnery"}
+PIECE_ATTRS = {"size", "support", "contingent", "camel", "fatigue", "supply_out_since", "attacked_from_overstack", "overstacked_since",
+               "ratings", "points", "pool", "pool_isolated", "forming"}
+FACE_KEYS = {"attack", "defense", "move", "strength", "size", "range", "aa", "gunnery", "type"}
 
 # Logistics and artillery attributes a scenario may set: a Res Pt marker's ``amount`` (OT 11G), a depot's rail
 # ``net`` (OT 11C1), a GSP's generating initial phase ``born`` (OT 11C2bii), an artillery division component's
@@ -153,6 +168,9 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
                 elif k == "size":
                     if v not in cat.sizes:
                         out.append((fw, f"unknown size {v!r}"))
+                elif k == "type":
+                    if not (isinstance(v, str) and cat.known(v)):
+                        out.append((fw, f"unknown unit type {v!r}"))
                 elif not _is_number(v):
                     out.append((fw, "must be a number"))
             if is_unit and t.re is None and not any(k in face for k in ("attack", "strength")):
@@ -235,10 +253,20 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
                 continue
             if getattr(pd.at, "box", None) is None:
                 out.append((f"pieces[{i}].at", f"{pd.nation} is neutral: its forces stay off the map (no 'at', or a box) until it joins the war (OT 3B3)"))
+        ids = {pd.id for pd in data.pieces}
+        for k, b in enumerate(rules.breakdowns):
+            for ref in ([b.parent] if b.parent else []) + list(b.parents) + list(b.components):
+                if ref not in ids:
+                    out.append((f"rules.breakdowns[{k}]", f"unknown piece {ref!r}"))
+            if not b.parent and not b.parents:
+                out.append((f"rules.breakdowns[{k}]", "give the 'parent' or, for a lettered set, its 'parents' (OT 15F3)"))
         for k, row in enumerate(rules.division_re):
             for tname in row.types:
                 if not cat.known(tname):
                     out.append((f"rules.division_re[{k}].types", f"unknown unit type {tname!r}"))
+    from grognard.rulesets.greatwar.reinforcements import check_schedule
+
+    out.extend(check_schedule(sc))
     try:
         v = VictoryModel.model_validate(data.victory)
     except ValidationError as e:

@@ -1058,3 +1058,119 @@ def declaration_checks(g: Game, sit: CombatSituation) -> None:
                 special_units.tank_check(g, p, "engaging in combat")
             if unreliable(g, p, role):
                 unreliable_check(g, p)
+
+
+# ============================================================================ wiring
+@implements("OT 15A8")
+def devastation_actions(g: Game, f: Frame, side: str) -> list[Action]:
+    """Devastation and its repair (OT 15A8) started by construction units in the movement phase."""
+    from grognard.rulesets.greatwar import movement
+
+    if f.params.get("kind") != movement.MOVEMENT:
+        return []
+    out: list[Action] = []
+    by_hex: dict[int, list[Piece]] = {}
+    for p in units.on_map_units(g, side):
+        h = units.hex_of(g, p)
+        if h is not None and units.utype(p).id == "construction" and movement.can_move_now(g, f, p) is None \
+                and not f.params.get("units", {}).get(p.id, {}).get("moved"):
+            by_hex.setdefault(h, []).append(p)
+    for h, ps in sorted(by_hex.items()):
+        for kind in ("devastate", "repair"):
+            if devastation_problem(g, side, h, ps, kind) is None:
+                out.append({"type": "devastate" if kind == "devastate" else "repair-devastation", "side": side,
+                            "hex": g.board.label(h), "pieces": [p.id for p in ps]})
+    return out
+
+
+class Rules14To16Extension:
+    """What Rules 14-16 do inside the movement-type steps: arrival marks (OT 16A1aa) and siege
+    candidates (OT 15G) when a phase starts; corps ZOC disclosures (OT 14N2) and sieges after moves;
+    devastation work (OT 15A8); tank checks (OT 14C2), siege checks and isolated special
+    replacements (OT 16B4b) when the phase ends."""
+
+    action_types = ("devastate", "repair-devastation")
+
+    def enter(self, g: Game, f: Frame) -> None:
+        from grognard.rulesets.greatwar import movement, reinforcements, siege
+
+        reinforcements.apply_arrival_marks(g, f)
+        if f.params.get("kind") == movement.MOVEMENT:
+            siege.start_of_movement_phase(g, f.params["side"])
+        else:
+            gw(g).pop("siege_candidates", None)
+
+    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        return devastation_actions(g, f, side)
+
+    def check(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import movement
+
+        if f.params.get("kind") != movement.MOVEMENT:
+            raise IllegalAction("OT 15A8", "devastation work starts in the movement phase")
+        h = action.get("hex")
+        if not isinstance(h, str) or not g.board.has_label(h):
+            raise IllegalAction("OT 15A8", f"no hex {h!r}")
+        ps = [g.state.pieces.get(str(x)) for x in action.get("pieces", [])]
+        if not ps or any(p is None for p in ps):
+            raise IllegalAction("OT 15A8", "name the construction units in 'pieces'")
+        for p in ps:
+            assert p is not None
+            why = movement.can_move_now(g, f, p)
+            if why or f.params.get("units", {}).get(p.id, {}).get("moved"):
+                raise IllegalAction("OT 15A8", why or f"{p.id} has moved this phase")
+        kind = "devastate" if action["type"] == "devastate" else "repair"
+        why = devastation_problem(g, action["side"], g.board.idx(h), [p for p in ps if p is not None], kind)
+        if why:
+            raise IllegalAction("OT 15A8", why)
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import movement
+
+        ps = [g.state.pieces[str(x)] for x in action["pieces"]]
+        start_devastation_work(g, action["side"], g.board.idx(action["hex"]), ps, "devastate" if action["type"] == "devastate" else "repair")
+        for p in ps:
+            movement.record(f, p, g)["done"] = True
+
+    def after_move(self, g: Game, f: Frame, pieces: list[Piece], path: list[int]) -> None:
+        from grognard.rulesets.greatwar import intelligence, siege
+
+        if not pieces or not path:
+            return
+        dest = path[-1]
+        intelligence.after_move(g, pieces, dest)
+        side = pieces[0].side
+        c = gw(g).get("siege_candidates", {})
+        if c.get("side") == side and dest in c.get("hexes", []) and units.units_in_hex(g, dest, nations.other_side(side)):
+            siege.establish(g, side, dest)
+        siege.check_sieges(g)
+
+    def end_phase(self, g: Game, f: Frame) -> None:
+        from grognard.rulesets.greatwar import replacements, siege
+
+        special_units.end_of_phase_movement(g, f)
+        siege.check_sieges(g)
+        replacements.settle_isolated_losses(g)
+
+
+_REGISTERED: list[bool] = []
+
+
+def register_extensions() -> None:
+    """Plug the movement-step extensions of Rules 14-16 into :data:`movement.EXTENSIONS` (once)."""
+    if _REGISTERED:
+        return
+    from grognard.rulesets.greatwar import breakdowns, movement, transport_units, water_only
+
+    movement.EXTENSIONS.extend([Rules14To16Extension(), transport_units.TransportExtension(), breakdowns.BreakdownExtension(),
+                                water_only.WaterOnlyExtension()])
+    _REGISTERED.append(True)
+
+
+def steps() -> tuple[type[Step], ...]:
+    """The steps Rules 14-16 add to the sequence of play."""
+    from grognard.rulesets.greatwar import leaders, reinforcements, siege, water_only
+
+    register_extensions()
+    return (reinforcements.InitialSpecial, reinforcements.Reinforcement, Flooding, OpenCities, LocalDraft,
+            leaders.LeaderInfluence, siege.SiegeRetreat, water_only.GunboatRetreat)

@@ -166,8 +166,16 @@ def covers(g: Game, hq: Piece, p: Piece) -> bool:
 
 
 def in_zoi(g: Game, hq: Piece, p: Piece) -> bool:
+    """OT 14M1: a unit in the ZOI of an active Army HQs (a water-only unit on a hexside is in it if
+    either hex of its hexside is, OT 14B2)."""
     h = units.hex_of(g, p)
-    return h is not None and h in zoi_hexes(g, hq) and covers(g, hq, p)
+    if h is None:
+        loc = g.state.where(p.id)
+        if loc.kind != "hexside":
+            return False
+        zoi = zoi_hexes(g, hq)
+        return any(int(x) in zoi for x in g.board.side_hexes[int(loc.ref)] if int(x) >= 0) and covers(g, hq, p)
+    return h in zoi_hexes(g, hq) and covers(g, hq, p)
 
 
 def army_hqs(g: Game, side: str) -> list[Piece]:
@@ -481,9 +489,12 @@ def supply_line_mode(p: Piece) -> bool:
 @implements("OT 14B1", "OT 14B3", "OT 14D2")
 def entry_problem(g: Game, p: Piece, i: int) -> str | None:
     """Why a unit may not enter hex ``i`` by ground movement because of its special type: camel
-    units outside weather zones D-I (OT 14D2). (Rail-only, water-only and zero-movement units do not
-    move overland at all: ``movement.can_move_now``.)"""
-    return camel_zone_problem(g, p, i)
+    units outside weather zones D-I (OT 14D2); the besieged side's units entering a hex under siege
+    (OT 15G). (Rail-only, water-only and zero-movement units do not move overland at all:
+    ``movement.can_move_now``.)"""
+    from grognard.rulesets.greatwar import siege
+
+    return camel_zone_problem(g, p, i) or siege.entry_problem(g, p, i)
 
 
 @implements("OT 14B1", "OT 14B2", "OT 14B3", "OT 14D2", "OT 14O1")

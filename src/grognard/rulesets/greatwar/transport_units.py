@@ -109,7 +109,7 @@ def may_carry(g: Game, t: Piece, c: Piece) -> str | None:
             return None if not units.has_he(g, c) else f"{c.id} is artillery with HE (OT 14O2a)"
         return None if units.is_non_motorized(c) else f"{c.id} is not a non-motorized unit (OT 14O2a)"
     if not units.is_non_motorized(c) or units.has_he(g, c):
-        return f"a pack transport carries only non-motorized units without HE (OT 14O2b)"
+        return "a pack transport carries only non-motorized units without HE (OT 14O2b)"
     return None
 
 
@@ -162,7 +162,7 @@ def load_problem(g: Game, f: Frame, action: Action) -> str | None:
         return f"{action.get('cargo')!r} is not a piece of {side}"
     if special_units.supply_line_mode(t):
         return f"{t.id} is in supply-line mode and may not carry cargo (OT 14O1)"
-    if units.hex_of(g, t) is None or g.state.where(c.id) != g.state.where(t.id) or c.loc.kind == "piece" and c.loc.ref == t.id:
+    if units.hex_of(g, t) is None or c.loc != t.loc:
         return f"{c.id} is not loose in the hex of {t.id}"
     why = may_carry(g, t, c)
     if why:
