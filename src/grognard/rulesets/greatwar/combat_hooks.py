@@ -286,11 +286,12 @@ def retreat_problem(g: Game, p: Piece, here: int, to: int) -> str | None:
 
 # ============================================================================ supply and artillery
 def combat_supplied(g: Game, side: str, pieces: Sequence[Piece], sit: Any, commit: bool = False) -> set[str]:
-    """OT 11D: the pieces in combat supply for this combat (the supply rules decide and, with
-    ``commit``, record the Res Pts drawn on)."""
-    fn = provided("supply", "combat_supply")
-    if fn is not None:
-        return set(fn(g, side, list(pieces), "combat", commit=commit).supplied)
+    """OT 11D: the pieces in combat supply for this combat; with ``commit`` the supply rules record
+    the Res Pts drawn on (once per side when the combat starts)."""
+    if commit:
+        fn = provided("supply", "commit_combat_supply")
+        if fn is not None:
+            return set(fn(g, side, list(pieces)).supplied)
     fn = provided("supply", "combat_supplied")
     if fn is None:
         return set()
@@ -372,3 +373,38 @@ def artillery_factors(g: Game, p: Piece, sit: Any, role: str) -> list[tuple[Frac
     if fn is None:
         return None
     return [(Fraction(f), str(r), str(why)) for f, r, why in fn(g, p, sit, role)]
+
+
+def support_factor(g: Game, p: Piece, companions: Sequence[Piece], target: int) -> Fraction | None:
+    """OT 12A (with OT 13D): the artillery rules' support multiplier (1, or 1/2 unsupported), or
+    None if they do not provide it."""
+    fn = provided("artillery", "support_strength")
+    if fn is None:
+        return None
+    return Fraction(fn(g, p, Fraction(1), list(companions), target))
+
+
+def artillery_ratio(g: Game, values: dict[str, Fraction], pieces: Sequence[Piece]) -> tuple[list[str], Fraction] | None:
+    """OT 12B: the artillery rules' choice of full-strength artillery: (ids, artillery total)."""
+    fn = provided("artillery", "full_strength_choice")
+    if fn is None:
+        return None
+    full, total = fn(g, values, list(pieces))
+    return list(full), Fraction(total)
+
+
+def engineer_factor(g: Game, p: Piece, target: int, role: str) -> tuple[Fraction, str, str] | bool | None:
+    """OT 13E/13F/13G: the engineer rules' strength factor; ``False`` if they do not provide one."""
+    fn = provided("engineers", "strength_factor")
+    if fn is None:
+        return False
+    out = fn(g, p, target, role)
+    return None if out is None else (Fraction(out[0]), str(out[1]), str(out[2]))
+
+
+def gec_allowed(p: Piece) -> bool:
+    """OT 12C: gas artillery that attempted GEC in the bombardment segment may not in the combat."""
+    fn = provided("artillery", "gec_allowed_in_combat")
+    if fn is not None:
+        return bool(fn(p))
+    return "gec-in-bombardment" not in p.status

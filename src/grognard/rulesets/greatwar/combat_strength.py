@@ -290,7 +290,7 @@ class Line:
 
     def explain(self) -> str:
         parts = [fmt(self.base)]
-        parts += [f"x{fmt(f)} {why} ({rule})" for f, rule, why in self.factors if f != 1]
+        parts += [f"x{fmt(f)} {why} ({rule})" for f, rule, why in self.factors if f != 1 or rule.startswith("OT 11F")]
         return f"{self.piece}: " + " ".join(parts) + f" = {fmt(self.value)}"
 
 
@@ -330,12 +330,17 @@ def _supported(g: Game, p: Piece, companions: Sequence[Piece], target: int, sit:
     """OT 12A: supported intrinsically or by a supporting unit of the same attack from the same hex
     (attack) or in the hex (defense); OT 13D engineers and OT 14C4 fast c/m as those rules say.
     Engineers supported only by OT 13D support nobody else."""
+    hooked = combat_hooks.counts_as_supported(g, p, sit, role)
+    if hooked:
+        return True
     helpers = [q for q in companions if not (_auto_supported_engineer(g, q, target) and not artillery.intrinsically_supported(q))]
+    provided = combat_hooks.support_factor(g, p, helpers, target)
+    if provided is not None:
+        return provided == 1
     if artillery.is_supported(g, p, helpers):
         return True
     if _auto_supported_engineer(g, p, target):
         return True
-    hooked = combat_hooks.counts_as_supported(g, p, sit, role)
     if hooked is not None:
         return hooked
     return (role == "attack" and special_units.is_fast_cm(p) and terrain.terrain(g, target) in ("clear", "rough", "stony-desert")
@@ -397,7 +402,11 @@ def _artillery_factors(g: Game, p: Piece, target: int, role: str, ranged: bool, 
 def _engineer_factor(g: Game, p: Piece, target: int, role: str) -> Factor | None:
     """OT 13E/13F assault engineers and flamethrowers (attack x3 against an improved fortress (old),
     x2 against an improved fortress (new) or a major city; defense x2 in a major city, improved
-    fortress or improved fort); OT 13G siege engineers defend x2 in the same places."""
+    fortress or improved fort); OT 13G siege engineers defend x2 in the same places. The engineer
+    rules decide when they provide ``engineers.strength_factor``."""
+    provided = combat_hooks.engineer_factor(g, p, target, role)
+    if provided is not False:
+        return provided  # type: ignore[return-value]
     tags = units.utype(p).tags
     w = works(g, target)
     city = is_major_city(g, target)
@@ -488,6 +497,10 @@ def artillery_ratio(g: Game, lines: Sequence[Line], pieces: Sequence[Piece]) -> 
     arts = [ln for ln in lines if units.is_artillery(by_id[ln.piece])]
     if not arts:
         return [], Fraction(0)
+    provided = combat_hooks.artillery_ratio(g, {ln.piece: ln.value for ln in lines}, pieces)
+    if provided is not None:
+        full_ids, art_total = provided
+        return full_ids, sum((ln.value for ln in arts), Fraction(0)) - art_total
     allowance = sum((units.re_size(g, p) for p in pieces if not units.is_artillery(p) and not is_hq(p)
                      and stacking.OVERSTACKED not in p.status), Fraction(0))
 

@@ -58,7 +58,6 @@ ATTACK_CAPS = ("AECA", "CEC", "EEC", "GEC", "SEC")
 DEFENSE_CAPS = ("AECD", "ATEC", "GEC")
 MAX_ATTEMPTS = {"AECA": 2, "AECD": 1, "CEC": 1, "EEC": 2, "GEC": 1, "SEC": 1, "ATEC": 3}
 RULE_OF = {"AECA": "OT 10A", "AECD": "OT 10A", "ATEC": "OT 10A", "CEC": "OT 10B", "EEC": "OT 10C", "GEC": "OT 10D", "SEC": "OT 10E"}
-GAS_USED = "gec-bombardment"  # status: gas artillery that made a GEC attempt in the bombardment segment (OT 12C)
 
 
 # ============================================================================ capabilities of units
@@ -167,7 +166,7 @@ def unit_can_attempt(g: Game, rec: dict[str, Any], p: Piece, cap: str, role: str
         return "no armor effects defending in this hex (OT 10A)"
     if cap == "SEC" and moved_this_player_turn(g, p.id):
         return f"{p.id} moved this turn (OT 10E)"
-    if cap == "GEC" and GAS_USED in p.status:
+    if cap == "GEC" and not combat_hooks.gec_allowed(p):
         return f"{p.id} made a GEC attempt in the bombardment segment (OT 12C)"
     return None
 

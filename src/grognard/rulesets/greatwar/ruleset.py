@@ -192,9 +192,12 @@ class GreatWar(Ruleset):
     # ------------------------------------------------------------------ invariants
     def invariants(self, g: Game) -> list[str]:
         """Stacking at phase ends (OT 8B), no unit in terrain no unit may enter, boxes only inside
-        Corps HQs, and known owners. (Units of both sides may share a hex: OT 6 lets a unit enter
+        Corps HQs, known owners, and general supply status consistent with a fresh trace (OT 11B). (Units of both sides may share a hex: OT 6 lets a unit enter
         an enemy-occupied hex its enemy does not own.)"""
+        from grognard.rulesets.greatwar import supply
+
         out = list(gw(g).get("stacking_violations", []))
+        out.extend(supply.supply_invariant(g))
         from grognard.rulesets.greatwar import water_only
 
         out += water_only.setup_check(g)
