@@ -706,11 +706,19 @@ def _parse_result(res: str) -> tuple[int, bool]:
     return (int(s[:-1]) if len(s) > 1 else 1), star
 
 
-@implements("OT 15B3", "OT 15B4", "OT 12C2")
+@implements("OT 12C2")
 def reduce_fortification(g: Game, i: int, rule: str = "OT 12C2") -> bool:
-    """A fortification reduced one level (OT 15B3/15B4): an improved fortress becomes unimproved (an
-    unimproved one is never reduced); an improved fort becomes a fort, a fort an entrenchment.
-    Returns whether anything changed."""
+    """OT 12C2: an asterisked result reduces the fortification one level as Rule 15B says (its
+    function ``special_rules.reduce_fortification`` when present; else: an improved fortress
+    becomes unimproved, an unimproved one is never reduced, an improved fort becomes a fort, a fort
+    an entrenchment). Returns whether anything changed."""
+    from grognard.rulesets.greatwar import combat_hooks
+
+    fn = combat_hooks.provided("special_rules", "reduce_fortification")
+    if fn is not None:
+        before = (marker(g, "fortification", i), marker(g, "fortress-state", i))
+        fn(g, i, "bombardment")
+        return (marker(g, "fortification", i), marker(g, "fortress-state", i)) != before
     for pt in g.board.points_at(i):
         if pt.kind == "fortress":
             state = str(marker(g, "fortress-state", i) or pt.attrs.get("state", "unimproved"))
