@@ -93,8 +93,14 @@ def links(g: Game) -> dict[int, list[RailLink]]:
     return out
 
 
-def rail_hexes(g: Game) -> set[int]:
-    return set(links(g))
+def rail_hexes(g: Game) -> frozenset[int]:
+    """The hexes on a usable rail line (memoised with the links they come from)."""
+    ln = links(g)
+    hit = g.__dict__.get("_gw_rail_hexes")
+    if hit is None or hit[0] is not ln:
+        hit = (ln, frozenset(ln))
+        g.__dict__["_gw_rail_hexes"] = hit
+    return hit[1]
 
 
 @implements("OT 7A1")
@@ -112,7 +118,12 @@ def is_yard(g: Game, i: int) -> bool:
 
 
 def yards(g: Game) -> list[int]:
-    return sorted(i for i in rail_hexes(g) if is_yard(g, i))
+    ln = links(g)
+    hit = g.__dict__.get("_gw_yards")
+    if hit is None or hit[0] is not ln:
+        hit = (ln, tuple(sorted(i for i in rail_hexes(g) if is_yard(g, i))))
+        g.__dict__["_gw_yards"] = hit
+    return list(hit[1])
 
 
 def _link_ok_for(g: Game, side: str, lk: RailLink, u: int) -> bool:
@@ -167,11 +178,17 @@ def net_def(g: Game, name: str) -> Any:
 @implements("OT 7A5")
 def nets_of_hex(g: Game, i: int) -> list[str]:
     """OT 7A5: the rail nets a rail hex belongs to (the net's territory on the map)."""
-    defs = net_defs(g)
-    if not defs:
-        return [ALL_NET]
-    areas = _net_areas(g)
-    return [d.name for d in defs if d.area is None or i in areas[d.name]]
+    memo = g.__dict__.setdefault("_gw_nets_of_hex", {})
+    hit = memo.get(i)
+    if hit is None:
+        defs = net_defs(g)
+        if not defs:
+            hit = (ALL_NET,)
+        else:
+            areas = _net_areas(g)
+            hit = tuple(d.name for d in defs if d.area is None or i in areas[d.name])
+        memo[i] = hit
+    return list(hit)
 
 
 def _net_areas(g: Game) -> dict[str, frozenset[int]]:
@@ -182,8 +199,14 @@ def _net_areas(g: Game) -> dict[str, frozenset[int]]:
     return hit
 
 
-def net_hexes(g: Game, net: str) -> set[int]:
-    return {i for i in rail_hexes(g) if net in nets_of_hex(g, i)}
+def net_hexes(g: Game, net: str) -> frozenset[int]:
+    ln = links(g)
+    memo = g.__dict__.setdefault("_gw_net_hexes", {})
+    hit = memo.get(net)
+    if hit is None or hit[0] is not ln:
+        hit = (ln, frozenset(i for i in rail_hexes(g) if net in nets_of_hex(g, i)))
+        memo[net] = hit
+    return hit[1]
 
 
 def init_ledgers(g: Game) -> None:
@@ -217,12 +240,16 @@ def unlimited(rec: dict[str, Any]) -> bool:
 
 def depots_on_net(g: Game, side: str, net: str) -> list[Piece]:
     """Supply depots (OT 11C1) ``side`` has on the rail hexes of ``net``."""
-    hexes = net_hexes(g, net)
-    out = []
-    for p in g.state.pieces.values():
-        if p.side == side and units.utype(p).id == "supply-depot" and p.loc.kind == "hex" and int(p.loc.ref) in hexes:
-            out.append(p)
-    return sorted(out, key=lambda p: p.id)
+
+    def compute() -> list[Piece]:
+        hexes = net_hexes(g, net)
+        out = []
+        for p in g.state.pieces.values():
+            if p.side == side and p.loc.kind == "hex" and units.utype(p).id == "supply-depot" and int(p.loc.ref) in hexes:
+                out.append(p)
+        return sorted(out, key=lambda p: p.id)
+
+    return list(g.cached(f"gw:depots-on-net:{side}:{net}", compute))
 
 
 @implements("OT 7A4", "OT 3C4")
@@ -516,6 +543,10 @@ def _zoc_negated(g: Game, f: Frame, side: str, i: int) -> str | None:
 
 def usable_component(g: Game, side: str) -> set[int]:
     """OT 7A: friendly-owned rail hexes joined by friendly-owned rail to a friendly-owned yard."""
+    return set(g.cached(f"gw:rail-usable:{side}", lambda: frozenset(_usable_component(g, side))))
+
+
+def _usable_component(g: Game, side: str) -> set[int]:
     ln = links(g)
     own = {i for i in ln if g.state.control.get(i) == side}
     starts = [y for y in yards(g) if y in own]
@@ -764,12 +795,30 @@ def rail_destinations(g: Game, f: Frame, p: Piece, max_hexes: int) -> dict[int, 
     return out
 
 
+RAIL_LIST_LIMIT = 16
+
+
 def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
-    """Rail moves, rail breaks and temporary capacity increases open to ``side`` now."""
-    from grognard.rulesets.greatwar.movement import can_move_now, mode_of, remaining
+    """Rail moves, rail breaks and temporary capacity increases open to ``side`` now.
+
+    Rail moves are listed along the fewest-hex route to each destination; when a unit has more
+    than :data:`RAIL_LIST_LIMIT` destinations of one kind, only those at rail marshaling yards
+    (OT 7A1: the cities, fortresses and ports on the line) are listed. Any other legal rail move
+    is accepted by ``apply``."""
+    from grognard.rulesets.greatwar import stacking
+    from grognard.rulesets.greatwar.movement import (
+        MOVEMENT,
+        can_move_now,
+        mode_of,
+        movement_allowance,
+        remaining,
+        spent,
+    )
 
     out: list[Action] = []
     rates = rail_rates(g)
+    per_mp = int(rates["operational_hexes_per_mp"])
+    yard_set = set(yards(g))
     for p in units.on_map_units(g, side):
         if p.loc.kind != "hex":
             continue
@@ -782,66 +831,116 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
             if can_move_now(g, f, p):
                 continue
             kinds = ["operational"] + ([] if rec.get("moved") else ["strategic"])
+        start = units.hex_of(g, p)
+        if start is None or stacking.departure_problem(g, [p], start):
+            continue
+        accel = mode_of(f, p) == "accel"
+        mult = int(rates["accel_multiplier"]) if accel else 1
         for kind in kinds:
             if kind == "operational":
-                mult = int(rates["accel_multiplier"]) if mode_of(f, p) == "accel" else 1
-                mp = remaining(g, f, p)
-                max_h = math.floor(mp / mult) * int(rates["operational_hexes_per_mp"])
+                max_h = math.floor(remaining(g, f, p) / mult) * per_mp
             else:
                 max_h = int(rates["strategic_hexes"]) - int(rec.get("strategic_used", 0))
-            start = units.hex_of(g, p)
-            from grognard.rulesets.greatwar import stacking
-
-            if start is not None and stacking.departure_problem(g, [p], start):
+            tree = _rail_tree(g, f, p, max_h)
+            if not tree:
                 continue
-            for _dest, path in sorted(rail_destinations(g, f, p, max_h).items()):
-                if start is None or not _quick_rail_ok(g, f, p, kind, start, path):
-                    continue
-                out.append({"type": "rail-move", "side": side, "piece": p.id, "kind": kind, "path": [g.board.label(h) for h in path]})
+            ok = _rail_checks(g, f, p, kind, start, tree, rates, accel, movement_allowance(g, p, MOVEMENT, accel) - spent(f, p))
+            dests = sorted(v for v in tree if ok(v))
+            if len(dests) > RAIL_LIST_LIMIT:
+                dests = [v for v in dests if v in yard_set]
+            for v in dests:
+                out.append({"type": "rail-move", "side": side, "piece": p.id, "kind": kind,
+                            "path": [g.board.label(h) for h in _tree_path(tree, start, v)]})
     out += break_actions(g, f, side)
     out += res_pt_actions(g, side, "movement")
     return out
 
 
-def _quick_rail_ok(g: Game, f: Frame, p: Piece, kind: str, start: int, path: list[int]) -> bool:
-    """The cost and capacity checks of :func:`plan_rail_move` for a path found by
-    :func:`rail_destinations` (which already follows only usable lines)."""
-    from grognard.rulesets.greatwar.movement import MOVEMENT, mode_of, movement_allowance, spent
+@dataclass
+class _Node:
+    prev: int
+    hexes: int
+    changes: int
+    gauge: str
+    low: bool
+    nets: frozenset[str]
 
-    rates = rail_rates(g)
+
+def _rail_tree(g: Game, f: Frame, p: Piece, max_hexes: int) -> dict[int, _Node]:
+    """The breadth-first rail tree of :func:`rail_destinations` with, for each hex reached, what the
+    route to it uses: hexes, gauge changes, low-volume lines and rail nets (start hex included)."""
+    side = p.side
+    start = units.hex_of(g, p)
+    if start is None:
+        return {}
+    comp = usable_component(g, side)
+    if start not in comp:
+        return {}
+    ez = zoc.cached_zoc_map(g, nations.other_side(side))
+    if _hex_blocked_for_rail(g, f, side, start, ez, []):
+        return {}
     ln = links(g)
-    gauges = []
-    low = False
-    u = start
-    for v in path:
-        lk = next(lk for lk in ln[u] if lk.to == v)
-        gauges.append(lk.gauge)
-        low = low or lk.volume == "low"
-        u = v
-    changes = sum(1 for a, b in pairwise(gauges) if a != b)
-    if kind == "strategic":
-        if len(path) + changes * int(rates["gauge_change_hexes"]) > int(rates["strategic_hexes"]):
-            return False
-    else:
-        mp = Fraction(math.ceil(Fraction(len(path), int(rates["operational_hexes_per_mp"])))) + changes * Fraction(str(rates["gauge_change_mp"]))
-        accel = mode_of(f, p) == "accel"
-        if accel:
-            mp *= int(rates["accel_multiplier"])
-        if mp > movement_allowance(g, p, MOVEMENT, accel) - spent(f, p):
-            return False
-    if units.is_rail_only(p):
-        return True
-    nets: set[str] = set()
-    for h in [start, *path]:
-        nets.update(nets_of_hex(g, h))
-    for net in nets:
-        rec = ledger(g, net, p.side)
-        need = units.transport_re(g, p, "rail") * (2 if (low or rec["charged"].get(f"{p.id}:low")) else 1)
-        extra = max(Fraction(0), need - Fraction(rec["charged"].get(p.id, 0)))
-        avail = available(g, p.side, net, at=start)
-        if avail is not None and extra > avail:
-            return False
-    return True
+    nodes = {start: _Node(-1, 0, 0, "", False, frozenset(nets_of_hex(g, start)))}
+    todo = deque([start])
+    while todo:
+        u = todo.popleft()
+        nu = nodes[u]
+        if nu.hexes >= max_hexes:
+            continue
+        for lk in ln.get(u, []):
+            v = lk.to
+            if v in nodes or v not in comp or not _link_ok_for(g, side, lk, u):
+                continue
+            if _hex_blocked_for_rail(g, f, side, v, ez, []):
+                continue
+            change = 1 if nu.gauge and nu.gauge != lk.gauge else 0
+            nodes[v] = _Node(u, nu.hexes + 1, nu.changes + change, lk.gauge, nu.low or lk.volume == "low", nu.nets | frozenset(nets_of_hex(g, v)))
+            todo.append(v)
+    del nodes[start]
+    return nodes
+
+
+def _tree_path(tree: dict[int, _Node], start: int, v: int) -> list[int]:
+    path = [v]
+    while tree[path[-1]].prev != start:
+        path.append(tree[path[-1]].prev)
+    return list(reversed(path))
+
+
+def _rail_checks(g: Game, f: Frame, p: Piece, kind: str, start: int, tree: dict[int, _Node], rates: dict[str, Any],
+                 accel: bool, mp_left: Fraction) -> Any:
+    """The cost and capacity checks of :func:`plan_rail_move` for the routes of :func:`_rail_tree`
+    (which follows only usable lines), as a predicate on the destination."""
+    rail_only = units.is_rail_only(p)
+    base_re = units.transport_re(g, p, "rail")
+    caps: dict[tuple[str, bool], bool] = {}
+
+    def capacity_ok(net: str, low: bool) -> bool:
+        key = (net, low)
+        if key not in caps:
+            rec = ledger(g, net, p.side)
+            need = base_re * (2 if (low or rec["charged"].get(f"{p.id}:low")) else 1)
+            extra = max(Fraction(0), need - Fraction(rec["charged"].get(p.id, 0)))
+            avail = available(g, p.side, net, at=start)
+            caps[key] = avail is None or extra <= avail
+        return caps[key]
+
+    def ok(v: int) -> bool:
+        n = tree[v]
+        if kind == "strategic":
+            if n.hexes + n.changes * int(rates["gauge_change_hexes"]) > int(rates["strategic_hexes"]):
+                return False
+        else:
+            mp = Fraction(math.ceil(Fraction(n.hexes, int(rates["operational_hexes_per_mp"])))) + n.changes * Fraction(str(rates["gauge_change_mp"]))
+            if accel:
+                mp *= int(rates["accel_multiplier"])
+            if mp > mp_left:
+                return False
+        if rail_only:
+            return True
+        return all(capacity_ok(net, n.low) for net in n.nets)
+
+    return ok
 
 
 def break_actions(g: Game, f: Frame, side: str) -> list[Action]:
