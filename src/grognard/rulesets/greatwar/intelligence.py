@@ -107,7 +107,7 @@ def initial_phase(g: Game) -> None:
             _set(g, hq, True, "no enemy unit within 3 hexes")
 
 
-@implements("OT 14N2", "OT 20F1")
+@implements("OT 14N2")
 def reveal(g: Game, hq: Piece, why: str) -> None:
     """OT 14N2: an unknown corps becomes known (combat begins, OT 9A; strategic reconnaissance,
     OT 20F1; a successful 10:1 overrun attempt)."""

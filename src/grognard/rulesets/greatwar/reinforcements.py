@@ -484,7 +484,11 @@ def _pending_placements(g: Game, item: dict[str, Any]) -> list[Piece]:
     return [p for p in _pieces(g, item) if p.id not in done]
 
 
+@implements("OT 16A1p", "OT 16A1l", "OT 16A1q", "OT 16A1n")
 def _place(g: Game, item: dict[str, Any], p: Piece, i: int, rail_kind: str | None) -> None:
+    """OT 16A1p: Receive -- the unit enters as a reinforcement in the chosen hex (OT 16A1l: a
+    ``full`` unit from its forming box; OT 16A1q: a ``release``d one from its garrison; OT 16A1n: a
+    mobilizing one anywhere in its district), with the marks of an arrival (OT 16A1aa)."""
     rule = RULE_OF.get(item["kind"], "OT 16A")
     if item["kind"] in ("full", "mobilize", "remobilize", "release"):
         p.attrs.pop("forming", None)
@@ -502,9 +506,15 @@ def _place(g: Game, item: dict[str, Any], p: Piece, i: int, rail_kind: str | Non
     item["state"].setdefault("placed", []).append(p.id)
 
 
+@implements("OT 16A", "OT 16A1ee", "OT 16A1gg", "OT 16A1dd", "OT 16A2", "OT 16C14")
 def run_item(g: Game, item: dict[str, Any]) -> str:
     """Carry out what can be done of an agenda item now. Returns ``done``, ``task`` (the owner must
-    act), ``optional`` (the owner may act) or ``wait`` (delayed to a later initial phase)."""
+    act), ``optional`` (the owner may act) or ``wait`` (delayed to a later initial phase: OT 16A).
+    A reinforcement whose district or command has every city enemy-owned is forfeited (OT 16C14).
+    OT 16A1ee: a combination runs its activities in the order listed; OT 16A1gg: a special entry
+    announces its instructions and carries out the activities given; OT 16A1dd: the owner chooses
+    one of two activities; OT 16A2: a conditional entry is received in the first initial phase its
+    conditions hold."""
     kind = item["kind"]
     side = item["side"]
     params = item["params"]
@@ -548,6 +558,15 @@ def run_item(g: Game, item: dict[str, Any]) -> str:
                 item["state"].setdefault("placed", []).append(p.id)
             _finish(g, item)
             return "done"
+        if isinstance(item.get("at"), str) and g.board.has_label(item["at"]) and not _rail_choice_needed(item):
+            for p in pend:
+                if placement_options(g, item, p):
+                    _place(g, item, p, g.board.idx(item["at"]), None)
+            if not _pending_placements(g, item):
+                _finish(g, item)
+                return "done"
+            g.emit("reinforcement", f"{item['kind']} {item['key']} of {side} is delayed: {item['at']} cannot take it now", rule="OT 16A")
+            return "wait"
         if any(placement_options(g, item, p) for p in pend):
             return "task"
         g.emit("reinforcement", f"{item['kind']} {item['key']} of {side} is delayed: no legal hex", rule="OT 16A")
@@ -614,7 +633,12 @@ def run_item(g: Game, item: dict[str, Any]) -> str:
     return _run_automatic(g, item, rule)
 
 
+@implements("OT 16A1c", "OT 16A1g", "OT 16A1cc")
 def _do_withdraw(g: Game, item: dict[str, Any], p: Piece, full_for_cadre: bool) -> None:
+    """OT 16A1cc: Withdraw (the cadre's full-strength unit instead: its rebuild cost is received,
+    usable from the next initial phase, OT 16C13); OT 16A1c: Assign -- withdraw, then into the
+    garrison box ``at``; OT 16A1g: Demobilize -- withdraw, then into the district's demobilized
+    box."""
     kind = item["kind"]
     rule = RULE_OF[kind]
     if full_for_cadre:
@@ -631,6 +655,7 @@ def _do_withdraw(g: Game, item: dict[str, Any], p: Piece, full_for_cadre: bool) 
         withdraw(g, p, rule, "demobilized", to_box=_box(item, f"demobilized:{item['params'].get('district', '')}"))
 
 
+@implements("OT 16A1u")
 def _run_replace(g: Game, item: dict[str, Any]) -> str:
     """OT 16A1u: a free replacement -- the unit is taken from the command's replacement pool and
     received as a reinforcement; if no such unit is there, its replacement cost is received in
@@ -683,102 +708,206 @@ def linked_available(item: dict[str, Any], g: Game) -> list[str]:
 
 
 def _run_automatic(g: Game, item: dict[str, Any], rule: str) -> str:
-    kind = item["kind"]
-    side = item["side"]
-    params = item["params"]
-    ps = _pieces(g, item)
-    cmd = str(params.get("command", replacements.NO_COMMAND))
-    if kind == "add":
-        if params.get("man") or params.get("equ"):
-            man = {str(c): Fraction(str(v)) for c, v in dict(params.get("man", {})).items()}
-            replacements.add_points(g, side, cmd, man, Fraction(str(params.get("equ", 0))), rule=rule, why=f"OB {item['key']}")
-        for p in ps:
-            box = _box(item, f"pool:{cmd}")
-            if box.startswith("pool") or box == units.ELIMINATED_BOX:
-                p.attrs["pool"] = cmd
-                g.state.move(p.id, Loc.box(units.ELIMINATED_BOX))
-            else:
-                g.state.move(p.id, Loc.box(box))
-            g.emit("reinforcement", f"{p.id} is added to {box}", rule=rule, piece=p.id)
-    elif kind in ("switch", "move"):
-        for p in ps:
-            if "sequestered" in p.status and kind == "move":
-                p.status.discard("sequestered")
-            g.state.move(p.id, Loc.box(_box(item, "garrison")))
-            g.emit("reinforcement", f"{p.id} moves to {_box(item, 'garrison')}", rule=rule, piece=p.id)
-    elif kind == "available":
-        for p in ps:
-            p.attrs["available"] = str(params.get("for", "assembly"))
-            g.emit("reinforcement", f"{p.id} is available for {p.attrs['available']}", rule=rule, piece=p.id)
-    elif kind == "sequester":
-        for p in ps:
-            p.status.add("sequestered")
-            g.emit("reinforcement", f"{p.id} is sequestered in its garrison", rule=rule, piece=p.id)
-    elif kind == "stand-down":
-        for p in ps:
-            for k in ("pool", "pool_isolated", "set_aside"):
-                p.attrs.pop(k, None)
-            g.state.move(p.id, Loc.box(_box(item, f"call-up:{side}")))
-            g.emit("reinforcement", f"{p.id} stands down", rule=rule, piece=p.id)
-    elif kind == "substitute":
-        into = [g.state.pieces[x] for x in params.get("into", []) if x in g.state.pieces]
-        for old, new in zip(ps, into, strict=False):
-            loc = old.loc
-            _out(g, old, rule, f"replaced by {new.id}")
-            g.state.move(new.id, loc)
-            g.emit("reinforcement", f"{new.id} takes the place of {old.id}", rule=rule, piece=new.id)
-    elif kind == "remove":
-        for p in ps:
-            _out(g, p, rule, "removed by the OB")
-    elif kind == "remove-to-awq":
-        for p in ps:
-            if replacements.in_pool(g, p):
-                p.attrs["awq_pending"] = True
-                p.attrs["awq_box"] = _box(item, f"awq:{cmd}")
-            else:
-                g.state.move(p.id, Loc.box(_box(item, f"awq:{cmd}")))
-                g.emit("reinforcement", f"{p.id} goes to the African Winter Quarters box", rule=rule, piece=p.id)
-    elif kind == "forming":
-        for p in ps:
-            p.attrs["forming"] = {"turn": int(g.state.turn.get("index", 0)), "district": params.get("district"), "command": params.get("command")}
-            g.state.move(p.id, Loc.box(_box(item, f"forming:{params.get('district', cmd)}")))
-            g.emit("reinforcement", f"{p.id} begins forming", rule=rule, piece=p.id)
-    elif kind == "disarm":
-        for p in ps:
-            _disarm(g, p)
-    elif kind == "disband":
-        for p in ps:
-            replacements.disband(g, p, str(params.get("to", "pool")))
-    elif kind == "scrap":
-        if any(not replacements.in_pool(g, p) for p in ps):
-            return "wait"
-        for p in ps:
-            replacements.scrap(g, p)
-    elif kind == "trigger-cr":
-        trigger_cr(g, side, int(params.get("cr", 0)), str(params.get("text", "")))
-    elif kind == "production":
-        produce(g, item)
-        if item["state"].get("res_todo"):
-            return "task"
-    elif kind == "foreign-aid":
-        _mandatory_aid(g, item)
-    elif kind in ("assemble", "breakdown"):
-        from grognard.rulesets.greatwar import breakdowns
-
-        parent = g.state.pieces.get(str(params.get("parent")))
-        comps = [g.state.pieces[x] for x in params.get("components", []) if x in g.state.pieces]
-        if parent is None or not comps:
-            return "done"
-        why = breakdowns.assemble_problem(g, parent, comps) if kind == "assemble" else breakdowns.breakdown_problem(g, parent, comps, ob=True)
-        if why:
-            g.emit("reinforcement", f"{item['key']}: {why}; delayed", rule=rule)
-            return "wait"
-        if kind == "assemble":
-            breakdowns.assemble(g, parent, comps, rule)
-        else:
-            breakdowns.breakdown(g, parent, comps, rule)
+    """Carry out an activity that needs no choice (``AUTOMATIC``); returns ``done`` or ``wait``."""
+    fn = AUTOMATIC[item["kind"]]
+    res = fn(g, item)
+    if res == "wait":
+        return "wait"
+    if item["kind"] == "production" and item["state"].get("res_todo"):
+        return "task"
     _finish(g, item)
     return "done"
+
+
+@implements("OT 16A1a")
+def verb_add(g: Game, item: dict[str, Any]) -> str | None:
+    """OT 16A1a: Add -- a new unit goes to the named leader pool, breakdown box or replacement pool
+    (the box ``at``; a ``pool...`` box or none: the ``command``'s replacement pool), or Man/Equ Pts
+    (``man``, ``equ``) go to the command's general pool."""
+    params = item["params"]
+    side = item["side"]
+    cmd = str(params.get("command", replacements.NO_COMMAND))
+    if params.get("man") or params.get("equ"):
+        man = {str(c): Fraction(str(v)) for c, v in dict(params.get("man", {})).items()}
+        replacements.add_points(g, side, cmd, man, Fraction(str(params.get("equ", 0))), rule="OT 16A1a", why=f"OB {item['key']}")
+    for p in _pieces(g, item):
+        box = _box(item, f"pool:{cmd}")
+        if box.startswith("pool") or box == units.ELIMINATED_BOX:
+            p.attrs["pool"] = cmd
+            g.state.move(p.id, Loc.box(units.ELIMINATED_BOX))
+        else:
+            g.state.move(p.id, Loc.box(box))
+        g.emit("reinforcement", f"{p.id} is added to {box}", rule="OT 16A1a", piece=p.id)
+    return None
+
+
+@implements("OT 16A1z", "OT 16A1o")
+def verb_switch(g: Game, item: dict[str, Any]) -> str | None:
+    """OT 16A1z: Switch -- the unit leaves one garrison for another (box ``at``). OT 16A1o: Move --
+    released from the first garrison, moved by the quickest means to the second one's area and
+    assigned to it (for an off-map garrison the move is the change of box)."""
+    rule = RULE_OF[item["kind"]]
+    for p in _pieces(g, item):
+        if item["kind"] == "move":
+            p.status.discard("sequestered")
+        g.state.move(p.id, Loc.box(_box(item, "garrison")))
+        g.emit("reinforcement", f"{p.id} moves to {_box(item, 'garrison')}", rule=rule, piece=p.id)
+    return None
+
+
+@implements("OT 16A1d")
+def verb_available(g: Game, item: dict[str, Any]) -> str | None:
+    """OT 16A1d: Available -- the unit may now be used for assembly/breakdown, reorganization or a
+    call-up (attribute ``available``)."""
+    for p in _pieces(g, item):
+        p.attrs["available"] = str(item["params"].get("for", "assembly"))
+        g.emit("reinforcement", f"{p.id} is available for {p.attrs['available']}", rule="OT 16A1d", piece=p.id)
+    return None
+
+
+@implements("OT 16A1w")
+def verb_sequester(g: Game, item: dict[str, Any]) -> str | None:
+    """OT 16A1w: Sequester -- the garrison units are held apart (status ``sequestered``), to be
+    released only as their conditional reinforcement allows (OT 37F)."""
+    for p in _pieces(g, item):
+        p.status.add("sequestered")
+        g.emit("reinforcement", f"{p.id} is sequestered in its garrison", rule="OT 16A1w", piece=p.id)
+    return None
+
+
+@implements("OT 16A1x")
+def verb_stand_down(g: Game, item: dict[str, Any]) -> str | None:
+    """OT 16A1x: Stand Down -- from wherever it is (map, box or pool, isolated or not) the unit goes
+    to the "available for call up" box; nothing is forfeited for a pool unit."""
+    for p in _pieces(g, item):
+        for k in ("pool", "pool_isolated", "set_aside"):
+            p.attrs.pop(k, None)
+        g.state.move(p.id, Loc.box(_box(item, f"call-up:{item['side']}")))
+        g.emit("reinforcement", f"{p.id} stands down", rule="OT 16A1x", piece=p.id)
+    return None
+
+
+@implements("OT 16A1y")
+def verb_substitute(g: Game, item: dict[str, Any]) -> str | None:
+    """OT 16A1y: Substitute -- the unit is exchanged, wherever it is, for the new one (``into``); the
+    old unit is out of play."""
+    into = [g.state.pieces[x] for x in item["params"].get("into", []) if x in g.state.pieces]
+    for old, new in zip(_pieces(g, item), into, strict=False):
+        loc = old.loc
+        for k in ("pool", "pool_isolated", "set_aside"):
+            if k in old.attrs:
+                new.attrs[k] = old.attrs[k]
+        _out(g, old, "OT 16A1y", f"replaced by {new.id}")
+        g.state.move(new.id, loc)
+        g.emit("reinforcement", f"{new.id} takes the place of {old.id}", rule="OT 16A1y", piece=new.id)
+    return None
+
+
+@implements("OT 16A1r")
+def verb_remove(g: Game, item: dict[str, Any]) -> str | None:
+    """OT 16A1r: Remove from -- the unit leaves the leader pool, breakdown box or replacement pool,
+    out of play."""
+    for p in _pieces(g, item):
+        _out(g, p, "OT 16A1r", "removed by the OB")
+    return None
+
+
+@implements("OT 16A1s")
+def verb_remove_to_awq(g: Game, item: dict[str, Any]) -> str | None:
+    """OT 16A1s: Remove to the African Winter Quarters box -- from the map to the command's AWQ box
+    (``at``); a unit in the replacement pool stays there and goes to the box when it is replaced."""
+    cmd = str(item["params"].get("command", replacements.NO_COMMAND))
+    for p in _pieces(g, item):
+        if replacements.in_pool(g, p):
+            p.attrs["awq_pending"] = True
+            p.attrs["awq_box"] = _box(item, f"awq:{cmd}")
+            g.emit("reinforcement", f"{p.id} will go to the African Winter Quarters box when replaced", rule="OT 16A1s", piece=p.id)
+        else:
+            g.state.move(p.id, Loc.box(_box(item, f"awq:{cmd}")))
+            g.emit("reinforcement", f"{p.id} goes to the African Winter Quarters box", rule="OT 16A1s", piece=p.id)
+    return None
+
+
+@implements("OT 16A1l")
+def verb_forming(g: Game, item: dict[str, Any]) -> str | None:
+    """OT 16A1l: Forming -- the unit goes to the forming box of its district or garrison (``at``);
+    the later ``full`` entry receives it there as a reinforcement at full strength."""
+    params = item["params"]
+    cmd = str(params.get("command", replacements.NO_COMMAND))
+    for p in _pieces(g, item):
+        p.attrs["forming"] = {"turn": int(g.state.turn.get("index", 0)), "district": params.get("district"), "command": params.get("command")}
+        g.state.move(p.id, Loc.box(_box(item, f"forming:{params.get('district', cmd)}")))
+        g.emit("reinforcement", f"{p.id} begins forming", rule="OT 16A1l", piece=p.id)
+    return None
+
+
+def verb_disarm(g: Game, item: dict[str, Any]) -> str | None:
+    for p in _pieces(g, item):
+        _disarm(g, p)
+    return None
+
+
+def verb_disband(g: Game, item: dict[str, Any]) -> str | None:
+    for p in _pieces(g, item):
+        replacements.disband(g, p, str(item["params"].get("to", "pool")))
+    return None
+
+
+def verb_scrap(g: Game, item: dict[str, Any]) -> str | None:
+    """OT 16A1v: nothing happens until the unit is in the replacement pool."""
+    ps = _pieces(g, item)
+    if any(not replacements.in_pool(g, p) for p in ps):
+        return "wait"
+    for p in ps:
+        replacements.scrap(g, p)
+    return None
+
+
+def verb_trigger(g: Game, item: dict[str, Any]) -> str | None:
+    trigger_cr(g, item["side"], int(item["params"].get("cr", 0)), str(item["params"].get("text", "")))
+    return None
+
+
+def verb_production(g: Game, item: dict[str, Any]) -> str | None:
+    produce(g, item)
+    return None
+
+
+def verb_foreign_aid(g: Game, item: dict[str, Any]) -> str | None:
+    _mandatory_aid(g, item)
+    return None
+
+
+@implements("OT 16A1b", "OT 16A1e")
+def verb_assemble(g: Game, item: dict[str, Any]) -> str | None:
+    """OT 16A1b: Assemble -- the named components assemble into the larger unit (OT 15F); OT 16A1e:
+    Breakdown -- the unit breaks down into its components. Delayed while impossible."""
+    from grognard.rulesets.greatwar import breakdowns
+
+    params = item["params"]
+    kind = item["kind"]
+    rule = RULE_OF[kind]
+    parent = g.state.pieces.get(str(params.get("parent")))
+    comps = [g.state.pieces[x] for x in params.get("components", []) if x in g.state.pieces]
+    if parent is None or not comps:
+        return None
+    why = breakdowns.assemble_problem(g, parent, comps) if kind == "assemble" else breakdowns.breakdown_problem(g, parent, comps, ob=True)
+    if why:
+        g.emit("reinforcement", f"{item['key']}: {why}; delayed", rule=rule)
+        return "wait"
+    if kind == "assemble":
+        breakdowns.assemble(g, parent, comps, rule)
+    else:
+        breakdowns.breakdown(g, parent, comps, rule)
+    return None
+
+
+AUTOMATIC: dict[str, Any] = {
+    "add": verb_add, "switch": verb_switch, "move": verb_switch, "available": verb_available, "sequester": verb_sequester,
+    "stand-down": verb_stand_down, "substitute": verb_substitute, "remove": verb_remove, "remove-to-awq": verb_remove_to_awq,
+    "forming": verb_forming, "disarm": verb_disarm, "disband": verb_disband, "scrap": verb_scrap, "trigger-cr": verb_trigger,
+    "production": verb_production, "foreign-aid": verb_foreign_aid, "assemble": verb_assemble, "breakdown": verb_assemble,
+}
 
 
 @implements("OT 16A1h")
@@ -805,6 +934,7 @@ def _disarm(g: Game, p: Piece) -> None:
         replacements.add_points(g, side, replacements.command_of(g, h), {c: man}, equ, rule="OT 16A1h", why=f"disarming {p.id}", locked=True)
 
 
+@implements("OT 16A1k")
 def _mandatory_aid(g: Game, item: dict[str, Any]) -> None:
     """OT 16A1k: foreign aid the OB lists to a command the player does not control is mandatory:
     the Equ Pts leave his general pool (a deficit if short) and Res Pts his on-map Res Pts."""
@@ -1225,7 +1355,7 @@ def loss_of_all_cities(g: Game, side: str) -> None:
         _ = enemy
 
 
-@implements("OT 4A1", "OT 14N2", "OT 15E4", "OT 16B4a", "OT 16C14", "OT 16A2", "OT 15A8")
+@implements("OT 14N2", "OT 15E4", "OT 16B4a", "OT 16C14", "OT 16A2", "OT 15A8")
 class InitialSpecial(Step):
     """The automatic work of Rules 14-16 at the start of an initial phase: corps become known or
     unknown (OT 14N2, any initial phase); both players' special replacements from losses since the
@@ -1241,6 +1371,11 @@ class InitialSpecial(Step):
         from grognard.rulesets.greatwar import intelligence, special_rules
 
         side = f.params["side"]
+        if side == g.state.sides[0] and int(g.state.turn.get("index", 0)) > 1:
+            special_rules.progress_devastation(g)  # the work of the game turn just ended
+        fl = g.state.markers.get("flooded", {})
+        for k in [k for k, v in fl.items() if not str(v).endswith(f":{side}") or not str(v).startswith(f"{g.state.turn.get('index', 0)}:")]:
+            del fl[k]
         intelligence.initial_phase(g)
         replacements.settle_isolated_losses(g)
         replacements.settle_special_replacements(g)
@@ -1280,7 +1415,8 @@ class Reinforcement(Step):
         if f.params.get("rebuild_only"):
             f.params["skip"] = not [a for a in self._rebuilds(g, side) if a["type"] == "rebuild"]
         else:
-            f.params["skip"] = len(self.legal_actions(g, f, side)) <= 1
+            acts = self.legal_actions(g, f, side)
+            f.params["skip"] = not [a for a in acts if a["type"] != "end-phase"]
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [] if f.params.get("skip") else [f.params["side"]]
@@ -1314,7 +1450,7 @@ class Reinforcement(Step):
             out += self._other_actions(g, side)
         if not mandatory_left(g, side):
             out += self._transfer_actions(g, side)
-        out.append({"type": "end-phase", "side": side})
+            out.append({"type": "end-phase", "side": side})
         return out
 
     # ------------------------------------------------------------------ listings

@@ -100,7 +100,6 @@ def ip_id(g: Game) -> str:
     return f"{g.state.turn.get('index', 0)}:{gw(g).get('phasing', '')}"
 
 
-@implements("OT 11C2")
 def regular_supply(g: Game, side: str, i: int) -> bool:
     """Whether hex ``i`` is in regular general supply for ``side`` (OT 11C2): an overland line
     reaches one of the side's regular general supply sources (``supply.regular_sources``)."""

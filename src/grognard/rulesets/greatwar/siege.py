@@ -161,7 +161,7 @@ def lift(g: Game, i: int, why: str) -> None:
         zoc.update_ownership(g)
 
 
-@implements("OT 15G", "OT 9F2")
+@implements("OT 15G")
 class SiegeRetreat(Step):
     """OT 15G: a siege lifted by a relieving unit: the sieging player retreats each of his units out
     of the besieged hex, one hex by the priorities of OT 9F2 (the owner chooses among equally good

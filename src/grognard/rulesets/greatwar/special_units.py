@@ -883,6 +883,59 @@ def landing_factor(g: Game, p: Piece) -> Fraction:
     return Fraction(1, 4)
 
 
+RAID_TARGET_KINDS = ("coast", "heavy-siege", "siege")
+
+
+@implements("OT 14I1")
+def raid_targets(g: Game, i: int, side: str) -> list[Piece]:
+    """OT 14I1: the enemy coast artillery, heavy siege artillery and siege artillery units in hex
+    ``i`` (``side`` raids them)."""
+    from grognard.rulesets.greatwar.nations import other_side
+
+    return [q for q in units.units_in_hex(g, i, other_side(side)) if units.utype(q).artillery in RAID_TARGET_KINDS]
+
+
+@implements("OT 14I1")
+def raid_problem(g: Game, raiders: list[Piece], i: int, targets: list[str], landing_planned: bool, night: bool) -> str | None:
+    """OT 14I1 (advanced naval rules, option ``marine-units``): only marine units raid, each with an
+    amphibious landing planned for the hex (OT 32C), carried by a naval group entering it by night
+    movement (OT 34A2); at most one raider per coast, heavy siege and siege artillery unit in the
+    hex; each raider designates one of them (several may pick the same one, interpretation
+    default)."""
+    if not g.opt("marine-units"):
+        return "coastal raids need the advanced naval rules (option marine-units, OT 14I)"
+    if not raiders:
+        return "name the raiding units"
+    if any(not is_marine(p) for p in raiders):
+        return "only marine units make coastal raids (OT 14I1)"
+    if not landing_planned or not night:
+        return "raiders need an amphibious landing planned for the hex and a night-moving naval group (OT 14I1)"
+    cands = {q.id for q in raid_targets(g, i, raiders[0].side)}
+    if len(raiders) > len(cands):
+        return f"at most {len(cands)} raiders: one per coast, heavy siege or siege artillery unit in the hex (OT 14I1)"
+    if len(targets) != len(raiders) or any(t not in cands for t in targets):
+        return "each raider designates a coast, heavy siege or siege artillery unit of the hex (OT 14I1)"
+    return None
+
+
+@implements("OT 14I1")
+def coastal_raid(g: Game, raiders: list[Piece], targets: list[str], land: bool) -> bool:
+    """OT 14I1: the raids are resolved before the coast defenses fire on the naval group: for each
+    raider a Ground Success Table roll without modifiers; success disrupts its target (badly if it
+    was disrupted already); failure may cost the raider (eliminated on F*). Returns whether the
+    naval group must spend 2 MP in the hex before anything else (the raiders did not land)."""
+    for p, tid in zip(raiders, targets, strict=True):
+        t = g.state.pieces[tid]
+        res = gst(g, "coastal-raid", f"coastal raid of {p.id} on {t.id}", "OT 14I1")
+        if res.startswith("S"):
+            units.disrupt(g, t, badly=units.disruption(t) >= 1, rule="OT 14I1", reason=f"coastal raid by {p.id}")
+        elif res == "F*":
+            units.eliminate(g, p, "OT 14I1", "the coastal raid failed")
+        else:
+            g.emit("raid", f"the coastal raid of {p.id} fails", rule="OT 14I1", piece=p.id)
+    return not land
+
+
 @implements("OT 14I2")
 def intrinsically_amphibious(g: Game, p: Piece) -> bool:
     """OT 14I2: marine units may land from any type of water transport (others need landing craft

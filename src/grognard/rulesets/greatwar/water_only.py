@@ -285,7 +285,7 @@ def do_move(g: Game, f: Frame, p: Piece, path: list[int]) -> None:
             g.emit("interdiction", f"{p.id} is turned back to {side_label(g, prev)} and loses 5 MP", rule="OT 14B2", piece=p.id)
 
 
-@implements("OT 14B2", "OT 6F")
+@implements("OT 14B2")
 def overrun_problem(g: Game, f: Frame, action: Action) -> tuple[Piece, int, list[Piece]] | str:
     """OT 14B2 / 6F: a water-only unit overruns enemy units (naval units included, even those with
     no gunnery strength) on a connected water hexside at 10:1, paying 1 MP to enter plus the
