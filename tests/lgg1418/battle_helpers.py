@@ -143,3 +143,50 @@ def in_step(name: str) -> Callable[[Game], bool]:
 def last_battle(g: Game) -> dict[str, Any]:
     store = battle.battles(g)
     return store[max(store, key=lambda k: int(k[1:]))]
+
+
+class Dice:
+    """Forced dice for a test: the next rolls take these natural values (in order), through the
+    game's own ``roll`` (logging, modifiers, clamping unchanged). Install with ``force_dice``."""
+
+    def __init__(self) -> None:
+        self.queue: list[int] = []
+        self.used: list[tuple[str, int]] = []
+
+    def push(self, *values: int) -> None:
+        self.queue.extend(values)
+
+
+def force_dice(monkeypatch: Any) -> Dice:
+    import grognard.core.game as core_game
+
+    dice = Dice()
+    real = core_game.roll_spec
+
+    def fake(seed: Any, counter: int, spec: Any) -> tuple[int, list[int], int]:
+        if dice.queue:
+            v = dice.queue.pop(0)
+            dice.used.append((str(spec), v))
+            return v, [v], spec.count
+        return real(seed, counter, spec)
+
+    monkeypatch.setattr(core_game, "roll_spec", fake)
+    return dice
+
+
+def decide(g: Game, child: tuple[str, dict[str, Any]] | None, action_type: str, **extra: Any) -> None:
+    """Answer a decision a battle function returned (``(step name, params)``) through its step."""
+    from grognard.core.state import Frame
+
+    assert child is not None, "no decision was asked"
+    name, params = child
+    step = g.steps[name]
+    f = Frame(name, dict(params))
+    side = params["side"]
+    legal = step.legal_actions(g, f, side)
+    for a in legal:
+        if a["type"] == action_type and all(a.get(k) == v for k, v in extra.items()):
+            step.check(g, f, a)
+            step.apply(g, f, a)
+            return
+    raise AssertionError(f"no {action_type} {extra} among {legal}")

@@ -185,7 +185,10 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("two-digit-floor", "A-10: floor of a decreasing sum of two-digit modifiers", kind=I, default="sum-of-right-digits",
                choices=("sum-of-right-digits", "literal"), rule="LGG 16.3-B"),
     OptionSpec("combativeness-trigger", "A-11: when 'from the second loss' triggers a combativeness test", kind=I,
-               default="per-round", choices=("per-round", "per-battle", "cumulative"), rule="LGG 16.5-A"),
+               default="cumulative", choices=("cumulative", "per-round", "per-battle"), rule="LGG 16.5-A",
+               help="cumulative: a corps already reduced that takes another loss tests (as M and 2 on a reduced corps "
+                    "do); per-round: only 2 losses in one round test, a loss a reduced corps cannot absorb eliminates "
+                    "it; per-battle: a test once the corps has 2 losses in this battle."),
     OptionSpec("combined-vs-fire-bonus", "A-12: D12 bonus of a Combined attacker against a Fire defender", kind=I,
                default=1, choices=(1, 0), rule="LGG 16.4-F"),
     OptionSpec("movement-vs-fire-penalty", "A-12: D12 penalty of a Movement attacker against a Fire defender", kind=I,
