@@ -727,7 +727,14 @@ def is_irregular(p: Piece) -> bool:
 
 @implements("OT 14L")
 def irregular_attack_allowed(g: Game, attackers: list[Piece], odds: Fraction, mandatory: bool = False,
-                              strengths: dict[str, Fraction] | None = None) -> str | None:
+                              strengths: dict[str, Fraction] | None = None) -> bool:
+    """OT 14L: whether the attack is allowed (``irregular_attack_problem``)."""
+    return irregular_attack_problem(g, attackers, odds, mandatory, strengths) is None
+
+
+@implements("OT 14L")
+def irregular_attack_problem(g: Game, attackers: list[Piece], odds: Fraction, mandatory: bool = False,
+                             strengths: dict[str, Fraction] | None = None) -> str | None:
     """OT 14L: irregular units may not voluntarily attack below 3:1 unless non-irregular units give
     half or more of the attacking strength (the modified strengths at declaration, interpretation
     default). Mandatory attacks are exempt. Returns why the attack is not allowed, or None."""
@@ -742,7 +749,7 @@ def irregular_attack_allowed(g: Game, attackers: list[Piece], odds: Fraction, ma
 
 
 @implements("OT 14L")
-def irregular_must_try_retreat(g: Game, p: Piece, odds: Fraction, has_retreat_hex: bool) -> bool:
+def irregular_must_try_retreat(g: Game, p: Piece, odds: Fraction, has_retreat_hex: bool = True) -> bool:
     """OT 14L: an irregular unit must try to retreat before combat or overrun when the enemy musters
     3:1 or better (the computed ratio before shifts, interpretation default) and it has a hex to
     retreat to; a failed mandatory attempt disrupts it (``irregular_failed_retreat``)."""
