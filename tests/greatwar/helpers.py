@@ -147,13 +147,26 @@ def scenario_text(
 LATER_INITIAL_ACTIONS = ("activate-depot", "flip-depot", "deactivate-depot", "generate-gsp", "begin-project", "abandon-port-upgrade")
 
 
-def game(seed: int = 1, options: Mapping[str, Any] | None = None, table_overrides: Mapping[str, str] | None = None, **kw: Any) -> Game:
+def game(seed: int = 1, options: Mapping[str, Any] | None = None, table_overrides: Mapping[str, str] | None = None,
+         skip_special: bool = True, **kw: Any) -> Game:
     """A game of a test scenario, at the Entente's movement phase of the first turn (unless its
-    initial phase has Rule 3-8 activities to offer)."""
+    initial phase has Rule 3-8 activities to offer). Unless ``skip_special`` is false, the players
+    decline to draw on special supply sources (OT 11C2b) at the start."""
     sc = load_scenario_text(scenario_text(**kw), "<test>", table_overrides=dict(table_overrides or {}))
     g = Game.new(sc, seed, options or {})
+    if skip_special:
+        skip_special_supply(g)
     skip_later_initial(g)
     return g
+
+
+def skip_special_supply(g: Game) -> None:
+    """Decline every special supply choice in progress (OT 11C2b)."""
+    for _ in range(4):
+        cur = g.current()
+        if cur is None or cur[1].step != "special-supply":
+            return
+        g.apply({"type": "done", "side": cur[1].params["side"]})
 
 
 def skip_later_initial(g: Game) -> None:

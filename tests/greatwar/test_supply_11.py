@@ -302,7 +302,7 @@ def test_ot_11c2a_factories_and_multi_hex_cities() -> None:
 
 def special_game(**kw: object):
     pieces = [division("u", "France", "0303", supply_out_since=0), res("rp", "0304")]
-    return game(pieces=pieces, cols=6, nrows=6, control=en_all_but_last(6, 6), **kw)
+    return game(pieces=pieces, cols=6, nrows=6, control=en_all_but_last(6, 6), skip_special=False, **kw)
 
 
 @pytest.mark.rules("OT 11C2b", "OT 11C2bi")
@@ -393,7 +393,7 @@ def fortress_game(isolated: bool):
         ring = ["0202", "0203", "0302", "0304", "0402", "0403"]
         ctl = {EN: ["0303"], CP: [h for h in hexes(6, 6) if h != "0303"]}
         pieces += [division(f"g{k}", "Germany", h) for k, h in enumerate(ring)]
-    return game(places=places, pieces=pieces, cols=6, nrows=6, control=ctl)
+    return game(places=places, pieces=pieces, cols=6, nrows=6, control=ctl, skip_special=False)
 
 
 @pytest.mark.rules("OT 11C2biii")
