@@ -147,7 +147,7 @@ def attacker_problem(g: Game, seg: Frame, p: Piece, target: int) -> str | None:
     ranged = not same and not adjacent and 2 <= g.board.distance(h, target) <= long_range(p)
     if not (same or adjacent or ranged):
         return f"{p.id} is not next to {g.board.label(target)} (OT 9A)"
-    if combat_hexes.besieged(p) and not same:
+    if combat_hexes.besieged(g, p) and not same:
         return f"{p.id} is besieged and attacks only the sieging units in its hex (OT 9K2)"
     if not same:
         mh = _mandatory_hex(g, p, seg.params.get("attacked", []))
@@ -608,7 +608,7 @@ class Combat(Step):
         self._go(f, "zero")
         target = self._target(g, f)
         elig = [p.id for p in units.units_in_hex(g, target, f.params["defender"])
-                if retreat_before_combat_eligible(g, p) and not combat_hexes.besieged(p) and not is_hq(p)]
+                if retreat_before_combat_eligible(g, p) and not combat_hexes.besieged(g, p) and not is_hq(p)]
         if elig:
             calc = compute(g, f.params)
             g.push("retreat-before-combat", {"side": f.params["defender"], "target": f.params["target"], "eligible": elig, "tried": [],
@@ -674,6 +674,7 @@ class Combat(Step):
         for v, rule, why in calc.attack_adjust + calc.defense_adjust:
             g.emit("strength", f"{fmt(v)}: {why}", rule=rule)
         f.params["base_odds"] = calc.ladder.level_label(calc.base_level)
+        f.params["frozen"] = {"attack": calc.attack, "defense": calc.defense, "ratio": calc.ratio, "base_level": calc.base_level}
         g.emit("odds", f"attack {fmt(calc.attack)} against defense {fmt(calc.defense)}: {f.params['base_odds']}", rule="OT 9A",
                attack=calc.attack, defense=calc.defense, odds=f.params["base_odds"])
         self._go(f, "effects_attacker")
@@ -832,6 +833,7 @@ def finish_combat(g: Game, f: Frame) -> None:
     rec = f.params
     ps = g.state.pieces
     combat_hexes.check_creation(g, rec)
+    combat_hexes.siege_after_combat(g, rec)
     for pid in rec.get("defenders_at_start", []):
         p = ps.get(pid)
         if p is None or not is_hq(p):

@@ -135,8 +135,34 @@ def phase_end(g: Game, phase: str) -> None:
 
 
 # ============================================================================ same-hex combat (OT 9K)
-def besieged(p: Piece) -> bool:
+def besieged(g: Game, p: Piece) -> bool:
+    """A unit of the besieged side in a hex under siege (OT 15G, ``siege.is_besieged``)."""
+    from grognard.rulesets.greatwar import combat_hooks
+
+    fn = combat_hooks.provided("siege", "is_besieged")
+    if fn is not None:
+        return bool(fn(g, p))
     return BESIEGED in p.status
+
+
+@implements("OT 9K1")
+def siege_after_combat(g: Game, rec: dict[str, Any]) -> None:
+    """OT 9K1: when both sides still have units in the hex after a same-hex combat, the attacking
+    units left there are under siege (OT 15G: the defender's units besiege them)."""
+    target = g.board.idx(rec["target"])
+    ps = g.state.pieces
+    left = [ps[i] for i in rec["attackers"] if i in ps and units.hex_of(g, ps[i]) == target]
+    if not left or not units.units_in_hex(g, target, rec["defender"]):
+        return
+    from grognard.rulesets.greatwar import combat_hooks
+
+    fn = combat_hooks.provided("siege", "establish")
+    if fn is not None:
+        fn(g, rec["defender"], target)
+    else:
+        for p in left:
+            p.status.add(BESIEGED)
+    g.emit("siege", f"the attacking units left in {rec['target']} are under siege", rule="OT 9K1")
 
 
 @implements("OT 9K")
@@ -162,7 +188,7 @@ def mandatory_attacks(g: Game, side: str, done: Sequence[str]) -> list[int]:
         if not mine:
             continue
         foes = units.units_in_hex(g, h, enemy)
-        if foes and all(besieged(q) for q in foes):
+        if foes and all(besieged(g, q) for q in foes):
             continue
         out.append(h)
     return out

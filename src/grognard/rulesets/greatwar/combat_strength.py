@@ -641,6 +641,11 @@ def compute(g: Game, rec: dict[str, Any]) -> Calc:
     else:
         ratio = attack / defense
         base = lad.level_of(ratio)
+    frozen = rec.get("frozen")
+    if frozen:  # OT 10: units lost in special effects attempts do not change the odds
+        attack, defense = Fraction(frozen["attack"]), Fraction(frozen["defense"])
+        ratio = None if frozen.get("ratio") is None else Fraction(frozen["ratio"])
+        base = int(frozen["base_level"])
     if rec.get("incremental_level") is not None:
         base = int(rec["incremental_level"])
     shifts = Modifiers()
