@@ -432,3 +432,30 @@ def test_lgg_10d_west_1914_a_displaced_unit_never_breaks_another_stack() -> None
         assert g2.ruleset.invariants(g2) == [], a
     with pytest.raises(IllegalAction):
         g.apply({"type": "displace", "side": CP, "unit": "DE-2-GR", "to": "1805"})
+
+
+@pytest.mark.rules("LGG 11.4-A", "LGG 11.4-B", "LGG 11.4-C")
+def test_lgg_11_4a_west_1914_rail_options_are_the_hexes_the_rail_check_accepts() -> None:
+    from grognard.rulesets.lgg1418 import movement, railways
+
+    g = new_game(seed=4)
+    g.apply({"type": "activate", "side": CP, "army": "DE-2"})
+    act = M.st(g)["activation"]
+    units = [g.state.pieces[pid] for pid in ("DE-2-G", "DE-2-VII", "DE-2-X")]
+    for grp in ([units[0]], units):
+        accepted = []
+        for j in movement.rail_destinations(g, CP, hx(g, "1804")):
+            try:
+                movement.check_rail(g, act, grp, j)
+            except IllegalAction:
+                continue
+            accepted.append(j)
+        assert accepted and movement.rail_options(g, act, grp) == accepted
+    # Cologne is a city: Aachen -> Cologne costs 2 MP (11.4-B), within a 4 MP allowance
+    assert hx(g, "2004") in movement.rail_options(g, act, [units[0]])
+    # with the German rail capacity used up this turn, no option is left (11.4-C)
+    M.st(g).setdefault("rail_used", {})["DE"] = railways.rail_capacity(g, "DE")
+    M.touch(g)
+    assert movement.rail_options(g, act, [units[0]]) == []
+    rails = [a for a in g.legal_actions(CP) if a["type"] == "rail"]
+    assert rails == []

@@ -465,11 +465,7 @@ class ActivationMovement(Step):
                             continue
                         out.append({"type": "move", "side": side, "units": ids, "to": g.board.label(j), "mode": mode})
                 if railways.rail_usable(g, side, i):
-                    for j in movement.rail_destinations(g, side, i):
-                        try:
-                            movement.check_rail(g, act, grp, j)
-                        except IllegalAction:
-                            continue
+                    for j in movement.rail_options(g, act, grp):
                         out.append({"type": "rail", "side": side, "units": ids, "to": g.board.label(j)})
             for u in units:
                 if M.is_infantry(u):

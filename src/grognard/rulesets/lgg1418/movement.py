@@ -521,6 +521,43 @@ def apply_rail(g: Game, act: dict[str, Any], units: list[Piece], goal: int, cost
         railways.use_rail(g, owner, n)
 
 
+@implements("LGG 11.4-A", "LGG 11.4-B", "LGG 11.4-C")
+def rail_options(g: Game, act: dict[str, Any], units: list[Piece]) -> list[int]:
+    """LGG 11.4-A / 11.4-B / 11.4-C: every hex :func:`check_rail` accepts for ``units``, in the
+    order of :func:`rail_destinations` (the checks that do not depend on the destination are
+    made once)."""
+    side = act["side"]
+    serial = act["serial"]
+    i = M.hex_of(g, units[0])
+    if i is None or not railways.rail_usable(g, side, i):
+        return []
+    members = group_members(g, units)
+    riders = [q for p in members if p.type in ("hq", "decoy") for q in g.state.contents(p.id) if M.is_unit(q) and M.in_reserve(q)]
+    left: dict[str, int] = {}
+    for p in members:
+        if mode_of(p, serial) == "admin" or (p.attrs.get("mv_act") == serial and p.attrs.get("mv_stop")):
+            return []
+        if p.type != "decoy" and not is_supplied(g, p):
+            return []
+        left[p.id] = allowance(g, p) - spent(p, serial)
+    use: dict[str, int] = {}
+    for p in members + riders:
+        if p.type != "decoy":
+            owner = railways.capacity_owner(g, p, i)
+            use[owner] = use.get(owner, 0) + 1
+    if any(railways.rail_left(g, owner) < n for owner, n in use.items()):
+        return []
+    out = []
+    for goal in rail_destinations(g, side, i):
+        path = railways.rail_path(g, side, i, goal)
+        if path is None:
+            continue
+        length = railways.journey_length(g, path)
+        if all(railways.rail_cost(g, p, i, goal, length) <= left[p.id] for p in members):
+            out.append(goal)
+    return out
+
+
 def rail_destinations(g: Game, side: str, i: int) -> list[int]:
     """Rail hexes reachable from ``i`` within 40 hexes of usable railway."""
     from grognard.rulesets.lgg1418 import paths
