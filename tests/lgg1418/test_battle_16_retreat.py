@@ -62,14 +62,13 @@ def test_lgg_16_7c_defender_paths_toward_supply_never_back_into_the_attack() -> 
     assert all(len(p) - 1 <= 3 for p in paths)  # never more than 3 hexes (16.7-B)
     assert "0405" not in {g.board.label(h) for p in paths for h in p}  # the hex the attack came from
     assert "0304" not in {g.board.label(h) for p in paths for h in p}  # an enemy stack
-    dist = battle_retreat.supply_distance(g, CP)
+    start = g.board.idx("0404")
+    targets = battle_retreat._comparable_targets(g, CP, start, entry["max"])
+    assert targets  # the nearest source or relay, and those within 2 hexes of its distance
     one = [p for p in paths if len(p) == 2]
-    best = min(dist[p[-1]] for p in one)
-    slack = battle_retreat._slack(g, CP, g.board.idx("0404"))
-    # toward the nearest source or relay; when several are within 2 hexes of each other, the
-    # retreating side chooses among them
-    assert one and all(dist[p[-1]] <= best + slack for p in one) and best < dist[g.board.idx("0404")]
-    assert "0403" in ends
+    # every one-hex retreat is one of the best toward one of those sources or relays
+    assert one and all(any(dt.get(p[-1], 99) == min(dt.get(q[-1], 99) for q in one) for _t, dt in targets) for p in one)
+    assert "0403" in ends and "0505" not in ends  # toward Berlin, not toward Paris
 
 
 @pytest.mark.rules("LGG 16.7-A", "LGG 16-A")

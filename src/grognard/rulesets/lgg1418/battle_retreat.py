@@ -133,18 +133,6 @@ def supply_distance(g: Game, side: str) -> np.ndarray:
     return M.memo(g, f"retreat-dist:{side}", lambda: supply.distance_to(g, side, _targets(g, side)))
 
 
-def _slack(g: Game, side: str, start: int) -> int:
-    """2 when several sources or relays lie within 2 hexes of the nearest one (the retreating side
-    then chooses the direction), else 0 (16.7-C)."""
-    dist = supply_distance(g, side)
-    m = float(dist[start])
-    if not np.isfinite(m):
-        return 0
-    reach = supply.free_trace(g, side, start, int(m) + 2)
-    near = [t for t in _targets(g, side) if t in reach]
-    return 2 if len(near) >= 2 else 0
-
-
 def _enemy_seen(g: Game, side: str) -> set[int]:
     """Hexes with an enemy stack marker (what the retreating side sees)."""
     return M.enemy_present_hexes(g, side)
@@ -208,17 +196,32 @@ def legal_paths(g: Game, entry: dict[str, Any], group: list[Piece]) -> tuple[lis
     by_len: dict[int, list[tuple[int, ...]]] = {}
     for p in paths:
         by_len.setdefault(len(p), []).append(p)
-    out: list[tuple[int, ...]] = []
-    away = False
-    slack = _slack(g, side, start)
-    for _n, ps in sorted(by_len.items()):
-        best = min(d(p[-1]) for p in ps)
-        out.extend(p for p in ps if d(p[-1]) <= best + slack)
-        if best >= 1e9 or (np.isfinite(here) and best > here) or not np.isfinite(here):
-            away = True
+    best_end = min(d(p[-1]) for p in paths)
+    away = not np.isfinite(here) or best_end > here
     if first is not None and np.isfinite(here):
-        away = away and d(first) > here
+        away = d(first) > here and best_end > here
+    if not np.isfinite(here):
+        return sorted(paths), True
+    out: set[tuple[int, ...]] = set()
+    for _t, dt in _comparable_targets(g, side, start, int(entry["max"])):
+        for _n, ps in sorted(by_len.items()):
+            best = min(dt.get(p[-1], 10**9) for p in ps)
+            out.update(p for p in ps if dt.get(p[-1], 10**9) == best)
     return sorted(out), away
+
+
+def _comparable_targets(g: Game, side: str, start: int, length: int) -> list[tuple[int, dict[int, int]]]:
+    """LGG 16.7-C: the friendly sources and relays a retreat from ``start`` may head for - the nearest
+    one and any other within 2 hexes of its distance (the retreating side then chooses) - each with
+    its free-path distances."""
+    def compute() -> list[tuple[int, dict[int, int]]]:
+        dist = supply_distance(g, side)
+        m = int(dist[start])
+        reach = supply.free_trace(g, side, start, m + 2)
+        targets = sorted(t for t in _targets(g, side) if t in reach and reach[t] <= m + 2)
+        return [(t, supply.free_trace(g, side, t, m + length + 3)) for t in targets]
+
+    return M.memo(g, f"retreat-targets:{side}:{start}:{length}", compute)
 
 
 @implements("LGG 16.7-C", "LGG 16.5-A")

@@ -59,7 +59,9 @@ def _add_unit(g: Game, rec: dict[str, Any], p: Piece, role: str = "front", sub: 
               origin: str = "hex", joined: int = 0) -> None:
     frm = p.attrs.get("mv_from")
     rec["units"][p.id] = {
-        "side": p.side, "kind": _kind_of(p), "role": role, "sub": sub, "state": "fit", "barred": -1,
+        "side": p.side, "kind": _kind_of(p), "role": role, "sub": sub,
+        "state": "disorganized" if "disorganized" in p.status else "fit",  # set aside before the battle (14-A)
+        "barred": -1,
         "engaged": [], "losses": 0, "round_losses": {}, "from": M.label(g, int(frm)) if isinstance(frm, int) else None,
         "origin": origin, "joined": joined, "army": command_army(g, p), "face0": p.face,
     }

@@ -155,7 +155,8 @@ def eligible_units(g: Game, side: str, armies: list[str], i: int, serial: int | 
         if g.board.distance(h, i) > int(stat(g, hq, "central") or 0):
             continue
         for q in g.state.contents(hq.id):
-            if M.in_reserve(q) and q.type in ("corps", "tank") and q.attrs.get("no_breakthrough") != serial:
+            barred = q.attrs.get("no_breakthrough")
+            if M.in_reserve(q) and q.type in ("corps", "tank") and (barred is None or barred != serial):
                 out.append(q)
     return sorted(out, key=lambda p: p.id)
 
