@@ -245,7 +245,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("ghq-artillery-east-anchor", "Audit 9: the East radius of GHQ artillery is measured from the GHQ",
                kind=I, default="ghq", choices=("ghq",), rule="LGG 28-C"),
     OptionSpec("massive-shift-direction", "Audit 10: direction of the massive bombardment shift", kind=I,
-               default="right", choices=("right",), rule="LGG 37-C"),
+               default="right", choices=("right", "left"), rule="LGG 37-C",
+               help="The seed gives no direction (only the mountain shift is 'to the left (penalty)'): right, "
+                    "toward stronger fire, is our reading; left is the literal alternative."),
     OptionSpec("infiltration-general-bonus", "A-55: '+1 if the general has the @ symbol or a tank'", kind=I,
                default="as-printed", choices=("as-printed",), rule="LGG 37-G"),
     OptionSpec("russian-offensive-target", "A-49: the hex 5 hexes from an objective away from the Russian front",

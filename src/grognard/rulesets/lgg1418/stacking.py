@@ -68,6 +68,8 @@ def coordinated_battle_armies(g: Game, i: int) -> set[str]:
         out |= set(mk.get("coordinated", []))
     rk = g.state.marker("reinforced", lab)
     act = M.st(g).get("activation")
+    if act and act.get("coordinated") and any(M.is_unit(q) for q in M.occupied(g, M.other_side(act["side"])).get(i, [])):
+        out |= set(act.get("armies", []))  # 16-A: coordinated armies attack a hex together (before its battle)
     if rk and act and rk.get("turn") == M.turn_index(g) and rk.get("activation") == act.get("serial"):
         out |= set(rk.get("armies", []))
     return out
