@@ -152,3 +152,12 @@ def test_lgg_14_not_in_fire_doctrine_but_the_fortress_set_up_stays() -> None:
 def test_lgg_14_attacks_recorded_for_the_combined_reaction_rule() -> None:
     g = _attack()
     assert M.st(g)["attacked"]["DE-1"] == M.turn_index(g)
+
+
+@pytest.mark.rules("LGG 14-A")
+def test_lgg_14a_a_disorganized_corps_is_not_engaged_in_the_battle() -> None:
+    g = _attack()
+    act(g, EN, type="disorganize", unit="fa")
+    act(g, EN, type="end-reinforcement")
+    rec = next(iter(M.st(g)["battles"].values()))
+    assert rec["units"]["fa"]["state"] == "disorganized"
