@@ -436,12 +436,12 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
     """Check a move action against the movement rules; raise :class:`IllegalAction` naming the rule."""
     kind = f.params.get("kind", MOVEMENT)
     pieces = moving_pieces(g, action, "OT 6")
-    start = units.hex_of(g, pieces[0])
-    assert start is not None
     for p in pieces:
         why = can_move_now(g, f, p)
         if why:
             raise IllegalAction("OT 6", why)
+    start = units.hex_of(g, pieces[0])
+    assert start is not None
     accel = bool(action.get("accel", False))
     if accel:
         if kind != MOVEMENT:
@@ -690,40 +690,60 @@ class MovementStep(Step):
         return [p for p in units.on_map_units(g, f.params["side"]) if can_move_now(g, f, p) is None]
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        from grognard.rulesets.greatwar import listing
+
         out: list[Action] = []
         kind = f.params.get("kind", MOVEMENT)
         ctx = context(g, side, kind)
+        table = listing.memo(g, "moves")
+        frame_sig = (f.step, side, repr(sorted((k, v) for k, v in f.params.items() if k != "units")))
+        records = f.params.get("units", {})
         for p in self.movers(g, f):
             if g.state.pieces[p.id].loc.kind == "piece":
                 continue
             h = units.hex_of(g, p)
             assert h is not None
             group = [p, *[q for q in g.state.contents(p.id) if units.is_unit(q)]]
-            if any(can_move_now(g, f, q) for q in group):
-                continue
-            accel_options = [False]
-            if kind == MOVEMENT and not f.params.get("units", {}).get(p.id, {}).get("moved") and special_units.accel_forbidden(g, p) is None and not any(Fraction(f.params.get("units", {}).get(q.id, {}).get("rested", 0)) for q in group):
-                accel_options.append(True)
-            if mode_of(f, p) == "accel":
-                accel_options = [True]
-            for accel in accel_options:
-                for v in g.board.neighbors(h):
-                    a: Action = {"type": "move", "side": side, "piece": p.id, "to": g.board.label(v)}
-                    if accel and mode_of(f, p) != "accel":
-                        a["accel"] = True
-                    if self._quick_ok(g, f, ctx, group, h, v, accel):
-                        out.append(a)
-            if fatigue(p) and mode_of(f, p) != "accel":
-                per_hit = 3 - _fatigue_rate(p)
-                if remaining(g, f, p) >= per_hit:
-                    out.append({"type": "rest", "side": side, "piece": p.id, "mp": per_hit})
+            # the one-hex moves and rests of this group depend only on what lies within two
+            # hexes, the group and its records (listing.py): reuse them while those are unchanged
+            key = (frame_sig, p.id, tuple(repr(records.get(q.id)) for q in group), listing.local_signature(g, h))
+            hit = table.get(key)
+            if hit is None:
+                hit = self._group_actions(g, f, ctx, side, kind, p, group, h)
+                table[key] = hit
+            out.extend(dict(a) for a in hit)
         out.extend(self.extra_actions(g, f, side))
         for ext in EXTENSIONS:
             out.extend(ext.actions(g, f, side))
         out.append({"type": "end-phase", "side": side})
         return out
 
+    def _group_actions(self, g: Game, f: Frame, ctx: MoveContext, side: str, kind: str, p: Piece, group: list[Piece],
+                       h: int) -> list[Action]:
+        """The one-hex moves (regular and accelerated) and the rests open to a unit and its box."""
+        out: list[Action] = []
+        if any(can_move_now(g, f, q) for q in group):
+            return out
+        accel_options = [False]
+        if kind == MOVEMENT and not f.params.get("units", {}).get(p.id, {}).get("moved") and special_units.accel_forbidden(g, p) is None and not any(Fraction(f.params.get("units", {}).get(q.id, {}).get("rested", 0)) for q in group):
+            accel_options.append(True)
+        if mode_of(f, p) == "accel":
+            accel_options = [True]
+        for accel in accel_options:
+            for v in g.board.neighbors(h):
+                a: Action = {"type": "move", "side": side, "piece": p.id, "to": g.board.label(v)}
+                if accel and mode_of(f, p) != "accel":
+                    a["accel"] = True
+                if self._quick_ok(g, f, ctx, group, h, v, accel):
+                    out.append(a)
+        if fatigue(p) and mode_of(f, p) != "accel":
+            per_hit = 3 - _fatigue_rate(p)
+            if remaining(g, f, p) >= per_hit:
+                out.append({"type": "rest", "side": side, "piece": p.id, "mp": per_hit})
+        return out
+
     def _quick_ok(self, g: Game, f: Frame, ctx: MoveContext, group: list[Piece], u: int, v: int, accel: bool) -> bool:
+        from grognard.rulesets.greatwar import hq as hqmod
         from grognard.rulesets.greatwar import stacking
 
         for q in group:
@@ -734,6 +754,8 @@ class MovementStep(Step):
             rem = movement_allowance(g, q, f.params.get("kind", MOVEMENT), accel or mode_of(f, q) == "accel") - spent(f, q)
             if need > rem and not (not accel and min_move_allowed(g, f, q)):
                 return False
+        if hqmod.hq_stack_problem(g, group, v) is not None:
+            return False
         return stacking.move_stacking_problem(g, group, v) is None and stacking.departure_problem(g, group, u) is None
 
     def extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
