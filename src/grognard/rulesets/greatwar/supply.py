@@ -1332,57 +1332,63 @@ def combat_supply(g: Game, side: str, pieces: Sequence[Piece], segment: str, com
     cs = summary(g)["combat_supply"]
     free_cap = Fraction(int(cs["free_re_per_command"]))
     out = CombatSupply(side, {}, [], {}, {})
-    for p in sorted(pieces, key=lambda q: q.id):
+    cands: dict[str, list[Piece]] = {}
+    cmd_of: dict[str, str] = {}
+    need: dict[str, Fraction] = {}
+    ordered = sorted(pieces, key=lambda q: q.id)
+    for p in ordered:
         h = units.hex_of(g, p)
-        need = combat_supply_re(g, p)
-        cands = []
-        for r in rps:
-            if h is None or not overland_ok(g, reach[r.id], h, "combat"):
-                continue
-            if hq_nat[r.id] and p.nation not in hq_nat[r.id]:
-                continue
-            cands.append(r)
-        if not cands:
-            out.unsupplied.append(p.id)
-            continue
-        cmd = command_of(g, h) or "-"  # type: ignore[arg-type]
+        need[p.id] = combat_supply_re(g, p)
+        cmd_of[p.id] = (command_of(g, h) or "-") if h is not None else "-"
+        cands[p.id] = [r for r in rps if h is not None and overland_ok(g, reach[r.id], h, "combat")
+                       and not (hq_nat[r.id] and p.nation not in hq_nat[r.id]) and r.id not in free_only]
         want = (prefer or {}).get(p.id)
-        chosen = None
-        # the free allowance (OT 11D special)
-        fr = free.get(cmd)
-        for r in cands:
-            if want and r.id != want:
-                continue
-            if fr is not None and fr[0] != r.id:
-                continue
-            if r.id in used or r.id in out.charges:
-                continue
-            if (fr[1] if fr else Fraction(0)) + need <= free_cap:
-                chosen = ("free", r)
+        if want:
+            cands[p.id] = [r for r in cands[p.id] if r.id == want]
+    # pass 1: draw on Res Pts (those already in use first, then the largest)
+    for p in ordered:
+        order = sorted(cands[p.id], key=lambda r: (r.id not in used and r.id not in out.charges, -res_pt_capacity(g, r), r.id))
+        for r in order:
+            left = res_pt_capacity(g, r) - used.get(r.id, Fraction(0)) - out.charges.get(r.id, Fraction(0))
+            if need[p.id] <= left:
+                out.charges[r.id] = out.charges.get(r.id, Fraction(0)) + need[p.id]
+                out.supplied[p.id] = r.id
                 break
-        if chosen is None:
-            order = sorted(cands, key=lambda r: (r.id not in used and r.id not in out.charges, -res_pt_capacity(g, r), r.id))
-            for r in order:
-                if want and r.id != want:
-                    continue
-                if r.id in free_only or any(v[0] == r.id for v in out.free.values()):
-                    continue
-                left = res_pt_capacity(g, r) - used.get(r.id, Fraction(0)) - out.charges.get(r.id, Fraction(0))
-                if need <= left:
-                    chosen = ("pay", r)
-                    break
-        if chosen is None:
-            out.unsupplied.append(p.id)
+    # pass 2: the free allowance (OT 11D special) -- a Res Pt drawn on in this combat only by up to 2 RE
+    # of units of one command, and by nobody else this segment, is not spent; units left without supply
+    # may also use it from a Res Pt nobody draws on.
+    for rid in sorted(out.charges):
+        users = [pid for pid, how in out.supplied.items() if how == rid]
+        cmds = {cmd_of[u] for u in users}
+        if len(cmds) != 1 or rid in used:
             continue
-        kind, r = chosen
-        if kind == "free":
-            prev = free.get(cmd, (r.id, Fraction(0)))
-            free[cmd] = (r.id, prev[1] + need)
+        cmd = next(iter(cmds))
+        fr = free.get(cmd)
+        base = fr[1] if fr and fr[0] == rid else Fraction(0)
+        if fr is not None and fr[0] != rid:
+            continue
+        if base + out.charges[rid] <= free_cap:
+            free[cmd] = (rid, base + out.charges[rid])
             out.free[cmd] = free[cmd]
-            out.supplied[p.id] = f"free:{r.id}"
-        else:
-            out.charges[r.id] = out.charges.get(r.id, Fraction(0)) + need
-            out.supplied[p.id] = r.id
+            for u in users:
+                out.supplied[u] = f"free:{rid}"
+            del out.charges[rid]
+    for p in ordered:
+        if p.id in out.supplied:
+            continue
+        cmd = cmd_of[p.id]
+        fr = free.get(cmd)
+        for r in cands[p.id]:
+            if r.id in used or r.id in out.charges or (fr is not None and fr[0] != r.id):
+                continue
+            base = fr[1] if fr else Fraction(0)
+            if base + need[p.id] <= free_cap:
+                free[cmd] = (r.id, base + need[p.id])
+                out.free[cmd] = free[cmd]
+                out.supplied[p.id] = f"free:{r.id}"
+                fr = free[cmd]
+                break
+    out.unsupplied = [p.id for p in ordered if p.id not in out.supplied]
     if commit:
         seg = led.setdefault("used", {}).setdefault(segment, {})
         for rid, amt in out.charges.items():
