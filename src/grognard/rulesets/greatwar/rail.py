@@ -128,7 +128,9 @@ def yards(g: Game) -> list[int]:
 
 def _link_ok_for(g: Game, side: str, lk: RailLink, u: int) -> bool:
     if lk.ferry:
-        return g.state.control.get(u) == side and g.state.control.get(lk.to) == side
+        from grognard.rulesets.greatwar.special_rules import ferry_usable
+
+        return ferry_usable(g, side, u, lk.to)  # OT 15A3
     return terrain.bridge_usable(g, side, lk.side)
 
 
