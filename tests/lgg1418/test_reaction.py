@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.lgg1418 import reaction
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418 import reaction
 from grognard.rulesets.lgg1418.zoc import BESIEGING
 
 from .helpers import CP, EN, act, army, corps, force_dice, game, ghq, hq, play_until, to_activation

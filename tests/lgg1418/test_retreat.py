@@ -236,3 +236,19 @@ def test_lgg_19a_great_retreat_hook_at_the_start_of_the_russian_turn() -> None:
     play_until(g, "choose-activation", chooser=_first(EN))
     assert g.state.vars["great"] == [{"side": EN, "front": "East", "moment": "start-of-turn"}]
     assert ring("0404")  # the map is the ordinary test map
+
+
+@pytest.mark.rules("LGG 19-A")
+def test_lgg_19a_rail_retreat_must_end_closer_to_a_source() -> None:
+    rail = [{"name": "r", "kind": "rail", "paths": [["0101", "0102", "0103", "0104", "0105", "0205", "0305", "0405",
+                                                     "0505"]]}]
+    areas = [{"name": "FR", "kind": "country", "attrs": {"nation": "FR"},
+              "hexes": [f"{c:02d}{r:02d}" for c in range(1, 6) for r in range(1, 9)]}]
+    g = game(pieces=_pieces(), places=[PARIS, BERLIN], control=CONTROL, rules=_rules(), networks=rail, areas=areas)
+    _to_declaration(g, EN, own=True)
+    act(g, EN, type="strategic-retreat", armies=["FR-1"])
+    dests = {a["to"] for a in g.legal_actions(EN) if a["type"] == "rail" and a["units"] == ["fa"]}
+    assert "0103" in dests and "0505" not in dests
+    with pytest.raises(IllegalAction) as e:
+        g.apply({"type": "rail", "side": EN, "units": ["fa"], "to": "0505"})
+    assert e.value.rule == "LGG 19-A"

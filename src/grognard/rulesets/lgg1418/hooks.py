@@ -127,6 +127,11 @@ def phase_hooks(g: Game, phase: str) -> list[str]:
 MoveCheck = Callable[["Game", dict[str, Any], "list[Piece]", int, str, bool], None]
 MOVE_CHECKS: list[MoveCheck] = []
 
+#: Extra checks of a rail move, called at the end of ``movement.check_rail`` (and by the listing
+#: of rail destinations) with ``(g, act, members, goal)``; a check raises IllegalAction.
+RailCheck = Callable[["Game", dict[str, Any], "list[Piece]", int], None]
+RAIL_CHECKS: list[RailCheck] = []
+
 #: Extra conditions for ending an activation's movement, called by the ``end-movement``
 #: check with ``(g, act)``; each returns ``(rule id, reason)`` when movement may not end yet.
 EndMovementCheck = Callable[["Game", dict[str, Any]], "tuple[str, str] | None"]

@@ -499,6 +499,8 @@ def check_rail(g: Game, act: dict[str, Any], units: list[Piece], goal: int) -> t
         if railways.rail_left(g, owner) < n:
             raise IllegalAction("LGG 11.4-C", f"the {M.nation_name(g, owner)} rail capacity left this turn "
                                 f"({railways.rail_left(g, owner)}) is smaller than the {n} units moved")
+    for chk in hooks.RAIL_CHECKS:
+        chk(g, act, members, goal)
     return path, costs, use
 
 
@@ -554,6 +556,11 @@ def rail_options(g: Game, act: dict[str, Any], units: list[Piece]) -> list[int]:
             continue
         length = railways.journey_length(g, path)
         if all(railways.rail_cost(g, p, i, goal, length) <= left[p.id] for p in members):
+            try:
+                for chk in hooks.RAIL_CHECKS:
+                    chk(g, act, members, goal)
+            except IllegalAction:
+                continue
             out.append(goal)
     return out
 

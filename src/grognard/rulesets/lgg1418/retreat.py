@@ -565,6 +565,7 @@ class ReformChoiceStep(Step):
 
 
 hooks.register_check(hooks.MOVE_CHECKS, retreat_move_check)
+hooks.register_check(hooks.RAIL_CHECKS, retreat_rail_check)
 hooks.register_check(hooks.END_MOVEMENT_CHECKS, retreat_end_check)
 hooks.register_actions("choose-activation", ReformChoice())
 
