@@ -228,6 +228,7 @@ def battle_params(g: Game, **spec: Any) -> dict[str, Any]:
         "def_armies": [], "great": False, "obstinacy": {}, "log": [], "budgets": {}, "trench_cuts": [],
         "aggravate": {}, "breakthrough_units": [], "sub_wins": [], "allied_sent": {}, "allied_refused": {},
         "defender_state": "", "attacker_from": [], "late_split": False, "used_art": {}, "tank_value": {},
+        "breakthrough_level": None, "breakthrough_corps": None,
     }
     M.touch(g)
     return {"battle": bid}

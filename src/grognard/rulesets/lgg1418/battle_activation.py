@@ -81,7 +81,8 @@ class ArmyBattles(Step):
                 f.params["last"] = params["battle"]
                 # 29-32: the trench-warfare rules prepare the battle, then push its battle step.
                 return hooks.child(g, "battle-preparation", params) or ("battle", params)
-            extra = sorted(now - set(f.params["fought"]))
+            done_here = {r["hex"] for r in battle.battles(g).values() if r.get("activation") == f.params.get("activation")}
+            extra = sorted(now - set(f.params["fought"]) - done_here)
             if extra:
                 f.params["pending"] = extra
                 return self.next_child(g, f)

@@ -376,7 +376,9 @@ class RetreatGroup(Step):
 
     def _left(self, g: Game, e: dict[str, Any]) -> list[str]:
         start = g.board.idx(e["hex"])
-        return [u for u in e["units"] if M.hex_of(g, piece(g, u)) == start and piece(g, u).loc.kind in ("hex", "piece")]
+        stay = set(e.get("stayed", []))
+        return [u for u in e["units"] if u not in stay and M.hex_of(g, piece(g, u)) == start
+                and piece(g, u).loc.kind in ("hex", "piece")]
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         e = _entry(g, f.params["retreat"])
@@ -437,9 +439,12 @@ class RetreatGroup(Step):
             execute(g, e, ids, [g.board.idx(e["hex"]), j], False)
         else:
             path = [g.board.idx(h) for h in action["path"]]
-            movers = [piece(g, u) for u in ids if piece(g, u).loc.kind == "hex"]
-            _paths, away = legal_paths(g, e, movers)
-            execute(g, e, ids, path, away)
+            if len(path) == 1:  # no further retreat (only a voluntary one was left)
+                e.setdefault("stayed", []).extend(ids)
+            else:
+                movers = [piece(g, u) for u in ids if piece(g, u).loc.kind == "hex"]
+                _paths, away = legal_paths(g, e, movers)
+                execute(g, e, ids, path, away)
         if not self._left(g, e):
             e["done"] = True
             g.finish(f)

@@ -174,6 +174,9 @@ class CounterOffensiveBattle(Step):
             co = rec_of(g, params["battle"])
             co["attacker_from"] = [rec["hex"]]
             rec["counter_offensive"] = co["id"]
+            for e in battle_retreat.pending(g, [rec["id"]]):
+                if e["side"] == enemy:  # 18-B: the counter-offensive decides its retreat (one hex at most)
+                    e["done"] = True
             return "battle", params
         return None
 
