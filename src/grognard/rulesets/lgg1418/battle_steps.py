@@ -111,6 +111,10 @@ def setup_participants(g: Game, rec: dict[str, Any]) -> None:
     rec["def_armies"] = sorted({a for p in du if (a := command_army(g, p))})
     rec["nations"] = {att: _nation_of(g, rec, att, au, rec["armies"]), dfn: _nation_of(g, rec, dfn, du, rec["def_armies"])}
     rec["attacker_from"] = sorted({u["from"] for u in rec["units"].values() if u["side"] == att and u["from"]})
+    if "trench" not in spec and rec["kind"] != "counter-offensive":
+        from grognard.rulesets.lgg1418 import trench
+
+        spec["trench"] = int(trench.battle_trench_level(g, rec["hex"], dfn))
     act = M.st(g).get("activation")
     g.state.set_marker("battle", rec["hex"], {"turn": M.turn_index(g), "side": att,
                                               "activation": act["serial"] if act else None,
