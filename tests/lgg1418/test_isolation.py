@@ -112,3 +112,23 @@ def test_lgg_22a_judged_at_activation_and_rolled_in_the_final_phase() -> None:
         g.apply(next((a for a in legal if a["type"].startswith(("end", "no-", "decline"))), legal[0]))
     rolls = [e for e in g.state.log if e["type"] == "roll" and e["rule"] == "LGG 22-A"]
     assert len(rolls) == 1  # the attrition test of the final phase
+
+
+@pytest.mark.rules("LGG 22-A")
+def test_lgg_22a_judged_at_battles() -> None:
+    extra = [hq("dh", "DE", "0706", "DE-1"), hq("fh", "FR", "0101", "FR-1")]
+    g = _encircled(extra=extra, rules={"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh")],
+                                       "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}})
+    from .helpers import act, to_activation
+
+    g.state.pieces["de0"].attrs["attached"] = "DE-1"  # the ringer at 0605 attacks
+    to_activation(g, CP, "DE-1")
+    g.apply({"type": "move", "side": CP, "units": ["de0"], "to": "0505", "mode": "normal"})
+    act(g, CP, type="end-movement")
+    for _ in range(100):
+        if M.st(g).get("isolated_since", {}).get("u") is not None or M.st(g).get("activation") is None:
+            break
+        s = g.acting_sides()[0]
+        legal = g.legal_actions(s)
+        g.apply(next((a for a in legal if a["type"].startswith(("end", "no-", "decline", "commit", "done"))), legal[0]))
+    assert M.st(g)["isolated_since"].get("u") == M.turn_index(g) or g.state.pieces["u"].loc.kind != "hex"

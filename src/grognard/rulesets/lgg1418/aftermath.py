@@ -3,7 +3,8 @@
 The activation pushes the ``activation-aftermath`` hook after its battles
 (:class:`ActivationAftermath`), with ``side``, ``armies``, ``activation`` and ``kind``. In order:
 
-1. the units of another army that reinforced a defence go back to their stack and the corps
+1. the isolation of the units that fought is judged (22-A); the units of another army that
+   reinforced a defence go back to their stack and the corps
    disorganized to make room are fit again (14-C, 14-A); a stacking breach this leaves is cured
    as at the end of a movement (10-D);
 2. sieges (23-C, 23-D): where the active side now stands with an enemy fortress and no enemy
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 AFTERMATH = hooks.AFTERMATH
 
 
-@implements("LGG 14-C", "LGG 23-C", "LGG 23-D", "LGG 12-B", "LGG 47")
+@implements("LGG 14-C", "LGG 23-C", "LGG 23-D", "LGG 12-B", "LGG 47", "LGG 22-A")
 class ActivationAftermath(Step):
     """LGG 14-C / 23-C / 23-D / 12-B / 47.1-A: the work after an activation's battles."""
 
@@ -50,6 +51,11 @@ class ActivationAftermath(Step):
             stage = p.get("stage", "returns")
             if stage == "returns":
                 p["stage"] = "sieges"
+                from grognard.rulesets.lgg1418 import isolation
+
+                fought = {u for rec in M.st(g).get("battles", {}).values()
+                          if rec.get("activation") == p["activation"] for u in rec.get("units", {})}
+                isolation.judge(g, [g.state.pieces[u] for u in sorted(fought) if u in g.state.pieces])  # 22-A
                 enemy_reinforcement.return_inter_army_units(g, int(p["activation"]))
                 if activation.placement_problems(g, enemy):
                     return "end-of-movement", {"side": enemy}
