@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-PASSIVE = ("decline", "pass", "no-", "end")
+PASSIVE = ("decline", "pass", "no-", "end", "done")
 
 
 def quiet(chooser: Callable[..., Any] | None = None) -> Callable[..., Any]:

@@ -346,11 +346,44 @@ def test_lgg_28c_ghq_artillery_joins_the_bombardment_and_returns() -> None:
     _launch_and_attack(g)
     drive(g, quiet(), until=in_step("bombardment-choice"))
     act(g, EN, type="bombardment", kind="normal")
-    drive(g, quiet(), until=lambda g: any(f.step == "battle" for f in g.state.frames))
+    drive(g, quiet(), until=lambda g: M.st(g).get("activation") is None)
     rec = last_battle(g)
     assert "g1" in main_battle.prep(rec)["ghq_attacker"]
     assert "g1" in main_battle.prep(rec)["bombardment_result"]["fired"]
-    assert M.hex_of(g, g.state.pieces["g1"]) == g.board.idx("0404")  # in the battle
-    drive(g, quiet(), until=lambda g: M.st(g).get("activation") is None)
+    assert any(e["type"] == "ghq-artillery" and "g1" in e["text"] and "joins the battle at 0404" in e["text"]
+               for e in g.visible_log(EN))
     g1 = g.state.pieces["g1"]
     assert g1 in trench.ghq_artillery(g, "FR") or g1.loc == Loc.box(M.ELIMINATED)  # back in its box after the battle
+
+
+@pytest.mark.rules("LGG 32.1-A", "LGG 32.1-E", "LGG 32.1-F", "LGG 32.1-G", "LGG 32.1-H", "LGG 32.1-I", "LGG 32.1-J")
+def test_lgg_32_1_rounds_follow_rule_16_with_the_main_battle_parameters() -> None:
+    g = _go_game(extra=[de("db", "0404"), de("dc", "0404")], seed=5)
+    _launch_and_attack(g)
+    drive(g, quiet(), until=in_step("secret-choice"))
+    act(g, EN, type="commit", value="V")
+    act(g, CP, type="commit", value="N")
+    act(g, EN, type="bombardment", kind="normal")
+    rec = last_battle(g)
+    if g.current()[1].step == "front-reinforcement":
+        act(g, CP, type="done-reinforcing")
+    # 32.1-H: the reinforcements of a main battle are those of 16.6 in Fire Doctrine (HQ reserve, GHQ,
+    # stacks of the same army within 3 hexes)
+    from grognard.rulesets.lgg1418 import battle_steps
+
+    drive(g, quiet(), until=lambda g: any(f.step == "battle-commit" for f in g.state.frames))
+    assert dict(battle_steps.reinforcement_pool(g, rec, CP)).get("dres", "").startswith("hq:")
+    drive(g, quiet(), until=lambda g: M.st(g).get("activation") is None)
+    rec = battle.rec_of(g, rec["id"])
+    assert rec["table"] == "combat-trench"  # 32.1-G: resolved on the Trench Table (16.5)
+    rounds = [e for e in g.state.log if e["type"] == "battle-round" and rec["hex"] in e["text"]]
+    assert rounds and all("sub-battle" in e["text"] for e in rounds)  # 32.1-A/E: one engaged unit a side, per sub-battle
+    engaged = [u for u, x in rec["units"].items() if x["engaged"]]
+    assert {rec["units"][u]["side"] for u in engaged} == {CP, EN}
+    d12 = [e for e in g.state.log if e["type"] == "roll" and e.get("rule") == "LGG 16.4"]
+    assert len(d12) >= len(rounds)  # 32.1-F: the D12 of 16.4 each round, with its modifiers
+    assert any(m["reason"] == "waves order (V)" for m in rec["spec"]["modifiers"]) is rec["prep"]["benefits"]["attacker"]
+    i = g.board.idx("0404")
+    loser = rec["loser"]
+    assert rec["winner"] in M.SIDES and loser == M.other_side(rec["winner"])  # 32.1-J
+    assert not [p for p in M.units_at_hex(g, i, loser) if M.is_corps(p)]  # 32.1-I: the loser has retreated

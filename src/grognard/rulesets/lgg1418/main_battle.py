@@ -572,10 +572,12 @@ class FrontReinforcement(Step):
         return [s for s, v in sorted(rec.get("subs", {}).items()) if v.get("open")] or [None]
 
     def _redeploys(self, g: Game, rec: dict[str, Any], f: Frame, side: str) -> list[Action]:
+        """Each unit is redeployed at most once in a lull."""
         out: list[Action] = []
         subs = [s for s, v in sorted(rec.get("subs", {}).items()) if v.get("open")]
+        moved = set(f.params.get("moved", []))
         for uid, u in sorted(rec["units"].items()):
-            if u["side"] != side or u["state"] != "fit" or u["kind"] not in ("corps", "artillery"):
+            if u["side"] != side or u["state"] != "fit" or u["kind"] not in ("corps", "artillery") or uid in moved:
                 continue
             if u["role"] == "front":
                 for s in subs:
@@ -621,7 +623,9 @@ class FrontReinforcement(Step):
             f.params["done"] = int(f.params.get("done", 0)) + 1
             fog.emit_private(g, side, "front-reinforcement", f"{q.id} joins the front line at {rec['hex']}",
                              f"{side} reinforces its front line at {rec['hex']}", rule=self.rule)
-        elif t == "redeploy":
+        if t in ("redeploy", "to-rear", "from-rear", "front-reinforce"):
+            f.params.setdefault("moved", []).append(action["unit"])
+        if t == "redeploy":
             rec["units"][action["unit"]]["sub"] = action["sub"]
             fog.emit_private(g, side, "redeploy", f"{action['unit']} moves to sub-battle {action['sub']}",
                              f"{side} redeploys its front line at {rec['hex']}", rule="LGG 32.2-B")
