@@ -776,6 +776,9 @@ def tally(g: Game, rec: dict[str, Any], uid: str, n: int) -> None:
         return
     side = rec["units"][uid]["side"] if uid in rec["units"] else piece(g, uid).side
     rec["losses"][side] = int(rec["losses"].get(side, 0)) + n
+    year = M.st(g).setdefault("losses_year", {}).setdefault(str(M.current_turn(g).year), {})
+    nation = piece(g, uid).nation
+    year[nation] = int(year.get(nation, 0)) + n  # losses of the year (37-A)
     rec["unit_losses"][uid] = int(rec["unit_losses"].get(uid, 0)) + n
     if uid in rec["units"]:
         u = rec["units"][uid]

@@ -160,7 +160,7 @@ def why_not_restore(g: Game, side: str, p: Piece) -> tuple[str, str] | None:
         return ("LGG 5-B", f"{p.id} is not in play on the map")
     if is_isolated(g, p, "pr"):
         return ("LGG 5-B", "PR cannot be used for isolated corps")
-    cost = int(g.opt("pr-restore-cost"))
+    cost = restore_cost(g, p)
     rest = _rest(g, p.nation)
     if rest["spent"] + cost > rest["budget"]:
         return ("LGG 5-B", f"{M.nation_name(g, p.nation)} may spend only {rest['budget']} PR on restorations this turn "
@@ -172,8 +172,18 @@ def why_not_restore(g: Game, side: str, p: Piece) -> tuple[str, str] | None:
     return None
 
 
+def restore_cost(g: Game, p: Piece) -> int:
+    """PR to restore a reduced corps (option ``pr-restore-cost``); a reduced assault corps costs 2
+    PR and gets its Stosstruppen marker back to full (38-C)."""
+    if p.attrs.get("assault"):
+        return 2
+    return int(g.opt("pr-restore-cost"))
+
+
 def restore(g: Game, p: Piece) -> None:
-    cost = int(g.opt("pr-restore-cost"))
+    cost = restore_cost(g, p)
+    if p.attrs.get("assault") == "reduced":
+        M.set_attr(g, p, "assault", "full")
     slot = restoration_slot(g, p)
     assert slot is not None
     rest = M.st(g).setdefault("restorations", {}).setdefault(p.nation, _rest(g, p.nation))

@@ -13,7 +13,7 @@ losses).
 
 State: ``st["tactics"]`` (acquisitions ``{"tactic", "nation", "side", "turn", "year"}``),
 ``st["tactic_tests"]`` (``{"side", "year", "turn", "ok"}``), the secret target of each side in
-``g.state.secrets[side]["tactic_target"]``, ``st["assault_markers"][nation]`` (markers in hand),
+``g.state.secrets[side]["tactic_target"]``, ``g.state.tracks["assault_markers"][nation]`` (markers in hand),
 ``st["defence_in_depth"][side]`` (passed / last failed turn), ``st["infiltration_used"]``.
 Technologies (42) are read from ``st["technologies"][nation]`` (names) when present.
 """
@@ -279,6 +279,24 @@ def blitz_bombardment(g: Game, nation: str, artillery_units: Sequence[Piece], ot
     if fire < 6:
         raise IllegalAction("LGG 37-E", f"a blitz bombardment needs a total fire of 6 or more (here {fire})")
     return {"fire": fire, "mun": 3 * n, "groups": 2 if doctrine.doctrine(g, nation, M.WEST) == "combined" else 1}
+
+
+@implements("LGG 37-C", "LGG 37-E", "LGG 37-F", "LGG 37-G")
+def tactics_problem(tactics: Sequence[str], bombardment: str | None, mountains: bool = False) -> str | None:
+    """LGG 37-C / 37-E / 37-F / 37-G: why a combination of tactics and bombardment is not allowed
+    (None when it is): massive bombardment excludes blitz, creeping barrage and infiltration;
+    creeping barrage and infiltration exclude each other, admit only a blitz bombardment (or none),
+    and the creeping barrage is forbidden in mountains."""
+    t = set(tactics)
+    if bombardment == "massive" and t & {"blitz bombardment", "creeping barrage", "infiltration"}:
+        return "massive bombardment is incompatible with blitz bombardment, creeping barrage and infiltration"
+    if {"creeping barrage", "infiltration"} <= t:
+        return "creeping barrage and infiltration are incompatible"
+    if t & {"creeping barrage", "infiltration"} and bombardment not in (None, "none", "blitz"):
+        return "creeping barrage and infiltration allow only a blitz preliminary bombardment"
+    if "creeping barrage" in t and mountains:
+        return "creeping barrage is forbidden in mountains"
+    return None
 
 
 # ====================================================================== combat gas (37-D)
@@ -565,7 +583,9 @@ def combined_arms(g: Game, rec: dict[str, Any], sub: str, side: str) -> Modifier
 
 # ====================================================================== Stosstruppen (38)
 def markers_in_hand(g: Game, nation: str) -> int:
-    return int(M.st(g).get("assault_markers", {}).get(nation, 0))
+    """Stosstruppen markers a power holds (track ``assault_markers``, set by a scenario under
+    ``[tracks.assault_markers]`` or by production, 44-O)."""
+    return int(g.state.tracks.get("assault_markers", {}).get(nation, 0))
 
 
 @implements("LGG 38-A")
@@ -595,7 +615,7 @@ def place_assault_marker(g: Game, p: Piece) -> None:
     why = why_not_assault(g, p)
     if why:
         raise IllegalAction("LGG 38-A", why)
-    M.st(g).setdefault("assault_markers", {})[p.nation] = markers_in_hand(g, p.nation) - 1
+    g.state.tracks.setdefault("assault_markers", {})[p.nation] = markers_in_hand(g, p.nation) - 1
     M.set_attr(g, p, "assault", "full")
     say(g, p.side, "assault", f"{p.id} becomes an assault corps", None, rule="LGG 38-A")
 
