@@ -70,7 +70,8 @@ def eng(g: Game) -> dict[str, Any]:
 def is_divisional_engineer(p: Piece, cadre_ok: bool = False) -> bool:
     """OT 13I: divisional units with a printed attack of 5 or more have divisional engineers (the
     full-strength side counts; a cadre keeps only the maintenance of fieldworks and entrenchments)."""
-    if not units.is_unit(p) or not units.is_divisional(p):
+    size = units.catalogue().sizes.get(str(p.attrs.get("size", "")))
+    if not units.is_unit(p) or size is None or size.category != "divisional":
         return False
     full = [f for name, f in p.faces.items() if name not in units.SIZES_CADRE]
     best = max((units._val(f.get("attack", f.get("strength", 0))) for f in full), default=Fraction(0), key=lambda v: v if isinstance(v, Fraction) else Fraction(0))
