@@ -1081,7 +1081,8 @@ class InterphaseProcedures(Step):
 
 
 def _plans_needed(g: Game, side: str, year: int) -> bool:
-    if year < 1915:
+    """Plans are written for 1915 on, when the scenario goes on into that year."""
+    if year < 1915 or M.data(g).turn_by_id(M.rules(g).last_turn).year < year:
         return False
     if M.st(g).get("combined_from") is not None:
         return False
