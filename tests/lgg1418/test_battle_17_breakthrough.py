@@ -38,7 +38,7 @@ def test_lgg_17_3a_lgg61_breakthrough_reduction() -> None:
     assert breakthrough.breakthrough_reduction(g2, 2, 3, "blitz", "good-order") == (0, 0)
 
 
-@pytest.mark.rules("LGG 17.3-A", "LGG 17.3-B", "LGG 17.3-C")
+@pytest.mark.rules("LGG 17.3", "LGG 17.3-A", "LGG 17.3-B", "LGG 17.3-C")
 def test_lgg_17_3a_lgg61_general_value_orders_and_levels() -> None:
     base = base_pieces()
     next(b for b in base if b["id"] == "fgen")["faces"]["front"]["breakthrough"] = 3

@@ -303,6 +303,7 @@ def two_digit_total(g: Game, codes: list[str], rnd: int) -> tuple[int, int]:
     return min(3, running) + const, running + const
 
 
+@implements("LGG 16.4-G")
 def is_coastal(g: Game, i: int) -> bool:
     """A hex touching the sea (a sea hexside or a sea hex next to it) or holding a port."""
     if mapdata.port_size(g, i):
@@ -341,6 +342,7 @@ def assault_bonus(g: Game, p: Piece, key: str) -> int:
     return int(bdata(g)["assault_marker"][side][key])
 
 
+@implements("LGG 16.4-G", "LGG 16.4-I", "LGG 38-A")
 def morale(g: Game, rec: dict[str, Any] | None, p: Piece) -> str:
     """The morale column of a corps: printed morale, elite marines in a coastal hex (16.4-G, else
     veteran), elite Siberians (16.4-I), elite assault corps (38-A)."""
@@ -444,7 +446,8 @@ def _support(g: Game, rec: dict[str, Any], sub: str, side: str, eng: dict[str, A
     return out
 
 
-@implements("LGG 16.3", "LGG 16.3-A", "LGG 16.3-B", "LGG 16.3-C", "LGG 16.3-D", "LGG 9-G", "LGG 23-C", "LGG 36.1")
+@implements("LGG 16.3", "LGG 16.3-A", "LGG 16.3-B", "LGG 16.3-C", "LGG 16.3-D", "LGG 9-G", "LGG 23-C", "LGG 36.1",
+            "LGG 16.4-G", "LGG 16.4-H")
 def round_calc(g: Game, rec: dict[str, Any], sub: str, engaged: dict[str, Any] | None = None,
                rnd: int | None = None) -> RoundCalc:
     """LGG 16.3 / 16.4: the force differential, fire shift and D12 modifier of a round.
