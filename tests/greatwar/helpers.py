@@ -14,7 +14,7 @@ from grognard.scenario import load_scenario_text
 EN = "Entente"
 CP = "Central Powers"
 LEGEND = {"c": "clear", "m": "mountain", "f": "forest", "w": "woods", "r": "rough", "s": "swamp", "g": "glacier",
-          "x": "sea", "l": "lake", "k": "karst", "b": "bocage", "n": "canal-intensive"}
+          "x": "sea", "l": "lake", "k": "karst", "b": "bocage", "n": "canal-intensive", "W": "wooded-rough"}
 
 
 def _v(x: Any) -> str:
