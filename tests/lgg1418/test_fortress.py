@@ -270,3 +270,23 @@ def test_lgg_23d_a_siege_ends_when_the_besiegers_leave_and_blocks_the_railway() 
     place_at(g, "de", "0706")
     F.refresh_sieges(g)
     assert g.state.marker("siege", V) is None and BESIEGED not in g.state.pieces["verdun"].status
+
+
+@pytest.mark.rules("LGG 23-C")
+def test_lgg_23c_a_defeated_defender_may_withdraw_into_its_fortress() -> None:
+    from grognard.core.state import Frame
+    from grognard.rulesets.lgg1418 import battle_retreat
+    from tests.lgg1418.battle_helpers import bgame, de, fr, open_battle
+
+    g = bgame([fortress("f", "FR", "0404"), corps("gar", "FR", {"inside": "f"}, garrison="f"),
+               fr("fa", "0404"), fr("fb", "0404"), de("da", "0404")])
+    rec = open_battle(g, "0404", CP)
+    rec["winner"], rec["loser"], rec["ended_by"] = CP, EN, "test"
+    battle_retreat.create(g, rec)
+    (entry,) = battle_retreat.pending(g, [rec["id"]])
+    step = g.steps["retreat-group"]
+    f = Frame("retreat-group", {"retreat": entry["id"]})
+    opts = [a for a in step.legal_actions(g, f, EN) if a["type"] == "into-fortress"]
+    assert {tuple(a["units"]) for a in opts} == {("fa",), ("fb",)}  # room for one corps beside the garrison
+    step.apply(g, f, opts[0])
+    assert g.state.pieces["fa"].loc.ref == "f" and "fa" in entry["stayed"]

@@ -402,6 +402,10 @@ class RetreatGroup(Step):
             for j in _sea_ports(g, e):
                 out.append({"type": "retreat-by-sea", "side": e["side"], "retreat": e["id"], "units": sorted(left),
                             "to": M.label(g, j)})
+            from grognard.rulesets.lgg1418.fortress import withdrawal_into_fortress
+
+            for grp in withdrawal_into_fortress(g, e["side"], g.board.idx(e["hex"]), left):  # 23-C
+                out.append({"type": "into-fortress", "side": e["side"], "retreat": e["id"], "units": grp})
             return out
 
         return M.memo(g, f"retreat-options:{e['id']}:{','.join(left)}", compute)
@@ -437,6 +441,11 @@ class RetreatGroup(Step):
         if action["type"] == "retreat-by-sea":
             j = g.board.idx(action["to"])
             execute(g, e, ids, [g.board.idx(e["hex"]), j], False)
+        elif action["type"] == "into-fortress":
+            from grognard.rulesets.lgg1418.fortress import withdraw_into_fortress
+
+            withdraw_into_fortress(g, e["side"], g.board.idx(e["hex"]), ids)
+            e.setdefault("stayed", []).extend(ids)
         else:
             path = [g.board.idx(h) for h in action["path"]]
             if len(path) == 1:  # no further retreat (only a voluntary one was left)

@@ -185,6 +185,43 @@ def cavalry_alone(g: Game, side: str, i: int) -> bool:
     return not corps or all(M.is_cavalry(p) for p in corps)
 
 
+# ====================================================================== withdrawal into the fortress (23-C)
+@implements("LGG 23-C")
+def withdrawal_into_fortress(g: Game, side: str, i: int, ids: list[str]) -> list[list[str]]:
+    """LGG 23-C: groups of the defeated defender's units (``ids``, standing in hex ``i``) that may
+    withdraw into its unbesieged fortress there instead of retreating, up to its capacity (2 corps
+    with the garrison, any artillery, HQs or GHQs without their reserve) - even isolated, out of
+    supply or away from the supply sources. Each single unit, and the largest group that fits."""
+    f = fortress_at(g, i)
+    if f is None or f.side != side or BESIEGED in f.status or f.loc.kind != "hex":
+        return []
+    room = 2 - sum(1 for q in inside(g, f) if M.is_corps(q))
+    fits = []
+    for uid in ids:
+        p = g.state.pieces[uid]
+        if p.loc.kind != "hex" or p.type not in ("corps", "artillery", "hq", "ghq"):
+            continue
+        if p.type in ("hq", "ghq") and any(M.in_reserve(q) for q in g.state.contents(p.id)):
+            continue
+        fits.append(p)
+    out: list[list[str]] = [[p.id] for p in fits if not M.is_corps(p) or room >= 1]
+    corps = [p.id for p in fits if M.is_corps(p)][:max(room, 0)]
+    group = sorted(corps + [p.id for p in fits if not M.is_corps(p)])
+    if len(group) > 1:
+        out.append(group)
+    return out
+
+
+def withdraw_into_fortress(g: Game, side: str, i: int, ids: list[str]) -> None:
+    """LGG 23-C: move the units into the fortress of hex ``i``."""
+    f = fortress_at(g, i)
+    assert f is not None
+    for uid in ids:
+        M.move_piece(g, g.state.pieces[uid], Loc.inside(f.id))
+    fog.emit_private(g, side, "fortress", f"{', '.join(ids)} withdraw into the fortress {f.id}",
+                     f"{side} withdraws units into the fortress at {g.board.label(i)}", rule="LGG 23-C")
+
+
 # ====================================================================== siege fire (23-F)
 def _fired(g: Game) -> dict[str, int]:
     return M.st(g).setdefault("siege_fired", {})  # type: ignore[no-any-return]
