@@ -377,6 +377,7 @@ def test_ot_12c4_air_points_and_monitors() -> None:
     with pytest.raises(IllegalAction) as e:
         artillery.plan_bombardment(g2, frame(g2), {"type": "bombard", "side": EN, "pieces": [], "target": "0502", "air_points": 4})
     assert e.value.rule == "OT 12C4b"
+    assert artillery.bombardment_forms(g2) == {"air_points": False, "monitors": True, "aerial_missions": True, "naval_bombardment": False}
     ctl = {EN: [f"0{c}0{r}" for c in range(1, 5) for r in range(1, 5)], CP: [f"0{c}0{r}" for c in range(5, 9) for r in range(1, 5)]}
     g3 = game(cols=8, nrows=4, control=ctl, pieces=[unit("mt", "monitor", "France", "0402", a=6, d=2, m="W"), division("x", "Germany", "0502")])
     run_to(g3, "bombardment-segment", EN)

@@ -399,6 +399,16 @@ def test_ot_13a1f_road_extension() -> None:
     engineers.progress_projects(g, EN)
     assert terrain.road_link(g, g.board.side_between(idx(g, "0202"), idx(g, "0302")))  # the roadhead advanced
     assert gw(g)["heads"] == [] or gw(g)["heads"][0]["hexes"][0] == idx(g, "0302")
+    # any adjacent hex the road does not reach yet: a new road link
+    g = road_game(["c" * 8] * 6)
+    with pytest.raises(IllegalAction):
+        engineers.plan_project(g, None, {"type": "begin-project", "side": EN, "pieces": ["ce"], "task": "road", "target": "0102"})  # already joined
+    pr = engineers.plan_project(g, None, {"type": "begin-project", "side": EN, "pieces": ["ce"], "task": "road", "target": "0203"})
+    force_dice(g, [5])
+    engineers.begin_project(g, pr)
+    engineers.progress_projects(g, EN)
+    engineers.progress_projects(g, EN)
+    assert terrain.road_link(g, g.board.side_between(idx(g, "0202"), idx(g, "0203")))
 
 
 @pytest.mark.rules("OT 13B3c")
@@ -415,6 +425,12 @@ def test_ot_13b3c_rail_extension() -> None:
     assert pr["left"] == 4
     with pytest.raises(IllegalAction):
         engineers.plan_project(g, None, {"type": "begin-project", "side": EN, "pieces": ["ce"], "task": "rail-extend"})  # railroad engineers only
+    pr = engineers.plan_project(g, None, {"type": "begin-project", "side": EN, "pieces": ["rr"], "task": "rail-extend", "target": "0203"})
+    engineers.begin_project(g, pr)
+    for _ in range(4):
+        engineers.progress_projects(g, EN)
+    lk = next(lk for lk in rail.links(g)[idx(g, "0202")] if lk.to == idx(g, "0203"))
+    assert lk.volume == "low"  # a new line is low-volume until upgraded (interpretation)
 
 
 # ============================================================================ railroad engineers (13B)

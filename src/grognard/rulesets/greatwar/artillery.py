@@ -439,6 +439,16 @@ def bombardment_column(g: Game, strength: Fraction) -> str | None:
     return best
 
 
+@implements("OT 12C4", "OT 12C4a", "OT 12C4b")
+def bombardment_forms(g: Game) -> dict[str, bool]:
+    """OT 12C4: which air and naval bombardment the rules in use allow. Basic rules (12C4a): air
+    points on bombardment missions (half strength) and monitors and gunboats bombarding as
+    water-only artillery. Advanced rules (12C4b): air units fly aerial bombardment missions (OT
+    20G2j) and naval units bombard as OT 33C says, instead of the basic forms."""
+    air, naval = bool(g.opt("advanced-air")), bool(g.opt("advanced-naval"))
+    return {"air_points": not air, "monitors": not naval, "aerial_missions": air, "naval_bombardment": naval}
+
+
 def _bombarders(g: Game, side: str) -> list[Piece]:
     """Artillery that may bombard: on-map artillery units, and under the basic naval rules the
     monitors and gunboats (water-only artillery, OT 12C4a)."""
@@ -446,7 +456,7 @@ def _bombarders(g: Game, side: str) -> list[Piece]:
     for p in g.state.pieces.values():
         if p.side != side or not units.is_artillery(p) or units.hex_of(g, p) is None:
             continue
-        if units.utype(p).naval and g.opt("advanced-naval"):
+        if units.utype(p).naval and not bombardment_forms(g)["monitors"]:
             continue
         if "art-xx-hq" in units.utype(p).tags:
             continue
@@ -547,7 +557,7 @@ def plan_bombardment(g: Game, f: Frame, action: Action, commit: bool = False) ->
     if not isinstance(air, int) or isinstance(air, bool) or air < 0:
         raise IllegalAction("OT 12C4a", "'air_points' must be a whole number")
     if air:
-        if g.opt("advanced-air"):
+        if not bombardment_forms(g)["air_points"]:
             raise IllegalAction("OT 12C4b", "with the advanced air rules, air units fly aerial bombardment missions (OT 20G2j)")
         if side != f.params["attacker"]:
             raise IllegalAction("OT 12C4a", "air points join the phasing player's bombardments")

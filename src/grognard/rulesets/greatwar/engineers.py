@@ -744,6 +744,37 @@ def head_of(g: Game, kind: str, i: int) -> dict[str, Any] | None:
     return None
 
 
+def _line_links(g: Game, kind: str, i: int) -> list[int]:
+    """Neighbours joined to hex ``i`` by a usable road (OT 7B) or rail line."""
+    out = []
+    for j in g.board.neighbors(i):
+        s = g.board.side_between(i, j)
+        if (terrain.road_link(g, s) if kind == "road" else terrain.rail_link(g, s)):
+            out.append(j)
+    return out
+
+
+@implements("OT 13A1f", "OT 13B3c")
+def extension_target(g: Game, kind: str, i: int, raw: Any) -> int:
+    """OT 13A1f / 13B3c: the hex a road (or rail line) is extended into from its head hex ``i``: a
+    roadhead (railhead) of the scenario, or the end of a line (a hex with one link of the line);
+    the next hex of the planned line by default, or any adjacent hex the line does not reach yet."""
+    h = head_of(g, kind, i)
+    links = _line_links(g, kind, i)
+    if h is None and len(links) != 1:
+        raise IllegalAction("OT 13A1f", f"{g.board.label(i)} is not a {kind}head")
+    if raw is None:
+        if h is not None:
+            return int(h["hexes"][1])
+        raise IllegalAction("OT 13A1f", f"name the hex to extend the {kind} into ('target')")
+    if not isinstance(raw, str) or not g.board.has_label(raw):
+        raise IllegalAction("OT 13A1f", "'target' must name a hex")
+    t = g.board.idx(raw)
+    if t not in g.board.neighbors(i) or t in links:
+        raise IllegalAction("OT 13A1f", f"{raw} is not a hex next to the {kind}head that the {kind} does not reach yet")
+    return t
+
+
 def _difficult(g: Game, frm: int, to: int) -> tuple[bool, bool]:
     """(slow, always-spend) of extending into ``to`` across the hexside from ``frm`` (OT 13A1f, 13B3c)."""
     t = chart(g)["terrain"]
@@ -807,10 +838,7 @@ def plan_project(g: Game, f: Frame | None, action: Action) -> dict[str, Any]:
         n_res = 1
     elif task in ("road", "rail-extend"):
         kind = "road" if task == "road" else "rail"
-        h = head_of(g, kind, i)
-        if h is None:
-            raise IllegalAction("OT 13A1f", f"{workers[0].id} is not on a {kind}head with a line to extend")
-        target = int(h["hexes"][1])
+        target = extension_target(g, kind, i, action.get("target"))
         s = g.board.side_between(i, target)
         bad = set(chart(g)["terrain"]["no_road_hexsides"]) & set(terrain.side_features(g, s))
         if terrain.hex_prohibited_to_all(g, target) or bad or terrain.terrain(g, target) in chart(g)["terrain"]["no_road_hexes"]:
@@ -946,11 +974,18 @@ def complete_project(g: Game, pr: dict[str, Any]) -> None:
         set_marker(g, "fortress-state", i, "improved")
     elif t in ("road", "rail-extend"):
         kind = "road" if t == "road" else "rail"
-        h = head_of(g, kind, int(pr["hex"]))
-        if h is not None:
+        frm = int(pr["hex"])
+        h = head_of(g, kind, frm)
+        if h is not None and int(h["hexes"][1]) == i:
             h["hexes"] = h["hexes"][1:]
             if len(h["hexes"]) < 2:
                 gw(g)["heads"] = [x for x in gw(g)["heads"] if x is not h]
+        else:
+            if h is not None:
+                gw(g)["heads"] = [x for x in gw(g)["heads"] if x is not h]
+            s = g.board.side_between(frm, i)
+            built = eng(g).setdefault("roads" if kind == "road" else "rails", {})
+            built[str(s)] = pr["side"]
         g.__dict__.get("_gw_static", {}).clear()
     elif t == "rail-upgrade":
         from grognard.rulesets.greatwar import rail

@@ -61,8 +61,8 @@ def links(g: Game) -> dict[int, list[RailLink]]:
     (OT 13B3a, 13B3b) change a link's gauge and volume."""
     cut = terrain.heads(g).rail_cut
     eng = gw(g).get("eng", {})
-    gauge_over, volume_over = eng.get("gauge", {}), eng.get("volume", {})
-    key = ("gw:links", tuple(sorted(cut)), tuple(sorted(gauge_over.items())), tuple(sorted(volume_over.items())))
+    gauge_over, volume_over, built = eng.get("gauge", {}), eng.get("volume", {}), eng.get("rails", {})
+    key = ("gw:links", tuple(sorted(cut)), tuple(sorted(gauge_over.items())), tuple(sorted(volume_over.items())), tuple(sorted(built)))
     cache = g.__dict__.setdefault("_gw_static", {})
     if key in cache:
         return cache[key]
@@ -81,6 +81,17 @@ def links(g: Game) -> dict[int, list[RailLink]]:
             for u, v in ((a, b), (b, a)):
                 out.setdefault(u, []).append(RailLink(v, s, vol, gauge, net.kind == "rail-ferry"))
             seen.add((min(a, b), max(a, b)))
+    for key_s in sorted(built, key=int):  # rail lines built by railroad engineers (OT 13B3c): low-volume
+        s = int(key_s)
+        a, b = (int(x) for x in g.board.side_hexes[s])
+        if a < 0 or b < 0 or (min(a, b), max(a, b)) in seen:
+            continue
+        near = [lk.gauge for lk in out.get(a, []) + out.get(b, [])]
+        gauge = str(gauge_over.get(key_s, near[0] if near else "standard"))
+        vol = str(volume_over.get(key_s, "low"))
+        out.setdefault(a, []).append(RailLink(b, s, vol, gauge))
+        out.setdefault(b, []).append(RailLink(a, s, vol, gauge))
+        seen.add((min(a, b), max(a, b)))
     for city in geography.major_cities(g):
         for u in city:
             for v in g.board.neighbors(u):

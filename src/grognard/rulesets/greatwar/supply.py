@@ -276,7 +276,8 @@ def _static(g: Game) -> _Static:
     hexes, the map having no such hexsides)."""
     tv = view(g)
     hk = terrain.heads(g)
-    key = ("supply-static", hk.rail_cut, hk.road_cut)
+    e = gw(g).get("eng", {})
+    key = ("supply-static", hk.rail_cut, hk.road_cut, tuple(sorted(e.get("roads", {}))), tuple(sorted(e.get("rails", {}))))
     hit = tv.memo.get(key)
     if hit is not None:
         return hit

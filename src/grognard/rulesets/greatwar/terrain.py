@@ -228,6 +228,10 @@ def rail_link(g: Game, s: int) -> bool:
     """A rail line crosses hexside ``s`` (and it is not beyond a railhead)."""
     if s in heads(g).rail_cut:
         return False
+    from grognard.rulesets.greatwar.mechanics import gw
+
+    if str(s) in gw(g).get("eng", {}).get("rails", {}):
+        return True
     return any(net.kind == "rail" and net.edges[s] for net in g.board.networks.values())
 
 
@@ -242,7 +246,15 @@ def road_link(g: Game, s: int) -> bool:
     h = heads(g)
     if s in h.road_cut or s in h.rail_cut:
         return _network_link(g, s, "road") and s not in h.road_cut
-    return _network_link(g, s, "road") or _network_link(g, s, "rail")
+    return _network_link(g, s, "road") or _network_link(g, s, "rail") or _built(g, s)
+
+
+def _built(g: Game, s: int) -> bool:
+    """Roads and rail lines built by engineers (OT 13A1f, 13B3c) beyond the map's lines."""
+    from grognard.rulesets.greatwar.mechanics import gw
+
+    e = gw(g).get("eng", {})
+    return str(s) in e.get("roads", {}) or str(s) in e.get("rails", {})
 
 
 def bridge_features(g: Game, s: int) -> list[str]:
