@@ -134,9 +134,15 @@ def test_lgg_37d_gas_order_bonus_and_decay(monkeypatch) -> None:
     assert tactics.gas_available(g, "DE") == "chlorine"  # phosgene only after chlorine was used
     dice.push(6)
     bonus = tactics.gas_attack_bonus(g, "DE", "chlorine")
-    assert bonus == 3 and tactics.gas_available(g, "DE") == "chlorine"
+    assert bonus == 3
+    assert tactics.gas_available(g, "DE") is None  # no gas site: a single (secondary) battle a turn
     M.st(g)["gas"]["DE"]["chlorine"] = M.turn_index(g) - 1
+    M.st(g)["gas_battles"] = {}
+    g.state.tracks["gas_sites"] = {"DE": 2}
     assert tactics.gas_available(g, "DE") == "phosgene"
+    assert tactics.gas_battles_left(g, "DE") == 2
+    g.state.tracks["gas_sites"] = {}
+    assert tactics.gas_battles_left(g, "DE", "main") == 0 and tactics.gas_battles_left(g, "DE", "secondary") == 1
     rec = open_battle(g, "0404", CP, modifiers=[tactics.gas_modifier(3)])
     engage(rec, "A", "da", "fa")
     got = []
@@ -169,10 +175,19 @@ def test_lgg_37f_lgg92_creeping_barrage(monkeypatch) -> None:
     tactics.step_d(g, rec)
     assert battle.trench_level(g, rec, "A", 1) == 1 and tactics.aggravated(g, rec, "A", "1") == "M"
     rec["round"] = 2
+    child = tactics.step_d(g, rec)  # from the second round the attacker may stop the barrage
+    assert child is not None and child[1]["kind"] == "barrage"
+    from tests.lgg1418.battle_helpers import decide
+
+    decide(g, child, "barrage-fire")
     dice.push(7)  # 7 + 1 = 8: loss of fire cohesion, -1 from now on in this sub-battle
-    tactics.step_d(g, rec)
+    assert tactics.step_d(g, rec) is None
     assert rec["cohesion_lost"]["A"] == 1 and battle.trench_level(g, rec, "A", 2) == 3
     assert int(tactics.creeping_barrage_modifiers(g, rec, "A").total()) == 0  # +1 R, -1 cohesion
+    rec["round"] = 3
+    decide(g, tactics.step_d(g, rec), "barrage-stop")
+    n = len(dice.used)
+    assert tactics.step_d(g, rec) is None and len(dice.used) == n  # stopped: no more rolls
 
 
 @pytest.mark.rules("LGG 37-G")

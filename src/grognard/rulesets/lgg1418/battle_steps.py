@@ -1305,7 +1305,9 @@ class BattleStep(Step):
             d = process_queue(g, rec)
             if d is not None:
                 return d
-            tactics.step_d(g, rec)
+            d = tactics.step_d(g, rec)
+            if d is not None:
+                return d
             rec["phase"] = "pre-engage"
             return None
         if ph == "pre-engage":
@@ -1433,7 +1435,7 @@ class BattleStep(Step):
 DECISION_RULES = {
     "retreat-before-combat": "LGG 16-C", "join-artillery": "LGG 16-B", "participants": "LGG 16-A",
     "obstinacy": "LGG 16.6-C", "exchange": "LGG 16.5-A", "pay": "LGG 16.5-B", "panic-pick": "LGG 16.5-B",
-    "retreat-offer": "LGG 16.7-A", "allied-retry": "LGG 16.6-B",
+    "retreat-offer": "LGG 16.7-A", "allied-retry": "LGG 16.6-B", "barrage": "LGG 37-F",
 }
 
 
@@ -1451,7 +1453,8 @@ class BattleDecision(Step):
                 "participants": "corps beyond the stacking limit", "obstinacy": "obstinacy for this battle",
                 "exchange": "exchange a loss for a retreat hex?", "pay": "pay 1 PR for the combativeness test?",
                 "panic-pick": "corps tested after a panic", "retreat-offer": "retreat or continue?",
-                "allied-retry": "another reinforcement"}[f.params["kind"]]
+                "allied-retry": "another reinforcement",
+                "barrage": f"go on with the creeping barrage in sub-battle {f.params.get('sub')}?"}[f.params["kind"]]
         return f"Battle at {rec['hex']}: {f.params['side']}, {what}"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
@@ -1492,6 +1495,8 @@ class BattleDecision(Step):
             return out
         if k == "allied-retry":
             return [{"type": "reinforce", **base, "choice": o} for o in reserve_options(g, rec, side)]
+        if k == "barrage":
+            return [{"type": "barrage-fire", **base}, {"type": "barrage-stop", **base}]
         return []
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
@@ -1567,6 +1572,10 @@ class BattleDecision(Step):
                 w = battle_decided(rec)
                 if w:
                     _end(g, rec, w, "sub-battles decided")
+        elif k == "barrage":
+            if t == "barrage-stop":
+                rec.setdefault("barrage_stopped", {})[f.params["sub"]] = True
+                _public(g, "barrage", f"{side} stops its creeping barrage in sub-battle {f.params['sub']}", "LGG 37-F")
         elif k == "allied-retry":
             c = action["choice"]
             if c.get("unit"):

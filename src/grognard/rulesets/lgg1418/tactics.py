@@ -301,11 +301,25 @@ def tactics_problem(tactics: Sequence[str], bombardment: str | None, mountains: 
 
 # ====================================================================== combat gas (37-D)
 @implements("LGG 37-D")
-def gas_available(g: Game, nation: str) -> str | None:
+def gas_battles_left(g: Game, nation: str, kind: str | None = None) -> int:
+    """LGG 37-D: battles in which the power may still use a gas this turn: as many as its active gas
+    sites (track ``gas_sites``); with none the default value ½ allows a single secondary battle."""
+    sites = int(g.state.tracks.get("gas_sites", {}).get(nation, 0) or 0)
+    used = int(M.st(g).get("gas_battles", {}).get(f"{M.turn_index(g)}:{nation}", 0))
+    if sites <= 0:
+        if kind is not None and kind != "secondary":
+            return 0
+        return 1 - min(1, used)
+    return max(0, sites - used)
+
+
+@implements("LGG 37-D")
+def gas_available(g: Game, nation: str, kind: str | None = None) -> str | None:
     """LGG 37-D: the gas a power may use now (the tactic and the gas technology needed; chlorine,
     then phosgene, then mustard, each usable from the turn after the previous one was first used;
-    a gas is obsolete 3 turns after its first use), or None."""
-    if not knows(g, nation, "combat gas"):
+    a gas is obsolete 3 turns after its first use; within the gas sites' limit of battles this
+    turn), or None."""
+    if not knows(g, nation, "combat gas") or gas_battles_left(g, nation, kind) <= 0:
         return None
     techs = set(M.st(g).get("technologies", {}).get(nation, []))
     used = M.st(g).get("gas", {}).get(nation, {})
@@ -332,6 +346,9 @@ def gas_attack_bonus(g: Game, nation: str, gas: str) -> int:
     tbl = battle.table(g, "gas-fire")
     r = g.roll(str(tbl.die), f"artillery gas fire ({gas})", "LGG 37-D")
     M.st(g).setdefault("gas", {}).setdefault(nation, {}).setdefault(gas, M.turn_index(g))
+    key = f"{M.turn_index(g)}:{nation}"
+    used = M.st(g).setdefault("gas_battles", {})
+    used[key] = int(used.get(key, 0)) + 1
     M.touch(g)
     return int(tbl.lookup(gas, r.natural).result)
 
@@ -467,34 +484,42 @@ def infiltration_modifiers(g: Game, rec: dict[str, Any], sub: str, means: str) -
 
 
 @implements("LGG 37", "LGG 37-F", "LGG 37-G", "LGG 37-I", "LGG 39-B", "LGG 38-B")
-def step_d(g: Game, rec: dict[str, Any]) -> None:
+def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """Step D of a round (before the engaged units are committed): the tank value test (39-B,
-    round 1), the defence-in-depth test (37-I, round 1), the creeping barrage and infiltration
-    rolls of each open sub-battle when the battle was started with them (``tactics``), and the
-    encirclement of a breakthrough battle fought by assault corps (38-B)."""
-    from grognard.rulesets.lgg1418 import battle_steps, tanks
+    round 1), the defence-in-depth test (37-I, round 1), the encirclement of a breakthrough
+    battle fought by assault corps (38-B), and in each open sub-battle the creeping barrage
+    (the attacker may stop it from the second round on: a decision is returned) and the
+    infiltration roll when the battle was started with them (``tactics``). Re-entrant: call it
+    until it returns None."""
+    from grognard.rulesets.lgg1418 import artillery, battle_steps, tanks
 
     att, dfn = rec["attacker"], rec["defender"]
     tac = rec["spec"].get("tactics") or {}
-    if rec["round"] == 1:
-        for side in (att, dfn):
-            if any(x["side"] == side and x["kind"] == "tank" for x in rec["units"].values()):
-                rec.setdefault("tank_value", {})[side] = tanks.value_test(g, rec, side) if side == att else 1
-        defence_in_depth_test(g, dfn)
-        if rec["spec"].get("major_breakthrough") and rec["kind"] == "breakthrough" and \
-                battle.defender_fortress(g, rec) is None and not defence_in_depth_active(g, dfn) and \
-                any(piece(g, u).attrs.get("assault") for u in battle.units_of(rec, att, states=None)):
-            for s in battle_steps.open_subs(rec):
-                rec["subs"][s]["encircled_by"] = att
-            g.emit("battle", f"assault corps break through into {rec['hex']}: encirclement battle", rule="LGG 38-B")
+    done = rec.setdefault("step_d", {}).setdefault(str(rec["round"]), {})
+    if not done.get("start"):
+        done["start"] = True
+        if rec["round"] == 1:
+            for side in (att, dfn):
+                if any(x["side"] == side and x["kind"] == "tank" for x in rec["units"].values()):
+                    rec.setdefault("tank_value", {})[side] = tanks.value_test(g, rec, side) if side == att else 1
+            defence_in_depth_test(g, dfn)
+            if rec["spec"].get("major_breakthrough") and rec["kind"] == "breakthrough" and \
+                    battle.defender_fortress(g, rec) is None and not defence_in_depth_active(g, dfn) and \
+                    any(piece(g, u).attrs.get("assault") for u in battle.units_of(rec, att, states=None)):
+                for s in battle_steps.open_subs(rec):
+                    rec["subs"][s]["encircled_by"] = att
+                g.emit("battle", f"assault corps break through into {rec['hex']}: encirclement battle", rule="LGG 38-B")
     for sub in battle_steps.open_subs(rec):
-        if tac.get("creeping_barrage") and not rec.setdefault("barrage_stopped", {}).get(sub):
+        key = f"barrage:{sub}"
+        if tac.get("creeping_barrage") and not done.get(key):
+            stopped = rec.setdefault("barrage_stopped", {})
             arts = _art_in_sub(rec, att, sub)
-            if len(arts) >= 2 and not battle.in_mountains(g, rec["hex_i"]):
-                barrage = arts[-1]
-                from grognard.rulesets.lgg1418 import artillery
-
-                if artillery.spend_munitions(g, piece(g, barrage).nation, 1, "LGG 37-F", "creeping barrage"):
+            if not stopped.get(sub) and len(arts) >= 2 and not battle.in_mountains(g, rec["hex_i"]):
+                if rec["round"] > 1 and not done.get(key + ":asked"):
+                    done[key + ":asked"] = True
+                    return "battle-decision", {"battle": rec["id"], "kind": "barrage", "side": att, "sub": sub}
+                if not stopped.get(sub) and artillery.spend_munitions(g, piece(g, arts[-1]).nation, 1, "LGG 37-F",
+                                                                       "creeping barrage"):
                     mods = creeping_barrage_modifiers(g, rec, sub)
                     r = g.roll("d12", f"creeping barrage, sub-battle {sub}", "LGG 37-F", modifiers=mods)
                     cut, agg = creeping_barrage_effect(r.modified)
@@ -504,23 +529,29 @@ def step_d(g: Game, rec: dict[str, Any]) -> None:
                         g.emit("barrage", f"creeping barrage in sub-battle {sub}: trenches -{cut}, losses aggravated",
                                rule="LGG 37-F")
                     else:
-                        rec["cohesion_lost"][sub] = int(rec["cohesion_lost"].get(sub, 0)) + 1
+                        rec.setdefault("cohesion_lost", {})[sub] = int(rec["cohesion_lost"].get(sub, 0)) + 1
                         g.emit("barrage", f"creeping barrage in sub-battle {sub}: loss of fire cohesion", rule="LGG 37-F")
+            done[key] = True
+        key = f"infiltration:{sub}"
         means = tac.get("infiltration")
-        if means and rec["great"] and not tanks.tanks_useless(g, rec["hex_i"]):
-            kinds = ("tank",) if means == "tanks" else ("corps",)
-            have = [u for u, x in rec["units"].items() if x["side"] == att and x["kind"] in kinds and x["state"] == "fit"
-                    and x.get("sub") == sub and (means == "tanks" or piece(g, u).attrs.get("assault"))]
-            if have:
-                M.st(g).setdefault("infiltration_used", {})[att] = True
-                mods = infiltration_modifiers(g, rec, sub, means)
-                tbl = battle.table(g, "infiltration")
-                r = g.roll("d12", f"infiltration, sub-battle {sub}", "LGG 37-G", modifiers=mods)
-                cell = str(tbl.lookup("result", r.modified).result)
-                if cell.startswith("r"):
-                    battle.reduce_trench(g, rec["id"], sub, int(cell[1:]), 1)
-                    g.emit("infiltration", f"infiltration in sub-battle {sub}: trenches -{cell[1:]}", rule="LGG 37-G")
+        if means and not done.get(key):
+            done[key] = True
+            if rec["great"] and not tanks.tanks_useless(g, rec["hex_i"]):
+                kinds = ("tank",) if means == "tanks" else ("corps",)
+                have = [u for u, x in rec["units"].items() if x["side"] == att and x["kind"] in kinds
+                        and x["state"] == "fit" and x.get("sub") == sub
+                        and (means == "tanks" or piece(g, u).attrs.get("assault"))]
+                if have:
+                    M.st(g).setdefault("infiltration_used", {})[att] = True
+                    mods = infiltration_modifiers(g, rec, sub, means)
+                    tbl = battle.table(g, "infiltration")
+                    r = g.roll("d12", f"infiltration, sub-battle {sub}", "LGG 37-G", modifiers=mods)
+                    cell = str(tbl.lookup("result", r.modified).result)
+                    if cell.startswith("r"):
+                        battle.reduce_trench(g, rec["id"], sub, int(cell[1:]), 1)
+                        g.emit("infiltration", f"infiltration in sub-battle {sub}: trenches -{cell[1:]}", rule="LGG 37-G")
     M.touch(g)
+    return None
 
 
 # ====================================================================== other tactics (37-H, 37-I, 37-J)
