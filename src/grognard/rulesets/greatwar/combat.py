@@ -117,7 +117,8 @@ def overstack_may_attack(g: Game, p: Piece, reaction: bool) -> bool:
 def in_active_zoi(g: Game, p: Piece) -> bool:
     """OT 4A5/14M: in the reaction combat phase only units in the zone of influence of an active
     Army HQs (covering their nationality) attack."""
-    return any(special_units.in_zoi(g, hq, p) for hq in special_units.army_hqs(g, p.side))
+    hqs = g.cached(f"gw:army-hqs:{p.side}", lambda: [hq for hq in special_units.army_hqs(g, p.side) if special_units.hq_active(hq)])
+    return any(special_units.in_zoi(g, hq, p) for hq in hqs)
 
 
 def _mandatory_hex(g: Game, p: Piece, done: Sequence[str]) -> int | None:
@@ -378,8 +379,10 @@ class CombatSegment(Step):
                 if group_problem(g, f, grp, t):
                     continue
                 a: Action = {"type": "attack", "side": side, "target": g.board.label(t), "attackers": [p.id for p in grp]}
-                pieces_near = [p for p in grp if not is_ranged(g, p, t)]
-                _, chooser, _ = crt_choice(g, t, pieces_near, _defenders(g, f, t), bool(f.params.get("reaction")))
+                chooser = None
+                if terrain.crt_for_hex(g, t) == POSITIONAL:  # OT 9A exception B arises in mountain hexes only
+                    pieces_near = [p for p in grp if not is_ranged(g, p, t)]
+                    _, chooser, _ = crt_choice(g, t, pieces_near, _defenders(g, f, t), bool(f.params.get("reaction")))
                 if chooser == side:
                     out.extend({**a, "crt": c} for c in (MOBILE, POSITIONAL))
                 else:

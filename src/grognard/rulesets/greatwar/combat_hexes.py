@@ -168,22 +168,27 @@ def siege_after_combat(g: Game, rec: dict[str, Any]) -> None:
 @implements("OT 9K")
 def same_hex_hexes(g: Game, side: str) -> list[int]:
     """OT 9K: hexes where ``side``'s units share the hex with enemy units."""
-    enemy = nations.other_side(side)
-    out = []
-    for p in units.on_map_units(g, side):
-        h = units.hex_of(g, p)
-        if h is not None and h not in out and units.units_in_hex(g, h, enemy):
-            out.append(h)
-    return sorted(out)
+    def compute() -> list[int]:
+        occupied: dict[str, set[int]] = {}
+        for p in units.on_map_units(g):
+            h = units.hex_of(g, p)
+            if h is not None:
+                occupied.setdefault(p.side, set()).add(h)
+        return sorted(occupied.get(side, set()) & occupied.get(nations.other_side(side), set()))
+
+    return list(g.cached(f"gw:same-hex:{side}", compute))
 
 
 @implements("OT 9K", "OT 9K2")
 def mandatory_attacks(g: Game, side: str, done: Sequence[str]) -> list[int]:
     """OT 9K: hexes where the attacking side still must attack the enemy units in its own hex (not
     when every enemy unit there is besieged, OT 15G; units already used this phase are done)."""
+    hexes = same_hex_hexes(g, side)
+    if not hexes:
+        return []
     enemy = nations.other_side(side)
     out = []
-    for h in same_hex_hexes(g, side):
+    for h in hexes:
         mine = [p for p in units.units_in_hex(g, h, side) if p.id not in done and _can_attack(p)]
         if not mine:
             continue
