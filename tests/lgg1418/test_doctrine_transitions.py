@@ -286,3 +286,21 @@ def test_lgg_36_5c_reinforcements_by_distance_and_round() -> None:
     assert not ok(g, 7, 1, "normal", "East", source="hq")  # East: 6 hexes at most
     g2 = _g("1917-03", options={"reinforcement-distance-three": "odd-rounds"})
     assert not ok(g2, 3, 2, "none", "West")
+
+
+@pytest.mark.rules("LGG 36.4")
+def test_lgg_36_4_victorious_battles_recorded_for_the_next_test() -> None:
+    g = _combined_game("1916-05")
+    from grognard.rulesets.lgg1418 import mapdata, turn
+
+    g.state.control[g.board.idx("0505")] = EN
+    mapdata.set_control(g, g.board.idx("0505"), CP)  # taken this turn
+    g.state.set_marker("battle", "0505", {"turn": M.turn_index(g), "side": CP, "activation": 1,
+                                          "coordinated": ["DE-1", "FR-1"]})
+    g.state.set_marker("battle", "0606", {"turn": M.turn_index(g), "side": CP, "activation": 2,
+                                          "coordinated": ["DE-2", "FR-1"]})  # hex not taken
+    DT.record_victories(g)
+    assert [(v["hex"], v["nations"], v["sectors"]) for v in M.st(g)["victories"]] == [("0505", ["DE"], ["French"])]
+    turn.start_turn(g, M.data(g).turn_by_id("1916-07"))
+    assert DT.french_sector_victories(g, "DE") == 1 and DT.french_sector_victories(g, "FR") == 0
+    assert DT.combined_test_modifiers(g, "DE").total() == 3

@@ -562,8 +562,9 @@ def record_victories(g: Game) -> None:
         side = mk.get("side")
         if mapdata.controller(g, i) != side or mapdata.conquered_turn(g, i) != M.turn_index(g):
             continue
-        armies = list(mk.get("coordinated") or mk.get("armies") or [])
-        nations = sorted({M.army_nation(g, a) for a in armies if a in M.army_defs(g)})
+        armies = [a for a in mk.get("coordinated") or mk.get("armies") or []
+                  if a in M.army_defs(g) and M.army_side(g, a) == side]
+        nations = sorted({M.army_nation(g, a) for a in armies})
         out.append({"turn": M.turn_index(g), "hex": lab, "side": side, "nations": nations,
                     "sectors": sectors_of(g, i)})
     M.st(g)["victories"] = out

@@ -1020,7 +1020,8 @@ def reaction_forbidden(g: Game, army: str) -> str | None:
     if DT.doctrine_of(g, nation, front) == DT.COMBINED:
         mk = g.state.markers.get("battle", {})
         for v in mk.values():
-            if isinstance(v, dict) and v.get("turn") == M.turn_index(g) and army in (v.get("coordinated") or []):
+            if isinstance(v, dict) and v.get("turn") == M.turn_index(g) and army in (v.get("coordinated") or []) \
+                    and v.get("side") == M.army_side(g, army):
                 return "in Combined Doctrine an army that attacked in its own turn may not be reactivated in a reaction"
     return None
 
