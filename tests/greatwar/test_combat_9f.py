@@ -305,3 +305,22 @@ def test_ot_9k2_besieged_units_attack_only_their_hex() -> None:
     assert targets == {"0503"}
     with pytest.raises(IllegalAction):
         g.apply({"type": "attack", "side": EN, "target": "0603", "attackers": ["f1"]})
+
+
+@pytest.mark.rules("OT 9J")
+def test_ot_9j_movement_into_contested_hexes() -> None:
+    """No unit enters an enemy-occupied/contested hex; a non-infantry unit entering a contested hex
+    by movement rolls on the Ground Success Table and is disrupted on a failure."""
+    from .helpers import move, run_to
+
+    g = game_with(pieces=[division("f1", "France", "0403"), division("f2", "France", "0402"), division("g1", "Germany", "0503", a=1, d=2)])
+    run_to(g, "ground-movement", EN)
+    combat_hexes.make_contested(g, idx(g, "0503"), CP)
+    g.invalidate()
+    with pytest.raises(IllegalAction, match="contested"):
+        move(g, "f1", "0503")
+    combat_hexes.make_contested(g, idx(g, "0303"), EN)
+    g.invalidate()
+    force_dice(g, [1])
+    move(g, "f2", "0303")
+    assert units.disruption(g.state.pieces["f2"]) == 1

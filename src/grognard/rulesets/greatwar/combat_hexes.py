@@ -204,3 +204,39 @@ def _can_attack(p: Piece) -> bool:
 
     return units.is_unit(p) and not is_hq(p)
 
+
+
+class ContestedEntry:
+    """Movement extension (``movement.EXTENSIONS``): OT 9J -- every non-infantry unit that enters a
+    contested hex by movement (regular, reserve commitment, reaction, exploitation) rolls for
+    disruption. It adds no actions of its own."""
+
+    action_types: tuple[str, ...] = ()
+
+    def actions(self, g: Game, f: Any, side: str) -> list[Any]:
+        return []
+
+    def check(self, g: Game, f: Any, action: Any) -> None:
+        return None
+
+    def apply(self, g: Game, f: Any, action: Any) -> None:
+        return None
+
+    @implements("OT 9J")
+    def after_move(self, g: Game, f: Any, pieces: Sequence[Piece], path: Sequence[int]) -> None:
+        from grognard.rulesets.greatwar.retreat import contested_roll
+
+        for h in path:
+            if marker(g, "contested", h):
+                for p in pieces:
+                    contested_roll(g, p)
+
+
+def _register_movement_extension() -> None:
+    from grognard.rulesets.greatwar import movement
+
+    if not any(isinstance(e, ContestedEntry) for e in movement.EXTENSIONS):
+        movement.EXTENSIONS.append(ContestedEntry())
+
+
+_register_movement_extension()

@@ -183,6 +183,9 @@ def entry_block(ctx: MoveContext, p: Piece, v: int) -> str | None:
         return "the hex is enemy-occupied and enemy-owned (OT 6)"
     if not nations.may_enter_command(g, ctx.side, v):
         return "the hex is outside the commands this side controls (OT 3F)"
+    if g.state.marker("contested", v) and any(q.side == ctx.enemy and q.id not in ctx.ignore_zoc_of for q in units.units_in_hex(g, v)) \
+            and not special_units.may_enter_enemy_hex(g, ctx.side, p, v):
+        return "the hex is enemy-occupied and contested (OT 9J)"
     return None
 
 
