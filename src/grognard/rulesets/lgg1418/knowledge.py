@@ -63,6 +63,10 @@ def known_unit_hexes(g: Game, side: str) -> set[int]:
     """LGG 4-A: enemy hexes ``side`` knows to hold enemy units (fortress counters, observed
     stacks, revealed facts); every other enemy marker may be a decoy as far as it knows. Without
     fog of war (option ``fog-of-war`` off) everything is known."""
+    return set(M.memo(g, f"known-units:{side}", lambda: frozenset(_known_units(g, side))))
+
+
+def _known_units(g: Game, side: str) -> set[int]:
     enemy = M.other_side(side)
     blocking = M.enemy_blocking_hexes(g, side)
     if not g.opt("fog-of-war"):
@@ -94,22 +98,30 @@ def known_zoc(g: Game, side: str, j: int) -> frozenset[str]:
         from grognard.rulesets.lgg1418.zoc import in_enemy_zoc
 
         return in_enemy_zoc(g, side, j)
-    enemy = M.other_side(side)
-    kinds: set[str] = set()
-    full = _observed_full(g, side)
-    occ = M.occupied(g, enemy)
-    for h in g.board.neighbors(j):
-        for p in occ.get(h, []):
-            public = p.type == "fortress" and p.loc.kind == "hex" and BESIEGED not in p.status
-            if not (public or h in full) or not exerts_zoc(g, p) or not zoc_reaches(g, enemy, h, j):
-                continue
-            if p.type == "fortress":
-                kinds.add("fortress")
-            kinds.add(zoc_kind_of(g, p))
+    kinds = M.memo(g, f"known-zoc:{side}", lambda: _known_zoc_map(g, side)).get(j, frozenset())
     rec = _records(g, side).get(g.board.label(j))
-    if rec:
-        kinds |= set(rec.get("zoc", []))
-    return frozenset(kinds)
+    if rec and rec.get("zoc"):
+        kinds = kinds | frozenset(rec["zoc"])
+    return kinds
+
+
+def _known_zoc_map(g: Game, side: str) -> dict[int, frozenset[str]]:
+    """Hex -> kinds of the enemy ZoCs ``side`` can see: fortresses and fully observed stacks."""
+    enemy = M.other_side(side)
+    full = _observed_full(g, side)
+    out: dict[int, set[str]] = {}
+    for h, plist in M.occupied(g, enemy).items():
+        for p in plist:
+            public = p.type == "fortress" and p.loc.kind == "hex" and BESIEGED not in p.status
+            if not (public or h in full) or not exerts_zoc(g, p):
+                continue
+            for j in g.board.neighbors(h):
+                if zoc_reaches(g, enemy, h, j):
+                    kinds = out.setdefault(j, set())
+                    if p.type == "fortress":
+                        kinds.add("fortress")
+                    kinds.add(zoc_kind_of(g, p))
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def _inert(g: Game, p: Any) -> bool:

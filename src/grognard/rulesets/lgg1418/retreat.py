@@ -71,36 +71,56 @@ def movement_procedures(g: Game, nation: str, front: str | None) -> bool:
 
 # ====================================================================== toward supply (19-A)
 @implements("LGG 19-A")
-def retreat_distance(g: Game, side: str) -> dict[int, int]:
-    """LGG 19-A: hexes -> length of the shortest path to a friendly supply source (9-A) that
-    enters no enemy stack marker and no prohibited hex. Computed from what the side sees (every
-    enemy marker bars the way), so it reveals nothing."""
+def retreat_distance(g: Game, side: str) -> Any:
+    """LGG 19-A: for every hex, the length of the shortest path to a friendly supply source (9-A)
+    that enters no enemy stack marker and no prohibited hex (``inf`` where there is none).
+    Computed from what the side sees (every enemy marker bars the way), so it reveals nothing;
+    traced with the project's multi-source tracer (:mod:`grognard.search.trace`)."""
 
-    def compute() -> dict[int, int]:
-        from grognard.rulesets.lgg1418 import paths
+    def compute() -> Any:
+        import numpy as np
+
         from grognard.rulesets.lgg1418.supply import supply_sources
+        from grognard.search.trace import trace_from_sources
 
+        b = g.board
         sources, minor = supply_sources(g, side)
-        starts = set(sources) | set(minor)
         enemy = M.enemy_present_hexes(g, side)
-
-        def step(u: int) -> list[int]:
-            out = []
-            for j in g.board.neighbors(u):
-                if j in enemy or mapdata.hex_impassable(g, j) or mapdata.is_neutral_hex(g, j):
-                    continue
-                if mapdata.hexside_impassable(g, u, j):
-                    continue
-                out.append(j)
-            return out
-
-        return paths.bfs(sorted(h for h in starts if h not in enemy), step)
+        starts = sorted(h for h in set(sources) | set(minor) if h not in enemy)
+        if not starts:
+            return np.full(b.n, np.inf)
+        blocked = np.zeros(b.n, dtype=bool)
+        for j in range(b.n):
+            if j in enemy or mapdata.hex_impassable(g, j) or mapdata.is_neutral_hex(g, j):
+                blocked[j] = True
+        cost = _step_costs(g)
+        res = trace_from_sources(b.nbr, cost, starts, blocked=blocked)
+        return res.dist[: b.n]
 
     return M.memo(g, f"retreat-distance:{side}", compute)
 
 
+def _step_costs(g: Game) -> Any:
+    """1 per step, ``inf`` across an impassable hexside or off the map; kept for the game per
+    weather (a frozen lake may be crossed, 7-C)."""
+    import numpy as np
+
+    key = "retreat-costs:" + repr(sorted(M.st(g).get("weather", {}).items()))
+    cache = mapdata.static(g)
+    if key not in cache:
+        b = g.board
+        cost = np.ones((b.n, 6))
+        for u in range(b.n):
+            for d in range(6):
+                v = int(b.nbr[u, d])
+                if v < 0 or mapdata.hexside_impassable(g, u, v):
+                    cost[u, d] = np.inf
+        cache[key] = cost
+    return cache[key]
+
+
 def _dist(g: Game, side: str, h: int) -> float:
-    return float(retreat_distance(g, side).get(h, math.inf))
+    return float(retreat_distance(g, side)[h])
 
 
 @implements("LGG 19-A")
