@@ -290,3 +290,61 @@ def test_lgg_23c_a_defeated_defender_may_withdraw_into_its_fortress() -> None:
     assert {tuple(a["units"]) for a in opts} == {("fa",), ("fb",)}  # room for one corps beside the garrison
     step.apply(g, f, opts[0])
     assert g.state.pieces["fa"].loc.ref == "f" and "fa" in entry["stayed"]
+
+
+def _force_fortress_result(g, f, corps_id: str, want: set[str]) -> str:
+    """Force the D12 of the fortress's own round to a row whose defender result is in ``want``."""
+    from grognard.rulesets.lgg1418 import battle
+
+    best = g.state.pieces[corps_id]
+    tbl = battle.table(g, "combat-trench")
+    centre = tbl.columns.index("0")
+    cfg = battle.bdata(g)["fire"]
+    shift = max(-int(cfg["cap"]), min(int(cfg["cap"]), (int(best.stat("fire", 0)) - 3) * int(cfg["per_point"])))
+    col = tbl.columns[max(0, min(len(tbl.columns) - 1,
+                                 centre + int(best.stat("attack", 0)) - int(f.stat("defense", 0)) - 3 + shift))]
+    for roll in range(1, 13):
+        cell = str(tbl.lookup(col, roll).result).replace("!", "")
+        res = cell.split("/")[-1]
+        if res in want:
+            force_dice(g, 12, roll)
+            return res
+    pytest.skip(f"no row of column {col} gives {want}")
+    return ""
+
+
+@pytest.mark.rules("LGG 23-G")
+def test_lgg_23g_lgg72_the_fortress_fighting_alone_is_reduced_by_1_m_2() -> None:
+    g = game(pieces=[*_pieces(), corps("big", "DE", "0706", army="DE-1", full=(9, 3, 8, 4))], rules=_rules())
+    f = g.state.pieces["verdun"]
+    place_at(g, "big", V)
+    F.establish_siege(g, f, CP)
+    _force_fortress_result(g, f, "big", {"1", "M", "2"})
+    assert F.fortress_round(g, f, CP, ["big"]) == "reduced" and f.face == "reduced"
+    _force_fortress_result(g, f, "big", {"1", "M", "2"})
+    assert F.fortress_round(g, f, CP, ["big"]) == "neutralized" and F.is_neutralized(g, f)
+    g2 = game(pieces=[*_pieces(), corps("big", "DE", "0706", army="DE-1", full=(9, 3, 8, 4))], rules=_rules())
+    f2 = g2.state.pieces["verdun"]
+    place_at(g2, "big", V)
+    F.establish_siege(g2, f2, CP)
+    _force_fortress_result(g2, f2, "big", {"0", "½"})
+    assert F.fortress_round(g2, f2, CP, ["big"]) == "held" and f2.face == "full"  # "½" is ignored
+
+
+@pytest.mark.rules("LGG 23-G", "LGG 29")
+def test_lgg_23g_lgg73_assault_right_after_the_open_battle_is_not_counted_no_tanks() -> None:
+    from grognard.rulesets.lgg1418 import secondary
+
+    from .helpers import tank
+
+    g = game(pieces=_pieces([tank("tk", "DE", "0706")]), rules=_rules(first_turn="1915-01", last_turn="1915-03"))
+    to_activation(g, CP, "DE-1")
+    g.apply({"type": "move", "side": CP, "units": ["de", "de2", "sg"], "to": V, "mode": "normal"})
+    act(g, CP, type="end-movement")
+    _play(g, "siege-actions")
+    place_at(g, "tk", V)
+    assert "tk" not in [p.id for p in F.assault_units(g, CP, g.board.idx(V))]  # no tanks in an assault (23-G)
+    sector = secondary.battle_sector(g, g.board.idx(V), CP, ["DE-1"])
+    before = len(secondary.secondary_battles(g, CP, sector))
+    act(g, CP, type="assault", hex=V)
+    assert len(secondary.secondary_battles(g, CP, sector)) == before  # right after the open battle: not counted

@@ -563,7 +563,6 @@ def fortress_round(g: Game, f: Piece, attacker: str, units: list[str]) -> str:
         return "held"
     best = max(corps, key=lambda p: (int(p.stat("attack", 0)), p.id))
     att = int(best.stat("attack", 0))
-    _attacker_losses(g, attacker, [best.id], 1)  # the "2" suffered each round while not neutralised
     dfn = int(f.stat("defense", 0)) + 3
     fire_shift = int(best.stat("fire", 0)) - 3
     tbl = battle.table(g, "combat-trench")
@@ -576,6 +575,7 @@ def fortress_round(g: Game, f: Piece, attacker: str, units: list[str]) -> str:
     cell = str(look.result).replace("!", "")
     res = cell.split("/")[-1] if "/" in cell else cell
     g.emit("assault-round", f"the fortress fights: {look.explain()}", rule="LGG 23-G", result=res)
+    _attacker_losses(g, attacker, [best.id], 1)  # the "2" suffered each round while not neutralised
     if res in ("1", "M", "2", "E"):
         out = reduce_fortress(g, f, "LGG 23-G")
         return out
