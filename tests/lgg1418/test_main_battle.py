@@ -387,3 +387,27 @@ def test_lgg_32_1_rounds_follow_rule_16_with_the_main_battle_parameters() -> Non
     loser = rec["loser"]
     assert rec["winner"] in M.SIDES and loser == M.other_side(rec["winner"])  # 32.1-J
     assert not [p for p in M.units_at_hex(g, i, loser) if M.is_corps(p)]  # 32.1-I: the loser has retreated
+
+
+@pytest.mark.rules("LGG 30", "LGG 31", "LGG 32", "LGG 4-A")
+def test_random_play_of_great_offensives_keeps_invariants_and_secrets() -> None:
+    import random
+
+    for seed in (1, 2):
+        g = _go_game(extra=[de("db", "0404"), de("dc", "0503"), fr("fe", "0505")], seed=seed)
+        rng = random.Random(seed)
+        for _ in range(160):
+            if g.is_over() or not g.acting_sides():
+                break
+            side = g.acting_sides()[0]
+            legal = g.legal_actions(side)
+            assert legal, f"{side} has no legal action in {g.phase_path()}"
+            launch = [a for a in legal if a["type"] in ("launch-offensive", "continue-offensive")]
+            attack = [a for a in legal if a["type"] == "move" and a["to"] in ("0404", "0505") and a["mode"] == "normal"
+                      and (M.st(g).get("activation") or {}).get("great_offensive")]
+            a = launch[0] if launch else (rng.choice(attack) if attack and rng.random() < 0.8 else rng.choice(legal))
+            g.apply(a)
+            assert g.ruleset.invariants(g) == []
+            for s in M.SIDES:
+                assert fog.view_is_clean(g, s) == []
+        assert any(e["type"] == "bombardment-type" for e in g.state.log)

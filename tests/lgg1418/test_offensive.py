@@ -397,3 +397,18 @@ def test_lgg_30a_no_reaction_nor_counter_attack_by_the_armies_of_the_main_battle
     g.state.set_marker("battle", "0606", {"turn": M.turn_index(g), "side": EN, "activation": 3,
                                           "coordinated": ["GB-2"]})
     assert "Combined" in offensive.reaction_forbidden(g, "GB-2")
+
+
+@pytest.mark.rules("LGG 30-D")
+def test_lgg_30d_four_corps_required_only_while_more_can_join() -> None:
+    g = _g("1915-03", ruleset="lgg1418-hooked")
+    _plan(g)
+    play_until(g, "choose-activation", chooser=quiet(_first(CP)))
+    act(g, CP, type="launch-offensive", third=None)
+    act(g, CP, type="move", units=["a0"], to="0505", mode="normal")
+    assert not any(a["type"] == "end-movement" for a in g.legal_actions(CP))
+    for pid in ("a1", "b0", "b1"):  # the other corps can no longer move
+        M.set_attr(g, g.state.pieces[pid], "mv_act", current_act(g)["serial"])
+        M.set_attr(g, g.state.pieces[pid], "mv_stop", True)
+    assert offensive.offensive_end_movement_check(g, current_act(g)) is None
+    assert any(a["type"] == "end-movement" for a in g.legal_actions(CP))

@@ -88,9 +88,12 @@ def assignable_armies(g: Game, p: Piece) -> list[str]:
     if h is None or command_army(g, p) is not None:
         return []
     out = []
+    here = {a for q in M.units_at_hex(g, h, p.side) if q.id != p.id and (a := command_army(g, q)) is not None}
     for a in sorted(M.armies_of(g, p.side)):
         if not M.army_formed(g, a) or not in_command_range(g, a, h):
             continue
+        if here - {a}:
+            continue  # 10-A: it would stand with units of another army
         if why_not_attach(g, p, a) is None:
             out.append(a)
     return out

@@ -737,7 +737,7 @@ def offensive_end_movement_check(g: Game, act: dict[str, Any]) -> tuple[str, str
         return None
     off = offensives(g)[oid]
     corps = [p for p in M.units_at_hex(g, h, act["side"]) if M.is_corps(p) and p.attrs.get("mv_act") == act["serial"]]
-    if len(corps) < 4:
+    if len(corps) < 4 and _more_corps_can_join(g, act, h):
         return "LGG 30-D", f"at least 4 corps must attack the main-battle hex {g.board.label(h)} ({len(corps)} so far)"
     if len(off["nations"]) > 1:
         cmd = sum(1 for p in corps if command_army(g, p) == off["command_army"])
@@ -746,6 +746,22 @@ def offensive_end_movement_check(g: Game, act: dict[str, Any]) -> tuple[str, str
             return "LGG 30-A", (f"the commanding army {off['command_army']} must commit at least as many corps as the "
                                 f"other army ({cmd} against {other})")
     return None
+
+
+def _more_corps_can_join(g: Game, act: dict[str, Any], h: int) -> bool:
+    """Can a corps of the offensive's armies still enter the main-battle hex now (our reading of
+    30-D: the 4 corps are required while more can come; when none can, the battle is fought with
+    what is there rather than leaving the activation unable to end)."""
+    for p in movement.movable_units(g, act):
+        i = M.hex_of(g, p)
+        if not M.is_corps(p) or i is None or i == h or h not in g.board.neighbors(i):
+            continue
+        try:
+            movement.check_move(g, act, [p], h, "normal")
+        except IllegalAction:
+            continue
+        return True
+    return False
 
 
 def note_main_battle(g: Game, off: dict[str, Any], hex_index: int, result: dict[str, Any]) -> None:
