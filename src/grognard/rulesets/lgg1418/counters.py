@@ -142,7 +142,19 @@ def command_army(g: Game, p: Piece) -> str | None:
 
 def army_units(g: Game, army: str) -> list[Piece]:
     """Every piece commanded by ``army`` (HQ, decoy, own and attached units, reserves, generals)."""
-    return sorted((p for p in g.state.pieces.values() if command_army(g, p) == army), key=lambda p: p.id)
+    return list(_army_index(g).get(army, ()))
+
+
+def _army_index(g: Game) -> dict[str | None, list[Piece]]:
+    """Army -> the pieces it commands, by id (one pass over the pieces per position)."""
+
+    def compute() -> dict[str | None, list[Piece]]:
+        out: dict[str | None, list[Piece]] = {}
+        for p in sorted(g.state.pieces.values(), key=lambda p: p.id):
+            out.setdefault(command_army(g, p), []).append(p)
+        return out
+
+    return M.memo(g, "army-index", compute)
 
 
 @implements("LGG 2-B")
@@ -165,7 +177,15 @@ def counts_against_command_limit(g: Game, p: Piece) -> bool:
 
 
 def attached_corps(g: Game, army: str) -> list[Piece]:
-    return [p for p in g.state.pieces.values() if p.attrs.get("attached") == army and counts_against_command_limit(g, p)]
+    def compute() -> dict[str, list[Piece]]:
+        out: dict[str, list[Piece]] = {}
+        for p in g.state.pieces.values():
+            a = p.attrs.get("attached")
+            if a and counts_against_command_limit(g, p):
+                out.setdefault(str(a), []).append(p)
+        return out
+
+    return list(M.memo(g, "attached-corps", compute).get(army, ()))
 
 
 def command_limit(g: Game, army: str) -> int | None:

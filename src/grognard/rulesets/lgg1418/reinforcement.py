@@ -522,7 +522,31 @@ def _land_connected(g: Game, a: int, b: int) -> bool:
         return [j for j in g.board.neighbors(u) if not mapdata.hex_impassable(g, j) and not mapdata.is_neutral_hex(g, j)
                 and not mapdata.hexside_impassable(g, u, j)]
 
+    if a == b:
+        return True
+    comp = _land_components(g, step)
+    if a in comp:
+        return comp.get(b) == comp[a]
     return b in paths.bfs([a], step)
+
+
+def _land_components(g: Game, step: Any) -> dict[int, int]:
+    """Passable hex -> its piece of land (the steps depend only on the weather and on who is
+    neutral, so the pieces are computed once per board, weather and alignment)."""
+    from grognard.rulesets.lgg1418 import paths
+
+    key = ("land-components", tuple(sorted(M.st(g).get("weather", {}).items())), tuple(sorted(g.state.alignment.items())))
+    cache = mapdata.static(g)
+    comp: dict[int, int] | None = cache.get(key)
+    if comp is None:
+        comp = {}
+        for start in range(g.board.n):
+            if start in comp or mapdata.hex_impassable(g, start) or mapdata.is_neutral_hex(g, start):
+                continue
+            for h in paths.bfs([start], step):
+                comp[h] = start
+        cache[key] = comp
+    return comp
 
 
 @implements("LGG 5-G")
