@@ -476,16 +476,21 @@ class OffensiveActions:
     types = ("launch-offensive", "continue-offensive", "halt-offensive", "cancel-offensive", "unplanned-offensive")
 
     def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.lgg1418.activation import activatable, side_turn_state
+        from grognard.rulesets.lgg1418.activation import (
+            activatable,
+            main_army_required,
+            side_turn_state,
+        )
 
         front = _side_front(f)
         if front is None:
             return []
         out: list[Action] = []
         ok = set(activatable(g, side, front, f.params.get("restrict")))
+        main = main_army_required(g, side, front)
         for p in launchable_plans(g, side, front):
             out.append({"type": "cancel-offensive", "side": side, "plan": p["id"]})
-            if not set(p["armies"]) <= ok or not _count_allows(g, side, p["sector"]):
+            if not set(p["armies"]) <= ok or (main and main not in p["armies"]) or not _count_allows(g, side, p["sector"]):
                 continue
             for obj in retarget_options(g, side, p["sector"], [g.board.idx(h) for h in p["objective"]]):
                 for third in _third_options(g, f, side, p["armies"]):
@@ -497,7 +502,7 @@ class OffensiveActions:
             if side_turn_state(g, side, front)["done"] == 0:
                 out.append({"type": "halt-offensive", "side": side, "offensive": o["id"]})
             if M.turn_index(g) in o.get("battle_turns", []) or not set(o["armies"]) <= ok \
-                    or not _count_allows(g, side, o["sector"]):
+                    or (main and main not in o["armies"]) or not _count_allows(g, side, o["sector"]):
                 continue
             objs: list[list[int]] = [[g.board.idx(h) for h in o["objective"]]]
             if DT.allows(g, o["command"], front, "unplanned-great-offensive") and o["status"] == "active":
