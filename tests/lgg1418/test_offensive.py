@@ -372,15 +372,16 @@ def test_lgg_36_5a_combined_offensive_without_planning_objective_changes() -> No
 
 # ---------------------------------------------------------------------- counts, reactions, counter-attacks
 @pytest.mark.rules("LGG 30")
-def test_lgg_30_a7_one_main_battle_per_sector_per_turn_or_per_side() -> None:
+def test_lgg_30_a7_one_main_battle_per_side_per_turn_or_per_sector() -> None:
     g = _g("1915-03")
     off = offensive.launch(g, CP, _plan(g), ["0504"])
     off["battle_turns"] = [M.turn_index(g)]
-    assert not offensive._count_allows(g, CP, "French") and offensive._count_allows(g, CP, "Italian")
+    assert not offensive._count_allows(g, CP, "French") and not offensive._count_allows(g, CP, "Italian")
+    assert offensive._count_allows(g, EN, "French")
     g2 = _g("1915-03", options={"great-offensive-count": "per-turn"})
     off2 = offensive.launch(g2, CP, _plan(g2), ["0504"])
     off2["battle_turns"] = [M.turn_index(g2)]
-    assert not offensive._count_allows(g2, CP, "Italian")
+    assert not offensive._count_allows(g2, CP, "French") and offensive._count_allows(g2, CP, "Italian")
 
 
 @pytest.mark.rules("LGG 30-A", "LGG 36.5-A")

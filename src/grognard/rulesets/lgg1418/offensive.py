@@ -429,12 +429,15 @@ def launchable_plans(g: Game, side: str, front: str | None) -> list[dict[str, An
 
 
 def _count_allows(g: Game, side: str, sector: str) -> bool:
-    """A-7: one main battle per sector per turn (and, with ``per-turn``, per side per turn)."""
+    """LGG 30 / 36.3 (option ``great-offensive-count``, digest A-7): ``per-sector-per-year`` - one
+    offensive per sector and year (the plans) and one main battle per side and turn;
+    ``per-turn`` - one main battle per sector and turn (offensives on several sectors may fight
+    in the same turn)."""
     now = M.turn_index(g)
     for o in offensives(g).values():
         if o["side"] != side or now not in o.get("battle_turns", []):
             continue
-        if o["sector"] == sector or g.opt("great-offensive-count") == "per-turn":
+        if o["sector"] == sector or g.opt("great-offensive-count") == "per-sector-per-year":
             return False
     return True
 

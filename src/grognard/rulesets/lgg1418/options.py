@@ -219,7 +219,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
                default=True, rule="LGG 23-B"),
     # ------------------------------------------------------------ rules 28-39 (declared for later stages)
     OptionSpec("great-offensive-count", "A-7: great offensives per side", kind=I, default="per-sector-per-year",
-               choices=("per-sector-per-year", "per-turn"), rule="LGG 30"),
+               choices=("per-sector-per-year", "per-turn"), rule="LGG 30",
+               help="per-sector-per-year (digest): one offensive per sector and year, one main battle per side and "
+                    "turn; per-turn: one main battle per sector and turn (several sectors in the same turn)."),
     OptionSpec("battle-orders-e-p", "A-8: battle orders E and P (used but never defined)", kind=I,
                default="unavailable", choices=("unavailable",), rule="LGG 31-B"),
     OptionSpec("lull-after-round", "A-14: the lull of a main battle follows this round", kind=I, default=4,
