@@ -324,6 +324,11 @@ _PORT_CAPS = (("major", "great"), ("standard",), ("minor",), ("marginal",))
 
 @implements("OT 11C2bii", "OT 11B3")
 def gsp_cap(g: Game, d: Piece) -> int:
+    """OT 11C2bii: the GSPs depot ``d`` may generate now (memoised per position; see :func:`_gsp_cap`)."""
+    return int(g.cached(f"gw:gsp-cap:{d.id}:{d.loc}:{d.face}", lambda: _gsp_cap(g, d)))
+
+
+def _gsp_cap(g: Game, d: Piece) -> int:
     """OT 11C2bii: GSPs a depot may generate this initial phase, by how its rail/naval element to a
     regular source is traced: 16 along high-volume lines through major or great ports only; 8 with at
     most 7 low-volume hexes and/or standard ports; 4 with 8-14 low-volume hexes and/or minor ports;

@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grognard.core import serial
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
@@ -574,11 +573,15 @@ def rail_element(g: Game, side: str, nation: str, sources: Iterable[int], naval:
     at most 7 unless ``limit`` says otherwise)."""
     from grognard.search.trace import trace_from_sources
 
-    rg = rail_graph(g, side, nation, naval)
     lim = float(summary(g)["rail"]["low_volume_max"]) if limit is None else limit
     src = sorted(set(sources))
-    return trace_from_sources(g.board.nbr, rg.cost, src, limit=lim + 1e-9, blocked=rg.blocked, edges=rg.edges,
-                              links=rg.links or None, n_nodes=g.board.n)
+
+    def run() -> Any:
+        rg = rail_graph(g, side, nation, naval)
+        return trace_from_sources(g.board.nbr, rg.cost, src, limit=lim + 1e-9, blocked=rg.blocked, edges=rg.edges,
+                                  links=rg.links or None, n_nodes=g.board.n)
+
+    return g.cached(f"gw:rail-element:{side}:{nation}:{naval}:{lim}:{src}", run)
 
 
 def line_ports(g: Game, side: str, nation: str, path: Sequence[int]) -> list[int]:
@@ -890,32 +893,21 @@ def player_turn_ordinal(g: Game) -> int:
     return int(g.state.turn.get("index", 0)) * 2 + (1 if gw(g).get("phasing") == g.state.sides[-1] else 0)
 
 
-def _fingerprint(g: Game) -> str:
-    """What a general supply trace depends on (the position, less Army HQs' sides and logistics
-    bookkeeping), so that a recorded check can be compared with a fresh trace of the same position."""
+def _fingerprint(g: Game) -> int:
+    """What a general supply trace depends on (the pieces' places, sides, up faces and statuses --
+    Army HQs' faces excepted -- ownership, markers, the turn, the owners' history, depletion, heads
+    and the rail capacities), so that a recorded check can be compared with a fresh trace of the
+    same position. A process-local hash: it is kept outside the game state."""
     from grognard.rulesets.greatwar import rail, special_units
 
-    ps = []
-    for p in sorted(g.state.pieces.values(), key=lambda q: q.id):
-        loc = g.state.where(p.id)
-        face = "" if special_units.is_army_hq(p) else p.face
-        ps.append([p.id, p.side, list(loc), face, sorted(p.status)])
-    low = {}
-    for net in rail.net_names(g):
-        for side in g.state.sides:
-            rec = rail.ledger(g, net, side)
-            low[f"{net}:{side}"] = None if rail.unlimited(rec) else str(rec["capacity"])
-    data = {
-        "pieces": ps,
-        "control": {str(k): v for k, v in sorted(g.state.control.items())},
-        "markers": {k: v for k, v in g.state.markers.items() if k not in ("isolated",)},
-        "turn": g.state.turn.get("index", 0),
-        "ever": gw(g).get("ever_owned", {}),
-        "depleted": gw(g).get("depleted", {}),
-        "heads": gw(g).get("heads", []),
-        "cap": low,
-    }
-    return serial.digest(serial.to_jsonable(data))
+    st = g.state
+    ps = tuple((p.id, p.side, p.loc, "" if special_units.is_army_hq(p) else p.face, tuple(sorted(p.status)))
+               for p in sorted(st.pieces.values(), key=lambda q: q.id))
+    caps = tuple((net, side, repr(rail.ledger(g, net, side)["capacity"])) for net in rail.net_names(g) for side in st.sides)
+    marks = tuple((k, repr(sorted(v.items()))) for k, v in sorted(st.markers.items()) if k != "isolated")
+    state = gw(g)
+    return hash((ps, tuple(sorted(st.control.items())), marks, st.turn.get("index", 0), repr(state.get("ever_owned", {})),
+                 repr(state.get("depleted", {})), repr(state.get("heads", [])), repr(state.get("eng", {})), caps))
 
 
 @implements("OT 11B", "OT 11F")
@@ -946,8 +938,8 @@ def determine_general_supply(g: Game) -> None:
             elif "supply_out_since" not in p.attrs:
                 p.attrs["supply_out_since"] = now
                 g.emit("supply", f"{p.id} is out of general supply", rule="OT 11B", piece=p.id)
-    rec["fingerprint"] = _fingerprint(g)
     gw(g)["supply"] = rec
+    g.__dict__["_gw_supply_fingerprint"] = (now, _fingerprint(g))
     phasing = str(gw(g).get("phasing", g.state.sides[0]))
     order = [phasing] + [s for s in g.state.sides if s != phasing]
     g.push("supply-end", {})
@@ -1478,7 +1470,8 @@ def supply_invariant(g: Game) -> list[str]:
     if not rec:
         return []
     out: list[str] = []
-    if rec.get("ordinal") == player_turn_ordinal(g) and rec.get("fingerprint") == _fingerprint(g):
+    fp = g.__dict__.get("_gw_supply_fingerprint")
+    if fp is not None and rec.get("ordinal") == player_turn_ordinal(g) == fp[0] and fp[1] == _fingerprint(g):
         for side in g.state.sides:
             fresh = sorted(trace_general(g, side).supplied)
             if fresh != rec["regular"].get(side, []):
