@@ -240,7 +240,13 @@ def ghq_makes_it_automatic(g: Game, nation: str, target: int) -> bool:
 
 
 def _rec(f: Frame, key: str) -> dict[str, Any]:
+    """A record of the step's frame, created when first written (only while applying)."""
     return f.params.setdefault(key, {})  # type: ignore[no-any-return]
+
+
+def _read(f: Frame, key: str) -> dict[str, Any]:
+    """A record of the step's frame, read only (queries never write the state)."""
+    return f.params.get(key, {})  # type: ignore[no-any-return]
 
 
 def _inter_key(army: str, lab: str) -> str:
@@ -258,7 +264,7 @@ def why_not_reinforce(g: Game, f: Frame, side: str, ids: list[str], to: str) -> 
         return "name the reinforcing units (each once)"
     target = g.board.idx(to)
     attacked = {g.board.idx(h) for h in f.params["hexes"]}
-    reinforced = set(_rec(f, "reinforced"))
+    reinforced = set(_read(f, "reinforced"))
     src = reinforcement_sources(g, side, target, attacked, reinforced)
     by_id = {q.id: (s, q) for s, lst in src.items() for q in lst}
     chosen = []
@@ -287,7 +293,7 @@ def why_not_reinforce(g: Game, f: Frame, side: str, ids: list[str], to: str) -> 
         a = command_army(g, q)
         if a is None or army is None or a == army or source.startswith("fortress:"):
             continue
-        rec = _rec(f, "inter").get(_inter_key(a, to))
+        rec = _read(f, "inter").get(_inter_key(a, to))
         if not rec or not rec.get("ok"):
             return f"units of army {a} need a successful inter-army test for {to} (14-C)"
         corps = sum(1 for x in chosen if M.is_corps(x) and command_army(g, x) == a)
@@ -326,7 +332,7 @@ class EnemyReinforcement(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         out: list[Action] = []
         attacked = {g.board.idx(h) for h in f.params["hexes"]}
-        reinforced = set(_rec(f, "reinforced"))
+        reinforced = set(_read(f, "reinforced"))
         for lab in f.params["hexes"]:
             t = g.board.idx(lab)
             src = reinforcement_sources(g, side, t, attacked, reinforced)
@@ -344,7 +350,7 @@ class EnemyReinforcement(Step):
                     if why_not_reinforce(g, f, side, list(key), lab) is None:
                         out.append({"type": "reinforce", "side": side, "units": list(key), "to": lab})
             army = defending_army(g, side, t)
-            tested = _rec(f, "inter")
+            tested = _read(f, "inter")
             armies = sorted({a for units in src.values() for q in units
                              if (a := command_army(g, q)) is not None and army is not None and a != army})
             for a in armies:
@@ -376,7 +382,7 @@ class EnemyReinforcement(Step):
             to, army = action.get("to"), action.get("army")
             if to not in f.params["hexes"]:
                 raise IllegalAction("LGG 14-C", f"{to!r} is not an attacked hex")
-            if _inter_key(str(army), str(to)) in _rec(f, "inter"):
+            if _inter_key(str(army), str(to)) in _read(f, "inter"):
                 raise IllegalAction("LGG 14-C", f"army {army} has already been tested for {to}")
             t_i = g.board.idx(str(to))
             own = defending_army(g, side, t_i)
@@ -446,7 +452,7 @@ class EnemyReinforcement(Step):
         t_i = g.board.idx(to)
         own = defending_army(g, side, t_i)
         attacked = {g.board.idx(h) for h in f.params["hexes"]}
-        src = reinforcement_sources(g, side, t_i, attacked, set(_rec(f, "reinforced")))
+        src = reinforcement_sources(g, side, t_i, attacked, set(_read(f, "reinforced")))
         source = next(s for s, lst in src.items() if any(q.id == ids[0] for q in lst))
         from_hex = _source_hex(g, source)
         mixed: set[str] = set()

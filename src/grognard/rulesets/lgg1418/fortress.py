@@ -224,7 +224,8 @@ def withdraw_into_fortress(g: Game, side: str, i: int, ids: list[str]) -> None:
 
 # ====================================================================== siege fire (23-F)
 def _fired(g: Game) -> dict[str, int]:
-    return M.st(g).setdefault("siege_fired", {})  # type: ignore[no-any-return]
+    """Artillery -> activation of its last siege fire (read only; written by :func:`siege_fire`)."""
+    return M.st(g).get("siege_fired", {})  # type: ignore[no-any-return]
 
 
 @implements("LGG 23-F", "LGG 36.1")
@@ -284,7 +285,7 @@ def siege_fire(g: Game, side: str, i: int, ids: list[str]) -> str:
     arts = [g.state.pieces[u] for u in ids]
     act = M.st(g).get("activation") or {}
     for p in arts:
-        _fired(g)[p.id] = act.get("serial", -1)
+        M.st(g).setdefault("siege_fired", {})[p.id] = act.get("serial", -1)
         artillery.spend_munitions(g, p.nation, 1, "LGG 23-F", f"siege fire of {p.id}")
     strength = siege_fire_strength(g, arts)
     tbl = g.ruleset.tables(g.scenario.table_overrides)["siege-fire"]
