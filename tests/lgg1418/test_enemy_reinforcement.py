@@ -161,3 +161,12 @@ def test_lgg_14a_a_disorganized_corps_is_not_engaged_in_the_battle() -> None:
     act(g, EN, type="end-reinforcement")
     rec = next(iter(M.st(g)["battles"].values()))
     assert rec["units"]["fa"]["state"] == "disorganized"
+
+
+@pytest.mark.rules("LGG 14-A")
+def test_lgg_14a_listing_the_reinforcements_changes_nothing() -> None:
+    g = _attack()
+    before = g.state_hash()
+    g.legal_actions(EN)
+    g.ruleset.view(g, CP)
+    assert g.state_hash() == before

@@ -348,3 +348,11 @@ def test_lgg_23g_lgg73_assault_right_after_the_open_battle_is_not_counted_no_tan
     before = len(secondary.secondary_battles(g, CP, sector))
     act(g, CP, type="assault", hex=V)
     assert len(secondary.secondary_battles(g, CP, sector)) == before  # right after the open battle: not counted
+
+
+@pytest.mark.rules("LGG 23-F")
+def test_lgg_23f_listing_the_siege_actions_changes_nothing() -> None:
+    g = _besieged()
+    before = g.state_hash()
+    g.legal_actions(CP)
+    assert g.state_hash() == before
