@@ -38,7 +38,7 @@ def _columns(g: Game, tid: str, d12: int) -> dict[str, dict[str, float]]:
     for k, col in enumerate(tbl.columns):
         dist: dict[str, float] = {}
         for cell, p in tbl.distribution(k, d12).items():
-            dist[str(cell)] = round(dist.get(str(cell), 0.0) + p, 6)
+            dist[str(cell)] = dist.get(str(cell), 0.0) + p
         out[col] = dist
     return out
 
