@@ -18,9 +18,8 @@ Map vocabulary a scenario may use (declared on the rule system):
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 
-from grognard.board import Board, Point
+from grognard.board import Point
 from grognard.core.rules import implements
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.data import HexsideInfo, TerrainInfo
@@ -36,15 +35,14 @@ NETWORK_KINDS = ("rail", "waterway")
 CLIMATES = ("temperate", "continental", "severe", "mediterranean", "semi-desert")
 
 
-_STATIC: WeakKeyDictionary[Board, dict[str, Any]] = WeakKeyDictionary()
 
 
 def static(g: Game) -> dict[str, Any]:
     """Facts of the map that never change during a game, computed once per board."""
     b = g.board
-    d = _STATIC.get(b)
+    d = b.__dict__.get("_lgg_static")
     if d is not None:
-        return d
+        return d  # type: ignore[no-any-return]
     kinds = {a.kind for a in b.areas.values()}
     country: list[str | None] = [None] * b.n
     if "country" in kinds:
@@ -70,8 +68,8 @@ def static(g: Game) -> dict[str, Any]:
                     rail[i].append((j, dict(net.attrs.get(sd, {}))))
                 elif net.kind == "waterway":
                     water[i].append(j)
-    d = {"country": country, "rail_hex": rail_hex, "rail": rail, "water": water, "feats": {}, "kinds": kinds}
-    _STATIC[b] = d
+    d = {"country": country, "rail_hex": rail_hex, "rail": rail, "water": water, "feats": {}, "kinds": kinds, "points": {}}
+    b.__dict__["_lgg_static"] = d
     return d
 
 
@@ -142,13 +140,13 @@ def has_feature(g: Game, i: int, j: int, *names: str) -> bool:
 
 # ====================================================================== places (1-B)
 def points(g: Game, i: int, kind: str | None = None) -> list[Point]:
-    """The map points of hex ``i`` (of one kind), looked up once per board."""
-    cache = static(g).setdefault("points", {})
+    """The map points of hex ``i`` (of one kind), looked up once per board (a shared list: read only)."""
+    cache = static(g)["points"]
     key = (i, kind)
     found = cache.get(key)
     if found is None:
         found = cache[key] = g.board.points_at(i, kind)
-    return list(found)
+    return found  # type: ignore[no-any-return]
 
 
 @implements("LGG 1-B")

@@ -49,9 +49,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
-from weakref import WeakKeyDictionary
 
-from grognard.core.state import GameState, Loc, Piece
+from grognard.core.state import Loc, Piece
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -90,7 +89,6 @@ def other_side(side: str) -> str:
 
 
 T = TypeVar("T")
-_MEMO: WeakKeyDictionary[GameState, dict[str, Any]] = WeakKeyDictionary()
 
 
 def touch(g: Game) -> None:
@@ -107,11 +105,13 @@ def memo(g: Game, key: str, compute: Callable[[], T]) -> T:
     made inside the same action is never reused after it.
     """
     s = g.state
-    ver = (s._order, len(s.pieces), s.vars.get("lgg", {}).get("rev", 0), len(s.log), s.dice_counter, len(s.frames))
-    d = _MEMO.get(s)
-    if d is None or d.get("__ver") != ver:
+    lgg = s.vars.get("lgg")
+    ver = (s._order, len(s.pieces), lgg.get("rev", 0) if lgg else 0, len(s.log), s.dice_counter, len(s.frames))
+    # kept on the state object itself (never serialised: copies and loaded states start empty)
+    d = s.__dict__.get("_lgg_memo")
+    if d is None or d["__ver"] != ver:
         d = {"__ver": ver}
-        _MEMO[s] = d
+        s.__dict__["_lgg_memo"] = d
     if key not in d:
         d[key] = compute()
     return d[key]  # type: ignore[no-any-return]
