@@ -1216,9 +1216,11 @@ def finish_battle(g: Game, rec: dict[str, Any]) -> None:
     last = [s.get("last") for s in rec["subs"].values() if s.get("last")]
     last = [x for x in last if x.get("round") == rec["round"]] or last
     rec["bold"] = any(x.get("bold") for x in last) if last else False
-    for u in rec["units"].values():
+    for uid, u in rec["units"].items():
         if u["role"] == "rear" and u["state"] == "fit":
             u["state"] = "disorganized"
+        if u["kind"] == "corps" and u.get("engaged"):
+            M.set_attr(g, piece(g, uid), "fought_turn", M.turn_index(g))  # 38-A: "did not fight the previous turn"
     rec["ended"] = True
     winner, loser = rec["winner"], rec["loser"]
     if winner == att and rec["kind"] in ("open", "overflow", "breakthrough"):
