@@ -426,16 +426,11 @@ class Breakthrough(Step):
                                            "kind": action["kind"], "level": level,
                                            "armies": origin["armies"] if origin else []})
         else:
-            hooks.offer(g, hooks.INTERCEPTION, {"side": M.other_side(side), "mover": side, "hex": M.label(g, dst),
-                                                "units": sorted(action["units"]), "activation": serial,
-                                                "breakthrough": True}) if _in_zoc(g, side, dst) else None
+            from grognard.rulesets.lgg1418.interception import offer_interception
+
+            # asked wherever the mover cannot rule an interception out (4-A: a hidden ZoC is not revealed)
+            offer_interception(g, side, dst, sorted(action["units"]), serial, breakthrough=True)
         M.touch(g)
-
-
-def _in_zoc(g: Game, side: str, j: int) -> bool:
-    from grognard.rulesets.lgg1418.zoc import in_enemy_zoc
-
-    return bool(in_enemy_zoc(g, side, j))
 
 
 @implements("LGG 17.3-E")

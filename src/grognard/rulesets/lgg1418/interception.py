@@ -96,7 +96,6 @@ def after_move(g: Game, act: dict[str, Any], i: int, j: int, members: list[Piece
     (``forced-withdrawal``); the interception hook opens when the enemy might intercept in
     ``j`` as far as the mover can tell (after the withdrawal, if any). No interception during a
     strategic retreat (19-A)."""
-    from grognard.rulesets.lgg1418.knowledge import possible_zoc_sources
 
     if act.get("kind") == "strategic-retreat":
         return
@@ -116,13 +115,25 @@ def after_move(g: Game, act: dict[str, Any], i: int, j: int, members: list[Piece
             return
         g.emit("reveal", f"the {enemy} stack marker at {lab} held no corps: its headquarters must withdraw",
                rule="LGG 13-A", reveal=True, hex=lab)
-    front = _front(g, j)
-    if possible_zoc_sources(g, side, j) and side_may_intercept(g, enemy, front):
-        hooks.offer(g, hooks.INTERCEPTION, {"side": enemy, "mover": side, "hex": lab,
-                                            "units": [p.id for p in members], "activation": act["serial"]})
+    offer_interception(g, side, j, [p.id for p in members], act["serial"])
     if withdraw:
         g.push("forced-withdrawal", {"side": enemy, "hex": lab, "pieces": [p.id for p in withdraw], "mover": side,
                                      "activation": act["serial"]})
+
+
+@implements("LGG 13-A", "LGG 17.2-B", "LGG 4-A")
+def offer_interception(g: Game, mover: str, j: int, units: list[str], serial: int, **extra: Any) -> bool:
+    """LGG 13-A / 17.2-B / 4-A: open the interception hook for the other side after units of
+    ``mover`` entered the empty hex ``j`` (e.g. breakthrough units), when - as far as the mover can
+    tell - a marker's ZoC could reach it and that side still has interception. Returns whether the
+    hook was opened."""
+    from grognard.rulesets.lgg1418.knowledge import possible_zoc_sources
+
+    enemy = M.other_side(mover)
+    if not possible_zoc_sources(g, mover, j) or not side_may_intercept(g, enemy, _front(g, j)):
+        return False
+    return hooks.offer(g, hooks.INTERCEPTION, {"side": enemy, "mover": mover, "hex": g.board.label(j),
+                                               "units": list(units), "activation": serial, **extra})
 
 
 def attack_origins(g: Game, hex_label: str) -> list[str]:
