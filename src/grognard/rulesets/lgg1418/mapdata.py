@@ -310,6 +310,21 @@ def climate_zone(g: Game, i: int) -> str:
     return zones[i] or M.rules(g).default_climate
 
 
+def trace_open_hexes(g: Game) -> frozenset[int]:
+    """Hexes a land trace may enter this turn whatever the units: not sea or lake, not neutral,
+    not reserved to mountain corps (depends only on the weather and on who is neutral, so it is
+    computed once per board, weather and alignment)."""
+    key = ("trace-open", tuple(sorted(M.st(g).get("weather", {}).items())), tuple(sorted(g.state.alignment.items())))
+    cache = static(g)
+    out: frozenset[int] | None = cache.get(key)
+    if out is None:
+        out = frozenset(j for j in range(g.board.n)
+                        if not (info := terrain_info(g, j)).impassable and not info.mountain_corps_only
+                        and not is_neutral_hex(g, j))
+        cache[key] = out
+    return out
+
+
 def weather_in(g: Game, i: int) -> str:
     """The weather of the hex's climatic zone this turn (fair until rolled)."""
     return str(M.st(g).get("weather", {}).get(climate_zone(g, i), "fair"))

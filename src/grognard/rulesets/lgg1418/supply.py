@@ -305,15 +305,9 @@ def _supply_hexes(g: Game, side: str) -> frozenset[int]:
 
     def compute() -> frozenset[int]:
         blocked = M.enemy_blocking_hexes(g, side)
-        out = set()
-        for j in range(g.board.n):
-            info = mapdata.terrain_info(g, j)
-            if info.impassable or info.mountain_corps_only or mapdata.is_neutral_hex(g, j) or j in blocked:
-                continue
-            if _fortress_zoc_blocks(g, side, j):
-                continue
-            out.add(j)
-        return frozenset(out)
+        fz = zoc_map(g, M.other_side(side))
+        forts = {j for j, kinds in fz.items() if "fortress" in kinds and _fortress_zoc_blocks(g, side, j)}
+        return frozenset(mapdata.trace_open_hexes(g) - blocked - forts)
 
     return M.memo(g, f"supply-hexes:{side}", compute)
 
@@ -613,16 +607,8 @@ def _free_hexes(g: Game, side: str) -> frozenset[int]:
 
     def compute() -> frozenset[int]:
         blocked = M.enemy_blocking_hexes(g, side)
-        fz = zoc_map(g, M.other_side(side))
-        out = set()
-        for j in range(g.board.n):
-            info = mapdata.terrain_info(g, j)
-            if info.impassable or info.mountain_corps_only or mapdata.is_neutral_hex(g, j) or j in blocked:
-                continue
-            if "fortress" in fz.get(j, frozenset()):
-                continue
-            out.add(j)
-        return frozenset(out)
+        forts = {j for j, kinds in zoc_map(g, M.other_side(side)).items() if "fortress" in kinds}
+        return frozenset(mapdata.trace_open_hexes(g) - blocked - forts)
 
     return M.memo(g, f"free-hexes:{side}", compute)
 
