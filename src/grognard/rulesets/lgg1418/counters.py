@@ -220,9 +220,10 @@ def foreign_allowed(g: Game, army: str, p: Piece) -> str | None:
     return f"army {army} may not integrate units of another nation"
 
 
-@implements("LGG 2-B", "LGG 10-C")
+@implements("LGG 2-B", "LGG 10-C", "LGG 10-A")
 def why_not_attach(g: Game, p: Piece, army: str) -> str | None:
-    """LGG 2-B / 10-C: why ``p`` may not be attached to ``army`` (None when it may)."""
+    """LGG 2-B / 10-C / 10-A: why ``p`` may not be attached to ``army`` (None when it may); a unit
+    standing with units of another army may not join this one there (10-A)."""
     if p.type not in ("corps", "artillery", "tank"):
         return f"only corps and support units are attached to armies, not a {p.type}"
     if M.is_garrison(p):
@@ -237,12 +238,21 @@ def why_not_attach(g: Game, p: Piece, army: str) -> str | None:
         return f"army {army} is not of {p.side}"
     if p.attrs.get("attached") == army:
         return f"{p.id} is already attached to army {army}"
+    h = M.hex_of(g, p)
+    if h is not None and not M.in_reserve(p) and any(
+            (a := command_army(g, q)) is not None and a != army for q in M.units_at_hex(g, h, p.side) if q.id != p.id):
+        return f"{p.id} stands with units of another army (10-A: armies do not stack together)"
     why = foreign_allowed(g, army, p)
     if why:
         return why
     limit = command_limit(g, army)
     if limit is not None and counts_against_command_limit(g, p) and len(attached_corps(g, army)) >= limit:
         return f"army {army} already commands {limit} un-numbered corps (its command limit)"
+    h = M.hex_of(g, p)
+    if h is not None and p.loc.kind == "hex" and not M.in_reserve(p):
+        others = {a for q in M.units_at_hex(g, h, p.side) if q.id != p.id and (a := command_army(g, q)) is not None}
+        if others - {army}:
+            return f"{p.id} stands with units of another army ({', '.join(sorted(others - {army}))}; 10-A)"
     return None
 
 
