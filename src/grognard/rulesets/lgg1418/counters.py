@@ -238,10 +238,6 @@ def why_not_attach(g: Game, p: Piece, army: str) -> str | None:
         return f"army {army} is not of {p.side}"
     if p.attrs.get("attached") == army:
         return f"{p.id} is already attached to army {army}"
-    h = M.hex_of(g, p)
-    if h is not None and not M.in_reserve(p) and any(
-            (a := command_army(g, q)) is not None and a != army for q in M.units_at_hex(g, h, p.side) if q.id != p.id):
-        return f"{p.id} stands with units of another army (10-A: armies do not stack together)"
     why = foreign_allowed(g, army, p)
     if why:
         return why
