@@ -114,3 +114,14 @@ def test_lgg_23b_east_only_with_hindenburg() -> None:
               rules=_rules(fronts=["East"], main_armies={}))
     assert autonomous.hindenburg_in_play(g2)
     assert autonomous.garrison_may_leave(g2, g2.state.pieces["gk"]) == "integrate"
+
+
+@pytest.mark.rules("LGG 10-A", "LGG 2-B")
+def test_lgg_10a_no_attachment_into_a_hex_held_by_another_army() -> None:
+    from grognard.rulesets.lgg1418.counters import why_not_attach
+
+    g = game(pieces=_pieces([hq("fh2", "FR", "0405", "FR-2"), corps("f2", "FR", "0404", army="FR-2")]),
+             rules=_rules(armies=[army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE", "dh")]))
+    auto = g.state.pieces["auto"]
+    assert "another army" in why_not_attach(g, auto, "FR-1")
+    assert why_not_attach(g, auto, "FR-2") is None
