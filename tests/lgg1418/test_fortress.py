@@ -196,6 +196,22 @@ def test_lgg_23e_coastal_fortress_evacuates_its_corps() -> None:
     f = g.state.pieces["verdun"]
     f.attrs["coastal"] = True
     assert [g.board.label(j) for j in F.evacuation_ports(g, f)] == ["0101"]
+    place_at(g, "de", V)
+    F.establish_siege(g, f, CP)
+    g.state.markers["siege"][V]["since"] = M.turn_index(g) - 11  # sure to surrender
+    turn = M.turn_index(g)
+    for _ in range(300):
+        if M.turn_index(g) != turn or g.current()[1].step == "fortress-surrender":
+            break
+        s = g.acting_sides()[0]
+        legal = g.legal_actions(s)
+        g.apply(next((a for a in legal if a["type"].startswith(("end", "no-r", "no-i", "decline", "commit", "first"))),
+                     legal[0]))
+    assert g.current()[1].step == "fortress-surrender" and g.acting_sides() == [EN]
+    act(g, EN, type="evacuate", unit="in1", to="0101")
+    assert g.state.pieces["in1"].loc.kind == "hex" and g.board.label(g.state.pieces["in1"].loc.ref) == "0101"
+    act(g, EN, type="no-evacuation", fortress="verdun")
+    assert f.loc.ref == M.ELIMINATED and g.state.pieces["gar"].loc.ref == M.ELIMINATED
 
 
 @pytest.mark.rules("LGG 23-G")

@@ -419,7 +419,7 @@ class FortressSurrender(Step):
             fort = g.state.pieces[fid]
             if M.hex_of(g, fort) is None:
                 continue
-            if evacuation_ports(g, fort) and [q for q in inside(g, fort) if M.is_corps(q)]:
+            if evacuation_ports(g, fort):  # asked even with nobody inside: the besieger learns nothing
                 return fort
         return None
 
