@@ -262,10 +262,12 @@ def test_lgg_16_4a_general_bonus_within_command_range() -> None:
 @pytest.mark.rules("LGG 16.4-B")
 def test_lgg_16_4b_event_modifier_given_by_the_caller() -> None:
     g = bgame([fr("fa", "0404"), de("da", "0404")])
-    rec = open_battle(g, "0404", EN, modifiers=[{"side": "defender", "target": "d12", "value": 1, "rule": "LGG 16.4-B",
-                                                  "reason": "event"}])
+    ev = {"side": "defender", "target": "d12", "value": 1, "rule": "LGG 16.4-B", "reason": "event"}
+    rec = open_battle(g, "0404", EN, modifiers=[ev])
     engage(rec, "A", "fa", "da")
     assert battle.d12_modifiers(g, rec, "A")[1] == -1
+    with pytest.raises(ValueError, match="one event counter per side"):
+        battle.battle_params(g, hex="0404", attacker=EN, modifiers=[ev, ev])
 
 
 @pytest.mark.rules("LGG 16.4-C")
@@ -386,7 +388,13 @@ def test_lgg_16_4i_lgg47_siberians() -> None:
     weather.determine_weather(g)
     assert [battle.morale(g, None, g.state.pieces[f"s{k}"]) for k in range(3)] == ["elite"] * 3
     g2 = bgame([*sib, de("da", "0404")])
-    M.st(g2)["siberian_elite"] = {"RU": "s1"}
+    assert [battle.morale(g2, None, g2.state.pieces[f"s{k}"]) for k in range(3)] == ["elite", "veteran", "veteran"]
+    from grognard.core.state import Frame
+
+    step = g2.steps["siberian-choice"]  # the choice, made each turn in the reinforcement phase
+    f = Frame("siberian-choice", {})
+    assert step.actors(g2, f) == [EN] and len(step.legal_actions(g2, f, EN)) == 3
+    step.apply(g2, f, {"type": "siberian-elite", "side": EN, "unit": "s1"})
     assert [battle.morale(g2, None, g2.state.pieces[f"s{k}"]) for k in range(3)] == ["veteran", "elite", "veteran"]
 
 

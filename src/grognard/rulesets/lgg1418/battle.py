@@ -196,6 +196,9 @@ def battle_params(g: Game, **spec: Any) -> dict[str, Any]:
                 or not isinstance(m.get("value"), int) or not m.get("rule"):
             raise ValueError(f"battle_params: modifiers[{k}] needs side attacker/defender, target "
                              f"{'/'.join(MOD_TARGETS)}, an integer value and a rule id")
+    for role in ("attacker", "defender"):
+        if sum(1 for m in spec.get("modifiers") or [] if m["side"] == role and m["rule"] == "LGG 16.4-B") > 1:
+            raise ValueError(f"battle_params: only one event counter per side affects a battle (LGG 16.4-B; {role})")
     for key in ("armies", "attacker_units", "defender_units"):
         v = spec.get(key)
         if v is not None and (not isinstance(v, list) or not all(isinstance(x, str) for x in v)):
@@ -352,11 +355,22 @@ def morale(g: Game, rec: dict[str, Any] | None, p: Piece) -> str:
         m = "elite" if h is not None and is_coastal(g, h) else "veteran"
     if p.attrs.get("siberian"):
         snow = h is not None and mapdata.weather_in(g, h) == "snow"
-        chosen = M.st(g).get("siberian_elite", {}).get(p.nation)
-        m = "elite" if snow or chosen == p.id else "veteran"
+        m = "elite" if snow or siberian_elite(g, p.nation) == p.id else "veteran"
     if p.attrs.get("assault"):
         m = "elite"
     return m if m in MORALES else "active"
+
+
+@implements("LGG 16.4-I")
+def siberian_elite(g: Game, nation: str) -> str | None:
+    """LGG 16.4-I: the Siberian corps with elite morale outside snow (the owner's choice this turn,
+    :class:`.battle_steps.SiberianChoice`; before any choice, the first one by id)."""
+    chosen = M.st(g).get("siberian_elite", {}).get(nation)
+    sib = sorted(q.id for q in g.state.pieces.values() if q.nation == nation and q.type == "corps"
+                 and q.attrs.get("siberian") and q.loc.kind != "box")
+    if chosen in sib:
+        return str(chosen)
+    return sib[0] if sib else None
 
 
 @dataclass

@@ -1667,4 +1667,37 @@ class BattleCommit(Step):
         g.finish(f)
 
 
-STEPS: tuple[type[Step], ...] = (BattleStep, BattleDecision, BattleCommit)
+@implements("LGG 16.4-I")
+class SiberianChoice(Step):
+    """LGG 16.4-I: each turn, in the reinforcement phase, Russia picks the Siberian corps that has
+    elite morale in fair weather or rain (in snow all three are elite)."""
+
+    name = "siberian-choice"
+    title = "Siberian corps"
+    rule = "LGG 16.4-I"
+    phase_hook = "reinforcement"
+    hook_order = 10
+
+    def _sib(self, g: Game) -> list[Piece]:
+        return sorted((q for q in g.state.pieces.values() if q.nation == "RU" and q.type == "corps"
+                       and q.attrs.get("siberian") and M.on_map(g, q)), key=lambda q: q.id)
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        side = M.nation_side(g, "RU")
+        return [side] if side and len(self._sib(g)) > 1 else []
+
+    def run(self, g: Game, f: Frame) -> None:
+        g.finish(f)
+
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        return [{"type": "siberian-elite", "side": side, "unit": q.id} for q in self._sib(g)]
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        M.st(g).setdefault("siberian_elite", {})["RU"] = action["unit"]
+        M.touch(g)
+        say(g, action["side"], "siberians", f"{action['unit']} is the elite Siberian corps this turn", None,
+            rule="LGG 16.4-I")
+        g.finish(f)
+
+
+STEPS: tuple[type[Step], ...] = (BattleStep, BattleDecision, BattleCommit, SiberianChoice)
