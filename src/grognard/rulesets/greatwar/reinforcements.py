@@ -970,6 +970,9 @@ def produce(g: Game, item: dict[str, Any]) -> None:
     side = item["side"]
     params = item["params"]
     cmd = str(params.get("command", replacements.NO_COMMAND))
+    if item["state"].get("produced"):
+        return
+    item["state"]["produced"] = True
     if not calendar.is_production_cycle(g):
         g.emit("production", f"{item['key']}: {g.turn_label()} is not a production turn; nothing is received", rule="OT 16B1a")
         return

@@ -101,13 +101,14 @@ def ip_id(g: Game) -> str:
 
 
 def regular_supply(g: Game, side: str, i: int) -> bool:
-    """Whether hex ``i`` is in regular general supply for ``side`` (OT 11C2): an overland line
-    reaches one of the side's regular general supply sources (``supply.regular_sources``)."""
+    """Whether hex ``i`` is in regular general supply for ``side`` (OT 11C2): a general supply line
+    from the side's regular sources reaches it (``supply.hex_in_general_supply``; without the
+    supply rules, an overland line of any length to a regular source)."""
     from grognard.rulesets.greatwar import supply
 
-    fn = getattr(supply, "hex_in_regular_supply", None)
+    fn = getattr(supply, "hex_in_general_supply", None)
     if fn is not None:
-        return bool(fn(g, side, i))
+        return bool(g.cached(f"gw:regular-hex:{side}:{i}", lambda: bool(fn(g, side, i))))
 
     def reach() -> frozenset[int]:
         return frozenset(supply.overland_reach(g, side, supply.regular_sources(g, side)))
