@@ -413,3 +413,20 @@ def test_lgg_30d_four_corps_required_only_while_more_can_join() -> None:
         M.set_attr(g, g.state.pieces[pid], "mv_stop", True)
     assert offensive.offensive_end_movement_check(g, current_act(g)) is None
     assert any(a["type"] == "end-movement" for a in g.legal_actions(CP))
+
+
+@pytest.mark.rules("LGG 30-A")
+def test_lgg_30a_reaction_ban_recorded_for_the_reaction_rules_and_defender_does_not_attack() -> None:
+    g = _g("1915-03")
+    off = offensive.launch(g, CP, _plan(g), ["0504"])
+    bar = M.st(g)["no_reaction"]
+    assert set(bar) == {"DE-1", "DE-2", "FR-1"} and all(v.startswith("LGG 30-A") for v in bar.values())
+    M.st(g)["no_reaction"]["GB-1"] = "LGG 19-C: retreated"  # another rule's entry is kept
+    a = {"serial": 7, "side": EN, "front": "West", "armies": ["FR-1"]}
+    with pytest.raises(IllegalAction) as e:  # the defending army never counter-attacks
+        offensive.offensive_attack_check(g, a, [g.state.pieces["f0"]], g.board.idx("0404"), "normal", True)
+    assert e.value.rule == "LGG 30-A"
+    offensive.offensive_attack_check(g, {**a, "armies": ["GB-1"]}, [g.state.pieces["e0"]], g.board.idx("0406"),
+                                     "normal", True)
+    offensive.halt(g, off, "voluntary halt at the end of the turn", "LGG 30-D")
+    assert M.st(g)["no_reaction"] == {"GB-1": "LGG 19-C: retreated"}

@@ -577,6 +577,7 @@ class OffensiveActions:
         if third and movement.coordination_roll(g, side, [*armies, third]):
             armies.append(third)
             off["third"] = third
+            sync_no_reaction(g)
         off.setdefault("battle_turns", []).append(M.turn_index(g))
         off["turns"] = len(set(off["battle_turns"]))
         if any(mapdata.weather_in(g, g.board.idx(h)) != "fair" for h in off["objective"]):
@@ -614,7 +615,7 @@ def launch(g: Game, side: str, plan: dict[str, Any], objective: list[str]) -> di
                                  if _in_sector(g, i, plan["sector"])},
            "auxiliary": plan.get("mode") == "auxiliary"}
     M.st(g).setdefault("offensives", {})[off["id"]] = off
-    M.touch(g)
+    sync_no_reaction(g)
     g.emit("offensive", f"{side} launches a great offensive on the {plan['sector']} sector (objective "
            f"{', '.join(objective)})", rule="LGG 30-A", reveal=True, offensive=off["id"], objective=objective)
     g.emit("offensive-armies", f"the great offensive is conducted by {', '.join(armies)} (command: {cmd})",
@@ -662,7 +663,7 @@ def halt(g: Game, off: dict[str, Any], reason: str, rule: str) -> None:
     off["status"] = "halted"
     off["halted"] = M.turn_index(g)
     off["halt_reason"] = reason
-    M.touch(g)
+    sync_no_reaction(g)
     g.emit("offensive-halt", f"{off['side']} great offensive on the {off['sector']} sector halts ({reason})", rule=rule,
            offensive=off["id"])
     if off["failed"] and off["sector"] == "French" and off["side"] == M.ENTENTE and "FR" in off["nations"] \
@@ -694,6 +695,13 @@ def offensive_attack_check(g: Game, act: dict[str, Any], members: list[Piece], j
     """
     if not engage:
         return
+    for q in members:
+        a = command_army(g, q)
+        if a and M.is_corps(q):
+            start = q.attrs.get("mv_start", M.hex_of(g, q))
+            why = counter_attack_forbidden(g, a, own_turn=True, from_hex=int(start) if start is not None else None)
+            if why:
+                raise IllegalAction("LGG 30-A", why)
     if j in _plan_objectives_next_turn(g, act["side"]):
         raise IllegalAction("LGG 30-A", f"{g.board.label(j)} is the objective of a great offensive starting next turn: "
                             "it may not be attacked this turn")
@@ -1051,15 +1059,33 @@ def reaction_forbidden(g: Game, army: str) -> str | None:
 
 
 @implements("LGG 30-A", "LGG 36.5-A")
-def counter_attack_forbidden(g: Game, army: str, own_turn: bool = False) -> str | None:
+def counter_attack_forbidden(g: Game, army: str, own_turn: bool = False, from_hex: int | None = None) -> str | None:
     """LGG 30-A / 36.5-A: the army defending a great offensive's objective may never counter-attack
-    - except, in Combined Doctrine, on its own turn from the hex attacked."""
+    (our reading: it attacks nobody while the offensive lasts) - except, in Combined Doctrine, on
+    its own turn from the hex attacked."""
     for off in active_offensives(g):
-        if army == off.get("defender_army"):
-            if own_turn and DT.doctrine_of(g, M.army_nation(g, army), off["front"]) == DT.COMBINED:
-                return None
-            return "the army defending a great offensive's objective may never counter-attack"
+        if off["side"] == M.army_side(g, army) or army != off.get("defender_army"):
+            continue
+        if own_turn and DT.doctrine_of(g, M.army_nation(g, army), off["front"]) == DT.COMBINED and (
+                from_hex is None or g.board.label(from_hex) in off["objective"]):
+            return None
+        return "the army defending a great offensive's objective may never counter-attack"
     return None
+
+
+@implements("LGG 30-A")
+def sync_no_reaction(g: Game) -> None:
+    """LGG 30-A: list the armies of the main battles under way (attackers and the defending army)
+    in ``st["no_reaction"]``, which the reaction rules (20) read; the entries of offensives that
+    ended are removed."""
+    bar = M.st(g).setdefault("no_reaction", {})
+    for a in [a for a, why in bar.items() if str(why).startswith("LGG 30-A")]:
+        del bar[a]
+    for off in active_offensives(g):
+        for a in [*off["armies"], off.get("third"), off.get("defender_army")]:
+            if a:
+                bar[a] = "LGG 30-A: an army of a great offensive's main battle may not react"
+    M.touch(g)
 
 
 def defender_army_locked(g: Game, army: str, hex_index: int) -> str | None:
