@@ -19,11 +19,11 @@ ALL = [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 7)]
 NATIONS = {"France": EN, "Germany": CP, "Britain": EN, "Russia": EN, "Italy": EN, "Belgium": EN}
 
 
-def world(pieces=(), turns=(("Sep I 14", {}), ("Sep II 14", {})), **kw):
+def world(pieces=(), turns=(("Sep I 14", {}), ("Sep II 14", {})), extra_areas=(), extra_places=(), **kw):
     """Two Entente commands (West: columns 1-4, South: 5-8), each with two rail-linked major cities."""
     areas = [{"name": "West", "kind": "command", "hexes": [h for h in ALL if int(h[:2]) <= 4]},
-             {"name": "South", "kind": "command", "hexes": [h for h in ALL if int(h[:2]) > 4]}]
-    places = [("0102", "full-city", "A"), ("0104", "full-city", "B"), ("0602", "full-city", "C"), ("0604", "full-city", "D")]
+             {"name": "South", "kind": "command", "hexes": [h for h in ALL if int(h[:2]) > 4]}, *extra_areas]
+    places = [("0102", "full-city", "A"), ("0104", "full-city", "B"), ("0602", "full-city", "C"), ("0604", "full-city", "D"), *extra_places]
     nets = [{"name": "NW", "kind": "rail", "paths": [["0102", "0103", "0104"]]}, {"name": "NS", "kind": "rail", "paths": [["0602", "0603", "0604"]]}]
     kw.setdefault("control", {EN: ALL[:-1], CP: ALL[-1:]})
     return game(pieces=list(pieces), areas=areas, places=places, networks=nets, turns=list(turns), nations=NATIONS, **kw)
@@ -43,14 +43,14 @@ def test_ot_16_arrivals_take_the_supply_status_of_their_location() -> None:
 
     now = supply.player_turn_ordinal(g)
     g.state.pieces["old"].attrs["supply_out_since"] = now - 2
-    g.state.vars["gw"].setdefault("isolated", {})[EN] = [idx(g, "0302")]
+    g.state.vars["gw"]["isolated"] = {EN: [idx(g, "0302")], CP: []}
     replacements.receive_piece(g, g.state.pieces["new"], idx(g, "0302"), "OT 16")
     new = g.state.pieces["new"]
     assert supply.turns_out_of_supply(g, new) == 2
     from grognard.rulesets.greatwar import isolation
 
-    if isolation.is_isolated(g, EN, idx(g, "0302")):
-        assert replacements.exempt_from_attrition(g, new)
+    assert isolation.is_isolated(g, EN, idx(g, "0302"))
+    assert replacements.exempt_from_attrition(g, new)
 
 
 # ============================================================================ 16B1
@@ -264,10 +264,10 @@ def test_ot_16b3d_not_in_enemy_zoc_unless_fortified() -> None:
     replacements.place_points(g, EN, idx(g, "0302"), MAN, cost[MAN], "France")
     replacements.place_points(g, EN, idx(g, "0302"), EQU, cost[EQU])
     a = {"type": "rebuild", "side": EN, "piece": "c"}
-    if replacements.in_enemy_zoc(g, c):
-        assert "ZOC" in (replacements.rebuild_problem(g, EN, a, True) or "")
-        g.state.set_marker("fortification", idx(g, "0302"), "entrenchment")
-        assert replacements.rebuild_problem(g, EN, a, True) is None
+    assert replacements.in_enemy_zoc(g, c)
+    assert "ZOC" in (replacements.rebuild_problem(g, EN, a, True) or "")
+    g.state.set_marker("fortification", idx(g, "0302"), "entrenchment")
+    assert replacements.rebuild_problem(g, EN, a, True) is None
 
 
 @pytest.mark.rules("OT 16B3e")
