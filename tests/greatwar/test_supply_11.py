@@ -591,3 +591,19 @@ def test_ot_11b_status_holds_for_the_player_turn() -> None:
     assert supply.turns_out_of_supply(g, u2) == 1  # judged in the initial phase only
     assert frame(g).step == "ground-movement"
     assert units.hex_of(g, u2) == idx(g, "0507")
+
+
+@pytest.mark.rules("OT 11B1", "OT 11B2", "OT 14O3")
+def test_ot_11b_transport_units_extend_overland_and_road_elements() -> None:
+    """OT-S-12: in mud the overland and road elements are 2 hexes; a supply-line transport on the
+    overland path makes it 3, another on the road path makes the road 3."""
+    ctl = {EN: [f"0{c}0{r}" for c in range(1, 8) for r in (1, 2)], CP: []}
+    mt = unit("mt", "motorized-transport", "France", "0301", a=0, d=0, m=8, status=["supply-line"])
+    g = game(rows=["ccccccc", "ccccccc"], control=ctl, pieces=[mt], turns=[("Oct I 14", {"weather": "mud"})])
+    d = supply.overland_distances(g, EN, [idx(g, "0101")])
+    assert d[idx(g, "0401")] == 2  # 3 hexes, one of them with the transport: within the mud length of 2
+    g2 = game(rows=["ccccccc", "ccccccc"], control=ctl, turns=[("Oct I 14", {"weather": "mud"})])
+    assert supply.overland_distances(g2, EN, [idx(g2, "0101")])[idx(g2, "0401")] == 3
+    nets = [{"name": "rd", "kind": "road", "paths": [["0101", "0201", "0301", "0401", "0501"]]}]
+    g3 = game(rows=["ccccccc", "ccccccc"], control=ctl, networks=nets, pieces=[mt], turns=[("Oct I 14", {"weather": "mud"})])
+    assert supply.road_distances(g3, EN, [idx(g3, "0101")])[idx(g3, "0401")] == 2

@@ -601,16 +601,15 @@ def line_ports(g: Game, side: str, nation: str, path: Sequence[int]) -> list[int
 def road_distances(g: Game, side: str, seeds: Iterable[int]) -> np.ndarray:
     """OT 11B2: length of the road element from each hex to the nearest of ``seeds`` (depots or
     sources): along roads through friendly-owned hexes; the first hex may be left overland from the
-    Army HQs onto a road (any terrain a non-motorized unit may enter)."""
-    from grognard.search.trace import trace_from_sources
-
+    Army HQs onto a road (any terrain a non-motorized unit may enter). Supply-line transports on the
+    road extend it (OT 14O3)."""
     dyn = _dynamic(g, side)
     st = _static(g)
     src = sorted(set(seeds))
     n = g.board.n
     blocked = ~(dyn.enterable & dyn.friendly)
-    res = trace_from_sources(g.board.nbr, 1.0, src, blocked=blocked, edges=dyn.road_ok & st.step_ok, n_nodes=n)
-    dist = res.dist[:n].copy()
+    ones = np.ones((n, 6))
+    dist = overland_trace(g, side, src, "road", step_cost=ones, edges=dyn.road_ok & st.step_ok, blocked=blocked)[0].copy()
     on_road = dyn.road_ok.any(axis=1)
     # the first hex: from the HQs' hex overland onto a road hex
     nbr = g.board.nbr
@@ -676,10 +675,7 @@ def _trace_general(g: Game, side: str) -> GeneralTrace:
     default of the allocation).
     """
     from grognard.rulesets.greatwar import logistics, special_units
-    from grognard.search.trace import trace_from_sources
 
-    n = g.board.n
-    dyn = _dynamic(g, side)
     groups = _nation_groups(g, side)
     all_sources = regular_sources(g, side)
     hqs = [p for p in units.on_map_units(g, side) if special_units.is_army_hq(p)]
@@ -739,13 +735,12 @@ def _trace_general(g: Game, side: str) -> GeneralTrace:
                     seed_hq.setdefault(h, hq.id)
             if not seeds:
                 continue
-            top = max(int(v) for v in summary(g)["overland"].values())
-            res = trace_from_sources(g.board.nbr, dyn.overland, sorted(set(seeds)), limit=top + 1e-9, blocked=~dyn.enterable, n_nodes=n)
+            eff, nearest = overland_trace(g, side, seeds, "overland")
             for p in members:
                 h = units.hex_of(g, p)
                 assert h is not None
-                if res.dist[h] <= element_length(g, "overland", weather_at(g, h)) + 1e-9:
-                    src = int(res.source[h])
+                if eff[h] <= element_length(g, "overland", weather_at(g, h)) + 1e-9:
+                    src = int(nearest[h])
                     sup[p.id] = f"hq:{seed_hq[src]}" if src in seed_hq and src not in srcs else "source"
         results[naval] = sup
         if not naval:
@@ -792,13 +787,92 @@ def _trace_general(g: Game, side: str) -> GeneralTrace:
 # ============================================================================ special sources (OT 11C2b)
 @implements("OT 11C2b")
 def overland_distances(g: Game, side: str, seeds: Iterable[int], element: str = "overland") -> np.ndarray:
-    """Overland element lengths (OT 11B1) from every hex to the nearest of ``seeds``."""
+    """Overland element lengths (OT 11B1) from every hex to the nearest of ``seeds`` (less the
+    extension of supply-line transports on the way, OT 14O3)."""
+    return overland_trace(g, side, seeds, element)[0]
+
+
+def _transport_counts(g: Game, side: str) -> dict[int, int]:
+    """OT 14O3: per hex, the undisrupted transports in supply-line mode that may extend a line there."""
+    from grognard.rulesets.greatwar import combat_hooks
+
+    fn = combat_hooks.provided("transport_units", "extends_in")
+    if fn is None:
+        return {}
+    out: dict[int, int] = {}
+    for p in units.on_map_units(g, side):
+        if "transport" not in units.utype(p).tags:
+            continue
+        h = units.hex_of(g, p)
+        if h is not None and fn(g, p, h):
+            out[h] = out.get(h, 0) + 1
+    return out
+
+
+def _bonus(t: int) -> int:
+    """OT 14O3: +1 hex with one transport on the element, +2 with three or more (two: +1, default)."""
+    return 2 if t >= 3 else (1 if t >= 1 else 0)
+
+
+@implements("OT 11B1", "OT 14O3")
+def overland_trace(g: Game, side: str, seeds: Iterable[int], element: str = "overland",
+                   step_cost: np.ndarray | None = None, edges: np.ndarray | None = None,
+                   blocked: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """An element traced from ``seeds``: (effective length per hex, nearest seed). The effective
+    length is the length less the extension of supply-line transports in the hexes the line enters
+    (OT 14O3: +1 for one, +2 for three or more, never more), so it is compared with the element's
+    length of the Supply Line Summary. Defaults: the overland costs and blocking of OT 11A/11B1."""
     from grognard.search.trace import trace_from_sources
 
     dyn = _dynamic(g, side)
-    top = max(int(v) for v in summary(g)[element].values())
-    res = trace_from_sources(g.board.nbr, dyn.overland, sorted(set(seeds)), limit=top + 1e-9, blocked=~dyn.enterable, n_nodes=g.board.n)
-    return res.dist[: g.board.n]
+    cost = dyn.overland if step_cost is None else step_cost
+    blk = ~dyn.enterable if blocked is None else blocked
+    top = max(int(v) for v in summary(g)[element].values()) if element in summary(g) else 10_000
+    n = g.board.n
+    src = sorted(set(int(x) for x in seeds))
+    trans = _transport_counts(g, side)
+    if not trans or not src:
+        res = trace_from_sources(g.board.nbr, cost, src, limit=top + 1e-9, blocked=blk, edges=edges, n_nodes=n)
+        return res.dist[:n], res.source[:n]
+    return _layered(g, src, cost if edges is None else np.where(edges, cost, INF), blk, top + 2, trans)
+
+
+def _layered(g: Game, seeds: list[int], cost: np.ndarray, blocked: np.ndarray, limit: float, trans: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Shortest paths to the seeds keeping count (up to 3) of the transports in the hexes entered."""
+    import heapq
+
+    nbr = g.board.nbr
+    n = g.board.n
+    rev: dict[int, list[tuple[int, float]]] = {}
+    for u in range(n):
+        for k in range(6):
+            v = int(nbr[u, k])
+            if v >= 0 and np.isfinite(cost[u, k]):
+                rev.setdefault(v, []).append((u, float(cost[u, k])))
+    best: dict[tuple[int, int], float] = {}
+    origin: dict[tuple[int, int], int] = {}
+    heap: list[tuple[float, int, int, int]] = [(0.0, s, 0, s) for s in seeds]
+    while heap:
+        d, v, t, s0 = heapq.heappop(heap)
+        if best.get((v, t), INF) <= d and (v, t) in best:
+            continue
+        best[(v, t)] = d
+        origin[(v, t)] = s0
+        if blocked[v]:
+            continue
+        t2 = min(3, t + trans.get(v, 0))
+        for u, c in rev.get(v, []):
+            nd = d + c
+            if nd <= limit + 1e-9 and nd < best.get((u, t2), INF):
+                heapq.heappush(heap, (nd, u, t2, s0))
+    eff = np.full(n, INF)
+    near = np.full(n, -1, dtype=np.int64)
+    for (u, t), d in best.items():
+        e = d - _bonus(t) if d > 0 else 0.0
+        if e < eff[u]:
+            eff[u] = e
+            near[u] = origin[(u, t)]
+    return eff, near
 
 
 def overland_ok(g: Game, dist: np.ndarray, h: int, element: str = "overland") -> bool:
@@ -1086,10 +1160,8 @@ def fortress_replenishment(g: Game) -> None:
 def hex_in_general_supply(g: Game, side: str, h: int, nation: str | None = None) -> bool:
     """Whether a general supply line (regular sources) can be traced from hex ``h`` now."""
     from grognard.rulesets.greatwar import special_units
-    from grognard.search.trace import trace_from_sources
 
     tr = trace_general(g, side)
-    dyn = _dynamic(g, side)
     srcs = [i for i in regular_sources(g, side) if nation is None or source_allowed(g, nation, i)]
     seeds = list(srcs)
     for hq in units.on_map_units(g, side):
@@ -1097,9 +1169,8 @@ def hex_in_general_supply(g: Game, side: str, h: int, nation: str | None = None)
             seeds.append(units.hex_of(g, hq))  # type: ignore[arg-type]
     if not seeds:
         return False
-    top = max(int(v) for v in summary(g)["overland"].values())
-    res = trace_from_sources(g.board.nbr, dyn.overland, sorted(set(seeds)), limit=top + 1e-9, blocked=~dyn.enterable, n_nodes=g.board.n)
-    return bool(res.dist[h] <= element_length(g, "overland", weather_at(g, h)) + 1e-9)
+    eff, _ = overland_trace(g, side, seeds, "overland")
+    return bool(eff[h] <= element_length(g, "overland", weather_at(g, h)) + 1e-9)
 
 
 @implements("OT 11F3")
