@@ -210,3 +210,19 @@ def test_lgg_28d_autonomous_units_may_not_attack_and_reinforce_from_six_hexes() 
     assert trench.autonomous_reinforcement_source_ok(g, [pc["auto"]], pc["de-hq"], i("0202"))
     assert not trench.autonomous_reinforcement_source_ok(g, [pc["auto"]], pc["de-ghq"], i("0101"))  # 7+ hexes
     assert trench.autonomous_reinforcement_source_ok(g, [pc["c"]], pc["de-ghq"], i("0101"))  # not autonomous
+
+
+@pytest.mark.rules("LGG 28-D")
+def test_lgg_28d_autonomous_defence_pool_in_a_battle() -> None:
+    from grognard.rulesets.lgg1418 import battle_steps
+    from tests.lgg1418.battle_helpers import bgame, fr, open_battle
+
+    pieces = [fr("fa", "0405"), corps("auto", "DE", "0404"), corps("near", "DE", "0304"), corps("near2", "DE", "0304"),
+              corps("res", "DE", {"inside": "dh"}, status=["reserve"]),
+              corps("gres", "DE", {"inside": "de-ghq"}, status=["reserve"])]
+    g = bgame(pieces, first="1915-03")
+    rec = open_battle(g, "0404", EN)
+    pool = dict(battle_steps.reinforcement_pool(g, rec, CP))
+    assert pool == {"res": "hq:dh", "gres": "ghq:de-ghq"}  # only HQs and the GHQ within 6 hexes
+    g14 = bgame(pieces, first="1914-09")
+    assert not trench.autonomous_defence(g14, [g14.state.pieces["auto"]], g14.board.idx("0404"))

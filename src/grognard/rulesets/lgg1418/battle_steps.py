@@ -866,7 +866,20 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
                 out.append((q.id, f"stack:{M.label(g, j)}"))
                 seen.add(q.id)
     refused = set(rec.get("allied_refused", {}).get(side, []))
-    return [(u, o) for u, o in out if piece(g, u).nation not in refused or piece(g, u).nation == nation]
+    out = [(u, o) for u, o in out if piece(g, u).nation not in refused or piece(g, u).nation == nation]
+    if side == rec["defender"]:  # 28-D: autonomous defenders in trench warfare: HQs or the GHQ within 6 hexes
+        from grognard.rulesets.lgg1418 import trench
+
+        defenders = [piece(g, u) for u in units_of(rec, side, states=None)]
+        if trench.autonomous_defence(g, defenders, i):
+
+            def allowed(origin: str) -> bool:
+                kind, _, ref = origin.partition(":")
+                return origin == "rear" or (kind in ("hq", "ghq") and trench.autonomous_reinforcement_source_ok(
+                    g, defenders, piece(g, ref), i))
+
+            out = [(u, o) for u, o in out if allowed(o)]
+    return out
 
 
 def _sub_corps(rec: dict[str, Any], side: str, sub: str) -> int:

@@ -387,14 +387,20 @@ def autonomous_may_attack(g: Game, p: Piece) -> bool:
 
 
 @implements("LGG 28-D")
+def autonomous_defence(g: Game, defenders: list[Piece], battle_hex: int) -> bool:
+    """LGG 28-D: a defensive battle fought by autonomous corps in trench warfare."""
+    corps = [p for p in defenders if M.is_corps(p)]
+    if not corps or not all(is_autonomous(g, p) for p in corps):
+        return False
+    fronts = fronts_of(g, battle_hex) or [M.WEST]
+    return any(DT.may_entrench(g, corps[0].nation, fr) for fr in fronts)
+
+
+@implements("LGG 28-D")
 def autonomous_reinforcement_source_ok(g: Game, defenders: list[Piece], source_holder: Piece, battle_hex: int) -> bool:
     """LGG 28-D: in trench warfare, reinforcements of a defensive battle fought by autonomous
     units come only from an HQ or the GHQ at most 6 hexes away."""
-    if not defenders or not all(is_autonomous(g, p) for p in defenders if M.is_corps(p)):
-        return True
-    nation = defenders[0].nation
-    fronts = fronts_of(g, battle_hex) or [M.WEST]
-    if not any(DT.may_entrench(g, nation, fr) for fr in fronts):
+    if not autonomous_defence(g, defenders, battle_hex):
         return True
     h = M.hex_of(g, source_holder)
     return source_holder.type in ("hq", "ghq") and h is not None and g.board.distance(h, battle_hex) <= 6
