@@ -99,7 +99,7 @@ class ArmyBattles(Step):
                                                            for s in (side, M.other_side(side))])
             while todo:
                 bid, s = todo.pop(0)
-                if battle_retreat.placement_options(g, rec_of(g, bid), s):
+                if battle_retreat.placement_needed(g, rec_of(g, bid), s):
                     return "battle-placement", {"battle": bid, "side": s}
             f.params["stage"] = "overflow"
             return self.next_child(g, f)

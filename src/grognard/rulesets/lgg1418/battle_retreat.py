@@ -33,7 +33,7 @@ from grognard.rulesets.lgg1418 import battle, campaign, mapdata, movement, suppl
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
 from grognard.rulesets.lgg1418.counters import command_army
-from grognard.rulesets.lgg1418.stacking import counts_for_stacking, stacking_limit
+from grognard.rulesets.lgg1418.stacking import stacking_limit
 from grognard.search.retreat import retreat_paths
 
 if TYPE_CHECKING:
@@ -141,7 +141,11 @@ def _enemy_seen(g: Game, side: str) -> set[int]:
 def _stack_fits(g: Game, side: str, j: int, group: list[Piece]) -> bool:
     """LGG 10-A / 10-B: the group may stand in ``j`` with the side's units already there."""
     here = [p for p in M.units_at_hex(g, j, side) if p.id not in {q.id for q in group}]
-    corps = sum(1 for p in here if counts_for_stacking(g, p)) + sum(1 for p in group if counts_for_stacking(g, p))
+
+    def counts(p: Piece) -> bool:  # the battle is over: a corps set aside for it (14-A) counts again
+        return M.is_corps(p) and not M.in_reserve(p) and not M.garrison_in_fortress(g, p)
+
+    corps = sum(1 for p in here if counts(p)) + sum(1 for p in group if counts(p))
     if corps > stacking_limit(g, j):
         return False
     armies = {a for p in here + group if M.is_unit(p) and (a := command_army(g, p)) is not None}
@@ -567,9 +571,24 @@ def _reserve_room(g: Game, holder: Piece) -> bool:
     return used < int(stat(g, holder, "reserve_capacity") or 0)
 
 
-@implements("LGG 16.7-D", "LGG 16.7-E")
+def overstacked(g: Game, rec: dict[str, Any], side: str) -> bool:
+    """LGG 10-A / 10-D: after the battle ``side`` has more corps in the battle hex than the
+    stacking limit (reinforcements brought in while corps were set aside for the battle, 14-A)."""
+    i = rec["hex_i"]
+    n = sum(1 for p in M.units_at_hex(g, i, side) if M.is_corps(p) and not M.in_reserve(p)
+            and not M.garrison_in_fortress(g, p) and p.loc.kind == "hex")
+    return n > stacking_limit(g, i)
+
+
+def placement_needed(g: Game, rec: dict[str, Any], side: str) -> bool:
+    return bool(placement_options(g, rec, side)) or overstacked(g, rec, side)
+
+
+@implements("LGG 16.7-D", "LGG 16.7-E", "LGG 10-D")
 class BattlePlacement(Step):
-    """LGG 16.7-D / 16.7-E: after the battles each side places its corps of a battle."""
+    """LGG 16.7-D / 16.7-E: after the battles each side places its corps of a battle; a stack left
+    above the stacking limit must shed corps first - placed, moved to an adjacent hex toward the
+    rear, or eliminated (10-D)."""
 
     name = "battle-placement"
     title = "Corps after the battle"
@@ -580,14 +599,27 @@ class BattlePlacement(Step):
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         rec = rec_of(g, f.params["battle"])
-        return [f.params["side"]] if placement_options(g, rec, f.params["side"]) else []
+        return [f.params["side"]] if placement_needed(g, rec, f.params["side"]) else []
 
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        from grognard.rulesets.lgg1418.stacking import rearward_hexes
+
         rec = rec_of(g, f.params["battle"])
-        return [*placement_options(g, rec, side), {"type": "done", "side": side, "battle": rec["id"]}]
+        out = placement_options(g, rec, side)
+        if not overstacked(g, rec, side):
+            return [*out, {"type": "done", "side": side, "battle": rec["id"]}]
+        i = rec["hex_i"]
+        for p in M.units_at_hex(g, i, side):
+            if not M.is_corps(p) or p.loc.kind != "hex":
+                continue
+            for j in rearward_hexes(g, side, i, p):
+                if _stack_fits(g, side, j, [p]):
+                    out.append({"type": "displace", "side": side, "battle": rec["id"], "unit": p.id, "to": M.label(g, j)})
+            out.append({"type": "eliminate", "side": side, "battle": rec["id"], "unit": p.id})
+        return out
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
@@ -595,8 +627,19 @@ class BattlePlacement(Step):
             g.finish(f)
             return
         p = piece(g, action["unit"])
-        to = action["to"]
         side = action["side"]
+        if action["type"] == "eliminate":
+            battle.eliminate_unit(g, None, p.id, "in excess of the stacking limit after the battle", "LGG 10-D")
+            if not placement_needed(g, rec, side):
+                g.finish(f)
+            return
+        if action["type"] == "displace":
+            M.move_piece(g, p, Loc.hex(g.board.idx(action["to"])))
+            say(g, side, "displace", f"{p.id} moves back to {action['to']} (stacking)", None, rule="LGG 10-D")
+            if not placement_needed(g, rec, side):
+                g.finish(f)
+            return
+        to = action["to"]
         if to == "start":
             M.move_piece(g, p, Loc.hex(g.board.idx(rec["units"][p.id]["from"])))
         elif to == "reserve":
@@ -615,7 +658,7 @@ class BattlePlacement(Step):
         say(g, side, "placement", f"{p.id} placed after the battle ({to})", f"a {side} corps moves after the battle",
             rule="LGG 16.7-D")
         M.touch(g)
-        if not placement_options(g, rec, side):
+        if not placement_needed(g, rec, side):
             g.finish(f)
 
 

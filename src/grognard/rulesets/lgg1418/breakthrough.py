@@ -421,13 +421,16 @@ class Breakthrough(Step):
             sector = (sectors_of(g, dst) or [""])[0]
             g.state.set_marker("breakthrough", M.label(g, dst), {"turn": M.turn_index(g), "side": side,
                                                                    "level": level, "trench": PROVISIONAL_TRENCH.get(sector, 0)})
+        params = {"side": side, "hex": M.label(g, dst), "units": sorted(action["units"]) + art,
+                  "kind": action["kind"], "level": level, "armies": origin["armies"] if origin else []}
         if dst in M.enemy_present_hexes(g, side):
-            g.push("breakthrough-battle", {"side": side, "hex": M.label(g, dst), "units": sorted(action["units"]) + art,
-                                           "kind": action["kind"], "level": level,
-                                           "armies": origin["armies"] if origin else []})
+            g.push("breakthrough-battle", params)
         else:
             from grognard.rulesets.lgg1418.interception import offer_interception
 
+            # an advance: if an interception brings the enemy in (17.2-B), a battle follows in which
+            # the interceptor defends; the check waits under the interception
+            g.push("breakthrough-battle", {**params, "intercepted": True})
             # asked wherever the mover cannot rule an interception out (4-A: a hidden ZoC is not revealed)
             offer_interception(g, side, dst, sorted(action["units"]), serial, breakthrough=True)
         M.touch(g)
@@ -465,6 +468,8 @@ class BreakthroughBattle(Step):
         lab = f.params["hex"]
         j = g.board.idx(lab)
         stage = f.params.get("stage", "flight")
+        if f.params.get("intercepted") and stage == "flight":
+            stage = f.params["stage"] = "reinforce"  # only a battle if an interception brought the enemy in
         if stage == "flight":
             f.params["stage"] = "reinforce"
             if _just_retreated(g, enemy, j):
