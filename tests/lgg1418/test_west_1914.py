@@ -459,3 +459,26 @@ def test_lgg_11_4a_west_1914_rail_options_are_the_hexes_the_rail_check_accepts()
     assert movement.rail_options(g, act, [units[0]]) == []
     rails = [a for a in g.legal_actions(CP) if a["type"] == "rail"]
     assert rails == []
+
+
+@pytest.mark.rules("LGG 23-C", "LGG 14-A")
+def test_lgg_23c_west_1914_liege_corps_does_not_go_in_and_out_of_the_fortress_forever() -> None:
+    """The pre-turn coup de main on Liège: the Belgian 3rd Division may go into the fortress
+    (23-C) and come out of it to reinforce the hex (14-A), but not go back in before the battle."""
+    g = new_game(seed=21)
+    g.apply({"type": "activate", "side": CP, "army": "DE-2"})
+    g.apply({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"], "to": "1705",
+             "mode": "normal"})
+    _answer_prompts(g, "activation-movement")
+    g.apply({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-VII", "DE-2-X"], "to": "1605", "mode": "normal"})
+    g.apply({"type": "end-movement", "side": CP})
+    assert g.acting_sides() == [EN]
+    enter = {"type": "enter-fortress", "side": EN, "units": ["BE-3"], "hex": "1605"}
+    assert enter in g.legal_actions(EN)
+    g.apply(enter)
+    assert M.carrier(g, g.state.pieces["BE-3"]).id == "BE-Liege"  # type: ignore[union-attr]
+    g.apply({"type": "reinforce", "side": EN, "units": ["BE-3"], "to": "1605"})
+    assert g.state.pieces["BE-3"].loc.kind == "hex"
+    assert not any(a["type"] == "enter-fortress" for a in g.legal_actions(EN))
+    with pytest.raises(IllegalAction):
+        g.apply(enter)

@@ -468,6 +468,8 @@ class EnemyReinforcement(Step):
                 mixed.add(a)
             if M.in_reserve(p):
                 M.set_status(g, p, M.RESERVE, False)
+            if source.startswith("fortress:"):
+                M.set_attr(g, p, "left_fortress", f.params.get("activation"))
             M.move_piece(g, p, Loc.hex(t_i))
         _rec(f, "reinforced")[to] = True
         if mixed:
@@ -497,6 +499,8 @@ def fortress_entry_actions(g: Game, side: str, i: int) -> list[Action]:
     for p in _field(g, side, i):
         if M.is_corps(p) and room <= 0:
             continue
+        if _left_fortress_now(g, p):
+            continue
         if p.type in ("hq", "ghq") and any(M.in_reserve(q) for q in g.state.contents(p.id)):
             continue
         if p.type in ("corps", "artillery", "hq", "ghq"):
@@ -524,9 +528,18 @@ def check_fortress_entry(g: Game, side: str, action: Action) -> None:
             raise IllegalAction("LGG 23-C", f"{uid!r} is not a corps, artillery unit, HQ or GHQ standing at {lab}")
         if p.type in ("hq", "ghq") and any(M.in_reserve(q) for q in g.state.contents(p.id)):
             raise IllegalAction("LGG 23-C", f"{p.id} enters a fortress only without its reserve")
+        if _left_fortress_now(g, p):
+            raise IllegalAction("LGG 23-C", f"{p.id} has just come out of the fortress to reinforce the hex")
         corps += 1 if M.is_corps(p) else 0
     if corps > room:
         raise IllegalAction("LGG 23-C", f"the fortress holds 2 corps with its garrison: room for {max(room, 0)} more")
+
+
+def _left_fortress_now(g: Game, p: Piece) -> bool:
+    """LGG 14-A / 23-C: a corps that came out of the fortress as a reinforcement in this
+    activation does not go back in before the battle (no endless in-and-out)."""
+    act = M.st(g).get("activation")
+    return act is not None and p.attrs.get("left_fortress") is not None and p.attrs.get("left_fortress") == act.get("serial")
 
 
 def apply_fortress_entry(g: Game, action: Action) -> None:
