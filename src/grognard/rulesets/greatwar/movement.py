@@ -728,16 +728,21 @@ class MovementStep(Step):
         if any(can_move_now(g, f, q) for q in group):
             return out
         accel_options = [False]
-        if kind == MOVEMENT and not f.params.get("units", {}).get(p.id, {}).get("moved") and special_units.accel_forbidden(g, p) is None and not any(Fraction(f.params.get("units", {}).get(q.id, {}).get("rested", 0)) for q in group):
+        recs = f.params.get("units", {})
+        if kind == MOVEMENT and not recs.get(p.id, {}).get("moved") and all(
+            special_units.accel_forbidden(g, q) is None and not Fraction(recs.get(q.id, {}).get("rested", 0))
+            and not (recs.get(q.id, {}).get("moved") and recs.get(q.id, {}).get("mode") != "accel") for q in group
+        ):
             accel_options.append(True)
         if mode_of(f, p) == "accel":
             accel_options = [True]
         for accel in accel_options:
+            rems = {q.id: movement_allowance(g, q, kind, accel or mode_of(f, q) == "accel") - spent(f, q) for q in group}
             for v in g.board.neighbors(h):
                 a: Action = {"type": "move", "side": side, "piece": p.id, "to": g.board.label(v)}
                 if accel and mode_of(f, p) != "accel":
                     a["accel"] = True
-                if self._quick_ok(g, f, ctx, group, h, v, accel):
+                if self._quick_ok(g, f, ctx, group, h, v, accel, rems):
                     out.append(a)
         if fatigue(p) and mode_of(f, p) != "accel":
             per_hit = 3 - _fatigue_rate(p)
@@ -745,7 +750,8 @@ class MovementStep(Step):
                 out.append({"type": "rest", "side": side, "piece": p.id, "mp": per_hit})
         return out
 
-    def _quick_ok(self, g: Game, f: Frame, ctx: MoveContext, group: list[Piece], u: int, v: int, accel: bool) -> bool:
+    def _quick_ok(self, g: Game, f: Frame, ctx: MoveContext, group: list[Piece], u: int, v: int, accel: bool,
+                  rems: dict[str, Fraction] | None = None) -> bool:
         from grognard.rulesets.greatwar import hq as hqmod
         from grognard.rulesets.greatwar import stacking
 
@@ -754,7 +760,10 @@ class MovementStep(Step):
             if info.cost is None:
                 return False
             need = info.cost + zoc_exit_cost(ctx, q, u) + overstack_leave_cost(g, q)
-            rem = movement_allowance(g, q, f.params.get("kind", MOVEMENT), accel or mode_of(f, q) == "accel") - spent(f, q)
+            if rems is not None:
+                rem = rems[q.id]
+            else:
+                rem = movement_allowance(g, q, f.params.get("kind", MOVEMENT), accel or mode_of(f, q) == "accel") - spent(f, q)
             if need > rem and not (not accel and min_move_allowed(g, f, q)):
                 return False
         if hqmod.hq_stack_problem(g, group, v) is not None:

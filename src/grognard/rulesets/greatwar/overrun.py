@@ -281,21 +281,41 @@ def overrun_actions(g: Game, f: Frame, side: str) -> list[Action]:
         if units.printed_attack(p) <= 0 and units.printed_defense(p) <= 0:
             continue
         by_hex.setdefault(h, []).append(p)
+    from grognard.rulesets.greatwar import listing
+
+    table = listing.memo(g, "overruns")
+    frame_sig = (f.step, side, repr(sorted((k, v) for k, v in f.params.items() if k != "units")))
+    records = f.params.get("units", {})
     for h, ps in sorted(by_hex.items()):
-        for t in [h, *g.board.neighbors(h)]:
-            if not units.units_in_hex(g, t, enemy):
-                continue
-            group = sorted(ps, key=lambda p: (-units.printed_attack(p), p.id))
-            while group and not stacking.attack_stack_ok(g, group, t):
-                group = group[:-1]
-            if not group:
-                continue
-            a: Action = {"type": "overrun", "side": side, "pieces": [p.id for p in group], "target": g.board.label(t)}
-            try:
-                plan_overrun(g, f, a)
-            except IllegalAction:
-                continue
-            out.append(a)
+        if not any(units.units_in_hex(g, t, enemy) for t in [h, *g.board.neighbors(h)]):
+            continue
+        # the overruns out of a hex depend only on what lies within two hexes and on the units'
+        # records (listing.py): reuse them while those are unchanged
+        key = (frame_sig, tuple((p.id, repr(records.get(p.id))) for p in ps), listing.local_signature(g, h))
+        hit = table.get(key)
+        if hit is None:
+            hit = _overruns_from(g, f, side, enemy, h, ps)
+            table[key] = hit
+        out.extend(dict(a) for a in hit)
+    return out
+
+
+def _overruns_from(g: Game, f: Frame, side: str, enemy: str, h: int, ps: list[Piece]) -> list[Action]:
+    out: list[Action] = []
+    for t in [h, *g.board.neighbors(h)]:
+        if not units.units_in_hex(g, t, enemy):
+            continue
+        group = sorted(ps, key=lambda p: (-units.printed_attack(p), p.id))
+        while group and not stacking.attack_stack_ok(g, group, t):
+            group = group[:-1]
+        if not group:
+            continue
+        a: Action = {"type": "overrun", "side": side, "pieces": [p.id for p in group], "target": g.board.label(t)}
+        try:
+            plan_overrun(g, f, a)
+        except IllegalAction:
+            continue
+        out.append(a)
     return out
 
 

@@ -92,6 +92,17 @@ def links(g: Game) -> dict[int, list[RailLink]]:
         out.setdefault(a, []).append(RailLink(b, s, vol, gauge))
         out.setdefault(b, []).append(RailLink(a, s, vol, gauge))
         seen.add((min(a, b), max(a, b)))
+    for key_s in sorted(built, key=int):  # rail lines built by railroad engineers (OT 13B3c): low-volume
+        s = int(key_s)
+        a, b = (int(x) for x in g.board.side_hexes[s])
+        if a < 0 or b < 0 or (min(a, b), max(a, b)) in seen:
+            continue
+        near = [lk.gauge for lk in out.get(a, []) + out.get(b, [])]
+        gauge = str(gauge_over.get(key_s, near[0] if near else "standard"))
+        vol = str(volume_over.get(key_s, "low"))
+        out.setdefault(a, []).append(RailLink(b, s, vol, gauge))
+        out.setdefault(b, []).append(RailLink(a, s, vol, gauge))
+        seen.add((min(a, b), max(a, b)))
     for city in geography.major_cities(g):
         for u in city:
             for v in g.board.neighbors(u):
@@ -817,8 +828,9 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
     Rail moves are listed along the fewest-hex route to each destination; when a unit has more
     than :data:`RAIL_LIST_LIMIT` destinations of one kind, only those at rail marshaling yards
     (OT 7A1: the cities, fortresses and ports on the line) are listed. Any other legal rail move
-    is accepted by ``apply``."""
-    from grognard.rulesets.greatwar import stacking
+    is accepted by ``apply``. The routes from a hex and each unit's offers are memoised under a
+    signature of what they depend on (:mod:`.listing`)."""
+    from grognard.rulesets.greatwar import listing, stacking
     from grognard.rulesets.greatwar.movement import (
         MOVEMENT,
         can_move_now,
@@ -832,6 +844,9 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
     rates = rail_rates(g)
     per_mp = int(rates["operational_hexes_per_mp"])
     yard_set = set(yards(g))
+    railsig = _rail_signature(g, f, side)
+    trees = listing.memo(g, "rail-trees")
+    offers = listing.memo(g, "rail-offers")
     for p in units.on_map_units(g, side):
         if p.loc.kind != "hex":
             continue
@@ -849,24 +864,68 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
             continue
         accel = mode_of(f, p) == "accel"
         mult = int(rates["accel_multiplier"]) if accel else 1
+        limits = {}
         for kind in kinds:
             if kind == "operational":
-                max_h = math.floor(remaining(g, f, p) / mult) * per_mp
+                limits[kind] = math.floor(remaining(g, f, p) / mult) * per_mp
             else:
-                max_h = int(rates["strategic_hexes"]) - int(rec.get("strategic_used", 0))
-            tree = _rail_tree(g, f, p, max_h)
-            if not tree:
-                continue
-            ok = _rail_checks(g, f, p, kind, start, tree, rates, accel, movement_allowance(g, p, MOVEMENT, accel) - spent(f, p))
-            dests = sorted(v for v in tree if ok(v))
-            if len(dests) > RAIL_LIST_LIMIT:
-                dests = [v for v in dests if v in yard_set]
-            for v in dests:
-                out.append({"type": "rail-move", "side": side, "piece": p.id, "kind": kind,
-                            "path": [g.board.label(h) for h in _tree_path(tree, start, v)]})
+                limits[kind] = int(rates["strategic_hexes"]) - int(rec.get("strategic_used", 0))
+        caps = tuple((net, available(g, side, net, at=start)) for net in net_names(g))
+        if not units.is_rail_only(p) and not _start_capacity_ok(g, p, start, dict(caps)):
+            continue  # every route uses the nets of the start hex (OT 7A4): no capacity left there
+        mp_left = movement_allowance(g, p, MOVEMENT, accel) - spent(f, p)
+        charged = tuple(repr(ledger(g, net, side)["charged"].get(k)) for net in net_names(g) for k in (p.id, f"{p.id}:low"))
+        key = (railsig, start, listing.piece_signature(p), repr(sorted(rec.items())), tuple(limits.items()), accel, mp_left, caps, charged)
+        hit = offers.get(key)
+        if hit is None:
+            tkey = (railsig, start)
+            tree = trees.get(tkey)
+            if tree is None:
+                tree = _rail_tree_from(g, f, side, start, int(rates["strategic_hexes"]))
+                trees[tkey] = tree
+            hit = []
+            for kind in kinds:
+                sub = {v: n for v, n in tree.items() if n.hexes <= limits[kind]}
+                if not sub:
+                    continue
+                ok = _rail_checks(g, f, p, kind, start, sub, rates, accel, mp_left)
+                dests = sorted(v for v in sub if ok(v))
+                if len(dests) > RAIL_LIST_LIMIT:
+                    dests = [v for v in dests if v in yard_set]
+                hit.extend((kind, tuple(g.board.label(h) for h in _tree_path(sub, start, v))) for v in dests)
+            offers[key] = hit
+        for kind, path in hit:
+            out.append({"type": "rail-move", "side": side, "piece": p.id, "kind": kind, "path": list(path)})
     out += break_actions(g, f, side)
     out += res_pt_actions(g, side, "movement")
     return out
+
+
+def _start_capacity_ok(g: Game, p: Piece, start: int, caps: dict[str, Fraction | None]) -> bool:
+    """OT 7A4: whether the nets of the start hex have capacity for the unit's RE at all (the least
+    it can be charged on them: its RE size, doubled for artillery and c/m, less what it already
+    paid this turn)."""
+    base = units.transport_re(g, p, "rail")
+    for net in nets_of_hex(g, start):
+        rec = ledger(g, net, p.side)
+        need = base * (2 if rec["charged"].get(f"{p.id}:low") else 1)
+        extra = max(Fraction(0), need - Fraction(rec["charged"].get(p.id, 0)))
+        avail = caps.get(net)
+        if avail is not None and extra > avail:
+            return False
+    return True
+
+
+def _rail_signature(g: Game, f: Frame, side: str) -> tuple[Any, ...]:
+    """What rail routes of ``side`` depend on now: the usable rail hexes, the enemy ZOCs on them and
+    which are negated (OT 7A), breaks, obstructions and bridges (markers), the links themselves."""
+    from grognard.rulesets.greatwar import listing
+
+    comp = usable_component(g, side)
+    ez = zoc.cached_zoc_map(g, nations.other_side(side))
+    on_rail = tuple(sorted(i for i in ez if i in comp))
+    neg = tuple(_zoc_negated(g, f, side, i) for i in on_rail)
+    return (side, id(links(g)), hash(frozenset(comp)), on_rail, neg, listing.snapshot(g).markers)
 
 
 @dataclass
@@ -882,10 +941,13 @@ class _Node:
 def _rail_tree(g: Game, f: Frame, p: Piece, max_hexes: int) -> dict[int, _Node]:
     """The breadth-first rail tree of :func:`rail_destinations` with, for each hex reached, what the
     route to it uses: hexes, gauge changes, low-volume lines and rail nets (start hex included)."""
-    side = p.side
     start = units.hex_of(g, p)
     if start is None:
         return {}
+    return _rail_tree_from(g, f, p.side, start, max_hexes)
+
+
+def _rail_tree_from(g: Game, f: Frame, side: str, start: int, max_hexes: int) -> dict[int, _Node]:
     comp = usable_component(g, side)
     if start not in comp:
         return {}
@@ -893,6 +955,11 @@ def _rail_tree(g: Game, f: Frame, p: Piece, max_hexes: int) -> dict[int, _Node]:
     if _hex_blocked_for_rail(g, f, side, start, ez, []):
         return {}
     ln = links(g)
+    # within the usable component both ends of a link are friendly-owned, so a bridge on it is
+    # usable unless demolished (OT 15A1, as in _link_ok_for) and a rail ferry is usable (OT 15A3)
+    demolished = g.state.markers.get("bridge-demolished", {})
+    breaks = g.state.markers.get("rail-break", {})
+    obstructed = g.state.markers.get("rail-obstructed", {})
     nodes = {start: _Node(-1, 0, 0, "", False, frozenset(nets_of_hex(g, start)))}
     todo = deque([start])
     while todo:
@@ -902,9 +969,9 @@ def _rail_tree(g: Game, f: Frame, p: Piece, max_hexes: int) -> dict[int, _Node]:
             continue
         for lk in ln.get(u, []):
             v = lk.to
-            if v in nodes or v not in comp or not _link_ok_for(g, side, lk, u):
+            if v in nodes or v not in comp or (not lk.ferry and str(lk.side) in demolished):
                 continue
-            if _hex_blocked_for_rail(g, f, side, v, ez, []):
+            if (str(v) in breaks or str(v) in obstructed or v in ez) and _hex_blocked_for_rail(g, f, side, v, ez, []):
                 continue
             change = 1 if nu.gauge and nu.gauge != lk.gauge else 0
             nodes[v] = _Node(u, nu.hexes + 1, nu.changes + change, lk.gauge, nu.low or lk.volume == "low", nu.nets | frozenset(nets_of_hex(g, v)))

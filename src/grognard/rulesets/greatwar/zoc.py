@@ -133,15 +133,40 @@ def _signature(g: Game, side: str, exclude: set[str] | None) -> tuple[object, ..
 
 def _zoc_map(g: Game, side: str, exclude: set[str] | None) -> dict[int, str]:
     out: dict[int, str] = {}
-    for p in units.on_map_units(g, side):
+    for p, lvl, hexes in unit_zocs(g, side):
         if exclude and p.id in exclude:
             continue
-        lvl = zoc_level(g, p)
         if lvl == NONE:
             continue
-        for j in zoc_hexes(g, p):
+        for j in hexes:
             if out.get(j) != FULL:
                 out[j] = lvl
+    return out
+
+
+def unit_zocs(g: Game, side: str) -> list[tuple[Piece, str, tuple[int, ...]]]:
+    """Each on-map unit of ``side`` with its ZOC level and ZOC hexes (OT 5A).
+
+    A unit's ZOC depends on the unit, the units stacked with it (support), the turn (weather,
+    supply turns), nation flags and a siege of its hex: the answer is memoised on those."""
+    from grognard.rulesets.greatwar import listing, siege
+
+    table = listing.memo(g, "unit-zoc")
+    st = gw(g)
+    base = (g.state.turn.get("index"), st.get("phasing"), repr(st.get("nation_flags")))
+    stacks: dict[int, tuple[object, ...]] = {}
+    out = []
+    for p in units.on_map_units(g, side):
+        h = units.hex_of(g, p)
+        if h is not None and h not in stacks:
+            stacks[h] = (tuple(listing.piece_signature(q) for q in units.pieces_in_hex(g, h)), repr(siege.siege_at(g, h)))
+        key = (listing.piece_signature(p), h, stacks.get(h), base)
+        hit = table.get(key)
+        if hit is None:
+            lvl = zoc_level(g, p)
+            hit = (lvl, tuple(zoc_hexes(g, p)) if lvl != NONE else ())
+            table[key] = hit
+        out.append((p, hit[0], hit[1]))
     return out
 
 
@@ -168,8 +193,8 @@ def ownership_gains(g: Game) -> dict[int, str]:
     maps = {s: zoc_map(g, s) for s in sides}
     occupying: dict[int, set[str]] = {}
     for s in sides:
-        for p in units.on_map_units(g, s):
-            if zoc_level(g, p) != NONE:
+        for p, lvl, _ in unit_zocs(g, s):
+            if lvl != NONE:
                 h = units.hex_of(g, p)
                 if h is not None:
                     occupying.setdefault(h, set()).add(s)
