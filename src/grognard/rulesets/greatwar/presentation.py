@@ -4,14 +4,14 @@ Nothing here changes the game. The functions are called through :class:`GreatWar
 (``describe_action``, ``preview``, ``render_text``, ``reachable``):
 
 * :func:`describe_action` -- one line per action, with unit names and place names
-  (``move 45th (Algerian) Infantry Division [fr-45di] 1410 Paris -> 1409``);
+  (``move fr-45di 45th (Algerian) Infantry Division 1410 Paris -> 1409``);
 * :func:`preview` -- what committing an action would mean: for a move its MP cost, what is left
   and a map of every hex the unit can still reach with the MPs each costs (so farther moves can be
   typed); for a rail move its MPs or rail hexes and the capacity it uses; for an overrun the odds;
   for an attack the combat rules' own preview (totals with every modifier and rule id, odds,
   shifts and the exact distribution of results), with a bar per result;
-* :func:`render_text` -- the map in three characters a hex, small enough for a 30 by 20 hex map
-  in a terminal (a header with the turn, weather, victory points and rail capacity; a legend; the
+* :func:`render_text` -- the map in three characters a hex, two characters between columns, so a
+  30 by 20 hex map fits an 80-column terminal (a header with the turn, weather, victory points and rail capacity; a legend; the
   stacks on the front line);
 * :func:`reachable` -- hex label -> MP cost for the pieces given (the server's hook).
 """
@@ -69,13 +69,14 @@ def hex_name(g: Game, ref: Any) -> str:
 
 
 def piece_name(g: Game, pid: Any, short: bool = False) -> str:
-    """``"45th (Algerian) Infantry Division [fr-45di]"`` (or just the id with ``short``)."""
+    """``"fr-45di 45th (Algerian) Infantry Division"`` (or just the id with ``short``). No square
+    brackets: terminal front ends may read them as markup."""
     p = g.state.pieces.get(str(pid)) if isinstance(pid, str) else None
     if p is None:
         return str(pid)
     if short or not p.name:
         return p.id
-    return f"{p.name} [{p.id}]"
+    return f"{p.id} {p.name}"
 
 
 def values(p: Piece) -> str:
@@ -238,9 +239,11 @@ def _cell(g: Game, i: int, counts: dict[int, dict[str, int]], marks: Mapping[int
 def map_lines(g: Game, side: str | None, marks: Mapping[int, str] | None = None,
               window: tuple[int, int, int, int] | None = None) -> list[str]:
     """The map as text, three characters a hex: a terrain (or city) character, then either the
-    side initial and number of units in the hex, or the owner's initial in lower case. ``marks``
-    replaces the last character of some hexes (e.g. MP costs); ``window`` = (first column, last
-    column, first row, last row) draws part of the map."""
+    side initial and number of units in the hex, or the owner's initial in lower case. Columns
+    are two characters apart and each printed row takes two lines (the shifted columns on the
+    second), so 30 columns fit in 70 characters. ``marks`` replaces the last character of some
+    hexes (e.g. MP costs); ``window`` = (first column, last column, first row, last row) draws
+    part of the map."""
     from grognard.rulesets.greatwar import units
 
     marks = marks or {}
@@ -266,28 +269,36 @@ def map_lines(g: Game, side: str | None, marks: Mapping[int, str] | None = None,
         if window:
             cols = [c for c in cols if window[0] <= c <= window[1]]
             rows = [r for r in rows if window[2] <= r <= window[3]]
+        if not cols or not rows:
+            continue
         lower = 0 if sheet.shifted == "even" else 1
+        x = {c: 4 + 2 * k for k, c in enumerate(cols)}
+        width = x[cols[-1]] + 3
         if len(g.board.sheets) > 1:
             out.append(f"map {name}")
-        out.append("    " + "".join(f"{c:02d} " for c in cols))
+        for half in (0, 1):
+            line = [" "] * width
+            for c in cols:
+                if ((c & 1) == lower) == bool(half):
+                    line[x[c]:x[c] + 2] = list(f"{c:02d}")
+            out.append("".join(line).rstrip())
         for r in rows:
             for half in (0, 1):
-                line = f"{r:02d}  " if half == 0 else "    "
+                line = list((f"{r:02d}" if half == 0 else "").ljust(width))
                 for c in cols:
-                    is_lower = (c & 1) == lower
+                    if ((c & 1) == lower) != bool(half):
+                        continue
                     i = pos.get((c, r))
-                    if i is None or is_lower != bool(half):
-                        line += "   "
-                    else:
-                        line += _cell(g, i, counts, marks)
-                out.append(line.rstrip())
+                    if i is not None:
+                        line[x[c]:x[c] + 3] = list(_cell(g, i, counts, marks))
+                out.append("".join(line).rstrip())
     return out
 
 
 LEGEND = ("hexes: terrain . clear, f forest, w woods, r rough, R wooded rough, s swamp, b bocage, k canal-intensive,"
           " m mountain, ~ sea; # major city, * other city or fortress; then E3 = 3 Entente units, C6 = 6 Central"
           " Powers units, ** = both sides, e / c = empty hex owned by the Entente / Central Powers, n = neutral;"
-          " even columns sit half a hex lower")
+          " each row takes two lines: the even columns, half a hex lower, on the second")
 
 
 def header_lines(g: Game, side: str | None) -> list[str]:
