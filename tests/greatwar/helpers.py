@@ -79,6 +79,7 @@ def scenario_text(
     victory: str = "",
     nations: Mapping[str, str | None] | None = None,
     schedule: Iterable[Mapping[str, Any]] = (),
+    boxes: Iterable[tuple[str, str]] = (),
 ) -> str:
     rows = rows or ["c" * cols for _ in range(nrows)]
     nrows = len(rows)
@@ -131,6 +132,8 @@ def scenario_text(
         out += ["[[turns]]", f"label = {_v(label)}"]
         if attrs:
             out.append(f"attrs = {_v(dict(attrs))}")
+    for name, kind in boxes:
+        out += ["[[boxes]]", f"name = {_v(name)}", f"kind = {_v(kind)}"]
     for e in schedule:
         out.append("[[schedule]]")
         for k, v in e.items():

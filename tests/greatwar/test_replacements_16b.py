@@ -21,12 +21,17 @@ NATIONS = {"France": EN, "Germany": CP, "Britain": EN, "Russia": EN, "Italy": EN
 
 def world(pieces=(), turns=(("Sep I 14", {}), ("Sep II 14", {})), extra_areas=(), extra_places=(), **kw):
     """Two Entente commands (West: columns 1-4, South: 5-8), each with two rail-linked major cities."""
+    return game(**world_kwargs(pieces, turns, extra_areas, extra_places, **kw))
+
+
+def world_kwargs(pieces=(), turns=(("Sep I 14", {}), ("Sep II 14", {})), extra_areas=(), extra_places=(), **kw):
+    """The scenario of :func:`world` as keyword arguments of ``helpers.scenario_text``/``game``."""
     areas = [{"name": "West", "kind": "command", "hexes": [h for h in ALL if int(h[:2]) <= 4]},
              {"name": "South", "kind": "command", "hexes": [h for h in ALL if int(h[:2]) > 4]}, *extra_areas]
     places = [("0102", "full-city", "A"), ("0104", "full-city", "B"), ("0602", "full-city", "C"), ("0604", "full-city", "D"), *extra_places]
     nets = [{"name": "NW", "kind": "rail", "paths": [["0102", "0103", "0104"]]}, {"name": "NS", "kind": "rail", "paths": [["0602", "0603", "0604"]]}]
     kw.setdefault("control", {EN: ALL[:-1], CP: ALL[-1:]})
-    return game(pieces=list(pieces), areas=areas, places=places, networks=nets, turns=list(turns), nations=NATIONS, **kw)
+    return dict(pieces=list(pieces), areas=areas, places=places, networks=nets, turns=list(turns), nations=NATIONS, **kw)
 
 
 def pool(g, side: str, cmd: str) -> dict:

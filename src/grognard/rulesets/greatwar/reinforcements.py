@@ -1152,6 +1152,7 @@ def process_agenda(g: Game, side: str) -> None:
     """Run every agenda item whose prerequisites are done, until nothing more happens by itself."""
     for _ in range(50):
         changed = False
+        size = len(agenda(g, side))
         for item in list(agenda(g, side)):
             if item.get("blocked") == replacements.ip_id(g):
                 continue
@@ -1165,7 +1166,7 @@ def process_agenda(g: Game, side: str) -> None:
                 item["status_ip"] = replacements.ip_id(g)
             else:
                 changed = True
-        if not changed:
+        if not changed and len(agenda(g, side)) == size:
             return
 
 
@@ -1719,7 +1720,7 @@ def check_schedule(sc: Any) -> list[tuple[str, str]]:
     sides = set(data.scenario.sides)
     board = sc.board
 
-    def check(where: str, kind: str, pieces: list[str], at: Any, params: dict[str, Any]) -> None:
+    def check(where: str, kind: str, pieces: list[str], at: Any, params: dict[str, Any], inherited: str | None = None) -> None:
         if kind not in OB_KINDS and kind != "rail-capacity":
             out.append((f"{where}.kind", f"unknown order-of-battle kind {kind!r} (known: {', '.join(OB_KINDS)})"))
             return
@@ -1733,6 +1734,7 @@ def check_schedule(sc: Any) -> list[tuple[str, str]]:
         side = params.get("side")
         if side is not None and side not in sides:
             out.append((f"{where}.params.side", f"unknown side {side!r}"))
+        side = side or inherited
         if not pieces and side is None and kind in ("production", "add", "trigger-cr", "withdraw", "conditional", "foreign-aid", "transfer"):
             out.append((f"{where}.params.side", f"a {kind!r} entry without pieces needs 'side'"))
         for key in ("district", "command"):
@@ -1764,7 +1766,13 @@ def check_schedule(sc: Any) -> list[tuple[str, str]]:
                 if not isinstance(sub, dict):
                     out.append((f"{where}.params.{key}[{k}]", "must be a table with 'kind'"))
                     continue
-                check(f"{where}.params.{key}[{k}]", str(sub.get("kind", "")), list(sub.get("pieces", [])), sub.get("at"), dict(sub.get("params", {})))
+                check(f"{where}.params.{key}[{k}]", str(sub.get("kind", "")), list(sub.get("pieces", [])), sub.get("at"), dict(sub.get("params", {})),
+                      side or _first_side(pieces))
+
+    piece_side = {pd.id: pd.side or (data.nations[pd.nation].side if pd.nation in data.nations else None) for pd in data.pieces}
+
+    def _first_side(pieces: list[str]) -> str | None:
+        return next((piece_side[p] for p in pieces if piece_side.get(p)), None)
 
     for i, e in enumerate(data.schedule):
         check(f"schedule[{i}]", e.kind, list(e.pieces), e.at, dict(e.params))
