@@ -304,3 +304,18 @@ def test_lgg_36_4_victorious_battles_recorded_for_the_next_test() -> None:
     turn.start_turn(g, M.data(g).turn_by_id("1916-07"))
     assert DT.french_sector_victories(g, "DE") == 1 and DT.french_sector_victories(g, "FR") == 0
     assert DT.combined_test_modifiers(g, "DE").total() == 3
+
+
+@pytest.mark.rules("LGG 36.5-B", "LGG 28-B")
+def test_lgg_36_5b_no_trench_combativeness_bonus_in_movement_in_the_battle() -> None:
+    from grognard.rulesets.lgg1418 import battle
+    from tests.lgg1418.battle_helpers import bgame, de, fr, open_battle
+
+    g = bgame([fr("fa", "0405"), de("da", "0404")], first="1917-03")
+    M.st(g)["combined_from"] = 0
+    rec = open_battle(g, "0404", EN)
+    reasons = [m.reason for m in battle.test_modifiers(g, rec, "da")]
+    assert "defender in trench warfare" in reasons
+    M.set_attr(g, g.state.pieces["da"], "moved_turn", M.turn_index(g))
+    reasons = [m.reason for m in battle.test_modifiers(g, rec, "da")]
+    assert "defender in trench warfare" not in reasons

@@ -923,13 +923,20 @@ def test_modifiers(g: Game, rec: dict[str, Any], uid: str, *, reduced_hit: bool 
     if role == "defender" and not away:
         doc = side_doctrine(g, rec, p.side)
         if (not panic and table_id(g, rec) == "combat-trench" and doc in FIRE_DOCTRINES
-                and rec["kind"] != "counter-offensive"):
+                and rec["kind"] != "counter-offensive" and not _in_movement(g, p)):
             mods.add(2, "LGG 28-B", "defender in trench warfare")
         if doc == "transition":
             mods.add(1, "LGG 36.2-B", "defender, November-December 1914")
     if not away:
         mods.extend(_spec_mods(rec, role, "combativeness", u.get("sub"), max(1, r)))
     return mods
+
+
+def _in_movement(g: Game, p: Piece) -> bool:
+    """36.5-B: a Combined stack "in movement" has no trench combativeness bonus."""
+    from grognard.rulesets.lgg1418 import doctrine_transitions
+
+    return doctrine_transitions.in_movement(g, p)
 
 
 def test_table(g: Game, rec: dict[str, Any], p: Piece) -> str:
