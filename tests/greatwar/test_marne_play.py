@@ -37,7 +37,8 @@ def end_until(g: Game, step_name: str, side: str, limit: int = 60) -> None:
         try:
             g.apply({"type": "end-phase", "side": actor})
         except IllegalAction:
-            g.apply(next(a for a in g.legal_actions(actor) if a["type"] in PASSING))
+            legal = g.legal_actions(actor)
+            g.apply(next((a for a in legal if a["type"] in PASSING), legal[0]))  # e.g. place a reinforcement
     raise AssertionError(f"never reached {step_name} for {side}: {g.phase_path()}")
 
 

@@ -16,9 +16,10 @@ CP = "Central Powers"
 @cache
 def movement_game() -> Game:
     """The Entente's first ground movement step (read-only for the tests below)."""
+    from .test_marne_play import end_until
+
     g = Game.new(find("marne-1914"), seed=1)
-    g.apply({"type": "end-phase", "side": EN})
-    assert g.state.frames[-1].step == "ground-movement"
+    end_until(g, "ground-movement", EN)
     return g
 
 

@@ -147,7 +147,7 @@ def test_marne_orders_of_battle_armies_and_corps() -> None:
     assert {"Cavalry Corps HQs (Sordet)", "Cavalry Corps HQs (Conneau)", "I Corps HQs (Haig)", "II Corps HQs (Smith-Dorrien)",
             "III Corps HQs (Pulteney)"} <= entente_corps
     divisions = Counter((p.side, units.size_category(p)) for p in units.on_map_units(g))
-    assert divisions[(CP, "divisional")] == 51 and divisions[(EN, "divisional")] == 69
+    assert divisions[(CP, "divisional")] == 51 and divisions[(EN, "divisional")] == 69 + 2  # with IV Corps, arrived in Paris
     assert {p.nation for p in units.on_map_units(g, EN)} == {"France", "Britain"}
 
 
@@ -179,10 +179,21 @@ def test_marne_units_start_in_hexes_their_side_owns() -> None:
         assert nations.may_enter_command(g, p.side, h), p.id
 
 
-def test_marne_reinforcements_wait_off_the_map() -> None:
+@pytest.mark.rules("OT 16A1")
+def test_marne_reinforcements_wait_off_the_map_until_their_turn() -> None:
     g = start()
     waiting = {p.id for p in g.state.pieces.values() if p.loc.kind == "none"}
-    assert {"de-13rd", "de-14rd", "de-30id", "fr-7di", "fr-8di", "gb-6d", "be-1d", "in-lahore"} <= waiting
+    assert {"de-13rd", "de-14rd", "de-30id", "gb-6d", "be-1d", "in-lahore", "fr-13di", "fr-29di"} <= waiting
+    # IV Corps detrains in Paris in the Entente's first initial phase; XXI and XV Corps arrive by rail
+    # from the Lorraine front and the Entente places them among their entry hexes
+    paris = g.board.idx("1410")
+    assert all(units.hex_of(g, g.state.pieces[pid]) == paris for pid in ("fr-4ca", "fr-7di", "fr-8di"))
+    assert g.state.frames[-1].step == "reinforcement"
+    places = [a for a in g.legal_actions(EN) if a["type"] == "place"]
+    assert {a["piece"] for a in places} == {"fr-21ca", "fr-13di", "fr-43di", "fr-15ca", "fr-29di", "fr-30di"}
+    assert {a["hex"] for a in places if a["piece"] == "fr-13di"} == {"2211", "2312", "2113"}
+    entries = {(e.turn, e.kind) for e in scenario().data.schedule}
+    assert ("Sep II 14", "receive") in entries and ("Oct II 14", "arrive") in entries and len(scenario().data.schedule) == 14
 
 
 def test_marne_victory_points_at_the_start() -> None:

@@ -1,5 +1,6 @@
 """Marne 1914 played end to end in the terminal: ``grognard play marne-1914`` fed a script on its
-standard input plays the Entente's whole first player turn -- a move (with the reachable hexes
+standard input plays the Entente's whole first player turn -- the placement of the
+reinforcements arriving by rail, a move (with the reachable hexes
 shown), its undo, the move again, a rail move, the end of movement, both sides' open-city
 declarations, an attack (with the odds and the distribution of results shown before committing),
 the die roll and result with their rule ids, the losses, the defender's advance decision, the
@@ -23,7 +24,24 @@ def act(**a: object) -> str:
     return "j " + json.dumps(a)
 
 
+def placements() -> list[str]:
+    """The reinforcement placements of the Entente's first initial phase (XXI and XV Corps arrive
+    by rail), each piece at its first entry hex, as the terminal would be told them."""
+    from grognard.scenario import find
+
+    g = Game.new(find("marne-1914"), seed=1)
+    out = []
+    while g.state.frames[-1].step == "reinforcement":
+        a = next((x for x in g.legal_actions(EN) if x["type"] == "place"), None)
+        if a is None:
+            break
+        out.append("j " + json.dumps(a))
+        g.apply(a)
+    return out
+
+
 SCRIPT = [
+    act(type="end-phase", side=EN),                                     # reinforcements placed
     act(type="end-phase", side=EN),                                     # initial phase activities
     act(type="move", side=EN, piece="fr-45di", to="1409"), "y",        # preview with the reach map
     "u",                                                                # undo the move
@@ -45,7 +63,9 @@ SCRIPT = [
 
 def test_marne_terminal_play_of_a_whole_player_turn(tmp_path: Path) -> None:
     save = tmp_path / "marne.json"
-    stdin = "\n".join([*SCRIPT, f"s {save}", "q"]) + "\n"
+    places = placements()
+    assert len(places) == 6
+    stdin = "\n".join([*places, *SCRIPT, f"s {save}", "q"]) + "\n"
     env = dict(os.environ, COLUMNS="120")
     out = subprocess.run(["grognard", "play", "marne-1914", "--seed", "1"], input=stdin, capture_output=True, text=True,
                          env=env, timeout=900, check=False)
@@ -53,6 +73,8 @@ def test_marne_terminal_play_of_a_whole_player_turn(tmp_path: Path) -> None:
     text = out.stdout
     # the map and its legend at the start, the acting side and the phase
     assert "Marne 1914 -- Sep I 14 -- Initial phase (Entente)" in text
+    # reinforcements: IV Corps detrains in Paris, XXI and XV Corps are placed
+    assert "fr-7di enters play in 1410" in text and text.count("place fr-") >= 1
     assert "each row takes two lines" in text and "stacks in contact:" in text
     # the move's preview: cost, MPs left and the reachable hexes, before committing
     assert "fr-45di 45th (Algerian) Infantry Division: 1 MP, 4 MP left" in text
