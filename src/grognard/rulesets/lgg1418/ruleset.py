@@ -319,7 +319,11 @@ class LaGrandeGuerre(Ruleset):
             fort = [q for q in enemy if q.type == "fortress"]
             if fort and all(zoc_besieged(q) for q in fort):
                 return True
-        return M.st(g).get("activation") is not None and activation.battle_hexes(g, side) != []
+        act = M.st(g).get("activation")
+        if act is None:
+            return False
+        # battles are fought by the activated side (units shut in a fortress never attack)
+        return activation.battle_hexes(g, act["side"]) != [] or activation.battle_hexes(g, side) != []
 
     # ------------------------------------------------------------------ presentation
     def preview(self, g: Game, action: Mapping[str, Any]) -> dict[str, Any] | None:
