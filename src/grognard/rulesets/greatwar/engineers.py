@@ -58,7 +58,11 @@ TURN_TASKS = ("fort", "improved-fort", "fortress", "road", "rail-upgrade", "rail
 
 def chart(g: Game) -> dict[str, Any]:
     """The engineering chart (``data/charts/engineering.toml``; overridable)."""
-    return dict(load_charts(g.scenario.table_overrides).raw["engineering"].body)
+    hit = g.__dict__.get("_gw_eng_chart")
+    if hit is None:
+        hit = dict(load_charts(g.scenario.table_overrides).raw["engineering"].body)
+        g.__dict__["_gw_eng_chart"] = hit
+    return hit
 
 
 def eng(g: Game) -> dict[str, Any]:
@@ -66,8 +70,23 @@ def eng(g: Game) -> dict[str, Any]:
 
 
 # ============================================================================ who is what
+_DIV_ENG: dict[tuple[Any, ...], bool] = {}
+
+
 @implements("OT 13I")
 def is_divisional_engineer(p: Piece, cadre_ok: bool = False) -> bool:
+    """OT 13I: divisional units with a printed attack of 5 or more have divisional engineers (the
+    full-strength side counts; a cadre keeps only the maintenance of fieldworks and entrenchments)."""
+    key = (p.type, p.face, p.attrs.get("size"), cadre_ok,
+           tuple(sorted((name, str(f.get("attack", f.get("strength")))) for name, f in p.faces.items())))
+    hit = _DIV_ENG.get(key)
+    if hit is None:
+        hit = _is_divisional_engineer(p, cadre_ok)
+        _DIV_ENG[key] = hit
+    return hit
+
+
+def _is_divisional_engineer(p: Piece, cadre_ok: bool) -> bool:
     """OT 13I: divisional units with a printed attack of 5 or more have divisional engineers (the
     full-strength side counts; a cadre keeps only the maintenance of fieldworks and entrenchments)."""
     size = units.catalogue().sizes.get(str(p.attrs.get("size", "")))

@@ -602,8 +602,14 @@ def cartage_deduction(g: Game, p: Piece) -> Fraction:
     """OT 11H2: MPs deducted from the movement rating of a carrier other than an Army HQs or a
     transport unit (before any halving or doubling): 1 for GSPs up to its RE size, 2 for more, 3
     for a Res Pt. The deduction of the heaviest load carried this phase counts."""
-    now = _deduction_for(g, p, cargo(g, p))
+    items = cargo(g, p)
+    if not items and "cartage_mp" not in p.attrs:
+        return _ZERO
+    now = _deduction_for(g, p, items)
     return max(now, Fraction(p.attrs.get("cartage_mp", 0)))
+
+
+_ZERO = Fraction(0)
 
 
 def _deduction_for(g: Game, p: Piece, items: Sequence[Piece]) -> Fraction:
