@@ -193,7 +193,8 @@ def test_marne_reinforcements_wait_off_the_map_until_their_turn() -> None:
     assert {a["piece"] for a in places} == {"fr-21ca", "fr-13di", "fr-43di", "fr-15ca", "fr-29di", "fr-30di"}
     assert {a["hex"] for a in places if a["piece"] == "fr-13di"} == {"2211", "2312", "2113"}
     entries = {(e.turn, e.kind) for e in scenario().data.schedule}
-    assert ("Sep II 14", "receive") in entries and ("Oct II 14", "arrive") in entries and len(scenario().data.schedule) == 14
+    assert ("Sep II 14", "receive") in entries and ("Oct II 14", "arrive") in entries and ("Nov II 14", "withdraw") in entries
+    assert ("Sep I 14", "production") in entries and len(scenario().data.schedule) == 20
 
 
 def test_marne_victory_points_at_the_start() -> None:

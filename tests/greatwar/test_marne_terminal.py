@@ -25,14 +25,14 @@ def act(**a: object) -> str:
 
 
 def placements() -> list[str]:
-    """The reinforcement placements of the Entente's first initial phase (XXI and XV Corps arrive
-    by rail), each piece at its first entry hex, as the terminal would be told them."""
+    """The placements of the Entente's first initial phase (XXI and XV Corps arrive by rail; the
+    Res Pts of September's production), each at its first offered hex, as the terminal is told them."""
     from grognard.scenario import find
 
     g = Game.new(find("marne-1914"), seed=1)
     out = []
     while g.state.frames[-1].step == "reinforcement":
-        a = next((x for x in g.legal_actions(EN) if x["type"] == "place"), None)
+        a = next((x for x in g.legal_actions(EN) if x["type"] in ("place", "place-res")), None)
         if a is None:
             break
         out.append("j " + json.dumps(a))
@@ -64,7 +64,7 @@ SCRIPT = [
 def test_marne_terminal_play_of_a_whole_player_turn(tmp_path: Path) -> None:
     save = tmp_path / "marne.json"
     places = placements()
-    assert len(places) == 6
+    assert len(places) == 6 + 6  # XXI and XV Corps, and the Res Pts of September's production
     stdin = "\n".join([*places, *SCRIPT, f"s {save}", "q"]) + "\n"
     env = dict(os.environ, COLUMNS="120")
     out = subprocess.run(["grognard", "play", "marne-1914", "--seed", "1"], input=stdin, capture_output=True, text=True,
@@ -74,7 +74,7 @@ def test_marne_terminal_play_of_a_whole_player_turn(tmp_path: Path) -> None:
     # the map and its legend at the start, the acting side and the phase
     assert "Marne 1914 -- Sep I 14 -- Initial phase (Entente)" in text
     # reinforcements: IV Corps detrains in Paris, XXI and XV Corps are placed
-    assert "fr-7di enters play in 1410" in text and text.count("place fr-") >= 1
+    assert "fr-7di enters play in 1410" in text and "fr-21ca enters play in" in text and "places Res Pt" in text
     assert "each row takes two lines" in text and "stacks in contact:" in text
     # the move's preview: cost, MPs left and the reachable hexes, before committing
     assert "fr-45di 45th (Algerian) Infantry Division: 1 MP, 4 MP left" in text

@@ -172,6 +172,8 @@ def describe_action(g: Game, action: Action) -> str:
         return f"{a.get('key')}: {a.get('choice')}"
     if t == "place":
         return f"place {who} in {hex_name(g, a.get('hex'))}" + (f" (arriving by {a['rail']} rail)" if a.get("rail") else "")
+    if t == "place-res":
+        return f"place a Res Pt (production) in {hex_name(g, a.get('hex'))}"
     if t == "withdraw":
         return f"withdraw {who}"
     if t == "replace":
