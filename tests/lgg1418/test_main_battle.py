@@ -11,6 +11,7 @@ from grognard.core.state import Frame
 from grognard.rulesets.lgg1418 import battle, fog, main_battle, offensive, trench
 from grognard.rulesets.lgg1418 import model as M
 from tests.lgg1418.battle_helpers import (
+    base_pieces,
     bgame,
     de,
     drive,
@@ -411,3 +412,35 @@ def test_random_play_of_great_offensives_keeps_invariants_and_secrets() -> None:
             for s in M.SIDES:
                 assert fog.view_is_clean(g, s) == []
         assert any(e["type"] == "bombardment-type" for e in g.state.log)
+
+
+@pytest.mark.rules("LGG 36.5-C")
+def test_lgg_36_5c_late_ghq_artillery_and_reinforcement_rounds_in_combined_doctrine() -> None:
+    from grognard.core.state import Loc
+    from grognard.rulesets.lgg1418 import battle_steps
+
+    pieces = [fr("fa", "0404"), de("da", "0404"), artillery("g1", "DE", "0101"),
+              de("far", {"inside": "dh"}, status=["reserve"], army=None)]
+    g = bgame(pieces, first="1917-03", base=base_pieces(de_hq="0101"))
+    M.st(g)["combined_from"] = 0
+    i = g.board.idx("0404")
+    ghq_p = M.ghq_piece(g, "DE")
+    M.move_piece(g, ghq_p, Loc.hex(g.board.idx("0101")))
+    M.move_piece(g, g.state.pieces["g1"], Loc.box(trench.artillery_box(ghq_p)))
+    assert g.board.distance(g.board.idx("0101"), i) > 3
+    rec = open_battle(g, "0404", EN)
+    for bomb, late in (("none", True), ("blitz", True), ("normal", False)):
+        main_battle.prep(rec)["bombardment"] = bomb
+        assert main_battle.ghq_artillery_late(g, rec, CP) is late
+    # the far HQ's reserve comes only in odd rounds (36.5-C)
+    rec["round"] = 2
+    assert "far" not in dict(battle_steps.reinforcement_pool(g, rec, CP))
+    rec["round"] = 3
+    assert dict(battle_steps.reinforcement_pool(g, rec, CP)).get("far") == "hq:dh"
+    # the GHQ artillery kept back joins before round 2
+    main_battle.prep(rec)["ghq_late_defender"] = ["g1"]
+    step = g.steps["ghq-artillery-arrival"]
+    step.run(g, Frame("ghq-artillery-arrival", {"battle": rec["id"], "round": 1}))
+    assert "g1" not in rec["units"]
+    step.run(g, Frame("ghq-artillery-arrival", {"battle": rec["id"], "round": 2}))
+    assert rec["units"]["g1"]["side"] == CP and M.hex_of(g, g.state.pieces["g1"]) == i

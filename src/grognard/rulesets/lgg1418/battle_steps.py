@@ -879,7 +879,27 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
                     g, defenders, piece(g, ref), i))
 
             out = [(u, o) for u, o in out if allowed(o)]
+    if battle.doctrine.doctrine(g, nation, battle.battle_front(g, rec)) == "combined":
+        out = [(u, o) for u, o in out if _combined_timing_ok(g, rec, o)]
     return out
+
+
+def _combined_timing_ok(g: Game, rec: dict[str, Any], origin: str) -> bool:
+    """36.5-C: in Combined Doctrine, sources farther than 3 hexes send only in odd rounds (none
+    beyond 6 on the East for HQs and the GHQ) unless a normal or massive bombardment preceded."""
+    from grognard.rulesets.lgg1418 import doctrine_transitions
+
+    kind, _, ref = origin.partition(":")
+    if kind in ("hq", "ghq"):
+        h = M.hex_of(g, piece(g, ref))
+    elif kind == "stack":
+        h = g.board.idx(ref)
+    else:
+        return True
+    d = _dist(g, h, rec["hex_i"])
+    return doctrine_transitions.combined_reinforcement_allowed(
+        g, d, max(1, int(rec["round"])), rec["spec"].get("bombardment") or "none", battle.battle_front(g, rec),
+        source=kind if kind in ("hq", "ghq") else "unit")
 
 
 def _sub_corps(rec: dict[str, Any], side: str, sub: str) -> int:

@@ -844,8 +844,14 @@ class BattlePreparation(Step):
             f.params["stage"] = "gas"
             counter_battery(g, rec)
             if p["bombardment"] in ("blitz", "none") and not p.get("ghq_attacker"):
-                p["ghq_attacker"] = _commit_ghq(g, rec, att)
-            p["ghq_defender"] = _commit_ghq(g, rec, dfn)
+                if ghq_artillery_late(g, rec, att):
+                    p["ghq_late"] = [u.id for u in _ghq_art(g, rec, att, True)]
+                else:
+                    p["ghq_attacker"] = _commit_ghq(g, rec, att)
+            if ghq_artillery_late(g, rec, dfn):
+                p["ghq_late_defender"] = [u.id for u in _ghq_art(g, rec, dfn, False)]
+            else:
+                p["ghq_defender"] = _commit_ghq(g, rec, dfn)
             return self.next_child(g, f)
         if stage == "gas":
             f.params["stage"] = "battle"
@@ -864,6 +870,50 @@ class BattlePreparation(Step):
             f.params["stage"] = "over"
             after_battle(g, bid)
         return None
+
+
+@implements("LGG 36.5-C")
+def ghq_artillery_late(g: Game, rec: dict[str, Any], side: str) -> bool:
+    """LGG 36.5-C: in Combined Doctrine, the GHQ general artillery reserve of a GHQ more than 3 hexes
+    from the battle arrives only in the 2nd round (not after a normal or massive bombardment)."""
+    nation = _nation(g, rec, side)
+    ghq = M.ghq_piece(g, nation)
+    h = M.hex_of(g, ghq) if ghq is not None else None
+    if h is None or DT.doctrine_of(g, nation, _front(g, rec)) != DT.COMBINED:
+        return False
+    d = g.board.distance(h, int(rec["hex_i"]))
+    return not DT.combined_reinforcement_allowed(g, d, 1, prep(rec).get("bombardment", "none"), _front(g, rec),
+                                                 source="ghq-artillery")
+
+
+@implements("LGG 36.5-C", "LGG 28-C")
+class LateGhqArtillery(Step):
+    """LGG 36.5-C: before round 2 of a battle, the GHQ artillery kept back by 36.5-C joins it
+    (the battle's ``before_round`` step; params ``battle``, ``round``)."""
+
+    name = "ghq-artillery-arrival"
+    title = "GHQ artillery arrives"
+    rule = "LGG 36.5-C"
+
+    def run(self, g: Game, f: Frame) -> None:
+        rec = rec_of(g, f.params["battle"])
+        p = prep(rec)
+        if int(f.params.get("round", 0)) >= 2:
+            from grognard.rulesets.lgg1418 import battle_steps
+
+            for key, side in (("ghq_late", rec["attacker"]), ("ghq_late_defender", rec["defender"])):
+                ids = [u for u in p.pop(key, []) if u in g.state.pieces]
+                units = [g.state.pieces[u] for u in ids if g.state.pieces[u].loc.kind == "box"]
+                if not units:
+                    continue
+                trench.commit_ghq_artillery(g, units, int(rec["hex_i"]), rec.get("activation"))
+                subs = [s for s, v in sorted(rec.get("subs", {}).items()) if v.get("open")] or [None]
+                for u in units:
+                    battle_steps._add_unit(g, rec, u, role="front", sub=subs[0], origin="ghq-artillery",
+                                           joined=int(rec["round"]))
+                p.setdefault("ghq_attacker" if side == rec["attacker"] else "ghq_defender", []).extend(ids)
+            M.touch(g)
+        g.finish(f)
 
 
 @implements("LGG 29", "LGG 30-D", "LGG 36.5-B")
@@ -915,6 +965,8 @@ def apply_spec(g: Game, rec: dict[str, Any]) -> None:
         else:
             tac["infiltration"] = "tanks" if use.endswith("tanks") else "assault"
         spec["tactics"] = tac
+    if (p.get("ghq_late") or p.get("ghq_late_defender")) and not spec.get("before_round"):
+        spec["before_round"] = "ghq-artillery-arrival"
     if rec["kind"] == "secondary":
         spec.update(secondary.secondary_spec(g, armies, bomb != "none"))
     elif rec["kind"] == "main":
@@ -1044,4 +1096,5 @@ def after_battle(g: Game, bid: str) -> None:
     offensive.note_main_battle(g, off, int(rec["hex_i"]), {**res, "defender_nations": defenders})
 
 
-STEPS: tuple[type[Step], ...] = (BattlePreparation, BombardmentChoice, FrontReinforcement, MainBattleLull)
+STEPS: tuple[type[Step], ...] = (BattlePreparation, BombardmentChoice, FrontReinforcement, MainBattleLull,
+                                 LateGhqArtillery)
