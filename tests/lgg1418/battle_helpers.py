@@ -107,7 +107,7 @@ def first_of(types: tuple[str, ...]) -> Policy:
     return pol
 
 
-DEFAULT_ORDER = ("commit", "continue", "pay-pr", "keep", "stand", "done", "decline", "no-overflow",
+DEFAULT_ORDER = ("commit", "proceed", "continue", "pay-pr", "keep", "stand", "done", "decline", "no-overflow",
                  "end-breakthrough", "end-reinforcement", "pass", "end-movement", "end-turn")
 
 

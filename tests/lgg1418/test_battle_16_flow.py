@@ -177,14 +177,20 @@ def test_lgg_16_6c_lgg54_obstinacy_shared_between_battles() -> None:
     rec = battle.rec_of(g, battle.battle_params(g, hex="0404", attacker=EN)["battle"])
     battle_steps.setup_participants(g, rec)
     assert battle_steps.other_battles_of_general(g, rec) == 1
+    from tests.lgg1418.battle_helpers import decide
+
+    child = battle_steps._setup_decision(g, rec)  # first the defender's dispositions (always asked)
+    assert child == ("battle-decision", {"battle": rec["id"], "kind": "defender-setup", "side": CP})
+    decide(g, child, "proceed")
     child = battle_steps._setup_decision(g, rec)
-    assert child == ("battle-decision", {"battle": rec["id"], "kind": "obstinacy", "side": EN})
+    assert child == ("battle-decision", {"battle": rec["id"], "kind": "attacker-setup", "side": EN})
     step = g.steps["battle-decision"]
     from grognard.core.state import Frame
 
     f = Frame("battle-decision", dict(child[1]))
     assert [a["rounds"] for a in step.legal_actions(g, f, EN)] == [1, 2, 3, 4]
     step.apply(g, f, {"type": "allocate", "side": EN, "battle": rec["id"], "rounds": 2})
+    assert [a["type"] for a in step.legal_actions(g, f, EN)] == ["proceed"]
     battle_steps.finish_setup(g, rec)
     assert rec["min_rounds"] == 2
     rec2 = battle.rec_of(g, battle.battle_params(g, hex="0304", attacker=EN)["battle"])

@@ -208,33 +208,46 @@ def other_battles_of_general(g: Game, rec: dict[str, Any]) -> int:
 
 
 def _setup_decision(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The set-up decisions: the defender's dispositions, then the attacker's. Both are always
+    asked (what is on offer depends on hidden facts; whether there is anything to decide must
+    not show, 4-A)."""
     st = rec.setdefault("setup", {})
-    att, dfn = rec["attacker"], rec["defender"]
-    if not st.get("rbc_asked"):
-        st["rbc_asked"] = True
-        if retreat_before_combat_allowed(g, rec):
-            return "battle-decision", {"battle": rec["id"], "kind": "retreat-before-combat", "side": dfn}
+    if not st.get("def_done"):
+        return "battle-decision", {"battle": rec["id"], "kind": "defender-setup", "side": rec["defender"]}
     if st.get("rbc") == "retreat":
         return None
-    if not st.get("art_done"):
-        adj = artillery.adjacent_heavy_artillery(g, dfn, rec["hex_i"], set(rec["def_armies"]))
-        adj = [p for p in adj if p.id not in rec["units"] and p.id not in st.get("art_declined", [])]
-        if adj and rec["kind"] not in ("assault",):
-            return "battle-decision", {"battle": rec["id"], "kind": "join-artillery", "side": dfn}
-        st["art_done"] = True
-    if not st.get("part_done"):
-        if not battle.fire_procedure(g, rec) and len(units_of(rec, att)) > stacking_limit(g, rec["hex_i"]):
-            return "battle-decision", {"battle": rec["id"], "kind": "participants", "side": att}
-        st["part_done"] = True
-    if not st.get("obst_done"):
-        st["obst_done"] = True
-        spec_min = rec["spec"].get("min_rounds")
-        if spec_min is None and obstinacy_general(g, rec) is not None:
-            rem = obstinacy_remaining(g, rec)
-            if other_battles_of_general(g, rec) > 0 and rem > 1:
-                return "battle-decision", {"battle": rec["id"], "kind": "obstinacy", "side": att}
-            rec["obstinacy_alloc"] = rem
+    if not st.get("att_done"):
+        return "battle-decision", {"battle": rec["id"], "kind": "attacker-setup", "side": rec["attacker"]}
     return None
+
+
+@implements("LGG 16-C", "LGG 16-B")
+def defender_setup_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]:
+    """LGG 16-C / 16-B: the defender may retreat its cavalry before combat, and bring in heavy
+    artillery of its army from adjacent hexes, before the battle starts."""
+    out: list[dict[str, Any]] = [{"type": "proceed"}]
+    if retreat_before_combat_allowed(g, rec):
+        out.append({"type": "retreat-before-combat"})
+    if rec["kind"] != "assault":
+        for p in artillery.adjacent_heavy_artillery(g, rec["defender"], rec["hex_i"], set(rec["def_armies"])):
+            if p.id not in rec["units"]:
+                out.append({"type": "join", "unit": p.id})
+    return out
+
+
+@implements("LGG 16-A", "LGG 16.6-C")
+def attacker_setup_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]:
+    """LGG 16-A / 16.6-C: in Movement Doctrine the attacker leaves out the corps beyond the stacking
+    limit; a general with other battles to fight in the activation shares his obstinacy."""
+    att = rec["attacker"]
+    st = rec.setdefault("setup", {})
+    if not battle.fire_procedure(g, rec) and len(units_of(rec, att)) > stacking_limit(g, rec["hex_i"]):
+        return [{"type": "leave-out", "unit": u} for u in units_of(rec, att)]
+    if not st.get("obst_done") and rec["spec"].get("min_rounds") is None and obstinacy_general(g, rec) is not None:
+        rem = obstinacy_remaining(g, rec)
+        if other_battles_of_general(g, rec) > 0 and rem > 1:
+            return [{"type": "allocate", "rounds": n} for n in range(1, rem + 1)]
+    return [{"type": "proceed"}]
 
 
 def finish_setup(g: Game, rec: dict[str, Any]) -> None:
@@ -1458,9 +1471,7 @@ class BattleStep(Step):
         for side in order:
             if side in asked:
                 continue
-            asked.append(side)
-            if may_retreat_voluntarily(g, rec, side) is not None:
-                continue
+            asked.append(side)  # asked even when it may not retreat: that must not show (4-A)
             return "battle-decision", {"battle": rec["id"], "kind": "retreat-offer", "side": side}
         rec["phase"] = "round-start"
         return None
@@ -1468,8 +1479,7 @@ class BattleStep(Step):
 
 # ---------------------------------------------------------------------- decisions
 DECISION_RULES = {
-    "retreat-before-combat": "LGG 16-C", "join-artillery": "LGG 16-B", "participants": "LGG 16-A",
-    "obstinacy": "LGG 16.6-C", "exchange": "LGG 16.5-A", "pay": "LGG 16.5-B", "panic-pick": "LGG 16.5-B",
+    "defender-setup": "LGG 16-C", "attacker-setup": "LGG 16-A", "exchange": "LGG 16.5-A", "pay": "LGG 16.5-B", "panic-pick": "LGG 16.5-B",
     "retreat-offer": "LGG 16.7-A", "allied-retry": "LGG 16.6-B", "barrage": "LGG 37-F",
 }
 
@@ -1484,8 +1494,7 @@ class BattleDecision(Step):
 
     def label(self, g: Game, f: Frame) -> str:
         rec = rec_of(g, f.params["battle"])
-        what = {"retreat-before-combat": "retreat before combat?", "join-artillery": "adjacent heavy artillery joins?",
-                "participants": "corps beyond the stacking limit", "obstinacy": "obstinacy for this battle",
+        what = {"defender-setup": "the defender's dispositions", "attacker-setup": "the attacker's dispositions",
                 "exchange": "exchange a loss for a retreat hex?", "pay": "pay 1 PR for the combativeness test?",
                 "panic-pick": "corps tested after a panic", "retreat-offer": "retreat or continue?",
                 "allied-retry": "another reinforcement",
@@ -1499,18 +1508,10 @@ class BattleDecision(Step):
         rec = rec_of(g, f.params["battle"])
         k = f.params["kind"]
         base = {"side": side, "battle": rec["id"]}
-        if k == "retreat-before-combat":
-            return [{"type": "retreat-before-combat", **base}, {"type": "stand", **base}]
-        if k == "join-artillery":
-            adj = artillery.adjacent_heavy_artillery(g, side, rec["hex_i"], set(rec["def_armies"]))
-            out: list[Action] = [{"type": "join", **base, "unit": p.id} for p in adj
-                                 if p.id not in rec["units"] and p.id not in rec["setup"].get("art_declined", [])]
-            return [*out, {"type": "done", **base}]
-        if k == "participants":
-            return [{"type": "leave-out", **base, "unit": u} for u in units_of(rec, side)]
-        if k == "obstinacy":
-            rem = obstinacy_remaining(g, rec)
-            return [{"type": "allocate", **base, "rounds": n} for n in range(1, rem + 1)]
+        if k == "defender-setup":
+            return [{**o, **base} for o in defender_setup_options(g, rec)]
+        if k == "attacker-setup":
+            return [{**o, **base} for o in attacker_setup_options(g, rec)]
         if k == "exchange":
             return [{"type": "exchange", **base}, {"type": "keep", **base}]
         if k == "pay":
@@ -1550,28 +1551,34 @@ class BattleDecision(Step):
         side = action["side"]
         t = action["type"]
         k = f.params["kind"]
-        if k == "retreat-before-combat":
-            rec["setup"]["rbc"] = "retreat" if t == "retreat-before-combat" else "stand"
+        if k == "defender-setup":
+            st = rec["setup"]
             if t == "retreat-before-combat":
+                st["rbc"] = "retreat"
+                st["def_done"] = True
                 _public(g, "battle", f"the cavalry at {rec['hex']} retreats before combat", "LGG 16-C")
-        elif k == "join-artillery":
-            if t == "join":
+            elif t == "join":
                 p = piece(g, action["unit"])
                 M.move_piece(g, p, Loc.hex(rec["hex_i"]))
                 _add_unit(g, rec, p)
                 say(g, side, "artillery", f"{p.id} joins the battle at {rec['hex']}",
                     f"{describe(g, p)} joins the defence of {rec['hex']}", rule="LGG 16-B")
             else:
-                rec["setup"]["art_done"] = True
-        elif k == "participants":
-            u = rec["units"][action["unit"]]
-            u["role"] = "idle"
-            say(g, side, "participants", f"{action['unit']} stays out of the battle (stacking limit)",
-                "a corps stays out of the battle (stacking limit)", rule="LGG 16-A")
-        elif k == "obstinacy":
-            rec["obstinacy_alloc"] = int(action["rounds"])
-            _public(g, "obstinacy", f"the attacking general commits an obstinacy of {action['rounds']} to the battle at "
-                    f"{rec['hex']}", "LGG 16.6-C")
+                st["def_done"] = True
+        elif k == "attacker-setup":
+            st = rec["setup"]
+            if t == "leave-out":
+                u = rec["units"][action["unit"]]
+                u["role"] = "idle"
+                say(g, side, "participants", f"{action['unit']} stays out of the battle (stacking limit)",
+                    "a corps stays out of the battle (stacking limit)", rule="LGG 16-A")
+            elif t == "allocate":
+                rec["obstinacy_alloc"] = int(action["rounds"])
+                st["obst_done"] = True
+                _public(g, "obstinacy", f"the attacking general commits an obstinacy of {action['rounds']} to the "
+                        f"battle at {rec['hex']}", "LGG 16.6-C")
+            else:
+                st["att_done"] = True
         elif k == "exchange":
             it = rec["queue"][0]
             it["stage"] = "apply"
