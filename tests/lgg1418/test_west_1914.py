@@ -482,3 +482,18 @@ def test_lgg_23c_west_1914_liege_corps_does_not_go_in_and_out_of_the_fortress_fo
     assert not any(a["type"] == "enter-fortress" for a in g.legal_actions(EN))
     with pytest.raises(IllegalAction):
         g.apply(enter)
+
+
+@pytest.mark.rules("LGG 9-H", "LGG 9-E", "LGG 16.5-B")
+def test_lgg_9h_west_1914_attackers_at_liege_trace_through_friendly_units() -> None:
+    """Corps that entered Liège's hex are cut off while every hex around it lies in the fortress's
+    ZoC with nobody there; once their HQ stands next door the trace passes (9-E's exception, our
+    reading of 9-H), so they may spend PR in the battle."""
+    g = new_game(seed=5)
+    g.apply({"type": "activate", "side": CP, "army": "DE-2"})
+    g.apply({"type": "move", "side": CP, "units": ["DE-2-GR", "DE-2-XR", "DE-VIIR"], "to": "1605", "mode": "normal"})
+    gr = g.state.pieces["DE-2-GR"]
+    assert supply.isolated_9h(g, gr) and supply.is_isolated(g, gr, "pr")
+    g.apply({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"], "to": "1705",
+             "mode": "normal"})
+    assert not supply.isolated_9h(g, gr) and not supply.is_isolated(g, gr, "pr")

@@ -26,7 +26,9 @@ computed at once (:func:`supply_report`) and kept for the position:
    even an isolated one.
 
 Isolation (9-H and 22) uses a notional trace that ignores terrain costs; see
-:func:`isolated_9h`, :func:`cut_off_22` and the option ``isolation-test`` (digest A-3).
+:func:`isolated_9h`, :func:`cut_off_22` and the option ``isolation-test`` (digest A-3). The
+trace crosses an unbesieged enemy fortress's ZoC where friendly units stand, as 9-E allows for
+supply (our reading: 9-H names fortress ZoCs without repeating the exception).
 """
 
 from __future__ import annotations
@@ -602,12 +604,18 @@ def _trace_arrays(g: Game, side: str) -> tuple[np.ndarray, np.ndarray]:
     return M.memo(g, f"trace-arrays:{side}", compute)
 
 
+@implements("LGG 9-H", "LGG 9-E")
 def _free_hexes(g: Game, side: str) -> frozenset[int]:
-    """Hexes a notional trace of ``side`` may enter (9-H), for the current position."""
+    """LGG 9-H / 9-E: hexes a notional trace of ``side`` may enter, for the current position.
+
+    The ZoC of an unbesieged enemy fortress stops the trace, except where friendly units stand
+    (the exception 9-E gives for supply; otherwise every unit fighting in or next to a
+    fortress hex would count as isolated and could spend no PR)."""
 
     def compute() -> frozenset[int]:
         blocked = M.enemy_blocking_hexes(g, side)
-        forts = {j for j, kinds in zoc_map(g, M.other_side(side)).items() if "fortress" in kinds}
+        forts = {j for j, kinds in zoc_map(g, M.other_side(side)).items()
+                 if "fortress" in kinds and _fortress_zoc_blocks(g, side, j)}
         return frozenset(mapdata.trace_open_hexes(g) - blocked - forts)
 
     return M.memo(g, f"free-hexes:{side}", compute)
