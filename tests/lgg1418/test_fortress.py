@@ -372,3 +372,21 @@ def test_lgg_23f_listing_the_siege_actions_changes_nothing() -> None:
     before = g.state_hash()
     g.legal_actions(CP)
     assert g.state_hash() == before
+
+
+@pytest.mark.rules("LGG 23-D")
+def test_lgg_23d_an_hq_and_decoy_without_corps_withdraw_from_the_fortress_hex() -> None:
+    from .helpers import decoy
+
+    g = game(pieces=_pieces([decoy("dd", "DE", "DE-1", at="0806")]),
+             rules={**_rules(), "armies": [army("DE-1", "DE", "dh", decoy_id="dd"), army("FR-1", "FR", "fh")]})
+    to_activation(g, CP, "DE-1")
+    place_at(g, "dh", V)
+    place_at(g, "dd", V)
+    act(g, CP, type="end-movement")
+    _play(g, "forced-withdrawal")
+    assert {a["unit"] for a in g.legal_actions(CP)} == {"dh", "dd"}
+    _play(g, "choose-activation")
+    assert g.state.marker("siege", V) is None
+    assert not [p for p in M.pieces_at_hex(g, g.board.idx(V), CP)]
+    assert g.ruleset.invariants(g) == []

@@ -8,8 +8,9 @@ The activation pushes the ``activation-aftermath`` hook after its battles
    disorganized to make room are fit again (14-C, 14-A); a stacking breach this leaves is cured
    as at the end of a movement (10-D);
 2. sieges (23-C, 23-D): where the active side now stands with an enemy fortress and no enemy
-   unit outside it, the open-country battle is won and the siege begins - unless the stack is
-   only cavalry, which withdraws one hex; sieges whose besiegers are gone end;
+   unit outside it, the open-country battle is won and the siege begins - unless it has no
+   corps but cavalry (or none at all: an HQ, a decoy), and then everything it has there
+   withdraws one hex; sieges whose besiegers are gone end;
 3. the besieger's siege fire and assaults (``siege-actions``, 23-D, 23-F, 23-G);
 4. the reform of rule 12 (12-B) when the activation was one;
 5. after the activation of a German or Austro-Hungarian army on the East front, the hook of the
@@ -83,7 +84,7 @@ class ActivationAftermath(Step):
                 if not p["cavalry"]:
                     p["stage"] = "siege-actions"
                 i = g.board.idx(lab)
-                units = [q.id for q in M.units_at_hex(g, i, side) if q.loc.kind == "hex"]
+                units = [q.id for q in M.pieces_at_hex(g, i, side) if q.loc.kind == "hex" and q.type != "fortress"]
                 return "forced-withdrawal", {"side": side, "hex": lab, "pieces": units, "mover": side,
                                              "activation": p["activation"], "rule": "LGG 23-D"}
             if stage == "siege-actions":
