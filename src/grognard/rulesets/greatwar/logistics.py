@@ -799,8 +799,13 @@ class MovementExtension:
         if may_deactivate_now(g, side):
             out += [{"type": "deactivate-depot", "side": side, "depot": d.id} for d in depots(g, side)]
         items = res_pts(g, side) + gsps(g, side)
-        if may_eliminate_items_now(g, side):
-            out += [{"type": "eliminate-item", "side": side, "item": p.id} for p in items]
+        if may_eliminate_items_now(g, side):  # listed once per hex; any item may be named
+            seen: set[Any] = set()
+            for p in items:
+                where = g.state.where(p.id)
+                if where not in seen:
+                    seen.add(where)
+                    out.append({"type": "eliminate-item", "side": side, "item": p.id})
         from grognard.rulesets.greatwar import movement
 
         by_hex: dict[int, list[Piece]] = {}

@@ -1034,7 +1034,8 @@ class SpecialSupply(Step):
     rule = "OT 11C2b"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        return [f.params["side"]] if special_options(g, f.params["side"]) else []
+        side = f.params["side"]
+        return [side] if any(_fill(g, o.eligible, o.capacity) for o in special_options(g, side)) else []
 
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
@@ -1045,7 +1046,9 @@ class SpecialSupply(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         out: list[Action] = []
         for o in special_options(g, side):
-            out.append({"type": "draw-supply", "side": side, "source": o.source, "pieces": _fill(g, o.eligible, o.capacity)})
+            ids = _fill(g, o.eligible, o.capacity)
+            if ids:
+                out.append({"type": "draw-supply", "side": side, "source": o.source, "pieces": ids})
         out.append({"type": "done", "side": side})
         return out
 
