@@ -835,6 +835,9 @@ def finish_combat(g: Game, f: Frame) -> None:
     next time (OT 8C2); ownership is brought up to date (OT 5B)."""
     rec = f.params
     ps = g.state.pieces
+    from grognard.rulesets.greatwar import replacements
+
+    replacements.settle_isolated_losses(g)  # OT 16B4b: right after the combat result
     combat_hexes.check_creation(g, rec)
     combat_hexes.siege_after_combat(g, rec)
     for pid in rec.get("defenders_at_start", []):

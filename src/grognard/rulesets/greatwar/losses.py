@@ -64,7 +64,11 @@ def eliminate_in_combat(g: Game, p: Piece, rule: str, reason: str, role: str | N
     value = printed_value(g, p, role) if role else Fraction(0)
     face = None if totally else cadre_face(p)
     if face is not None:
+        from grognard.rulesets.greatwar import replacements
+
+        old = p.face
         p.face = face
+        replacements.on_reduced(g, p, old, rule)  # OT 16B4a: the loss counts for special replacements
         p.status.discard(stacking.OVERSTACKED)
         g.invalidate()
         g.emit("reduced", f"{p.id} is reduced to its {face}" + (f" ({reason})" if reason else ""), rule=rule, piece=p.id, face=face)
