@@ -393,7 +393,7 @@ def test_lgg_16_4i_lgg47_siberians() -> None:
 
     step = g2.steps["siberian-choice"]  # the choice, made each turn in the reinforcement phase
     f = Frame("siberian-choice", {})
-    assert step.actors(g2, f) == [EN] and len(step.legal_actions(g2, f, EN)) == 3
+    assert step.actors(g2, f) == [EN] and len(step.legal_actions(g2, f, EN)) == 3 + 1  # or keep the choice
     step.apply(g2, f, {"type": "siberian-elite", "side": EN, "unit": "s1"})
     assert [battle.morale(g2, None, g2.state.pieces[f"s{k}"]) for k in range(3)] == ["veteran", "elite", "veteran"]
 

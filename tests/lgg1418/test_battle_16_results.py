@@ -21,9 +21,15 @@ from tests.lgg1418.battle_helpers import (
 from tests.lgg1418.helpers import CP, EN
 
 
-def _hit(g, rec, uid: str, res: str, sub: str = "A"):
+def _hit(g, rec, uid: str, res: str, sub: str = "A", keep: bool = True):
+    """Queue a result; a Movement defender is asked about the exchange (16.5-A): keep the loss
+    unless ``keep`` is false (then the question is returned)."""
     rec["queue"].append({"t": "hit", "unit": uid, "res": res, "sub": sub, "stage": "start"})
-    return battle_steps.process_queue(g, rec)
+    child = battle_steps.process_queue(g, rec)
+    if keep and child is not None and child[1]["kind"] == "exchange":
+        decide(g, child, "keep")
+        child = battle_steps.process_queue(g, rec)
+    return child
 
 
 def _last_roll(g):
@@ -191,7 +197,7 @@ def test_lgg_16_5a_lgg4_lgg3_exchange_a_loss_for_a_retreat_hex(monkeypatch) -> N
     g = bgame([fr("fa", "0404"), de("da", "0404")])
     rec = open_battle(g, "0404", EN)
     engage(rec, "A", "fa", "da")
-    child = _hit(g, rec, "da", "M")
+    child = _hit(g, rec, "da", "M", keep=False)
     assert child is not None and child[1]["kind"] == "exchange"  # declared before the test
     decide(g, child, "exchange")
     assert battle_steps.process_queue(g, rec) is None  # M became 1: a flip, no test
@@ -209,8 +215,13 @@ def test_lgg_16_5a_lgg4_lgg3_exchange_a_loss_for_a_retreat_hex(monkeypatch) -> N
     g3 = _isolated_game([fr("fa", "0202"), de("da", "0202")])
     rec3 = open_battle(g3, "0202", CP)
     dice.push(9)
-    child = _hit(g3, rec3, "fa", "M")
-    assert child is None or child[1]["kind"] != "exchange"
+    child = _hit(g3, rec3, "fa", "M", keep=False)
+    step = g3.steps["battle-decision"]
+    from grognard.core.state import Frame
+
+    assert [a["type"] for a in step.legal_actions(g3, Frame(child[0], child[1]), EN)] == ["keep"]  # asked, refused
+    decide(g3, child, "keep")
+    battle_steps.process_queue(g3, rec3)
     assert rec3["unit_losses"]["fa"] == 2
 
 

@@ -63,7 +63,7 @@ class ArmyBattles(Step):
             if last is not None:
                 f.params["last"] = None
                 rec = rec_of(g, last)
-                if counteroffensive.allowed(g, rec):
+                if counteroffensive.asked(g, rec):
                     counteroffensive.retreat_attacker_to_start(g, rec)
                     return "counter-offensive", {"battle": last}
             now = {M.label(g, i) for i in battle_hexes(g, side)}
@@ -99,16 +99,16 @@ class ArmyBattles(Step):
                                                            for s in (side, M.other_side(side))])
             while todo:
                 bid, s = todo.pop(0)
-                if battle_retreat.placement_needed(g, rec_of(g, bid), s):
-                    return "battle-placement", {"battle": bid, "side": s}
+                return "battle-placement", {"battle": bid, "side": s}  # always asked (4-A)
             f.params["stage"] = "overflow"
             return self.next_child(g, f)
         if stage == "overflow":
             todo = f.params.setdefault("overflow_todo", list(f.params["bids"]))
             while todo:
                 bid = todo.pop(0)
-                if battle_retreat.overflow_allowed(g, rec_of(g, bid)) is None and overflow_moves(g, rec_of(g, bid)):
-                    return "overflow", {"battle": bid}
+                rec = rec_of(g, bid)
+                if rec.get("winner") == rec["attacker"] and rec["kind"] == "open":
+                    return "overflow", {"battle": bid}  # asked after every victory (4-A)
             f.params["stage"] = "breakthrough"
             return self.next_child(g, f)
         if stage == "breakthrough":
@@ -174,7 +174,8 @@ class Overflow(Step):
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         rec = rec_of(g, f.params["battle"])
-        return [*overflow_moves(g, rec), {"type": "no-overflow", "side": side, "battle": rec["id"]}]
+        moves = overflow_moves(g, rec) if battle_retreat.overflow_allowed(g, rec) is None else []
+        return [*moves, {"type": "no-overflow", "side": side, "battle": rec["id"]}]
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])

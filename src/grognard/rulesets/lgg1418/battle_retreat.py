@@ -598,8 +598,7 @@ class BattlePlacement(Step):
         return f"{f.params['side']}: corps after the battle at {rec_of(g, f.params['battle'])['hex']}"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        rec = rec_of(g, f.params["battle"])
-        return [f.params["side"]] if placement_needed(g, rec, f.params["side"]) else []
+        return [f.params["side"]]
 
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)

@@ -553,6 +553,18 @@ def _exchange_allowed(g: Game, rec: dict[str, Any], uid: str, sub: str) -> bool:
     return battle_retreat.toward_supply_possible(g, p.side, rec["hex_i"], rec)
 
 
+def _exchange_asked(g: Game, rec: dict[str, Any], uid: str, sub: str) -> bool:
+    """Whether the defender is asked about an exchange (16.5-A): a Movement-Doctrine defender's
+    engaged corps suffers a loss, once per sub-battle a round - public facts only; whether the
+    exchange is open (isolation, supply lines) shows only in its own options (4-A)."""
+    p = piece(g, uid)
+    if p.side != rec["defender"] or rec["kind"] == "counter-offensive" or rec["spec"].get("no_exchange"):
+        return False
+    if not artillery.movement_doctrine(g, battle.side_nation(rec, p.side), battle.battle_front(g, rec)):
+        return False
+    return not rec["exchanges"].get(sub, {}).get(str(rec["round"]))
+
+
 def _test_item(uid: str, **kw: Any) -> dict[str, Any]:
     return {"t": "test", "unit": uid, "stage": "roll", **kw}
 
@@ -582,8 +594,9 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
                 if res == "0":
                     q.pop(0)
                     continue
-                if res != "E" and _exchange_allowed(g, rec, uid, it["sub"]):
+                if res != "E" and _exchange_asked(g, rec, uid, it["sub"]):
                     it["stage"] = "exchange"
+                    it["may_exchange"] = _exchange_allowed(g, rec, uid, it["sub"])
                     return "battle-decision", {"battle": rec["id"], "kind": "exchange", "side": p.side}
                 it["stage"] = "apply"
             if it["stage"] == "exchange":
@@ -1384,10 +1397,8 @@ class BattleStep(Step):
         if ph == "reserves":
             rec["phase"] = "reserves-done"
             rec["reserve_choice"] = {}
-            sides = [s for s in (att, dfn) if len(reserve_options(g, rec, s)) > 1]
-            if sides:
-                return "battle-commit", {"battle": bid, "kind": "reserves", "sides": sides}
-            return None
+            # both sides commit, even one with nothing to send: who has reserves must not show (4-A)
+            return "battle-commit", {"battle": bid, "kind": "reserves", "sides": [att, dfn]}
         if ph == "reserves-done":
             failed = apply_reserves(g, rec, rec.get("reserve_choice", {}))
             rec["retry"] = failed
@@ -1513,7 +1524,8 @@ class BattleDecision(Step):
         if k == "attacker-setup":
             return [{**o, **base} for o in attacker_setup_options(g, rec)]
         if k == "exchange":
-            return [{"type": "exchange", **base}, {"type": "keep", **base}]
+            it = rec["queue"][0] if rec["queue"] else {}
+            return ([{"type": "exchange", **base}] if it.get("may_exchange") else []) + [{"type": "keep", **base}]
         if k == "pay":
             return [{"type": "pay-pr", **base}, {"type": "refuse-pr", **base}]
         if k == "panic-pick":
@@ -1723,20 +1735,24 @@ class SiberianChoice(Step):
                        and q.attrs.get("siberian") and M.on_map(g, q)), key=lambda q: q.id)
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        # asked whenever the scenario has Siberian corps (how many are in play is hidden, 4-A)
         side = M.nation_side(g, "RU")
-        return [side] if side and len(self._sib(g)) > 1 else []
+        has = any(q.nation == "RU" and q.attrs.get("siberian") for q in g.state.pieces.values())
+        return [side] if side and has else []
 
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [{"type": "siberian-elite", "side": side, "unit": q.id} for q in self._sib(g)]
+        return [*({"type": "siberian-elite", "side": side, "unit": q.id} for q in self._sib(g)),
+                {"type": "keep", "side": side}]
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
-        M.st(g).setdefault("siberian_elite", {})["RU"] = action["unit"]
-        M.touch(g)
-        say(g, action["side"], "siberians", f"{action['unit']} is the elite Siberian corps this turn", None,
-            rule="LGG 16.4-I")
+        if action["type"] == "siberian-elite":
+            M.st(g).setdefault("siberian_elite", {})["RU"] = action["unit"]
+            M.touch(g)
+            say(g, action["side"], "siberians", f"{action['unit']} is the elite Siberian corps this turn", None,
+                rule="LGG 16.4-I")
         g.finish(f)
 
 

@@ -297,7 +297,7 @@ class Breakthrough(Step):
         return f"{f.params['side']}: breakthroughs"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        return [f.params["side"]] if self._options(g, f) else []
+        return [f.params["side"]]  # always asked: whether it has reserves at hand must not show (4-A)
 
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
@@ -330,8 +330,7 @@ class Breakthrough(Step):
                 for lab in empty_hex_origins(g, act, fought):
                     if eligible_units(g, side, act["armies"], g.board.idx(lab), serial):
                         out.append({"type": "announce-empty", "side": side, "hex": lab})
-            if out:
-                out.append({"type": "end-breakthrough", "side": side})
+            out.append({"type": "end-breakthrough", "side": side})
             return out
 
         return M.memo(g, f"breakthrough-options:{f.params['side']}:{len(f.params.get('empty', []))}:"

@@ -28,17 +28,24 @@ if TYPE_CHECKING:
 
 
 @implements("LGG 18", "LGG 18-A")
-def allowed(g: Game, rec: dict[str, Any]) -> bool:
-    """LGG 18-A: may the defender counter-attack after this battle? The attacker was defeated in an
-    ordinary battle, the defender is in Movement Doctrine (not Fire or Combined, 36.3) and was not
-    besieging a fortress."""
+def asked(g: Game, rec: dict[str, Any]) -> bool:
+    """LGG 18-A: is the defender asked about a counter-offensive after this battle? The attacker
+    was defeated in an ordinary battle, the defender is in Movement Doctrine (not Fire or
+    Combined, 36.3) and was not besieging a fortress (public facts: whether it has units fit to
+    counter-attack shows only in its options, 4-A)."""
     if rec.get("winner") != rec["defender"] or rec["kind"] != "open" or rec["spec"].get("counter_offensive") is False:
         return False
     if battle.side_doctrine(g, rec, rec["defender"]) in battle.FIRE_DOCTRINES:
         return False
     if any("besieging" in p.status for p in M.units_at_hex(g, rec["hex_i"], rec["defender"])):
         return False
-    return bool(fit_units(g, rec)) and bool(rec["attacker_from"])
+    return bool(rec["attacker_from"])
+
+
+@implements("LGG 18", "LGG 18-A")
+def allowed(g: Game, rec: dict[str, Any]) -> bool:
+    """LGG 18-A: may the defender counter-attack after this battle (asked, and it has fit units)?"""
+    return asked(g, rec) and bool(fit_units(g, rec))
 
 
 def fit_units(g: Game, rec: dict[str, Any]) -> list[str]:
@@ -104,16 +111,14 @@ class CounterOffensiveChoice(Step):
         return f"{rec['defender']}: counter-offensive from {rec['hex']}?"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        rec = rec_of(g, f.params["battle"])
-        return [rec["defender"]] if targets(g, rec) else []
-
-    def run(self, g: Game, f: Frame) -> None:
-        g.finish(f)
+        return [rec_of(g, f.params["battle"])["defender"]]
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         rec = rec_of(g, f.params["battle"])
-        return [{"type": "counter-attack", "side": side, "battle": rec["id"], "to": t} for t in targets(g, rec)] + \
-            [{"type": "decline", "side": side, "battle": rec["id"]}]
+        out: list[Action] = []
+        if allowed(g, rec):
+            out = [{"type": "counter-attack", "side": side, "battle": rec["id"], "to": t} for t in targets(g, rec)]
+        return [*out, {"type": "decline", "side": side, "battle": rec["id"]}]
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])

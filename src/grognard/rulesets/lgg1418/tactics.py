@@ -662,7 +662,10 @@ class AssaultMarkers(Step):
     hook_order = 30
 
     def _sides(self, g: Game, f: Frame) -> list[str]:
-        return [s for s in M.SIDES if s not in f.params.get("done", []) and self._cands(g, s)]
+        # every side from 1915 on (markers in hand are hidden: being asked must not reveal them, 4-A)
+        if M.current_turn(g).year < 1915:
+            return []
+        return [s for s in M.SIDES if s not in f.params.get("done", [])]
 
     def _cands(self, g: Game, side: str) -> list[Piece]:
         if not any(markers_in_hand(g, n) > 0 for n in M.powers_of(g, side)):
@@ -672,6 +675,9 @@ class AssaultMarkers(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         s = self._sides(g, f)
         return s[:1]
+
+    def run(self, g: Game, f: Frame) -> None:
+        g.finish(f)
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         return [{"type": "assault-marker", "side": side, "unit": p.id} for p in self._cands(g, side)] + \
