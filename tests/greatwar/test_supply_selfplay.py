@@ -60,7 +60,7 @@ def stress_text() -> str:
 
 def test_supply_artillery_engineers_selfplay_without_violations() -> None:
     sc = load_scenario_text(stress_text(), "supply-stress")
-    rep = selfplay(sc, games=2, seed=11, max_steps=1500)
+    rep = selfplay(sc, games=2, seed=11, max_steps=900)
     assert rep.invariant_violations == 0, rep.problems
     assert rep.refused_legal_actions == 0, rep.problems
     assert rep.replay_mismatches == 0 and rep.view_leaks == 0, rep.problems
