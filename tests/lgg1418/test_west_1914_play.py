@@ -86,3 +86,63 @@ def test_lgg_16a_west_1914_terminal_play_one_activation_and_one_battle(tmp_path:
     played = Game.load(json.loads(save.read_text(encoding="utf-8")))
     assert played.state_hash() == expected.state_hash()
     assert [a["type"] for a in played.actions] == [a["type"] for a in expected.actions]
+
+
+# ====================================================================== a great battle, round by round
+BATTLE_PREFER = ("end-reinforcement", "proceed", "keep", "continue", "pay-pr", "decline", "no-interception", "done")
+
+
+def _great_battle_at_liege(seed: int) -> Game:
+    """The 2nd Army's six corps attack Liège, which holds five Belgian divisions (test set-up)."""
+    from .helpers import place_at
+
+    g = Game.new(find("lgg-west-1914"), seed=seed)
+    for pid in ("BE-1", "BE-2", "BE-5", "BE-6"):
+        place_at(g, pid, "1605")
+    g.apply({"type": "activate", "side": CP, "army": "DE-2"})
+    g.apply({"type": "move", "side": CP, "units": ["DE-2-GR", "DE-2-XR", "DE-VIIR"], "to": "1605", "mode": "normal"})
+    g.apply({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"], "to": "1705",
+             "mode": "normal"})
+    while g.acting_sides() == [EN]:
+        g.apply({"type": "no-interception", "side": EN})
+    g.apply({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-VII", "DE-2-X"], "to": "1605", "mode": "normal"})
+    g.apply({"type": "end-movement", "side": CP})
+    return g
+
+
+@pytest.mark.rules("LGG 16.1-A", "LGG 16.1-B", "LGG 16.1-C", "LGG 16.2-A", "LGG 16.4", "LGG 16.5-B", "LGG 16.6-A",
+                   "LGG 16.7-A", "LGG 4-A")
+def test_lgg_16_1a_west_1914_great_battle_round_by_round() -> None:
+    g = _great_battle_at_liege(seed=5)
+    start = len(g.state.log)
+    split_checked = False
+    for _ in range(400):
+        if "Activation of DE-2" not in g.phase_path():
+            break
+        side = g.acting_sides()[0]
+        legal = g.legal_actions(side)
+        step = g.phase_path()[-1]
+        pick = next((a for t in BATTLE_PREFER for a in legal if a["type"] == t), legal[0])
+        g.apply(pick)
+        if "division into sub-battles" in step and side == CP and not split_checked:
+            # the attacker's division is committed in secret: the defender sees no trace of it (4-A)
+            split_checked = True
+            assert not any(e["type"] == "split" for e in g.state.log[start:])
+            en_view = json.dumps(g.view(EN), ensure_ascii=False)
+            assert "division: A" not in en_view
+    else:
+        raise AssertionError(f"the battle did not end: {g.phase_path()}")
+    assert split_checked
+    events = g.state.log[start:]
+    kinds = [e["type"] for e in events]
+    assert any(e["type"] == "battle" and e["text"].startswith("Great battle at 1605") for e in events)
+    splits = [e for e in events if e["type"] == "split"]
+    assert len(splits) == 2 and all(e.get("rule") == "LGG 16.1-B" for e in splits)
+    rounds = [e for e in events if e["type"] == "battle-round"]
+    assert any("sub-battle A" in e["text"] for e in rounds) and any("sub-battle B" in e["text"] for e in rounds)
+    assert all("D12 modifier" in e["text"] and "differential" in e["text"] for e in rounds)
+    rolls = [e for e in events if e["type"] == "roll"]
+    assert rolls and all(str(e.get("rule", "")).startswith("LGG ") for e in rolls)
+    assert "combativeness" in kinds
+    assert any("round 2" in e["text"] for e in rounds)
+    assert kinds.count("battle-end") == 1
