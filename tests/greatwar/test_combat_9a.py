@@ -331,3 +331,38 @@ def test_ot_9a_preview_shows_totals_odds_and_distribution() -> None:
     assert g.ruleset.preview(g, act) is not None
     bad = combat.preview_attack(g, {"type": "attack", "side": EN, "target": "0603", "attackers": ["f1"]})
     assert bad["text"].startswith("illegal")
+
+
+@pytest.mark.rules("OT 9", "OT 4A5", "OT 14M")
+@pytest.mark.usefixtures("all_supplied")
+def test_ot_9_reaction_combat_only_in_active_zois() -> None:
+    from .helpers import army_hq
+
+    g = game_with(pieces=[division("f1", "France", "0403"), division("g1", "Germany", "0503"), division("g2", "Germany", "0702"),
+                          division("f2", "France", "0401"), division("g3", "Germany", "0501"), army_hq("ghq", "Germany", "0603")])
+    for _ in range(100):
+        cur = g.current()
+        if cur[1].step == "combat-segment" and cur[1].params.get("reaction"):
+            break
+        side = g.acting_sides()[0]
+        acts = g.legal_actions(side)
+        g.apply(next((a for a in acts if a["type"] == "check-hq"), None) or next(a for a in acts if a["type"] in ("end-phase", "done", "decline")))
+    f = frame(g)
+    assert f.params["attacker"] == CP
+    hq_ok = g.state.pieces["ghq"].face == "active"
+    attackers = {pid for a in g.legal_actions(CP) if a["type"] == "attack" for pid in a["attackers"]}
+    assert ("g1" in attackers) == hq_ok and "g3" not in attackers  # 0501 is 3 hexes from the HQs
+    with pytest.raises(IllegalAction) as e:
+        combat.check_attack(g, f, {"type": "attack", "side": CP, "target": "0401", "attackers": ["g3"]})
+    assert e.value.rule == "OT 14M"
+
+
+@pytest.mark.rules("OT 9G1", "OT 9D")
+@pytest.mark.usefixtures("all_supplied")
+def test_ot_9g1_headquarters_alone_are_eliminated_when_attacked() -> None:
+    from .helpers import army_hq
+
+    g = game_with(pieces=[division("f1", "France", "0403"), army_hq("ghq", "Germany", "0503")])
+    attack(g, "0503", ["f1"])
+    assert g.state.pieces["ghq"].loc == Loc.box("eliminated")
+    assert pending(g) == "combat-advance"

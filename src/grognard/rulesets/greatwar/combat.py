@@ -622,7 +622,9 @@ class Combat(Step):
         same-hex combat."""
         target = self._target(g, f)
         fo = forces(g, f.params)
-        if not fo.defenders or not [p for p in fo.defenders if not is_hq(p)]:
+        if not [p for p in fo.defenders if not is_hq(p)]:
+            for p in sorted(fo.defenders, key=lambda q: q.id):  # headquarters alone: no defense strength (OT 9G1)
+                units.eliminate(g, p, "OT 9G1", "no defense strength when attacked")
             g.emit("combat", f"no defending unit remains in {f.params['target']}", rule="OT 9I")
             self._free_advance(g, f)
             return
@@ -634,7 +636,7 @@ class Combat(Step):
         def_ok = [p for p in fo.counted if printed_value(g, p, "defense") * units.disruption_factors(p)["defense"] > 0]
         if not def_ok:
             for p in sorted(fo.defenders, key=lambda q: q.id):
-                if not is_hq(p) and units.hex_of(g, p) == target:
+                if units.hex_of(g, p) == target:
                     eliminate_in_combat(g, p, "OT 9G1", "no defense strength when attacked")
             self._free_advance(g, f)
             return
