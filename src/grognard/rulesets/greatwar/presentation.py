@@ -217,6 +217,11 @@ def _generic(g: Game, a: Action) -> str:
 
 
 # ----------------------------------------------------------------------------- the text map
+def _visible(g: Game, p: Piece, side: str | None) -> bool:
+    """Whether ``side`` sees the piece itself (OT 14N2 may hide the contents of enemy corps)."""
+    return g.ruleset.piece_visibility(g, p, side) == "full"
+
+
 def _cell(g: Game, i: int, counts: dict[int, dict[str, int]], marks: Mapping[int, str]) -> str:
     pts = {pt.kind for pt in g.board.points_at(i)}
     t = TERRAIN_CHAR.get(g.board.terrain_of(i), "?")
@@ -250,9 +255,8 @@ def map_lines(g: Game, side: str | None, marks: Mapping[int, str] | None = None,
 
     marks = marks or {}
     counts: dict[int, dict[str, int]] = {}
-    visible = {p["id"] for p in g.view(side)["pieces"]} if side is not None else None
     for p in units.on_map_units(g):
-        if visible is not None and p.id not in visible:
+        if not _visible(g, p, side):
             continue
         h = units.hex_of(g, p)
         if h is not None:
@@ -331,10 +335,9 @@ def front_stacks(g: Game, side: str | None) -> list[str]:
     """One line per hex holding units next to (or with) enemy units: the units and their values."""
     from grognard.rulesets.greatwar import units
 
-    visible = {p["id"] for p in g.view(side)["pieces"]} if side is not None else None
     by_hex: dict[int, list[Piece]] = {}
     for p in units.on_map_units(g):
-        if visible is not None and p.id not in visible:
+        if not _visible(g, p, side):
             continue
         h = units.hex_of(g, p)
         if h is not None:
