@@ -146,3 +146,19 @@ def test_lgg_16_1a_west_1914_great_battle_round_by_round() -> None:
     assert "combativeness" in kinds
     assert any("round 2" in e["text"] for e in rounds)
     assert kinds.count("battle-end") == 1
+
+
+def test_west_1914_menu_lines_for_battle_choices_are_readable() -> None:
+    g = Game.new(find("lgg-west-1914"), seed=1)
+    d = g.ruleset.describe_action
+    assert d(g, {"type": "commit", "side": CP, "battle": "B1", "kind": "split",
+                 "choice": {"A": ["DE-2-G", "DE-2-GR"], "B": ["DE-2-X"]}}) == \
+        "divide the front line: sub-battle A: DE-2-G, DE-2-GR | sub-battle B: DE-2-X"
+    assert d(g, {"type": "commit", "side": CP, "battle": "B1", "kind": "engage",
+                 "choice": {"A": {"corps": "DE-2-G", "art": None}, "B": {"corps": "DE-2-X", "art": "DE-Belagerung"}}}) == \
+        "engage sub-battle A: DE-2-G | sub-battle B: DE-2-X supported by DE-Belagerung"
+    assert d(g, {"type": "commit", "side": EN, "battle": "B1", "kind": "reserves",
+                 "choice": {"units": [], "tanks": []}}) == "bring in no reinforcement"
+    assert d(g, {"type": "retreat-stack", "side": EN, "battle": "B1", "from": "1603", "path": ["1603", "1503"]}) == \
+        "retreat stack: from 1603, path 1603, 1503"
+    assert d(g, {"type": "activate", "side": CP, "army": "DE-2"}) == "activate army DE-2"

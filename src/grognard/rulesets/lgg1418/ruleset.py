@@ -342,7 +342,44 @@ class LaGrandeGuerre(Ruleset):
             return f"activate army {action['army']}"
         if t == "coordinate":
             return f"coordinate armies {', '.join(action['armies'])}"
-        return super().describe_action(g, action)
+        if t == "commit" and isinstance(action.get("choice"), dict):
+            return _describe_commit(str(action.get("kind", "")), action["choice"])
+        return _describe_generic(action)
+
+
+def _words(v: Any) -> str:
+    """A value of an action written for a menu (lists joined, dicts as 'key value' pairs)."""
+    if isinstance(v, list | tuple):
+        return ", ".join(_words(x) for x in v) if v else "none"
+    if isinstance(v, dict):
+        return "; ".join(f"{k} {_words(x)}" for k, x in v.items() if x not in (None, [], {}))
+    return str(v)
+
+
+def _describe_commit(kind: str, choice: dict[str, Any]) -> str:
+    """A secret battle choice as a menu line (16.1-B division, 16.2-A engaged units, 16.6 reserves)."""
+    if kind == "split":
+        return "divide the front line: " + " | ".join(f"sub-battle {k}: {_words(v)}" for k, v in choice.items())
+    if kind == "engage":
+        parts = []
+        for sub, c in choice.items():
+            if isinstance(c, dict):
+                art = f" supported by {c['art']}" if c.get("art") else ""
+                parts.append(f"sub-battle {sub}: {c.get('corps')}{art}")
+            else:
+                parts.append(f"sub-battle {sub}: {_words(c)}")
+        return "engage " + " | ".join(parts)
+    if kind == "reserves":
+        sent = [*choice.get("units", []), *choice.get("tanks", [])]
+        return f"bring in {', '.join(sent)}" if sent else "bring in no reinforcement"
+    return f"commit {kind}: {_words(choice)}"
+
+
+def _describe_generic(action: Mapping[str, Any]) -> str:
+    """Any other action: its type in words, then its parameters (ids stay as they are)."""
+    rest = ", ".join(f"{k} {_words(v)}" for k, v in action.items() if k not in ("type", "side", "battle"))
+    name = str(action.get("type", "")).replace("-", " ")
+    return f"{name}: {rest}" if rest else name
 
 
 def zoc_besieged(p: Piece) -> bool:
