@@ -121,11 +121,27 @@ def in_active_zoi(g: Game, p: Piece) -> bool:
     return any(special_units.in_zoi(g, hq, p) for hq in hqs)
 
 
-def _mandatory_hex(g: Game, p: Piece, done: Sequence[str]) -> int | None:
+def due_same_hex(g: Game, seg: Frame) -> list[int]:
+    """OT 9K: hexes where a same-hex attack is still due and can be made (some unit there may attack
+    the enemy units in the hex, and not all of them were attacked already)."""
+    side = seg.params["attacker"]
+    out = []
+    for h in combat_hexes.mandatory_attacks(g, side, seg.params.get("attacked", [])):
+        if target_problem(g, seg, h):
+            continue
+        if any(attacker_problem(g, seg, p, h) is None for p in units.units_in_hex(g, h, side)):
+            out.append(h)
+    return out
+
+
+def _mandatory_hex(g: Game, seg: Frame, p: Piece) -> int | None:
+    """The hex of ``p`` if the unit must attack the enemy units there (OT 9K)."""
     h = units.hex_of(g, p)
-    if h is None:
+    if h is None or h not in combat_hexes.mandatory_attacks(g, p.side, seg.params.get("attacked", [])):
         return None
-    return h if h in combat_hexes.mandatory_attacks(g, p.side, done) else None
+    if target_problem(g, seg, h) or attacker_problem(g, seg, p, h):
+        return None
+    return h
 
 
 @implements("OT 9B", "OT 9G1", "OT 9K", "OT 9K2", "OT 12B7")
@@ -151,7 +167,7 @@ def attacker_problem(g: Game, seg: Frame, p: Piece, target: int) -> str | None:
     if combat_hexes.besieged(g, p) and not same:
         return f"{p.id} is besieged and attacks only the sieging units in its hex (OT 9K2)"
     if not same:
-        mh = _mandatory_hex(g, p, seg.params.get("attacked", []))
+        mh = _mandatory_hex(g, seg, p)
         if mh is not None:
             return f"{p.id} must attack the enemy units in its own hex (OT 9K)"
     if seg.params.get("reaction") and not same and not in_active_zoi(g, p):
@@ -215,7 +231,7 @@ def group_problem(g: Game, seg: Frame, pieces: Sequence[Piece], target: int) -> 
         if over and not stacking.fits(g, over, stacking.limit_for(g, h)):
             return f"more overstacked units than the stacking limit of {g.board.label(h)} attack from it (OT 8C2)"
     same = by_hex.get(target, [])
-    if target in combat_hexes.mandatory_attacks(g, seg.params["attacker"], seg.params.get("attacked", [])):
+    if target in due_same_hex(g, seg):
         ids = {p.id for p in same}
         for q in units.units_in_hex(g, target, seg.params["attacker"]):
             if q.id in ids or attacker_problem(g, seg, q, target):
@@ -299,13 +315,23 @@ def check_attack(g: Game, seg: Frame, action: Action) -> None:
         raise IllegalAction("OT 9A", f"this attack is resolved on the {rec['crt']} CRT ({rec['crt_reason']})")
     elif crt is not None and chooser is not None:
         raise IllegalAction("OT 9A", "the defender chooses the CRT for this attack (exception B)")
-    if any("irregular" in special_units.base_tags(p) for p in pieces):
-        calc = compute(g, {**rec, "crt": rec["crt"] or POSITIONAL})
-        mandatory = target in combat_hexes.mandatory_attacks(g, seg.params["attacker"], seg.params.get("attacked", []))
-        why = combat_hooks.irregular_attack_problem(g, pieces, calc.ratio or Fraction(0), mandatory,
-                                                    {ln.piece: ln.value for ln in calc.attack_lines})
-        if why:
-            raise IllegalAction("OT 14L", why)
+    why = irregular_problem(g, seg, pieces, target, rec)
+    if why:
+        raise IllegalAction("OT 14L", why)
+
+
+def irregular_problem(g: Game, seg: Frame, pieces: Sequence[Piece], target: int, rec: dict[str, Any] | None = None) -> str | None:
+    """OT 14L (Rule 14's test): irregular units may not attack voluntarily at low odds unless
+    regular units give enough of the strength."""
+    if not any("irregular" in special_units.base_tags(p) for p in pieces):
+        return None
+    if rec is None:
+        rec = new_record(g, seg, {"type": "attack", "side": seg.params["attacker"], "target": g.board.label(target),
+                                  "attackers": [p.id for p in pieces]})
+    calc = compute(g, {**rec, "crt": rec["crt"] or POSITIONAL})
+    mandatory = target in due_same_hex(g, seg)
+    return combat_hooks.irregular_attack_problem(g, pieces, calc.ratio or Fraction(0), mandatory,
+                                                 {ln.piece: ln.value for ln in calc.attack_lines})
 
 
 # ============================================================================ the combat segment
@@ -376,7 +402,7 @@ class CombatSegment(Step):
             if len(per_source) > 1:
                 groups.extend(per_source)
             for grp in groups:
-                if group_problem(g, f, grp, t):
+                if group_problem(g, f, grp, t) or irregular_problem(g, f, grp, t):
                     continue
                 a: Action = {"type": "attack", "side": side, "target": g.board.label(t), "attackers": [p.id for p in grp]}
                 chooser = None
@@ -387,7 +413,7 @@ class CombatSegment(Step):
                     out.extend({**a, "crt": c} for c in (MOBILE, POSITIONAL))
                 else:
                     out.append(a)
-        if not combat_hexes.mandatory_attacks(g, side, f.params.get("attacked", [])):
+        if not due_same_hex(g, f):
             out.append({"type": "end-phase", "side": side})
         return out
 
@@ -396,7 +422,7 @@ class CombatSegment(Step):
 
         reject_unless(self, g, f, action, ("attack", "end-phase"))
         if action["type"] == "end-phase":
-            due = combat_hexes.mandatory_attacks(g, f.params["attacker"], f.params.get("attacked", []))
+            due = due_same_hex(g, f)
             if due:
                 raise IllegalAction("OT 9K", f"the units in {', '.join(g.board.label(h) for h in due)} must attack the enemy units in their hex first")
             return

@@ -223,11 +223,17 @@ def loss_rules(g: Game, sit: Any, role: str) -> list[dict[str, Any]]:
 def irregular_attack_problem(g: Game, attackers: Sequence[Piece], ratio: Fraction, mandatory: bool,
                              strengths: dict[str, Fraction]) -> str | None:
     """OT 14L: why irregular units may not make this attack, or None."""
+    fn = provided("special_units", "irregular_attack_problem")
+    if fn is not None:
+        why = fn(g, list(attackers), ratio, mandatory=mandatory, strengths=strengths)
+        return str(why) if why else None
     fn = provided("special_units", "irregular_attack_allowed")
     if fn is None:
         return None
-    why = fn(g, list(attackers), ratio, mandatory=mandatory, strengths=strengths)
-    return str(why) if why else None
+    ok = fn(g, list(attackers), ratio, mandatory=mandatory, strengths=strengths)
+    if ok is True or ok is None:
+        return None
+    return ok if isinstance(ok, str) else "irregular units may not make this attack at these odds (OT 14L)"
 
 
 def irregular_must_try_retreat(g: Game, p: Piece, ratio: Fraction, has_retreat_hex: bool) -> bool:

@@ -380,7 +380,14 @@ def advance_step_ok(g: Game, p: Piece, here: int, j: int, allow_overrun: bool = 
 
 def fits_after(g: Game, side: str, j: int, movers: Sequence[Piece]) -> bool:
     """OT 9F3: advancing units respect the stacking limit of the hex entered (OT 8C2: or join an
-    overstack under a Corps HQs)."""
+    overstack under a Corps HQs), and the last Corps HQs of an overstack does not leave it."""
+    by_start: dict[int, list[Piece]] = {}
+    for q in movers:
+        h = units.hex_of(g, q)
+        if h is not None and h != j:
+            by_start.setdefault(h, []).append(q)
+    if any(stacking.departure_problem(g, ps, h) for h, ps in by_start.items()):
+        return False
     if stacking.stack_problem(g, j, side, extra=[q for q in movers if not stacking.exempt(g, q)], without={q.id for q in movers}) is None:
         return True
     return bool(g.opt("overstacking")) and stacking.has_corps_hq(g, j, side, movers)
