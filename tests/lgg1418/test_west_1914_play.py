@@ -162,3 +162,44 @@ def test_west_1914_menu_lines_for_battle_choices_are_readable() -> None:
     assert d(g, {"type": "retreat-stack", "side": EN, "battle": "B1", "from": "1603", "path": ["1603", "1503"]}) == \
         "retreat stack: from 1603, path 1603, 1503"
     assert d(g, {"type": "activate", "side": CP, "army": "DE-2"}) == "activate army DE-2"
+
+
+# ====================================================================== the whole scenario
+FAST = ("end-reinforcement", "end-movement", "end-turn", "no-retreat", "no-interception", "no-reaction", "decline",
+        "proceed", "keep", "continue", "pay-pr", "done", "end-breakthrough", "end-siege", "no-overflow", "pass")
+
+
+@pytest.mark.rules("LGG 3-C", "LGG 36.2-A", "LGG 36.2-B", "LGG 26")
+def test_lgg_36_2a_west_1914_plays_to_the_end_and_the_doctrines_change_in_play() -> None:
+    """Both sides end every phase as soon as the rules let them (Plan XVII still makes the French
+    attack in August): the scenario runs from the pre-turn to November-December 1914, the
+    36.2-A draws are made at the end of September, everybody is in transition in
+    November-December (36.2-B), and the objectives decide the game."""
+    from grognard.rulesets.lgg1418 import doctrine
+    from grognard.rulesets.lgg1418 import model as M
+
+    g = Game.new(find("lgg-west-1914"), seed=3)
+    seen: list[str] = []
+    doctrines: dict[str, set[str]] = {}
+    for _ in range(3000):
+        if g.is_over():
+            break
+        side = g.acting_sides()[0]
+        legal = g.legal_actions(side)
+        pick = next((a for t in FAST for a in legal if a["type"] == t), None)
+        if pick is None:
+            pick = next((a for a in legal if a["type"] in ("activate", "first-mover", "commit", "place")), legal[0])
+        g.apply(pick)
+        tid = M.current_turn(g).id
+        if not seen or seen[-1] != tid:
+            seen.append(tid)
+        doctrines.setdefault(tid, set()).update(doctrine.doctrine(g, n, M.WEST) for n in ("DE", "FR", "GB", "BE"))
+    assert g.is_over() and g.state.result and g.state.result.get("rule") == "scenario"
+    assert set(g.state.result["scores"]) == {CP, EN}
+    assert seen == ["1914-08P", "1914-08", "1914-09", "1914-10", "1914-11"]
+    assert doctrines["1914-08"] == {"movement"} and doctrines["1914-09"] == {"movement"}
+    assert doctrines["1914-11"] == {"transition"}
+    draws = [e for e in g.state.log if e["type"] == "roll" and "October 1914 marker draw" in e["text"]]
+    assert len(draws) == 2 and all(e.get("rule") == "LGG 36.2-A" for e in draws)
+    interphases = [e["data"]["name"] for e in g.state.log if e["type"] == "interphase"]
+    assert interphases == ["autumn", "winter"]
