@@ -84,6 +84,20 @@ def test_lgg_16a_defeated_attacker_goes_back_to_its_starting_hex() -> None:
         assert paths and all(g.board.label(p[1]) == e["first"] for p in paths)
 
 
+@pytest.mark.rules("LGG 16-A")
+def test_lgg_16a_stale_origin_in_the_battle_hex_joins_another_group() -> None:
+    # a piece whose last recorded move left the battle hex itself (a decoy taken off the map and
+    # placed there again, 4-B) has no origin of its own: it goes back with the others
+    g = bgame([fr("fa", "0404"), fr("fb", "0404"), fr("fc", "0404"), de("da", "0404")])
+    set_from(g, "fa", "0405")
+    set_from(g, "fb", "0405")
+    set_from(g, "fc", "0404")
+    rec = open_battle(g, "0404", EN)
+    assert rec["units"]["fc"]["from"] is None
+    (entry,) = _lost(g, rec, EN)
+    assert entry["first"] == "0405" and set(entry["units"]) == {"fa", "fb", "fc"}
+
+
 @pytest.mark.rules("LGG 16.7-C")
 def test_lgg_16_7c_lgg58_isolated_retreat_away_from_supply(monkeypatch) -> None:
     dice = force_dice(monkeypatch)

@@ -107,6 +107,8 @@ def create(g: Game, rec: dict[str, Any]) -> None:
         key = u.get("from") if loser == rec["attacker"] else None
         if loser == rec["attacker"] and key is None and p.attrs.get("mv_from") is not None:
             key = M.label(g, int(p.attrs["mv_from"]))
+        if key == rec["hex"]:  # a stale origin (a decoy placed in the hex after moving out of it, 4-B)
+            key = None
         groups.setdefault(key, []).append(p.id)
     if loser == rec["attacker"] and None in groups and len(groups) > 1:
         extra = groups.pop(None)

@@ -62,7 +62,8 @@ def _add_unit(g: Game, rec: dict[str, Any], p: Piece, role: str = "front", sub: 
         "side": p.side, "kind": _kind_of(p), "role": role, "sub": sub,
         "state": "disorganized" if "disorganized" in p.status else "fit",  # set aside before the battle (14-A)
         "barred": -1,
-        "engaged": [], "losses": 0, "round_losses": {}, "from": M.label(g, int(frm)) if isinstance(frm, int) else None,
+        "engaged": [], "losses": 0, "round_losses": {},
+        "from": M.label(g, int(frm)) if isinstance(frm, int) and frm != rec["hex_i"] else None,
         "origin": origin, "joined": joined, "army": command_army(g, p), "face0": p.face,
     }
 
@@ -153,11 +154,6 @@ def retreat_before_combat_allowed(g: Game, rec: dict[str, Any]) -> bool:
         return False
     att_corps = units_of(rec, rec["attacker"], states=None)
     return not any(M.is_cavalry(piece(g, u)) for u in att_corps)
-
-
-def _general_pool_key(g: Game, rec: dict[str, Any]) -> str | None:
-    gen = obstinacy_general(g, rec)
-    return gen.id if gen is not None else None
 
 
 @implements("LGG 16.6-C")

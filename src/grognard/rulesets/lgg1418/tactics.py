@@ -28,7 +28,7 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.lgg1418 import battle, doctrine, mapdata
+from grognard.rulesets.lgg1418 import battle, doctrine
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, say
 
@@ -740,6 +740,3 @@ def ignores_rigid_zoc(p: Piece) -> bool:
 
 STEPS: tuple[type[Step], ...] = (CombatTactics, AssaultMarkers)
 
-
-def mountain_or_marsh(g: Game, i: int) -> bool:
-    return mapdata.effective_terrain(g, i) in ("mountain", "high_mountain", "marsh")
