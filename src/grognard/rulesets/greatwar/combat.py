@@ -113,7 +113,7 @@ def overstack_may_attack(g: Game, p: Piece, reaction: bool) -> bool:
     return _phase_index(phase) < need_before
 
 
-@implements("OT 14M", "OT 4A5")
+@implements("OT 4A5")
 def in_active_zoi(g: Game, p: Piece) -> bool:
     """OT 4A5/14M: in the reaction combat phase only units in the zone of influence of an active
     Army HQs (covering their nationality) attack."""
@@ -335,7 +335,7 @@ def irregular_problem(g: Game, seg: Frame, pieces: Sequence[Piece], target: int,
 
 
 # ============================================================================ the combat segment
-@implements("OT 9", "OT 9A", "OT 9B", "OT 9K", "OT 4A3", "OT 4A5")
+@implements("OT 9", "OT 9A", "OT 9B", "OT 9K")
 class CombatSegment(Step):
     """OT 9: the combat segment of a combat or reaction combat phase (see the module docstring)."""
 
