@@ -223,11 +223,18 @@ def crt_choice(g: Game, target: int, attackers: Sequence[Piece], defenders: Sequ
     sit = combat_hooks.situation(g, attackers, defenders, target, None, reaction)
     hooked = combat_hooks.crt_choice(g, sit)
     if hooked is not None:
-        return hooked[0], hooked[1], "Rules 9A/14H/15A"
+        crt, chooser = hooked
+        if chooser is not None:
+            why = "mountain hex: the mountain/infantry-capable side chooses (OT 9A exception B)"
+        elif crt == MOBILE and (terrain.crt_for_hex(g, target) == POSITIONAL or is_major_city(g, target) or works(g, target, sit).beyond_fieldworks()):
+            why = "infantry-capable attacker, open city or works ignored (OT 9A, 14H1, 15A9, 15B)"
+        else:
+            why = "mountain, major city or fortification (OT 9A)" if crt == POSITIONAL else "open terrain (OT 9A)"
+        return crt, chooser, why
     w = works(g, target, sit)
     mountain = terrain.crt_for_hex(g, target) == POSITIONAL
     base = POSITIONAL if (mountain or is_major_city(g, target) or w.beyond_fieldworks()) else MOBILE
-    why = "mountain, major city or fortification" if base == POSITIONAL else "open terrain"
+    why = "mountain, major city or fortification (OT 9A)" if base == POSITIONAL else "open terrain (OT 9A)"
     if mountain and not w.beyond_fieldworks():
         a_mi = combat_hooks.mountain_infantry_capable(g, attackers)
         d_mi = combat_hooks.mountain_infantry_capable(g, defenders)
