@@ -497,3 +497,22 @@ def test_lgg_9h_west_1914_attackers_at_liege_trace_through_friendly_units() -> N
     g.apply({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"], "to": "1705",
              "mode": "normal"})
     assert not supply.isolated_9h(g, gr) and not supply.is_isolated(g, gr, "pr")
+
+
+@pytest.mark.rules("LGG 13-A", "LGG 4-B")
+def test_lgg_13a_west_1914_an_intercepted_empty_decoy_is_taken_back() -> None:
+    """Pre-turn: the French 1st Army's decoy, alone, enters Mulhouse under the XIV Corps' ZoC;
+    the Germans intercept what they see as a stack: it was an empty decoy - revealed and taken
+    back (a decoy never fights), and the Germans hold the hex with no battle (found by self-play)."""
+    g = new_game(seed=2)
+    g.apply({"type": "end-turn", "side": CP})
+    g.apply({"type": "activate", "side": EN, "army": "FR-1"})
+    g.apply({"type": "place-decoy", "side": EN, "decoy": "FR-1-decoy", "at": "2016"})
+    g.apply({"type": "move", "side": EN, "units": ["FR-1-decoy"], "to": "2116", "mode": "normal"})
+    assert {"type": "intercept", "side": CP, "units": ["DE-7-XIV"]} in g.legal_actions(CP)
+    g.apply({"type": "intercept", "side": CP, "units": ["DE-7-XIV"]})
+    decoy = g.state.pieces["FR-1-decoy"]
+    assert decoy.loc.kind == "box" and str(decoy.loc.ref) == M.decoy_pool(EN)
+    assert [p.id for p in M.pieces_at_hex(g, hx(g, "2116"))] == ["DE-7-XIV"]
+    assert g.ruleset.invariants(g) == []
+    assert any(e["type"] == "interception" and "empty decoy" in e["text"] and e.get("reveal") for e in g.state.log)

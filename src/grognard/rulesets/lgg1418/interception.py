@@ -486,6 +486,9 @@ class Interception(Step):
                 M.set_status(g, q, M.RESERVE, False)
             M.move_piece(g, q, Loc.hex(j))
         mover = f.params["mover"]
+        if not M.units_at_hex(g, j, mover):
+            _take_back_intercepted_decoys(g, side, mover, j)
+            return
         for p in M.units_at_hex(g, j, mover):
             if p.attrs.get("mv_act") == f.params["activation"]:
                 M.set_attr(g, p, "mv_stop", True)
@@ -496,6 +499,19 @@ class Interception(Step):
                "defends in the coming battle", rule="LGG 13-A", reveal=True, side=side, hex=f.params["hex"])
         fog.emit_private(g, side, "interception-detail", f"intercepting units: {', '.join(action['units'])}", None,
                          rule="LGG 13-A")
+
+
+@implements("LGG 13-A", "LGG 4-B")
+def _take_back_intercepted_decoys(g: Game, side: str, mover: str, j: int) -> None:
+    """LGG 13-A / 4-B: the intercepted marker was an empty decoy: it is revealed and taken back
+    (a decoy never fights), and the interceptors hold the hex."""
+    lab = g.board.label(j)
+    for p in M.pieces_at_hex(g, j, mover):
+        if p.type == "decoy":
+            M.move_piece(g, p, Loc.box(M.decoy_pool(p.side)))
+    M.touch(g)
+    g.emit("interception", f"{side} intercepts at {lab}: the {mover} marker was an empty decoy, taken back",
+           rule="LGG 13-A", reveal=True, side=side, hex=lab)
 
 
 STEPS: tuple[type[Step], ...] = (Interception, ForcedWithdrawal)
