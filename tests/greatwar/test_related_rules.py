@@ -49,10 +49,12 @@ def test_ot_11c2a_regular_sources() -> None:
     assert supply.regular_sources(g, EN) == {idx(g, "0101"), idx(g, "0301")}
     assert supply.regular_sources(g, CP) == {idx(g, "0606"), idx(g, "0806")}
     g.state.control[idx(g, "0201")] = CP  # the rail link is cut
+    g.invalidate()  # the state was changed by hand, not through an action
     assert supply.regular_sources(g, EN) == set()
     g.state.control[idx(g, "0201")] = EN
     zoc.on_ownership_change(g, idx(g, "0301"), EN, CP)  # once enemy-owned, never again a source
     g.state.control[idx(g, "0301")] = EN
+    g.invalidate()
     assert supply.regular_sources(g, EN) == set()
     assert rail.rail_connected(g, EN, idx(g, "0101"), idx(g, "0301"))
 

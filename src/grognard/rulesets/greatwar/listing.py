@@ -7,8 +7,9 @@ stored under a *signature* of everything it depends on, computed cheaply from th
 
 * :func:`snapshot` -- per position: a signature of every piece (side, face, status, attributes)
   by hex, and fingerprints of the markers, the neutral nations and the nation flags;
-* :func:`local_signature` -- what the one-hex moves out of a hex depend on: the pieces and the
-  owners of every hex within two hexes (enemy ZOCs reach one hex past the hex entered);
+* :func:`local_signature` -- what the one-hex moves out of a hex depend on: the pieces, owners and
+  markers of every hex within two hexes (enemy ZOCs reach one hex past the hex entered) and the
+  markers of its hexsides (bridges);
 * :func:`memo` -- a bounded memo table kept with the game (not in its state: it holds derived
   values only, so undo and replays are unaffected).
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 MEMO_LIMIT = 20000
+SIDE_MARKERS = ("bridge-owner", "bridge-demolished")  # markers keyed by hexside (OT 15A1); the others by hex
 
 
 def piece_signature(p: Piece) -> tuple[Hashable, ...]:
@@ -45,9 +47,18 @@ class Snapshot:
                 by_hex.setdefault(int(loc.ref), []).append(piece_signature(p))
         self.hexes: dict[int, tuple[tuple[Hashable, ...], ...]] = {h: tuple(sorted(v)) for h, v in by_hex.items()}
         markers = g.state.markers
-        # bridge owners change with every change of ownership: they enter local signatures instead
+        # every marker (OT 3D) of the position, for signatures that look at the whole map (rail)
         self.markers = hash(repr(sorted((k, sorted(v.items(), key=repr)) for k, v in markers.items() if k != "bridge-owner")))
-        self.bridge_owner = markers.get("bridge-owner", {})
+        # markers by hex and by hexside, for local signatures (they change with ownership)
+        self.hex_markers: dict[int, list[tuple[str, Any]]] = {}
+        self.side_markers: dict[int, list[tuple[str, Any]]] = {}
+        for kind in sorted(markers):
+            target = self.side_markers if kind in SIDE_MARKERS else self.hex_markers
+            for key, value in markers[kind].items():
+                if str(key).lstrip("-").isdigit():
+                    target.setdefault(int(key), []).append((kind, repr(value)))
+                else:
+                    self.odd_markers = True
         gwv = g.state.vars.get("gw", {})
         self.base: tuple[Hashable, ...] = (
             g.state.turn.get("index"),
@@ -55,12 +66,17 @@ class Snapshot:
             repr(gwv.get("nation_flags")),
             gwv.get("phasing"),
             repr(gwv.get("isolated")),
-            self.markers,
+            repr(gwv.get("sieges")),
         )
+        if getattr(self, "odd_markers", False):  # a marker not keyed by a hex or hexside: be safe
+            self.base = (*self.base, self.markers)
         self.control = g.state.control
 
     def hex_signature(self, i: int) -> tuple[Hashable, ...]:
-        return (i, self.control.get(i), self.hexes.get(i, ()))
+        return (i, self.control.get(i), self.hexes.get(i, ()), tuple(self.hex_markers.get(i, ())))
+
+    def side_signature(self, s: int) -> tuple[Hashable, ...]:
+        return tuple(self.side_markers.get(s, ()))
 
 
 def snapshot(g: Game) -> Snapshot:
@@ -93,7 +109,7 @@ def local_signature(g: Game, i: int) -> tuple[Hashable, ...]:
     """What moves out of hex ``i`` depend on around it: owners and pieces within two hexes, and
     the owners of the bridges on its hexsides."""
     snap = snapshot(g)
-    bridges = tuple(snap.bridge_owner.get(str(s)) for s in sides_around(g, i))
+    bridges = tuple(snap.side_signature(s) for s in sides_around(g, i))
     return (snap.base, bridges, tuple(snap.hex_signature(j) for j in within2(g, i)))
 
 
@@ -104,3 +120,24 @@ def memo(g: Game, name: str) -> dict[Hashable, Any]:
     if len(table) > MEMO_LIMIT:
         table.clear()
     return table
+
+
+def within1(g: Game, i: int) -> tuple[int, ...]:
+    """Hex ``i`` and its neighbours."""
+    return (i, *g.board.neighbors(i))
+
+
+def move_signature(g: Game, i: int, side: str) -> tuple[Hashable, ...]:
+    """What the one-hex moves out of hex ``i`` of ``side``'s units depend on: the pieces, owners and
+    markers of ``i`` and its neighbours (the enemy ZOC in ``i``, OT 6A; entry, stacking and roads
+    into each neighbour, OT 6, 7B, 8B, 14M), the markers of its hexsides (bridges, OT 15A1), and
+    around an enemy-held neighbour its own neighbours too (whether it may be put under siege and
+    so entered, OT 15G)."""
+    snap = snapshot(g)
+    hexes = list(within1(g, i))
+    for j in g.board.neighbors(i):
+        owner = snap.control.get(j)
+        if owner is not None and owner != side and any(ps[1] != side for ps in snap.hexes.get(j, ())):
+            hexes.extend(k for k in g.board.neighbors(j) if k not in hexes)
+    bridges = tuple(snap.side_signature(s) for s in sides_around(g, i))
+    return (snap.base, bridges, tuple(snap.hex_signature(j) for j in hexes))

@@ -699,6 +699,7 @@ class MovementStep(Step):
         kind = f.params.get("kind", MOVEMENT)
         ctx = context(g, side, kind)
         table = listing.memo(g, "moves")
+        self._step_memo: dict[tuple[object, ...], StepInfo] | None = {}  # this listing's step costs, by unit class
         frame_sig = (f.step, side, repr(sorted((k, v) for k, v in f.params.items() if k != "units")))
         records = f.params.get("units", {})
         for p in self.movers(g, f):
@@ -707,14 +708,15 @@ class MovementStep(Step):
             h = units.hex_of(g, p)
             assert h is not None
             group = [p, *[q for q in g.state.contents(p.id) if units.is_unit(q)]]
-            # the one-hex moves and rests of this group depend only on what lies within two
-            # hexes, the group and its records (listing.py): reuse them while those are unchanged
-            key = (frame_sig, p.id, tuple(repr(records.get(q.id)) for q in group), listing.local_signature(g, h))
+            # the one-hex moves and rests of this group depend only on its hex and neighbours,
+            # the group and its records (listing.move_signature): reuse them while those are unchanged
+            key = (frame_sig, p.id, tuple(repr(records.get(q.id)) for q in group), listing.move_signature(g, h, side))
             hit = table.get(key)
             if hit is None:
                 hit = self._group_actions(g, f, ctx, side, kind, p, group, h)
                 table[key] = hit
             out.extend(dict(a) for a in hit)
+        self._step_memo = None
         out.extend(self.extra_actions(g, f, side))
         for ext in EXTENSIONS:
             out.extend(ext.actions(g, f, side))
@@ -755,8 +757,17 @@ class MovementStep(Step):
         from grognard.rulesets.greatwar import hq as hqmod
         from grognard.rulesets.greatwar import stacking
 
+        memo = getattr(self, "_step_memo", None)
         for q in group:
-            info = step(ctx, q, u, v, accel)
+            if memo is None:
+                info = step(ctx, q, u, v, accel)
+            else:
+                # units of one type, side and nation pay the same for a step (OT 6, TEC)
+                k = (q.type, q.side, q.nation, ctx.tags(q), special_units.is_camel(q), u, v, accel)
+                info = memo.get(k)  # type: ignore[assignment]
+                if info is None:
+                    info = step(ctx, q, u, v, accel)
+                    memo[k] = info
             if info.cost is None:
                 return False
             need = info.cost + zoc_exit_cost(ctx, q, u) + overstack_leave_cost(g, q)

@@ -165,6 +165,9 @@ def rail_connected(g: Game, side: str, a: int, b: int) -> bool:
         return True
     if g.state.control.get(a) != side or g.state.control.get(b) != side:
         return False
+    comps = yard_components(g, side)
+    if a in comps and b in comps:
+        return comps[a] == comps[b]
     seen = {a}
     todo = deque([a])
     ln = links(g)
@@ -384,7 +387,36 @@ def _change(g: Game, side: str, net: str, delta: Fraction, rule: str, why: str) 
 def connected_unisolated_yards(g: Game, side: str, net: str) -> list[int]:
     """Friendly-owned, unisolated yards of ``net`` that are rail-connected to another such yard."""
     ys = [y for y in yards(g) if net in nets_of_hex(g, y) and g.state.control.get(y) == side and not isolation.is_isolated(g, side, y)]
-    return [y for y in ys if any(o != y and rail_connected(g, side, y, o) for o in ys)]
+    comps = yard_components(g, side)
+    per: dict[int, int] = {}
+    for y in ys:
+        per[comps[y]] = per.get(comps[y], 0) + 1
+    return [y for y in ys if per[comps[y]] > 1]
+
+
+def yard_components(g: Game, side: str) -> dict[int, int]:
+    """OT 7A1: the friendly-owned rail hexes joined by rail to friendly-owned yards, numbered by
+    connected group (traced as :func:`rail_connected` traces; memoised per position)."""
+
+    def compute() -> dict[int, int]:
+        comp: dict[int, int] = {}
+        ln = links(g)
+        for cid, y in enumerate(yards(g)):
+            if y in comp or g.state.control.get(y) != side:
+                continue
+            comp[y] = cid
+            todo = deque([y])
+            while todo:
+                u = todo.popleft()
+                for lk in ln.get(u, []):
+                    v = lk.to
+                    if v in comp or g.state.control.get(v) != side or not _link_ok_for(g, side, lk, u):
+                        continue
+                    comp[v] = cid
+                    todo.append(v)
+        return comp
+
+    return dict(g.cached(f"gw:yard-components:{side}", compute))
 
 
 @implements("OT 7A5c")
@@ -1029,17 +1061,31 @@ def break_actions(g: Game, f: Frame, side: str) -> list[Action]:
 
     if f.params.get("kind") != MOVEMENT and g.opt("rail-break-phases") == "movement-only":
         return []
+    from grognard.rulesets.greatwar import listing
+
     out: list[Action] = []
+    table = listing.memo(g, "rail-breaks")
+    rh = rail_hexes(g)
+    base = (f.step, repr(sorted((k, v) for k, v in f.params.items() if k != "units")), listing.snapshot(g).base)
+    records = f.params.get("units", {})
     for p in units.on_map_units(g, side):
         h = units.hex_of(g, p)
-        if h is None or h not in rail_hexes(g) or marker(g, "rail-break", h) or units.is_rail_only(p):
+        if h is None or h not in rh or marker(g, "rail-break", h) or units.is_rail_only(p):
             continue
         a: Action = {"type": "break-rail", "side": side, "piece": p.id}
-        try:
-            check_break(g, f, a)
-        except IllegalAction:
-            continue
-        out.append(a)
+        # whether the unit may break the line depends on the unit, what it carries, its record
+        key = (base, listing.piece_signature(p), tuple(listing.piece_signature(q) for q in g.state.contents(p.id)),
+               repr(records.get(p.id)))
+        ok = table.get(key)
+        if ok is None:
+            try:
+                check_break(g, f, a)
+                ok = True
+            except IllegalAction:
+                ok = False
+            table[key] = ok
+        if ok:
+            out.append(a)
     return out
 
 

@@ -108,6 +108,18 @@ def regular_supply(g: Game, side: str, i: int) -> bool:
 
     fn = getattr(supply, "hex_in_general_supply", None)
     if fn is not None:
+        if gw(g).get("phase") == "initial":
+            # Within an initial phase only the phasing player's reinforcement and replacement
+            # activities change the state, and they never change whose lines reach a hex: the
+            # answers are kept for the whole phase.
+            memo = g.__dict__.setdefault("_gw_ip_supply", {})
+            if memo.get("ip") != ip_id(g):
+                memo.clear()
+                memo["ip"] = ip_id(g)
+            key = (side, i)
+            if key not in memo:
+                memo[key] = bool(fn(g, side, i))
+            return bool(memo[key])
         return bool(g.cached(f"gw:regular-hex:{side}:{i}", lambda: bool(fn(g, side, i))))
 
     def reach() -> frozenset[int]:

@@ -135,13 +135,13 @@ class Phase(Sequence_):
     def enter(self, g: Game, f: Frame) -> None:
         gw(g)["phase"] = self.phase_key
         f.params.setdefault("side", phasing(g))
+        from grognard.rulesets.greatwar import water_only
+
+        water_only.phase_start(g, self.phase_key)  # OT 14B2: gunboats on interdicted hexsides
 
     def leave(self, g: Game, f: Frame) -> None:
         for hook in PHASE_END_HOOKS:
             hook(g, self.phase_key)
-        from grognard.rulesets.greatwar import water_only
-
-        water_only.phase_start(g, self.phase_key)  # OT 14B2: gunboats on interdicted hexsides
 
     def label(self, g: Game, f: Frame) -> str:
         return f"{self.title} ({f.params.get('side', phasing(g))})"
@@ -375,5 +375,5 @@ def step_classes() -> tuple[type[Step], ...]:
     return (GameTurns, GameTurn, PlayerTurn, InitialPhase, InitialStart, InitialActions, MovementPhase,
             MovementPhaseGround, CombatPhase, BombardmentSegment, CombatSegment, ReactionMovementPhase,
             ReactionMovement, ReactionCombatPhase, ExploitationPhase, ExploitationMovement, RetreatBeforeOverrun,
-            ReserveCommitment, SpecialSupply, SupplyEnd, BombardmentHits,
-            Combat, CombatChoice, RetreatBeforeCombat, CombatEffects, CombatLosses, CombatRetreat, CombatAdvance)
+            ReserveCommitment, SpecialSupply, SupplyEnd, BombardmentHits, Combat, CombatChoice, RetreatBeforeCombat, CombatEffects,
+            CombatLosses, CombatRetreat, CombatAdvance)

@@ -32,12 +32,13 @@ if TYPE_CHECKING:
 
 
 def sieges(g: Game) -> dict[str, dict[str, str]]:
-    return gw(g).get("sieges", {})
+    return g.state.vars.get("gw", {}).get("sieges", {})
 
 
 def siege_at(g: Game, i: int) -> dict[str, str] | None:
     """The siege of hex ``i``, if any."""
-    return sieges(g).get(str(i))
+    s = g.state.vars.get("gw", {}).get("sieges")
+    return s.get(str(i)) if s else None
 
 
 def is_besieged(g: Game, p: Piece) -> bool:

@@ -256,6 +256,8 @@ class TransportExtension:
         (do_load if action["type"] == "load" else do_unload)(g, f, action)
 
     def move_problem(self, g: Game, f: Frame, p: Piece) -> str | None:
+        if p.loc.kind != "piece" and not f.params.get("units", {}).get(p.id, {}).get("carried") and "transport" not in units.utype(p).tags:
+            return None
         if special_units.is_transport(p) and special_units.supply_line_mode(p):
             return f"{p.id} is in supply-line mode and may not move (OT 14O1)"
         if _frame_rec(f, p.id).get("carried") and p.loc.kind != "piece":

@@ -323,7 +323,7 @@ class WaterOnlyExtension:
 
     def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         out: list[Action] = []
-        for p in sorted((q for q in g.state.pieces.values() if q.side == side and units.is_water_only(q)), key=lambda q: q.id):
+        for p in sorted((q for q in g.state.pieces.values() if q.loc.kind == "hexside" and q.side == side and units.is_water_only(q)), key=lambda q: q.id):
             if _can_move(g, f, p) is not None:
                 continue
             cur = side_of(g, p)
@@ -372,7 +372,7 @@ def phase_start(g: Game, phase: str) -> None:
     its owner's choice (step ``gunboat-retreat``)."""
     if phase == "initial":
         return
-    for p in sorted((q for q in g.state.pieces.values() if units.is_water_only(q)), key=lambda q: q.id):
+    for p in sorted((q for q in g.state.pieces.values() if q.loc.kind == "hexside" and units.is_water_only(q)), key=lambda q: q.id):
         s = side_of(g, p)
         if s is None or interdiction(g, p.side, s) <= 0:
             continue
@@ -417,7 +417,7 @@ def setup_check(g: Game) -> list[str]:
     """Water-only units must start on water hexsides."""
     out = []
     for p in g.state.pieces.values():
-        if units.is_water_only(p) and p.loc.kind == "hexside" and not water_side(g, int(p.loc.ref)):
+        if p.loc.kind == "hexside" and units.is_water_only(p) and not water_side(g, int(p.loc.ref)):
             out.append(f"OT 14B2: {p.id} is on {side_label(g, int(p.loc.ref))}, which is neither navigable nor coastal")
     gw(g)
     return out
