@@ -267,7 +267,14 @@ def cmd_selfplay(a: argparse.Namespace) -> int:
     from grognard.selfplay import selfplay
 
     sc = scenario.find(a.scenario)
-    rep = selfplay(sc, a.games, a.seed, max_steps=a.max_steps, check_views=not a.no_view_check)
+    def progress(k: int, part: Any) -> None:
+        print(f"game {k}/{a.games}: {part.actions} actions, {'finished' if part.finished else 'stopped'}, "
+              f"{part.invariant_violations} violations, {part.replay_mismatches} replay mismatches, "
+              f"{part.view_leaks} view leaks, {part.seconds:.1f} s", file=sys.stderr, flush=True)
+
+    jobs = a.jobs if a.jobs > 0 else (os.cpu_count() or 1)
+    rep = selfplay(sc, a.games, a.seed, max_steps=a.max_steps, check_views=not a.no_view_check, jobs=jobs,
+                   progress=progress if a.progress else None)
     data = rep.to_json()
     if a.json:
         _print_json(data)
@@ -433,6 +440,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--max-steps", type=int, default=2000)
     s.add_argument("--no-view-check", action="store_true", help="skip the fog-of-war leak check (faster)")
+    s.add_argument("--jobs", type=int, default=0,
+                   help="worker processes sharing the games (default: one per CPU); the report does not depend on it")
+    s.add_argument("--progress", action="store_true", help="print a line per finished game on stderr")
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_selfplay)
 

@@ -98,10 +98,23 @@ def view_leaks(g: Game) -> list[str]:
 Chooser = Callable[[Game, str, list[dict[str, Any]], random.Random], dict[str, Any]]
 
 
+ENDING = ("end-phase", "pass")
+END_SHARE = 0.04  # the least chance, per decision, of ending the phase when other choices exist
+
+
 def random_choice(g: Game, side: str, actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """Uniform over legal actions, but ending a phase only a fifth as often as other choices."""
-    weights = [0.2 if a.get("type") in ("end-phase", "pass") else 1.0 for a in actions]
-    return rng.choices(actions, weights=weights, k=1)[0]
+    """Uniform over legal actions, ending a phase at a fifth of another choice's weight, but
+    ending it with at least a 1-in-25 chance per decision, so that phases with hundreds of
+    possible one-hex moves still end after a few dozen actions and random games reach combat,
+    reactions, later turns and the end of the game."""
+    ends = [a for a in actions if a.get("type") in ENDING]
+    others = [a for a in actions if a.get("type") not in ENDING]
+    if not ends or not others:
+        return rng.choice(actions)
+    share = max(0.2 * len(ends) / (0.2 * len(ends) + len(others)), END_SHARE)
+    if rng.random() < share:
+        return rng.choice(ends)
+    return rng.choice(others)
 
 
 def play_one(
@@ -113,11 +126,13 @@ def play_one(
     chooser: Chooser = random_choice,
     check_views: bool = True,
     undo_rate: float = 0.05,
+    game_no: int | None = None,
 ) -> Game:
     rng = random.Random(agent_seed)
     g = Game.new(scenario, seed)
     initial = set(g.state.pieces)
     report.games += 1
+    number = game_no if game_no is not None else report.games
     steps = 0
 
     def check(where: str) -> None:
@@ -125,46 +140,48 @@ def play_one(
         if probs:
             report.invariant_violations += len(probs)
             for p in probs:
-                report.note(f"game {report.games} {where}: {p}")
+                report.note(f"game {number} {where}: {p}")
         if check_views:
             leaks = view_leaks(g)
             if leaks:
                 report.view_leaks += len(leaks)
                 for p in leaks:
-                    report.note(f"game {report.games} {where}: {p}")
+                    report.note(f"game {number} {where}: {p}")
 
     check("setup")
     while not g.is_over() and steps < max_steps:
         sides = g.acting_sides()
         if not sides:
             report.invariant_violations += 1
-            report.note(f"game {report.games}: no side may act but the game is not over ({g.phase_path()})")
+            report.note(f"game {number}: no side may act but the game is not over ({g.phase_path()})")
             break
         side = rng.choice(sides)
         legal = g.legal_actions(side)
         if not legal:
             report.invariant_violations += 1
-            report.note(f"game {report.games}: {side} must act in {g.phase_path()[-1]} but has no legal action")
+            report.note(f"game {number}: {side} must act in {g.phase_path()[-1]} but has no legal action")
             break
         action = chooser(g, side, legal, rng)
-        before = g.state_hash()
+        try_undo = bool(undo_rate) and rng.random() < undo_rate
+        before = g.state_hash() if try_undo else None  # hashing the whole state is not free
         try:
             g.apply(action)
         except IllegalAction as e:
             report.refused_legal_actions += 1
-            report.note(f"game {report.games}: listed legal action refused: {action} ({e})")
-            if g.state_hash() != before:
+            report.note(f"game {number}: listed legal action refused: {action} ({e})")
+            # a refused action must change nothing: the state must equal a replay of the record
+            if Game.load(g.record()).state_hash() != g.state_hash():
                 report.invariant_violations += 1
-                report.note(f"game {report.games}: refused action changed the state")
+                report.note(f"game {number}: refused action changed the state")
             break
         steps += 1
         report.actions += 1
-        if undo_rate and g.can_undo() and rng.random() < undo_rate:
+        if try_undo and g.can_undo():
             g.undo()
             report.undos += 1
             if g.state_hash() != before:
                 report.invariant_violations += 1
-                report.note(f"game {report.games}: undo did not restore the state before {action}")
+                report.note(f"game {number}: undo did not restore the state before {action}")
             continue
         check(f"after action {len(g.actions)} {action.get('type')}")
     if g.is_over():
@@ -173,26 +190,70 @@ def play_one(
         again = Game.load(g.record())
         if again.state_hash() != g.state_hash():
             report.replay_mismatches += 1
-            report.note(f"game {report.games}: replay ended on a different state")
+            report.note(f"game {number}: replay ended on a different state")
     except GrognardError as e:
         report.replay_mismatches += 1
-        report.note(f"game {report.games}: replay failed: {e}")
+        report.note(f"game {number}: replay failed: {e}")
     round_trip = GameState.from_json(json.loads(json.dumps(g.state.to_json())))
     if round_trip.digest() != g.state.digest():
         report.invariant_violations += 1
-        report.note(f"game {report.games}: state does not survive a JSON round trip")
+        report.note(f"game {number}: state does not survive a JSON round trip")
     return g
 
 
+def _one_game(job: tuple[Scenario, int, int, int, int, bool]) -> SelfplayReport:
+    scenario, number, game_seed, agent_seed, max_steps, check_views = job
+    rep = SelfplayReport()
+    t0 = time.perf_counter()
+    play_one(scenario, game_seed, agent_seed, rep, max_steps=max_steps, check_views=check_views, game_no=number)
+    rep.seconds = time.perf_counter() - t0
+    return rep
+
+
+def merge(total: SelfplayReport, part: SelfplayReport) -> None:
+    """Add one game's report to the running total."""
+    for name in ("games", "finished", "actions", "undos", "invariant_violations", "replay_mismatches",
+                 "view_leaks", "refused_legal_actions"):
+        setattr(total, name, getattr(total, name) + getattr(part, name))
+    for text in part.problems:
+        total.note(text)
+
+
 def selfplay(
-    scenario: Scenario, games: int, seed: int, max_steps: int = 2000, check_views: bool = True
+    scenario: Scenario,
+    games: int,
+    seed: int,
+    max_steps: int = 2000,
+    check_views: bool = True,
+    jobs: int = 1,
+    progress: Callable[[int, SelfplayReport], None] | None = None,
 ) -> SelfplayReport:
+    """Play ``games`` random games. Game ``k``'s dice and agent seeds are drawn from ``seed``
+    before any game is played, so the report is the same whatever the number of ``jobs``
+    (worker processes) sharing the games. ``progress`` is called after each game, in order."""
     report = SelfplayReport()
     t0 = time.perf_counter()
     master = random.Random(seed)
-    for _ in range(games):
+    todo = []
+    for k in range(1, games + 1):
         game_seed = master.randrange(1, 2**31)
         agent_seed = master.randrange(1, 2**31)
-        play_one(scenario, game_seed, agent_seed, report, max_steps=max_steps, check_views=check_views)
+        todo.append((scenario, k, game_seed, agent_seed, max_steps, check_views))
+    if jobs > 1 and games > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=min(jobs, games), mp_context=multiprocessing.get_context("fork")) as pool:
+            results = pool.map(_one_game, todo)
+            for k, part in enumerate(results, 1):
+                merge(report, part)
+                if progress:
+                    progress(k, part)
+    else:
+        for k, job in enumerate(todo, 1):
+            part = _one_game(job)
+            merge(report, part)
+            if progress:
+                progress(k, part)
     report.seconds = time.perf_counter() - t0
     return report
