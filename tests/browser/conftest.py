@@ -102,7 +102,7 @@ def new_page(browser: Any) -> Iterator[Any]:
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.set_default_timeout(15000)
+        page.set_default_timeout(30000)
         return page
 
     yield make
