@@ -29,7 +29,7 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.state import Loc, Piece
 from grognard.core.tables import ResultsTable
-from grognard.rulesets.lgg1418 import artillery, doctrine, fog, mapdata, weather
+from grognard.rulesets.lgg1418 import artillery, doctrine, fog, fortress, mapdata, weather
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import army_general, command_army
 from grognard.rulesets.lgg1418.fronts import fronts_of
@@ -165,7 +165,7 @@ SPEC_KEYS = {
     "min_rounds", "obstinacy_from_round", "trench", "orders", "modifiers", "no_generals", "forced_attacker_result",
     "no_repulse", "breakthrough", "counter_offensive", "retreat", "before_round", "after_round", "bombardment",
     "d12_cap", "general_cap", "flank_breakthrough", "artillery_reuse", "no_exchange", "retreat_limit", "tactics",
-    "front", "origin_battle",
+    "front", "origin_battle", "fortress", "free_tests", "uncounted_losses", "alternate", "ignore_terrain",
 }
 MOD_TARGETS = ("value", "d12", "combativeness", "column")
 
@@ -189,8 +189,15 @@ def battle_params(g: Game, **spec: Any) -> dict[str, Any]:
     tbl = spec.get("table")
     if tbl not in (None, "movement", "trench"):
         raise ValueError("battle_params: table is 'movement' or 'trench'")
-    if spec.get("retreat", "immediate") not in ("immediate", "deferred"):
-        raise ValueError("battle_params: retreat is 'immediate' or 'deferred'")
+    if spec.get("retreat", "immediate") not in ("immediate", "deferred", "none"):
+        raise ValueError("battle_params: retreat is 'immediate', 'deferred' or 'none'")
+    for key in ("free_tests", "uncounted_losses", "alternate"):
+        v = spec.get(key)
+        if v is not None and (not isinstance(v, list) or not set(v) <= {"attacker", "defender"}):
+            raise ValueError(f"battle_params: {key} is a list of roles (attacker, defender)")
+    fid = spec.get("fortress")
+    if fid is not None and (kind != "assault" or fid not in g.state.pieces or g.state.pieces[fid].type != "fortress"):
+        raise ValueError(f"battle_params: fortress {fid!r} names no fortress (an assault's only, LGG 23-G)")
     for k, m in enumerate(spec.get("modifiers") or []):
         if m.get("side") not in ("attacker", "defender") or m.get("target") not in MOD_TARGETS \
                 or not isinstance(m.get("value"), int) or not m.get("rule"):
@@ -449,8 +456,10 @@ def _support(g: Game, rec: dict[str, Any], sub: str, side: str, eng: dict[str, A
     if art:
         p = piece(g, art)
         if p.type == "fortress":
-            out.add(artillery.fortress_support_value(g, p, front), "LGG 23-C", "fortress as artillery")
-        else:
+            out.add(artillery.fortress_support_value(g, p, front), "LGG 23-C" if side == rec["defender"] else "LGG 23-D",
+                    "fortress as artillery")
+        elif side != rec["attacker"] or fortress.assault_support_bonus(g, rec):
+            # 23-G: against a fortress not neutralised it only cancels the organic artillery
             out.add(artillery.support_value(g, p, front), "LGG 16.2-B", "artillery support")
     from grognard.rulesets.lgg1418 import tanks
 
@@ -513,10 +522,11 @@ def round_calc(g: Game, rec: dict[str, Any], sub: str, engaged: dict[str, Any] |
     # ---- defender
     df = SideForce(ed.get("corps"), int(pd.stat("defense", 0)) if pd is not None else 0)
     terrain_codes = [mapdata.terrain_info(g, i).defense]
-    if limited and mapdata.effective_terrain(g, i) not in ("mountain", "high_mountain"):
+    ignore_terrain = bool(rec["spec"].get("ignore_terrain"))  # 23-G: an assault ignores the surrounding terrain
+    if ignore_terrain or (limited and mapdata.effective_terrain(g, i) not in ("mountain", "high_mountain")):
         terrain_codes = []
     src = rec["units"].get(ea.get("corps") or "", {}).get("from")
-    if src and g.board.has_label(src):
+    if src and g.board.has_label(src) and not ignore_terrain:
         j = g.board.idx(src)
         if j in g.board.neighbors(i):
             for f in mapdata.hexside_features(g, j, i):
@@ -532,7 +542,7 @@ def round_calc(g: Game, rec: dict[str, Any], sub: str, engaged: dict[str, Any] |
     wb = weather.defender_weather_bonus(g, i)
     if wb:
         df.mods.add(wb, "LGG 7-C" if mapdata.weather_in(g, i) == "snow" else "LGG 7-B", "weather")
-    if mapdata.is_city(g, i):
+    if mapdata.is_city(g, i) and not ignore_terrain:
         v = int(bdata(g)["defence"]["city"])
         if v:
             df.mods.add(v, "LGG 16.3-B", "city")
@@ -551,11 +561,12 @@ def round_calc(g: Game, rec: dict[str, Any], sub: str, engaged: dict[str, Any] |
             df.mods.add(b, "LGG 38-A", "Stosstruppen marker")
     if not limited:
         df.mods.extend(_spec_mods(rec, "defender", "value", sub, rnd))
+    df.mods.extend(fortress.assault_value_mods(g, rec, pd, bool(ea.get("art"))))
     df.mods.extend(_tactical(g, rec, sub, def_side))
     df.mods.extend(_support(g, rec, sub, def_side, ed))
     df.mods.extend(tactics.combined_arms(g, rec, sub, def_side))
     df.total = max(1, df.base + int(df.mods.total()))
-    if pd is not None:
+    if pd is not None and pd.type != "fortress":
         halved = supply_combat_value(g, pd, df.total, True)
         df.halved = halved != df.total
         df.total = max(1, halved)
@@ -579,6 +590,9 @@ def round_calc(g: Game, rec: dict[str, Any], sub: str, engaged: dict[str, Any] |
         return None
 
     af.fire, df.fire = fire_of(pa), fire_of(pd)
+    forced_fire = fortress.assault_fire(g, rec)
+    if forced_fire is not None and pd is not None:
+        df.fire = forced_fire  # 23-G: the fortress gives the engaged unit a fire value of 3, whatever its own
     if ignores_fire(pd):
         af.fire = 0
     if ignores_fire(pa):
@@ -618,6 +632,21 @@ def defender_fortress(g: Game, rec: dict[str, Any]) -> Piece | None:
         if q.type == "fortress" and q.side == rec["defender"] and "neutralized" not in q.status:
             return q
     return None
+
+
+@implements("LGG 23-C", "LGG 23-D")
+def supporting_fortress(g: Game, rec: dict[str, Any], side: str) -> Piece | None:
+    """LGG 23-C / 23-D: the fortress that may support ``side`` as an artillery unit: the defender's
+    fortress in an open-country battle (23-C); the relieving attacker's besieged fortress when it
+    attacks the besiegers (23-D). Never a neutralised one, never in an assault (23-G)."""
+    if rec["kind"] == "assault":
+        return None
+    if side == rec["defender"]:
+        return defender_fortress(g, rec)
+    f = attacker_fortress(g, rec)
+    if f is None or "neutralized" in f.status or "besieged" not in f.status:
+        return None
+    return f
 
 
 def attacker_fortress(g: Game, rec: dict[str, Any]) -> Piece | None:
@@ -792,10 +821,12 @@ def tally(g: Game, rec: dict[str, Any], uid: str, n: int) -> None:
     if n == 0:
         return
     side = rec["units"][uid]["side"] if uid in rec["units"] else piece(g, uid).side
-    rec["losses"][side] = int(rec["losses"].get(side, 0)) + n
-    year = M.st(g).setdefault("losses_year", {}).setdefault(str(M.current_turn(g).year), {})
-    nation = piece(g, uid).nation
-    year[nation] = int(year.get(nation, 0)) + n  # losses of the year (37-A)
+    role = "attacker" if side == rec["attacker"] else "defender"
+    if role not in (rec["spec"].get("uncounted_losses") or []):  # 23-G: not the losses of an assault's defenders
+        rec["losses"][side] = int(rec["losses"].get(side, 0)) + n
+        year = M.st(g).setdefault("losses_year", {}).setdefault(str(M.current_turn(g).year), {})
+        nation = piece(g, uid).nation
+        year[nation] = int(year.get(nation, 0)) + n  # losses of the year (37-A)
     rec["unit_losses"][uid] = int(rec["unit_losses"].get(uid, 0)) + n
     if uid in rec["units"]:
         u = rec["units"][uid]

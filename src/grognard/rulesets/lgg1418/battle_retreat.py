@@ -29,7 +29,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import battle, campaign, mapdata, movement, supply
+from grognard.rulesets.lgg1418 import battle, campaign, fog, mapdata, movement, supply
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
 from grognard.rulesets.lgg1418.counters import command_army
@@ -62,6 +62,29 @@ def _retreaters(g: Game, rec: dict[str, Any], side: str) -> list[Piece]:
     return sorted(out, key=lambda p: p.id)
 
 
+@implements("LGG 23-D")
+def back_into_fortress(g: Game, rec: dict[str, Any]) -> list[str]:
+    """LGG 23-D: after a defeated relief attack, the besieged corps that came out of their fortress
+    as reinforcements withdraw into it instead of retreating. Returns their ids."""
+    out = []
+    for uid, u in sorted(rec["units"].items()):
+        origin = str(u.get("origin") or "")
+        if u["side"] != rec["attacker"] or not origin.startswith("fortress:"):
+            continue
+        f = g.state.pieces.get(origin.partition(":")[2])
+        p = g.state.pieces[uid]
+        if f is None or f.loc.kind != "hex" or M.hex_of(g, f) != rec["hex_i"] or M.hex_of(g, p) != rec["hex_i"] \
+                or p.loc.kind != "hex":
+            continue
+        M.move_piece(g, p, Loc.inside(f.id))
+        out.append(uid)
+    if out:
+        fog.emit_private(g, rec["attacker"], "fortress", f"{', '.join(out)} withdraw into the besieged fortress",
+                         f"{rec['attacker']} withdraws units into the besieged fortress at {rec['hex']}",
+                         rule="LGG 23-D")
+    return out
+
+
 @implements("LGG 16.7-A", "LGG 16.7-B", "LGG 18-B")
 def extent(g: Game, rec: dict[str, Any], side: str) -> tuple[int, int]:
     """LGG 16.7-B / 18-B: (mandatory, maximum) hexes of the loser's retreat."""
@@ -92,6 +115,8 @@ def create(g: Game, rec: dict[str, Any]) -> None:
     loser = rec["loser"]
     if loser is None:
         return
+    if loser == rec["attacker"]:
+        back_into_fortress(g, rec)
     units = _retreaters(g, rec, loser)
     if not units:
         return

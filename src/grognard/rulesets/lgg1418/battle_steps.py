@@ -52,7 +52,7 @@ def _hex_units(g: Game, i: int, side: str) -> list[Piece]:
 
 
 def _kind_of(p: Piece) -> str:
-    return {"corps": "corps", "artillery": "artillery", "tank": "tank"}.get(p.type, "other")
+    return {"corps": "corps", "artillery": "artillery", "tank": "tank", "fortress": "fortress"}.get(p.type, "other")
 
 
 def _add_unit(g: Game, rec: dict[str, Any], p: Piece, role: str = "front", sub: str | None = None,
@@ -105,8 +105,8 @@ def setup_participants(g: Game, rec: dict[str, Any]) -> None:
     au = [piece(g, u) for u in spec["attacker_units"]] if spec.get("attacker_units") else _hex_units(g, i, att)
     du = [piece(g, u) for u in spec["defender_units"]] if spec.get("defender_units") else _hex_units(g, i, dfn)
     for p in au + du:
-        if p.type in ("corps", "artillery", "tank"):
-            _add_unit(g, rec, p)
+        if p.type in ("corps", "artillery", "tank") or (p.type == "fortress" and rec["kind"] == "assault"):
+            _add_unit(g, rec, p)  # 23-G: the fortress under assault is a defending unit
     armies = rec["armies"] or sorted({a for p in au if p.type == "corps" and (a := command_army(g, p))})
     rec["armies"] = armies[:2]
     rec["def_armies"] = sorted({a for p in du if (a := command_army(g, p))})
@@ -270,7 +270,9 @@ def finish_setup(g: Game, rec: dict[str, Any]) -> None:
     kind = "great battle" if rec["great"] else "battle"
     _public(g, "battle", f"{kind.capitalize()} at {rec['hex']}: {att} attacks {dfn} ({rec['kind']}, "
             f"{'Trench Table' if rec['table'] == 'combat-trench' else 'Movement table'})", "LGG 16-A")
-    if not units_of(rec, dfn, states=None):
+    from grognard.rulesets.lgg1418 import fortress
+
+    if not units_of(rec, dfn, states=None) and fortress.assault_fortress(g, rec) is None:
         rec["subs"] = {"A": {"open": False, "winner": att}}
         _end(g, rec, att, "no defending corps")
         return
@@ -307,10 +309,9 @@ def _split_units(g: Game, rec: dict[str, Any], side: str) -> dict[str, list[str]
             continue
         if u["kind"] in out:
             out[u["kind"]].append(uid)
-    if side == rec["defender"]:
-        f = battle.defender_fortress(g, rec)
-        if f is not None and rec["kind"] != "assault":
-            out["fortress"].append(f.id)
+    f = battle.supporting_fortress(g, rec, side)
+    if f is not None:
+        out["fortress"].append(f.id)
     return out
 
 
@@ -369,15 +370,35 @@ def apply_split(g: Game, rec: dict[str, Any], side: str, split: dict[str, list[s
 
 
 # ====================================================================== engaged units (16.2, 15-B)
-def engageable(g: Game, rec: dict[str, Any], side: str, sub: str) -> list[str]:
-    """LGG 16.2-A / 16.5-B: corps of ``side`` in ``sub`` that may be the engaged unit this round:
-    not disorganized, not repulsed in the previous round (nor, in a counter-offensive, at all)."""
+def engageable_corps(g: Game, rec: dict[str, Any], side: str, sub: str) -> list[str]:
+    """LGG 16.2-A / 16.5-B / 23-G: corps of ``side`` in ``sub`` that may be the engaged unit this
+    round: not disorganized, not repulsed in the previous round; where the side's corps fight in
+    turn (``alternate``: an assault's defenders, 23-G), not the one engaged in the previous round
+    while another may be engaged."""
     out = []
     for uid in units_of(rec, side, sub=sub, states=("fit",)):
         u = rec["units"][uid]
         if u.get("barred") == rec["round"]:
             continue
         out.append(uid)
+    role = "attacker" if side == rec["attacker"] else "defender"
+    if role in (rec["spec"].get("alternate") or []) and len(out) > 1:
+        rested = [uid for uid in out if (rec["round"] - 1) not in rec["units"][uid].get("engaged", [])]
+        out = rested or out
+    return out
+
+
+@implements("LGG 16.2-A", "LGG 23-G")
+def engageable(g: Game, rec: dict[str, Any], side: str, sub: str) -> list[str]:
+    """LGG 16.2-A / 23-G: the units ``side`` may engage in ``sub`` this round: its engageable corps;
+    in an assault, the fortress itself when the defender has no corps left to engage."""
+    from grognard.rulesets.lgg1418 import fortress
+
+    out = engageable_corps(g, rec, side, sub)
+    if not out and side == rec["defender"]:
+        f = fortress.assault_fortress(g, rec)
+        if f is not None and f.id in rec["units"]:
+            out = [f.id]
     return out
 
 
@@ -405,15 +426,12 @@ def artillery_options(g: Game, rec: dict[str, Any], side: str, sub: str) -> list
         if left is not None and left < 1:
             continue
         out.append(uid)
-    if side == rec["defender"]:
-        f = battle.defender_fortress(g, rec)
-        if f is not None and rec["kind"] != "assault":
-            fs = rec.get("fortress_sub", {}).get(side)
-            if not rec["great"] or fs == sub:
-                cost = artillery.fortress_shot_cost(g, f)
-                left = _mun_left(g, rec, f.nation, side)
-                if cost == 0 or left is None or left >= cost:
-                    out.append(f.id)
+    f = battle.supporting_fortress(g, rec, side)
+    if f is not None and (not rec["great"] or rec.get("fortress_sub", {}).get(side) == sub):
+        cost = artillery.fortress_shot_cost(g, f)
+        left = _mun_left(g, rec, f.nation, side)
+        if cost == 0 or left is None or left >= cost:
+            out.append(f.id)
     return out
 
 
@@ -580,6 +598,12 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
         if u is not None and u["state"] in ("eliminated", "out"):
             q.pop(0)
             continue
+        if it["t"] == "hit" and p.type == "fortress":
+            q.pop(0)
+            from grognard.rulesets.lgg1418 import fortress
+
+            fortress.fortress_hit(g, rec, it["res"])  # 23-G: "½" ignored, no test
+            continue
         if it["t"] == "hit":
             res = it["res"]
             if it["stage"] == "start":
@@ -614,6 +638,8 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
                     f"{describe(g, p)}: combativeness test {battle.TEST_CODES[code]}", rule="LGG 16.5-B")
                 if code == "X" or it.get("away"):
                     it["stage"] = "effect"
+                elif _free_test(rec, p.side):
+                    it["stage"] = "effect"  # 23-G: no PR to spend
                 elif code in ("E", "P"):
                     battle.pay_pr(g, rec, uid, "LGG 16.5-B", f"combativeness test of {p.id}")
                     it["stage"] = "effect"
@@ -644,6 +670,13 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
                 continue
         q.pop(0)
     return None
+
+
+@implements("LGG 23-G")
+def _free_test(rec: dict[str, Any], side: str) -> bool:
+    """LGG 23-G: the side's combativeness tests cost no PR in this battle (``free_tests``)."""
+    role = "attacker" if side == rec["attacker"] else "defender"
+    return role in (rec["spec"].get("free_tests") or [])
 
 
 def _round_losses(rec: dict[str, Any], uid: str) -> int:
@@ -869,8 +902,16 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
                 seen.add(q.id)
     for f in g.state.at_hex(i):
         if f.type == "fortress" and f.side == side:
+            relief = side == rec["attacker"]  # 23-D: the besieged corps join a relief battle, whatever their army
             for q in g.state.contents(f.id):
-                if M.garrison_in_fortress(g, q) or not ok_unit(q):
+                if M.garrison_in_fortress(g, q):
+                    continue
+                if relief:
+                    ok = q.type == "corps" and q.id not in seen and \
+                        rec["units"].get(q.id, {}).get("state") not in ("eliminated", "out", "disorganized")
+                else:
+                    ok = ok_unit(q)
+                if not ok:
                     continue
                 out.append((q.id, f"fortress:{f.id}"))
                 seen.add(q.id)
@@ -903,6 +944,11 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
             out = [(u, o) for u, o in out if allowed(o)]
     if battle.doctrine.doctrine(g, nation, battle.battle_front(g, rec)) == "combined":
         out = [(u, o) for u, o in out if _combined_timing_ok(g, rec, o)]
+    if rec["kind"] == "assault":  # 23-G: no tanks nor Stosstruppen; nothing enters a besieged fortress
+        if side == rec["defender"]:
+            out = [(u, o) for u, o in out if o == "rear" or o.startswith("fortress:")]
+        else:
+            out = [(u, o) for u, o in out if piece(g, u).type != "tank" and not piece(g, u).attrs.get("assault")]
     return out
 
 
@@ -1108,6 +1154,10 @@ def apply_reserves(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str, Any
 def _fail(g: Game, rec: dict[str, Any], side: str, sub: str) -> str | None:
     """Why ``side`` has lost ``sub`` at the end of this round: "gone" (no front-line corps left) or
     "barred" (the last ones repulsed or disorganized and no reinforcement arrived), else None."""
+    from grognard.rulesets.lgg1418 import fortress
+
+    if side == rec["defender"] and fortress.assault_fortress(g, rec) is not None:
+        return None  # 23-G: the fortress fights when no corps is left
     alive = units_of(rec, side, sub=sub, states=("fit", "disorganized"))
     if not alive:
         return "gone"
@@ -1225,8 +1275,11 @@ def count_obstinacy(g: Game, rec: dict[str, Any], open_during: int) -> None:
 
 @implements("LGG 16.7-A", "LGG 16.6-C")
 def may_retreat_voluntarily(g: Game, rec: dict[str, Any], side: str) -> str | None:
-    """LGG 16.7-A / 16.6-C: why ``side`` may not retreat voluntarily now (None when it may)."""
+    """LGG 16.7-A / 16.6-C / 23-G: why ``side`` may not retreat voluntarily now (None when it may).
+    The defenders of an assault are shut in their fortress."""
     if side != rec["attacker"]:
+        if rec["kind"] == "assault":
+            return "the defenders of a fortress under assault cannot retreat (LGG 23-G)"
         return None
     if int(rec.get("obstinacy_count", 0)) < int(rec.get("min_rounds", 1)):
         return f"the general's obstinacy requires {rec['min_rounds']} (counted {rec.get('obstinacy_count', 0)})"
@@ -1287,7 +1340,8 @@ def finish_battle(g: Game, rec: dict[str, Any]) -> None:
             f"losses {att} {rec['losses'].get(att, 0)}, {dfn} {rec['losses'].get(dfn, 0)}", "LGG 16.7-A", reveal=True)
     if winner == att and rec["spec"].get("breakthrough", rec["kind"] in ("open", "overflow")):
         breakthrough.decide_level(g, rec)
-    battle_retreat.create(g, rec)
+    if rec["spec"].get("retreat") != "none":
+        battle_retreat.create(g, rec)
     M.touch(g)
 
 
@@ -1353,6 +1407,11 @@ class BattleStep(Step):
         if ph == "round-start":
             rec["round"] += 1
             rec["engaged"] = {}
+            from grognard.rulesets.lgg1418 import fortress
+
+            if fortress.assault_round_start(g, rec):
+                _end(g, rec, att, "the fortress surrenders (LGG 23-G)")
+                return None
             rec["phase"] = "tactics"
             before = rec["spec"].get("before_round")
             if before:

@@ -25,17 +25,20 @@ Here (``status`` of the fortress piece: ``besieged``, ``neutralized``; of the be
   ``siege-fire`` table (D6; R reduces or neutralises, E eliminates the fortress and its garrison
   surrenders). The printed support value counts (the Movement Doctrine cap of 2 does not apply
   to siege fire, 36.1). A neutralised fortress is operational again from the following turn.
-* 23-G: the assault is a battle of kind ``assault`` (:class:`FortressAssault`) fought by the
-  battle procedure with the fortress's options (trench table, no generals, a "2" suffered by the
-  attacker each round while the fortress is not neutralised, no "repulsed" for the defender,
-  the fortress's defence and organic artillery as defensive modifiers, +2 to the defender's
-  combativeness tests; neutralised: +1 only, "repulsed" applies). The defending corps are the
-  corps inside the fortress (at most 2). When no corps remains fit, the fortress fights itself
-  (:func:`fortress_round`): a neutralised fortress surrenders at once; otherwise its defence,
-  its organic artillery and a fire value of 3 face the attacker's corps, a result of 1, M or 2
-  reduces it (or neutralises a reduced one), and a neutralised fortress surrenders the next
-  round; the attacker suffers 2 losses at the surrender. After the assault every defending
-  corps is marked 1 loss if the fortress held, 2 if it fell (``st["fortress_losses"]``).
+* 23-G: the assault is one battle of kind ``assault`` (:class:`FortressAssault`) fought by the
+  battle procedure with the fortress's options (:func:`assault_params`): the trench table, no
+  generals, terrain and trenches ignored, no tanks nor Stosstruppen, the defending corps (at most
+  2, engaged in turn) and, once no corps is left to engage, the fortress itself as the engaged
+  unit (its defence value as its base). Not neutralised: the attacker suffers a "2" every round;
+  the defender gets the fortress's defence value, +3 organic artillery (cancelled, with no bonus,
+  by the attacker's artillery support, which still spends 1 MUN) and a fire value of 3; its
+  tests get +2 and cost no PR; "repulsed" does not apply; a result of 1, M or 2 on the fortress
+  reduces it (neutralises a reduced one). Neutralised: +1 only, "repulsed" applies, normal
+  artillery support for the attacker; a neutralised fortress that must fight surrenders at the
+  start of the round and the attacker suffers 2 losses. Nobody retreats: the attacker breaks
+  off (a voluntary retreat) and stays besieging. The losses of the defending corps are not
+  counted; after the assault every defending corps is marked 1 loss if the fortress held, 2 if
+  it fell (``st["fortress_losses"]``).
 * 23-E: in the final phase, from the turn after the siege began, a D12 + modifiers >= 10 makes
   the fortress surrender: + the turns of siege counted from the first test (option
   ``surrender-first-test``, digest A-18: the first test counts +1), +1 with 1 or 2 corps besieged
@@ -480,55 +483,163 @@ class FortressSurrender(Step):
 
 
 # ====================================================================== assault (23-G)
+ORGANIC_ARTILLERY = 3  # 23-G (printed)
+FORTRESS_FIRE = 3  # 23-G (printed)
+NEUTRALIZED_DEFENCE = 1  # 23-G (printed)
+ASSAULT_TEST_BONUS = 2  # 23-G (printed)
+SURRENDER_LOSSES = 2  # 23-G (printed)
+
+
 @implements("LGG 23-G")
 def assault_defenders(g: Game, f: Piece) -> list[Piece]:
     """LGG 23-G: the corps defending an assault: those inside the fortress (at most 2)."""
     return [q for q in inside(g, f) if M.is_corps(q)][:2]
 
 
+def assault_fortress(g: Game, rec: dict[str, Any]) -> Piece | None:
+    """The fortress under assault in battle ``rec`` (None for any other battle, or once it fell)."""
+    fid = rec["spec"].get("fortress")
+    if rec["kind"] != "assault" or not fid:
+        return None
+    f = g.state.pieces.get(str(fid))
+    if f is None or f.loc.kind != "hex" or M.hex_of(g, f) != rec["hex_i"]:
+        return None
+    return f
+
+
 @implements("LGG 23-G", "LGG 28-B")
 def assault_params(g: Game, i: int, attacker: str, units: list[str], immediate: bool) -> dict[str, Any]:
     """LGG 23-G: the parameters of the assault battle for the battle procedure (``battle_params``).
 
-    Not neutralised: the attacker suffers a "2" every round; "repulsed" does not apply to the
-    defender; the fortress's defence value and +3 organic artillery (cancelled by the attacker's
-    artillery support, which brings no bonus) are defensive modifiers; +2 to the defender's
-    combativeness tests. Neutralised: +1 defence only. Never a great battle, no generals, the
-    trench table, no breakthrough, no counter-offensive. Not a secondary battle when it follows
-    the open-country battle at once (``immediate``)."""
+    The defenders are the corps inside (at most 2, engaged in turn: ``alternate``) and the
+    fortress itself, engaged when no corps is fit (:func:`fortress_hit`); their losses are not
+    counted (``uncounted_losses``); nobody retreats (``retreat = none``: the besieger stays in
+    the siege hex, the defenders in the fortress). Never a great battle, no generals, the trench
+    table, no trenches, the surrounding terrain ignored, no breakthrough, no counter-offensive.
+    Not neutralised: the attacker suffers a "2" every round, "repulsed" does not apply to the
+    defender, whose combativeness tests get +2 and cost no PR (``free_tests``); the defence
+    value, organic artillery and fire value of the fortress are applied round by round by
+    :func:`assault_value_mods` and :func:`assault_fire`. ``immediate``: fought right after the
+    open-country battle (not a secondary battle, 29)."""
     f = fortress_at(g, i)
     assert f is not None
-    defenders = [q.id for q in assault_defenders(g, f)]
+    defenders = [q.id for q in assault_defenders(g, f)] + [f.id]
     mods: list[dict[str, Any]] = []
     neutral = is_neutralized(g, f)
-    if neutral:
-        mods.append({"side": "defender", "target": "value", "value": 1, "rule": "LGG 23-G",
-                     "reason": "neutralised fortress"})
-    else:
-        mods.append({"side": "defender", "target": "value", "value": int(f.stat("defense", 0)), "rule": "LGG 23-G",
-                     "reason": "fortress defence"})
-        has_art = any(g.state.pieces[u].type == "artillery" for u in units)
-        if not has_art:
-            mods.append({"side": "defender", "target": "value", "value": 3, "rule": "LGG 23-G",
-                         "reason": "fortress organic artillery"})
-        mods.append({"side": "defender", "target": "combativeness", "value": 2, "rule": "LGG 23-G",
+    if not neutral:
+        mods.append({"side": "defender", "target": "combativeness", "value": ASSAULT_TEST_BONUS, "rule": "LGG 23-G",
                      "reason": "fortress"})
     spec: dict[str, Any] = {
         "hex": g.board.label(i), "attacker": attacker, "kind": "assault", "attacker_units": sorted(units),
         "defender_units": defenders, "table": "trench", "great": False, "no_generals": True, "modifiers": mods,
-        "breakthrough": False, "counter_offensive": False, "retreat": "immediate",
+        "breakthrough": False, "counter_offensive": False, "retreat": "none", "fortress": f.id, "trench": 0,
+        "ignore_terrain": True, "uncounted_losses": ["defender"], "alternate": ["defender"],
     }
     if not neutral:
         spec["forced_attacker_result"] = "2"
         spec["no_repulse"] = True
+        spec["free_tests"] = ["defender"]
     return spec
 
 
 @implements("LGG 23-G")
+def assault_value_mods(g: Game, rec: dict[str, Any], engaged: Piece | None, attacker_artillery: bool) -> Modifiers:
+    """LGG 23-G: what the fortress adds to the defender's engaged unit in an assault round.
+
+    Not neutralised: its defence value as a defensive bonus (when a corps is engaged; when the
+    fortress fights itself that value is its base), and +3 for its organic artillery unless the
+    attacker's engaged corps is supported by artillery this round (which only cancels it).
+    Neutralised: +1 to the engaged corps, nothing else."""
+    mods = Modifiers()
+    f = assault_fortress(g, rec)
+    if f is None or engaged is None:
+        return mods
+    if is_neutralized(g, f):
+        if engaged.type != "fortress":
+            mods.add(NEUTRALIZED_DEFENCE, "LGG 23-G", "neutralised fortress")
+        return mods
+    if engaged.type != "fortress":
+        mods.add(int(f.stat("defense", 0)), "LGG 23-G", "fortress defence")
+    if not attacker_artillery:
+        mods.add(ORGANIC_ARTILLERY, "LGG 23-G", "fortress organic artillery")
+    return mods
+
+
+@implements("LGG 23-G")
+def assault_fire(g: Game, rec: dict[str, Any]) -> int | None:
+    """LGG 23-G: the fire value of the defender's engaged unit in an assault on a fortress that is
+    not neutralised: 3, whatever its own (None: its own fire value counts)."""
+    f = assault_fortress(g, rec)
+    if f is None or is_neutralized(g, f):
+        return None
+    return FORTRESS_FIRE
+
+
+@implements("LGG 23-G")
+def assault_support_bonus(g: Game, rec: dict[str, Any]) -> bool:
+    """LGG 23-G: whether the attacker's artillery support brings its bonus in this battle (in an
+    assault only once the fortress is neutralised; before, it only cancels the organic artillery,
+    1 MUN a round all the same)."""
+    f = assault_fortress(g, rec)
+    return f is None or is_neutralized(g, f)
+
+
+@implements("LGG 23-G")
+def fortress_hit(g: Game, rec: dict[str, Any], res: str) -> str:
+    """LGG 23-G: the fortress fighting itself suffers the defender's result: 1, M, 2 (or E) reduce a
+    full large fortress, neutralise a reduced or small one; "½" (and 0) is ignored. Returns
+    ``reduced``, ``neutralized`` or ``held``."""
+    f = assault_fortress(g, rec)
+    if f is None:
+        return "held"
+    if res in ("1", "M", "2", "E"):
+        return reduce_fortress(g, f, "LGG 23-G")
+    g.emit("fortress", f"the fortress {f.id} holds (result {res})", rule="LGG 23-G", fortress=f.id)
+    return "held"
+
+
+@implements("LGG 23-G")
+def assault_round_start(g: Game, rec: dict[str, Any]) -> bool:
+    """LGG 23-G: at the start of an assault round, a neutralised fortress that must fight itself (no
+    defending corps left to engage) surrenders; the attacker nevertheless suffers 2 losses. True
+    when the fortress fell (the attacker wins the assault)."""
+    from grognard.rulesets.lgg1418 import battle_steps
+
+    f = assault_fortress(g, rec)
+    if f is None or not is_neutralized(g, f):
+        return False
+    if any(battle_steps.engageable_corps(g, rec, rec["defender"], sub) for sub in battle_steps.open_subs(rec)):
+        return False
+    units = [u for u, x in sorted(rec["units"].items()) if x["side"] == rec["attacker"] and x["kind"] == "corps"
+             and x["state"] in ("fit", "disorganized")]
+    _attacker_losses(g, rec, units, SURRENDER_LOSSES)
+    rec["units"][f.id]["state"] = "eliminated"
+    rec["units"][f.id]["role"] = "gone"
+    fortress_falls(g, f, rec["attacker"], "LGG 23-G", "assault")
+    return True
+
+
+def _attacker_losses(g: Game, rec: dict[str, Any], units: list[str], n: int) -> None:
+    """LGG 23-G: the attacker's losses when the fortress surrenders, one at a time over its corps
+    (a loss flips a full corps, eliminates a reduced one), tallied in the battle."""
+    from grognard.rulesets.lgg1418 import battle
+
+    corps = [u for u in units if M.on_map(g, g.state.pieces[u])]
+    for k in range(n):
+        if not corps:
+            return
+        uid = corps[k % len(corps)]
+        battle.apply_losses(g, uid, 1, "LGG 23-G", rec["id"])
+        if not M.on_map(g, g.state.pieces[uid]):
+            corps.remove(uid)
+
+
+@implements("LGG 23-G", "LGG 38", "LGG 39-A")
 def assault_units(g: Game, side: str, i: int) -> list[Piece]:
     """LGG 23-G / 23-C: the besieger's corps and artillery that may assault (corps disorganized in
-    the open-country battle are fit again for the assault)."""
-    return [p for p in _outside(g, side, i) if p.type in ("corps", "artillery")]
+    the open-country battle are fit again for the assault); no tanks and no Stosstruppen (assault
+    corps) take part."""
+    return [p for p in _outside(g, side, i) if p.type in ("corps", "artillery") and not p.attrs.get("assault")]
 
 
 @implements("LGG 23-G", "LGG 5-D")
@@ -542,64 +653,11 @@ def mark_assault_losses(g: Game, ids: list[str], fell: bool) -> None:
     M.touch(g)
 
 
-@implements("LGG 23-G")
-def fortress_round(g: Game, f: Piece, attacker: str, units: list[str]) -> str:
-    """LGG 23-G: the fortress fights itself (no corps left fit): a neutralised fortress surrenders at
-    once; otherwise a round against the attacker's strongest corps on the trench table with the
-    fortress's defence, organic artillery (+3) and fire 3, where a result of 1, M or 2 reduces it
-    (or neutralises it when reduced; ½ is ignored) - a neutralised fortress then surrenders the
-    next round. The engaged attacking corps suffers the round's automatic "2" (a loss, read as
-    one step), and the attacker 2 losses when the fortress surrenders. Returns
-    ``surrendered``, ``reduced``, ``neutralized`` or ``held``."""
-    from grognard.rulesets.lgg1418 import battle
-
-    i = M.hex_of(g, f)
-    assert i is not None
-    if is_neutralized(g, f):
-        _attacker_losses(g, attacker, units, 2)
-        fortress_falls(g, f, attacker, "LGG 23-G", "assault")
-        return "surrendered"
-    corps = [g.state.pieces[u] for u in units if g.state.pieces[u].type == "corps" and M.hex_of(g, g.state.pieces[u]) == i]
-    if not corps:
-        return "held"
-    best = max(corps, key=lambda p: (int(p.stat("attack", 0)), p.id))
-    att = int(best.stat("attack", 0))
-    dfn = int(f.stat("defense", 0)) + 3
-    fire_shift = int(best.stat("fire", 0)) - 3
-    tbl = battle.table(g, "combat-trench")
-    centre = tbl.columns.index("0")
-    cfg = battle.bdata(g)["fire"]
-    shift = max(-int(cfg["cap"]), min(int(cfg["cap"]), fire_shift * int(cfg["per_point"])))
-    col = tbl.columns[max(0, min(len(tbl.columns) - 1, centre + att - dfn + shift))]
-    r = g.roll("d12", f"assault on the fortress {f.id} itself", "LGG 23-G")
-    look = tbl.lookup(col, r.natural)
-    cell = str(look.result).replace("!", "")
-    res = cell.split("/")[-1] if "/" in cell else cell
-    g.emit("assault-round", f"the fortress fights: {look.explain()}", rule="LGG 23-G", result=res)
-    _attacker_losses(g, attacker, [best.id], 1)  # the "2" suffered each round while not neutralised
-    if res in ("1", "M", "2", "E"):
-        out = reduce_fortress(g, f, "LGG 23-G")
-        return out
-    return "held"
-
-
-def _attacker_losses(g: Game, attacker: str, units: list[str], n: int) -> None:
-    from grognard.rulesets.lgg1418.isolation import take_loss
-
-    corps = [g.state.pieces[u] for u in units if g.state.pieces[u].type == "corps" and M.on_map(g, g.state.pieces[u])]
-    for k in range(n):
-        if not corps:
-            return
-        p = corps[k % len(corps)]
-        take_loss(g, p, "LGG 23-G", "losses of the assault")
-        if not M.on_map(g, p):
-            corps.remove(p)
-
-
 @implements("LGG 23-G", "LGG 23-C")
 class FortressAssault(Step):
-    """LGG 23-G: an assault - the battle of kind ``assault`` against the corps inside, then, while
-    no corps is fit, the fortress itself (:func:`fortress_round`), until it falls or holds."""
+    """LGG 23-G: an assault - one battle of kind ``assault`` against the corps inside and, when no
+    corps is left to engage, the fortress itself, round after round until the fortress falls or
+    the attacker breaks off (or has nothing left)."""
 
     name = "fortress-assault"
     title = "Assault on a fortress"
@@ -616,37 +674,21 @@ class FortressAssault(Step):
         i = g.board.idx(p["hex"])
         fort = fortress_at(g, i)
         stage = p.get("stage", "battle")
-        if fort is None:
-            return None
         if stage == "battle":
-            p["stage"] = "fortress"
-            defenders = assault_defenders(g, fort)
-            p["defenders"] = [q.id for q in defenders]
-            if defenders:
-                params = battle.battle_params(g, **assault_params(g, i, p["side"], p["units"], bool(p.get("immediate"))))
-                p["battle"] = params["battle"]
-                return "battle", params
-            return self.next_child(g, f)
-        if stage == "fortress":
+            if fort is None:
+                return None
+            p["stage"] = "after"
+            p["fortress"] = fort.id
+            p["defenders"] = [q.id for q in assault_defenders(g, fort)]
+            params = battle.battle_params(g, **assault_params(g, i, p["side"], p["units"], bool(p.get("immediate"))))
+            p["battle"] = params["battle"]
+            return "battle", params
+        if stage == "after":
             p["stage"] = "done"
-            bid = p.get("battle")
-            won = True
-            if bid:
-                rec = battle.result(g, bid)
-                won = rec.get("winner") == p["side"]
-            fit = [q for q in assault_defenders(g, fort)]
-            if won or not fit:
-                units = [u for u in p["units"] if u in g.state.pieces]
-                outcome = fortress_round(g, fort, p["side"], units)
-                if outcome == "neutralized" and M.hex_of(g, fort) is not None:
-                    _attacker_losses(g, p["side"], units, 2)
-                    fortress_falls(g, fort, p["side"], "LGG 23-G", "assault")
-                    outcome = "surrendered"
-            else:
-                outcome = "held"
-            mark_assault_losses(g, p["defenders"], outcome == "surrendered")
-            g.emit("assault", f"the assault at {p['hex']}: the fortress {'falls' if outcome == 'surrendered' else 'holds'}",
-                   rule="LGG 23-G", hex=p["hex"], outcome=outcome)
+            fell = fort is None or fort.id != p.get("fortress")
+            mark_assault_losses(g, p["defenders"], fell)
+            g.emit("assault", f"the assault at {p['hex']}: the fortress {'falls' if fell else 'holds'}",
+                   rule="LGG 23-G", hex=p["hex"], outcome="surrendered" if fell else "held")
             refresh_sieges(g)
         return None
 
