@@ -548,11 +548,14 @@ def resolve_round(g: Game, rec: dict[str, Any]) -> None:
     M.touch(g)
 
 
-def _exchange_allowed(g: Game, rec: dict[str, Any], uid: str, sub: str) -> bool:
+@implements("LGG 16.5-A", "LGG 4-A")
+def _exchange_allowed(g: Game, rec: dict[str, Any], uid: str, sub: str, truth: bool = False) -> bool:
     """LGG 16.5-A / 36.1: the Movement Doctrine defender may cancel a loss of this round (one per
     sub-battle) for one more retreat hex: not for an E, not if isolated, not if the retreat would
-    move it away from its supply lines; never in a counter-offensive (18-B)."""
-    from grognard.rulesets.lgg1418 import battle_retreat
+    move it away from its supply lines; never in a counter-offensive (18-B). Isolation and supply
+    lines are judged from what the defender may know of the enemy markers (4-A: offered unless
+    surely barred); ``truth``: from the true position (when the exchange is declared)."""
+    from grognard.rulesets.lgg1418 import battle_retreat, knowledge
     from grognard.rulesets.lgg1418.supply import is_isolated
 
     p = piece(g, uid)
@@ -562,9 +565,13 @@ def _exchange_allowed(g: Game, rec: dict[str, Any], uid: str, sub: str) -> bool:
         return False
     if rec["exchanges"].get(sub, {}).get(str(rec["round"])):
         return False
-    if is_isolated(g, p, "combat"):
-        return False
-    return battle_retreat.toward_supply_possible(g, p.side, rec["hex_i"], rec)
+
+    def traced() -> bool:
+        return not is_isolated(g, p, "combat") and battle_retreat.toward_supply_possible(g, p.side, rec["hex_i"], rec)
+
+    if truth:
+        return traced()
+    return knowledge.supply_as_known(g, p.side, traced) != "no"
 
 
 def _exchange_asked(g: Game, rec: dict[str, Any], uid: str, sub: str) -> bool:
@@ -1649,7 +1656,14 @@ class BattleDecision(Step):
         elif k == "exchange":
             it = rec["queue"][0]
             it["stage"] = "apply"
-            if t == "exchange":
+            if t == "exchange" and not _exchange_allowed(g, rec, it["unit"], it["sub"], truth=True):
+                from grognard.rulesets.lgg1418 import knowledge
+
+                knowledge.refuse_on_hidden_fact(
+                    g, side, f"{it['unit']} may not exchange a loss for a retreat hex: it is isolated or its retreat "
+                    "would leave its supply lines (an enemy marker on them holds units); it keeps the loss",
+                    f"{side} keeps its loss", "LGG 16.5-A")
+            elif t == "exchange":
                 it["exchanged"] = True
                 rec["exchanges"].setdefault(it["sub"], {})[str(rec["round"])] = True
                 rec["retreat_extra"] = int(rec.get("retreat_extra", 0)) + 1

@@ -25,7 +25,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import battle, hooks, mapdata, movement
+from grognard.rulesets.lgg1418 import battle, hooks, knowledge, mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
 from grognard.rulesets.lgg1418.counters import army_general, stat
@@ -240,11 +240,15 @@ def targets(g: Game, rec_like: dict[str, Any], units: list[Piece]) -> list[dict[
 
 # ====================================================================== empty-hex breakthroughs (17.2-D, 17.3-F)
 @implements("LGG 17.2-D", "LGG 17.3-F")
-def empty_hex_origins(g: Game, act: dict[str, Any], fought: set[str]) -> list[str]:
+def empty_hex_origins(g: Game, act: dict[str, Any], fought: set[str], refused_empty: list[str] | None = None) -> list[str]:
     """LGG 17.2-D / 17.3-F: hexes an infantry stack of the activation entered without a battle, by
-    normal movement, supplied and not isolated, from which the HQ reserve may break through."""
+    normal movement, supplied and not isolated, from which the HQ reserve may break through. Supply
+    and isolation are judged from what the side may know of the enemy markers (4-A): a hex is
+    offered unless surely barred; when the true position bars it, the announcement is refused
+    with a reveal event and the hex is not offered again (``refused``)."""
     out = []
     side = act["side"]
+    refused = set(refused_empty or ())
     for i, plist in sorted(M.occupied(g, side).items()):
         lab = M.label(g, i)
         if lab in fought or i in M.enemy_present_hexes(g, side):
@@ -253,10 +257,17 @@ def empty_hex_origins(g: Game, act: dict[str, Any], fought: set[str]) -> list[st
                   and p.attrs.get("mv_mode") == "normal" and "mv_from" in p.attrs and p.loc.kind == "hex"]
         if not movers:
             continue
-        if not all(is_supplied(g, p) and not is_isolated(g, p, "combat") for p in movers):
+        if knowledge.supply_as_known(g, side, lambda movers=movers: _movers_supplied(g, movers)) == "no":
+            continue  # 4-A: judged from what the side may know of the enemy markers
+        if lab in refused:
             continue
         out.append(lab)
     return out
+
+
+def _movers_supplied(g: Game, movers: list[Piece]) -> bool:
+    """17.2-D / 17.3-F: every infantry unit that entered the empty hex is supplied and not isolated."""
+    return all(is_supplied(g, p) and not is_isolated(g, p, "combat") for p in movers)
 
 
 # ====================================================================== the step
@@ -327,14 +338,14 @@ class Breakthrough(Step):
             if act is not None and not f.params.get("empty_done"):
                 fought = {rec_of(g, b)["hex"] for b in f.params.get("battles", [])} | \
                     {e["hex"] for e in f.params.get("empty", [])}
-                for lab in empty_hex_origins(g, act, fought):
+                for lab in empty_hex_origins(g, act, fought, f.params.get("refused_empty")):
                     if eligible_units(g, side, act["armies"], g.board.idx(lab), serial):
                         out.append({"type": "announce-empty", "side": side, "hex": lab})
             out.append({"type": "end-breakthrough", "side": side})
             return out
 
         return M.memo(g, f"breakthrough-options:{f.params['side']}:{len(f.params.get('empty', []))}:"
-                         f"{f.params.get('empty_done')}", compute)
+                         f"{f.params.get('empty_done')}:{len(f.params.get('refused_empty', []))}", compute)
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         return self._options(g, f)
@@ -353,6 +364,15 @@ class Breakthrough(Step):
             return
         if t == "announce-empty":
             lab = action["hex"]
+            movers = [p for p in M.units_at_hex(g, g.board.idx(lab), side) if M.is_infantry(p) and act is not None
+                      and p.attrs.get("mv_act") == act["serial"] and p.attrs.get("mv_mode") == "normal"
+                      and "mv_from" in p.attrs and p.loc.kind == "hex"]
+            if not _movers_supplied(g, movers):
+                f.params.setdefault("refused_empty", []).append(lab)
+                knowledge.refuse_on_hidden_fact(
+                    g, side, f"no breakthrough from the empty hex {lab}: the stack there is out of supply or isolated "
+                    "(an enemy marker on its supply line holds units)", f"{side} finds its supply line cut", "LGG 17.2-D")
+                return
             entry = {"hex": lab, "attacker": side, "armies": list(act["armies"]) if act else [],
                      "attacker_from": sorted({M.label(g, int(p.attrs["mv_from"])) for p in M.units_at_hex(g, g.board.idx(lab), side)
                                               if isinstance(p.attrs.get("mv_from"), int)}),

@@ -13,11 +13,18 @@ and exerts a ZoC while not besieged); a stack observed in full this turn (43-G, 
 pieces are known); a stack observed by count with at least one corps; and what reveal events
 recorded in ``st["known"][side][hex label]`` (``units``: holds enemy units; ``zoc``: kinds of
 enemy ZoC known on that hex), valid for the activation in which they were revealed.
+
+Supply (9, 9-H): a trace crosses a hex holding only an enemy decoy, not one holding enemy units.
+A legal list that turns on the supply or isolation of the mover's own units is decided by
+:func:`supply_as_known` (the answer whatever the unknown markers hold, or ``maybe``): an action
+that may be legal is offered, and when the true position bars it, it is refused by
+:func:`refuse_on_hidden_fact` (a reveal event). Listing never shows whether a marker is a decoy.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from grognard.core.rules import implements
 from grognard.rulesets.lgg1418 import model as M
@@ -25,6 +32,8 @@ from grognard.rulesets.lgg1418.zoc import BESIEGED, exerts_zoc, zoc_kind_of, zoc
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+
+T = TypeVar("T")
 
 
 def _serial(g: Game) -> int:
@@ -148,3 +157,69 @@ def possible_zoc_sources(g: Game, side: str, j: int) -> list[int]:
         if zoc_reaches(g, enemy, h, j):
             out.append(h)
     return out
+
+
+# ====================================================================== supply traced across unknown markers (4-A, 9, 9-H)
+@implements("LGG 4-A")
+def _known_empty(g: Game, side: str) -> set[int]:
+    """Enemy hexes ``side`` knows hold no enemy unit: fully observed this turn, or revealed."""
+    blocking = M.enemy_blocking_hexes(g, side)
+    out = {h for h in _observed_full(g, side) if h not in blocking}
+    for lab, rec in _records(g, side).items():
+        if rec.get("units") is False and g.board.has_label(lab):
+            out.add(g.board.idx(lab))
+    return out
+
+
+@implements("LGG 4-A", "LGG 9-H")
+def unknown_markers(g: Game, side: str) -> frozenset[int]:
+    """LGG 4-A / 9-H: enemy stack markers of which ``side`` cannot tell whether they hold units or
+    are only decoys (a decoy does not stop a supply or isolation trace, units do)."""
+
+    def compute() -> frozenset[int]:
+        if not g.opt("fog-of-war"):
+            return frozenset()
+        present = M.enemy_present_hexes(g, side)
+        return frozenset(present - known_unit_hexes(g, side) - _known_empty(g, side))
+
+    return M.memo(g, f"unknown-markers:{side}", compute)
+
+
+def _assuming(g: Game, side: str, blocked: set[int], fn: Callable[[], T]) -> T:
+    """Evaluate ``fn`` as if exactly ``blocked`` were the enemy hexes holding units for ``side``'s
+    traces. The derived values of the position are computed afresh for the question and dropped
+    afterwards; nothing of the game changes."""
+    s = g.state
+    M.memo(g, "__probe", lambda: 0)  # make sure the memo of the position exists
+    saved = s.__dict__["_lgg_memo"]
+    s.__dict__["_lgg_memo"] = {"__ver": saved["__ver"], f"enemy-block:{side}": set(blocked)}
+    try:
+        return fn()
+    finally:
+        s.__dict__["_lgg_memo"] = saved
+
+
+@implements("LGG 4-A", "LGG 9", "LGG 9-H")
+def supply_as_known(g: Game, side: str, fn: Callable[[], bool]) -> str:
+    """LGG 4-A / 9 / 9-H: a supply or isolation question about ``side``'s own units (``fn``, true
+    when the units are supplied / not isolated / may trace ...) answered from what ``side`` may
+    know of the enemy markers: ``yes`` (whatever the unknown markers hold), ``no`` (even if
+    they all are decoys) or ``maybe`` (the answer depends on a hidden fact). The question must
+    be monotone: more enemy units on the map never make it true."""
+    unknown = unknown_markers(g, side)
+    if not unknown:
+        return "yes" if fn() else "no"
+    blocking = set(M.enemy_blocking_hexes(g, side))
+    optimistic = _assuming(g, side, blocking - unknown, fn)
+    if not optimistic:
+        return "no"
+    pessimistic = _assuming(g, side, blocking | unknown, fn)
+    return "yes" if pessimistic else "maybe"
+
+
+@implements("LGG 4-A")
+def refuse_on_hidden_fact(g: Game, side: str, text: str, others: str, rule: str) -> None:
+    """LGG 4-A: an action accepted from what ``side`` knew turns out to be barred by a hidden fact
+    (an enemy marker on a supply line held units): a reveal event (an undo barrier) tells ``side``
+    what it ran into; the other side reads ``others``."""
+    g.emit("action-refused", text, rule=rule, visible_to=[side], others=others, reveal=True)

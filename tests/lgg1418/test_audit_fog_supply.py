@@ -1,0 +1,107 @@
+"""Audit of the fog of war on supply traces (LGG 4-A, 9, 9-H): a supply line crossing a hex that
+holds only an enemy decoy must not show the tracer that the marker is a decoy, and the legal
+lists that turn on supply are decided from what the tracer may know."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from grognard.core.state import Frame
+from grognard.rulesets.lgg1418 import battle, battle_steps, breakthrough, knowledge
+from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.supply import is_supplied
+
+from .helpers import CP, EN, army, corps, decoy, game, hq
+
+# a corridor: row 2 is plains, rows 1 and 3 are lakes; Metz (German capital) at 0102, the unit at
+# 0302 is supplied only through 0202, where the Entente has a marker
+TERRAIN = ["llllllll", "pppppppp", "llllllll"]
+PLACES = [{"hex": "0102", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}},
+          {"hex": "0802", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}}]
+
+
+def _corridor(marker: str, extra: list[dict] | None = None):
+    held = decoy("fd", "FR", "FR-1", "0202") if marker == "decoy" else corps("fx", "FR", "0202", army="FR-1")
+    pieces = [hq("dh", "DE", "0102", "DE-1"), corps("u", "DE", "0302", army="DE-1"), hq("fh", "FR", "0802", "FR-1"),
+              held, *(extra or [])]
+    if marker != "decoy":
+        pieces.append(decoy("fd", "FR", "FR-1"))
+    rules = {"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh", "fd")],
+             "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
+             "powers": {"FR": {"pr_stock": 10, "pr_flow": 0}, "DE": {"pr_stock": 10, "pr_flow": 0}}}
+    control = {"hexes": {CP: ["0102", "0202", "0302", "0402"], EN: ["0502", "0602", "0702", "0802"]}}
+    return game(pieces=pieces, rules=rules, terrain=TERRAIN, places=PLACES, control=control)
+
+
+def _supplied(g) -> Any:
+    return lambda: is_supplied(g, g.state.pieces["u"])
+
+
+@pytest.mark.rules("LGG 4-A", "LGG 9", "LGG 9-H")
+def test_lgg_4a_9h_audit_a_decoy_on_the_supply_line_is_not_shown_to_the_tracer() -> None:
+    gd, gu = _corridor("decoy"), _corridor("units")
+    i = gd.board.idx("0202")
+    assert _supplied(gd)() and not _supplied(gu)()  # the truth: a decoy does not cut the line (9-H)
+    for g in (gd, gu):
+        assert i in knowledge.unknown_markers(g, CP)
+        assert knowledge.supply_as_known(g, CP, _supplied(g)) == "maybe"  # the same answer in both positions
+    assert _supplied(gd)() and not _supplied(gu)()  # asking changed nothing
+    knowledge.remember(gd, CP, "0202", units=False)  # once revealed, the tracer knows
+    assert knowledge.supply_as_known(gd, CP, _supplied(gd)) == "yes"
+    knowledge.remember(gu, CP, "0202", units=True)
+    assert knowledge.supply_as_known(gu, CP, _supplied(gu)) == "no"
+
+
+@pytest.mark.rules("LGG 17.2-D", "LGG 4-A")
+def test_lgg_17_2d_audit_empty_hex_breakthrough_offered_from_knowledge_refused_with_a_reveal() -> None:
+    worlds = {}
+    for marker in ("decoy", "units"):
+        g = _corridor(marker)
+        u = g.state.pieces["u"]
+        act = {"side": CP, "serial": 7, "armies": ["DE-1"], "kind": "army"}
+        M.st(g)["activation"] = act
+        for k, v in (("mv_act", 7), ("mv_mode", "normal"), ("mv_from", g.board.idx("0402"))):
+            M.set_attr(g, u, k, v)
+        worlds[marker] = (g, act)
+    offered = {m: breakthrough.empty_hex_origins(g, act, set()) for m, (g, act) in worlds.items()}
+    assert offered["decoy"] == offered["units"] == ["0302"]  # listing shows nothing of the marker
+    g, act = worlds["units"]
+    step = g.steps["breakthrough"]
+    f = Frame("breakthrough", {"side": CP, "battles": []})
+    n = len(g.state.log)
+    step.apply(g, f, {"type": "announce-empty", "side": CP, "hex": "0302"})
+    refused = [e for e in g.state.log[n:] if e["type"] == "action-refused"]
+    assert refused and refused[0]["rule"] == "LGG 17.2-D" and not f.params.get("empty")
+    assert breakthrough.empty_hex_origins(g, act, set(), f.params["refused_empty"]) == []  # not offered again
+    g, act = worlds["decoy"]
+    f = Frame("breakthrough", {"side": CP, "battles": []})
+    g.steps["breakthrough"].apply(g, f, {"type": "announce-empty", "side": CP, "hex": "0302"})
+    assert [e["hex"] for e in f.params["empty"]] == ["0302"]  # the decoy does not cut the line
+
+
+@pytest.mark.rules("LGG 16.5-A", "LGG 4-A")
+def test_lgg_16_5a_audit_exchange_offered_from_knowledge_refused_with_a_reveal() -> None:
+    recs = {}
+    for marker in ("decoy", "units"):
+        g = _corridor(marker, [corps("fa", "FR", "0302", army="FR-1")])
+        M.set_attr(g, g.state.pieces["fa"], "mv_from", g.board.idx("0402"))
+        params = battle.battle_params(g, hex="0302", attacker=EN, attacker_units=["fa"], defender_units=["u"])
+        rec = battle.rec_of(g, params["battle"])
+        battle_steps.setup_participants(g, rec)
+        battle_steps.finish_setup(g, rec)
+        rec["round"] = 1
+        recs[marker] = (g, rec)
+    asked = {m: battle_steps._exchange_allowed(g, rec, "u", "A") for m, (g, rec) in recs.items()}
+    assert asked["decoy"] == asked["units"]  # the offer does not depend on the hidden fact
+    g, rec = recs["units"]
+    assert not battle_steps._exchange_allowed(g, rec, "u", "A", truth=True)
+    # an exchange declared when the true position bars it is refused with a reveal
+    rec["queue"] = [{"t": "hit", "unit": "u", "res": "1", "sub": "A", "stage": "exchange", "may_exchange": True}]
+    f = Frame("battle-decision", {"battle": rec["id"], "kind": "exchange", "side": CP})
+    n = len(g.state.log)
+    g.steps["battle-decision"].apply(g, f, {"type": "exchange", "side": CP, "battle": rec["id"]})
+    refused = [e for e in g.state.log[n:] if e["type"] == "action-refused"]
+    assert [e["rule"] for e in refused] == ["LGG 16.5-A"] and refused[0]["reveal"]
+    assert not rec["queue"][0].get("exchanged") and not rec.get("forced_retreat")
