@@ -6,7 +6,8 @@ from two hexes first retreats into them, then the defender picks the hex. The fo
 keeps only the city, fortress, river, mountain and weather modifiers; corps of a friendly army
 that came as reinforcements may join; units out of combat, disorganized or repulsed may not
 (the counter-offensive continues the battle). The former attacker may reinforce itself (hook
-``enemy-reinforcement``); the sub-battles of a great battle may be reorganized (a new split);
+``enemy-reinforcement``); with no unit fit for combat in the counter-attacked hex it may intercept
+the counter-offensive with one of its adjacent stacks (:class:`CounterOffensiveInterception`); the sub-battles of a great battle may be reorganized (a new split);
 the Movement table is always used. 18-B: the former attacker retreats only one hex (bold
 ignored, no loss exchanged); the former defender never breaks through after it.
 """
@@ -98,6 +99,80 @@ def targets(g: Game, rec: dict[str, Any]) -> list[str]:
     return out
 
 
+def _defenders(g: Game, rec: dict[str, Any], j: int) -> list[str]:
+    """The former attacker's units in hex ``j`` fit to defend against the counter-offensive."""
+    enemy = rec["attacker"]
+    excluded = {u for u, x in rec["units"].items() if x["side"] == enemy and
+                (x["state"] != "fit" or x.get("barred") == rec["round"] + 1)}
+    return [p.id for p in M.units_at_hex(g, j, enemy) if p.type in ("corps", "artillery", "tank")
+            and p.id not in excluded and p.loc.kind == "hex"]
+
+
+def _stack(g: Game, side: str, k: int) -> list[str]:
+    """The combat units of ``side``'s stack in hex ``k`` (corps, artillery, tanks on the map)."""
+    return sorted(p.id for p in M.units_at_hex(g, k, side) if p.type in ("corps", "artillery", "tank")
+                  and p.loc.kind == "hex" and not M.in_reserve(p))
+
+
+@implements("LGG 18-A")
+def interception_stacks(g: Game, rec: dict[str, Any], j: int) -> list[str]:
+    """LGG 18-A: when the former attacker has no unit fit for combat in the counter-attacked hex
+    ``j``, the hexes of its stacks adjacent to ``j`` (with a corps, within the stacking limit of
+    ``j``; not the battle hex) that may intercept the counter-offensive there."""
+    from grognard.rulesets.lgg1418.stacking import counts_for_stacking, stacking_limit
+
+    side = rec["attacker"]
+    here = sum(1 for p in M.units_at_hex(g, j, side) if counts_for_stacking(g, p))
+    out = []
+    for k in g.board.neighbors(j):
+        if k == rec["hex_i"]:
+            continue
+        ids = _stack(g, side, k)
+        corps = [u for u in ids if piece(g, u).type == "corps"]
+        if corps and here + sum(1 for u in ids if counts_for_stacking(g, piece(g, u))) <= stacking_limit(g, j):
+            out.append(M.label(g, k))
+    return out
+
+
+@implements("LGG 18-A")
+class CounterOffensiveInterception(Step):
+    """LGG 18-A: the former attacker, with no unit fit for combat in the counter-attacked hex,
+    may intercept the counter-offensive with one of its adjacent stacks (``co-intercept``,
+    ``from``), which moves into the hex and defends; or not (``no-co-intercept``)."""
+
+    name = "counter-offensive-interception"
+    title = "Interception of a counter-offensive"
+    rule = "LGG 18-A"
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"{rec_of(g, f.params['battle'])['attacker']}: intercept the counter-offensive into {f.params['to']}?"
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        return [rec_of(g, f.params["battle"])["attacker"]]
+
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        rec = rec_of(g, f.params["battle"])
+        j = g.board.idx(f.params["to"])
+        out: list[Action] = [{"type": "co-intercept", "side": side, "battle": rec["id"], "from": k}
+                             for k in interception_stacks(g, rec, j)]
+        return [*out, {"type": "no-co-intercept", "side": side, "battle": rec["id"]}]
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        g.finish(f)
+        if action["type"] != "co-intercept":
+            return
+        j = g.board.idx(f.params["to"])
+        k = g.board.idx(action["from"])
+        ids = _stack(g, rec["attacker"], k)
+        for u in ids:
+            M.move_piece(g, piece(g, u), Loc.hex(j))
+            M.set_attr(g, piece(g, u), "mv_from", k)
+        say(g, rec["attacker"], "interception", f"{', '.join(ids)} intercept the counter-offensive in {f.params['to']}",
+            f"{rec['attacker']} intercepts the counter-offensive in {f.params['to']} from {action['from']}",
+            rule="LGG 18-A")
+
+
 @implements("LGG 18-A")
 class CounterOffensiveChoice(Step):
     """LGG 18-A: the victorious defender decides whether (and where) to counter-attack."""
@@ -166,11 +241,12 @@ class CounterOffensiveBattle(Step):
             if h:
                 return h
         if f.params.get("stage") == "reinforce":
+            f.params["stage"] = "fight"
+            if not any(piece(g, u).type == "corps" for u in _defenders(g, rec, j)) and interception_stacks(g, rec, j):
+                return "counter-offensive-interception", {"battle": rec["id"], "to": f.params["to"]}
+        if f.params.get("stage") == "fight":
             f.params["stage"] = "done"
-            excluded = {u for u, x in rec["units"].items() if x["side"] == enemy and
-                        (x["state"] != "fit" or x.get("barred") == rec["round"] + 1)}
-            defenders = [p.id for p in M.units_at_hex(g, j, enemy) if p.type in ("corps", "artillery", "tank")
-                         and p.id not in excluded and p.loc.kind == "hex"]
+            defenders = _defenders(g, rec, j)
             params = battle.battle_params(g, hex=f.params["to"], attacker=side, kind="counter-offensive",
                                           table="movement", breakthrough=False, counter_offensive=False,
                                           retreat="deferred", attacker_units=[u for u in f.params["units"]
@@ -186,4 +262,4 @@ class CounterOffensiveBattle(Step):
         return None
 
 
-STEPS: tuple[type[Step], ...] = (CounterOffensiveChoice, CounterOffensiveBattle)
+STEPS: tuple[type[Step], ...] = (CounterOffensiveChoice, CounterOffensiveBattle, CounterOffensiveInterception)

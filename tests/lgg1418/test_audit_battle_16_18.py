@@ -1,0 +1,68 @@
+"""Audit of rules 16-18 against the seed: clauses found missing and now implemented."""
+
+from __future__ import annotations
+
+import pytest
+
+from grognard.core.state import Frame
+from grognard.rulesets.lgg1418 import battle, counteroffensive
+from grognard.rulesets.lgg1418 import model as M
+
+from .battle_helpers import bgame, de, fr, open_battle
+from .helpers import CP, EN, place_at, ring
+
+WEAK = {"full": (2, 0, 3, 4), "reduced": (1, 0, 2, 4)}
+
+
+def _beaten_attacker(extra: list[dict]):
+    """The French attacked 0404 from 0405 and lost; their corps there is disorganized, back in 0405."""
+    g = bgame([fr("fa", "0405", **WEAK), de("da", "0404", full=(8, 3, 9, 4)), *extra])
+    rec = open_battle(g, "0404", EN, froms={"fa": "0405"}, attacker_units=["fa"])
+    place_at(g, "fa", "0404")
+    rec["units"]["fa"]["state"] = "disorganized"
+    place_at(g, "fa", "0405")
+    rec["winner"], rec["loser"], rec["ended_by"], rec["ended"] = CP, EN, "test", True
+    return g, rec
+
+
+def _side_hex() -> str:
+    return next(h for h in ring("0405") if h != "0404" and h in ring("0404"))
+
+
+@pytest.mark.rules("LGG 18-A")
+def test_lgg_18a_audit_former_attacker_without_fit_units_intercepts_with_an_adjacent_stack() -> None:
+    side_hex = _side_hex()
+    g, rec = _beaten_attacker([fr("fc", side_hex)])
+    j = g.board.idx("0405")
+    assert counteroffensive.interception_stacks(g, rec, j) == [side_hex]
+    step = g.steps["counter-offensive-battle"]
+    f = Frame("counter-offensive-battle", {"battle": rec["id"], "to": "0405", "stage": "reinforce", "units": ["da"]})
+    place_at(g, "da", "0405")
+    child = step.next_child(g, f)
+    assert child == ("counter-offensive-interception", {"battle": rec["id"], "to": "0405"})
+    ist = g.steps[child[0]]
+    fi = Frame(child[0], dict(child[1]))
+    legal = ist.legal_actions(g, fi, EN)
+    assert [a["type"] for a in legal] == ["co-intercept", "no-co-intercept"]
+    ist.apply(g, fi, legal[0])
+    assert M.hex_of(g, g.state.pieces["fc"]) == j
+    name, params = step.next_child(g, f)
+    co = battle.rec_of(g, params["battle"])
+    assert name == "battle" and co["spec"]["defender_units"] == ["fc"]  # the intercepting stack defends
+
+
+@pytest.mark.rules("LGG 18-A")
+def test_lgg_18a_audit_no_interception_offered_when_fit_units_defend_or_no_stack_is_adjacent() -> None:
+    g, rec = _beaten_attacker([])
+    j = g.board.idx("0405")
+    assert counteroffensive.interception_stacks(g, rec, j) == []
+    step = g.steps["counter-offensive-battle"]
+    f = Frame("counter-offensive-battle", {"battle": rec["id"], "to": "0405", "stage": "reinforce", "units": ["da"]})
+    place_at(g, "da", "0405")
+    name, _params = step.next_child(g, f)
+    assert name == "battle"  # nothing to intercept with: the counter-offensive is fought at once
+    g2, rec2 = _beaten_attacker([fr("fc", _side_hex()), fr("fd", "0405")])
+    f2 = Frame("counter-offensive-battle", {"battle": rec2["id"], "to": "0405", "stage": "reinforce", "units": ["da"]})
+    place_at(g2, "da", "0405")
+    name2, _p = g2.steps["counter-offensive-battle"].next_child(g2, f2)
+    assert name2 == "battle"  # a fit corps in the hex defends: no interception
