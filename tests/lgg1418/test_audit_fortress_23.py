@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from grognard.core.state import Loc
+from grognard.core.state import Frame, Loc
 from grognard.rulesets.lgg1418 import battle, battle_retreat, battle_steps
 from grognard.rulesets.lgg1418 import fortress as F
 from grognard.rulesets.lgg1418 import model as M
@@ -332,3 +332,38 @@ def test_lgg_23d_audit_besieged_corps_stay_out_after_a_won_relief() -> None:
     assert g.state.pieces["fr2"].loc.kind == "hex"  # on the map again, in the battle hex
     retreating = {u for e in battle_retreat.pending(g, [rec["id"]]) for u in e["units"]}
     assert {"de", "de2"} <= retreating  # the besiegers retreat: the siege will be lifted
+
+
+# ---------------------------------------------------------------------- air support and gas (Fire Doctrine)
+@pytest.mark.rules("LGG 23-G", "LGG 32.1-C", "LGG 37-D")
+def test_lgg_23g_audit_air_support_and_gas_may_be_used_in_an_assault(monkeypatch) -> None:
+    from grognard.rulesets.lgg1418 import tactics
+
+    plane = {"id": "fight", "type": "aircraft", "nation": "DE", "at": {"inside": "dh"}, "attrs": {"category": "fighter"},
+             "faces": {"full": {"attack": 2, "range": 4}, "reduced": {"attack": 1, "range": 4}}}
+    g = game(pieces=_pieces([plane]), rules=_rules(first_turn="1915-05", last_turn="1915-07"),
+             places=[{"hex": "0706", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}}])
+    place_at(g, "de", V)
+    F.establish_siege(g, g.state.pieces["verdun"], CP)
+    M.st(g)["air_indices"] = {CP: {"fighter": -4, "tactical": 1}}
+    M.st(g)["technologies"] = {"DE": ["chlorine"]}
+    tactics.acquisitions(g).append({"tactic": "combat gas", "nation": "DE", "side": CP, "turn": M.turn_index(g) - 1,
+                                    "year": M.current_turn(g).year})
+    rec = _assault_rec(g, ["de"])
+    opts = F.assault_support_options(g, rec["id"], counted=True)
+    assert {"air": 1, "gas": True} in opts and {"air": 0, "gas": False} in opts
+    assert all(o["air"] <= 1 for o in opts)  # one sub-battle: one aircraft without the tactic (37-H)
+    dice = force_dice(monkeypatch)
+    dice.push(3, 6)  # the aircraft's D6 (3 + 1 <= 4: success), the gas fire table
+    step = g.steps["assault-support"]
+    f = Frame("assault-support", {"battle": rec["id"], "side": CP, "counted": True})
+    step.apply(g, f, {"type": "assault-support", "side": CP, "air": 1, "gas": True})
+    rules = [m["rule"] for m in rec["spec"]["modifiers"]]
+    assert "LGG 32.1-C" in rules and "LGG 37-D" in rules
+    engage(rec, att="de", dfn="gar")
+    calc = battle.round_calc(g, rec, "A")
+    assert {"LGG 32.1-C", "LGG 37-D"} <= {m.rule for m in calc.attacker.mods}
+    # in Movement Doctrine (1914) an assault has neither
+    g2 = _besieged()
+    rec2 = _assault_rec(g2, ["de"])
+    assert F.assault_support_options(g2, rec2["id"], counted=False) == [{"air": 0, "gas": False}]

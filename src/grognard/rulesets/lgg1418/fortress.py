@@ -682,7 +682,13 @@ class FortressAssault(Step):
             p["defenders"] = [q.id for q in assault_defenders(g, fort)]
             params = battle.battle_params(g, **assault_params(g, i, p["side"], p["units"], bool(p.get("immediate"))))
             p["battle"] = params["battle"]
+            if assault_support_options(g, params["battle"], bool(p.get("counted"))) != [{"air": 0, "gas": False}]:
+                p["stage"] = "support"
+                return "assault-support", {"battle": params["battle"], "side": p["side"], "counted": bool(p.get("counted"))}
             return "battle", params
+        if stage == "support":
+            p["stage"] = "after"
+            return "battle", {"battle": p["battle"]}
         if stage == "after":
             p["stage"] = "done"
             fell = fort is None or fort.id != p.get("fortress")
@@ -691,6 +697,63 @@ class FortressAssault(Step):
                    rule="LGG 23-G", hex=p["hex"], outcome="surrendered" if fell else "held")
             refresh_sieges(g)
         return None
+
+
+@implements("LGG 23-G", "LGG 32.1-C", "LGG 37-D")
+def assault_support_options(g: Game, bid: str, counted: bool) -> list[dict[str, Any]]:
+    """LGG 23-G / 32.1-C / 37-D: in Fire and Combined Doctrine the attacker of an assault may use
+    tactical air support and a gas attack (no bombardment, tanks or Stosstruppen): the numbers of
+    aircraft it may send, with or without the gas it has available (a gas counts against the gas
+    battles of the turn: ``counted`` when the assault is a secondary battle)."""
+    from grognard.rulesets.lgg1418 import battle, main_battle, tactics
+
+    rec = battle.rec_of(g, bid)
+    side = rec["attacker"]
+    if battle.side_doctrine_at(g, side, rec["hex_i"]) not in battle.FIRE_DOCTRINES:
+        return [{"air": 0, "gas": False}]
+    nation = main_battle._nation(g, rec, side)
+    per_sub = tactics.air_support_aircraft(g, nation)  # an assault has a single sub-battle
+    air = [n for n in main_battle.air_support_options(g, rec, side) if n <= per_sub]
+    gas = tactics.gas_available(g, nation, "secondary" if counted else "assault")
+    return [{"air": n, "gas": with_gas} for n in air for with_gas in ([False, True] if gas else [False])]
+
+
+@implements("LGG 23-G", "LGG 32.1-C", "LGG 37-D")
+class AssaultSupport(Step):
+    """LGG 23-G: before an assault in Fire or Combined Doctrine the attacker chooses its tactical
+    air support (aircraft sent) and whether it uses a gas attack (``assault-support``, ``air``,
+    ``gas``)."""
+
+    name = "assault-support"
+    title = "Assault: air support and gas"
+    rule = "LGG 23-G"
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"{f.params['side']}: air support and gas for the assault"
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        return [f.params["side"]]
+
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        return [{"type": "assault-support", "side": side, **o}
+                for o in assault_support_options(g, f.params["battle"], bool(f.params.get("counted")))]
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.lgg1418 import battle, main_battle, tactics
+
+        rec = battle.rec_of(g, f.params["battle"])
+        side = f.params["side"]
+        mods = list(rec["spec"].get("modifiers") or [])
+        if int(action.get("air", 0)):
+            mods += main_battle.fly_air_support(g, rec, side, int(action["air"]))
+        if action.get("gas"):
+            nation = main_battle._nation(g, rec, side)
+            gas = tactics.gas_available(g, nation, "secondary" if f.params.get("counted") else "assault")
+            if gas:
+                mods.append(tactics.gas_modifier(tactics.gas_attack_bonus(g, nation, gas)))
+        rec["spec"]["modifiers"] = mods
+        M.touch(g)
+        g.finish(f)
 
 
 # ====================================================================== the besieger's actions
@@ -801,14 +864,16 @@ class SiegeActions(Step):
         f.params.setdefault("assaulted", []).append(action["hex"])
         units = [p.id for p in assault_units(g, side, i)]
         immediate = action["hex"] in f.params.get("new_sieges", [])
-        if self._counts(g, f, side, action["hex"]):
+        counted = self._counts(g, f, side, action["hex"])
+        if counted:
             from grognard.rulesets.lgg1418 import secondary
 
             act = M.st(g).get("activation") or {}
             secondary.count_battle(g, side, action["hex"], "secondary", list(act.get("armies", [])))
         g.emit("assault-declared", f"{side} launches an assault on the fortress at {action['hex']}", rule="LGG 23-G",
                hex=action["hex"])
-        g.push("fortress-assault", {"side": side, "hex": action["hex"], "units": units, "immediate": immediate})
+        g.push("fortress-assault", {"side": side, "hex": action["hex"], "units": units, "immediate": immediate,
+                                    "counted": counted})
 
 
-STEPS: tuple[type[Step], ...] = (FortressSurrender, FortressAssault, SiegeActions)
+STEPS: tuple[type[Step], ...] = (FortressSurrender, FortressAssault, SiegeActions, AssaultSupport)
