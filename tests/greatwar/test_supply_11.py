@@ -19,6 +19,7 @@ from grognard.rulesets.greatwar import (
     units,
     zoc,
 )
+from grognard.rulesets.greatwar.mechanics import gw
 from grognard.rulesets.greatwar.supply import strength_factor
 
 from .helpers import (
@@ -607,3 +608,20 @@ def test_ot_11b_transport_units_extend_overland_and_road_elements() -> None:
     nets = [{"name": "rd", "kind": "road", "paths": [["0101", "0201", "0301", "0401", "0501"]]}]
     g3 = game(rows=["ccccccc", "ccccccc"], control=ctl, networks=nets, pieces=[mt], turns=[("Oct I 14", {"weather": "mud"})])
     assert supply.road_distances(g3, EN, [idx(g3, "0101")])[idx(g3, "0401")] == 2
+
+
+@pytest.mark.rules("OT 11B", "OT 16")
+def test_ot_11b_a_unit_back_in_play_after_the_check_has_its_new_location_status() -> None:
+    """Found by self-play of the Marne: a unit out of supply at the check, eliminated and replaced
+    in the same player turn at a city in regular supply, is in supply there (OT 16); the supply
+    check's finding for its old place no longer applies to it."""
+    from grognard.rulesets.greatwar import replacements
+
+    g = chain_game()
+    u2 = g.state.pieces["u2"]
+    assert "supply_out_since" in u2.attrs and "u2" in gw(g)["supply"]["checked"][EN]
+    units.eliminate(g, u2, "OT 11F3")
+    replacements.receive_piece(g, u2, idx(g, "0101"), "OT 16B3c", "replaced")
+    assert "supply_out_since" not in u2.attrs
+    assert "u2" not in gw(g)["supply"]["checked"][EN]
+    assert supply.supply_invariant(g) == []

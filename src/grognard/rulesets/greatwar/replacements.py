@@ -783,13 +783,15 @@ def receive_piece(g: Game, p: Piece, i: int, rule: str, why: str = "") -> None:
     OT 16: a unit entering play at a location that is out of general supply takes that location's
     supply status (its turn count), and at an isolated location out of supply for two turns or more
     it is not checked for supply elimination (OT 11F3) in the player turn it arrives (attribute
-    ``arrived_exempt`` = that player turn, read by the supply rules). OT 14N2: a Corps HQs enters
+    ``arrived_exempt`` = that player turn, read by the supply rules); what the initial-phase supply
+    check found for it at its old place, if it was on the map then, no longer applies. OT 14N2: a Corps HQs enters
     known or unknown by its distance to the enemy."""
     from grognard.rulesets.greatwar import isolation, supply
 
     for k in ("pool", "pool_isolated", "set_aside", "eliminated_face", "supply_out_since"):
         p.attrs.pop(k, None)
     g.state.move(p.id, Loc.hex(i))
+    supply.forget_check(g, p)
     since = location_supply_since(g, p.side, i)
     if since is not None:
         p.attrs["supply_out_since"] = since

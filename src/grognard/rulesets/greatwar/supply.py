@@ -1537,6 +1537,20 @@ def end_of_segment(g: Game, segment: str) -> None:
 
 # ============================================================================ invariant
 @implements("OT 11B")
+@implements("OT 11B")
+def forget_check(g: Game, p: Piece) -> None:
+    """OT 11B, OT 16: a unit that enters play after this player turn's supply check (a replacement
+    of a unit that was on the map at the check and eliminated since, say) takes the supply status of
+    the location it enters (:func:`.replacements.receive_piece`), not what the check found for it at
+    its old place: it leaves the check's record."""
+    rec = gw(g).get("supply")
+    if not rec:
+        return
+    for side, ids in rec.get("checked", {}).items():
+        if p.id in ids:
+            rec["checked"][side] = [pid for pid in ids if pid != p.id]
+
+
 def supply_invariant(g: Game) -> list[str]:
     """The recorded general supply status agrees with a fresh trace of the same position, and the
     units' status attributes agree with the record."""
