@@ -2,7 +2,8 @@
 
 Plays the same games as ``grognard selfplay SCENARIO --seed S`` (game ``k``'s seeds drawn from
 ``S`` the same way), one game at a time in this process, and prints each game's actions per
-second and every problem as soon as the game ends. ``--games`` picks how many of those games,
+second, the hash of its final state (a speed-up must not change it) and every problem as soon as
+the game ends. ``--games`` picks how many of those games,
 ``--first`` the number of the first one (to look at game 7 alone, say)."""
 
 from __future__ import annotations
@@ -36,14 +37,17 @@ def main(argv: list[str] | None = None) -> int:
         game_seed, agent_seed = seeds[k - 1]
         rep = SelfplayReport()
         t0 = time.perf_counter()
+        c0 = time.process_time()
         g = play_one(scenario, game_seed, agent_seed, rep, max_steps=args.max_steps,
                      check_views=not args.no_views, game_no=k)
         dt = time.perf_counter() - t0
+        cpu = time.process_time() - c0
         total_actions += rep.actions
         total_time += dt
-        print(f"game {k}: {rep.actions} actions in {dt:.1f} s = {rep.actions / dt:.1f} actions/s; "
+        print(f"game {k}: {rep.actions} actions in {dt:.1f} s = {rep.actions / dt:.1f} actions/s "
+              f"({rep.actions / cpu:.1f} per CPU second); "
               f"turn {g.turn_label()}; violations {rep.invariant_violations}, refused {rep.refused_legal_actions}, "
-              f"replay {rep.replay_mismatches}, leaks {rep.view_leaks}", flush=True)
+              f"replay {rep.replay_mismatches}, leaks {rep.view_leaks}; state {g.state_hash()[:16]}", flush=True)
         for p in rep.problems:
             print("   ", p, flush=True)
     if total_time:

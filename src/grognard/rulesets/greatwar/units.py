@@ -41,10 +41,17 @@ def utype(p: Piece) -> UnitType:
     return t
 
 
+_IS_UNIT: dict[str, bool] = {}
+
+
 def is_unit(p: Piece) -> bool:
     """OT 3A: "units" are ground units; logistics items, markers and naval units are not."""
-    t = utype(p)
-    return not (t.logistics or t.naval or "leader" in t.tags or "elite-brigade" in t.tags)
+    hit = _IS_UNIT.get(p.type)
+    if hit is None:
+        t = utype(p)
+        hit = not (t.logistics or t.naval or "leader" in t.tags or "elite-brigade" in t.tags)
+        _IS_UNIT[p.type] = hit
+    return hit
 
 
 # ----------------------------------------------------------------------------- size (OT 3A1)
@@ -330,38 +337,68 @@ def can_use_special_effects(p: Piece) -> bool:
 
 
 # ----------------------------------------------------------------------------- where pieces are
+class _LocIndex:
+    """Where the pieces are, derived from the state's own location index only (rebuilt whenever
+    a piece is added, removed or moved: :meth:`GameState.move` resets it)."""
+
+    __slots__ = ("by_hex", "hex_of", "units")
+
+    def __init__(self, g: Game) -> None:
+        st = g.state
+        self.hex_of: dict[str, int] = {}
+        for p in st.pieces.values():
+            loc = st.where(p.id)
+            if loc.kind == "hex":
+                self.hex_of[p.id] = int(loc.ref)
+        by_hex: dict[int, list[Piece]] = {}
+        for i in sorted(set(self.hex_of.values())):
+            out: list[Piece] = []
+            stack = list(st.at_hex(i))
+            while stack:
+                q = stack.pop(0)
+                out.append(q)
+                stack.extend(st.contents(q.id))
+            by_hex[i] = out
+        self.by_hex: dict[int, tuple[Piece, ...]] = {i: tuple(v) for i, v in by_hex.items()}
+        self.units: tuple[Piece, ...] = tuple(sorted((p for p in st.pieces.values() if p.id in self.hex_of and is_unit(p)),
+                                                     key=lambda p: p.id))
+
+
+def _loc_index(g: Game) -> _LocIndex:
+    st = g.state
+    at = st._at
+    if at is None:
+        st.at_hex(-1)  # builds the state's location index
+        at = st._at
+    hit = st.__dict__.get("_gw_loc_index")
+    if hit is not None and hit[0] is at and hit[1] == len(st.pieces):
+        return hit[2]  # type: ignore[no-any-return]
+    idx = _LocIndex(g)
+    st.__dict__["_gw_loc_index"] = (at, len(st.pieces), idx)
+    return idx
+
+
 def hex_of(g: Game, p: Piece | str) -> int | None:
     """The map hex a piece is in (following carriers such as a Corps HQs box), or None."""
     pid = p if isinstance(p, str) else p.id
-    loc = g.state.where(pid)
-    return int(loc.ref) if loc.kind == "hex" else None
+    return _loc_index(g).hex_of.get(pid)
 
 
 def pieces_in_hex(g: Game, i: int) -> list[Piece]:
     """Every piece in hex ``i``, including those inside carriers there (Corps HQs boxes)."""
-    out: list[Piece] = []
-    stack = list(g.state.at_hex(i))
-    while stack:
-        p = stack.pop(0)
-        out.append(p)
-        stack.extend(g.state.contents(p.id))
-    return out
+    return list(_loc_index(g).by_hex.get(i, ()))
 
 
 def units_in_hex(g: Game, i: int, side: str | None = None) -> list[Piece]:
-    return [p for p in pieces_in_hex(g, i) if is_unit(p) and (side is None or p.side == side)]
+    return [p for p in _loc_index(g).by_hex.get(i, ()) if is_unit(p) and (side is None or p.side == side)]
 
 
 def on_map_units(g: Game, side: str | None = None) -> list[Piece]:
-    out = []
-    for p in g.state.pieces.values():
-        if side is not None and p.side != side:
-            continue
-        if not is_unit(p):
-            continue
-        if g.state.where(p.id).kind == "hex":
-            out.append(p)
-    return sorted(out, key=lambda p: p.id)
+    """The units on the map (of ``side``), by id."""
+    us = _loc_index(g).units
+    if side is None:
+        return list(us)
+    return [p for p in us if p.side == side]
 
 
 def eliminate(g: Game, p: Piece, rule: str, reason: str = "") -> None:
