@@ -66,3 +66,27 @@ def test_lgg_18a_audit_no_interception_offered_when_fit_units_defend_or_no_stack
     place_at(g2, "da", "0405")
     name2, _p = g2.steps["counter-offensive-battle"].next_child(g2, f2)
     assert name2 == "battle"  # a fit corps in the hex defends: no interception
+
+
+@pytest.mark.rules("LGG 39-B")
+def test_lgg_39b_audit_secondary_battle_with_a_tank_test_lasts_four_rounds(monkeypatch) -> None:
+    from grognard.rulesets.lgg1418 import battle_steps, tanks
+
+    from .battle_helpers import force_dice
+    from .helpers import tank
+
+    dice = force_dice(monkeypatch)
+    g = bgame([fr("fa", "0404"), *[tank(f"t{k}", "FR", "0404") for k in range(4)], de("da", "0404")], first="1917-03")
+    rec = open_battle(g, "0404", EN, kind="secondary", min_rounds=1)
+    dice.push(5)
+    tanks.value_test(g, rec, EN)
+    assert rec["min_rounds"] == 4
+    rec["obstinacy_count"] = 3
+    assert battle_steps.may_retreat_voluntarily(g, rec, EN) is not None  # not before the 4th round
+    rec["obstinacy_count"] = 4
+    assert battle_steps.may_retreat_voluntarily(g, rec, EN) is None
+    g2 = bgame([fr("fa", "0404"), *[tank(f"t{k}", "FR", "0404") for k in range(2)], de("da", "0404")], first="1917-03")
+    rec2 = open_battle(g2, "0404", EN, kind="main", min_rounds=1)
+    dice.push(5)
+    tanks.value_test(g2, rec2, EN)
+    assert rec2["min_rounds"] == 1  # a main battle has no such obligation

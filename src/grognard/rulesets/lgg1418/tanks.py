@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 MAX_GAP = 2  # 39-A (printed)
 DEFENCE_VALUE = 1  # 39-B (printed)
+SECONDARY_TEST_ROUNDS = 4  # 39-B (printed): a secondary battle with a tank value test lasts 4 rounds
 
 
 @implements("LGG 39-A")
@@ -64,7 +65,9 @@ def tanks_useless(g: Game, i: int) -> bool:
 @implements("LGG 39-B")
 def value_test(g: Game, rec: dict[str, Any], side: str) -> int:
     """LGG 39-B: the side's tank value for this battle, tested once per turn when the battle has
-    enough tanks (2 in a main battle, 4 in a secondary one); otherwise the value obtained before."""
+    enough tanks (2 in a main battle, 4 in a secondary one, which must then last at least 4
+    rounds: the attacker may not break it off before, as with obstinacy); otherwise the value
+    obtained before."""
     tanks = [u for u, x in rec["units"].items() if x["side"] == side and x["kind"] == "tank" and x["state"] == "fit"]
     need = 4 if rec["kind"] == "secondary" else 2
     st = M.st(g).setdefault("tank_value", {}).get(side)
@@ -82,6 +85,10 @@ def value_test(g: Game, rec: dict[str, Any], side: str) -> int:
     v = int(tbl.lookup(col, r.natural).result)
     set_values(g, {side: v})
     g.emit("tank-value", f"{side} tank value: {side_value(g, side)}", rule="LGG 39-B")
+    if rec["kind"] == "secondary" and side == rec["attacker"]:
+        rec["min_rounds"] = max(int(rec.get("min_rounds") or 0), SECONDARY_TEST_ROUNDS)
+        g.emit("tank-value", f"the battle at {rec['hex']} must last at least {SECONDARY_TEST_ROUNDS} rounds "
+               "(tank value tested in a secondary battle)", rule="LGG 39-B")
     return side_value(g, side)
 
 
