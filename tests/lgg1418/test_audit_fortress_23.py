@@ -367,3 +367,12 @@ def test_lgg_23g_audit_air_support_and_gas_may_be_used_in_an_assault(monkeypatch
     g2 = _besieged()
     rec2 = _assault_rec(g2, ["de"])
     assert F.assault_support_options(g2, rec2["id"], counted=False) == [{"air": 0, "gas": False}]
+
+
+@pytest.mark.rules("LGG 23-C", "LGG 23-G")
+def test_lgg_23c_audit_corps_disorganized_in_the_open_battle_are_fit_for_the_assault() -> None:
+    g = _besieged()
+    M.set_status(g, g.state.pieces["de2"], "disorganized", True)
+    rec = _assault_rec(g, ["de", "de2"])
+    assert rec["units"]["de2"]["state"] == "fit"
+    assert "de2" in battle_steps.engageable(g, rec, CP, "A")

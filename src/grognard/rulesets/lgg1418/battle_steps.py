@@ -60,7 +60,8 @@ def _add_unit(g: Game, rec: dict[str, Any], p: Piece, role: str = "front", sub: 
     frm = p.attrs.get("mv_from")
     rec["units"][p.id] = {
         "side": p.side, "kind": _kind_of(p), "role": role, "sub": sub,
-        "state": "disorganized" if "disorganized" in p.status else "fit",  # set aside before the battle (14-A)
+        # set aside before the battle (14-A); fit again for an assault (23-C)
+        "state": "disorganized" if "disorganized" in p.status and rec["kind"] != "assault" else "fit",
         "barred": -1,
         "engaged": [], "losses": 0, "round_losses": {},
         "from": M.label(g, int(frm)) if isinstance(frm, int) and frm != rec["hex_i"] else None,
