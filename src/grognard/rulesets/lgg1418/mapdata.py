@@ -68,7 +68,8 @@ def static(g: Game) -> dict[str, Any]:
                     rail[i].append((j, dict(net.attrs.get(sd, {}))))
                 elif net.kind == "waterway":
                     water[i].append(j)
-    d = {"country": country, "rail_hex": rail_hex, "rail": rail, "water": water, "feats": {}, "kinds": kinds, "points": {}}
+    d = {"country": country, "rail_hex": rail_hex, "rail": rail, "water": water, "feats": {}, "pair_feats": {}, "kinds": kinds,
+         "points": {}}
     b.__dict__["_lgg_static"] = d
     return d
 
@@ -105,12 +106,16 @@ def hexside_features(g: Game, i: int, j: int) -> list[HexsideInfo]:
     Rivers, large rivers and lakes are cancelled (frozen) while it snows in a severe zone
     (7-C): both hexes must be in a severe zone with snow.
     """
-    cache = static(g)["feats"]
-    s = side_index(g, i, j)
-    feats = cache.get(s)
+    pairs = static(g)["pair_feats"]
+    feats = pairs.get((i, j))
     if feats is None:
-        feats = [M.data(g).hexsides[n] for n in g.board.side_feature_list(s)]
-        cache[s] = feats
+        cache = static(g)["feats"]
+        s = side_index(g, i, j)
+        feats = cache.get(s)
+        if feats is None:
+            feats = [M.data(g).hexsides[n] for n in g.board.side_feature_list(s)]
+            cache[s] = feats
+        pairs[(i, j)] = feats
     if not feats:
         return feats
     if any(f.frozen_in_severe_snow for f in feats) and frozen(g, i) and frozen(g, j):
@@ -342,6 +347,39 @@ def rail_links(g: Game, i: int) -> list[tuple[int, dict[str, Any]]]:
 
 def is_rail_hex(g: Game, i: int) -> bool:
     return bool(static(g)["rail_hex"][i])
+
+
+def point_hexes(g: Game, kind: str) -> list[int]:
+    """Hexes with a map point of ``kind`` (``urban``: a city or a locality), in the board's point
+    order (computed once per board; read only)."""
+    st = static(g)
+    key = ("point-hexes", kind)
+    found = st.get(key)
+    if found is None:
+        if kind == "urban":
+            found = [i for i in g.board.points if is_urban(g, i)]
+        else:
+            found = [i for i in g.board.points if points(g, i, kind)]
+        st[key] = found
+    return found  # type: ignore[no-any-return]
+
+
+def rail_hexes(g: Game) -> list[int]:
+    """Every rail hex of the map, in index order (computed once per board; read only)."""
+    st = static(g)
+    found = st.get("rail_hexes")
+    if found is None:
+        found = st["rail_hexes"] = [i for i in range(g.board.n) if st["rail_hex"][i]]
+    return found  # type: ignore[no-any-return]
+
+
+def rail_link_table(g: Game) -> list[tuple[int, list[tuple[int, dict[str, Any]]]]]:
+    """(hex, its rail links) for every hex with a rail link, in index order (once per board; read only)."""
+    st = static(g)
+    found = st.get("rail_link_table")
+    if found is None:
+        found = st["rail_link_table"] = [(i, links) for i, links in enumerate(st["rail"]) if links]
+    return found  # type: ignore[no-any-return]
 
 
 def rail_crosses(g: Game, i: int, j: int) -> bool:

@@ -44,8 +44,8 @@ def usable_rail(g: Game, side: str) -> frozenset[int]:
     def compute() -> frozenset[int]:
         blocked = M.enemy_blocking_hexes(g, side)
         out = set()
-        for i in range(g.board.n):
-            if not mapdata.is_rail_hex(g, i) or rail_gauge(g, i) != side:
+        for i in mapdata.rail_hexes(g):
+            if rail_gauge(g, i) != side:
                 continue
             if mapdata.controller(g, i) not in (None, side) or mapdata.is_neutral_hex(g, i) or i in blocked:
                 continue
@@ -63,9 +63,9 @@ def rail_graph(g: Game, side: str) -> dict[int, list[tuple[int, float]]]:
     def compute() -> dict[int, list[tuple[int, float]]]:
         usable = usable_rail(g, side)
         out: dict[int, list[tuple[int, float]]] = {}
-        for i in range(g.board.n):
+        for i, all_links in mapdata.rail_link_table(g):
             links = [(j, float(a["capacity"]) if a.get("capacity") else math.inf)
-                     for j, a in mapdata.rail_links(g, i) if j in usable]
+                     for j, a in all_links if j in usable]
             if links:
                 out[i] = links
         return out

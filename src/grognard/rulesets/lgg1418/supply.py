@@ -130,7 +130,7 @@ def _national_for(g: Game, side: str, i: int) -> bool:
 
 
 def _friendly_ports(g: Game, side: str) -> list[int]:
-    return [i for i in g.board.points if mapdata.port_size(g, i) and mapdata.controller(g, i) == side]
+    return [i for i in mapdata.point_hexes(g, "port") if mapdata.port_size(g, i) and mapdata.controller(g, i) == side]
 
 
 def _virtual_rail(g: Game) -> list[tuple[int, int]]:
@@ -145,12 +145,13 @@ def _virtual_rail(g: Game) -> list[tuple[int, int]]:
 def supply_sources(g: Game, side: str) -> tuple[set[int], dict[int, str | None]]:
     """LGG 9-A: the supply sources of ``side`` and its minor-port sources (port -> army or None)."""
     sources: set[int] = set()
-    for i in g.board.points:
+    for i in mapdata.point_hexes(g, "city"):
         if mapdata.is_capital(g, i) and _national_for(g, side, i) and mapdata.controller(g, i) == side:
             sources.add(i)
     # national cities and localities linked by rail, waterway or sea to another national city
-    urban = [i for i in g.board.points if mapdata.is_urban(g, i) and _national_for(g, side, i)
-             and mapdata.controller(g, i) == side and i not in M.enemy_blocking_hexes(g, side)]
+    blocking = M.enemy_blocking_hexes(g, side)
+    urban = [i for i in mapdata.point_hexes(g, "urban") if mapdata.controller(g, i) == side
+             and i not in blocking and _national_for(g, side, i)]
     virtual = _virtual_rail(g)
 
     def rail_step(u: int) -> list[int]:

@@ -66,14 +66,42 @@ def zoc_reaches(g: Game, owner: str, i: int, j: int) -> bool:
     (straits included) or a ridge; not into high mountain, into a hex held by an enemy stack
     that has not yet moved, into a hex with an enemy fortress, or into a neutral country.
     """
+    return _reaches(g, owner, _reach_table(g), i, j)
+
+
+def _reach_table(g: Game) -> dict[tuple[int, int], int]:
+    """The parts of 8-C that depend only on the map, the weather and who is neutral, for the
+    current weather and alignment: (hex, adjacent hex) -> ``_BLOCKED``, ``_BRIDGE`` (a river a
+    ZoC crosses only at a bridge) or ``_OPEN``; filled in as pairs are asked about."""
+    key = ("zoc-reach", tuple(sorted(M.st(g).get("weather", {}).items())), tuple(sorted(g.state.alignment.items())))
+    cache = mapdata.static(g)
+    table: dict[tuple[int, int], int] | None = cache.get(key)
+    if table is None:
+        table = cache[key] = {}
+    return table
+
+
+_OPEN, _BRIDGE, _BLOCKED = 0, 1, 2
+
+
+def _static_reach(g: Game, i: int, j: int) -> int:
+    code = _OPEN
     for f in mapdata.hexside_features(g, i, j):
         if f.blocks_zoc == "always":
-            return False
-        if f.blocks_zoc == "unless-bridge" and not _bridge(g, owner, i, j):
-            return False
-    if mapdata.terrain_info(g, j).blocks_zoc or mapdata.hex_impassable(g, j):
-        return False
-    if mapdata.is_neutral_hex(g, j):
+            return _BLOCKED
+        if f.blocks_zoc == "unless-bridge":
+            code = _BRIDGE
+    if mapdata.terrain_info(g, j).blocks_zoc or mapdata.hex_impassable(g, j) or mapdata.is_neutral_hex(g, j):
+        return _BLOCKED
+    return code
+
+
+def _reaches(g: Game, owner: str, table: dict[tuple[int, int], int], i: int, j: int) -> bool:
+    """:func:`zoc_reaches` with the map part looked up in ``table`` (see :func:`_reach_table`)."""
+    code = table.get((i, j))
+    if code is None:
+        code = table[(i, j)] = _static_reach(g, i, j)
+    if code == _BLOCKED or (code == _BRIDGE and not _bridge(g, owner, i, j)):
         return False
     for p in g.state.at_hex(j):
         if p.type == "fortress" and p.side != owner:
@@ -102,6 +130,7 @@ def zoc_map(g: Game, owner: str) -> dict[int, frozenset[str]]:
 
     def compute() -> dict[int, frozenset[str]]:
         out: dict[int, set[str]] = {}
+        table = _reach_table(g)
         for h, plist in M.occupied(g, owner).items():
             sources = [p for p in plist if exerts_zoc(g, p)]
             if not sources:
@@ -112,7 +141,7 @@ def zoc_map(g: Game, owner: str) -> dict[int, frozenset[str]]:
                     kinds.add("fortress")
                 kinds.add(zoc_kind_of(g, p))
             for j in g.board.neighbors(h):
-                if zoc_reaches(g, owner, h, j):
+                if _reaches(g, owner, table, h, j):
                     out.setdefault(j, set()).update(kinds)
         return {k: frozenset(v) for k, v in out.items()}
 
