@@ -90,3 +90,60 @@ def test_lgg_39b_audit_secondary_battle_with_a_tank_test_lasts_four_rounds(monke
     dice.push(5)
     tanks.value_test(g2, rec2, EN)
     assert rec2["min_rounds"] == 1  # a main battle has no such obligation
+
+
+@pytest.mark.rules("LGG 17.1", "LGG 16.6-A")
+def test_lgg_17_1_audit_breakthrough_battle_reinforced_only_from_the_hq_reserve() -> None:
+    from grognard.rulesets.lgg1418 import battle_steps
+
+    from .helpers import corps
+
+    extra = [fr("fa", "0404"), de("da", "0404"), fr("fres", {"inside": "fh"}, status=["reserve"]),
+             corps("gres", "FR", {"inside": "fr-ghq"}, status=["reserve"])]
+    g = bgame(list(extra))
+    place_at(g, "fr-ghq", "0505")  # within 3 hexes of the battle
+    open_rec = open_battle(g, "0404", EN)
+    assert {"fres", "gres"} <= {u for u, _o in battle_steps.reinforcement_pool(g, open_rec, EN)}
+    g2 = bgame(list(extra))
+    place_at(g2, "fr-ghq", "0505")
+    rec = open_battle(g2, "0404", EN, kind="breakthrough", armies=["FR-1"])
+    pool = dict(battle_steps.reinforcement_pool(g2, rec, EN))
+    assert pool == {"fres": "hq:fh"}  # the GHQ reserve does not reinforce a breakthrough battle
+    assert {u for u, _o in battle_steps.reinforcement_pool(g2, rec, CP)} == set()  # the defender: unchanged rules
+
+
+@pytest.mark.rules("LGG 17.3-B", "LGG 29")
+def test_lgg_17_3b_audit_flank_breakthrough_activates_a_new_army() -> None:
+    from grognard.rulesets.lgg1418 import breakthrough, secondary, trench
+
+    from .helpers import army, hq
+
+    side_hex = _side_hex()
+    armies = [army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE", "dh")]
+    g = bgame([hq("fh2", "FR", "0707", "FR-2"), fr("f2", side_hex, army="FR-2"), fr("fa", "0404"), de("da", "0404")],
+              first="1915-05", rules={"armies": armies})
+    params = {"side": EN, "hex": "0404", "units": ["fa"], "kind": "flank", "level": "limited", "armies": ["FR-1"]}
+    assert breakthrough.new_army_candidates(g, params) == ["FR-2"]
+    assert breakthrough.new_army_candidates(g, {**params, "kind": "deep"}) == []  # a flank breakthrough only
+    level = trench.battle_trench_level(g, "0404", CP)
+    step = g.steps["breakthrough-battle"]
+    f = Frame("breakthrough-battle", {**params, "stage": "battle"})
+    child = step.next_child(g, f)
+    assert child is not None and child[0] == "breakthrough-new-army"
+    nst = g.steps[child[0]]
+    fn = Frame(child[0], dict(child[1]))
+    legal = nst.legal_actions(g, fn, EN)
+    assert [a["type"] for a in legal] == ["activate-army", "no-new-army"]
+    sector = secondary.battle_sector(g, g.board.idx("0404"), EN, ["FR-2"])
+    before = len(secondary.secondary_battles(g, EN, sector))
+    nst.apply(g, fn, legal[0])
+    assert M.hex_of(g, g.state.pieces["f2"]) == g.board.idx("0404")
+    assert len(secondary.secondary_battles(g, EN, sector)) == before + 1  # counted as a secondary battle
+    name, bparams = step.next_child(g, f)
+    rec = battle.rec_of(g, bparams["battle"])
+    assert name == "battle" and rec["armies"] == ["FR-1", "FR-2"] and set(rec["spec"]["attacker_units"]) == {"fa", "f2"}
+    assert rec["spec"]["trench"] == max(0, level - 1) and rec["spec"]["new_army"]
+    # in Movement Doctrine there is no such activation
+    g2 = bgame([hq("fh2", "FR", "0707", "FR-2"), fr("f2", side_hex, army="FR-2"), fr("fa", "0404"), de("da", "0404")],
+               rules={"armies": armies})
+    assert breakthrough.new_army_candidates(g2, params) == []

@@ -166,6 +166,7 @@ SPEC_KEYS = {
     "no_repulse", "breakthrough", "counter_offensive", "retreat", "before_round", "after_round", "bombardment",
     "d12_cap", "general_cap", "flank_breakthrough", "artillery_reuse", "no_exchange", "retreat_limit", "tactics",
     "front", "origin_battle", "fortress", "free_tests", "uncounted_losses", "alternate", "ignore_terrain",
+    "new_army",
 }
 MOD_TARGETS = ("value", "d12", "combativeness", "column")
 

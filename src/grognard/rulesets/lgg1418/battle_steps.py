@@ -952,6 +952,11 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
             out = [(u, o) for u, o in out if allowed(o)]
     if battle.doctrine.doctrine(g, nation, battle.battle_front(g, rec)) == "combined":
         out = [(u, o) for u, o in out if _combined_timing_ok(g, rec, o)]
+    if rec["kind"] == "breakthrough" and side == rec["attacker"] and not rec["spec"].get("new_army"):
+        # 17.1: a breakthrough battle is fought with the breakthrough units plus reinforcements from
+        # the reserve of the breaking-through armies' HQs (17.3-B: wider with a newly activated army)
+        hq_ids = {f"hq:{q.id}" for a in armies if (q := M.hq_piece(g, a)) is not None}
+        out = [(u, o) for u, o in out if o == "rear" or o in hq_ids]
     if rec["kind"] == "assault":  # 23-G: no tanks nor Stosstruppen; nothing enters a besieged fortress
         if side == rec["defender"]:
             out = [(u, o) for u, o in out if o == "rear" or o.startswith("fortress:")]

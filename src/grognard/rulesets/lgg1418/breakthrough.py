@@ -508,21 +508,125 @@ class BreakthroughBattle(Step):
                     return h
             return self.next_child(g, f)
         if stage == "battle":
-            f.params["stage"] = "done"
             if j not in M.enemy_present_hexes(g, side):
+                f.params["stage"] = "done"
                 return None
+            if not f.params.get("new_army_asked") and new_army_candidates(g, f.params):
+                f.params["new_army_asked"] = True
+                return "breakthrough-new-army", {"side": side, "hex": lab, "armies": list(f.params.get("armies") or [])}
+            f.params["stage"] = "done"
+            new = M.st(g).setdefault("breakthrough_new_army", {}).pop(lab, None)
+            if new is not None and new.get("turn") != M.turn_index(g):
+                new = None
+            armies = list(f.params.get("armies") or [])[:1 if new else 2]
+            units = [u for u in f.params["units"] if piece(g, u).loc.kind == "hex" and M.hex_of(g, piece(g, u)) == j]
+            extra: dict[str, Any] = {}
+            if f.params.get("provisional_trench") is not None:
+                extra["trench"] = int(f.params["provisional_trench"])
+            if new:
+                from grognard.rulesets.lgg1418 import trench
+
+                armies.append(new["army"])
+                units += [u for u in new["units"] if u not in units]
+                level = extra.get("trench", trench.battle_trench_level(g, lab, enemy))
+                extra["trench"] = max(0, int(level) - 1)  # 17.3-B: enemy trenches reduced by 1
+                extra["new_army"] = True
             params = battle.battle_params(
                 g, hex=lab, attacker=side, kind="breakthrough", breakthrough=False, counter_offensive=False,
                 retreat="immediate", flank_breakthrough=f.params["kind"] == "flank",
-                artillery_reuse=f.params["kind"] == "flank",
-                attacker_units=[u for u in f.params["units"] if piece(g, u).loc.kind == "hex"
-                                and M.hex_of(g, piece(g, u)) == j],
-                trench=f.params.get("provisional_trench") or 0,
-                armies=list(f.params.get("armies") or [])[:2] or None)
+                artillery_reuse=f.params["kind"] == "flank", attacker_units=units, armies=armies or None, **extra)
             if f.params.get("level") == "major":
                 battle.rec_of(g, params["battle"])["spec"]["major_breakthrough"] = True
             return "battle", params
         return None
+
+
+@implements("LGG 17.3-B")
+def new_army_candidates(g: Game, params: dict[str, Any]) -> list[str]:
+    """LGG 17.3-B: armies the attacker may activate for a Fire Doctrine flank breakthrough battle:
+    its other formed armies with a corps in a stack adjacent to the newly attacked hex, while the
+    sector still has room for a secondary battle this turn (the battle then counts as one)."""
+    from grognard.rulesets.lgg1418 import secondary
+    from grognard.rulesets.lgg1418.counters import command_army
+
+    side = params["side"]
+    j = g.board.idx(params["hex"])
+    if params.get("kind") != "flank" or battle.side_doctrine_at(g, side, j) not in battle.FIRE_DOCTRINES:
+        return []
+    if params.get("level") not in ("limited", "major"):
+        return []
+    taken = set(params.get("armies") or [])
+    out = set()
+    for k in g.board.neighbors(j):
+        for p in M.units_at_hex(g, k, side):
+            a = command_army(g, p)
+            if M.is_corps(p) and p.loc.kind == "hex" and a and a not in taken and M.army_formed(g, a):
+                out.add(a)
+    found = []
+    for a in sorted(out):
+        sector = secondary.battle_sector(g, j, side, [a])
+        if len(secondary.secondary_battles(g, side, sector)) < secondary.SECONDARY_LIMIT:
+            found.append(a)
+    return found
+
+
+def new_army_units(g: Game, side: str, army: str, j: int) -> list[str]:
+    """The corps and artillery of ``army`` in the stacks adjacent to hex ``j`` (17.3-B)."""
+    from grognard.rulesets.lgg1418.counters import command_army
+
+    out = []
+    for k in g.board.neighbors(j):
+        for p in M.units_at_hex(g, k, side):
+            if p.type in ("corps", "artillery") and p.loc.kind == "hex" and not M.in_reserve(p) \
+                    and command_army(g, p) == army:
+                out.append(p.id)
+    return sorted(out)
+
+
+@implements("LGG 17.3-B", "LGG 29")
+class BreakthroughNewArmy(Step):
+    """LGG 17.3-B: before a Fire Doctrine flank breakthrough battle, the attacker may activate a new
+    army adjacent to the attacked hex (``activate-army``, ``army``): its corps and artillery in
+    the adjacent stacks join the attack, the battle counts as a secondary battle of the sector,
+    the attacker may be reinforced from outside the HQ reserve, and the enemy trenches are
+    reduced by 1; or not (``no-new-army``)."""
+
+    name = "breakthrough-new-army"
+    title = "Breakthrough: a new army"
+    rule = "LGG 17.3-B"
+
+    def label(self, g: Game, f: Frame) -> str:
+        return f"{f.params['side']}: activate a new army against {f.params['hex']}?"
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        return [f.params["side"]]
+
+    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        params = {"side": side, "hex": f.params["hex"], "armies": f.params["armies"], "kind": "flank",
+                  "level": "limited"}
+        out: list[Action] = [{"type": "activate-army", "side": side, "army": a} for a in new_army_candidates(g, params)]
+        return [*out, {"type": "no-new-army", "side": side}]
+
+    def apply(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.lgg1418 import secondary
+
+        g.finish(f)
+        if action["type"] != "activate-army":
+            return
+        side, lab, army = action["side"], f.params["hex"], action["army"]
+        j = g.board.idx(lab)
+        ids = new_army_units(g, side, army, j)
+        for u in ids:
+            p = piece(g, u)
+            k = M.hex_of(g, p)
+            M.move_piece(g, p, Loc.hex(j))
+            M.set_attr(g, p, "mv_from", k)
+            M.set_attr(g, p, "mv_stop", True)
+        secondary.count_battle(g, side, lab, "secondary", [army])
+        M.st(g).setdefault("breakthrough_new_army", {})[lab] = {"army": army, "units": ids, "turn": M.turn_index(g)}
+        say(g, side, "breakthrough", f"army {army} joins the flank breakthrough at {lab} ({', '.join(ids)})",
+            f"{side} activates another army against {lab}", rule="LGG 17.3-B")
+        M.touch(g)
 
 
 def _just_retreated(g: Game, enemy: str, j: int) -> bool:
@@ -635,4 +739,4 @@ class EmptyHexDefence(Step):
                                               retreat="immediate", breakthrough=False, counter_offensive=False))
 
 
-STEPS: tuple[type[Step], ...] = (Breakthrough, BreakthroughBattle, FlightChoice, EmptyHexDefence)
+STEPS: tuple[type[Step], ...] = (Breakthrough, BreakthroughBattle, FlightChoice, EmptyHexDefence, BreakthroughNewArmy)
