@@ -147,3 +147,34 @@ def test_lgg_17_3b_audit_flank_breakthrough_activates_a_new_army() -> None:
     g2 = bgame([hq("fh2", "FR", "0707", "FR-2"), fr("f2", side_hex, army="FR-2"), fr("fa", "0404"), de("da", "0404")],
                rules={"armies": armies})
     assert breakthrough.new_army_candidates(g2, params) == []
+
+
+@pytest.mark.rules("LGG 17.3-C", "LGG 17.3-E")
+def test_lgg_17_3e_audit_breakthrough_units_trenches_flexible_zoc_and_marker_until_their_next_turn() -> None:
+    from grognard.rulesets.lgg1418 import breakthrough, hooks, trench
+    from grognard.rulesets.lgg1418.zoc import zoc_kind_of
+
+    from .battle_helpers import base_pieces, set_from
+    from .helpers import corps
+
+    res = [corps("r1", "FR", {"inside": "fh"}, army="FR-1", status=["reserve"])]
+    g = bgame([fr("fa", "0404"), *res], first="1915-03", base=base_pieces(fr_hq="0405"),
+              rules={"default_sector": "French"})
+    set_from(g, "fa", "0405")
+    rec = open_battle(g, "0404", EN)
+    rec["winner"], rec["loser"], rec["ended"] = EN, CP, True
+    rec["breakthrough_level"], rec["breakthrough_corps"] = "major", 1
+    step = g.steps["breakthrough"]
+    f = Frame("breakthrough", {"side": EN, "battles": [rec["id"]], "activation": None})
+    opts = [a for a in step.legal_actions(g, f, EN) if a["type"] == "breakthrough" and a["kind"] == "deep"]
+    step.apply(g, f, opts[0])
+    r1 = g.state.pieces["r1"]
+    dst = M.hex_of(g, r1)
+    assert dst is not None and "breakthrough" in r1.status  # the "Breakthrough" marker of a major breakthrough
+    assert trench.stack_trench_level(g, dst, EN) >= 2  # French sector: +2 until their next turn
+    assert zoc_kind_of(g, r1) == "flexible"  # rather than rigid in Fire Doctrine
+    assert "breakthrough-markers" in hooks.phase_hooks(g, "reinforcement")
+    now = M.turn_index(g)
+    M.set_attr(g, r1, "breakthrough_until", now - 1)  # as when the turn after next begins
+    assert breakthrough.expire_breakthrough_units(g) == ["r1"]
+    assert "breakthrough" not in r1.status and zoc_kind_of(g, r1) == "rigid"

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 PROVISIONAL_TRENCH = {"French": 2, "Italian": 2, "Russian": 1}  # 17.3-E (printed); other sectors 0
+BREAKTHROUGH = "breakthrough"  # 17.3-C: the "Breakthrough" marker on breakthrough units (a status)
 
 
 # ====================================================================== 17.3-A
@@ -440,6 +441,7 @@ class Breakthrough(Step):
             sector = (sectors_of(g, dst) or [""])[0]
             g.state.set_marker("breakthrough", M.label(g, dst), {"turn": M.turn_index(g), "side": side,
                                                                    "level": level, "trench": PROVISIONAL_TRENCH.get(sector, 0)})
+            mark_breakthrough_units(g, units, str(level or ""), PROVISIONAL_TRENCH.get(sector, 0))
         params = {"side": side, "hex": M.label(g, dst), "units": sorted(action["units"]) + art,
                   "kind": action["kind"], "level": level, "armies": origin["armies"] if origin else []}
         if dst in M.enemy_present_hexes(g, side):
@@ -453,6 +455,63 @@ class Breakthrough(Step):
             # asked wherever the mover cannot rule an interception out (4-A: a hidden ZoC is not revealed)
             offer_interception(g, side, dst, sorted(action["units"]), serial, breakthrough=True)
         M.touch(g)
+
+
+@implements("LGG 17.3-E", "LGG 17.3-C")
+def mark_breakthrough_units(g: Game, units: list[Piece], level: str, trench_level: int) -> None:
+    """LGG 17.3-E / 17.3-C: Fire Doctrine breakthrough units defend with the provisional trench of
+    their sector (French and Italian +2, Russian +1, others none) until their side's next turn,
+    exert flexible ZoCs until then (``breakthrough_until``: the last turn index it lasts); after
+    a major breakthrough they carry the "Breakthrough" marker (status ``breakthrough``, read by
+    the interception rules) until the end of their side's next turn."""
+    from grognard.rulesets.lgg1418 import trench
+
+    until = M.turn_index(g) + 1
+    if trench_level > 0:
+        trench.set_provisional(g, units, trench_level)
+    for p in units:
+        M.set_attr(g, p, "breakthrough_until", until)
+        if level == "major":
+            M.set_status(g, p, BREAKTHROUGH, True)
+    M.touch(g)
+
+
+@implements("LGG 17.3-C", "LGG 17.3-E")
+def expire_breakthrough_units(g: Game) -> list[str]:
+    """LGG 17.3-C / 17.3-E: the "Breakthrough" marker, flexible ZoCs and provisional trenches of
+    breakthrough units end once their side's next turn is over. Returns the units cleared."""
+    now = M.turn_index(g)
+    out = []
+    for p in sorted(g.state.pieces.values(), key=lambda q: q.id):
+        until = p.attrs.get("breakthrough_until")
+        if until is None or int(until) >= now:
+            continue
+        M.set_attr(g, p, "breakthrough_until", None)
+        if BREAKTHROUGH in p.status:
+            M.set_status(g, p, BREAKTHROUGH, False)
+        out.append(p.id)
+    if out:
+        M.touch(g)
+    return out
+
+
+@implements("LGG 17.3-C", "LGG 17.3-E")
+class BreakthroughMarkers(Step):
+    """LGG 17.3-C / 17.3-E: at the start of each turn (reinforcement phase), the breakthrough
+    markers and effects of the turn before last are removed (no choice)."""
+
+    name = "breakthrough-markers"
+    title = "Breakthrough markers"
+    rule = "LGG 17.3-C"
+    phase_hook = "reinforcement"
+    hook_order = 5
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        return []
+
+    def run(self, g: Game, f: Frame) -> None:
+        expire_breakthrough_units(g)
+        g.finish(f)
 
 
 @implements("LGG 17.3-E")
@@ -739,4 +798,5 @@ class EmptyHexDefence(Step):
                                               retreat="immediate", breakthrough=False, counter_offensive=False))
 
 
-STEPS: tuple[type[Step], ...] = (Breakthrough, BreakthroughBattle, FlightChoice, EmptyHexDefence, BreakthroughNewArmy)
+STEPS: tuple[type[Step], ...] = (Breakthrough, BreakthroughBattle, FlightChoice, EmptyHexDefence, BreakthroughNewArmy,
+                                 BreakthroughMarkers)

@@ -118,7 +118,11 @@ def _bridge(g: Game, owner: str, i: int, j: int) -> bool:
 
 @implements("LGG 8-A", "LGG 8-B")
 def zoc_kind_of(g: Game, p: Piece) -> str:
-    """LGG 8-A / 8-B: ``flexible`` or ``rigid`` according to the doctrine of the piece's country on its front."""
+    """LGG 8-A / 8-B: ``flexible`` or ``rigid`` according to the doctrine of the piece's country on its front;
+    Fire Doctrine breakthrough units exert flexible ZoCs until their side's next turn is over (17.3-E)."""
+    until = p.attrs.get("breakthrough_until")
+    if until is not None and int(until) >= M.turn_index(g):
+        return "flexible"
     h = M.hex_of(g, p)
     fronts = fronts_of(g, h) if h is not None else []
     kinds = {doctrine.zoc_kind(g, p.nation, f) for f in fronts} or {doctrine.zoc_kind(g, p.nation, M.WEST)}
