@@ -33,7 +33,9 @@ SIDE_MARKERS = ("bridge-owner", "bridge-demolished")  # markers keyed by hexside
 
 def piece_signature(p: Piece) -> tuple[Hashable, ...]:
     """What a piece shows the rules: identity, side, face, status and attributes."""
-    return (p.id, p.side, p.face, tuple(sorted(p.status)), repr(sorted(p.attrs.items())), p.loc.kind, p.loc.ref)
+    # repr of the attributes in their own order: equal signatures mean equal attributes (two equal
+    # dicts built in different orders only make a memo miss)
+    return (p.id, p.side, p.face, frozenset(p.status), repr(p.attrs), p.loc.kind, p.loc.ref)
 
 
 class Snapshot:

@@ -1037,16 +1037,22 @@ def _rail_checks(g: Game, f: Frame, p: Piece, kind: str, start: int, tree: dict[
             caps[key] = avail is None or extra <= avail
         return caps[key]
 
+    change_hexes = int(rates["gauge_change_hexes"])
+    strategic_hexes = int(rates["strategic_hexes"])
+    per_mp = int(rates["operational_hexes_per_mp"])
+    change_mp = Fraction(str(rates["gauge_change_mp"]))
+    mult = int(rates["accel_multiplier"]) if accel else 1
+
     def ok(v: int) -> bool:
         n = tree[v]
         if kind == "strategic":
-            if n.hexes + n.changes * int(rates["gauge_change_hexes"]) > int(rates["strategic_hexes"]):
+            if n.hexes + n.changes * change_hexes > strategic_hexes:
                 return False
         else:
-            mp = Fraction(math.ceil(Fraction(n.hexes, int(rates["operational_hexes_per_mp"])))) + n.changes * Fraction(str(rates["gauge_change_mp"]))
-            if accel:
-                mp *= int(rates["accel_multiplier"])
-            if mp > mp_left:
+            mp = -(-n.hexes // per_mp)  # whole MPs for the hexes (rounded up)
+            if n.changes:
+                mp = mp + n.changes * change_mp
+            if mp * mult > mp_left:
                 return False
         if rail_only:
             return True

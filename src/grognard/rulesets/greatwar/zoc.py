@@ -155,12 +155,19 @@ def unit_zocs(g: Game, side: str) -> list[tuple[Piece, str, tuple[int, ...]]]:
     st = gw(g)
     base = (g.state.turn.get("index"), st.get("phasing"), repr(st.get("nation_flags")))
     stacks: dict[int, tuple[object, ...]] = {}
+    sigs: dict[str, tuple[object, ...]] = {}
     out = []
     for p in units.on_map_units(g, side):
         h = units.hex_of(g, p)
         if h is not None and h not in stacks:
-            stacks[h] = (tuple(listing.piece_signature(q) for q in units.pieces_in_hex(g, h)), repr(siege.siege_at(g, h)))
-        key = (listing.piece_signature(p), h, stacks.get(h), base)
+            here = []
+            for q in units.pieces_in_hex(g, h):
+                sq = listing.piece_signature(q)
+                sigs[q.id] = sq
+                here.append(sq)
+            stacks[h] = (tuple(here), repr(siege.siege_at(g, h)))
+        ps = sigs.get(p.id)
+        key = (ps if ps is not None else listing.piece_signature(p), h, stacks.get(h), base)
         hit = table.get(key)
         if hit is None:
             lvl = zoc_level(g, p)
@@ -190,14 +197,19 @@ def ownership_gains(g: Game) -> dict[int, str]:
     hexes (OT 9J) change hands only by that rule.
     """
     sides = list(g.state.sides)
-    maps = {s: zoc_map(g, s) for s in sides}
+    maps: dict[str, dict[int, str]] = {}
     occupying: dict[int, set[str]] = {}
     for s in sides:
-        for p, lvl, _ in unit_zocs(g, s):
+        m: dict[int, str] = {}  # the side's zoc_map, from the same per-unit answers
+        for p, lvl, zhexes in unit_zocs(g, s):
             if lvl != NONE:
                 h = units.hex_of(g, p)
                 if h is not None:
                     occupying.setdefault(h, set()).add(s)
+                for j in zhexes:
+                    if m.get(j) != FULL:
+                        m[j] = lvl
+        maps[s] = m
     hexes = set(occupying)
     for m in maps.values():
         hexes |= set(m)
