@@ -178,3 +178,30 @@ def test_lgg_17_3e_audit_breakthrough_units_trenches_flexible_zoc_and_marker_unt
     M.set_attr(g, r1, "breakthrough_until", now - 1)  # as when the turn after next begins
     assert breakthrough.expire_breakthrough_units(g) == ["r1"]
     assert "breakthrough" not in r1.status and zoc_kind_of(g, r1) == "rigid"
+
+
+@pytest.mark.rules("LGG 17.3-D")
+def test_lgg_17_3d_audit_corps_from_a_reserve_may_stay_and_fight_alone() -> None:
+    from grognard.rulesets.lgg1418 import battle_retreat, breakthrough
+
+    g = bgame([fr("fa", "0404"), de("da", "0303"), de("dr", "0303")], first="1915-05")
+    rec = open_battle(g, "0404", EN)
+    rec["units"]["dr"] = {**rec["units"].get("da", {}), "side": CP, "kind": "corps", "role": "front", "state": "fit",
+                          "origin": "hq:dh"}
+    rec["units"]["da"] = {**rec["units"]["dr"], "origin": "hex"}
+    j = g.board.idx("0303")
+    g.state.set_marker("retreated", "0303", {"turn": M.turn_index(g), "side": CP, "battle": rec["id"]})
+    assert breakthrough.reserve_corps_that_may_fight(g, CP, j) == ["dr"]
+    step = g.steps["flight-choice"]
+    f = Frame("flight-choice", {"side": CP, "hex": "0303", "attacker": EN, "exception": False})
+    types = [a["type"] for a in step.legal_actions(g, f, CP)]
+    assert types == ["flee", "reserve-stand"]  # no shelter: flee, or let the reserve corps fight alone
+    n = len(battle_retreat.store(g))
+    step.apply(g, f, {"type": "reserve-stand", "side": CP, "hex": "0303"})
+    entry = battle_retreat.store(g)[n]
+    assert "da" in entry["units"] and "dr" not in entry["units"]  # the others flee one hex
+    g2 = bgame([fr("fa", "0404"), de("da", "0303"), de("dr", "0303")])  # Movement Doctrine: forbidden
+    rec2 = open_battle(g2, "0404", EN)
+    rec2["units"]["dr"] = {**rec["units"]["dr"]}
+    g2.state.set_marker("retreated", "0303", {"turn": M.turn_index(g2), "side": CP, "battle": rec2["id"]})
+    assert breakthrough.reserve_corps_that_may_fight(g2, CP, j) == []

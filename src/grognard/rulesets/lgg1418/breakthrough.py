@@ -25,7 +25,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import battle, hooks, knowledge, mapdata, movement
+from grognard.rulesets.lgg1418 import battle, fog, hooks, knowledge, mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
 from grognard.rulesets.lgg1418.counters import army_general, stat
@@ -551,8 +551,10 @@ class BreakthroughBattle(Step):
         if stage == "flight":
             f.params["stage"] = "reinforce"
             if _just_retreated(g, enemy, j):
-                if _flight_exception(g, enemy, j, f):
-                    return "flight-choice", {"side": enemy, "hex": lab, "attacker": side}
+                exception = _flight_exception(g, enemy, j, f)
+                # in Fire Doctrine always asked: whether reserve corps may stay must not show (4-A)
+                if exception or battle.side_doctrine_at(g, enemy, j) in battle.FIRE_DOCTRINES:
+                    return "flight-choice", {"side": enemy, "hex": lab, "attacker": side, "exception": exception}
                 _flee(g, enemy, j, side)
             return self.next_child(g, f)
         if stage == "reinforce":
@@ -708,12 +710,36 @@ def _flight_exception(g: Game, enemy: str, j: int, f: Frame) -> bool:
     return src is not None and mapdata.has_feature(g, src, j, "river", "large_river", "strait", "canal")
 
 
-def _flee(g: Game, enemy: str, j: int, attacker: str) -> None:
-    """LGG 17.2-C: the defeated units retreat one hex further (or are eliminated if they cannot)."""
+@implements("LGG 17.3-D")
+def reserve_corps_that_may_fight(g: Game, enemy: str, j: int) -> list[str]:
+    """LGG 17.3-D (Fire Doctrine only): the corps of the defeated stack that just retreated into
+    ``j`` that came out of an HQ or GHQ reserve as reinforcements in that battle: they (and they
+    alone) may fight the breakthrough units while the rest of the stack flees."""
+    mk = g.state.marker("retreated", M.label(g, j)) or {}
+    bid = mk.get("battle")
+    if not bid or battle.side_doctrine_at(g, enemy, j) not in battle.FIRE_DOCTRINES:
+        return []
+    try:
+        rec = battle.rec_of(g, str(bid))
+    except KeyError:
+        return []
+    out = []
+    for uid, u in sorted(rec["units"].items()):
+        p = g.state.pieces[uid]
+        if u["side"] == enemy and u["kind"] == "corps" and str(u.get("origin", "")).startswith(("hq:", "ghq:")) \
+                and u["state"] == "fit" and p.loc.kind == "hex" and M.hex_of(g, p) == j:
+            out.append(uid)
+    return out
+
+
+def _flee(g: Game, enemy: str, j: int, attacker: str, keep: list[str] | None = None) -> None:
+    """LGG 17.2-C: the defeated units retreat one hex further (or are eliminated if they cannot);
+    ``keep``: corps that stay to fight (17.3-D)."""
     from grognard.rulesets.lgg1418 import battle_retreat
 
     mk = g.state.marker("retreated", M.label(g, j)) or {}
-    units = [p.id for p in g.state.at_hex(j) if p.side == enemy and p.type not in ("fortress", "general")]
+    units = [p.id for p in g.state.at_hex(j) if p.side == enemy and p.type not in ("fortress", "general")
+             and p.id not in (keep or [])]
     if not units:
         return
     entry = {"id": f"F{len(battle_retreat.store(g)) + 1}", "battle": mk.get("battle"), "side": enemy,
@@ -728,7 +754,9 @@ def _flee(g: Game, enemy: str, j: int, attacker: str) -> None:
 @implements("LGG 17.2-C", "LGG 17.3-D")
 class FlightChoice(Step):
     """LGG 17.2-C / 17.3-D: a defeated stack sheltered by a city, a friendly fortress or a river
-    chooses to fight the breakthrough units or to retreat one hex."""
+    chooses to fight the breakthrough units or to retreat one hex (``stand``, ``flee``); in Fire
+    Doctrine the corps that came out of an HQ or GHQ reserve may stay and fight alone while the
+    others flee (``reserve-stand``)."""
 
     name = "flight-choice"
     title = "Stand or flee"
@@ -741,13 +769,24 @@ class FlightChoice(Step):
         return [f.params["side"]]
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [{"type": "stand", "side": side, "hex": f.params["hex"]}, {"type": "flee", "side": side, "hex": f.params["hex"]}]
+        out: list[Action] = []
+        if f.params.get("exception", True):
+            out.append({"type": "stand", "side": side, "hex": f.params["hex"]})
+        out.append({"type": "flee", "side": side, "hex": f.params["hex"]})
+        if reserve_corps_that_may_fight(g, side, g.board.idx(f.params["hex"])):
+            out.append({"type": "reserve-stand", "side": side, "hex": f.params["hex"]})
+        return out
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         j = g.board.idx(f.params["hex"])
         g.finish(f)
         if action["type"] == "flee":
             _flee(g, action["side"], j, f.params["attacker"])
+        elif action["type"] == "reserve-stand":
+            keep = reserve_corps_that_may_fight(g, action["side"], j)
+            fog.emit_private(g, action["side"], "flight", f"{', '.join(keep)} stay at {f.params['hex']} to fight",
+                             f"part of the defeated stack at {f.params['hex']} stays to fight", rule="LGG 17.3-D")
+            _flee(g, action["side"], j, f.params["attacker"], keep=keep)
         else:
             g.emit("flight", f"the defeated stack at {f.params['hex']} stands and fights", rule="LGG 17.3-D")
             parent = g.state.frames[-2] if len(g.state.frames) >= 2 else None
