@@ -125,3 +125,33 @@ def test_lgg_10a_no_attachment_into_a_hex_held_by_another_army() -> None:
     auto = g.state.pieces["auto"]
     assert "another army" in why_not_attach(g, auto, "FR-1")
     assert why_not_attach(g, auto, "FR-2") is None
+
+
+@pytest.mark.rules("LGG 23-B", "LGG 10-A")
+def test_lgg_23b_10a_garrison_not_integrated_beside_another_army() -> None:
+    """Found by self-play of lgg-west-1914: a German garrison was integrated into one army while
+    the HQ of another army stood in its fortress hex (10-A)."""
+    extra = [fortress("metz", "DE", "0806"), corps("gm", "DE", {"inside": "metz"}, garrison="metz"),
+             hq("dh2", "DE", "0806", "DE-2")]
+    rules = _rules(armies=[army("FR-1", "FR", "fh"), army("DE-1", "DE", "dh"), army("DE-2", "DE", "dh2")])
+    g = game(pieces=_pieces(extra), rules=rules)
+    _to_autonomous(g, CP)
+    act(g, CP, type="end-movement")
+    legal = g.legal_actions(CP)
+    assert {"type": "assign", "side": CP, "unit": "gm", "army": "DE-2"} in legal
+    assert {"type": "assign", "side": CP, "unit": "gm", "army": "DE-1"} not in legal
+    with pytest.raises(IllegalAction) as e:
+        g.apply({"type": "assign", "side": CP, "unit": "gm", "army": "DE-1"})
+    assert e.value.rule == "LGG 23-B"
+    act(g, CP, type="assign", unit="gm", army="DE-2")
+    assert g.ruleset.invariants(g) == []
+
+
+@pytest.mark.rules("LGG 23-B", "LGG 10-A")
+def test_lgg_23b_10a_garrison_leaves_only_if_the_hex_has_room() -> None:
+    full = [corps(f"dc{k}", "DE", "0806", army="DE-1") for k in range(6)]
+    extra = [fortress("metz", "DE", "0806"), corps("gm", "DE", {"inside": "metz"}, garrison="metz")]
+    g = game(pieces=_pieces(extra + full), rules=_rules())
+    assert autonomous.garrison_may_leave(g, g.state.pieces["gm"]) is None  # six corps already stand there
+    g2 = game(pieces=_pieces(extra + full[:5]), rules=_rules())
+    assert autonomous.garrison_may_leave(g2, g2.state.pieces["gm"]) == "integrate"

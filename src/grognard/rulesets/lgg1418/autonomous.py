@@ -106,7 +106,7 @@ def garrison_may_leave(g: Game, p: Piece) -> str | None:
     if not M.garrison_in_fortress(g, p):
         return None
     h = M.hex_of(g, p)
-    if h is None:
+    if h is None or not _room_outside(g, p, h):
         return None
     fronts = fronts_of(g, h)
     if p.nation == "DE":
@@ -130,17 +130,37 @@ def hindenburg_in_play(g: Game) -> bool:
     return False
 
 
+@implements("LGG 10-A", "LGG 23-B")
+def _room_outside(g: Game, p: Piece, h: int) -> bool:
+    """LGG 10-A / 23-B: a garrison leaving its fortress stands in the fortress hex as a corps, so
+    it counts against the hex's stacking limit: it may leave only if there is room for it."""
+    from grognard.rulesets.lgg1418.stacking import counts_for_stacking, stacking_limit
+
+    others = [q for q in M.units_at_hex(g, h, p.side) if q.id != p.id and counts_for_stacking(g, q)]
+    return len(others) + 1 <= stacking_limit(g, h)
+
+
+@implements("LGG 10-A", "LGG 23-B")
+def _other_armies_in_hex(g: Game, p: Piece, h: int) -> set[str]:
+    """LGG 10-A / 23-B: armies of the units (HQs included) standing in the fortress hex, outside
+    the fortress; a garrison integrated into an army there stands with them (10-A)."""
+    return {a for q in M.units_at_hex(g, h, p.side) if q.id != p.id and (a := command_army(g, q)) is not None}
+
+
 def _garrison_armies(g: Game, p: Piece) -> list[str]:
     """Armies a German garrison may be integrated into: those whose HQ range covers its fortress
-    and that may take it (2-B limits apply)."""
+    and that may take it (2-B limits apply), and no other army's units in the fortress hex (10-A)."""
     from grognard.rulesets.lgg1418.movement import in_command_range
 
     h = M.hex_of(g, p)
     assert h is not None
+    here = _other_armies_in_hex(g, p, h)
     out = []
     for a in sorted(M.armies_of(g, p.side)):
         if not M.army_formed(g, a) or not in_command_range(g, a, h) or M.army_nation(g, a) != p.nation:
             continue
+        if here - {a}:
+            continue  # 10-A: it would stand with units of another army
         saved = p.attrs.pop("garrison")
         try:
             ok = why_not_attach(g, p, a) is None
