@@ -205,3 +205,26 @@ def test_lgg_17_3d_audit_corps_from_a_reserve_may_stay_and_fight_alone() -> None
     rec2["units"]["dr"] = {**rec["units"]["dr"]}
     g2.state.set_marker("retreated", "0303", {"turn": M.turn_index(g2), "side": CP, "battle": rec2["id"]})
     assert breakthrough.reserve_corps_that_may_fight(g2, CP, j) == []
+
+
+@pytest.mark.rules("LGG 39-B", "LGG 39-C")
+def test_lgg_39c_audit_destroyed_tanks_replaced_up_to_the_test_minimum(monkeypatch) -> None:
+    from grognard.rulesets.lgg1418 import battle_steps, tanks
+
+    from .battle_helpers import force_dice
+    from .helpers import tank
+
+    dice = force_dice(monkeypatch)
+    g = bgame([fr("fa", "0404"), tank("t1", "FR", "0404"), tank("t2", "FR", "0404"), tank("t3", "FR", {"inside": "fh"}),
+               de("da", "0404")], first="1917-03")
+    M.set_status(g, g.state.pieces["t3"], M.RESERVE, True)
+    rec = open_battle(g, "0404", EN, kind="main")
+    dice.push(5)
+    tanks.value_test(g, rec, EN)
+    assert not tanks.tanks_short(g, rec, EN)
+    opts = battle_steps.reserve_options(g, rec, EN)
+    assert any(not o["tanks"] for o in opts)  # at the minimum: no obligation
+    battle.eliminate_unit(g, rec, "t2", "tank destroyed", "LGG 39-C")
+    assert tanks.tanks_short(g, rec, EN)
+    opts = battle_steps.reserve_options(g, rec, EN)
+    assert opts and all([t["unit"] for t in o["tanks"]] == ["t3"] for o in opts)  # the replacement is compulsory

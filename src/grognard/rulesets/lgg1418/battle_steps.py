@@ -1070,6 +1070,10 @@ def reserve_options(g: Game, rec: dict[str, Any], side: str) -> list[dict[str, A
             tank_choices.append(picked)
     if not tank_choices:
         tank_choices = [[]]
+    from grognard.rulesets.lgg1418 import tanks
+
+    if tank_entries and tanks.tanks_short(g, rec, side):  # 39-B/39-C: replace destroyed tanks up to the minimum
+        tank_choices = [t for t in tank_choices if t] or tank_choices
     return [{"units": u, "tanks": t} for u in unit_choices for t in tank_choices]
 
 

@@ -84,12 +84,26 @@ def value_test(g: Game, rec: dict[str, Any], side: str) -> int:
     r = g.roll(str(tbl.die), f"tank value test of {side}", "LGG 39-B")
     v = int(tbl.lookup(col, r.natural).result)
     set_values(g, {side: v})
+    rec["tank_minimum"] = {**rec.get("tank_minimum", {}), side: need}
     g.emit("tank-value", f"{side} tank value: {side_value(g, side)}", rule="LGG 39-B")
     if rec["kind"] == "secondary" and side == rec["attacker"]:
         rec["min_rounds"] = max(int(rec.get("min_rounds") or 0), SECONDARY_TEST_ROUNDS)
         g.emit("tank-value", f"the battle at {rec['hex']} must last at least {SECONDARY_TEST_ROUNDS} rounds "
                "(tank value tested in a secondary battle)", rule="LGG 39-B")
     return side_value(g, side)
+
+
+@implements("LGG 39-B", "LGG 39-C")
+def tanks_short(g: Game, rec: dict[str, Any], side: str) -> bool:
+    """LGG 39-B / 39-C: in a battle where ``side`` tested its tank value, its engaged tanks must be
+    kept at the minimum the test needed (2 in a main battle, 4 in a secondary one): while fewer
+    are fit, a tank available as a reinforcement must be brought in (and only then)."""
+    need = int(rec.get("tank_minimum", {}).get(side, 0))
+    if not need:
+        return False
+    fit = [u for u, x in rec["units"].items() if x["side"] == side and x["kind"] == "tank" and x["state"] == "fit"
+           and x["role"] == "front"]
+    return len(fit) < need
 
 
 @implements("LGG 39-B", "LGG 39-A")
