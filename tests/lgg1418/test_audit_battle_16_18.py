@@ -228,3 +228,32 @@ def test_lgg_39c_audit_destroyed_tanks_replaced_up_to_the_test_minimum(monkeypat
     assert tanks.tanks_short(g, rec, EN)
     opts = battle_steps.reserve_options(g, rec, EN)
     assert opts and all([t["unit"] for t in o["tanks"]] == ["t3"] for o in opts)  # the replacement is compulsory
+
+
+@pytest.mark.rules("LGG 37-D")
+def test_lgg_37d_audit_first_chlorine_use_terror_tests_with_the_special_bonus(monkeypatch) -> None:
+    from grognard.rulesets.lgg1418 import tactics
+
+    from .battle_helpers import force_dice
+
+    dice = force_dice(monkeypatch)
+    g = bgame([de("da", "0404"), fr("fa", "0404"), fr("fb", "0404")], first="1915-05")
+    rec = open_battle(g, "0404", CP)
+    assert tactics.first_chlorine_use(g, "chlorine") and not tactics.first_chlorine_use(g, "phosgene")
+    dice.push(6)  # the gas fire table
+    tactics.use_gas(g, rec["id"], "DE", "chlorine", massive=False)
+    assert rec["gas_terror"] == {"massive": False, "done": False}
+    assert not tactics.first_chlorine_use(g, "chlorine")  # the very first use only
+    rec["queue"] = []
+    tactics.step_d(g, rec)
+    tested = [it["unit"] for it in rec["queue"] if it.get("terror")]
+    assert len(tested) == 1 and tested[0] in ("fa", "fb")  # limited use: one defending corps at random
+    mods = battle.test_modifiers(g, rec, tested[0], panic=True, terror=True)
+    assert [(m.rule, m.value) for m in mods if m.rule in ("LGG 37-D", "LGG 28-B")] == [("LGG 37-D", 1)]
+    rec2 = open_battle(g, "0404", CP)
+    rec2["queue"] = []
+    dice.push(9)  # the attackers' terror roll: 8+
+    rec2["gas_terror"] = {"massive": True, "done": False}
+    tactics.step_d(g, rec2)
+    tested2 = sorted(it["unit"] for it in rec2["queue"] if it.get("terror"))
+    assert tested2 == ["da", "fa", "fb"]  # massive use: every defender, and on 8+ the attackers too

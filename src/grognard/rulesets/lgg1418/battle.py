@@ -928,13 +928,14 @@ def flip_reduced(g: Game, uid: str, rule: str) -> bool:
 
 @implements("LGG 16.5-B", "LGG 16.2-A", "LGG 9-G", "LGG 16.7-C", "LGG 28-B", "LGG 36.2-B")
 def test_modifiers(g: Game, rec: dict[str, Any], uid: str, *, reduced_hit: bool = False, panic: bool = False,
-                   away: bool = False) -> Modifiers:
+                   away: bool = False, terror: bool = False) -> Modifiers:
     """LGG 16.5-B: modifiers of a combativeness test. Out of supply -2 (9-G); engaged again after
     the previous round (16.2-A, value in ``data/battle.toml``); a reduced unit hit by "2" -2
     (16.5-A); retreat away from supply while isolated or out of supply -3 (16.7-C); the
     defender's trench bonus +2 with the Trench Table in Fire or Combined Doctrine (28-B, not in
     panic tests) and +1 in November-December 1914 (36.2-B); caller modifiers (battle orders,
-    fortress +2 of 23-G ...)."""
+    fortress +2 of 23-G ...); a defender's gas terror test has its special bonus in place of the
+    trench bonus (37-D, ``terror``)."""
     from grognard.rulesets.lgg1418.supply import supply_combativeness_modifier
 
     p = piece(g, uid)
@@ -959,6 +960,10 @@ def test_modifiers(g: Game, rec: dict[str, Any], uid: str, *, reduced_hit: bool 
             mods.add(2, "LGG 28-B", "defender in trench warfare")
         if doc == "transition":
             mods.add(1, "LGG 36.2-B", "defender, November-December 1914")
+        if terror:
+            v = int(bdata(g)["combativeness"].get("gas_terror", 0))
+            if v:
+                mods.add(v, "LGG 37-D", "gas terror (in place of the trench bonus)")
     if not away:
         mods.extend(_spec_mods(rec, role, "combativeness", u.get("sub"), max(1, r)))
     return mods

@@ -638,6 +638,7 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
             if it["stage"] == "roll":
                 code = battle.roll_test(g, rec, uid, battle.test_modifiers(
                     g, rec, uid, reduced_hit=bool(it.get("reduced_hit")), panic=bool(it.get("panic") or it.get("terror")),
+                    terror=bool(it.get("terror")),
                     away=bool(it.get("away"))), it.get("why", "losses"))
                 if code == "R" and (rec["spec"].get("no_repulse") and p.side == rec["defender"]):
                     code = "H"

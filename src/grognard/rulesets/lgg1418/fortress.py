@@ -750,7 +750,7 @@ class AssaultSupport(Step):
             nation = main_battle._nation(g, rec, side)
             gas = tactics.gas_available(g, nation, "secondary" if f.params.get("counted") else "assault")
             if gas:
-                mods.append(tactics.gas_modifier(tactics.gas_attack_bonus(g, nation, gas)))
+                mods.append(tactics.gas_modifier(tactics.use_gas(g, rec["id"], nation, gas, massive=False)))
         rec["spec"]["modifiers"] = mods
         M.touch(g)
         g.finish(f)

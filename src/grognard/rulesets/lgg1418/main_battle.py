@@ -858,7 +858,7 @@ class BattlePreparation(Step):
             if p.get("gas"):
                 from grognard.rulesets.lgg1418 import tactics
 
-                bonus = tactics.gas_attack_bonus(g, _nation(g, rec, att), p["gas"])
+                bonus = tactics.use_gas(g, bid, _nation(g, rec, att), p["gas"], massive=p["bombardment"] == "massive")
                 p["gas_bonus"] = bonus
             return self.next_child(g, f)
         if stage == "battle":

@@ -353,6 +353,29 @@ def gas_attack_bonus(g: Game, nation: str, gas: str) -> int:
     return int(tbl.lookup(gas, r.natural).result)
 
 
+@implements("LGG 37-D")
+def first_chlorine_use(g: Game, gas: str) -> bool:
+    """LGG 37-D: would using ``gas`` now be the very first use of chlorine in the game?"""
+    return gas == "chlorine" and not any("chlorine" in used for used in M.st(g).get("gas", {}).values())
+
+
+@implements("LGG 37-D", "LGG 32.1-B")
+def use_gas(g: Game, bid: str, nation: str, gas: str, massive: bool) -> int:
+    """LGG 37-D / 32.1-B: a gas attack in battle ``bid`` (after any preliminary bombardment, step A):
+    the attack bonus it gives (:func:`gas_attack_bonus`) and, at the very first use of chlorine,
+    the terror tests, made when the battle begins (:func:`step_d`, :func:`terror_tests`;
+    ``massive``: a massive use, our reading: with a massive bombardment). The caller adds
+    :func:`gas_modifier` of the bonus to the battle."""
+    first = first_chlorine_use(g, gas)
+    bonus = gas_attack_bonus(g, nation, gas)
+    if first:
+        g.emit("gas-terror", f"first use of chlorine gas: terror tests ({'massive' if massive else 'limited'} use)",
+               rule="LGG 37-D", reveal=True)
+        battle.rec_of(g, bid)["gas_terror"] = {"massive": bool(massive), "done": False}
+        M.touch(g)
+    return bonus
+
+
 def gas_modifier(bonus: int) -> dict[str, Any]:
     """The battle modifier of a gas attack bonus (37-D): attack value, -1 each round."""
     return {"side": "attacker", "target": "value", "value": int(bonus), "decay": 1, "rule": "LGG 37-D",
@@ -499,6 +522,10 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     if not done.get("start"):
         done["start"] = True
         if rec["round"] == 1:
+            terror = rec.get("gas_terror")
+            if terror and not terror.get("done"):
+                terror["done"] = True
+                terror_tests(g, rec["id"], bool(terror.get("massive")))  # 37-D: step A, after the bombardment
             for side in (att, dfn):
                 if any(x["side"] == side and x["kind"] == "tank" for x in rec["units"].values()):
                     rec.setdefault("tank_value", {})[side] = tanks.value_test(g, rec, side) if side == att else 1
