@@ -252,3 +252,35 @@ def test_lgg_19a_rail_retreat_must_end_closer_to_a_source() -> None:
     with pytest.raises(IllegalAction) as e:
         g.apply({"type": "rail", "side": EN, "units": ["fa"], "to": "0505"})
     assert e.value.rule == "LGG 19-A"
+
+
+@pytest.mark.rules("LGG 12-A")
+def test_lgg_12a_reform_movement_may_end_once_no_unit_can_mend_the_breach() -> None:
+    """A reform whose army moved closer to the enemy and can no longer move is not left without a
+    legal action: the movement ends and the reform fails (found by self-play of lgg-west-1914)."""
+    g = _g(face="reduced", rules={"powers": {"FR": {"pr_stock": 5, "pr_flow": 2}}})
+    play_until(g, "choose-activation", chooser=_first(EN))
+    act(g, EN, type="reform", army="FR-1", unit="fa")
+    enemy = M.enemy_present_hexes(g, EN)
+
+    def gap(h: str) -> int:
+        return min(g.board.distance(g.board.idx(h), e) for e in enemy)
+
+    closer = next(x["to"] for x in g.legal_actions(EN) if x["type"] == "move" and x["units"] == ["fb"]
+                  and gap(x["to"]) < gap("0404"))
+    g.apply({"type": "move", "side": EN, "units": ["fb"], "to": closer, "mode": "normal"})
+    from .helpers import decline_interrupts
+
+    decline_interrupts(g)
+    assert not any(x["type"] == "end-movement" for x in g.legal_actions(EN))  # fb may still go back
+    serial = M.st(g)["activation"]["serial"]
+    for pid in ("fa", "fb", "fh"):  # every unit of the army has ended its movement
+        M.set_attr(g, g.state.pieces[pid], "mv_act", serial)
+        M.set_attr(g, g.state.pieces[pid], "mv_stop", True)
+    g.invalidate()
+    assert {"type": "end-movement", "side": EN} in g.legal_actions(EN)
+    act(g, EN, type="end-movement")
+    play_until(g, "choose-activation")
+    assert g.state.pieces["fa"].face == "reduced"
+    ev = [e for e in g.state.log if e["type"] == "reform"][-1]
+    assert ev["rule"] == "LGG 12-A" and "closer" in ev["text"]

@@ -185,7 +185,9 @@ def retreat_end_check(g: Game, act: dict[str, Any]) -> tuple[str, str] | None:
 
     Strategic retreat: every unit of the designated armies has retreated at least one hex or
     can take no retreat step. Reform (12): no unit is known to be in contact with the enemy and
-    none ended closer to the nearest enemy stack than it began."""
+    none ended closer to the nearest enemy stack than it began - as long as a unit of the army
+    can still move to mend it; once none can, the movement may end and the reform fails (12-A:
+    the army did not end its movement out of contact and no closer to the enemy lines)."""
     kind = act.get("kind")
     if kind == STRATEGIC_KIND:
         from grognard.rulesets.lgg1418.movement import has_moved
@@ -199,9 +201,21 @@ def retreat_end_check(g: Game, act: dict[str, Any]) -> tuple[str, str] | None:
     if kind == REFORM_KIND:
         for a in act["armies"]:
             why = reform_problem(g, a, known_only=True)
-            if why:
+            if why and _army_can_still_move(g, act):
                 return ("LGG 12-A", why)
     return None
+
+
+def _army_can_still_move(g: Game, act: dict[str, Any]) -> bool:
+    """Can a unit of the activated armies still take a step or a rail move?"""
+    from grognard.rulesets.lgg1418 import movement
+
+    for p in _army_movers(g, act):
+        if p.attrs.get("mv_act") == act["serial"] and p.attrs.get("mv_stop"):
+            continue
+        if _can_still_retreat(g, act, p) or (p.loc.kind == "hex" and movement.rail_options(g, act, [p])):
+            return True
+    return False
 
 
 # ====================================================================== rule 12
