@@ -227,8 +227,8 @@ def test_lgg_23g_audit_a_whole_assault_no_pr_no_counted_losses_no_retreat(monkey
     hit = [e for e in g.state.log if e["type"] == "hit" and "suffers 2" in e["text"]]
     assert hit, "the attacker suffers a 2 every round"
     assert pr_stock(g, "FR") == before_fr and pr_stock(g, "DE") < before_de
-    assert rec["losses"][EN] == 0  # the defender's losses are not counted
-    assert M.st(g).get("losses_year", {}).get("1914", {}).get("FR", 0) == 0
+    assert rec["losses"][EN] == 0  # the defender's losses are not counted during the assault
+    assert M.st(g)["losses_year"]["1914"]["FR"] == 1  # but 1 loss is marked per corps once it is over
     # nobody retreats: the besiegers stay in the hex, the siege goes on
     assert not battle_retreat.pending(g, [rec["id"]])
     assert {M.hex_of(g, g.state.pieces[u]) for u in ("de", "de2") if M.on_map(g, g.state.pieces[u])} <= {g.board.idx(V)}

@@ -645,11 +645,15 @@ def assault_units(g: Game, side: str, i: int) -> list[Piece]:
 @implements("LGG 23-G", "LGG 5-D")
 def mark_assault_losses(g: Game, ids: list[str], fell: bool) -> None:
     """LGG 23-G: after an assault, each defending corps is marked 1 loss (2 if the fortress fell),
-    in place of the losses it suffered during the assault."""
+    in place of the losses it suffered during the assault (which were not counted): recorded in
+    ``st["fortress_losses"]`` and in the losses of the year (37-A)."""
     book = M.st(g).setdefault("fortress_losses", {})
+    year = M.st(g).setdefault("losses_year", {}).setdefault(str(M.current_turn(g).year), {})
     for uid in ids:
         p = g.state.pieces[uid]
-        book[p.nation] = int(book.get(p.nation, 0)) + (2 if fell else 1)
+        n = 2 if fell else 1
+        book[p.nation] = int(book.get(p.nation, 0)) + n
+        year[p.nation] = int(year.get(p.nation, 0)) + n
     M.touch(g)
 
 
