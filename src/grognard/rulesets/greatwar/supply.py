@@ -822,6 +822,18 @@ def overland_trace(g: Game, side: str, seeds: Iterable[int], element: str = "ove
     length is the length less the extension of supply-line transports in the hexes the line enters
     (OT 14O3: +1 for one, +2 for three or more, never more), so it is compared with the element's
     length of the Supply Line Summary. Defaults: the overland costs and blocking of OT 11A/11B1."""
+    if step_cost is None and edges is None and blocked is None:
+        # the default element depends only on the side's blocking and costs (``_dynamic``, memoised
+        # for the position) and the transports: memoised the same way (copies handed out)
+        src_key = tuple(sorted(set(int(x) for x in seeds)))
+        dist, origin = g.cached(f"gw:overland:{side}:{element}:{src_key}", lambda: _overland_trace(g, side, src_key, element))
+        return dist.copy(), origin.copy()
+    return _overland_trace(g, side, seeds, element, step_cost, edges, blocked)
+
+
+def _overland_trace(g: Game, side: str, seeds: Iterable[int], element: str = "overland",
+                    step_cost: np.ndarray | None = None, edges: np.ndarray | None = None,
+                    blocked: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     from grognard.search.trace import trace_from_sources
 
     dyn = _dynamic(g, side)

@@ -341,47 +341,52 @@ class _LocIndex:
     """Where the pieces are, derived from the state's own location index only (rebuilt whenever
     a piece is added, removed or moved: :meth:`GameState.move` resets it)."""
 
-    __slots__ = ("by_hex", "hex_of", "units")
+    __slots__ = ("at", "by_hex", "hex_of", "n", "units")
 
     def __init__(self, g: Game) -> None:
         st = g.state
+        st.at_hex(-1)  # builds the state's location index (pieces by location, bottom first)
+        at = st._at
+        assert at is not None
+        self.at = at
+        self.n = len(st.pieces)
+        pieces = st.pieces
         self.hex_of: dict[str, int] = {}
-        for p in st.pieces.values():
-            loc = st.where(p.id)
-            if loc.kind == "hex":
-                self.hex_of[p.id] = int(loc.ref)
-        by_hex: dict[int, list[Piece]] = {}
-        for i in sorted(set(self.hex_of.values())):
+        by_hex: dict[int, tuple[Piece, ...]] = {}
+        for loc, ids in at.items():
+            if loc.kind != "hex":
+                continue
+            i = int(loc.ref)
             out: list[Piece] = []
-            stack = list(st.at_hex(i))
-            while stack:
-                q = stack.pop(0)
-                out.append(q)
-                stack.extend(st.contents(q.id))
-            by_hex[i] = out
-        self.by_hex: dict[int, tuple[Piece, ...]] = {i: tuple(v) for i, v in by_hex.items()}
-        self.units: tuple[Piece, ...] = tuple(sorted((p for p in st.pieces.values() if p.id in self.hex_of and is_unit(p)),
+            stack = list(ids)
+            while stack:  # breadth first: the stack, then what its pieces carry
+                pid = stack.pop(0)
+                out.append(pieces[pid])
+                self.hex_of[pid] = i
+                stack.extend(at.get(Loc("piece", pid), ()))
+            by_hex[i] = tuple(out)
+        self.by_hex = by_hex
+        self.units: tuple[Piece, ...] = tuple(sorted((pieces[pid] for pid in self.hex_of if is_unit(pieces[pid])),
                                                      key=lambda p: p.id))
 
 
 def _loc_index(g: Game) -> _LocIndex:
     st = g.state
-    at = st._at
-    if at is None:
-        st.at_hex(-1)  # builds the state's location index
-        at = st._at
-    hit = st.__dict__.get("_gw_loc_index")
-    if hit is not None and hit[0] is at and hit[1] == len(st.pieces):
-        return hit[2]  # type: ignore[no-any-return]
-    idx = _LocIndex(g)
-    st.__dict__["_gw_loc_index"] = (at, len(st.pieces), idx)
-    return idx
+    li = st.__dict__.get("_gw_loc_index")
+    if li is not None and li.at is st._at and li.n == len(st.pieces):
+        return li  # type: ignore[no-any-return]
+    li = _LocIndex(g)
+    st.__dict__["_gw_loc_index"] = li
+    return li
 
 
 def hex_of(g: Game, p: Piece | str) -> int | None:
     """The map hex a piece is in (following carriers such as a Corps HQs box), or None."""
-    pid = p if isinstance(p, str) else p.id
-    return _loc_index(g).hex_of.get(pid)
+    st = g.state
+    li = st.__dict__.get("_gw_loc_index")
+    if li is None or li.at is not st._at or li.n != len(st.pieces):
+        li = _loc_index(g)
+    return li.hex_of.get(p if isinstance(p, str) else p.id)
 
 
 def pieces_in_hex(g: Game, i: int) -> list[Piece]:
