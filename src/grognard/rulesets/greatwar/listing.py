@@ -19,14 +19,16 @@ that (a listed action that ``apply`` refuses). The checks themselves are the rul
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from grognard.core.state import Piece
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
 
+T = TypeVar("T")
 MEMO_LIMIT = 20000
 SIDE_MARKERS = ("bridge-owner", "bridge-demolished")  # markers keyed by hexside (OT 15A1); the others by hex
 
@@ -143,3 +145,32 @@ def move_signature(g: Game, i: int, side: str) -> tuple[Hashable, ...]:
             hexes.extend(k for k in g.board.neighbors(j) if k not in hexes)
     bridges = tuple(snap.side_signature(s) for s in sides_around(g, i))
     return (snap.base, bridges, tuple(snap.hex_signature(j) for j in hexes))
+
+
+@contextmanager
+def scope(g: Game) -> Iterator[None]:
+    """While a step lists its legal actions nothing changes in the position: answers computed for
+    one unit (its allowance, whether it may move, a stacking check) hold for the whole listing.
+    Inside this context :func:`scoped` keeps them; outside it (while an action is checked and
+    applied) it always computes afresh."""
+    d = g.__dict__
+    if "_gw_scope" in d:
+        yield
+        return
+    d["_gw_scope"] = {}
+    try:
+        yield
+    finally:
+        del d["_gw_scope"]
+
+
+def scoped(g: Game, key: Hashable, compute: Callable[[], T]) -> T:
+    """``compute()``, remembered for the rest of the current listing (:func:`scope`)."""
+    memo = g.__dict__.get("_gw_scope")
+    if memo is None:
+        return compute()
+    if key in memo:
+        return memo[key]  # type: ignore[no-any-return]
+    value = compute()
+    memo[key] = value
+    return value

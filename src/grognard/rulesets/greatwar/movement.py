@@ -76,8 +76,16 @@ def fraction_for(g: Game, p: Piece, kind: str) -> Fraction:
     return Fraction(1, 5)
 
 
-@implements("OT 6", "OT 6B3", "OT 6C", "OT 6E", "OT 11F1", "OT 11F2", "OT 11H2")
 def movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = False) -> Fraction:
+    """OT 6: the MPs a unit may spend this phase (:func:`_movement_allowance`; remembered while
+    legal actions are listed, :func:`.listing.scope`)."""
+    from grognard.rulesets.greatwar import listing
+
+    return listing.scoped(g, ("ma", p.id, kind, accel), lambda: _movement_allowance(g, p, kind, accel))
+
+
+@implements("OT 6", "OT 6B3", "OT 6C", "OT 6E", "OT 11F1", "OT 11F2", "OT 11H2")
+def _movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = False) -> Fraction:
     """OT 6: the MPs a unit may spend this phase.
 
     Order (interpretation default): the printed rating, less the MPs of logistics items it carries
@@ -309,7 +317,14 @@ def reach_of(ctx: MoveContext, f: Frame, p: Piece, accel: bool = False) -> Any:
 
 
 def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
-    """Why a unit may not move in this phase now, or None."""
+    """Why a unit may not move in this phase now, or None (remembered while legal actions are
+    listed, :func:`.listing.scope`)."""
+    from grognard.rulesets.greatwar import listing
+
+    return listing.scoped(g, ("can-move", id(f), p.id), lambda: _can_move_now(g, f, p))
+
+
+def _can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
     kind = f.params.get("kind", MOVEMENT)
     if p.side != f.params.get("side"):
         return f"{p.id} does not belong to the moving side"
@@ -695,6 +710,12 @@ class MovementStep(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         from grognard.rulesets.greatwar import listing
 
+        with listing.scope(g):
+            return self._legal_actions(g, f, side)
+
+    def _legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        from grognard.rulesets.greatwar import listing
+
         out: list[Action] = []
         kind = f.params.get("kind", MOVEMENT)
         ctx = context(g, side, kind)
@@ -779,7 +800,12 @@ class MovementStep(Step):
                 return False
         if hqmod.hq_stack_problem(g, group, v) is not None:
             return False
-        return stacking.move_stacking_problem(g, group, v) is None and stacking.departure_problem(g, group, u) is None
+        from grognard.rulesets.greatwar import listing
+
+        ids = tuple(q.id for q in group)
+        if listing.scoped(g, ("stack", ids, v), lambda: stacking.move_stacking_problem(g, group, v)) is not None:
+            return False
+        return stacking.departure_problem(g, group, u) is None
 
     def extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         """Further actions offered by subclasses and other rules (rail, overruns, ...)."""
