@@ -105,3 +105,70 @@ def test_lgg_16_5a_audit_exchange_offered_from_knowledge_refused_with_a_reveal()
     refused = [e for e in g.state.log[n:] if e["type"] == "action-refused"]
     assert [e["rule"] for e in refused] == ["LGG 16.5-A"] and refused[0]["reveal"]
     assert not rec["queue"][0].get("exchanged") and not rec.get("forced_retreat")
+
+
+@pytest.mark.rules("LGG 5-D", "LGG 5-B", "LGG 4-A")
+def test_lgg_5d_audit_pr_conversion_offered_from_knowledge_refused_with_a_reveal() -> None:
+    from grognard.rulesets.lgg1418 import reinforcement as R
+
+    gd, gu = _corridor("decoy"), _corridor("units")
+    ud, uu = gd.state.pieces["u"], gu.state.pieces["u"]
+    assert R.why_not_convert(gd, CP, ud, "reduce") is None and R.why_not_convert(gu, CP, uu, "reduce") is None
+    n = len(gu.state.log)
+    R.apply_conversion(gu, uu, "reduce")  # the marker held units: refused with a reveal
+    refused = [e for e in gu.state.log[n:] if e["type"] == "action-refused"]
+    assert [e["rule"] for e in refused] == ["LGG 5-D"] and refused[0]["reveal"] and uu.face == "full"
+    assert R.why_not_convert(gu, CP, uu, "reduce") is not None  # learnt: no longer offered
+    before = R.pr_stock(gd, "DE")
+    R.apply_conversion(gd, ud, "reduce")  # a decoy does not cut the line
+    assert ud.face == "reduced" and R.pr_stock(gd, "DE") == before + 1
+
+
+@pytest.mark.rules("LGG 9", "LGG 4-A")
+def test_lgg_9_audit_without_enemy_decoys_every_marker_holds_units() -> None:
+    g = _corridor("units")
+    g.state.pieces.pop("fd")  # no decoy counter in the enemy's mix: nothing is uncertain
+    assert knowledge.unknown_markers(g, CP) == frozenset()
+    assert knowledge.supply_as_known(g, CP, _supplied(g)) == "no"
+
+
+def _rail_corridor(marker: str):
+    """One row of plains with a railway; Metz (German capital) at 0101, the German corps at 0301
+    is supplied only through 0201, where the Entente has a marker."""
+    labels = [f"{c:02d}01" for c in range(1, 9)]
+    held = decoy("fd", "FR", "FR-1", "0201") if marker == "decoy" else corps("fx", "FR", "0201", army="FR-1")
+    pieces = [hq("dh", "DE", "0101", "DE-1"), corps("u", "DE", "0301", army="DE-1"), hq("fh", "FR", "0801", "FR-1"), held]
+    if marker != "decoy":
+        pieces.append(decoy("fd", "FR", "FR-1"))
+    rules = {"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh", "fd")],
+             "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}}
+    return game(pieces=pieces, rules=rules, terrain=["pppppppp"],
+                places=[{"hex": "0101", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}}],
+                networks=[{"name": "r", "kind": "rail", "paths": [labels]}],
+                areas=[{"name": "DE", "kind": "country", "attrs": {"nation": "DE"}, "hexes": labels}])
+
+
+@pytest.mark.rules("LGG 11.4-A", "LGG 4-A")
+def test_lgg_11_4a_audit_rail_movement_offered_from_knowledge_refused_with_a_reveal() -> None:
+    from grognard.rulesets.lgg1418 import movement
+
+    act_now = {"serial": 7, "side": CP, "front": "West", "armies": ["DE-1"], "reaction": False, "kind": "army"}
+    worlds = {m: _rail_corridor(m) for m in ("decoy", "units")}
+    listed = {}
+    for m, g in worlds.items():
+        M.st(g)["activation"] = dict(act_now)
+        listed[m] = movement.rail_options(g, act_now, [g.state.pieces["u"]])
+    # the supply condition shows nothing of the marker: the unit truly out of supply (units world) is
+    # offered its trains all the same (where the tracks themselves lead is read by the rail rules)
+    assert listed["units"] and set(listed["units"]) <= set(listed["decoy"])
+    assert is_supplied(worlds["decoy"], worlds["decoy"].state.pieces["u"])
+    assert not is_supplied(worlds["units"], worlds["units"].state.pieces["u"])
+    g = worlds["units"]
+    step = g.steps["activation-movement"]
+    f = Frame("activation-movement", {"side": CP})
+    to = g.board.label(listed["units"][0])
+    n = len(g.state.log)
+    step.apply(g, f, {"type": "rail", "side": CP, "units": ["u"], "to": to})
+    refused = [e for e in g.state.log[n:] if e["type"] == "action-refused"]
+    assert [e["rule"] for e in refused] == ["LGG 11.4-A"] and M.hex_of(g, g.state.pieces["u"]) == g.board.idx("0301")
+    assert movement.rail_options(g, act_now, [g.state.pieces["u"]]) == []  # learnt for the activation

@@ -583,6 +583,16 @@ class ActivationMovement(Step):
             units, j = self._units_and_target(g, act, action)
             i = int(units[0].loc.ref)
             _path, costs, use = movement.check_rail(g, act, units, j)
+            from grognard.rulesets.lgg1418 import knowledge
+            from grognard.rulesets.lgg1418.supply import is_supplied
+
+            cut = [q.id for q in movement.group_members(g, units) if q.type != "decoy" and not is_supplied(g, q)]
+            if cut:  # 4-A: accepted from what the mover knew; an enemy marker on the supply line holds units
+                knowledge.remember_cut(g, side, cut, "supply")
+                knowledge.refuse_on_hidden_fact(
+                    g, side, f"{', '.join(cut)} cannot take the train at {g.board.label(i)}: out of supply (an enemy "
+                    "marker on the supply line holds units)", f"a {side} stack finds its supply line cut", "LGG 11.4-A")
+                return
             movement.apply_rail(g, act, units, j, costs, use)
             fog.emit_private(g, side, "rail", f"{', '.join(u.id for u in units)} travel by rail from {g.board.label(i)} "
                              f"to {g.board.label(j)}", f"a {side} stack travels by rail from {g.board.label(i)} to "

@@ -179,20 +179,24 @@ def unknown_markers(g: Game, side: str) -> frozenset[int]:
     def compute() -> frozenset[int]:
         if not g.opt("fog-of-war"):
             return frozenset()
+        enemy = M.other_side(side)
+        if not any(p.type == "decoy" and p.side == enemy for p in g.state.pieces.values()):
+            return frozenset()  # the counter mix is public: without decoys every marker holds units
         present = M.enemy_present_hexes(g, side)
         return frozenset(present - known_unit_hexes(g, side) - _known_empty(g, side))
 
     return M.memo(g, f"unknown-markers:{side}", compute)
 
 
-def _assuming(g: Game, side: str, blocked: set[int], fn: Callable[[], T]) -> T:
+def _assuming(g: Game, side: str, world: str, blocked: set[int], fn: Callable[[], T]) -> T:
     """Evaluate ``fn`` as if exactly ``blocked`` were the enemy hexes holding units for ``side``'s
-    traces. The derived values of the position are computed afresh for the question and dropped
-    afterwards; nothing of the game changes."""
+    traces (``world``: the name of that assumption). The derived values computed under it are
+    kept apart from the real ones, for the current position only; nothing of the game changes."""
     s = g.state
     M.memo(g, "__probe", lambda: 0)  # make sure the memo of the position exists
     saved = s.__dict__["_lgg_memo"]
-    s.__dict__["_lgg_memo"] = {"__ver": saved["__ver"], f"enemy-block:{side}": set(blocked)}
+    alt = saved.setdefault(f"__world:{side}:{world}", {"__ver": saved["__ver"], f"enemy-block:{side}": set(blocked)})
+    s.__dict__["_lgg_memo"] = alt
     try:
         return fn()
     finally:
@@ -210,11 +214,53 @@ def supply_as_known(g: Game, side: str, fn: Callable[[], bool]) -> str:
     if not unknown:
         return "yes" if fn() else "no"
     blocking = set(M.enemy_blocking_hexes(g, side))
-    optimistic = _assuming(g, side, blocking - unknown, fn)
+    optimistic = _assuming(g, side, "decoys", blocking - unknown, fn)
     if not optimistic:
         return "no"
-    pessimistic = _assuming(g, side, blocking | unknown, fn)
+    pessimistic = _assuming(g, side, "units", blocking | unknown, fn)
     return "yes" if pessimistic else "maybe"
+
+
+@implements("LGG 4-A", "LGG 9")
+def may_be_supplied(g: Game, p: Any) -> bool:
+    """LGG 4-A / 9: may ``p`` be supplied as far as its owner can tell (a legal list offers what
+    needs supply unless it surely is not; the true position decides when the action is applied)?"""
+    from grognard.rulesets.lgg1418.supply import is_supplied
+
+    if p.id in _cut(g, p.side, "supply"):
+        return False
+    return supply_as_known(g, p.side, lambda: is_supplied(g, p)) != "no"
+
+
+@implements("LGG 4-A", "LGG 9-H")
+def may_be_unisolated(g: Game, p: Any, purpose: str = "pr") -> bool:
+    """LGG 4-A / 9-H: may ``p`` be not isolated as far as its owner can tell?"""
+    from grognard.rulesets.lgg1418.supply import is_isolated
+
+    if p.id in _cut(g, p.side, "isolation"):
+        return False
+    return supply_as_known(g, p.side, lambda: not is_isolated(g, p, purpose)) != "no"
+
+
+def _cut(g: Game, side: str, what: str) -> set[str]:
+    """Units ``side`` learned (by a refusal in this activation) to be out of supply / isolated."""
+    rec = M.st(g).get("known_cut", {}).get(side, {})
+    serial, turn = _serial(g), M.turn_index(g)
+    return {u for u, v in rec.items() if v.get("serial") == serial and v.get("turn") == turn and what in v.get("what", [])}
+
+
+def remember_cut(g: Game, side: str, units: list[str], what: str) -> None:
+    """Record that a refusal showed ``side`` that ``units`` are out of supply (``what`` =
+    ``supply``) or isolated (``isolation``), for the rest of the activation."""
+    serial, turn = _serial(g), M.turn_index(g)
+    book = M.st(g).setdefault("known_cut", {}).setdefault(side, {})
+    for k in [k for k, v in book.items() if v.get("serial") != serial or v.get("turn") != turn]:
+        del book[k]
+    for u in units:
+        rec = book.setdefault(u, {"serial": serial, "turn": turn, "what": []})
+        if what not in rec["what"]:
+            rec["what"].append(what)
+    M.touch(g)
 
 
 @implements("LGG 4-A")

@@ -35,7 +35,6 @@ from grognard.rulesets.lgg1418.counters import (
     ghq_value,
 )
 from grognard.rulesets.lgg1418.fronts import fronts_of
-from grognard.rulesets.lgg1418.supply import is_supplied
 from grognard.rulesets.lgg1418.weather import rain_extra_cost, snow_allowance_change
 from grognard.rulesets.lgg1418.zoc import BESIEGED, exerting_hexes, in_enemy_zoc
 
@@ -482,7 +481,7 @@ def check_rail(g: Game, act: dict[str, Any], units: list[Piece], goal: int) -> t
             raise IllegalAction("LGG 11.2", f"{p.id} is making an administrative move and may not take a train")
         if p.attrs.get("mv_act") == serial and p.attrs.get("mv_stop"):
             raise IllegalAction("LGG 11.1-B", f"{p.id} has ended its movement")
-        if p.type != "decoy" and not is_supplied(g, p):
+        if p.type != "decoy" and not knowledge.may_be_supplied(g, p):  # 4-A: from what the mover may know
             raise IllegalAction("LGG 11.4-A", f"{p.id} must be supplied at the start of its rail movement")
         c = railways.rail_cost(g, p, i, goal, length)
         left = allowance(g, p) - spent(p, serial)
@@ -539,7 +538,7 @@ def rail_options(g: Game, act: dict[str, Any], units: list[Piece]) -> list[int]:
     for p in members:
         if mode_of(p, serial) == "admin" or (p.attrs.get("mv_act") == serial and p.attrs.get("mv_stop")):
             return []
-        if p.type != "decoy" and not is_supplied(g, p):
+        if p.type != "decoy" and not knowledge.may_be_supplied(g, p):
             return []
         left[p.id] = allowance(g, p) - spent(p, serial)
     use: dict[str, int] = {}

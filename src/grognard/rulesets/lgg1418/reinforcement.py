@@ -23,7 +23,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step
 from grognard.core.state import NOWHERE, Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import fog, hooks, mapdata
+from grognard.rulesets.lgg1418 import fog, hooks, knowledge, mapdata
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import (
     command_army,
@@ -158,7 +158,7 @@ def why_not_restore(g: Game, side: str, p: Piece) -> tuple[str, str] | None:
         return ("LGG 5-B", f"{p.id} is not a reduced corps")
     if M.hex_of(g, p) is None:
         return ("LGG 5-B", f"{p.id} is not in play on the map")
-    if is_isolated(g, p, "pr"):
+    if not knowledge.may_be_unisolated(g, p, "pr"):  # 4-A: from what the owner may know
         return ("LGG 5-B", "PR cannot be used for isolated corps")
     cost = restore_cost(g, p)
     rest = _rest(g, p.nation)
@@ -181,6 +181,11 @@ def restore_cost(g: Game, p: Piece) -> int:
 
 
 def restore(g: Game, p: Piece) -> None:
+    if is_isolated(g, p, "pr"):  # 4-A: accepted from what the owner knew; the true position bars it
+        knowledge.remember_cut(g, p.side, [p.id], "isolation")
+        knowledge.refuse_on_hidden_fact(g, p.side, f"{p.id} cannot be restored: it is isolated (an enemy marker on its "
+                                        "supply line holds units)", f"{p.side} finds a supply line cut", "LGG 5-B")
+        return
     cost = restore_cost(g, p)
     if p.attrs.get("assault") == "reduced":
         M.set_attr(g, p, "assault", "full")
@@ -207,7 +212,7 @@ def why_not_convert(g: Game, side: str, p: Piece, how: str) -> tuple[str, str] |
     out_of_combat = p.loc == Loc.box(M.OUT_OF_COMBAT)
     if M.hex_of(g, p) is None and not out_of_combat:
         return ("LGG 5-D", f"{p.id} is not in play")
-    if not out_of_combat and not is_supplied(g, p):
+    if not out_of_combat and not knowledge.may_be_supplied(g, p):  # 4-A: from what the owner may know
         return ("LGG 5-D", "the unit to be converted must be supplied")
     if how == "reduce":
         if p.face != "full" or "reduced" not in p.faces:
@@ -217,7 +222,7 @@ def why_not_convert(g: Game, side: str, p: Piece, how: str) -> tuple[str, str] |
         return ("LGG 5-D", f"{p.id} may only be reduced, never eliminated, for PR")
     if M.is_garrison(p):
         return ("LGG 5-D", "a fortress garrison may not be destroyed this way")
-    if not out_of_combat and is_isolated(g, p, "pr"):
+    if not out_of_combat and not knowledge.may_be_unisolated(g, p, "pr"):
         return ("LGG 5-D", "an isolated corps may not be eliminated for PR")
     return None
 
@@ -232,6 +237,17 @@ def conversion_gain(g: Game, p: Piece, how: str) -> int:
 
 
 def apply_conversion(g: Game, p: Piece, how: str) -> None:
+    on_map = p.loc != Loc.box(M.OUT_OF_COMBAT)
+    barred = None
+    if on_map and not is_supplied(g, p):
+        barred = ("supply", "it is out of supply")
+    elif on_map and how == "eliminate" and is_isolated(g, p, "pr"):
+        barred = ("isolation", "it is isolated")
+    if barred:  # 4-A: accepted from what the owner knew; the true position bars it
+        knowledge.remember_cut(g, p.side, [p.id], barred[0])
+        knowledge.refuse_on_hidden_fact(g, p.side, f"{p.id} cannot be converted into PR: {barred[1]} (an enemy marker "
+                                        "on its supply line holds units)", f"{p.side} finds a supply line cut", "LGG 5-D")
+        return
     gain = conversion_gain(g, p, how)
     if how == "reduce":
         M.set_face(g, p, "reduced")
