@@ -376,3 +376,13 @@ def test_lgg_23c_audit_corps_disorganized_in_the_open_battle_are_fit_for_the_ass
     rec = _assault_rec(g, ["de", "de2"])
     assert rec["units"]["de2"]["state"] == "fit"
     assert "de2" in battle_steps.engageable(g, rec, CP, "A")
+
+
+@pytest.mark.rules("LGG 23-G")
+def test_lgg_23g_audit_alternation_option_free() -> None:
+    g = _besieged([corps("fr2", "FR", {"inside": "verdun"}, army="FR-1")])
+    g.options["assault-defenders-alternate"] = "free"
+    rec = _assault_rec(g, ["de", "de2"])
+    rec["units"]["gar"]["engaged"].append(1)
+    rec["round"] = 2
+    assert battle_steps.engageable(g, rec, EN, "A") == ["fr2", "gar"]  # either may fight again

@@ -533,7 +533,8 @@ def assault_params(g: Game, i: int, attacker: str, units: list[str], immediate: 
         "hex": g.board.label(i), "attacker": attacker, "kind": "assault", "attacker_units": sorted(units),
         "defender_units": defenders, "table": "trench", "great": False, "no_generals": True, "modifiers": mods,
         "breakthrough": False, "counter_offensive": False, "retreat": "none", "fortress": f.id, "trench": 0,
-        "ignore_terrain": True, "uncounted_losses": ["defender"], "alternate": ["defender"],
+        "ignore_terrain": True, "uncounted_losses": ["defender"],
+        "alternate": ["defender"] if g.opt("assault-defenders-alternate") == "strict" else [],
     }
     if not neutral:
         spec["forced_attacker_result"] = "2"

@@ -260,6 +260,10 @@ OPTIONS: tuple[OptionSpec, ...] = (
                kind=I, default="d6", choices=("d6",), rule="LGG 37-A"),
     OptionSpec("great-offensive-obligation-others", "A-57: obligations of Russia and Italy", kind=I,
                default="not-obliged", choices=("not-obliged", "obliged"), rule="LGG 30-B"),
+    OptionSpec("assault-defenders-alternate", "23-G: the (at most 2) corps defending an assault fight alternately",
+               kind=I, default="strict", choices=("strict", "free"), rule="LGG 23-G",
+               help="strict: with two corps able to fight, the one engaged in the previous round rests; free: the "
+                    "defender engages either (the alternation read as a permission)."),
 )
 
 
