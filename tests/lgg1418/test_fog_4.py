@@ -118,3 +118,19 @@ def test_lgg_4b_refuses_foreign_units_and_misplaced_decoys() -> None:
     assert e.value.rule == "LGG 4-B"
     with pytest.raises(IllegalAction):
         g.apply({"type": "lift", "side": CP, "into": "de-hq", "units": ["de-b"]})  # not on the HQ's hex
+
+
+@pytest.mark.rules("LGG 4-A")
+def test_lgg_4a_piece_records_in_views_equal_the_core_records() -> None:
+    """The rule system's quicker piece record equals the core one, odd attribute values included."""
+    from fractions import Fraction
+
+    from grognard.core.game import Game
+    from grognard.rulesets.base import Ruleset
+    from grognard.scenario import find
+
+    g = Game.new(find("lgg-west-1914"), seed=1)
+    p = next(iter(g.state.pieces.values()))
+    p.attrs.update({"frac": Fraction(7, 2), "tags": {"b", "a"}, "pair": (1, "x"), "deep": {"k": [Fraction(1), None]}, 3: True})
+    for q in g.state.pieces.values():
+        assert json.dumps(g.ruleset.piece_view(g, q)) == json.dumps(Ruleset.piece_view(g.ruleset, g, q))

@@ -115,6 +115,28 @@ def hidden_tokens(g: Game, side: str) -> set[str]:
     return out
 
 
+def plain_copy(obj: Any) -> Any:
+    """A copy of JSON-like data equal to ``serial.to_jsonable(obj)``: dicts, lists and plain
+    values (str, int, float, bool, None) are copied directly; anything else goes through
+    :func:`grognard.core.serial.to_jsonable`."""
+    t = type(obj)
+    if t is dict:
+        out = {}
+        for k, v in obj.items():
+            tv = type(v)
+            out[k if type(k) is str else str(k)] = v if (tv is str or tv is int or tv is float or tv is bool or v is None) \
+                else plain_copy(v)
+        return out
+    if t is list or t is tuple:
+        return [v if (type(v) in _PLAIN or v is None) else plain_copy(v) for v in obj]
+    if obj is None or t in _PLAIN:
+        return obj
+    return serial.to_jsonable(obj)
+
+
+_PLAIN = (str, int, float, bool)
+
+
 def emit_private(g: Game, side: str, type: str, text: str, others: str | None, rule: str | None = None, **data: Any) -> None:
     """Log an event about ``side``'s pieces: the details for ``side``, ``others`` for everybody else."""
     if not g.opt("fog-of-war"):

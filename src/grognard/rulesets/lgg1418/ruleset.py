@@ -256,6 +256,13 @@ class LaGrandeGuerre(Ruleset):
     def public_extra(self, g: Game, side: str | None) -> dict[str, Any]:
         return fog.public_view(g, side)
 
+    def piece_view(self, g: Game, piece: Piece) -> dict[str, Any]:
+        """The same record as :meth:`Ruleset.piece_view`, built without a full JSON conversion of
+        the attributes and faces when they hold plain values (see :func:`.fog.plain_copy`)."""
+        return {"id": piece.id, "type": piece.type, "side": piece.side, "nation": piece.nation, "face": piece.face,
+                "loc": self.loc_label(g, piece.loc), "status": sorted(piece.status),
+                "attrs": fog.plain_copy(piece.attrs), "faces": fog.plain_copy(piece.faces), "name": piece.name}
+
     def view(self, g: Game, side: str | None) -> dict[str, Any]:
         v = super().view(g, side)
         fog.decorate_view(g, side, v)
