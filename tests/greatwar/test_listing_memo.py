@@ -1,6 +1,6 @@
 """The memo tables that speed up the action listing (``listing``, ZOC maps, the location index,
-per-position caches) never change what is listed: over random play, every listing equals one
-made after forgetting every memo."""
+per-position caches, the per-listing memo) never change what is listed: over random play, every
+listing equals one made after forgetting every memo, and listed actions pass the step's check."""
 
 from __future__ import annotations
 
@@ -54,6 +54,13 @@ def run(scenario: str, seed: int, agent_seed: int, steps: int, every: int = 1) -
                 f"only memoised {sorted(set(canon(listed)) - set(canon(fresh)))[:3]}, "
                 f"only fresh {sorted(set(canon(fresh)) - set(canon(listed)))[:3]}")
             compared += 1
+            step, frame = g.current()  # type: ignore[misc]
+            by_type: dict[str, list[dict]] = {}
+            for a in listed:
+                by_type.setdefault(a["type"], []).append(a)
+            for t in sorted(by_type):  # one listed action of each type passes the step's own check
+                a = rng.choice(by_type[t])
+                step.check(g, frame, dict(a))
         g.apply(random_choice(g, side, listed, rng))
     return compared
 

@@ -164,8 +164,17 @@ def scope(g: Game) -> Iterator[None]:
         del d["_gw_scope"]
 
 
+def piece_state(p: Piece) -> tuple[Hashable, ...]:
+    """What may change on a piece: face, status, attributes and place. Keys of :func:`scoped`
+    answers about a piece include it, so that rule code that tries a change on a piece while
+    listing (a load it would carry, say) and puts it back never reads an answer for the other
+    state."""
+    return (p.face, frozenset(p.status), repr(p.attrs), p.loc)
+
+
 def scoped(g: Game, key: Hashable, compute: Callable[[], T]) -> T:
-    """``compute()``, remembered for the rest of the current listing (:func:`scope`)."""
+    """``compute()``, remembered for the rest of the current listing (:func:`scope`). The key must
+    name everything the answer depends on that could differ within one listing."""
     memo = g.__dict__.get("_gw_scope")
     if memo is None:
         return compute()

@@ -81,7 +81,8 @@ def movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = Fa
     legal actions are listed, :func:`.listing.scope`)."""
     from grognard.rulesets.greatwar import listing
 
-    return listing.scoped(g, ("ma", p.id, kind, accel), lambda: _movement_allowance(g, p, kind, accel))
+    return listing.scoped(g, ("ma", p.id, listing.piece_state(p), units.loc_version(g), kind, accel),
+                          lambda: _movement_allowance(g, p, kind, accel))
 
 
 @implements("OT 6", "OT 6B3", "OT 6C", "OT 6E", "OT 11F1", "OT 11F2", "OT 11H2")
@@ -321,7 +322,8 @@ def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
     listed, :func:`.listing.scope`)."""
     from grognard.rulesets.greatwar import listing
 
-    return listing.scoped(g, ("can-move", id(f), p.id), lambda: _can_move_now(g, f, p))
+    return listing.scoped(g, ("can-move", id(f), p.id, listing.piece_state(p), units.loc_version(g), repr(f.params.get("units", {}).get(p.id))),
+                          lambda: _can_move_now(g, f, p))
 
 
 def _can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
@@ -803,7 +805,8 @@ class MovementStep(Step):
         from grognard.rulesets.greatwar import listing
 
         ids = tuple(q.id for q in group)
-        if listing.scoped(g, ("stack", ids, v), lambda: stacking.move_stacking_problem(g, group, v)) is not None:
+        key = ("stack", ids, tuple(listing.piece_state(q) for q in group), units.loc_version(g), v)
+        if listing.scoped(g, key, lambda: stacking.move_stacking_problem(g, group, v)) is not None:
             return False
         return stacking.departure_problem(g, group, u) is None
 

@@ -380,6 +380,12 @@ def _loc_index(g: Game) -> _LocIndex:
     return li
 
 
+def loc_version(g: Game) -> object:
+    """An object that stays the same exactly while no piece is added, removed or moved (for memo
+    keys: it is kept alive by the key, so it is never confused with a later one)."""
+    return _loc_index(g)
+
+
 def hex_of(g: Game, p: Piece | str) -> int | None:
     """The map hex a piece is in (following carriers such as a Corps HQs box), or None."""
     st = g.state
