@@ -52,15 +52,17 @@ def test_lgg_18a_audit_former_attacker_without_fit_units_intercepts_with_an_adja
 
 
 @pytest.mark.rules("LGG 18-A")
-def test_lgg_18a_audit_no_interception_offered_when_fit_units_defend_or_no_stack_is_adjacent() -> None:
+def test_lgg_18a_audit_no_interception_when_fit_units_defend_or_no_stack_is_adjacent() -> None:
     g, rec = _beaten_attacker([])
     j = g.board.idx("0405")
     assert counteroffensive.interception_stacks(g, rec, j) == []
     step = g.steps["counter-offensive-battle"]
     f = Frame("counter-offensive-battle", {"battle": rec["id"], "to": "0405", "stage": "reinforce", "units": ["da"]})
     place_at(g, "da", "0405")
-    name, _params = step.next_child(g, f)
-    assert name == "battle"  # nothing to intercept with: the counter-offensive is fought at once
+    name, params = step.next_child(g, f)
+    assert name == "counter-offensive-interception"  # always asked when nobody fit defends (4-A) ...
+    ist = g.steps[name]
+    assert [a["type"] for a in ist.legal_actions(g, Frame(name, dict(params)), EN)] == ["no-co-intercept"]  # ... no stack
     g2, rec2 = _beaten_attacker([fr("fc", _side_hex()), fr("fd", "0405")])
     f2 = Frame("counter-offensive-battle", {"battle": rec2["id"], "to": "0405", "stage": "reinforce", "units": ["da"]})
     place_at(g2, "da", "0405")

@@ -572,7 +572,7 @@ class BreakthroughBattle(Step):
             if j not in M.enemy_present_hexes(g, side):
                 f.params["stage"] = "done"
                 return None
-            if not f.params.get("new_army_asked") and new_army_candidates(g, f.params):
+            if not f.params.get("new_army_asked") and _new_army_asked(g, f.params):
                 f.params["new_army_asked"] = True
                 return "breakthrough-new-army", {"side": side, "hex": lab, "armies": list(f.params.get("armies") or [])}
             f.params["stage"] = "done"
@@ -629,6 +629,15 @@ def new_army_candidates(g: Game, params: dict[str, Any]) -> list[str]:
         if len(secondary.secondary_battles(g, side, sector)) < secondary.SECONDARY_LIMIT:
             found.append(a)
     return found
+
+
+def _new_army_asked(g: Game, params: dict[str, Any]) -> bool:
+    """Whether the attacker is asked about a new army (17.3-B): on public facts only (a Fire
+    Doctrine flank breakthrough battle), so that being asked tells the enemy nothing (4-A)."""
+    side = params["side"]
+    j = g.board.idx(params["hex"])
+    return params.get("kind") == "flank" and params.get("level") in ("limited", "major") and \
+        battle.side_doctrine_at(g, side, j) in battle.FIRE_DOCTRINES
 
 
 def new_army_units(g: Game, side: str, army: str, j: int) -> list[str]:

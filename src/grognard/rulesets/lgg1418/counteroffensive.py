@@ -242,7 +242,9 @@ class CounterOffensiveBattle(Step):
                 return h
         if f.params.get("stage") == "reinforce":
             f.params["stage"] = "fight"
-            if not any(piece(g, u).type == "corps" for u in _defenders(g, rec, j)) and interception_stacks(g, rec, j):
+            # asked whenever no corps fit for combat defends the hex (public after the battle): whether
+            # the former attacker has a stack next to it must not show (4-A)
+            if not any(piece(g, u).type == "corps" for u in _defenders(g, rec, j)):
                 return "counter-offensive-interception", {"battle": rec["id"], "to": f.params["to"]}
         if f.params.get("stage") == "fight":
             f.params["stage"] = "done"

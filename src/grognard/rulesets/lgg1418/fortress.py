@@ -687,7 +687,7 @@ class FortressAssault(Step):
             p["defenders"] = [q.id for q in assault_defenders(g, fort)]
             params = battle.battle_params(g, **assault_params(g, i, p["side"], p["units"], bool(p.get("immediate"))))
             p["battle"] = params["battle"]
-            if assault_support_options(g, params["battle"], bool(p.get("counted"))) != [{"air": 0, "gas": False}]:
+            if _support_asked(g, params["battle"]):  # on public facts: what it may use must not show (4-A)
                 p["stage"] = "support"
                 return "assault-support", {"battle": params["battle"], "side": p["side"], "counted": bool(p.get("counted"))}
             return "battle", params
@@ -721,6 +721,15 @@ def assault_support_options(g: Game, bid: str, counted: bool) -> list[dict[str, 
     air = [n for n in main_battle.air_support_options(g, rec, side) if n <= per_sub]
     gas = tactics.gas_available(g, nation, "secondary" if counted else "assault")
     return [{"air": n, "gas": with_gas} for n in air for with_gas in ([False, True] if gas else [False])]
+
+
+def _support_asked(g: Game, bid: str) -> bool:
+    """The attacker of an assault is asked about air support and gas whenever it is in Fire or
+    Combined Doctrine (a public fact)."""
+    from grognard.rulesets.lgg1418 import battle
+
+    rec = battle.rec_of(g, bid)
+    return battle.side_doctrine_at(g, rec["attacker"], rec["hex_i"]) in battle.FIRE_DOCTRINES
 
 
 @implements("LGG 23-G", "LGG 32.1-C", "LGG 37-D")
