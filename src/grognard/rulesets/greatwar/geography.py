@@ -21,16 +21,26 @@ MAJOR_CITY_KINDS = ("partial-city", "full-city")
 CITY_LIKE = (*CITY_KINDS, "fortress", "resource-center")
 
 
+def _hexes_with(g: Game, kinds: tuple[str, ...]) -> frozenset[int]:
+    """The hexes of the board with a point of one of ``kinds`` (the board never changes in play)."""
+    memo = g.__dict__.setdefault("_gw_point_hexes", {})
+    hit = memo.get(kinds)
+    if hit is None:
+        hit = frozenset(int(i) for i in g.board.points if any(pt.kind in kinds for pt in g.board.points_at(int(i))))
+        memo[kinds] = hit
+    return hit  # type: ignore[no-any-return]
+
+
 @implements("OT 3E2")
 def is_city(g: Game, i: int) -> bool:
     """OT 3E2: "cities" are point, partial and full hex cities plus every fortress and resource center."""
-    return any(pt.kind in CITY_LIKE for pt in g.board.points_at(i))
+    return i in _hexes_with(g, CITY_LIKE)
 
 
 @implements("OT 3E2")
 def is_major_city_hex(g: Game, i: int) -> bool:
     """OT 3E2: a major city is any partial, full or multi-hex city; point cities are not."""
-    return any(pt.kind in MAJOR_CITY_KINDS for pt in g.board.points_at(i))
+    return i in _hexes_with(g, MAJOR_CITY_KINDS)
 
 
 @implements("OT 3E2")

@@ -452,6 +452,22 @@ def inland_port_links(g: Game, side: str) -> list[tuple[int, int]]:
     hexsides (OT 7C1) when no hexside between it and the open sea is blocked (OT 7C3). Returns
     (port hex, sea hex at the waterway's mouth) pairs."""
     from grognard.rulesets.greatwar import rivers
+    from grognard.rulesets.greatwar.nations import other_side
+
+    # the answer depends on the turn's waterways (navigable: weather, floods -- the turn view) and on
+    # where enemy coast defenses stand (rivers.blocked): memoised on those
+    enemy = other_side(side)
+    defenses = frozenset(units.hex_of(g, p) for p in units.on_map_units(g, enemy)
+                         if units.utype(p).artillery in rivers.COAST_DEFENSE_ARTILLERY)
+    memo = view(g).memo
+    key = ("inland-port-links", side, defenses)
+    if key not in memo:
+        memo[key] = tuple(_inland_port_links(g, side))
+    return list(memo[key])
+
+
+def _inland_port_links(g: Game, side: str) -> list[tuple[int, int]]:
+    from grognard.rulesets.greatwar import rivers
 
     b = g.board
     st = _static(g)

@@ -258,8 +258,21 @@ def _built(g: Game, s: int) -> bool:
 
 
 def bridge_features(g: Game, s: int) -> list[str]:
-    tec = charts(g).tec
-    return [f for f in side_features(g, s) if tec.hexsides[f].extra.get("bridgeable")]
+    """The bridgeable features of hexside ``s`` (OT 15A1). They follow from the map, the roads and
+    rail lines built on ``s`` and the heads cutting ``s`` (:func:`side_features`): memoised on
+    those for the game turn."""
+    from grognard.rulesets.greatwar.mechanics import gw
+
+    e = gw(g).get("eng")
+    built = (str(s) in e.get("roads", {}), str(s) in e.get("rails", {})) if e else (False, False)
+    h = heads(g)
+    key = ("bridge-features", s, built, s in h.road_cut, s in h.rail_cut)
+    memo = view(g).memo
+    hit = memo.get(key)
+    if hit is None:
+        tec = charts(g).tec
+        hit = memo[key] = tuple(f for f in side_features(g, s) if tec.hexsides[f].extra.get("bridgeable"))
+    return list(hit)
 
 
 @implements("OT 15A1")
