@@ -195,7 +195,8 @@ def _assuming(g: Game, side: str, world: str, blocked: set[int], fn: Callable[[]
     s = g.state
     M.memo(g, "__probe", lambda: 0)  # make sure the memo of the position exists
     saved = s.__dict__["_lgg_memo"]
-    alt = saved.setdefault(f"__world:{side}:{world}", {"__ver": saved["__ver"], f"enemy-block:{side}": set(blocked)})
+    alt = saved.setdefault(f"__world:{side}:{world}", {"__ver": saved["__ver"], "__real": saved,
+                                                       f"enemy-block:{side}": set(blocked)})
     s.__dict__["_lgg_memo"] = alt
     try:
         return fn()

@@ -97,12 +97,17 @@ def touch(g: Game) -> None:
     s["rev"] = int(s.get("rev", 0)) + 1
 
 
-def memo(g: Game, key: str, compute: Callable[[], T]) -> T:
+def memo(g: Game, key: str, compute: Callable[[], T], any_world: bool = False) -> T:
     """Per-position memo of derived values (ZoCs, supply, occupation).
 
     The position is identified by the piece moves, the piece count, :func:`touch` calls, the
     log length, the dice used and the sequence frames, so a value computed before a change
     made inside the same action is never reused after it.
+
+    While a value is computed under an assumption about hidden enemy units (the "worlds" of
+    :func:`.knowledge.supply_as_known`, which give ``enemy_blocking_hexes`` another answer), the
+    memo is that world's own; ``any_world=True`` marks a value that does not depend on
+    ``enemy_blocking_hexes`` (nor on anything derived from it), kept once for the position.
     """
     s = g.state
     lgg = s.vars.get("lgg")
@@ -112,6 +117,8 @@ def memo(g: Game, key: str, compute: Callable[[], T]) -> T:
     if d is None or d["__ver"] != ver:
         d = {"__ver": ver}
         s.__dict__["_lgg_memo"] = d
+    if any_world:
+        d = d.get("__real", d)
     if key not in d:
         d[key] = compute()
     return d[key]  # type: ignore[no-any-return]
