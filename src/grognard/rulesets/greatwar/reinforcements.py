@@ -1444,6 +1444,12 @@ class Reinforcement(Step):
         return out
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        from grognard.rulesets.greatwar import listing
+
+        with listing.scope(g):
+            return self._legal_actions(g, f, side)
+
+    def _legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         if f.params.get("rebuild_only"):
             return [*[a for a in self._rebuilds(g, side) if a["type"] == "rebuild"], {"type": "end-phase", "side": side}]
         out: list[Action] = []

@@ -883,8 +883,13 @@ def replacement_faces(p: Piece) -> list[str]:
 
 def replace_hexes(g: Game, side: str, p: Piece) -> list[int]:
     """Where a pool unit may be placed when paid from the general pool: friendly-owned cities in
-    regular general supply in its pool's command (OT 16B3c)."""
-    return friendly_cities(g, side, command_hexes(g, str(p.attrs.get("pool"))), supplied=True)
+    regular general supply in its pool's command (OT 16B3c). Remembered while legal actions are
+    listed (:func:`.listing.scope`)."""
+    from grognard.rulesets.greatwar import listing
+
+    cmd = str(p.attrs.get("pool"))
+    return list(listing.scoped(g, ("replace-hexes", side, cmd),
+                               lambda: friendly_cities(g, side, command_hexes(g, cmd), supplied=True)))
 
 
 @implements("OT 16B3c", "OT 16B3f")

@@ -157,7 +157,21 @@ def hexside_cost(g: Game, p: Piece, s: int, entering: int, tags: frozenset[str] 
 
 
 def hex_prohibited_to_all(g: Game, i: int) -> bool:
-    """A hex no ground unit may enter (all-sea, unfrozen all-lake, glacier)."""
+    """A hex no ground unit may enter (all-sea, unfrozen all-lake, glacier); it depends on the
+    terrain, weather and frost of the game turn only (memoised in the turn view; a hex with a flood
+    marker, swamp only in the player turn it was flooded, OT 15A6, is never memoised)."""
+    fl = g.state.markers.get("flooded")
+    if fl and str(i) in fl:
+        return _hex_prohibited_to_all(g, i)
+    memo = view(g).memo
+    key = ("prohibited-to-all", i)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _hex_prohibited_to_all(g, i)
+    return hit  # type: ignore[no-any-return]
+
+
+def _hex_prohibited_to_all(g: Game, i: int) -> bool:
     tec = charts(g).tec
     row = tec.hexes.get(terrain(g, i))
     if row is None:

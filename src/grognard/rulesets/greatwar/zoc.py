@@ -124,10 +124,10 @@ def _signature(g: Game, side: str, exclude: set[str] | None) -> tuple[object, ..
     """Everything a side's ZOCs depend on (positions, faces, statuses, supply, turn, nation flags)."""
     from grognard.rulesets.greatwar.mechanics import gw
 
-    ps = tuple(sorted((p.id, tuple(p.loc), p.face, tuple(sorted(p.status)), p.attrs.get("supply_out_since"))
-                      for p in g.state.pieces.values() if p.side == side))
+    ps = frozenset((p.id, p.loc, p.face, frozenset(p.status), p.attrs.get("supply_out_since"))
+                   for p in g.state.pieces.values() if p.side == side)
     st = gw(g)
-    return (side, ps, tuple(sorted(exclude or ())), g.state.turn.get("index"), st.get("phasing"),
+    return (side, ps, frozenset(exclude or ()), g.state.turn.get("index"), st.get("phasing"),
             repr(st.get("nation_flags")), g.__dict__.get("_gw_charts") is not None)
 
 
