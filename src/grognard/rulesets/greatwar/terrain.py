@@ -123,11 +123,14 @@ def hex_entry_cost(g: Game, p: Piece, i: int, tags: frozenset[str] | None = None
     return c
 
 
+CAUSEWAY_WATER = frozenset({"sea", "lake", "great-river", "great-river-fordable"})  # OT 15A2
+
+
 def side_features(g: Game, s: int) -> list[str]:
     """The TEC features of a hexside; a road or rail line over a sea, lake or great river hexside
     is a causeway, read as the TEC's causeway row (OT 15A2)."""
     feats = [f for f in g.board.side_feature_list(s) if f in charts(g).tec.hexsides]
-    water = {"sea", "lake", "great-river", "great-river-fordable"}
+    water = CAUSEWAY_WATER
     if water & set(feats) and (road_link(g, s) or rail_link(g, s)):
         feats = [f for f in feats if f not in water] + (["causeway"] if "causeway" not in feats else [])
     return feats
@@ -271,10 +274,26 @@ def _built(g: Game, s: int) -> bool:
     return str(s) in e.get("roads", {}) or str(s) in e.get("rails", {})
 
 
+def _maybe_bridged(g: Game) -> frozenset[int]:
+    """The hexsides that can have a bridgeable feature at all: :func:`side_features` only takes the
+    map's features away or adds a causeway (memoised per game: the map never changes)."""
+    hit = g.__dict__.get("_gw_maybe_bridged")
+    if hit is None:
+        hs = charts(g).tec.hexsides
+        ok = {f for f, row in hs.items() if row.extra.get("bridgeable")}
+        causeway = "causeway" in ok
+        hit = frozenset(s for s in range(g.board.m)
+                        if any(f in ok or (causeway and f in CAUSEWAY_WATER) for f in g.board.side_feature_list(s)))
+        g.__dict__["_gw_maybe_bridged"] = hit
+    return hit  # type: ignore[no-any-return]
+
+
 def bridge_features(g: Game, s: int) -> list[str]:
     """The bridgeable features of hexside ``s`` (OT 15A1). They follow from the map, the roads and
     rail lines built on ``s`` and the heads cutting ``s`` (:func:`side_features`): memoised on
     those for the game turn."""
+    if s not in _maybe_bridged(g):
+        return []
     from grognard.rulesets.greatwar.mechanics import gw
 
     e = gw(g).get("eng")
