@@ -105,7 +105,24 @@ def is_non_motorized(p: Piece) -> bool:
 
 
 # ----------------------------------------------------------------------------- printed values
+_VALS: dict[tuple[type, Any], Fraction | str | None] = {}
+
+
 def _val(v: Any) -> Fraction | str | None:
+    """A printed value as a Fraction (or ``R``/``W``), memoised by value (the answers are immutable)."""
+    try:
+        key = (v.__class__, v)
+        hit = _VALS.get(key, _VALS)
+    except TypeError:  # an unhashable value: parsed every time
+        return _parse_val(v)
+    if hit is _VALS:
+        hit = _parse_val(v)
+        if len(_VALS) < 4096:
+            _VALS[key] = hit
+    return hit  # type: ignore[return-value]
+
+
+def _parse_val(v: Any) -> Fraction | str | None:
     if v is None:
         return None
     if isinstance(v, str) and v.strip().upper() in ("R", "W"):
