@@ -364,6 +364,15 @@ def point_hexes(g: Game, kind: str) -> list[int]:
     return found  # type: ignore[no-any-return]
 
 
+def neighbour_lists(g: Game) -> list[list[int]]:
+    """Hex -> its neighbours, in the order of ``Board.neighbors`` (once per board; read only)."""
+    st = static(g)
+    found = st.get("nbrs")
+    if found is None:
+        found = st["nbrs"] = [g.board.neighbors(i) for i in range(g.board.n)]
+    return found  # type: ignore[no-any-return]
+
+
 def rail_hexes(g: Game) -> list[int]:
     """Every rail hex of the map, in index order (computed once per board; read only)."""
     st = static(g)

@@ -43,17 +43,28 @@ def usable_rail(g: Game, side: str) -> frozenset[int]:
 
     def compute() -> frozenset[int]:
         blocked = M.enemy_blocking_hexes(g, side)
-        out = set()
+        return frozenset(i for i in _rail_open_to(g, side) if i not in blocked)
+
+    return M.memo(g, f"usable-rail:{side}", compute)
+
+
+def _rail_open_to(g: Game, side: str) -> list[int]:
+    """Rail hexes of ``side``'s standard it controls (or nobody does), not neutral, not besieged:
+    :func:`usable_rail` before the enemy units are taken into account (the same in every
+    supply world of :func:`.knowledge.supply_as_known`)."""
+
+    def compute() -> list[int]:
+        out = []
         for i in mapdata.rail_hexes(g):
             if rail_gauge(g, i) != side:
                 continue
-            if mapdata.controller(g, i) not in (None, side) or mapdata.is_neutral_hex(g, i) or i in blocked:
+            if mapdata.controller(g, i) not in (None, side) or mapdata.is_neutral_hex(g, i):
                 continue
             if g.state.marker("siege", g.board.label(i)) is None:
-                out.add(i)
-        return frozenset(out)
+                out.append(i)
+        return out
 
-    return M.memo(g, f"usable-rail:{side}", compute)
+    return M.memo(g, f"rail-open:{side}", compute, any_world=True)
 
 
 def rail_graph(g: Game, side: str) -> dict[int, list[tuple[int, float]]]:
@@ -63,14 +74,30 @@ def rail_graph(g: Game, side: str) -> dict[int, list[tuple[int, float]]]:
     def compute() -> dict[int, list[tuple[int, float]]]:
         usable = usable_rail(g, side)
         out: dict[int, list[tuple[int, float]]] = {}
-        for i, all_links in mapdata.rail_link_table(g):
-            links = [(j, float(a["capacity"]) if a.get("capacity") else math.inf)
-                     for j, a in all_links if j in usable]
+        for i, all_links in _open_graph(g, side).items():
+            links = [lk for lk in all_links if lk[0] in usable]
             if links:
                 out[i] = links
         return out
 
     return M.memo(g, f"rail-graph:{side}", compute)
+
+
+def _open_graph(g: Game, side: str) -> dict[int, list[tuple[int, float]]]:
+    """:func:`rail_graph` over the hexes of :func:`_rail_open_to` (enemy units not yet taken
+    into account; the same in every supply world)."""
+
+    def compute() -> dict[int, list[tuple[int, float]]]:
+        open_ = set(_rail_open_to(g, side))
+        out: dict[int, list[tuple[int, float]]] = {}
+        for i, all_links in mapdata.rail_link_table(g):
+            links = [(j, float(a["capacity"]) if a.get("capacity") else math.inf)
+                     for j, a in all_links if j in open_]
+            if links:
+                out[i] = links
+        return out
+
+    return M.memo(g, f"rail-open-graph:{side}", compute, any_world=True)
 
 
 def rail_neighbours(g: Game, side: str, i: int) -> list[tuple[int, float]]:

@@ -277,13 +277,20 @@ def trace(g: Game, side: str, p: Piece | None, start: int, reach: int) -> dict[i
     """Hexes within ``reach`` supply steps of ``start`` (9-C)."""
     ok = _supply_hexes(g, side)
     mountain = p is not None and M.arm(p) == "mountain"
+    nbrs = mapdata.neighbour_lists(g)
+    hard, soft = _closed_sides(g)
+    control = g.state.control
 
     def step(u: int) -> list[int]:
         out = []
-        for j in g.board.neighbors(u):
-            special = mountain and mapdata.terrain_info(g, j).mountain_corps_only and can_enter_for_supply(g, side, p, u, j)
-            if (j in ok or special) and _side_ok(g, side, u, j):
-                out.append(j)
+        for j in nbrs[u]:
+            if j not in ok and not (mountain and mapdata.terrain_info(g, j).mountain_corps_only
+                                    and can_enter_for_supply(g, side, p, u, j)):
+                continue
+            pair = (u, j)
+            if pair in hard or (pair in soft and not (control.get(u) == side == control.get(j))):
+                continue  # the same test as _side_ok
+            out.append(j)
         return out
 
     return paths.bfs([start], step, max_depth=reach)
@@ -620,6 +627,27 @@ def _free_hexes(g: Game, side: str) -> frozenset[int]:
         return frozenset(mapdata.trace_open_hexes(g) - blocked - forts)
 
     return M.memo(g, f"free-hexes:{side}", compute)
+
+
+def _closed_sides(g: Game) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]:
+    """Ordered pairs of adjacent hexes whose hexside has an impassable feature this turn (9-C,
+    9-H; :func:`_side_ok`): those always closed to a trace, and those open only when both hexes
+    are the tracing side's (every impassable feature there is ``supply_if_friendly``). Depends on
+    the map and the weather only: computed once per board and weather."""
+    key = ("closed-sides", tuple(sorted(M.st(g).get("weather", {}).items())))
+    cache = mapdata.static(g)
+    found = cache.get(key)
+    if found is None:
+        hard: set[tuple[int, int]] = set()
+        soft: set[tuple[int, int]] = set()
+        for u, nb in enumerate(mapdata.neighbour_lists(g)):
+            for j in nb:
+                closed = [f for f in mapdata.hexside_features(g, u, j) if f.impassable]
+                if not closed:
+                    continue
+                (soft if all(f.supply_if_friendly for f in closed) else hard).add((u, j))
+        found = cache[key] = (frozenset(hard), frozenset(soft))
+    return found  # type: ignore[no-any-return]
 
 
 def _side_ok(g: Game, side: str, u: int, j: int) -> bool:
