@@ -412,3 +412,21 @@ def test_rail_moves_offered() -> None:
     offers = [a for a in g.legal_actions(EN) if a["type"] == "rail-move"]
     assert {tuple(a["path"]) for a in offers if a["kind"] == "operational"} >= {("0201",), ("0201", "0301", "0401")}
     assert Fraction(1) == movement.remaining(g, frame(g), g.state.pieces["d"]) - 4
+
+
+@pytest.mark.rules("OT 8B", "OT 7A2")
+def test_ot_8b_rail_move_may_not_end_over_the_stacking_limit() -> None:
+    """Found by self-play of the Marne: like an overland move, a rail move may not end in a hex it
+    puts over the stacking limit (a Corps HQs moves with the units of its box); and while a stack
+    of the moving side is over the limit the phase cannot end, so ending it is not listed."""
+    full = [division(f"f{k}", "France", "0401") for k in range(6)]
+    g = rgame(pieces=[*full, division("d", "France", "0101")])
+    with pytest.raises(IllegalAction) as e:
+        rmove(g, "d", ["0201", "0301", "0401"])
+    assert e.value.rule == "OT 8B"
+    rmove(g, "d", ["0201", "0301"])
+    assert not any(a["type"] == "rail-move" and a["piece"] == "d" and a["path"][-1] == "0401" for a in g.legal_actions(EN))
+    g2 = rgame(pieces=[*full, division("x", "France", "0401")])
+    listed = g2.legal_actions(EN)
+    assert not any(a["type"] == "end-phase" for a in listed)
+    assert any(a["type"] == "move" for a in listed)

@@ -382,3 +382,27 @@ def test_illegal_replace_action_names_its_rule() -> None:
     run_to(g, "ground-movement", CP)
     with pytest.raises(IllegalAction):
         g.apply({"type": "replace", "side": EN, "piece": "w", "hex": "0102"})
+
+
+@pytest.mark.rules("OT 16B3d", "OT 8B")
+def test_ot_16b3d_8b_no_rebuild_over_the_stacking_limit_in_the_enemy_initial_phase() -> None:
+    """Found by self-play of the Marne: six divisions, a cadre and a Man Pt fit the regular limit; the cadre
+    rebuilt to a division in the enemy initial phase would leave the stack over the limit at the
+    end of the enemy movement phase, in which it cannot move (OT 8B). In its own initial phase the
+    player may rebuild and must fix the stack in his movement phase."""
+    divs = [division(f"d{k}", "France", "0302") for k in range(6)]
+    g = world([*divs, division("c", "France", "0302", face="cadre")])
+    c = g.state.pieces["c"]
+    cost = replacements.rebuild_cost(g, c)
+    replacements.place_points(g, EN, idx(g, "0302"), MAN, cost[MAN], "France")
+    replacements.place_points(g, EN, idx(g, "0302"), EQU, cost[EQU] + 1)
+    a = {"type": "rebuild", "side": EN, "piece": "c"}
+    assert "stacking limit" in (replacements.rebuild_problem(g, EN, a, own_ip=False) or "")
+    assert replacements.rebuild_problem(g, EN, a, own_ip=True) is None
+    g2 = world([*divs[:4], division("c", "France", "0302", face="cadre")])  # the Man Pt counts too (OT 16B3)
+    c2 = g2.state.pieces["c"]
+    replacements.place_points(g2, EN, idx(g2, "0302"), MAN, cost[MAN], "France")
+    replacements.place_points(g2, EN, idx(g2, "0302"), EQU, cost[EQU] + 1)
+    assert replacements.rebuild_problem(g2, EN, a, own_ip=False) is None  # within the limit
+    replacements.do_rebuild(g2, EN, a)
+    assert c2.face == "full"

@@ -743,7 +743,12 @@ class MovementStep(Step):
         out.extend(self.extra_actions(g, f, side))
         for ext in EXTENSIONS:
             out.extend(ext.actions(g, f, side))
-        out.append({"type": "end-phase", "side": side})
+        end: Action = {"type": "end-phase", "side": side}
+        try:
+            self.check_end(g, f, end)  # OT 8B: not while a stack of the side is over the limit
+        except IllegalAction:
+            return out
+        out.append(end)
         return out
 
     def _group_actions(self, g: Game, f: Frame, ctx: MoveContext, side: str, kind: str, p: Piece, group: list[Piece],

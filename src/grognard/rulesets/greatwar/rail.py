@@ -727,6 +727,10 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
         low = low or lk.volume == "low"
         gauges.append(lk.gauge)
         u = v
+    group = [p, *[q for q in g.state.contents(p.id) if units.is_unit(q)]]  # a Corps HQs moves with its box
+    problem = stacking.move_stacking_problem(g, group, path[-1])
+    if problem:
+        raise IllegalAction("OT 8B", problem)
     changes = sum(1 for a, b in pairwise(gauges) if a != b)
     rates = rail_rates(g)
     n = len(path)
@@ -926,8 +930,16 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
                     dests = [v for v in dests if v in yard_set]
                 hit.extend((kind, tuple(g.board.label(h) for h in _tree_path(sub, start, v))) for v in dests)
             offers[key] = hit
+        group = [p, *[q for q in g.state.contents(p.id) if units.is_unit(q)]]
+        ids = tuple(q.id for q in group)
         for kind, path in hit:
-            out.append({"type": "rail-move", "side": side, "piece": p.id, "kind": kind, "path": list(path)})
+            dest = g.board.idx(path[-1])
+            # OT 8B: not into a hex the move puts over the stacking limit (checked outside the memo:
+            # it depends on the units at the destination)
+            over = listing.scoped(g, ("rail-stack", ids, tuple(listing.piece_state(q) for q in group), units.loc_version(g), dest),
+                                  lambda group=group, dest=dest: stacking.move_stacking_problem(g, group, dest))
+            if over is None:
+                out.append({"type": "rail-move", "side": side, "piece": p.id, "kind": kind, "path": list(path)})
     out += break_actions(g, f, side)
     out += res_pt_actions(g, side, "movement")
     return out

@@ -971,7 +971,11 @@ def rebuild_problem(g: Game, side: str, action: dict[str, Any], own_ip: bool) ->
     in its owner's initial phases only, and never if the two sides' movement ratings differ. Paid
     with the general pool of its command (the unit in regular general supply), with points in its
     own hex, or both (then the hex must be in regular general supply); not in an enemy ZOC unless
-    the hex has a fortification other than fieldworks; within the monthly limits."""
+    the hex has a fortification other than fieldworks; within the monthly limits. OT 8B: the
+    stacking limit is not in force in the initial phase, but units entering play then may not
+    break it at the end of the following movement phase; a unit rebuilt in the enemy initial
+    phase cannot move in that phase, so it may not put its stack over the limit unless the excess
+    can go into an overstack (OT 8C2, :func:`.stacking.after_arrival`)."""
     p = g.state.pieces.get(str(action.get("piece")))
     if p is None or p.side != side or units.hex_of(g, p) is None or not units.is_unit(p):
         return f"{action.get('piece')!r} is not a unit of {side} on the map"
@@ -988,6 +992,13 @@ def rebuild_problem(g: Game, side: str, action: dict[str, Any], own_ip: bool) ->
     assert h is not None
     if in_enemy_zoc(g, p) and not fortified_beyond_fieldworks(g, h):
         return f"{p.id} is in an enemy ZOC in a hex without fortifications (OT 16B3d)"
+    if not own_ip:
+        from grognard.rulesets.greatwar import stacking
+
+        over = stacking.stack_problem(g, h, side, extra=[_at_face(p, full)], without={p.id})  # type: ignore[list-item]
+        if over and not (g.opt("overstacking") and stacking.has_corps_hq(g, h, side)):
+            return (f"with {p.id} rebuilt, the {over}; the limit is in force at the end of the enemy "
+                    "movement phase, in which the stack cannot move (OT 8B)")
     cmd = command_of(g, h)
     cost = rebuild_cost(g, p)
     c = contingent_of(g, p)
@@ -1011,6 +1022,9 @@ def do_rebuild(g: Game, side: str, action: dict[str, Any]) -> None:
     p.face = full_face(p)
     charge_limit(g, p)
     g.emit("rebuilt", f"{p.id} is brought to full strength", rule=rule, piece=p.id)
+    from grognard.rulesets.greatwar import stacking
+
+    stacking.after_arrival(g, [p], h)  # OT 8C2: an excess under a Corps HQs goes into the overstack
 
 
 # ============================================================================ transfers (OT 16B2, 16B3)

@@ -288,12 +288,30 @@ def _maybe_bridged(g: Game) -> frozenset[int]:
     return hit  # type: ignore[no-any-return]
 
 
+def _fixed_bridge_features(g: Game) -> dict[int, tuple[str, ...]]:
+    """The bridgeable features of the hexsides without sea, lake or great river: there
+    :func:`side_features` is the map's features alone, whatever is built or cut (memoised per game)."""
+    hit = g.__dict__.get("_gw_fixed_bridges")
+    if hit is None:
+        hs = charts(g).tec.hexsides
+        hit = {}
+        for s in _maybe_bridged(g):
+            raw = g.board.side_feature_list(s)
+            if not any(f in CAUSEWAY_WATER for f in raw):
+                hit[s] = tuple(f for f in raw if f in hs and hs[f].extra.get("bridgeable"))
+        g.__dict__["_gw_fixed_bridges"] = hit
+    return hit  # type: ignore[no-any-return]
+
+
 def bridge_features(g: Game, s: int) -> list[str]:
     """The bridgeable features of hexside ``s`` (OT 15A1). They follow from the map, the roads and
     rail lines built on ``s`` and the heads cutting ``s`` (:func:`side_features`): memoised on
     those for the game turn."""
     if s not in _maybe_bridged(g):
         return []
+    fixed = _fixed_bridge_features(g).get(s)
+    if fixed is not None:
+        return list(fixed)
     from grognard.rulesets.greatwar.mechanics import gw
 
     e = gw(g).get("eng")
