@@ -83,16 +83,62 @@ def core_invariants(g: Game, initial_ids: set[str]) -> list[str]:
 
 
 def view_leaks(g: Game) -> list[str]:
-    out = []
-    for side in g.state.sides:
-        tokens = g.ruleset.hidden_tokens(g, side)
-        if not tokens:
-            continue
-        text = json.dumps(g.view(side), ensure_ascii=False)
-        for t in tokens:
-            if json.dumps(t, ensure_ascii=False) in text:
-                out.append(f"view leak: {side} can see hidden {t!r}")
-    return out
+    """Hidden tokens of each side found anywhere in that side's view (a full check)."""
+    return LeakCheck().check(g)
+
+
+class LeakCheck:
+    """Finds each side's hidden tokens (:meth:`Ruleset.hidden_tokens`) in its view.
+
+    The view's log only grows between checks (an undo shortens it), and its entries never
+    change: a token already found absent from the first ``k`` entries is looked for only in
+    the entries added since, a token newly hidden is looked for in the whole log. The rest of
+    the view is searched in full every time. Finds exactly what a search of the whole view's
+    JSON text would find.
+    """
+
+    def __init__(self) -> None:
+        self.entries: dict[str, list[str]] = {}
+        self.clean: dict[str, set[str]] = {}  # tokens known absent from every entry in ``entries``
+
+    def reset(self) -> None:
+        """Forget what was checked (after an undo, which rewrites the log's tail)."""
+        self.entries.clear()
+        self.clean.clear()
+
+    def check(self, g: Game) -> list[str]:
+        out = []
+        for side in g.state.sides:
+            tokens = g.ruleset.hidden_tokens(g, side)
+            if not tokens:
+                continue
+            view = g.view(side)
+            log = view.pop("log", [])
+            text = json.dumps(view, ensure_ascii=False)
+            seen = self.entries.setdefault(side, [])
+            clean = self.clean.setdefault(side, set())
+            if len(log) < len(seen) or (seen and json.dumps(log[len(seen) - 1], ensure_ascii=False) != seen[-1]):
+                seen.clear()  # the log was shortened (undo) or rewritten: start again
+                clean.clear()
+            added = [json.dumps(e, ensure_ascii=False) for e in log[len(seen):]]
+            fresh = "\n".join(added)
+            seen.extend(added)
+            whole: str | None = None
+            now_clean = set()
+            for t in sorted(tokens):
+                q = json.dumps(t, ensure_ascii=False)
+                if t in clean:
+                    found_in_log = q in fresh
+                else:
+                    if whole is None:
+                        whole = "\n".join(seen)
+                    found_in_log = q in whole
+                if found_in_log or q in text:
+                    out.append(f"view leak: {side} can see hidden {t!r}")
+                else:
+                    now_clean.add(t)
+            self.clean[side] = now_clean
+        return out
 
 
 Chooser = Callable[[Game, str, list[dict[str, Any]], random.Random], dict[str, Any]]
@@ -129,6 +175,7 @@ def play_one(
     game_no: int | None = None,
 ) -> Game:
     rng = random.Random(agent_seed)
+    leaks_check = LeakCheck()
     g = Game.new(scenario, seed)
     initial = set(g.state.pieces)
     report.games += 1
@@ -142,7 +189,7 @@ def play_one(
             for p in probs:
                 report.note(f"game {number} {where}: {p}")
         if check_views:
-            leaks = view_leaks(g)
+            leaks = leaks_check.check(g)
             if leaks:
                 report.view_leaks += len(leaks)
                 for p in leaks:
@@ -178,6 +225,7 @@ def play_one(
         report.actions += 1
         if try_undo and g.can_undo():
             g.undo()
+            leaks_check.reset()
             report.undos += 1
             if g.state_hash() != before:
                 report.invariant_violations += 1
