@@ -337,3 +337,21 @@ def test_lgg_23d_an_hq_and_decoy_without_corps_withdraw_from_the_fortress_hex() 
     assert g.state.marker("siege", V) is None
     assert not [p for p in M.pieces_at_hex(g, g.board.idx(V), CP)]
     assert g.ruleset.invariants(g) == []
+
+
+@pytest.mark.rules("LGG 23-D", "LGG 16-A")
+def test_lgg_23d_16a_a_withdrawal_in_progress_is_not_two_sides_sharing_a_hex() -> None:
+    """The HQ has withdrawn, the decoy has yet to: the hex is still the battle's aftermath
+    (found by self-play of lgg-west-1914)."""
+    from .helpers import decoy
+
+    g = game(pieces=_pieces([decoy("dd", "DE", "DE-1", at="0806")]),
+             rules={**_rules(), "armies": [army("DE-1", "DE", "dh", decoy_id="dd"), army("FR-1", "FR", "fh")]})
+    to_activation(g, CP, "DE-1")
+    place_at(g, "dh", V)
+    place_at(g, "dd", V)
+    act(g, CP, type="end-movement")
+    _play(g, "forced-withdrawal")
+    g.apply(next(a for a in g.legal_actions(CP) if a["unit"] == "dh"))
+    assert [a["unit"] for a in g.legal_actions(CP)] and {a["unit"] for a in g.legal_actions(CP)} == {"dd"}
+    assert g.ruleset.invariants(g) == []

@@ -316,10 +316,13 @@ class LaGrandeGuerre(Ruleset):
         return any(q.attrs.get("mv_act") == act["serial"] for q in M.pieces_at_hex(g, i, act["side"]))
 
     def _shared_ok(self, g: Game, side: str, i: int) -> bool:
-        """Both sides may share a hex only in a battle (during the activation that started it) or a siege."""
+        """Both sides may share a hex only in a battle (during the activation that started it), a
+        siege, or while the pieces a battle left there withdraw (13-A, 23-D)."""
         lab = g.board.label(i)
         if g.state.marker("siege", lab) is not None:
             return True
+        if any(f.step == "forced-withdrawal" and f.params.get("hex") == lab and not f.done for f in g.state.frames):
+            return True  # 13-A / 23-D: the pieces caught there are leaving, one at a time
         enemy = M.pieces_at_hex(g, i, M.other_side(side))
         if enemy and all(q.type == "fortress" or (M.carrier(g, q) is not None and M.carrier(g, q).type == "fortress")  # type: ignore[union-attr]
                          for q in enemy):
