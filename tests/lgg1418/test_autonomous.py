@@ -155,3 +155,19 @@ def test_lgg_23b_10a_garrison_leaves_only_if_the_hex_has_room() -> None:
     assert autonomous.garrison_may_leave(g, g.state.pieces["gm"]) is None  # six corps already stand there
     g2 = game(pieces=_pieces(extra + full[:5]), rules=_rules())
     assert autonomous.garrison_may_leave(g2, g2.state.pieces["gm"]) == "integrate"
+
+
+@pytest.mark.rules("LGG 10-A", "LGG 2-B", "LGG 4-B")
+def test_lgg_10a_4b_no_attachment_of_a_unit_on_another_armys_box() -> None:
+    """Found by self-play of lgg-west-1914: a unit lifted onto an army's box was attached to
+    another army, and the two armies' units stood together once it was put back on the map."""
+    from grognard.core.state import Loc
+    from grognard.rulesets.lgg1418.counters import why_not_attach
+
+    g = game(pieces=_pieces([hq("fh2", "FR", "0405", "FR-2")]),
+             rules=_rules(armies=[army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE", "dh")]))
+    g.state.move("auto", Loc.inside("fh2"))
+    g.invalidate()
+    auto = g.state.pieces["auto"]
+    assert "another army" in why_not_attach(g, auto, "FR-1")
+    assert why_not_attach(g, auto, "FR-2") is None

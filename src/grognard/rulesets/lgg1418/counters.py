@@ -245,7 +245,11 @@ def why_not_attach(g: Game, p: Piece, army: str) -> str | None:
     if limit is not None and counts_against_command_limit(g, p) and len(attached_corps(g, army)) >= limit:
         return f"army {army} already commands {limit} un-numbered corps (its command limit)"
     h = M.hex_of(g, p)
-    if h is not None and p.loc.kind == "hex" and not M.in_reserve(p):
+    holder = M.carrier(g, p)
+    on_box = holder is not None and holder.type in ("hq", "decoy") and not M.in_reserve(p)
+    if on_box and str(holder.attrs.get("army")) != army:  # type: ignore[union-attr]
+        return f"{p.id} is on the box of {holder.id}, of another army (4-B, 10-A)"  # type: ignore[union-attr]
+    if h is not None and (p.loc.kind == "hex" or on_box) and not M.in_reserve(p):
         others = {a for q in M.units_at_hex(g, h, p.side) if q.id != p.id and (a := command_army(g, q)) is not None}
         if others - {army}:
             return f"{p.id} stands with units of another army ({', '.join(sorted(others - {army}))}; 10-A)"
