@@ -81,3 +81,21 @@ def test_views_never_show_hidden_enemy_facts_during_play() -> None:
             assert fog.view_is_clean(g, s) == []
     view = g.view(EN)
     assert all(p["side"] == EN or p["type"] == "fortress" for p in view["pieces"])
+
+
+@pytest.mark.rules("LGG 13-A", "LGG 5-D")
+def test_lgg_13a_5d_converting_the_last_corps_beside_the_enemy_makes_the_decoy_withdraw() -> None:
+    """Found by self-play (lgg-west-1914, seed 1, game 13): during FR-1's movement the last corps
+    of a stack standing in a German-held hex was converted into PR, leaving the army's decoy alone
+    with the enemy; it must now withdraw (13-A), and both sides never stay together."""
+    from grognard.scenario import find
+
+    rep = SelfplayReport()
+    g = play_one(find("lgg-west-1914"), 1636984003, 1647458477, rep, max_steps=77, check_views=False, game_no=13)
+    assert rep.invariant_violations == 0, rep.problems
+    assert g.actions[-1] == {"type": "convert-pr", "side": "Entente", "unit": "FR-XIV", "how": "eliminate"}
+    assert g.current()[0].name == "forced-withdrawal"
+    legal = g.legal_actions("Entente")
+    assert legal and {a["unit"] for a in legal} == {"FR-1-decoy"}
+    g.apply(legal[0])
+    assert g.ruleset.invariants(g) == []

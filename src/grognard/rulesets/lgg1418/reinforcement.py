@@ -249,11 +249,34 @@ def apply_conversion(g: Game, p: Piece, how: str) -> None:
                                         "on its supply line holds units)", f"{p.side} finds a supply line cut", "LGG 5-D")
         return
     gain = conversion_gain(g, p, how)
+    h = M.hex_of(g, p) if on_map else None
     if how == "reduce":
         M.set_face(g, p, "reduced")
     else:
         eliminate(g, p, "converted into PR", "LGG 5-D")
     add_pr(g, p.nation, gain, "LGG 5-D", f"{p.id} {'reduced' if how == 'reduce' else 'eliminated'}")
+    if how == "eliminate" and h is not None:
+        left_alone_with_enemy(g, p.side, h)
+
+
+@implements("LGG 13-A", "LGG 5-D")
+def left_alone_with_enemy(g: Game, side: str, h: int) -> None:
+    """LGG 13-A / 5-D: a conversion (allowed at any moment of the turn) that takes the last corps
+    out of a hex the enemy also holds leaves its HQ, GHQ or decoy caught alone there: they must
+    withdraw one hex as in 13-A (not while a battle is being fought there: the battle decides)."""
+    from grognard.rulesets.lgg1418.interception import _withdrawers
+
+    if h not in M.enemy_present_hexes(g, side) or any(f.step.startswith("battle") for f in g.state.frames):
+        return
+    withdraw = _withdrawers(g, side, h)
+    if not withdraw:
+        return
+    lab = g.board.label(h)
+    act = M.st(g).get("activation") or {}
+    g.emit("reveal", f"the {side} stack at {lab} holds no corps any more: its headquarters must withdraw",
+           rule="LGG 13-A", reveal=True, hex=lab)
+    g.push("forced-withdrawal", {"side": side, "hex": lab, "pieces": [q.id for q in withdraw],
+                                 "mover": M.other_side(side), "activation": int(act.get("serial", 0)), "rule": "LGG 13-A"})
 
 
 def conversion_actions(g: Game, side: str) -> list[Action]:
