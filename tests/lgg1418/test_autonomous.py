@@ -171,3 +171,16 @@ def test_lgg_10a_4b_no_attachment_of_a_unit_on_another_armys_box() -> None:
     auto = g.state.pieces["auto"]
     assert "another army" in why_not_attach(g, auto, "FR-1")
     assert why_not_attach(g, auto, "FR-2") is None
+
+
+@pytest.mark.rules("LGG 14-C", "LGG 10-A")
+def test_lgg_14c_10a_an_autonomous_corps_in_the_hex_does_not_hide_the_defending_army() -> None:
+    """Found by self-play of lgg-west-1914 (seed 1, game 22): an autonomous corps listed first in
+    a hex held with an army's units made the defence look autonomous, so another army's units
+    reinforcing it were never sent back after the battle (14-C) and two armies stayed stacked."""
+    from grognard.rulesets.lgg1418.enemy_reinforcement import defending_army
+
+    g = game(pieces=_pieces([corps("fa2", "FR", "0404", army="FR-1")]), rules=_rules())
+    assert next(p.id for p in M.units_at_hex(g, g.board.idx("0404"), EN)) == "auto"
+    assert defending_army(g, EN, g.board.idx("0404")) == "FR-1"
+    assert defending_army(g, CP, g.board.idx("0505")) is None  # an autonomous defence stays one

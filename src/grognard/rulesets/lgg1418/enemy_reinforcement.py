@@ -89,9 +89,11 @@ def _field(g: Game, side: str, i: int) -> list[Piece]:
 
 
 def defending_army(g: Game, side: str, i: int) -> str | None:
-    """The army commanding the defenders of hex ``i`` (the first corps' army), None if autonomous."""
+    """The army commanding the defenders of hex ``i`` (the first army corps' army; an autonomous
+    corps or garrison standing with an army's units does not make the defence autonomous), None
+    if autonomous."""
     for p in _field(g, side, i):
-        if M.is_corps(p) and DISORGANIZED not in p.status:
+        if M.is_corps(p) and DISORGANIZED not in p.status and command_army(g, p) is not None:
             return command_army(g, p)
     for p in _field(g, side, i):
         a = command_army(g, p)
