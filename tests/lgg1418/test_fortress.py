@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from grognard.core.errors import IllegalAction
+from grognard.core.game import Game
 from grognard.rulesets.lgg1418 import fortress as F
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.zoc import BESIEGED, BESIEGING, zoc_map
@@ -321,8 +322,8 @@ def test_lgg_23f_listing_the_siege_actions_changes_nothing() -> None:
     assert g.state_hash() == before
 
 
-@pytest.mark.rules("LGG 23-D")
-def test_lgg_23d_an_hq_and_decoy_without_corps_withdraw_from_the_fortress_hex() -> None:
+def _hq_and_decoy_caught_in_the_fortress_hex() -> Game:
+    """DE-1's HQ and decoy, with no corps, end their movement in the fortress hex: they must withdraw."""
     from .helpers import decoy
 
     g = game(pieces=_pieces([decoy("dd", "DE", "DE-1", at="0806")]),
@@ -332,6 +333,12 @@ def test_lgg_23d_an_hq_and_decoy_without_corps_withdraw_from_the_fortress_hex() 
     place_at(g, "dd", V)
     act(g, CP, type="end-movement")
     _play(g, "forced-withdrawal")
+    return g
+
+
+@pytest.mark.rules("LGG 23-D")
+def test_lgg_23d_an_hq_and_decoy_without_corps_withdraw_from_the_fortress_hex() -> None:
+    g = _hq_and_decoy_caught_in_the_fortress_hex()
     assert {a["unit"] for a in g.legal_actions(CP)} == {"dh", "dd"}
     _play(g, "choose-activation")
     assert g.state.marker("siege", V) is None
@@ -343,15 +350,7 @@ def test_lgg_23d_an_hq_and_decoy_without_corps_withdraw_from_the_fortress_hex() 
 def test_lgg_23d_16a_a_withdrawal_in_progress_is_not_two_sides_sharing_a_hex() -> None:
     """The HQ has withdrawn, the decoy has yet to: the hex is still the battle's aftermath
     (found by self-play of lgg-west-1914)."""
-    from .helpers import decoy
-
-    g = game(pieces=_pieces([decoy("dd", "DE", "DE-1", at="0806")]),
-             rules={**_rules(), "armies": [army("DE-1", "DE", "dh", decoy_id="dd"), army("FR-1", "FR", "fh")]})
-    to_activation(g, CP, "DE-1")
-    place_at(g, "dh", V)
-    place_at(g, "dd", V)
-    act(g, CP, type="end-movement")
-    _play(g, "forced-withdrawal")
+    g = _hq_and_decoy_caught_in_the_fortress_hex()
     g.apply(next(a for a in g.legal_actions(CP) if a["unit"] == "dh"))
     assert [a["unit"] for a in g.legal_actions(CP)] and {a["unit"] for a in g.legal_actions(CP)} == {"dd"}
     assert g.ruleset.invariants(g) == []

@@ -92,17 +92,6 @@ def links(g: Game) -> dict[int, list[RailLink]]:
         out.setdefault(a, []).append(RailLink(b, s, vol, gauge))
         out.setdefault(b, []).append(RailLink(a, s, vol, gauge))
         seen.add((min(a, b), max(a, b)))
-    for key_s in sorted(built, key=int):  # rail lines built by railroad engineers (OT 13B3c): low-volume
-        s = int(key_s)
-        a, b = (int(x) for x in g.board.side_hexes[s])
-        if a < 0 or b < 0 or (min(a, b), max(a, b)) in seen:
-            continue
-        near = [lk.gauge for lk in out.get(a, []) + out.get(b, [])]
-        gauge = str(gauge_over.get(key_s, near[0] if near else "standard"))
-        vol = str(volume_over.get(key_s, "low"))
-        out.setdefault(a, []).append(RailLink(b, s, vol, gauge))
-        out.setdefault(b, []).append(RailLink(a, s, vol, gauge))
-        seen.add((min(a, b), max(a, b)))
     for city in geography.major_cities(g):
         for u in city:
             for v in g.board.neighbors(u):
