@@ -116,14 +116,14 @@ def test_lgg_17_1_audit_breakthrough_battle_reinforced_only_from_the_hq_reserve(
 
 @pytest.mark.rules("LGG 17.3-B", "LGG 29")
 def test_lgg_17_3b_audit_flank_breakthrough_activates_a_new_army() -> None:
-    from grognard.rulesets.lgg1418 import breakthrough, secondary, trench
+    from grognard.rulesets.lgg1418 import breakthrough, main_battle, secondary, trench
 
-    from .helpers import army, hq
+    from .helpers import army, artillery, hq
 
     side_hex = _side_hex()
     armies = [army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE", "dh")]
-    g = bgame([hq("fh2", "FR", "0707", "FR-2"), fr("f2", side_hex, army="FR-2"), fr("fa", "0404"), de("da", "0404")],
-              first="1915-05", rules={"armies": armies})
+    g = bgame([hq("fh2", "FR", "0707", "FR-2"), fr("f2", side_hex, army="FR-2"), artillery("a2", "FR", side_hex, army="FR-2"),
+               fr("fa", "0404"), de("da", "0404")], first="1915-05", rules={"armies": armies})
     params = {"side": EN, "hex": "0404", "units": ["fa"], "kind": "flank", "level": "limited", "armies": ["FR-1"]}
     assert breakthrough.new_army_candidates(g, params) == ["FR-2"]
     assert breakthrough.new_army_candidates(g, {**params, "kind": "deep"}) == []  # a flank breakthrough only
@@ -143,8 +143,29 @@ def test_lgg_17_3b_audit_flank_breakthrough_activates_a_new_army() -> None:
     assert len(secondary.secondary_battles(g, EN, sector)) == before + 1  # counted as a secondary battle
     name, bparams = step.next_child(g, f)
     rec = battle.rec_of(g, bparams["battle"])
-    assert name == "battle" and rec["armies"] == ["FR-1", "FR-2"] and set(rec["spec"]["attacker_units"]) == {"fa", "f2"}
+    assert rec["armies"] == ["FR-1", "FR-2"] and set(rec["spec"]["attacker_units"]) == {"fa", "f2", "a2"}
     assert rec["spec"]["trench"] == max(0, level - 1) and rec["spec"]["new_army"]
+    # the trenches are cut by 1 before any preliminary bombardment: the battle is prepared as a
+    # secondary battle (29-A), without being counted a second time
+    assert name == "battle-preparation"
+    prep_step = g.steps[name]
+    fp = Frame(name, dict(bparams))
+    prep_step.enter(g, fp)
+    assert main_battle.fought_as(rec) == "secondary" and rec["kind"] == "breakthrough"
+    assert len(secondary.secondary_battles(g, EN, sector)) == before + 1
+    child = prep_step.next_child(g, fp)
+    assert child is not None and child[0] == "bombardment-choice"  # no battle orders (step B) in a secondary battle
+    bstep = g.steps["bombardment-choice"]
+    fb = Frame("bombardment-choice", dict(child[1]))
+    kinds = {a["kind"] for a in bstep.legal_actions(g, fb, EN)}
+    assert {"normal", "none"} <= kinds
+    bstep.apply(g, fb, next(a for a in bstep.legal_actions(g, fb, EN) if a["kind"] == "normal" and not a.get("use")))
+    while (child := prep_step.next_child(g, fp)) is not None and child[0] != "battle":
+        pass
+    assert child is not None and child[0] == "battle"
+    cut = int(main_battle.prep(rec).get("trench_cut", 0))
+    assert rec["spec"]["bombardment"] == "normal" and rec["spec"]["trench"] == max(0, level - 1 - cut)
+    assert rec["spec"]["min_rounds"] >= 2  # 29-B: a bombarded secondary battle lasts two rounds at least
     # in Movement Doctrine there is no such activation
     g2 = bgame([hq("fh2", "FR", "0707", "FR-2"), fr("f2", side_hex, army="FR-2"), fr("fa", "0404"), de("da", "0404")],
                rules={"armies": armies})

@@ -132,11 +132,11 @@ def test_lgg_9_audit_without_enemy_decoys_every_marker_holds_units() -> None:
     assert knowledge.supply_as_known(g, CP, _supplied(g)) == "no"
 
 
-def _rail_corridor(marker: str):
+def _rail_corridor(marker: str, at: str = "0201"):
     """One row of plains with a railway; Metz (German capital) at 0101, the German corps at 0301
-    is supplied only through 0201, where the Entente has a marker."""
+    (supplied only through 0201); the Entente has a marker at ``at`` (0201: on the supply line)."""
     labels = [f"{c:02d}01" for c in range(1, 9)]
-    held = decoy("fd", "FR", "FR-1", "0201") if marker == "decoy" else corps("fx", "FR", "0201", army="FR-1")
+    held = decoy("fd", "FR", "FR-1", at) if marker == "decoy" else corps("fx", "FR", at, army="FR-1")
     pieces = [hq("dh", "DE", "0101", "DE-1"), corps("u", "DE", "0301", army="DE-1"), hq("fh", "FR", "0801", "FR-1"), held]
     if marker != "decoy":
         pieces.append(decoy("fd", "FR", "FR-1"))
@@ -172,3 +172,34 @@ def test_lgg_11_4a_audit_rail_movement_offered_from_knowledge_refused_with_a_rev
     refused = [e for e in g.state.log[n:] if e["type"] == "action-refused"]
     assert [e["rule"] for e in refused] == ["LGG 11.4-A"] and M.hex_of(g, g.state.pieces["u"]) == g.board.idx("0301")
     assert movement.rail_options(g, act_now, [g.state.pieces["u"]]) == []  # learnt for the activation
+
+
+@pytest.mark.rules("LGG 11.4-A", "LGG 4-A")
+def test_lgg_11_4a_audit_a_rail_journey_across_a_marker_is_planned_from_knowledge() -> None:
+    """The railway beyond an enemy marker is offered whether the marker holds units or is a decoy
+    (the list must not tell them apart); the train is stopped, with a reveal, only when the
+    marker holds units, and the mover then knows that hex is held."""
+    from grognard.rulesets.lgg1418 import movement
+
+    act_now = {"serial": 7, "side": CP, "front": "West", "armies": ["DE-1"], "reaction": False, "kind": "army"}
+    worlds = {m: _rail_corridor(m, at="0501") for m in ("decoy", "units")}
+    listed = {}
+    for m, g in worlds.items():
+        M.st(g)["activation"] = dict(act_now)
+        assert g.board.idx("0501") in knowledge.unknown_markers(g, CP)
+        listed[m] = [g.board.label(j) for j in movement.rail_options(g, act_now, [g.state.pieces["u"]])]
+    assert listed["units"] == listed["decoy"] and {"0401", "0601", "0701"} <= set(listed["units"])
+    assert "0501" in listed["units"]  # a decoy-only hex may be the journey's end as far as the mover knows
+    moves = {}
+    for m, g in worlds.items():
+        step = g.steps["activation-movement"]
+        n = len(g.state.log)
+        step.apply(g, Frame("activation-movement", {"side": CP}), {"type": "rail", "side": CP, "units": ["u"], "to": "0701"})
+        moves[m] = (g.board.label(M.hex_of(g, g.state.pieces["u"])), [e for e in g.state.log[n:] if e["type"] == "action-refused"])
+    assert moves["decoy"] == ("0701", [])  # a decoy does not stop a train (11.4-A: no enemy unit on the line)
+    where, refused = moves["units"]
+    assert where == "0301" and [e["rule"] for e in refused] == ["LGG 11.4-A"] and "0501" in refused[0]["text"]
+    g = worlds["units"]
+    assert g.board.idx("0501") in knowledge.known_unit_hexes(g, CP)
+    after = [g.board.label(j) for j in movement.rail_options(g, act_now, [g.state.pieces["u"]])]
+    assert "0401" in after and not {"0501", "0601", "0701"} & set(after)  # learnt: the line is held at 0501

@@ -582,7 +582,7 @@ class ActivationMovement(Step):
         if t == "rail":
             units, j = self._units_and_target(g, act, action)
             i = int(units[0].loc.ref)
-            _path, costs, use = movement.check_rail(g, act, units, j)
+            path, costs, use = movement.check_rail(g, act, units, j)
             from grognard.rulesets.lgg1418 import knowledge
             from grognard.rulesets.lgg1418.supply import is_supplied
 
@@ -592,6 +592,16 @@ class ActivationMovement(Step):
                 knowledge.refuse_on_hidden_fact(
                     g, side, f"{', '.join(cut)} cannot take the train at {g.board.label(i)}: out of supply (an enemy "
                     "marker on the supply line holds units)", f"a {side} stack finds its supply line cut", "LGG 11.4-A")
+                return
+            blocking = M.enemy_blocking_hexes(g, side)
+            held = [g.board.label(h) for h in path if h in blocking]
+            if held:  # 4-A: the route was planned across markers; one of them holds units
+                for lab in held:
+                    knowledge.remember(g, side, lab, units=True)
+                knowledge.refuse_on_hidden_fact(
+                    g, side, f"the train from {g.board.label(i)} to {g.board.label(j)} cannot pass: enemy units hold "
+                    f"{', '.join(held)} on the line", f"a {side} train is stopped on the line near {held[0]}",
+                    "LGG 11.4-A")
                 return
             movement.apply_rail(g, act, units, j, costs, use)
             fog.emit_private(g, side, "rail", f"{', '.join(u.id for u in units)} travel by rail from {g.board.label(i)} "

@@ -598,6 +598,10 @@ class BreakthroughBattle(Step):
                 artillery_reuse=f.params["kind"] == "flank", attacker_units=units, armies=armies or None, **extra)
             if f.params.get("level") == "major":
                 battle.rec_of(g, params["battle"])["spec"]["major_breakthrough"] = True
+            if new:  # 17.3-B: the new army's battle may open with a preliminary bombardment (29-A)
+                prepared = hooks.child(g, "battle-preparation", params)
+                if prepared:
+                    return prepared
             return "battle", params
         return None
 

@@ -222,6 +222,19 @@ def supply_as_known(g: Game, side: str, fn: Callable[[], bool]) -> str:
     return "yes" if pessimistic else "maybe"
 
 
+@implements("LGG 4-A", "LGG 11.4-A")
+def as_known(g: Game, side: str, fn: Callable[[], T]) -> T:
+    """LGG 4-A: ``fn`` evaluated as ``side`` may see the map: every enemy marker it cannot tell
+    apart from a decoy is taken for one (only the markers known to hold units block). Used for
+    routes a side plans over markers (rail journeys, 11.4-A); when the route turns out to cross
+    units, the action is refused with a reveal (:func:`refuse_on_hidden_fact`)."""
+    unknown = unknown_markers(g, side)
+    if not unknown:
+        return fn()
+    blocking = set(M.enemy_blocking_hexes(g, side))
+    return _assuming(g, side, "decoys", blocking - unknown, fn)
+
+
 @implements("LGG 4-A", "LGG 9")
 def may_be_supplied(g: Game, p: Any) -> bool:
     """LGG 4-A / 9: may ``p`` be supplied as far as its owner can tell (a legal list offers what

@@ -92,6 +92,13 @@ def prep(rec: dict[str, Any]) -> dict[str, Any]:
     return rec.setdefault("prep", {})  # type: ignore[no-any-return]
 
 
+@implements("LGG 29", "LGG 17.3-B")
+def fought_as(rec: dict[str, Any]) -> str:
+    """The kind a battle is fought as in trench warfare: its preparation's (a breakthrough battle
+    with a newly activated army counts as a secondary battle, 17.3-B) or else its own."""
+    return str(rec.get("prep", {}).get("kind") or rec["kind"])
+
+
 def _hex_corps(g: Game, i: int, side: str) -> list[Piece]:
     return [p for p in M.units_at_hex(g, i, side) if M.is_corps(p) and not M.garrison_in_fortress(g, p)
             and not (M.carrier(g, p) is not None and M.carrier(g, p).type == "fortress")]  # type: ignore[union-attr]
@@ -393,7 +400,7 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
                 "fired": []}
     from grognard.rulesets.lgg1418 import tactics
 
-    if rec["kind"] == "secondary" and tactics.defence_in_depth_active(g, dfn):
+    if fought_as(rec) == "secondary" and tactics.defence_in_depth_active(g, dfn):
         best["losses"] = min(best["losses"], 2)
     g.emit("bombardment", f"bombardment at {rec['hex']}: {best['explain']} ({'; '.join(best['notes'])})",
            rule="LGG 31-G", hex=rec["hex"], losses=best["losses"], cut=best["cut"])
@@ -757,6 +764,10 @@ class BattlePreparation(Step):
 
     def enter(self, g: Game, f: Frame) -> None:
         rec = rec_of(g, f.params["battle"])
+        if rec["kind"] == "breakthrough" and rec["spec"].get("new_army"):
+            prep(rec)["kind"] = "secondary"  # 17.3-B: counted when the army was activated (29)
+            M.touch(g)
+            return
         act = M.st(g).get("activation")
         armies = list(rec["spec"].get("armies") or [])
         kind = classify(g, rec, act)
@@ -967,7 +978,7 @@ def apply_spec(g: Game, rec: dict[str, Any]) -> None:
         spec["tactics"] = tac
     if (p.get("ghq_late") or p.get("ghq_late_defender")) and not spec.get("before_round"):
         spec["before_round"] = "ghq-artillery-arrival"
-    if rec["kind"] == "secondary":
+    if fought_as(rec) == "secondary":
         spec.update(secondary.secondary_spec(g, armies, bomb != "none"))
     elif rec["kind"] == "main":
         nation = _nation(g, rec, rec["attacker"])

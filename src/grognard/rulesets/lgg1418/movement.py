@@ -467,9 +467,9 @@ def check_rail(g: Game, act: dict[str, Any], units: list[Piece], goal: int) -> t
     serial = act["serial"]
     i = M.hex_of(g, units[0])
     assert i is not None
-    if not railways.rail_usable(g, side, i):
+    if not knowledge.as_known(g, side, lambda: railways.rail_usable(g, side, i)):
         raise IllegalAction("LGG 11.4-A", "rail movement starts from a rail hex of your network")
-    path = railways.rail_path(g, side, i, goal)
+    path = knowledge.as_known(g, side, lambda: railways.rail_path(g, side, i, goal))  # 4-A: the route as the mover sees it
     if path is None or goal == i:
         raise IllegalAction("LGG 11.4-A", "no usable railway of at most 40 hexes leads there")
     length = railways.journey_length(g, path)
@@ -530,7 +530,7 @@ def rail_options(g: Game, act: dict[str, Any], units: list[Piece]) -> list[int]:
     side = act["side"]
     serial = act["serial"]
     i = M.hex_of(g, units[0])
-    if i is None or not railways.rail_usable(g, side, i):
+    if i is None or not knowledge.as_known(g, side, lambda: railways.rail_usable(g, side, i)):
         return []
     members = group_members(g, units)
     riders = [q for p in members if p.type in ("hq", "decoy") for q in g.state.contents(p.id) if M.is_unit(q) and M.in_reserve(q)]
@@ -549,8 +549,7 @@ def rail_options(g: Game, act: dict[str, Any], units: list[Piece]) -> list[int]:
     if any(railways.rail_left(g, owner) < n for owner, n in use.items()):
         return []
     out = []
-    for goal in rail_destinations(g, side, i):
-        path = railways.rail_path(g, side, i, goal)
+    for goal, path in knowledge.as_known(g, side, lambda: _rail_paths(g, side, i)):
         if path is None:
             continue
         length = railways.journey_length(g, path)
@@ -562,6 +561,11 @@ def rail_options(g: Game, act: dict[str, Any], units: list[Piece]) -> list[int]:
                 continue
             out.append(goal)
     return out
+
+
+def _rail_paths(g: Game, side: str, i: int) -> list[tuple[int, list[int] | None]]:
+    """Each rail destination from ``i`` with its path (or None beyond the 40-hex limit)."""
+    return [(goal, railways.rail_path(g, side, i, goal)) for goal in rail_destinations(g, side, i)]
 
 
 def rail_destinations(g: Game, side: str, i: int) -> list[int]:

@@ -482,7 +482,7 @@ def infiltration_modifiers(g: Game, rec: dict[str, Any], sub: str, means: str) -
         mods.add(-1, "LGG 37-G", "German trenches")
     if (rec["spec"].get("orders") or {}).get("defender") == "P":
         mods.add(-1, "LGG 37-G", "defender battle order P")
-    if rec["kind"] == "secondary":
+    if rec.get("prep", {}).get("kind", rec["kind"]) == "secondary":  # a 17.3-B new army's battle too
         mods.add(-1, "LGG 37-G", "secondary battle")
     techs = set(M.st(g).get("technologies", {}).get(nation, []))
     did = defence_in_depth_active(g, dfn)
