@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from grognard.core.errors import IllegalAction
 from grognard.core.state import Frame
 from grognard.rulesets.lgg1418 import battle, battle_steps, breakthrough, knowledge
 from grognard.rulesets.lgg1418 import model as M
@@ -203,3 +204,57 @@ def test_lgg_11_4a_audit_a_rail_journey_across_a_marker_is_planned_from_knowledg
     assert g.board.idx("0501") in knowledge.known_unit_hexes(g, CP)
     after = [g.board.label(j) for j in movement.rail_options(g, act_now, [g.state.pieces["u"]])]
     assert "0401" in after and not {"0501", "0601", "0701"} & set(after)  # learnt: the line is held at 0501
+
+
+def _conversion_corridor(marker: str):
+    """A railway from Metz (0101, Germany: 0101-0301) into France (0401-0801); the German corps at
+    0401 holds a captured French rail hex; the Entente has a marker at 0301, on the line home."""
+    de_hexes = ["0101", "0201", "0301"]
+    fr_hexes = [f"{c:02d}01" for c in range(4, 9)]
+    held = decoy("fd", "FR", "FR-1", "0301") if marker == "decoy" else corps("fx", "FR", "0301", army="FR-1")
+    pieces = [hq("dh", "DE", "0101", "DE-1"), corps("u", "DE", "0401", army="DE-1"), hq("fh", "FR", "0801", "FR-1"), held]
+    if marker != "decoy":
+        pieces.append(decoy("fd", "FR", "FR-1"))
+    rules = {"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh", "fd")],
+             "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}}
+    return game(pieces=pieces, rules=rules, terrain=["pppppppp"],
+                places=[{"hex": "0101", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}},
+                        {"hex": "0801", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}}],
+                networks=[{"name": "r", "kind": "rail", "paths": [de_hexes + fr_hexes]}],
+                areas=[{"name": "DE", "kind": "country", "attrs": {"nation": "DE"}, "hexes": de_hexes},
+                       {"name": "FR", "kind": "country", "attrs": {"nation": "FR"}, "hexes": fr_hexes}],
+                control={"hexes": {CP: ["0101", "0201", "0401"], EN: ["0501", "0601", "0701", "0801"]}})
+
+
+@pytest.mark.rules("LGG 11.4-D", "LGG 4-A")
+def test_lgg_11_4d_audit_rail_conversion_reads_the_line_home_from_knowledge() -> None:
+    """Whether a captured rail hex may be converted turns on the line back to the own network:
+    read across an unread marker as if it were a decoy, so the offer is the same whatever the
+    marker holds; a held line refuses the conversion with a reveal naming the hex."""
+    from grognard.rulesets.lgg1418 import activation, movement, railways
+
+    act_now = {"serial": 7, "side": CP, "front": "West", "armies": ["DE-1"], "reaction": False, "kind": "army"}
+    worlds = {m: _conversion_corridor(m) for m in ("decoy", "units")}
+    offered = {}
+    for m, g in worlds.items():
+        M.st(g)["activation"] = dict(act_now)
+        assert g.board.idx("0301") in knowledge.unknown_markers(g, CP)
+        movement.check_convert(g, act_now, g.state.pieces["u"], [g.board.idx("0401")])  # accepted in both
+        offered[m] = [h for h in activation._conversion_options(g, g.state.pieces["u"], g.board.idx("0401"))]
+    assert offered["decoy"] == offered["units"]
+    i = worlds["units"].board.idx("0401")
+    assert railways.converted_neighbour_ok(worlds["decoy"], CP, i, set(), known=False)  # the truth differs
+    assert not railways.converted_neighbour_ok(worlds["units"], CP, i, set(), known=False)
+    results = {}
+    for m, g in worlds.items():
+        step = g.steps["activation-movement"]
+        n = len(g.state.log)
+        step.apply(g, Frame("activation-movement", {"side": CP}), {"type": "convert", "side": CP, "unit": "u", "hexes": ["0401"]})
+        results[m] = (g.state.marker("rail_gauge", "0401"), [e for e in g.state.log[n:] if e["type"] == "action-refused"])
+    assert results["decoy"] == (CP, [])
+    gauge, refused = results["units"]
+    assert gauge != CP and [e["rule"] for e in refused] == ["LGG 11.4-D"] and "0301" in refused[0]["text"]
+    g = worlds["units"]
+    assert g.board.idx("0301") in knowledge.known_unit_hexes(g, CP)
+    with pytest.raises(IllegalAction):  # learnt: no longer accepted
+        movement.check_convert(g, act_now, g.state.pieces["u"], [g.board.idx("0401")])

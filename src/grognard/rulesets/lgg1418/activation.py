@@ -27,7 +27,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import campaign, fog, hooks, mapdata, movement, railways
+from grognard.rulesets.lgg1418 import campaign, fog, hooks, mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.fronts import army_fronts, front_order
@@ -464,9 +464,8 @@ class ActivationMovement(Step):
                         except IllegalAction:
                             continue
                         out.append({"type": "move", "side": side, "units": ids, "to": g.board.label(j), "mode": mode})
-                if railways.rail_usable(g, side, i):
-                    for j in movement.rail_options(g, act, grp):
-                        out.append({"type": "rail", "side": side, "units": ids, "to": g.board.label(j)})
+                for j in movement.rail_options(g, act, grp):
+                    out.append({"type": "rail", "side": side, "units": ids, "to": g.board.label(j)})
             for u in units:
                 if M.is_infantry(u):
                     for hexes in _conversion_options(g, u, i):
@@ -612,6 +611,17 @@ class ActivationMovement(Step):
             p = g.state.pieces[action["unit"]]
             hexes = [g.board.idx(h) for h in action["hexes"]]
             cost = movement.check_convert(g, act, p, hexes)
+            held = movement.conversion_held_line(g, side, hexes)
+            if held:  # 4-A: the line back to the network was read across markers; one holds units
+                from grognard.rulesets.lgg1418 import knowledge
+
+                for lab in held:
+                    knowledge.remember(g, side, lab, units=True)
+                knowledge.refuse_on_hidden_fact(
+                    g, side, f"the railway at {action['hexes'][0]} cannot be converted: enemy units hold "
+                    f"{', '.join(held)} on the line back to your network", f"{side} finds a railway line held "
+                    f"near {held[0]}", "LGG 11.4-D")
+                return
             movement.apply_convert(g, act, p, hexes, cost)
             g.emit("rail-conversion", f"{side} converts the railway at {', '.join(action['hexes'])}", rule="LGG 11.4-D",
                    hexes=action["hexes"])

@@ -626,6 +626,21 @@ def check_convert(g: Game, act: dict[str, Any], p: Piece, hexes: list[int]) -> i
     return cost
 
 
+@implements("LGG 11.4-D", "LGG 4-A")
+def conversion_held_line(g: Game, side: str, hexes: list[int]) -> list[str]:
+    """LGG 11.4-D / 4-A: a conversion checked from what ``side`` may know (:func:`check_convert`)
+    that the true position bars: the labels of the enemy-held hexes on the line the side relied
+    on to reach its network (empty when the conversion stands)."""
+    chain: set[int] = set()
+    for h in hexes:
+        if not railways.converted_neighbour_ok(g, side, h, chain, known=False):
+            line = knowledge.as_known(g, side, lambda h=h: railways.line_home(g, side, h)) or []
+            blocking = M.enemy_blocking_hexes(g, side)
+            return [g.board.label(k) for k in line if k in blocking]
+        chain.add(h)
+    return []
+
+
 def apply_convert(g: Game, act: dict[str, Any], p: Piece, hexes: list[int], cost: int) -> None:
     """LGG 11.4-D: convert the chain to the side's rail standard; the unit ends in its last hex."""
     serial = act["serial"]

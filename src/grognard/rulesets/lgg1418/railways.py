@@ -110,14 +110,34 @@ def own_network(g: Game, side: str) -> set[int]:
     """LGG 11.4-D: rail hexes of ``side``'s standard connected to its national (home) network."""
 
     def compute() -> set[int]:
-        home = {
-            i for i in range(g.board.n)
-            if rail_usable(g, side, i) and (n := mapdata.country_of(g, i)) is not None and M.nation_side(g, n) == side
-        }
         graph = rail_graph(g, side)
-        return set(paths.bfs(home, lambda u: [j for j, _ in graph.get(u, ())]))
+        return set(paths.bfs(_home_rail(g, side), lambda u: [j for j, _ in graph.get(u, ())]))
 
     return M.memo(g, f"own-rail:{side}", compute)
+
+
+def _home_rail(g: Game, side: str) -> set[int]:
+    """Usable rail hexes of ``side`` in its own countries (where its national network starts)."""
+    return {
+        i for i in usable_rail(g, side)
+        if (n := mapdata.country_of(g, i)) is not None and M.nation_side(g, n) == side
+    }
+
+
+@implements("LGG 11.4-D", "LGG 4-A")
+def line_home(g: Game, side: str, i: int) -> list[int] | None:
+    """LGG 11.4-D: a shortest line of ``side``'s usable railway from one of the rail neighbours of
+    ``i`` back to its home network (the hexes a conversion at ``i`` relies on), or None."""
+    home = _home_rail(g, side)
+    graph = rail_graph(g, side)
+    best: list[int] | None = None
+    for j, _ in mapdata.rail_links(g, i):
+        if j not in usable_rail(g, side):
+            continue
+        path = paths.bfs_path(j, home, lambda u: [k for k, _ in graph.get(u, ())])
+        if path is not None and (best is None or len(path) < len(best)):
+            best = path
+    return best
 
 
 @implements("LGG 11.4-A")
@@ -248,10 +268,13 @@ def why_not_convertible(g: Game, side: str, i: int, entering: bool = False) -> s
     return None
 
 
-def converted_neighbour_ok(g: Game, side: str, i: int, chain: set[int]) -> bool:
+def converted_neighbour_ok(g: Game, side: str, i: int, chain: set[int], known: bool = True) -> bool:
     """The hex joins the own network (directly, through hexes converted in the same action, or
-    as a captured port with a railway, 11.4-D)."""
-    net = own_network(g, side) | chain
+    as a captured port with a railway, 11.4-D). ``known``: the network as ``side`` may see it
+    (4-A: every unread enemy marker on the line taken for a decoy); False: the true network."""
+    from grognard.rulesets.lgg1418 import knowledge
+
+    net = (knowledge.as_known(g, side, lambda: own_network(g, side)) if known else own_network(g, side)) | chain
     if any(j in net for j, _ in mapdata.rail_links(g, i)):
         return True
     return mapdata.port_size(g, i) is not None and mapdata.controller(g, i) == side
