@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -87,23 +88,91 @@ def view_leaks(g: Game) -> list[str]:
     return LeakCheck().check(g)
 
 
+_WORD = re.compile(r"[\w-]+")
+
+
+def _json_key(k: Any) -> str:
+    """The text JSON writes for a dictionary key."""
+    if isinstance(k, str):
+        return k
+    if k is True or k is False:
+        return "true" if k else "false"
+    return "null" if k is None else json.dumps(k)
+
+
+def _strings(obj: Any) -> list[str]:
+    """Every string of JSON-like data, keys included (as JSON writes them)."""
+    out: list[str] = []
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, str):
+            out.append(o)
+        elif isinstance(o, dict):
+            for k, v in o.items():
+                out.append(_json_key(k))
+                stack.append(v)
+        elif isinstance(o, (list, tuple)):
+            stack.extend(o)
+    return out
+
+
+class _Corpus:
+    """Strings of part of a view, indexed to find tokens: the strings themselves, their words
+    (maximal runs of letters, digits, ``_`` and ``-``) and their text."""
+
+    def __init__(self, obj: Any) -> None:
+        self.parts = _strings(obj)
+        self.whole = set(self.parts)
+        self.words: set[str] = set()
+        for x in self.whole:
+            self.words.update(_WORD.findall(x))
+        self._text: str | None = None
+
+    def has(self, token: str) -> bool:
+        """``token`` is one of the strings, or stands inside one as a whole word (not as part of
+        a longer word: ``DE-1-II`` is not found in ``DE-1-III``)."""
+        if token in self.whole:
+            return True
+        if _WORD.fullmatch(token):
+            return token in self.words
+        if self._text is None:
+            self._text = "\n".join(self.parts)
+        text = self._text
+        at = text.find(token)
+        while at != -1:
+            end = at + len(token)
+            if not (at and _WORD.match(text, at - 1, at)) and not (end < len(text) and _WORD.match(text, end, end + 1)):
+                return True
+            at = text.find(token, at + 1)
+        return False
+
+
 class LeakCheck:
     """Finds each side's hidden tokens (:meth:`Ruleset.hidden_tokens`) in its view.
 
-    The view's log only grows between checks (an undo shortens it), and its entries never
-    change: a token already found absent from the first ``k`` entries is looked for only in
-    the entries added since, a token newly hidden is looked for in the whole log. The rest of
-    the view is searched in full every time. Finds exactly what a search of the whole view's
-    JSON text would find.
+    The view without its log must not hold a hidden token as a string (a key or a value) nor as
+    a whole word inside one (a piece id in a label). No log entry may hold one as a whole string
+    (a structured field naming a hidden piece); log sentences are the rule system's business
+    (what a side was shown when it happened stays in its log: a stack seen in a battle and
+    hidden again at the end of the same action is still named in that battle's lines).
+
+    The log only grows between checks (an undo shortens it) and its entries never change: a
+    token already found absent from the first ``k`` entries is looked for only in the entries
+    added since, a token newly hidden in the whole log.
     """
 
     def __init__(self) -> None:
-        self.entries: dict[str, list[str]] = {}
-        self.clean: dict[str, set[str]] = {}  # tokens known absent from every entry in ``entries``
+        self.seen: dict[str, int] = {}  # log entries already indexed, per side
+        self.last: dict[str, str] = {}  # the JSON text of the last of them (to notice a rewrite)
+        self.logs: dict[str, set[str]] = {}  # the strings of those entries
+        self.clean: dict[str, set[str]] = {}  # tokens known absent from those entries
 
     def reset(self) -> None:
         """Forget what was checked (after an undo, which rewrites the log's tail)."""
-        self.entries.clear()
+        self.seen.clear()
+        self.last.clear()
+        self.logs.clear()
         self.clean.clear()
 
     def check(self, g: Game) -> list[str]:
@@ -114,26 +183,23 @@ class LeakCheck:
                 continue
             view = g.view(side)
             log = view.pop("log", [])
-            text = json.dumps(view, ensure_ascii=False)
-            seen = self.entries.setdefault(side, [])
-            clean = self.clean.setdefault(side, set())
-            if len(log) < len(seen) or (seen and json.dumps(log[len(seen) - 1], ensure_ascii=False) != seen[-1]):
-                seen.clear()  # the log was shortened (undo) or rewritten: start again
-                clean.clear()
-            added = [json.dumps(e, ensure_ascii=False) for e in log[len(seen):]]
-            fresh = "\n".join(added)
-            seen.extend(added)
-            whole: str | None = None
+            rest = _Corpus(view)
+            n = self.seen.get(side, 0)
+            if len(log) < n or (n and json.dumps(log[n - 1], sort_keys=True) != self.last.get(side)):
+                n = 0  # the log was shortened (undo) or rewritten: start again
+            if n == 0:
+                self.logs[side] = set()
+                self.clean[side] = set()
+            fresh = set(_strings(log[n:]))
+            old = self.logs[side]
+            old |= fresh
+            self.seen[side] = len(log)
+            if log:
+                self.last[side] = json.dumps(log[-1], sort_keys=True)
+            clean = self.clean[side]
             now_clean = set()
             for t in sorted(tokens):
-                q = json.dumps(t, ensure_ascii=False)
-                if t in clean:
-                    found_in_log = q in fresh
-                else:
-                    if whole is None:
-                        whole = "\n".join(seen)
-                    found_in_log = q in whole
-                if found_in_log or q in text:
+                if (t in fresh if t in clean else t in old) or rest.has(t):
                     out.append(f"view leak: {side} can see hidden {t!r}")
                 else:
                     now_clean.add(t)

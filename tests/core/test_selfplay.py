@@ -12,7 +12,7 @@ from grognard.selfplay import LeakCheck, random_choice, selfplay
 
 
 def full_text_leaks(g: Game) -> list[str]:
-    """The plain definition: a hidden token anywhere in the JSON text of the view."""
+    """The plain definition for whole strings: a hidden token quoted anywhere in the view's JSON."""
     out = []
     for side in g.state.sides:
         text = json.dumps(g.view(side), ensure_ascii=False)
@@ -42,6 +42,15 @@ def test_incremental_leak_check_finds_what_a_full_search_finds(tiny_path: Path) 
             g.emit("note", "leak", rule="T 5", piece=hidden[0])
             planted = True
             assert check.check(g) == full_text_leaks(g) != []
+        if planted and k % 11 == 0 and g.ruleset.hidden_tokens(g, "Blue"):
+            # a hidden id inside a string of the view outside the log (not inside a longer word)
+            hidden = sorted(g.ruleset.hidden_tokens(g, "Blue"))
+            g.state.set_marker("note", "0101", f"{hidden[-1]} was seen here; {hidden[0]}x is not a piece")
+            found = check.check(g)
+            leak = f"view leak: Blue can see hidden {hidden[-1]!r}"
+            assert leak in found and sorted(set(found) - {leak}) == sorted(set(full_text_leaks(g)) - {leak})
+            g.state.set_marker("note", "0101", None)
+            continue
         assert check.check(g) == full_text_leaks(g)
     assert planted
 
@@ -53,3 +62,12 @@ def test_selfplay_report_does_not_depend_on_worker_processes(tiny_path: Path) ->
     one.pop("seconds")
     two.pop("seconds")
     assert one == two and one["games"] == 4
+
+
+def test_leak_check_reads_words_not_parts_of_words() -> None:
+    from grognard.selfplay import _Corpus
+
+    c = _Corpus({"labels": ["DE-1-III moves to 0402", {"text": "1er corps (Foch) attacks"}], 7: "x"})
+    assert c.has("DE-1-III") and not c.has("DE-1-II") and not c.has("E-1-III")
+    assert c.has("1er corps (Foch)") and not c.has("er corps")
+    assert c.has("0402") and c.has("7") and not c.has("040")
