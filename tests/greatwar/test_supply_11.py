@@ -315,7 +315,7 @@ def test_ot_11c2b_special_source_supplies_but_count_keeps_running() -> None:
     u = g.state.pieces["u"]
     assert supply.out_of_supply_count(g, u) == 2
     acts = [a for a in g.legal_actions(EN) if a["type"] == "draw-supply"]
-    assert acts == [{"type": "draw-supply", "side": EN, "source": "rp", "pieces": ["u"]}]
+    assert acts == [{"type": "draw-supply", "side": EN, "source": "rp", "via": "res-pt", "pieces": ["u"]}]
     g.apply(acts[0])
     assert supply.in_general_supply(g, u) and supply.turns_out_of_supply(g, u) == 0
     assert supply.out_of_supply_count(g, u) == 2
@@ -417,6 +417,31 @@ def test_ot_11c2biii_isolated_fortress_may_be_depleted() -> None:
 
     assert gw(g).get("depleted", {}).get(str(idx(g, "0303")))
     assert not supply.improved_fortress_hexes(g, EN)
+
+
+@pytest.mark.rules("OT 11C2b", "OT 11C2bii", "OT 11C2biii")
+def test_ot_11c2b_gsp_stack_and_improved_fortress_in_one_hex_are_two_sources() -> None:
+    """Two GSPs (1 RE each) in the hex of an improved fortress (15 RE): both sources are offered, and
+    the fortress may supply more than the GSPs could (found by self-play of marne-1914, game 88 of
+    seed 1: the fortress offer was checked against the GSPs' capacity and refused)."""
+    places = [("0303", "fortress", "Fort", {"state": "improved", "type": "new"})]
+    pieces = [division("u", "France", "0303", supply_out_since=0),
+              unit("r", "rifle", "France", "0303", size="brigade", supply_out_since=0),
+              unit("gs1", "gsp", "France", "0303", size="", faces={}), unit("gs2", "gsp", "France", "0303", size="", faces={})]
+    g = game(places=places, pieces=pieces, cols=6, nrows=6, control=en_all_but_last(6, 6), skip_special=False)
+    acts = {a["via"]: a for a in g.legal_actions(EN) if a["type"] == "draw-supply"}
+    assert set(acts) == {"gsp", "fortress"} and acts["gsp"]["source"] == acts["fortress"]["source"] == "0303"
+    assert acts["gsp"]["pieces"] == ["r"] and sorted(acts["fortress"]["pieces"]) == ["r", "u"]
+    g.apply(acts["fortress"])
+    from grognard.rulesets.greatwar.mechanics import gw
+
+    assert gw(g)["supply"]["special"][-1] == {"kind": "fortress", "source": "0303", "pieces": acts["fortress"]["pieces"]}
+    assert all(supply.in_general_supply(g, g.state.pieces[x]) for x in ("r", "u"))
+    g2 = game(places=places, pieces=pieces, cols=6, nrows=6, control=en_all_but_last(6, 6), skip_special=False)
+    with pytest.raises(IllegalAction, match="at most 2 RE"):  # the GSPs alone cannot carry both units
+        g2.apply({"type": "draw-supply", "side": EN, "source": "0303", "via": "gsp", "pieces": ["r", "u"]})
+    g2.apply({"type": "draw-supply", "side": EN, "source": "0303", "pieces": ["r", "u"]})  # without "via": the fortress
+    assert gw(g2)["supply"]["special"][-1]["kind"] == "fortress"
 
 
 # ============================================================================ combat supply (OT 11D)

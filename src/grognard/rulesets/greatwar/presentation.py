@@ -183,7 +183,8 @@ def describe_action(g: Game, action: Action) -> str:
     if t == "deactivate-depot":
         return f"deactivate supply depot {a.get('depot')}"
     if t == "draw-supply":
-        return f"{who} draw combat supply from {hex_name(g, a.get('source'))}"
+        via = {"res-pt": "the resource point", "gsp": "the GSPs", "fortress": "the improved fortress"}.get(str(a.get("via")), "")
+        return f"{who} draw general supply from {via + ' at ' if via else ''}{hex_name(g, a.get('source'))}"
     if t == "engineer":
         return f"{who}: {a.get('task')} at {hex_name(g, a.get('target') or a.get('hexside') or '')}"
     if t == "open-city":

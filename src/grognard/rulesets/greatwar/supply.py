@@ -1053,7 +1053,9 @@ class SpecialSupply(Step):
     """OT 11C2b: a player chooses which of his units out of regular supply draw on special sources
     (Res Pts, GSPs, improved fortresses). Skipped when there is nothing to choose.
 
-    ``{"type": "draw-supply", "side", "source": <Res Pt id or hex>, "pieces": [unit ids]}``;
+    ``{"type": "draw-supply", "side", "source": <Res Pt id or hex>, "via": "res-pt" | "gsp" |
+    "fortress", "pieces": [unit ids]}`` (``via`` tells apart a GSP stack and an improved fortress
+    in the same hex; without it the first of them that can take the units is used);
     ``{"type": "done", "side"}``.
     """
 
@@ -1076,26 +1078,32 @@ class SpecialSupply(Step):
         for o in special_options(g, side):
             ids = _fill(g, o.eligible, o.capacity)
             if ids:
-                out.append({"type": "draw-supply", "side": side, "source": o.source, "pieces": ids})
+                out.append({"type": "draw-supply", "side": side, "source": o.source, "via": o.kind, "pieces": ids})
         out.append({"type": "done", "side": side})
         return out
 
     def _option(self, g: Game, side: str, action: Action) -> tuple[SpecialOption, list[str]]:
-        src = action.get("source")
-        for o in special_options(g, side):
-            if o.source == src:
-                ids = action.get("pieces")
-                if not isinstance(ids, list) or not ids or len(set(map(str, ids))) != len(ids):
-                    raise IllegalAction("OT 11C2b", "'pieces' must list the units drawing supply, each once")
-                bad = [x for x in ids if x not in o.eligible]
-                if bad:
-                    raise IllegalAction("OT 11C2b", f"{bad[0]!r} cannot draw general supply from {src} (no overland line, in supply already, or not eligible)")
-                if o.capacity is not None:
-                    total = sum((units.re_size(g, g.state.pieces[x]) for x in ids), Fraction(0))
-                    if total > o.capacity:
-                        raise IllegalAction("OT 11C2b", f"{src} supplies at most {o.capacity} RE; {total} RE asked")
-                return o, [str(x) for x in ids]
-        raise IllegalAction("OT 11C2b", f"{src!r} is not a special supply source {side} may use now")
+        src, via = action.get("source"), action.get("via")
+        ids = action.get("pieces")
+        if not isinstance(ids, list) or not ids or len(set(map(str, ids))) != len(ids):
+            raise IllegalAction("OT 11C2b", "'pieces' must list the units drawing supply, each once")
+        found = [o for o in special_options(g, side) if o.source == src and via in (None, o.kind)]
+        if not found:
+            what = f"{src!r}" + (f" ({via})" if via is not None else "")
+            raise IllegalAction("OT 11C2b", f"{what} is not a special supply source {side} may use now")
+        why = ""
+        for o in found:  # a GSP stack and an improved fortress may share a hex
+            bad = [x for x in ids if x not in o.eligible]
+            if bad:
+                why = why or f"{bad[0]!r} cannot draw general supply from {src} (no overland line, in supply already, or not eligible)"
+                continue
+            if o.capacity is not None:
+                total = sum((units.re_size(g, g.state.pieces[x]) for x in ids), Fraction(0))
+                if total > o.capacity:
+                    why = why or f"{src} supplies at most {o.capacity} RE; {total} RE asked"
+                    continue
+            return o, [str(x) for x in ids]
+        raise IllegalAction("OT 11C2b", why)
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar.sequence import reject_unless
