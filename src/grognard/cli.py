@@ -273,8 +273,11 @@ def cmd_selfplay(a: argparse.Namespace) -> int:
               f"{part.view_leaks} view leaks, {part.seconds:.1f} s", file=sys.stderr, flush=True)
 
     jobs = a.jobs if a.jobs > 0 else (os.cpu_count() or 1)
+    if not 1 <= a.start <= max(a.games, 1):
+        _err(f"--start {a.start}: must be between 1 and --games ({a.games})")
+        return EXIT_INVALID
     rep = selfplay(sc, a.games, a.seed, max_steps=a.max_steps, check_views=not a.no_view_check, jobs=jobs,
-                   progress=progress if a.progress else None)
+                   progress=progress if a.progress else None, start=a.start)
     data = rep.to_json()
     if a.json:
         _print_json(data)
@@ -443,6 +446,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=int, default=0,
                    help="worker processes sharing the games (default: one per CPU); the report does not depend on it")
     s.add_argument("--progress", action="store_true", help="print a line per finished game on stderr")
+    s.add_argument("--start", type=int, default=1,
+                   help="play only games START..GAMES of the run (each game is the same whatever START)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_selfplay)
 

@@ -341,10 +341,13 @@ def selfplay(
     check_views: bool = True,
     jobs: int = 1,
     progress: Callable[[int, SelfplayReport], None] | None = None,
+    start: int = 1,
 ) -> SelfplayReport:
     """Play ``games`` random games. Game ``k``'s dice and agent seeds are drawn from ``seed``
     before any game is played, so the report is the same whatever the number of ``jobs``
-    (worker processes) sharing the games. ``progress`` is called after each game, in order."""
+    (worker processes) sharing the games. ``start``: play only games ``start``..``games`` (game
+    ``k`` is the same game whatever ``start``: a long run may be split in parts whose reports
+    add up to the whole run's). ``progress`` is called after each game, in order, with its number."""
     report = SelfplayReport()
     t0 = time.perf_counter()
     master = random.Random(seed)
@@ -352,22 +355,23 @@ def selfplay(
     for k in range(1, games + 1):
         game_seed = master.randrange(1, 2**31)
         agent_seed = master.randrange(1, 2**31)
-        todo.append((scenario, k, game_seed, agent_seed, max_steps, check_views))
-    if jobs > 1 and games > 1:
+        if k >= start:
+            todo.append((scenario, k, game_seed, agent_seed, max_steps, check_views))
+    if jobs > 1 and len(todo) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=min(jobs, games), mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=multiprocessing.get_context("fork")) as pool:
             results = pool.map(_one_game, todo)
-            for k, part in enumerate(results, 1):
+            for job, part in zip(todo, results, strict=True):
                 merge(report, part)
                 if progress:
-                    progress(k, part)
+                    progress(job[1], part)
     else:
-        for k, job in enumerate(todo, 1):
+        for job in todo:
             part = _one_game(job)
             merge(report, part)
             if progress:
-                progress(k, part)
+                progress(job[1], part)
     report.seconds = time.perf_counter() - t0
     return report

@@ -71,3 +71,15 @@ def test_leak_check_reads_words_not_parts_of_words() -> None:
     assert c.has("DE-1-III") and not c.has("DE-1-II") and not c.has("E-1-III")
     assert c.has("1er corps (Foch)") and not c.has("er corps")
     assert c.has("0402") and c.has("7") and not c.has("040")
+
+
+def test_selfplay_run_split_in_parts_adds_up_to_the_whole(tiny_path: Path) -> None:
+    sc = load_scenario(tiny_path)
+    whole = selfplay(sc, games=5, seed=4, max_steps=150).to_json()
+    first = selfplay(sc, games=2, seed=4, max_steps=150).to_json()
+    seen: list[int] = []
+    rest = selfplay(sc, games=5, seed=4, max_steps=150, start=3, jobs=2, progress=lambda k, _p: seen.append(k)).to_json()
+    assert seen == [3, 4, 5] and rest["games"] == 3
+    for key in ("games", "finished", "actions", "undos", "invariant_violations", "replay_mismatches", "view_leaks"):
+        assert first[key] + rest[key] == whole[key], key
+    assert first["problems"] + rest["problems"] == whole["problems"]
