@@ -133,16 +133,23 @@ def test_lgg_9_audit_without_enemy_decoys_every_marker_holds_units() -> None:
     assert knowledge.supply_as_known(g, CP, _supplied(g)) == "no"
 
 
-def _rail_corridor(marker: str, at: str = "0201"):
-    """One row of plains with a railway; Metz (German capital) at 0101, the German corps at 0301
-    (supplied only through 0201); the Entente has a marker at ``at`` (0201: on the supply line)."""
-    labels = [f"{c:02d}01" for c in range(1, 9)]
+def _rail_armies(marker: str, at: str, unit_at: str) -> tuple[list[dict], dict]:
+    """The pieces and armies of the railway rows: German HQ at 0101 and corps ``u`` at
+    ``unit_at``, French HQ at 0801, and at ``at`` a French marker holding a decoy or a corps."""
     held = decoy("fd", "FR", "FR-1", at) if marker == "decoy" else corps("fx", "FR", at, army="FR-1")
-    pieces = [hq("dh", "DE", "0101", "DE-1"), corps("u", "DE", "0301", army="DE-1"), hq("fh", "FR", "0801", "FR-1"), held]
+    pieces = [hq("dh", "DE", "0101", "DE-1"), corps("u", "DE", unit_at, army="DE-1"), hq("fh", "FR", "0801", "FR-1"), held]
     if marker != "decoy":
         pieces.append(decoy("fd", "FR", "FR-1"))
     rules = {"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh", "fd")],
              "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}}
+    return pieces, rules
+
+
+def _rail_corridor(marker: str, at: str = "0201"):
+    """One row of plains with a railway; Metz (German capital) at 0101, the German corps at 0301
+    (supplied only through 0201); the Entente has a marker at ``at`` (0201: on the supply line)."""
+    labels = [f"{c:02d}01" for c in range(1, 9)]
+    pieces, rules = _rail_armies(marker, at, "0301")
     return game(pieces=pieces, rules=rules, terrain=["pppppppp"],
                 places=[{"hex": "0101", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}}],
                 networks=[{"name": "r", "kind": "rail", "paths": [labels]}],
@@ -211,12 +218,7 @@ def _conversion_corridor(marker: str):
     0401 holds a captured French rail hex; the Entente has a marker at 0301, on the line home."""
     de_hexes = ["0101", "0201", "0301"]
     fr_hexes = [f"{c:02d}01" for c in range(4, 9)]
-    held = decoy("fd", "FR", "FR-1", "0301") if marker == "decoy" else corps("fx", "FR", "0301", army="FR-1")
-    pieces = [hq("dh", "DE", "0101", "DE-1"), corps("u", "DE", "0401", army="DE-1"), hq("fh", "FR", "0801", "FR-1"), held]
-    if marker != "decoy":
-        pieces.append(decoy("fd", "FR", "FR-1"))
-    rules = {"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh", "fd")],
-             "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}}
+    pieces, rules = _rail_armies(marker, "0301", "0401")
     return game(pieces=pieces, rules=rules, terrain=["pppppppp"],
                 places=[{"hex": "0101", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}},
                         {"hex": "0801", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}}],
