@@ -270,7 +270,7 @@ def cmd_selfplay(a: argparse.Namespace) -> int:
     def progress(k: int, part: Any) -> None:
         print(f"game {k}/{a.games}: {part.actions} actions, {'finished' if part.finished else 'stopped'}, "
               f"{part.invariant_violations} violations, {part.replay_mismatches} replay mismatches, "
-              f"{part.view_leaks} view leaks, {part.seconds:.1f} s", file=sys.stderr, flush=True)
+              f"{part.view_leaks} view leaks, {part.refused_legal_actions} refused actions, {part.seconds:.1f} s", file=sys.stderr, flush=True)
 
     jobs = a.jobs if a.jobs > 0 else (os.cpu_count() or 1)
     if not 1 <= a.start <= max(a.games, 1):

@@ -75,8 +75,11 @@ def test_game_through_the_cli(cli_env: dict[str, str], tiny_path: Path, tmp_path
 
 
 def test_selfplay_json_summary(cli_env: dict[str, str], tiny_path: Path) -> None:
-    r = run(["selfplay", str(tiny_path), "--games", "8", "--seed", "1", "--json"], cli_env)
+    r = run(["selfplay", str(tiny_path), "--games", "8", "--seed", "1", "--json", "--progress"], cli_env)
     assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stderr.splitlines()
+    assert [line.split(":")[0] for line in lines] == [f"game {k}/8" for k in range(1, 9)]
+    assert all(", 0 refused actions, " in line for line in lines), lines
     data = json.loads(r.stdout)
     for key in ("games", "actions", "invariant_violations", "replay_mismatches", "view_leaks"):
         assert key in data
