@@ -95,3 +95,66 @@ def test_lgg_18a_attacker_first_falls_back_to_its_starting_hexes() -> None:
     assert M.hex_of(g, g.state.pieces["fa"]) == g.board.idx("0405")
     assert M.hex_of(g, g.state.pieces["fb"]) == g.board.idx("0504")
     assert sorted(counteroffensive.targets(g, rec)) == ["0405", "0504"]  # the defender chooses the hex
+
+
+def _fortress_counter_offensive(da_arm: str = "infantry"):
+    """A weak French corps attacks from the hex of its own fortress (with its garrison) into two
+    strong German corps, which win; the Germans are then asked about a counter-offensive (with
+    these dice, one they win when they make it)."""
+    from tests.lgg1418.helpers import corps, fortress
+
+    g = bgame([fortress("fort", "FR", "0405"), corps("gar", "FR", {"inside": "fort"}, garrison="fort"),
+               _weak("fa", "0405"), de("da", "0404", full=(8, 3, 9, 4), arm=da_arm),
+               de("db", "0404", full=(8, 3, 9, 4), arm=da_arm)], seed=2)
+    to_activation(g, EN, "FR-1")
+    act(g, EN, type="move", units=["fa"], to="0404", mode="normal")
+    act(g, EN, type="end-movement")
+    return g
+
+
+@pytest.mark.rules("LGG 18-A", "LGG 23-D", "LGG 16-A")
+def test_lgg_23_d_audit_counter_offensive_into_a_fortress_hex_begins_a_siege() -> None:
+    """Found by self-play (lgg-west-1914, game 34 of seed 1): a counter-offensive won in the hex of
+    an enemy fortress left the victors there, after the battle, with the fortress and no siege.
+    The open-country battle is won, so the siege begins (23-D: the only case where opposing
+    stacks share a hex after combat), whichever side was active; and while the battles' retreats
+    and placements go on, the counter-offensive's hex is a battle hex (16-A)."""
+    g = _fortress_counter_offensive()
+    problems: list[str] = []
+
+    def pol(g, side, legal):
+        problems.extend(g.ruleset.invariants(g))
+        co = [a for a in legal if a["type"] == "counter-attack"]
+        if co:
+            return co[0]
+        if g.current()[1].step == "battle-placement" and side == CP:
+            return next(a for a in legal if a["type"] == "done")  # the victors stay in the fortress hex
+        return None
+
+    drive(g, pol, until=lambda g: M.st(g).get("activation") is None)
+    co = next(r for r in battle.battles(g).values() if r["kind"] == "counter-offensive")
+    assert co["hex"] == "0405" and co["winner"] == CP
+    stay = [p for p in M.units_at_hex(g, g.board.idx("0405"), CP)]
+    assert stay and all("besieging" in p.status for p in stay)
+    assert g.state.marker("siege", "0405")["side"] == CP
+    assert "besieged" in g.state.pieces["fort"].status
+    assert problems == [] and g.ruleset.invariants(g) == []
+
+
+@pytest.mark.rules("LGG 18-A", "LGG 23-A")
+def test_lgg_23_a_audit_cavalry_alone_does_not_counter_attack_into_a_fortress_hex() -> None:
+    """Cavalry without infantry may not enter a hex with an enemy fortress (23-A): a counter-offensive
+    of cavalry alone is not offered into the former attacker's fortress hex."""
+    g = _fortress_counter_offensive(da_arm="cavalry")
+    offered: list[list[str]] = []
+
+    def pol(g, side, legal):
+        if g.current()[1].step == "counter-offensive":
+            offered.append([a["type"] for a in legal])
+        return None
+
+    drive(g, pol, until=lambda g: M.st(g).get("activation") is None)
+    first = next(iter(battle.battles(g).values()))
+    assert first["winner"] == CP
+    assert offered and all("counter-attack" not in types for types in offered)  # asked, but only to decline
+    assert not any(r["kind"] == "counter-offensive" for r in battle.battles(g).values())

@@ -7,10 +7,11 @@ The activation pushes the ``activation-aftermath`` hook after its battles
    reinforced a defence go back to their stack and the corps
    disorganized to make room are fit again (14-C, 14-A); a stacking breach this leaves is cured
    as at the end of a movement (10-D);
-2. sieges (23-C, 23-D): where the active side now stands with an enemy fortress and no enemy
-   unit outside it, the open-country battle is won and the siege begins - unless it has no
-   corps but cavalry (or none at all: an HQ, a decoy), and then everything it has there
-   withdraws one hex; sieges whose besiegers are gone end;
+2. sieges (23-C, 23-D): where a side now stands with an enemy fortress and no enemy unit
+   outside it, the open-country battle is won and the siege begins - unless it has no corps but
+   cavalry (or none at all: an HQ, a decoy), and then everything it has there withdraws one hex;
+   sieges whose besiegers are gone end. The active side is judged first, then the other (whose
+   counter-offensive, 18-A, may have carried it into a hex of the active side's fortress);
 3. the besieger's siege fire and assaults (``siege-actions``, 23-D, 23-F, 23-G);
 4. the reform of rule 12 (12-B) when the activation was one;
 5. after the activation of a German or Austro-Hungarian army on the East front, the hook of the
@@ -65,27 +66,31 @@ class ActivationAftermath(Step):
                 p["stage"] = "siege-actions"
                 fortress.refresh_sieges(g)
                 new: list[str] = []
-                cavalry: list[str] = []
-                for i in fortress.siege_candidates(g, side):
-                    f_ = fortress.fortress_at(g, i)
-                    assert f_ is not None
-                    if fortress.cavalry_alone(g, side, i):
-                        cavalry.append(g.board.label(i))
-                        continue
-                    fortress.establish_siege(g, f_, side)
-                    new.append(g.board.label(i))
+                cavalry: list[list[str]] = []
+                # the active side first; then the other side, whose counter-offensive (18-A) may
+                # have won the open-country battle in a hex of one of the active side's fortresses
+                for who in (side, enemy):
+                    for i in fortress.siege_candidates(g, who):
+                        f_ = fortress.fortress_at(g, i)
+                        assert f_ is not None
+                        if fortress.cavalry_alone(g, who, i):
+                            cavalry.append([who, g.board.label(i)])
+                            continue
+                        fortress.establish_siege(g, f_, who)
+                        if who == side:
+                            new.append(g.board.label(i))
                 p["new_sieges"] = new
                 if cavalry:
                     p["cavalry"] = cavalry
                     p["stage"] = "cavalry"
                 continue
             if stage == "cavalry":
-                lab = p["cavalry"].pop(0)
+                who, lab = p["cavalry"].pop(0)
                 if not p["cavalry"]:
                     p["stage"] = "siege-actions"
                 i = g.board.idx(lab)
-                units = [q.id for q in M.pieces_at_hex(g, i, side) if q.loc.kind == "hex" and q.type != "fortress"]
-                return "forced-withdrawal", {"side": side, "hex": lab, "pieces": units, "mover": side,
+                units = [q.id for q in M.pieces_at_hex(g, i, who) if q.loc.kind == "hex" and q.type != "fortress"]
+                return "forced-withdrawal", {"side": who, "hex": lab, "pieces": units, "mover": who,
                                              "activation": p["activation"], "rule": "LGG 23-D"}
             if stage == "siege-actions":
                 p["stage"] = "reform"

@@ -89,13 +89,23 @@ def retreat_attacker_to_start(g: Game, rec: dict[str, Any]) -> None:
     M.touch(g)
 
 
+@implements("LGG 18-A", "LGG 23-A")
 def targets(g: Game, rec: dict[str, Any]) -> list[str]:
-    """The former attacker's starting hexes that hold its units."""
+    """LGG 18-A / 23-A: the former attacker's starting hexes that hold its units; not a hex with
+    one of its fortresses when the units fit to counter-attack are cavalry without infantry."""
+    from grognard.rulesets.lgg1418.fortress import fortress_at
+
+    movers = [piece(g, u) for u in fit_units(g, rec)]
+    cavalry_only = any(M.is_cavalry(p) for p in movers) and not any(M.is_infantry(p) for p in movers)
     out = []
     for lab in rec["attacker_from"]:
         j = g.board.idx(lab)
-        if M.units_at_hex(g, j, rec["attacker"]):
-            out.append(lab)
+        if not M.units_at_hex(g, j, rec["attacker"]):
+            continue
+        fort = fortress_at(g, j)
+        if cavalry_only and fort is not None and fort.side != rec["defender"]:
+            continue
+        out.append(lab)
     return out
 
 

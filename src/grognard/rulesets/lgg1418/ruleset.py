@@ -332,8 +332,9 @@ class LaGrandeGuerre(Ruleset):
         act = M.st(g).get("activation")
         if act is None:
             return False
-        # battles are fought by the activated side (units shut in a fortress never attack)
-        return activation.battle_hexes(g, act["side"]) != [] or activation.battle_hexes(g, side) != []
+        # battles are fought by the activated side, and by the other side's counter-offensives
+        # (18-A); units shut in a fortress never attack
+        return any(activation.battle_hexes(g, s) != [] for s in M.SIDES)
 
     # ------------------------------------------------------------------ presentation
     def preview(self, g: Game, action: Mapping[str, Any]) -> dict[str, Any] | None:
