@@ -84,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.timings:
             apply_only = TIMES["apply"] - TIMES["replay"]  # the replay applies every action again
             parts = ", ".join(f"{name} {v:.1f} s" for name, v in sorted(TIMES.items()) if name != "apply")
-            print(f"    processor time: apply {apply_only:.1f} s, {parts}, "
-                  f"other {cpu - apply_only - sum(v for n, v in TIMES.items() if n != 'apply'):.1f} s", flush=True)
+            timed = apply_only + sum(v for name, v in TIMES.items() if name != "apply")
+            print(f"    processor time: apply {apply_only:.1f} s, {parts}, other {cpu - timed:.1f} s", flush=True)
         for p in rep.problems:
             print("   ", p, flush=True)
     if total_time:
