@@ -49,20 +49,27 @@ def install_timers(ruleset_class: type) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("scenario", nargs="?", default="marne-1914")
     ap.add_argument("--games", type=int, default=1)
     ap.add_argument("--first", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-steps", type=int, default=2000)
     ap.add_argument("--no-views", action="store_true", help="skip the view-leak check")
-    ap.add_argument("--timings", action="store_true", help="say where each game's processor time went")
+    ap.add_argument(
+        "--timings", action="store_true", help="say where each game's processor time went"
+    )
     args = ap.parse_args(argv)
     scenario = find(args.scenario)
     if args.timings:
         install_timers(type(scenario.ruleset))
     master = random.Random(args.seed)
-    seeds = [(master.randrange(1, 2**31), master.randrange(1, 2**31)) for _ in range(args.first + args.games - 1)]
+    seeds = [
+        (master.randrange(1, 2**31), master.randrange(1, 2**31))
+        for _ in range(args.first + args.games - 1)
+    ]
     total_actions = 0
     total_time = 0.0
     for k in range(args.first, args.first + args.games):
@@ -71,25 +78,43 @@ def main(argv: list[str] | None = None) -> int:
         TIMES.clear()
         t0 = time.perf_counter()
         c0 = time.process_time()
-        g = selfplay.play_one(scenario, game_seed, agent_seed, rep, max_steps=args.max_steps,
-                              check_views=not args.no_views, game_no=k)
+        g = selfplay.play_one(
+            scenario,
+            game_seed,
+            agent_seed,
+            rep,
+            max_steps=args.max_steps,
+            check_views=not args.no_views,
+            game_no=k,
+        )
         dt = time.perf_counter() - t0
         cpu = time.process_time() - c0
         total_actions += rep.actions
         total_time += dt
-        print(f"game {k}: {rep.actions} actions in {dt:.1f} s = {rep.actions / dt:.1f} actions/s "
-              f"({rep.actions / cpu:.1f} per CPU second); "
-              f"turn {g.turn_label()}; violations {rep.invariant_violations}, refused {rep.refused_legal_actions}, "
-              f"replay {rep.replay_mismatches}, leaks {rep.view_leaks}; state {g.state_hash()[:16]}", flush=True)
+        print(
+            f"game {k}: {rep.actions} actions in {dt:.1f} s = {rep.actions / dt:.1f} actions/s"
+            f" ({rep.actions / cpu:.1f} per CPU second); turn {g.turn_label()}; violations"
+            f" {rep.invariant_violations}, refused {rep.refused_legal_actions}, replay"
+            f" {rep.replay_mismatches}, leaks {rep.view_leaks}; state {g.state_hash()[:16]}",
+            flush=True,
+        )
         if args.timings:
             apply_only = TIMES["apply"] - TIMES["replay"]  # the replay applies every action again
-            parts = ", ".join(f"{name} {v:.1f} s" for name, v in sorted(TIMES.items()) if name != "apply")
+            parts = ", ".join(
+                f"{name} {v:.1f} s" for name, v in sorted(TIMES.items()) if name != "apply"
+            )
             timed = apply_only + sum(v for name, v in TIMES.items() if name != "apply")
-            print(f"    processor time: apply {apply_only:.1f} s, {parts}, other {cpu - timed:.1f} s", flush=True)
+            print(
+                f"    processor time: apply {apply_only:.1f} s, {parts}, other {cpu - timed:.1f} s",
+                flush=True,
+            )
         for p in rep.problems:
             print("   ", p, flush=True)
     if total_time:
-        print(f"total: {total_actions} actions in {total_time:.1f} s = {total_actions / total_time:.1f} actions/s")
+        print(
+            f"total: {total_actions} actions in {total_time:.1f} s ="
+            f" {total_actions / total_time:.1f} actions/s"
+        )
     return 0
 
 

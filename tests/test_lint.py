@@ -11,5 +11,20 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_ruff_check_is_clean() -> None:
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     assert ruff, "ruff is part of the test extras: pip install -e '.[test]'"
-    r = subprocess.run([ruff, "check", "src", "tests", "benchmarks"], cwd=ROOT, capture_output=True, text=True)
+    r = subprocess.run(
+        [ruff, "check", "src", "tests", "benchmarks"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_ruff_format_is_clean() -> None:
+    """The tree is formatted by ``ruff format`` (line length from pyproject.toml)."""
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    assert ruff, "ruff is part of the test extras: pip install -e '.[test]'"
+    r = subprocess.run(
+        [ruff, "format", "--check", "src", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stdout + r.stderr

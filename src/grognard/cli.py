@@ -20,7 +20,8 @@ EXIT_ILLEGAL = 2
 
 
 def _load_plugins() -> None:
-    """Import modules named in GROGNARD_PLUGINS (comma separated) so they can register rule systems."""
+    """Import modules named in GROGNARD_PLUGINS (comma separated) so they can register rule
+    systems."""
     for mod in filter(None, (m.strip() for m in os.environ.get("GROGNARD_PLUGINS", "").split(","))):
         importlib.import_module(mod)
 
@@ -98,14 +99,23 @@ def cmd_scenarios(a: argparse.Namespace) -> int:
     from grognard.scenario import list_scenarios
 
     rows = [
-        {"id": s.id, "title": s.title, "ruleset": s.ruleset, "path": str(s.path), "tutorial": s.tutorial}
+        {
+            "id": s.id,
+            "title": s.title,
+            "ruleset": s.ruleset,
+            "path": str(s.path),
+            "tutorial": s.tutorial,
+        }
         for s in list_scenarios()
     ]
     if a.json:
         _print_json({"scenarios": rows})
     else:
         for r in rows:
-            print(f"{r['id']:<24} {r['ruleset']:<10} {r['title']}{'  (tutorial)' if r['tutorial'] else ''}")
+            print(
+                f"{r['id']:<24} {r['ruleset']:<10}"
+                f" {r['title']}{'  (tutorial)' if r['tutorial'] else ''}"
+            )
         if not rows:
             print("no scenarios found")
     return EXIT_OK
@@ -120,7 +130,13 @@ def cmd_validate(a: argparse.Namespace) -> int:
     except GrognardError as e:
         if a.json:
             probs = getattr(e, "problems", [("", str(e))])
-            _print_json({"ok": False, "file": a.file, "problems": [{"path": p, "message": m} for p, m in probs]})
+            _print_json(
+                {
+                    "ok": False,
+                    "file": a.file,
+                    "problems": [{"path": p, "message": m} for p, m in probs],
+                }
+            )
         else:
             _err(str(e))
         return EXIT_INVALID
@@ -136,7 +152,10 @@ def cmd_validate(a: argparse.Namespace) -> int:
     if a.json:
         _print_json(summary)
     else:
-        print(f"{a.file}: ok ({sc.id}, {sc.ruleset.name}, {sc.board.n} hexes, {len(sc.data.pieces)} pieces)")
+        print(
+            f"{a.file}: ok ({sc.id}, {sc.ruleset.name}, {sc.board.n} hexes, {len(sc.data.pieces)}"
+            " pieces)"
+        )
     return EXIT_OK
 
 
@@ -147,7 +166,10 @@ def cmd_new(a: argparse.Namespace) -> int:
     sc = scenario.find(a.scenario, _table_overrides(a.table))
     g = Game.new(sc, a.seed, _parse_kv(a.option, "option"))
     _write_atomic(Path(a.output), _save_text(g))
-    print(f"new game of {sc.id} (seed {a.seed}) saved to {a.output}; {', '.join(g.acting_sides())} to act")
+    print(
+        f"new game of {sc.id} (seed {a.seed}) saved to {a.output}; {', '.join(g.acting_sides())}"
+        " to act"
+    )
     return EXIT_OK
 
 
@@ -161,7 +183,10 @@ def cmd_show(a: argparse.Namespace) -> int:
         _print_json(g.view(side))
         return EXIT_OK
     print(g.ruleset.render_text(g, side))
-    print(f"turn {g.turn_label()}: {' > '.join(g.phase_path())}; to act: {', '.join(g.acting_sides()) or '-'}")
+    print(
+        f"turn {g.turn_label()}: {' > '.join(g.phase_path())}; to act:"
+        f" {', '.join(g.acting_sides()) or '-'}"
+    )
     for ev in g.visible_log(side)[-a.last :]:
         rule = f" ({ev['rule']})" if ev.get("rule") else ""
         print(f"  {ev['text']}{rule}")
@@ -247,14 +272,25 @@ def cmd_replay(a: argparse.Namespace) -> int:
         g = Game.load(data, check=True, allow_data_change=a.allow_data_change)
     except ReplayMismatch as e:
         if a.json:
-            _print_json({"ok": False, "mismatch": {"action": e.action_index, "turn": e.turn}, "error": str(e)})
+            _print_json(
+                {
+                    "ok": False,
+                    "mismatch": {"action": e.action_index, "turn": e.turn},
+                    "error": str(e),
+                }
+            )
         else:
             _err(str(e))
         return EXIT_INVALID
     except GrognardError as e:
         _err(f"{a.record}: {e}")
         return EXIT_INVALID
-    res = {"ok": True, "actions": len(g.actions), "checkpoints": len(data.get("checkpoints", [])), "state_hash": g.state_hash()}
+    res = {
+        "ok": True,
+        "actions": len(g.actions),
+        "checkpoints": len(data.get("checkpoints", [])),
+        "state_hash": g.state_hash(),
+    }
     if a.json:
         _print_json(res)
     else:
@@ -267,17 +303,31 @@ def cmd_selfplay(a: argparse.Namespace) -> int:
     from grognard.selfplay import selfplay
 
     sc = scenario.find(a.scenario)
+
     def progress(k: int, part: Any) -> None:
-        print(f"game {k}/{a.games}: {part.actions} actions, {'finished' if part.finished else 'stopped'}, "
-              f"{part.invariant_violations} violations, {part.replay_mismatches} replay mismatches, "
-              f"{part.view_leaks} view leaks, {part.refused_legal_actions} refused actions, {part.seconds:.1f} s", file=sys.stderr, flush=True)
+        print(
+            f"game {k}/{a.games}: {part.actions} actions,"
+            f" {'finished' if part.finished else 'stopped'}, {part.invariant_violations}"
+            f" violations, {part.replay_mismatches} replay mismatches, {part.view_leaks} view"
+            f" leaks, {part.refused_legal_actions} refused actions, {part.seconds:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
 
     jobs = a.jobs if a.jobs > 0 else (os.cpu_count() or 1)
     if not 1 <= a.start <= max(a.games, 1):
         _err(f"--start {a.start}: must be between 1 and --games ({a.games})")
         return EXIT_INVALID
-    rep = selfplay(sc, a.games, a.seed, max_steps=a.max_steps, check_views=not a.no_view_check, jobs=jobs,
-                   progress=progress if a.progress else None, start=a.start)
+    rep = selfplay(
+        sc,
+        a.games,
+        a.seed,
+        max_steps=a.max_steps,
+        check_views=not a.no_view_check,
+        jobs=jobs,
+        progress=progress if a.progress else None,
+        start=a.start,
+    )
     data = rep.to_json()
     if a.json:
         _print_json(data)
@@ -287,7 +337,12 @@ def cmd_selfplay(a: argparse.Namespace) -> int:
                 print(f"{k:>22}: {v}")
         for p in data["problems"][:20]:
             print(f"  ! {p}")
-    bad = rep.invariant_violations or rep.replay_mismatches or rep.view_leaks or rep.refused_legal_actions
+    bad = (
+        rep.invariant_violations
+        or rep.replay_mismatches
+        or rep.view_leaks
+        or rep.refused_legal_actions
+    )
     return EXIT_INVALID if bad else EXIT_OK
 
 
@@ -320,9 +375,15 @@ def cmd_rules(a: argparse.Namespace) -> int:
             counts[r["status"]] = counts.get(r["status"], 0) + 1
             if not a.summary:
                 print(f"{r['id']:<16} {r['status']:<14} {r['title'][:50]:<50} {r['where'][:80]}")
-        print(f"{rs.name}: {len(rows)} rule ids: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        print(
+            f"{rs.name}: {len(rows)} rule ids: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+        )
         if tested is None:
-            print("(no tests folder found: 'tested' cannot be told apart from 'implemented'; use --tests DIR)")
+            print(
+                "(no tests folder found: 'tested' cannot be told apart from 'implemented'; use"
+                " --tests DIR)"
+            )
     return EXIT_OK
 
 
@@ -374,11 +435,22 @@ def build_parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help, description=help)
 
     def opts(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a rule option (repeatable)")
-        sp.add_argument("--table", action="append", metavar="ID=FILE", help="replace a results table with your own file")
+        sp.add_argument(
+            "--option", action="append", metavar="KEY=VALUE", help="set a rule option (repeatable)"
+        )
+        sp.add_argument(
+            "--table",
+            action="append",
+            metavar="ID=FILE",
+            help="replace a results table with your own file",
+        )
 
     def allow(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--allow-data-change", action="store_true", help="load even if the rule data changed since the save")
+        sp.add_argument(
+            "--allow-data-change",
+            action="store_true",
+            help="load even if the rule data changed since the save",
+        )
 
     s = verb("scenarios", "list the shipped scenarios")
     s.add_argument("--json", action="store_true")
@@ -414,7 +486,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = verb("do", "apply one action (JSON) to a saved game; the save is rewritten atomically")
     s.add_argument("save")
-    s.add_argument("action", help="the action as JSON, e.g. '{\"type\": \"end-phase\", \"side\": \"Blue\"}'")
+    s.add_argument(
+        "action", help='the action as JSON, e.g. \'{"type": "end-phase", "side": "Blue"}\''
+    )
     s.add_argument("--json", action="store_true")
     allow(s)
     s.set_defaults(fn=cmd_do)
@@ -442,12 +516,27 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--games", type=int, default=10)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--max-steps", type=int, default=2000)
-    s.add_argument("--no-view-check", action="store_true", help="skip the fog-of-war leak check (faster)")
-    s.add_argument("--jobs", type=int, default=0,
-                   help="worker processes sharing the games (default: one per CPU); the report does not depend on it")
-    s.add_argument("--progress", action="store_true", help="print a line per finished game on stderr")
-    s.add_argument("--start", type=int, default=1,
-                   help="play only games START..GAMES of the run (each game is the same whatever START)")
+    s.add_argument(
+        "--no-view-check", action="store_true", help="skip the fog-of-war leak check (faster)"
+    )
+    s.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        help=(
+            "worker processes sharing the games (default: one per CPU); the report does not depend"
+            " on it"
+        ),
+    )
+    s.add_argument(
+        "--progress", action="store_true", help="print a line per finished game on stderr"
+    )
+    s.add_argument(
+        "--start",
+        type=int,
+        default=1,
+        help="play only games START..GAMES of the run (each game is the same whatever START)",
+    )
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_selfplay)
 

@@ -55,7 +55,9 @@ class Hotseat:
         g = self.g
         phase = " > ".join(g.phase_path())
         acting = ", ".join(g.acting_sides()) or "-"
-        self.out.print(f"[bold]Turn {g.turn_label()}[/bold]  {phase}  |  to act: [bold]{acting}[/bold]")
+        self.out.print(
+            f"[bold]Turn {g.turn_label()}[/bold]  {phase}  |  to act: [bold]{acting}[/bold]"
+        )
 
     def show_new_log(self, side: str | None) -> None:
         events = self.g.visible_log(side, self.seen_log)
@@ -76,7 +78,9 @@ class Hotseat:
         if targets and len(targets) == len(actions):
             from grognard.textmap import render_board
 
-            self.out.print(render_board(self.g, side, highlight=targets), markup=False, highlight=False)
+            self.out.print(
+                render_board(self.g, side, highlight=targets), markup=False, highlight=False
+            )
 
     def save(self, path: Path | None = None) -> None:
         p = path or self.save_path
@@ -93,14 +97,24 @@ class Hotseat:
         for a in actions:
             by_type.setdefault(_group_key(a), []).append(a)
         if len(by_type) > 1 and len(actions) > 8:
-            return [(f"{t} ({len(v)})" if len(v) > 1 else _item_label(self.g, v[0]), v if len(v) > 1 else v[0])
-                    for t, v in by_type.items()]
+            return [
+                (
+                    f"{t} ({len(v)})" if len(v) > 1 else _item_label(self.g, v[0]),
+                    v if len(v) > 1 else v[0],
+                )
+                for t, v in by_type.items()
+            ]
         by_piece: dict[str, list[Action]] = {}
         for a in actions:
             by_piece.setdefault(str(a.get("piece", a.get("from", ""))), []).append(a)
         if len(actions) > 12 and len(by_piece) > 1:
-            return [(f"{k or '-'} ({len(v)})" if len(v) > 1 else _item_label(self.g, v[0]), v if len(v) > 1 else v[0])
-                    for k, v in by_piece.items()]
+            return [
+                (
+                    f"{k or '-'} ({len(v)})" if len(v) > 1 else _item_label(self.g, v[0]),
+                    v if len(v) > 1 else v[0],
+                )
+                for k, v in by_piece.items()
+            ]
         return [(_item_label(self.g, a), a) for a in actions]
 
     def choose(self, side: str, actions: list[Action]) -> Action | str | None:
@@ -131,7 +145,11 @@ class Hotseat:
             if isinstance(payload, list):
                 self.show_targets(side, payload)
                 stack.append(items)
-                items = self.menu(payload) if len(payload) < len(actions) else [(_item_label(self.g, a), a) for a in payload]
+                items = (
+                    self.menu(payload)
+                    if len(payload) < len(actions)
+                    else [(_item_label(self.g, a), a) for a in payload]
+                )
                 continue
             return payload
 

@@ -142,7 +142,9 @@ class _Corpus:
         at = text.find(token)
         while at != -1:
             end = at + len(token)
-            if not (at and _WORD.match(text, at - 1, at)) and not (end < len(text) and _WORD.match(text, end, end + 1)):
+            if not (at and _WORD.match(text, at - 1, at)) and not (
+                end < len(text) and _WORD.match(text, end, end + 1)
+            ):
                 return True
             at = text.find(token, at + 1)
         return False
@@ -185,7 +187,9 @@ class LeakCheck:
             log = view.pop("log", [])
             rest = _Corpus(view)
             n = self.seen.get(side, 0)
-            if len(log) < n or (n and json.dumps(log[n - 1], sort_keys=True) != self.last.get(side)):
+            if len(log) < n or (
+                n and json.dumps(log[n - 1], sort_keys=True) != self.last.get(side)
+            ):
                 n = 0  # the log was shortened (undo) or rewritten: start again
             if n == 0:
                 self.logs[side] = set()
@@ -214,7 +218,9 @@ ENDING = ("end-phase", "pass")
 END_SHARE = 0.04  # the least chance, per decision, of ending the phase when other choices exist
 
 
-def random_choice(g: Game, side: str, actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def random_choice(
+    g: Game, side: str, actions: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
     """Uniform over legal actions, ending a phase at a fifth of another choice's weight, but
     ending it with at least a 1-in-25 chance per decision, so that phases with hundreds of
     possible one-hex moves still end after a few dozen actions and random games reach combat,
@@ -266,13 +272,17 @@ def play_one(
         sides = g.acting_sides()
         if not sides:
             report.invariant_violations += 1
-            report.note(f"game {number}: no side may act but the game is not over ({g.phase_path()})")
+            report.note(
+                f"game {number}: no side may act but the game is not over ({g.phase_path()})"
+            )
             break
         side = rng.choice(sides)
         legal = g.legal_actions(side)
         if not legal:
             report.invariant_violations += 1
-            report.note(f"game {number}: {side} must act in {g.phase_path()[-1]} but has no legal action")
+            report.note(
+                f"game {number}: {side} must act in {g.phase_path()[-1]} but has no legal action"
+            )
             break
         action = chooser(g, side, legal, rng)
         try_undo = bool(undo_rate) and rng.random() < undo_rate
@@ -319,15 +329,31 @@ def _one_game(job: tuple[Scenario, int, int, int, int, bool]) -> SelfplayReport:
     scenario, number, game_seed, agent_seed, max_steps, check_views = job
     rep = SelfplayReport()
     t0 = time.perf_counter()
-    play_one(scenario, game_seed, agent_seed, rep, max_steps=max_steps, check_views=check_views, game_no=number)
+    play_one(
+        scenario,
+        game_seed,
+        agent_seed,
+        rep,
+        max_steps=max_steps,
+        check_views=check_views,
+        game_no=number,
+    )
     rep.seconds = time.perf_counter() - t0
     return rep
 
 
 def merge(total: SelfplayReport, part: SelfplayReport) -> None:
     """Add one game's report to the running total."""
-    for name in ("games", "finished", "actions", "undos", "invariant_violations", "replay_mismatches",
-                 "view_leaks", "refused_legal_actions"):
+    for name in (
+        "games",
+        "finished",
+        "actions",
+        "undos",
+        "invariant_violations",
+        "replay_mismatches",
+        "view_leaks",
+        "refused_legal_actions",
+    ):
         setattr(total, name, getattr(total, name) + getattr(part, name))
     for text in part.problems:
         total.note(text)
@@ -347,7 +373,8 @@ def selfplay(
     before any game is played, so the report is the same whatever the number of ``jobs``
     (worker processes) sharing the games. ``start``: play only games ``start``..``games`` (game
     ``k`` is the same game whatever ``start``: a long run may be split in parts whose reports
-    add up to the whole run's). ``progress`` is called after each game, in order, with its number."""
+    add up to the whole run's). ``progress`` is called after each game, in order, with its number.
+    """
     report = SelfplayReport()
     t0 = time.perf_counter()
     master = random.Random(seed)
@@ -361,7 +388,9 @@ def selfplay(
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(
+            max_workers=min(jobs, len(todo)), mp_context=multiprocessing.get_context("fork")
+        ) as pool:
             results = pool.map(_one_game, todo)
             for job, part in zip(todo, results, strict=True):
                 merge(report, part)

@@ -20,7 +20,13 @@ def _cell_text(g: Game, i: int, pieces: dict[int, list[str]], marks: set[int]) -
     t = g.board.terrain_of(i)[:1].upper()
     if g.board.points.get(i):
         t = t.lower() if t else "*"
-        t = "*" if any(p.kind in ("city", "capital", "objective", "fortress") for p in g.board.points[i]) else t
+        t = (
+            "*"
+            if any(
+                p.kind in ("city", "capital", "objective", "fortress") for p in g.board.points[i]
+            )
+            else t
+        )
     occ = pieces.get(i)
     if occ:
         sides = sorted(set(occ))
@@ -44,7 +50,11 @@ def render_board(g: Game, side: str | None, highlight: set[int] | None = None) -
     out: list[str] = []
     for name, sheet in g.board.sheets.items():
         coords = [sheet.to_offset(h) for h in g.board.hexes]
-        own = [(c, r, i) for i, (c, r) in enumerate(coords) if g.board.labels[i].startswith(name + ":") or len(g.board.sheets) == 1]
+        own = [
+            (c, r, i)
+            for i, (c, r) in enumerate(coords)
+            if g.board.labels[i].startswith(name + ":") or len(g.board.sheets) == 1
+        ]
         if not own:
             continue
         cols = sorted({c for c, _, _ in own})
@@ -72,9 +82,16 @@ def render_board(g: Game, side: str | None, highlight: set[int] | None = None) -
                 line = f"{r:02d}   " + indent
                 for c in cols:
                     i = at.get((c, r))
-                    line += " " * CELL if i is None else ("[" if i in highlight else " ") + _cell_text(g, i, pieces, marks)
+                    line += (
+                        " " * CELL
+                        if i is None
+                        else ("[" if i in highlight else " ") + _cell_text(g, i, pieces, marks)
+                    )
                 out.append(line.rstrip())
         out.append("")
-    legend = "cells: terrain initial (lower case / * = place), then side initials and piece count; ? = unknown stack; [ = highlighted"
+    legend = (
+        "cells: terrain initial (lower case / * = place), then side initials and piece count; ? ="
+        " unknown stack; [ = highlighted"
+    )
     out.append(legend)
     return "\n".join(out)

@@ -30,7 +30,10 @@ CHROMIUM_ARGS = [
 ]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
-SCENARIO_DIRS = [ROOT / "tests" / "tinyrules" / "scenarios", ROOT / "tests" / "server" / "scenarios"]
+SCENARIO_DIRS = [
+    ROOT / "tests" / "tinyrules" / "scenarios",
+    ROOT / "tests" / "server" / "scenarios",
+]
 
 
 def free_port() -> int:
@@ -51,7 +54,9 @@ class LiveServer:
         self.app = create_app(db, scenario_dirs=[str(d) for d in scenario_dirs])
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        cfg = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws=ws_impl())
+        cfg = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws=ws_impl()
+        )
         self.server = uvicorn.Server(cfg)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -76,7 +81,9 @@ def browser() -> Iterator[Any]:
     except ImportError:
         pytest.fail("Python playwright is not installed (run scripts/install-browser-deps.sh)")
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing (run scripts/install-browser-deps.sh: apt-get install chromium)")
+        pytest.fail(
+            f"{CHROMIUM} is missing (run scripts/install-browser-deps.sh: apt-get install chromium)"
+        )
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

@@ -42,7 +42,12 @@ def big_scenario(folder: Path) -> Path:
         "sides = [" + ", ".join(f'"{c:02d}10 N"' for c in range(1, COLS + 1)) + "]",
     ]
     for k in range(12):
-        lines += ["[[places]]", f'hex = "{4 * k + 2:02d}{(7 * k) % ROWS + 1:02d}"', 'kind = "objective"', f'name = "Town {k}"']
+        lines += [
+            "[[places]]",
+            f'hex = "{4 * k + 2:02d}{(7 * k) % ROWS + 1:02d}"',
+            'kind = "objective"',
+            f'name = "Town {k}"',
+        ]
     for k in range(60):
         side = "B" if k % 2 == 0 else "R"
         lines += [
@@ -65,7 +70,9 @@ def test_two_thousand_hex_map_renders_and_pans(tmp_path: Path, new_page: Any) ->
         import urllib.request
 
         req = urllib.request.Request(
-            srv.url + "/api/games", data=json.dumps({"scenario": "big-map", "seed": 1}).encode(), method="POST"
+            srv.url + "/api/games",
+            data=json.dumps({"scenario": "big-map", "seed": 1}).encode(),
+            method="POST",
         )
         req.add_header("Content-Type", "application/json")
         with urllib.request.urlopen(req) as r:
@@ -74,13 +81,14 @@ def test_two_thousand_hex_map_renders_and_pans(tmp_path: Path, new_page: Any) ->
         page.goto(made["sides"]["Blue"]["link"])
         page.wait_for_function("document.body.dataset.mapReady === '1' && window.__grognard.state")
         painted = page.evaluate(
-            "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now()))))"
+            "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() =>"
+            " r(performance.now()))))"
         )
         g = page.evaluate(
             "({renderMs: window.__grognard.renderMs, boardFetchMs: window.__grognard.boardFetchMs,"
-            " mapReadyAt: window.__grognard.mapReadyAt, hexes: window.__grognard.map.board.hexes.length,"
-            " labels: document.querySelectorAll('svg.map .labels text').length,"
-            " counters: document.querySelectorAll('svg.map .stack').length})"
+            " mapReadyAt: window.__grognard.mapReadyAt, hexes:"
+            " window.__grognard.map.board.hexes.length, labels: document.querySelectorAll('svg.map"
+            " .labels text').length, counters: document.querySelectorAll('svg.map .stack').length})"
         )
         assert g["hexes"] == g["labels"] == COLS * ROWS
         assert g["counters"] == 60
@@ -113,7 +121,9 @@ def test_two_thousand_hex_map_renders_and_pans(tmp_path: Path, new_page: Any) ->
         "pan_zoomed_out_frame_ms": {k: round(v, 2) for k, v in pan_far.items()},
         "pan_zoomed_in_frame_ms": {k: round(v, 2) for k, v in pan_near.items()},
     }
-    (ARTIFACTS / "perf-2000-hexes.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (ARTIFACTS / "perf-2000-hexes.json").write_text(
+        json.dumps(report, indent=2) + "\n", encoding="utf-8"
+    )
     print(json.dumps(report, indent=2))
     if os.environ.get("GROGNARD_PERF_STRICT") == "1":
         assert report["first_paint_after_ready_ms"] < 2000
@@ -134,7 +144,9 @@ def test_shipped_scenario_maps_render_in_the_browser(tmp_path: Path, new_page: A
     with LiveServer(tmp_path / "shipped.sqlite", []) as srv:
         for sid in ids:
             req = urllib.request.Request(
-                srv.url + "/api/games", data=json.dumps({"scenario": sid, "seed": 1}).encode(), method="POST"
+                srv.url + "/api/games",
+                data=json.dumps({"scenario": sid, "seed": 1}).encode(),
+                method="POST",
             )
             req.add_header("Content-Type", "application/json")
             with urllib.request.urlopen(req) as r:
@@ -142,9 +154,12 @@ def test_shipped_scenario_maps_render_in_the_browser(tmp_path: Path, new_page: A
             side = next(iter(made["sides"]))
             page = new_page()
             page.goto(made["sides"][side]["link"])
-            page.wait_for_function("document.body.dataset.mapReady === '1' && window.__grognard.state")
+            page.wait_for_function(
+                "document.body.dataset.mapReady === '1' && window.__grognard.state"
+            )
             painted = page.evaluate(
-                "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now()))))"
+                "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() =>"
+                " r(performance.now()))))"
             )
             g = page.evaluate(
                 "({renderMs: window.__grognard.renderMs, mapReadyAt: window.__grognard.mapReadyAt,"
@@ -155,12 +170,20 @@ def test_shipped_scenario_maps_render_in_the_browser(tmp_path: Path, new_page: A
             assert g["hexes"] == expected
             assert g["counters"] > 0
             page.screenshot(path=str(ARTIFACTS / f"shipped-{sid}.png"))
-            report.append({"scenario": sid, "hexes": g["hexes"], "stacks_drawn": g["counters"],
-                           "svg_build_ms": round(g["renderMs"], 1),
-                           "map_ready_since_navigation_ms": round(g["mapReadyAt"], 1),
-                           "first_paint_since_navigation_ms": round(painted, 1)})
+            report.append(
+                {
+                    "scenario": sid,
+                    "hexes": g["hexes"],
+                    "stacks_drawn": g["counters"],
+                    "svg_build_ms": round(g["renderMs"], 1),
+                    "map_ready_since_navigation_ms": round(g["mapReadyAt"], 1),
+                    "first_paint_since_navigation_ms": round(painted, 1),
+                }
+            )
             page.close()
-    (ARTIFACTS / "perf-shipped-maps.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (ARTIFACTS / "perf-shipped-maps.json").write_text(
+        json.dumps(report, indent=2) + "\n", encoding="utf-8"
+    )
     print(json.dumps(report, indent=2))
     if os.environ.get("GROGNARD_PERF_STRICT") == "1":
         assert all(r["first_paint_since_navigation_ms"] < 2000 for r in report)

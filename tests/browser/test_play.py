@@ -1,4 +1,5 @@
-"""End-to-end play in headless Chromium: lobby, moves by click, an attack with its odds, fog of war."""
+"""End-to-end play in headless Chromium: lobby, moves by click, an attack with its odds, fog of
+war."""
 
 from __future__ import annotations
 
@@ -30,8 +31,10 @@ def piece_loc(st: dict[str, Any], pid: str) -> list[Any] | None:
 
 def everything_shown(page: Any) -> str:
     """The page's text, markup and the client's whole state: all a curious player could inspect."""
-    return page.content() + json.dumps(page.evaluate("window.__grognard.state")) + json.dumps(
-        page.evaluate("window.__grognard.log")
+    return (
+        page.content()
+        + json.dumps(page.evaluate("window.__grognard.state"))
+        + json.dumps(page.evaluate("window.__grognard.log"))
     )
 
 
@@ -68,7 +71,10 @@ def test_browser_game_move_attack_and_fog(live: LiveServer, new_page: Any) -> No
 
     # Move b2 by clicking it, then a highlighted hex.
     click_hex(blue, "0302")
-    blue.wait_for_function("window.__grognard.highlights && Object.values(window.__grognard.highlights).includes('reach')")
+    blue.wait_for_function(
+        "window.__grognard.highlights &&"
+        " Object.values(window.__grognard.highlights).includes('reach')"
+    )
     marks = blue.evaluate("window.__grognard.highlights")
     assert marks["0302"] == "select"
     assert marks.get("0301") == "reach"
@@ -80,7 +86,9 @@ def test_browser_game_move_attack_and_fog(live: LiveServer, new_page: Any) -> No
     blue.wait_for_function("window.__grognard.state.seq === 2")
     assert piece_loc(state(blue), "b2") == ["hex", "0302"]
     click_hex(blue, "0302")
-    blue.wait_for_function("window.__grognard.highlights && window.__grognard.highlights['0301'] === 'reach'")
+    blue.wait_for_function(
+        "window.__grognard.highlights && window.__grognard.highlights['0301'] === 'reach'"
+    )
     click_hex(blue, "0301")
     wait_seq(blue, 3)
     assert piece_loc(state(blue), "b2") == ["hex", "0301"]
@@ -92,9 +100,12 @@ def test_browser_game_move_attack_and_fog(live: LiveServer, new_page: Any) -> No
     blue.click("[data-testid=end-phase]")
     blue.wait_for_function("window.__grognard.state.step === 'combat'")
 
-    # Attack: select b1, the enemy hex is offered as a target, the preview shows odds and distribution.
+    # Attack: select b1, the enemy hex is offered as a target, the preview shows odds and
+    # distribution.
     click_hex(blue, "0401")
-    blue.wait_for_function("window.__grognard.highlights && window.__grognard.highlights['0502'] === 'attack'")
+    blue.wait_for_function(
+        "window.__grognard.highlights && window.__grognard.highlights['0502'] === 'attack'"
+    )
     click_hex(blue, "0502")
     blue.wait_for_selector("[data-testid=distribution]")
     assert blue.inner_text("[data-testid=odds]") == "Odds: 1:1"
@@ -117,7 +128,9 @@ def test_browser_game_move_attack_and_fog(live: LiveServer, new_page: Any) -> No
     red.click("#decision [data-always=pass]")
     wait_seq(blue, seq + 2)
     red.wait_for_selector("#orders li[data-order='0']")
-    assert state(red)["standing_orders"] == [{"step": "reserve", "choose": {"type": "pass"}, "note": ""}]
+    assert state(red)["standing_orders"] == [
+        {"step": "reserve", "choose": {"type": "pass"}, "note": ""}
+    ]
     assert state(blue)["standing_orders"] == []
 
     # The roll and the result reach the attacker's log with their rule ids.
@@ -138,7 +151,9 @@ def test_browser_game_move_attack_and_fog(live: LiveServer, new_page: Any) -> No
     assert "r-res" not in blue_all
     assert "b-res" not in red_all
     assert piece_loc(state(red), "r-scout") == ["hex", "0604"]
-    assert any(s["side"] == "Red" for s in state(blue)["view"]["stacks"]), "Red's reserve shows as an anonymous stack"
+    assert any(s["side"] == "Red" for s in state(blue)["view"]["stacks"]), (
+        "Red's reserve shows as an anonymous stack"
+    )
 
     # Blue leaves and comes back later through "My games": the game is as it was.
     log_before = blue.evaluate("window.__grognard.log")
@@ -168,13 +183,17 @@ def test_browser_hotseat_handover(live: LiveServer, new_page: Any) -> None:
     page.screenshot(path=str(ARTIFACTS / "hotseat-handover.png"))
     page.click("[data-testid=handover-go]")
     page.wait_for_function("window.__grognard.state.side === 'Red'")
-    assert "bold" not in json.dumps(state(page)["log"]), "Red must not see Blue's secret choice before the reveal"
+    assert "bold" not in json.dumps(state(page)["log"]), (
+        "Red must not see Blue's secret choice before the reveal"
+    )
     page.click("#decision [data-type=commit] >> text=careful")
     page.wait_for_function("window.__grognard.state.seq === 2")
     # Now Blue moves: hand back to Blue.
     page.wait_for_selector("[data-testid=handover]:not([hidden])")
     page.click("[data-testid=handover-go]")
-    page.wait_for_function("window.__grognard.state.side === 'Blue' && window.__grognard.state.step === 'movement'")
+    page.wait_for_function(
+        "window.__grognard.state.side === 'Blue' && window.__grognard.state.step === 'movement'"
+    )
     texts = page.evaluate("window.__grognard.log.map(e => e.text)")
     assert any("choices revealed" in t for t in texts)
     # The lobby lists the game under "my games" for this browser.

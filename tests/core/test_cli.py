@@ -7,12 +7,34 @@ from pathlib import Path
 
 import pytest
 
-VERBS = ["scenarios", "validate", "new", "show", "actions", "do", "undo", "record", "replay", "selfplay", "rules", "play", "bench"]
+VERBS = [
+    "scenarios",
+    "validate",
+    "new",
+    "show",
+    "actions",
+    "do",
+    "undo",
+    "record",
+    "replay",
+    "selfplay",
+    "rules",
+    "play",
+    "bench",
+]
 
 
-def run(args: list[str], env: dict[str, str], cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    args: list[str], env: dict[str, str], cwd: Path | None = None, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "grognard.cli", *args], env=env, cwd=cwd, capture_output=True, text=True, input=input, timeout=120
+        [sys.executable, "-m", "grognard.cli", *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        input=input,
+        timeout=120,
     )
 
 
@@ -25,10 +47,14 @@ def test_help_lists_every_verb(cli_env: dict[str, str]) -> None:
         assert r.returncode == 0 and "usage:" in r.stdout
 
 
-def test_validate_reports_file_and_key_path(cli_env: dict[str, str], tiny_path: Path, tmp_path: Path) -> None:
+def test_validate_reports_file_and_key_path(
+    cli_env: dict[str, str], tiny_path: Path, tmp_path: Path
+) -> None:
     assert run(["validate", str(tiny_path)], cli_env).returncode == 0
     bad = tmp_path / "bad.toml"
-    bad.write_text(tiny_path.read_text().replace('title = "Tiny duel"', 'title = "Tiny duel"\ntitel = 1'))
+    bad.write_text(
+        tiny_path.read_text().replace('title = "Tiny duel"', 'title = "Tiny duel"\ntitel = 1')
+    )
     r = run(["validate", str(bad)], cli_env)
     assert r.returncode != 0
     assert f"{bad}: scenario.titel: unknown key" in r.stderr
@@ -45,15 +71,26 @@ def test_game_through_the_cli(cli_env: dict[str, str], tiny_path: Path, tmp_path
     acts = json.loads(run(["actions", str(save), "--json"], cli_env).stdout)
     assert acts["acting"] == ["Blue", "Red"]
     for side in ("Blue", "Red"):
-        r = run(["do", str(save), json.dumps({"type": "commit", "side": side, "key": "posture", "value": "bold"})], cli_env)
+        r = run(
+            [
+                "do",
+                str(save),
+                json.dumps({"type": "commit", "side": side, "key": "posture", "value": "bold"}),
+            ],
+            cli_env,
+        )
         assert r.returncode == 0, r.stderr
     before = save.read_bytes()
-    r = run(["do", str(save), '{"type": "move", "side": "Blue", "piece": "b1", "to": "0104"}'], cli_env)
+    r = run(
+        ["do", str(save), '{"type": "move", "side": "Blue", "piece": "b1", "to": "0104"}'], cli_env
+    )
     assert r.returncode != 0 and "[T 3]" in r.stderr
     assert save.read_bytes() == before
     r = run(["do", str(save), "{not json"], cli_env)
     assert r.returncode != 0 and save.read_bytes() == before
-    r = run(["do", str(save), '{"type": "move", "piece": "b1", "to": "0202"}'], cli_env)  # side filled in
+    r = run(
+        ["do", str(save), '{"type": "move", "piece": "b1", "to": "0202"}'], cli_env
+    )  # side filled in
     assert r.returncode == 0, r.stderr
     assert "b1 moves to 0202" in r.stdout
     assert run(["undo", str(save)], cli_env).returncode == 0
@@ -75,7 +112,9 @@ def test_game_through_the_cli(cli_env: dict[str, str], tiny_path: Path, tmp_path
 
 
 def test_selfplay_json_summary(cli_env: dict[str, str], tiny_path: Path) -> None:
-    r = run(["selfplay", str(tiny_path), "--games", "8", "--seed", "1", "--json", "--progress"], cli_env)
+    r = run(
+        ["selfplay", str(tiny_path), "--games", "8", "--seed", "1", "--json", "--progress"], cli_env
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stderr.splitlines()
     assert [line.split(":")[0] for line in lines] == [f"game {k}/8" for k in range(1, 9)]
@@ -83,12 +122,16 @@ def test_selfplay_json_summary(cli_env: dict[str, str], tiny_path: Path) -> None
     data = json.loads(r.stdout)
     for key in ("games", "actions", "invariant_violations", "replay_mismatches", "view_leaks"):
         assert key in data
-    assert data["games"] == 8 and data["invariant_violations"] == 0 and data["replay_mismatches"] == 0
+    assert (
+        data["games"] == 8 and data["invariant_violations"] == 0 and data["replay_mismatches"] == 0
+    )
     assert data["view_leaks"] == 0 and data["actions"] > 0
 
 
 @pytest.mark.rules("T 6")
-def test_t_6_play_hotseat_in_terminal(cli_env: dict[str, str], tiny_path: Path, tmp_path: Path) -> None:
+def test_t_6_play_hotseat_in_terminal(
+    cli_env: dict[str, str], tiny_path: Path, tmp_path: Path
+) -> None:
     """Drive the terminal game with scripted input: commit postures, move, then quit with a save."""
     save = tmp_path / "hot.json"
     script = "\n".join(["1", "1", "u", "m", "q"]) + "\n"
@@ -105,7 +148,11 @@ def test_rules_json(cli_env: dict[str, str]) -> None:
     data = json.loads(r.stdout)
     assert data["ruleset"] == "tiny"
     statuses = {row["id"]: row["status"] for row in data["rules"]}
-    assert statuses["T 3"] == "tested" and statuses["T 7"] == "outside-seeds" and statuses["T 8"] == "missing"
+    assert (
+        statuses["T 3"] == "tested"
+        and statuses["T 7"] == "outside-seeds"
+        and statuses["T 8"] == "missing"
+    )
     for row in data["rules"]:
         assert set(row) == {"id", "title", "status", "where"}
 

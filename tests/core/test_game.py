@@ -63,7 +63,9 @@ def test_t_3_illegal_action_names_rule_and_changes_nothing(game: Game) -> None:
     game2 = Game.new(game.scenario, seed=7)
     commit_postures(game2)
     game2.state.move("b1", Loc.hex(game2.board.idx("0303")))
-    assert not any(a.get("to") == "0302" and a.get("piece") == "b1" for a in game2.legal_actions("Blue"))
+    assert not any(
+        a.get("to") == "0302" and a.get("piece") == "b1" for a in game2.legal_actions("Blue")
+    )
     with pytest.raises(IllegalAction, match="walls") as ei:
         game2.apply({"type": "move", "side": "Blue", "piece": "b1", "to": "0302"})
     assert ei.value.rule == "T 3"
@@ -129,10 +131,16 @@ def fight(g: Game, reserve: bool = True) -> None:
     g.apply({"type": "end-phase", "side": "Blue"})
     move(g, "r1", "0403")
     g.apply({"type": "end-phase", "side": "Red"})
-    assert {"type": "attack", "side": "Red", "from": "0403", "target": "0304"} in g.legal_actions("Red")
+    assert {"type": "attack", "side": "Red", "from": "0403", "target": "0304"} in g.legal_actions(
+        "Red"
+    )
     g.apply({"type": "attack", "side": "Red", "from": "0403", "target": "0304"})
     assert g.acting_sides() == ["Blue"]
-    g.apply({"type": "commit-reserve", "side": "Blue", "piece": "b-res"} if reserve else {"type": "pass", "side": "Blue"})
+    g.apply(
+        {"type": "commit-reserve", "side": "Blue", "piece": "b-res"}
+        if reserve
+        else {"type": "pass", "side": "Blue"}
+    )
 
 
 @pytest.mark.rules("T 4", "T 4A")
@@ -159,9 +167,9 @@ def test_t_4_interrupt_for_defender_and_dice_barrier(tiny_path: Path) -> None:
     assert not g.can_undo()  # control passed to the other side: barrier
     rolls_before = g.state.dice_counter
     g.apply({"type": "commit-reserve", "side": "Blue", "piece": "b-res"})
-    assert g.state.pieces["b-res"].loc == Loc.hex(g.board.idx("0304")) or g.state.pieces["b-res"].loc == Loc.box(
-        "eliminated"
-    )
+    assert g.state.pieces["b-res"].loc == Loc.hex(g.board.idx("0304")) or g.state.pieces[
+        "b-res"
+    ].loc == Loc.box("eliminated")
     assert g.state.dice_counter == rolls_before + 1
     roll = [e for e in g.state.log if e["type"] == "roll"][-1]
     assert roll["rule"] == "T 4" and 1 <= roll["data"]["natural"] <= 6
@@ -289,7 +297,10 @@ def test_dice_are_seeded_and_logged(tiny_path: Path) -> None:
         assert min(vals) == lo and max(vals) == hi
     secret = a.roll("d12", "secret test: kaiser", "T 4", visible_to=["Blue"])
     red_log = a.visible_log("Red")
-    assert red_log[-1]["text"].startswith("a secret roll") and str(secret.natural) not in red_log[-1]["text"][15:]
+    assert (
+        red_log[-1]["text"].startswith("a secret roll")
+        and str(secret.natural) not in red_log[-1]["text"][15:]
+    )
 
 
 def test_pieces_on_hexsides_in_boxes_and_inside_other_pieces(game: Game) -> None:

@@ -30,7 +30,9 @@ def test_printed_id_round_trip(sheet: SheetGeometry, col: int, row: int) -> None
 
 
 @given(sheets, st.integers(1, 98), st.integers(1, 98))
-def test_printed_neighbours_are_the_expected_offset_cells(sheet: SheetGeometry, col: int, row: int) -> None:
+def test_printed_neighbours_are_the_expected_offset_cells(
+    sheet: SheetGeometry, col: int, row: int
+) -> None:
     """Every hex has exactly two neighbours in its own printed column (rows: its own row)."""
     h = sheet.to_axial(col, row)
     offs = [sheet.to_offset(n) for n in hexgrid.neighbors(h)]
@@ -44,7 +46,8 @@ def test_printed_neighbours_are_the_expected_offset_cells(sheet: SheetGeometry, 
 
 def test_shifted_columns_sit_lower() -> None:
     odd = SheetGeometry("A", "columns", "odd")
-    # odd columns sit half a hex lower: from 0101 the south-east neighbour is 0202, the north-east 0201
+    # odd columns sit half a hex lower: from 0101 the south-east neighbour is 0202, the north-east
+    # 0201
     h = odd.to_axial(1, 1)
     se = hexgrid.neighbor(h, COMPASS["columns"]["SE"])
     ne = hexgrid.neighbor(h, COMPASS["columns"]["NE"])

@@ -55,7 +55,9 @@ def test_table_file_and_override(tmp_path: Path) -> None:
     tiny = rulesets.get("tiny")
     shipped = tiny.tables()["crt"]
     assert shipped.provisional and shipped.derived_from == ("T 4",)
-    text = Path(shipped.source).read_text().replace('"AE", "AE", "EX", "DR"', '"DE", "DE", "DE", "DE"')
+    text = (
+        Path(shipped.source).read_text().replace('"AE", "AE", "EX", "DR"', '"DE", "DE", "DE", "DE"')
+    )
     replaced = tiny.tables({"crt": text})["crt"]
     assert replaced.lookup("1:2", 1).result == "DE"
     with pytest.raises(ValueError, match="no table"):
@@ -73,7 +75,11 @@ def test_die_specs() -> None:
 
 def test_exact_arithmetic_and_rounding() -> None:
     assert arith.half(7) == Fraction(7, 2)
-    assert arith.fmt(Fraction(7, 2)) == "3½" and arith.fmt(Fraction(1, 4)) == "¼" and arith.fmt(3) == "3"
+    assert (
+        arith.fmt(Fraction(7, 2)) == "3½"
+        and arith.fmt(Fraction(1, 4)) == "¼"
+        and arith.fmt(3) == "3"
+    )
     assert arith.frac("3½") == Fraction(7, 2) and arith.frac("1/3") == Fraction(1, 3)
     assert arith.round_down(Fraction(7, 2)) == 3 and arith.round_up(Fraction(7, 2)) == 4
     assert arith.round_half_up(Fraction(5, 2)) == 3 and arith.round_half_down(Fraction(5, 2)) == 2
@@ -137,7 +143,11 @@ def test_rule_coverage_report() -> None:
 
 
 def test_rule_coverage_parents_follow_children() -> None:
-    entries = [rules.RuleEntry("X 9", "combat"), rules.RuleEntry("X 9A", "a"), rules.RuleEntry("X 9B", "b")]
+    entries = [
+        rules.RuleEntry("X 9", "combat"),
+        rules.RuleEntry("X 9A", "a"),
+        rules.RuleEntry("X 9B", "b"),
+    ]
     impl = {"X 9A": ["m:a"], "X 9B": ["m:b"]}
     rows = rules.coverage(entries, impl, {"X 9A": ["t"], "X 9B": ["t"]})
     assert [r["status"] for r in rows] == ["tested", "tested", "tested"]

@@ -36,7 +36,8 @@ def test_incremental_leak_check_finds_what_a_full_search_finds(tiny_path: Path) 
             g.undo()
             check.reset()
         if not planted and g.ruleset.hidden_tokens(g, "Blue"):
-            # a rule bug naming a hidden piece in a public log line must be caught, and keep being caught
+            # a rule bug naming a hidden piece in a public log line must be caught, and keep being
+            # caught
             hidden = sorted(g.ruleset.hidden_tokens(g, "Blue"))
             assert hidden
             g.emit("note", "leak", rule="T 5", piece=hidden[0])
@@ -45,10 +46,14 @@ def test_incremental_leak_check_finds_what_a_full_search_finds(tiny_path: Path) 
         if planted and k % 11 == 0 and g.ruleset.hidden_tokens(g, "Blue"):
             # a hidden id inside a string of the view outside the log (not inside a longer word)
             hidden = sorted(g.ruleset.hidden_tokens(g, "Blue"))
-            g.state.set_marker("note", "0101", f"{hidden[-1]} was seen here; {hidden[0]}x is not a piece")
+            g.state.set_marker(
+                "note", "0101", f"{hidden[-1]} was seen here; {hidden[0]}x is not a piece"
+            )
             found = check.check(g)
             leak = f"view leak: Blue can see hidden {hidden[-1]!r}"
-            assert leak in found and sorted(set(found) - {leak}) == sorted(set(full_text_leaks(g)) - {leak})
+            assert leak in found and sorted(set(found) - {leak}) == sorted(
+                set(full_text_leaks(g)) - {leak}
+            )
             g.state.set_marker("note", "0101", None)
             continue
         assert check.check(g) == full_text_leaks(g)
@@ -67,7 +72,9 @@ def test_selfplay_report_does_not_depend_on_worker_processes(tiny_path: Path) ->
 def test_leak_check_reads_words_not_parts_of_words() -> None:
     from grognard.selfplay import _Corpus
 
-    c = _Corpus({"labels": ["DE-1-III moves to 0402", {"text": "1er corps (Foch) attacks"}], 7: "x"})
+    c = _Corpus(
+        {"labels": ["DE-1-III moves to 0402", {"text": "1er corps (Foch) attacks"}], 7: "x"}
+    )
     assert c.has("DE-1-III") and not c.has("DE-1-II") and not c.has("E-1-III")
     assert c.has("1er corps (Foch)") and not c.has("er corps")
     assert c.has("0402") and c.has("7") and not c.has("040")
@@ -78,8 +85,18 @@ def test_selfplay_run_split_in_parts_adds_up_to_the_whole(tiny_path: Path) -> No
     whole = selfplay(sc, games=5, seed=4, max_steps=150).to_json()
     first = selfplay(sc, games=2, seed=4, max_steps=150).to_json()
     seen: list[int] = []
-    rest = selfplay(sc, games=5, seed=4, max_steps=150, start=3, jobs=2, progress=lambda k, _p: seen.append(k)).to_json()
+    rest = selfplay(
+        sc, games=5, seed=4, max_steps=150, start=3, jobs=2, progress=lambda k, _p: seen.append(k)
+    ).to_json()
     assert seen == [3, 4, 5] and rest["games"] == 3
-    for key in ("games", "finished", "actions", "undos", "invariant_violations", "replay_mismatches", "view_leaks"):
+    for key in (
+        "games",
+        "finished",
+        "actions",
+        "undos",
+        "invariant_violations",
+        "replay_mismatches",
+        "view_leaks",
+    ):
         assert first[key] + rest[key] == whole[key], key
     assert first["problems"] + rest["problems"] == whole["problems"]

@@ -13,8 +13,21 @@ from grognard.scenario import load_scenario_text
 
 EN = "Entente"
 CP = "Central Powers"
-LEGEND = {"c": "clear", "m": "mountain", "f": "forest", "w": "woods", "r": "rough", "s": "swamp", "g": "glacier",
-          "x": "sea", "l": "lake", "k": "karst", "b": "bocage", "n": "canal-intensive", "W": "wooded-rough"}
+LEGEND = {
+    "c": "clear",
+    "m": "mountain",
+    "f": "forest",
+    "w": "woods",
+    "r": "rough",
+    "s": "swamp",
+    "g": "glacier",
+    "x": "sea",
+    "l": "lake",
+    "k": "karst",
+    "b": "bocage",
+    "n": "canal-intensive",
+    "W": "wooded-rough",
+}
 
 
 def _v(x: Any) -> str:
@@ -31,15 +44,30 @@ def _v(x: Any) -> str:
     raise TypeError(x)
 
 
-def unit(pid: str, typ: str, nation: str, at: str | None, a: Any = 1, d: Any = 2, m: Any = 5, size: str = "regiment",
-         faces: Mapping[str, Any] | None = None, face: str | None = None, status: Iterable[str] = (), **attrs: Any) -> dict[str, Any]:
-    """A piece table: printed attack-defense-move ``a-d-m`` on face ``front`` unless ``faces`` is given."""
+def unit(
+    pid: str,
+    typ: str,
+    nation: str,
+    at: str | None,
+    a: Any = 1,
+    d: Any = 2,
+    m: Any = 5,
+    size: str = "regiment",
+    faces: Mapping[str, Any] | None = None,
+    face: str | None = None,
+    status: Iterable[str] = (),
+    **attrs: Any,
+) -> dict[str, Any]:
+    """A piece table: printed attack-defense-move ``a-d-m`` on face ``front`` unless ``faces`` is
+    given."""
     out: dict[str, Any] = {"id": pid, "type": typ, "nation": nation}
     if "side" in attrs:
         out["side"] = attrs.pop("side")
     if at is not None:
         out["at"] = at
-    out["faces"] = dict(faces) if faces is not None else {"front": {"attack": a, "defense": d, "move": m}}
+    out["faces"] = (
+        dict(faces) if faces is not None else {"front": {"attack": a, "defense": d, "move": m}}
+    )
     if face:
         out["face"] = face
     if status:
@@ -50,8 +78,17 @@ def unit(pid: str, typ: str, nation: str, at: str | None, a: Any = 1, d: Any = 2
     return out
 
 
-def division(pid: str, nation: str, at: str, a: int = 8, d: int = 11, m: int = 5, cadre: tuple[int, int, int] | None = (3, 5, 5),
-             typ: str = "rifle", **attrs: Any) -> dict[str, Any]:
+def division(
+    pid: str,
+    nation: str,
+    at: str,
+    a: int = 8,
+    d: int = 11,
+    m: int = 5,
+    cadre: tuple[int, int, int] | None = (3, 5, 5),
+    typ: str = "rifle",
+    **attrs: Any,
+) -> dict[str, Any]:
     faces: dict[str, Any] = {"full": {"attack": a, "defense": d, "move": m}}
     if cadre:
         faces["cadre"] = {"attack": cadre[0], "defense": cadre[1], "move": cadre[2]}
@@ -60,7 +97,9 @@ def division(pid: str, nation: str, at: str, a: int = 8, d: int = 11, m: int = 5
 
 def army_hq(pid: str, nation: str, at: str, face: str = "active") -> dict[str, Any]:
     f = {"attack": 0, "defense": 0, "move": 5}
-    return unit(pid, "army-hq", nation, at, faces={"active": f, "inactive": f}, face=face, size="army")
+    return unit(
+        pid, "army-hq", nation, at, faces={"active": f, "inactive": f}, face=face, size="army"
+    )
 
 
 def scenario_text(
@@ -100,7 +139,14 @@ def scenario_text(
             out.append(f"side = {_v(side)}")
         else:
             out.append(f"name = {_v(n)}")
-    out += ["[[maps]]", 'name = "T"', f"cols = [1, {cols}]", f"rows = [1, {nrows}]", f"legend = {_v(LEGEND)}", "terrain = ["]
+    out += [
+        "[[maps]]",
+        'name = "T"',
+        f"cols = [1, {cols}]",
+        f"rows = [1, {nrows}]",
+        f"legend = {_v(LEGEND)}",
+        "terrain = [",
+    ]
     out += [f"  {_v(r)}," for r in rows]
     out.append("]")
     for feat, sides in hexsides:
@@ -110,11 +156,21 @@ def scenario_text(
         if len(pl) > 3:
             out.append(f"attrs = {_v(pl[3])}")  # type: ignore[misc]
     for net in networks:
-        out += ["[[networks]]", f"name = {_v(net['name'])}", f"kind = {_v(net['kind'])}", f"paths = {_v(net['paths'])}"]
+        out += [
+            "[[networks]]",
+            f"name = {_v(net['name'])}",
+            f"kind = {_v(net['kind'])}",
+            f"paths = {_v(net['paths'])}",
+        ]
         if net.get("attrs"):
             out.append(f"attrs = {_v(net['attrs'])}")
     for ar in areas:
-        out += ["[[areas]]", f"name = {_v(ar['name'])}", f"kind = {_v(ar['kind'])}", f"hexes = {_v(ar['hexes'])}"]
+        out += [
+            "[[areas]]",
+            f"name = {_v(ar['name'])}",
+            f"kind = {_v(ar['kind'])}",
+            f"hexes = {_v(ar['hexes'])}",
+        ]
         if ar.get("attrs"):
             out.append(f"attrs = {_v(ar['attrs'])}")
     for p in pieces:
@@ -123,8 +179,10 @@ def scenario_text(
             out.append(f"{k} = {_v(v)}")
     if control == "split":
         half = cols // 2
-        control = {EN: [f"{c:02d}{r:02d}" for c in range(1, half + 1) for r in range(1, nrows + 1)],
-                   CP: [f"{c:02d}{r:02d}" for c in range(half + 1, cols + 1) for r in range(1, nrows + 1)]}
+        control = {
+            EN: [f"{c:02d}{r:02d}" for c in range(1, half + 1) for r in range(1, nrows + 1)],
+            CP: [f"{c:02d}{r:02d}" for c in range(half + 1, cols + 1) for r in range(1, nrows + 1)],
+        }
     out.append("[control.hexes]")
     for side, hexes in control.items():  # type: ignore[union-attr]
         out.append(f"{json.dumps(side)} = {_v(hexes)}")
@@ -147,15 +205,29 @@ def scenario_text(
 
 # Initial-phase actions of the later rules (supply depots, GSPs, construction projects): a test
 # game skips an initial phase that offers nothing else.
-LATER_INITIAL_ACTIONS = ("activate-depot", "flip-depot", "deactivate-depot", "generate-gsp", "begin-project", "abandon-port-upgrade")
+LATER_INITIAL_ACTIONS = (
+    "activate-depot",
+    "flip-depot",
+    "deactivate-depot",
+    "generate-gsp",
+    "begin-project",
+    "abandon-port-upgrade",
+)
 
 
-def game(seed: int = 1, options: Mapping[str, Any] | None = None, table_overrides: Mapping[str, str] | None = None,
-         skip_special: bool = True, **kw: Any) -> Game:
+def game(
+    seed: int = 1,
+    options: Mapping[str, Any] | None = None,
+    table_overrides: Mapping[str, str] | None = None,
+    skip_special: bool = True,
+    **kw: Any,
+) -> Game:
     """A game of a test scenario, at the Entente's movement phase of the first turn (unless its
     initial phase has Rule 3-8 activities to offer). Unless ``skip_special`` is false, the players
     decline to draw on special supply sources (OT 11C2b) at the start."""
-    sc = load_scenario_text(scenario_text(**kw), "<test>", table_overrides=dict(table_overrides or {}))
+    sc = load_scenario_text(
+        scenario_text(**kw), "<test>", table_overrides=dict(table_overrides or {})
+    )
     g = Game.new(sc, seed, options or {})
     if skip_special:
         skip_special_supply(g)
@@ -232,7 +304,9 @@ def run_to(g: Game, step: str, side: str | None = None, limit: int = 200) -> Non
         cur = g.current()
         if cur is None:
             raise AssertionError("game over before reaching the step")
-        if cur[1].step == step and (side is None or cur[1].params.get("side", cur[1].params.get("attacker")) == side):
+        if cur[1].step == step and (
+            side is None or cur[1].params.get("side", cur[1].params.get("attacker")) == side
+        ):
             return
         end(g)
     raise AssertionError(f"did not reach {step}")

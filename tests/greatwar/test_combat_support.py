@@ -1,4 +1,5 @@
-"""Helpers for the combat tests (Rules 9-10), and tests of the combat data files (CRTs, Ground Success
+"""Helpers for the combat tests (Rules 9-10), and tests of the combat data files (CRTs, Ground
+Success
 Table columns, TEC combat columns, Fortification Effects Chart) and their user overrides."""
 
 from __future__ import annotations
@@ -16,42 +17,102 @@ from grognard.scenario.loader import ScenarioError
 
 from .helpers import CP, EN, run_to, scenario_text
 
-__all__ = ["CP", "EN", "all_supplied", "answer", "attack", "crt_table", "drive", "pending", "rec_of"]
+__all__ = [
+    "CP",
+    "EN",
+    "all_supplied",
+    "answer",
+    "attack",
+    "crt_table",
+    "drive",
+    "pending",
+    "rec_of",
+]
 
 
 @pytest.fixture
 def all_supplied(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every unit in combat supply (OT 11D): strengths are then the printed ones times the other
     modifiers under test."""
-    monkeypatch.setattr(combat_hooks, "combat_supplied", lambda g, side, pieces, sit, commit=False: {p.id for p in pieces})
+    monkeypatch.setattr(
+        combat_hooks,
+        "combat_supplied",
+        lambda g, side, pieces, sit, commit=False: {p.id for p in pieces},
+    )
 
 
 def crt_table(code: str, positional: bool = False, top: str | None = None) -> str:
     """A user CRT whose every cell is ``code`` (to test one result through the whole procedure)."""
-    cols = ["1:4", "1:3", "1:2", "1:1", "3:2", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1", "8:1", "9:1"]
+    cols = [
+        "1:4",
+        "1:3",
+        "1:2",
+        "1:1",
+        "3:2",
+        "2:1",
+        "3:1",
+        "4:1",
+        "5:1",
+        "6:1",
+        "7:1",
+        "8:1",
+        "9:1",
+    ]
     tid = "positional-crt" if positional else "mobile-crt"
-    rows = "\n".join(f"{r} = [{', '.join(repr(code).replace(chr(39), chr(34)) for _ in cols)}]" for r in range(1, 7))
-    return (f'id = "{tid}"\ntitle = "test"\ndie = "d6"\ncolumns = [{", ".join(chr(34) + c + chr(34) for c in cols)}]\n'
-            f"[rows]\n{rows}\n[extra]\ntop = \"{top or ('9:1' if positional else '6:1')}\"\ninfantry_top = \"9:1\"\n"
-            f"automatic = \"{'AD' if positional else 'AE'}\"\n")
+    rows = "\n".join(
+        f"{r} = [{', '.join(repr(code).replace(chr(39), chr(34)) for _ in cols)}]"
+        for r in range(1, 7)
+    )
+    return (
+        f'id = "{tid}"\ntitle = "test"\ndie = "d6"\ncolumns ='
+        f" [{', '.join(chr(34) + c + chr(34) for c in cols)}]\n"
+        f"[rows]\n{rows}\n[extra]\ntop ="
+        f' "{top or ("9:1" if positional else "6:1")}"\ninfantry_top = "9:1"\n'
+        f'automatic = "{"AD" if positional else "AE"}"\n'
+    )
 
 
-def game_with(seed: int = 1, options: dict[str, Any] | None = None, tables: dict[str, str] | None = None, **kw: Any) -> Game:
+def game_with(
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+    tables: dict[str, str] | None = None,
+    **kw: Any,
+) -> Game:
     sc = load_scenario_text(scenario_text(**kw), "<test>", table_overrides=dict(tables or {}))
     return Game.new(sc, seed, options or {})
 
 
-def attack(g: Game, target: str, attackers: Sequence[str], side: str = EN, crt: str | None = None, reaction: bool = False) -> None:
+def attack(
+    g: Game,
+    target: str,
+    attackers: Sequence[str],
+    side: str = EN,
+    crt: str | None = None,
+    reaction: bool = False,
+) -> None:
     """Go to ``side``'s combat segment and declare the attack."""
     step = "combat-segment"
     for _ in range(300):
         cur = g.current()
         assert cur is not None
-        if cur[1].step == step and cur[1].params.get("attacker") == side and bool(cur[1].params.get("reaction")) == reaction:
+        if (
+            cur[1].step == step
+            and cur[1].params.get("attacker") == side
+            and bool(cur[1].params.get("reaction")) == reaction
+        ):
             break
-        a = next(a for a in g.legal_actions(g.acting_sides()[0]) if a["type"] in ("end-phase", "done", "decline"))
+        a = next(
+            a
+            for a in g.legal_actions(g.acting_sides()[0])
+            if a["type"] in ("end-phase", "done", "decline")
+        )
         g.apply(a)
-    act: dict[str, Any] = {"type": "attack", "side": side, "target": target, "attackers": list(attackers)}
+    act: dict[str, Any] = {
+        "type": "attack",
+        "side": side,
+        "target": target,
+        "attackers": list(attackers),
+    }
     if crt:
         act["crt"] = crt
     g.apply(act)
@@ -95,7 +156,9 @@ def drive(g: Game, until: str = "combat-segment", choices: Iterable[dict[str, An
                 queue.remove(want)
                 break
         if hit is None:
-            hit = next((a for a in legal if a["type"] in ("done", "decline", "end-phase")), legal[0])
+            hit = next(
+                (a for a in legal if a["type"] in ("done", "decline", "end-phase")), legal[0]
+            )
         g.apply(hit)
     raise AssertionError(f"stuck at {g.phase_path()}")
 
@@ -105,7 +168,11 @@ def drive(g: Game, until: str = "combat-segment", choices: Iterable[dict[str, An
 def test_ot_9a_9b_crt_ladders_from_the_tables() -> None:
     g = game_with()
     mob, pos = ladder(g, "mobile"), ladder(g, "positional")
-    assert mob.table.columns[0] == "1:4" and mob.level_label(mob.top) == "6:1" and mob.level_label(mob.infantry_top) == "9:1"
+    assert (
+        mob.table.columns[0] == "1:4"
+        and mob.level_label(mob.top) == "6:1"
+        and mob.level_label(mob.infantry_top) == "9:1"
+    )
     assert mob.automatic == "AE" and pos.automatic == "AD"
     assert mob.table.provisional and "OT 9C1" in mob.table.derived_from
 

@@ -22,10 +22,24 @@ DATA = Path(RS.data_dir)
 @pytest.mark.rules("OT 1")
 def test_ot_1_every_tier_is_an_option() -> None:
     specs = {s.id: s for s in RS.option_specs}
-    for oid in ("advanced-air", "advanced-naval", "advanced-production", "variable-re-advanced", "overstacking",
-                "isolated-rail-sections", "navigable-waterways", "marginal-units", "incremental-odds",
-                "field-art-as-nonart-losses", "marine-units", "hq-coordination", "limited-intelligence", "siege",
-                "carpet-bombing", "optional-air-crt"):
+    for oid in (
+        "advanced-air",
+        "advanced-naval",
+        "advanced-production",
+        "variable-re-advanced",
+        "overstacking",
+        "isolated-rail-sections",
+        "navigable-waterways",
+        "marginal-units",
+        "incremental-odds",
+        "field-art-as-nonart-losses",
+        "marine-units",
+        "hq-coordination",
+        "limited-intelligence",
+        "siege",
+        "carpet-bombing",
+        "optional-air-crt",
+    ):
         assert oid in specs, oid
         assert specs[oid].kind in ("advanced", "optional")
         assert specs[oid].rule.startswith("OT ")
@@ -41,7 +55,11 @@ def test_interpretation_switches_declared() -> None:
     assert specs["transport-doubling"].choices == ("all-artillery", "he-artillery")
     assert specs["exploitation-eligibility"].default == "all-6E"
     assert specs["rail-break-phases"].default == "all-movement-phases"
-    assert all(s.kind == "interpretation" for k, s in specs.items() if k in ("transport-doubling", "gsp-brackets", "odds-shift-before-clamp"))
+    assert all(
+        s.kind == "interpretation"
+        for k, s in specs.items()
+        if k in ("transport-doubling", "gsp-brackets", "odds-shift-before-clamp")
+    )
 
 
 def test_catalogue_loads_and_is_consistent() -> None:
@@ -63,7 +81,16 @@ def test_nations_and_theaters_data() -> None:
     assert nation_info("Germany").power == "great"
     assert nation_info("Italy").side is None
     th = load_theaters()
-    assert set(th) == {"West", "East", "South", "Africa", "Asia", "North America", "South America", "Pacific"}
+    assert set(th) == {
+        "West",
+        "East",
+        "South",
+        "Africa",
+        "Asia",
+        "North America",
+        "South America",
+        "Pacific",
+    }
     assert "France/West Germany" in th["West"]
 
 
@@ -79,14 +106,28 @@ def test_charts_are_provisional_with_sources() -> None:
 
 
 def test_chart_override_replaces_the_shipped_chart() -> None:
-    text = (DATA / "charts" / "zoc-costs.toml").read_text(encoding="utf-8").replace("standard = 2", "standard = 3")
+    text = (
+        (DATA / "charts" / "zoc-costs.toml")
+        .read_text(encoding="utf-8")
+        .replace("standard = 2", "standard = 3")
+    )
     RS.tables({"zoc-costs": text})
     over = chartmod.load_charts({"zoc-costs": text})
     assert over.zoc_costs.body["exit"]["full"]["standard"] == 3
     with pytest.raises(ValueError):
         RS.tables({"zoc-costs": "id = 'tec'\ntitle = 'x'\n"})
     with pytest.raises(ValueError):
-        RS.tables({"tec": (DATA / "charts" / "tec.toml").read_text(encoding="utf-8").replace('[hex.clear]\ncm-art = [1, 3, 1, 2, 3]', '[hex.clear]\ncm-art = [1, 3]')})
+        RS.tables(
+            {
+                "tec": (
+                    (DATA / "charts" / "tec.toml")
+                    .read_text(encoding="utf-8")
+                    .replace(
+                        "[hex.clear]\ncm-art = [1, 3, 1, 2, 3]", "[hex.clear]\ncm-art = [1, 3]"
+                    )
+                )
+            }
+        )
 
 
 def test_tutorial_scenario_loads() -> None:
@@ -102,7 +143,9 @@ def test_tutorial_scenario_loads() -> None:
         feats |= set(sc.board.side_feature_list(s))
     assert "river" in feats
     assert {"rail", "road"} <= {n.kind for n in sc.board.networks.values()}
-    assert "forest" in sc.board.terrain_names and any(sc.board.terrain_of(i) == "forest" for i in range(sc.board.n))
+    assert "forest" in sc.board.terrain_names and any(
+        sc.board.terrain_of(i) == "forest" for i in range(sc.board.n)
+    )
 
 
 def _problems(**kw: object) -> list[tuple[str, str]]:
@@ -114,8 +157,13 @@ def _problems(**kw: object) -> list[tuple[str, str]]:
 def test_scenario_validation_reports_bad_pieces_and_turns() -> None:
     probs = _problems(pieces=[unit("b", "zeppelin", "France", "0102")])
     assert {p for p, _ in probs} == {"pieces[1 - 1].type".replace("1 - 1", "0")}
-    probs = _problems(pieces=[unit("a", "rifle", "France", "0101", size="platoon"), unit("c", "rifle", "France", "0102", colour="red")],
-                      turns=[("Sep I 14", {"weather": "hail"}), ("Sep I 14", {})])
+    probs = _problems(
+        pieces=[
+            unit("a", "rifle", "France", "0101", size="platoon"),
+            unit("c", "rifle", "France", "0102", colour="red"),
+        ],
+        turns=[("Sep I 14", {"weather": "hail"}), ("Sep I 14", {})],
+    )
     paths = {p for p, _ in probs}
     assert "pieces[0].attrs.size" in paths
     assert "pieces[1].attrs.colour" in paths
@@ -124,18 +172,26 @@ def test_scenario_validation_reports_bad_pieces_and_turns() -> None:
 
 
 def test_scenario_validation_reports_bad_rules_and_victory() -> None:
-    probs = _problems(rules='commands = { Entente = ["Atlantis"] }\nroad_quality = "dreadful"', victory='objectives = [{ hex = "9999" }]')
+    probs = _problems(
+        rules='commands = { Entente = ["Atlantis"] }\nroad_quality = "dreadful"',
+        victory='objectives = [{ hex = "9999" }]',
+    )
     paths = {p for p, _ in probs}
     assert any(p.startswith("rules.road_quality") for p in paths)
-    probs = _problems(rules='commands = { Entente = ["Atlantis"] }', victory='objectives = [{ hex = "9999" }]\nmargin = 1')
+    probs = _problems(
+        rules='commands = { Entente = ["Atlantis"] }',
+        victory='objectives = [{ hex = "9999" }]\nmargin = 1',
+    )
     text = " ".join(m for _, m in probs)
     assert "Atlantis" in text and "9999" in text
-    probs = _problems(victory='bogus = 1')
+    probs = _problems(victory="bogus = 1")
     assert any(p == "victory.bogus" for p, _ in probs)
 
 
 def test_scenario_sides_must_be_entente_then_central_powers() -> None:
-    text = scenario_text(pieces=[division("f", "France", "0101")]).replace(f'sides = ["{EN}", "{CP}"]', f'sides = ["{CP}", "{EN}"]')
+    text = scenario_text(pieces=[division("f", "France", "0101")]).replace(
+        f'sides = ["{EN}", "{CP}"]', f'sides = ["{CP}", "{EN}"]'
+    )
     with pytest.raises(ScenarioError) as e:
         load_scenario_text(text, "<t>")
     assert any(p == "scenario.sides" for p, _ in e.value.problems)

@@ -48,11 +48,14 @@ def run(scenario: str, seed: int, agent_seed: int, steps: int, every: int = 1) -
         if n % every == 0:
             again = g.legal_actions(side)  # a second listing of the same position, from the memos
             fresh = fresh_listing(g, side)
-            assert canon(again) == canon(listed), f"action {len(g.actions)}: a repeated listing differs"
+            assert canon(again) == canon(listed), (
+                f"action {len(g.actions)}: a repeated listing differs"
+            )
             assert canon(fresh) == canon(listed), (
-                f"action {len(g.actions)} in {g.phase_path()[-1]}: memoised listing differs from a fresh one: "
-                f"only memoised {sorted(set(canon(listed)) - set(canon(fresh)))[:3]}, "
-                f"only fresh {sorted(set(canon(fresh)) - set(canon(listed)))[:3]}")
+                f"action {len(g.actions)} in {g.phase_path()[-1]}: memoised listing differs from a"
+                f" fresh one: only memoised {sorted(set(canon(listed)) - set(canon(fresh)))[:3]},"
+                f" only fresh {sorted(set(canon(fresh)) - set(canon(listed)))[:3]}"
+            )
             compared += 1
             step, frame = g.current()  # type: ignore[misc]
             by_type: dict[str, list[dict]] = {}

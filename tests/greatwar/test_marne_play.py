@@ -29,7 +29,8 @@ PASSING = ("end-phase", "done", "decline", "pass")
 
 
 def end_until(g: Game, step_name: str, side: str, limit: int = 60) -> None:
-    """End phases and decline choices (as the side that must act) until ``side`` acts in step ``step_name``."""
+    """End phases and decline choices (as the side that must act) until ``side`` acts in step
+    ``step_name``."""
     for _ in range(limit):
         if step(g) == step_name and g.acting_sides() == [side]:
             return
@@ -38,7 +39,9 @@ def end_until(g: Game, step_name: str, side: str, limit: int = 60) -> None:
             g.apply({"type": "end-phase", "side": actor})
         except IllegalAction:
             legal = g.legal_actions(actor)
-            g.apply(next((a for a in legal if a["type"] in PASSING), legal[0]))  # e.g. place a reinforcement
+            g.apply(
+                next((a for a in legal if a["type"] in PASSING), legal[0])
+            )  # e.g. place a reinforcement
     raise AssertionError(f"never reached {step_name} for {side}: {g.phase_path()}")
 
 
@@ -53,8 +56,8 @@ def test_marne_first_entente_moves_with_reach() -> None:
     g = new_game()
     end_until(g, "ground-movement", EN)
     reach = {g.board.label(h): c for h, c in movement.reachable(g, ["fr-45di"]).items()}
-    assert reach["1409"] == 1 and reach["1310"] == 1        # along the railways (roads, OT 7B)
-    assert max(reach.values()) <= 5 and "1610" not in reach   # Meaux is German and held
+    assert reach["1409"] == 1 and reach["1310"] == 1  # along the railways (roads, OT 7B)
+    assert max(reach.values()) <= 5 and "1610" not in reach  # Meaux is German and held
     before = g.state_hash()
     g.apply({"type": "move", "side": EN, "piece": "fr-45di", "to": "1409"})
     assert hex_of(g, "fr-45di") == "1409"
@@ -76,12 +79,22 @@ def test_marne_entente_rail_move_uses_capacity() -> None:
     dests = rail.rail_destinations(g, f, g.state.pieces["fr-81dt"], 50)
     path = [g.board.label(h) for h in dests[g.board.idx("1410")]]
     assert path[0] == "1407" and path[-1] == "1410"
-    g.apply({"type": "rail-move", "side": EN, "piece": "fr-81dt", "kind": "operational", "path": path})
+    g.apply(
+        {"type": "rail-move", "side": EN, "piece": "fr-81dt", "kind": "operational", "path": path}
+    )
     assert hex_of(g, "fr-81dt") == "1410"
-    assert rail.available(g, EN, NW) == cap - 3       # a territorial division is 3 RE (OT 3A3)
+    assert rail.available(g, EN, NW) == cap - 3  # a territorial division is 3 RE (OT 3A3)
     assert movement.spent(f, g.state.pieces["fr-81dt"]) == Fraction(1)
-    with pytest.raises(IllegalAction):                # Metz is on the German net: no Entente capacity there
-        g.apply({"type": "rail-move", "side": EN, "piece": "fr-72dr", "kind": "operational", "path": ["2509", "2609"]})
+    with pytest.raises(IllegalAction):  # Metz is on the German net: no Entente capacity there
+        g.apply(
+            {
+                "type": "rail-move",
+                "side": EN,
+                "piece": "fr-72dr",
+                "kind": "operational",
+                "path": ["2509", "2609"],
+            }
+        )
 
 
 @pytest.mark.rules("OT 3F")
@@ -100,7 +113,7 @@ def test_marne_first_german_moves() -> None:
     end_until(g, "ground-movement", CP)
     assert g.turn_label() == "Sep I 14"
     reach = {g.board.label(h) for h in movement.reachable(g, ["de-7rd"])}
-    assert "1609" in reach and "1510" not in reach          # the 6th Army holds Claye
+    assert "1609" in reach and "1510" not in reach  # the 6th Army holds Claye
     g.apply({"type": "move", "side": CP, "piece": "de-7rd", "to": "1609"})
     g.apply({"type": "move", "side": CP, "piece": "de-22rd", "to": "1609"})
     assert hex_of(g, "de-7rd") == hex_of(g, "de-22rd") == "1609"

@@ -26,15 +26,37 @@ def movement_game() -> Game:
 def test_marne_actions_are_described_with_unit_and_place_names() -> None:
     g = movement_game()
     move = {"type": "move", "side": EN, "piece": "fr-45di", "to": "1409"}
-    assert P.describe_action(g, move) == "move fr-45di 45th (Algerian) Infantry Division 1410 Paris -> 1409"
+    assert (
+        P.describe_action(g, move)
+        == "move fr-45di 45th (Algerian) Infantry Division 1410 Paris -> 1409"
+    )
     assert g.ruleset.describe_action(g, move) == P.describe_action(g, move)
-    rail = {"type": "rail-move", "side": EN, "piece": "fr-81dt", "kind": "operational", "path": ["1407", "1408", "1409", "1410"]}
-    assert P.describe_action(g, rail) == "operational rail move: fr-81dt 81st Territorial Division 1406 Amiens -> 1410 Paris (4 rail hexes)"
+    rail = {
+        "type": "rail-move",
+        "side": EN,
+        "piece": "fr-81dt",
+        "kind": "operational",
+        "path": ["1407", "1408", "1409", "1410"],
+    }
+    assert (
+        P.describe_action(g, rail)
+        == "operational rail move: fr-81dt 81st Territorial Division 1406 Amiens -> 1410 Paris (4"
+        " rail hexes)"
+    )
     attack = {"type": "attack", "side": EN, "target": "1610", "attackers": ["fr-14di", "fr-63dr"]}
-    assert P.describe_action(g, attack) == "attack 1610 Meaux with fr-14di 14th Infantry Division, fr-63dr 63rd Reserve Division"
+    assert (
+        P.describe_action(g, attack)
+        == "attack 1610 Meaux with fr-14di 14th Infantry Division, fr-63dr 63rd Reserve Division"
+    )
     assert P.describe_action(g, {"type": "end-phase", "side": EN}) == "end ground movement"
-    assert P.describe_action(g, {"type": "commit-reserves", "side": CP, "from": "1810"}) == "commit the reserves in 1810 Montmirail"
-    assert P.describe_action(g, {"type": "mystery", "side": EN, "piece": "gb-1d", "to": "1612"}) == "mystery piece=gb-1d 1st Division to=1612"
+    assert (
+        P.describe_action(g, {"type": "commit-reserves", "side": CP, "from": "1810"})
+        == "commit the reserves in 1810 Montmirail"
+    )
+    assert (
+        P.describe_action(g, {"type": "mystery", "side": EN, "piece": "gb-1d", "to": "1612"})
+        == "mystery piece=gb-1d 1st Division to=1612"
+    )
 
 
 def test_marne_text_map_fits_a_terminal_and_shows_the_front() -> None:
@@ -43,12 +65,18 @@ def test_marne_text_map_fits_a_terminal_and_shows_the_front() -> None:
     lines = text.splitlines()
     assert lines[0].startswith("Marne 1914 -- Sep I 14 -- Movement phase (Entente)")
     assert any(ln.startswith("victory points held: Entente 32, Central Powers 18") for ln in lines)
-    assert any(ln.startswith("rail capacity left (Entente): NW Europe Standard Gauge") for ln in lines)
+    assert any(
+        ln.startswith("rail capacity left (Entente): NW Europe Standard Gauge") for ln in lines
+    )
     rows = [ln for ln in lines if ln[:2].isdigit() and ln[2:4] == "  "]
-    assert len(rows) == 20 and max(len(ln) for ln in text.splitlines()[4:46]) <= 80  # fits an 80-column terminal
+    assert (
+        len(rows) == 20 and max(len(ln) for ln in text.splitlines()[4:46]) <= 80
+    )  # fits an 80-column terminal
     paris_row = next(ln for ln in lines if ln.startswith("10  "))
-    assert "#E" in paris_row          # Paris holds Entente units
-    assert "  1610 Meaux: de-4rk 0-0-8, de-7rd 7-10-5" in text  # the stacks in contact with the enemy
+    assert "#E" in paris_row  # Paris holds Entente units
+    assert (
+        "  1610 Meaux: de-4rk 0-0-8, de-7rd 7-10-5" in text
+    )  # the stacks in contact with the enemy
     assert "  1510 Claye: fr-6a 0-0-5" in text
 
 
@@ -67,7 +95,16 @@ def test_marne_move_preview_shows_cost_and_reach() -> None:
 
 def test_marne_rail_preview_shows_the_capacity_used() -> None:
     g = movement_game()
-    text = P.preview(g, {"type": "rail-move", "side": EN, "piece": "fr-81dt", "kind": "operational", "path": ["1407", "1408", "1409", "1410"]})
+    text = P.preview(
+        g,
+        {
+            "type": "rail-move",
+            "side": EN,
+            "piece": "fr-81dt",
+            "kind": "operational",
+            "path": ["1407", "1408", "1409", "1410"],
+        },
+    )
     assert isinstance(text, str)
     assert "cost: 1 MP" in text and "capacity: 3 RE on NW Europe Standard Gauge" in text
     assert P.preview(g, {"type": "end-phase", "side": EN}) is None

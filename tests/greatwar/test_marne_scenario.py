@@ -44,7 +44,12 @@ def named(g: Game, name: str) -> int:
 
 
 def test_marne_validates_with_the_cli() -> None:
-    out = subprocess.run(["grognard", "validate", scenario().source_name], capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        ["grognard", "validate", scenario().source_name],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "ok (marne-1914, greatwar, 600 hexes" in out.stdout
 
@@ -66,12 +71,18 @@ def test_marne_paris_is_a_four_hex_city_and_the_fortresses_are_placed() -> None:
     assert {g.board.label(i) for i in paris} == {"1410", "1310", "1510", "1411"}
     kinds = {pt.kind for i in paris for pt in g.board.points_at(i)}
     assert {"full-city", "partial-city", "fortress", "capital"} <= kinds
-    states = {pt.name: pt.attrs.get("state") for i in range(g.board.n) for pt in g.board.points_at(i) if pt.kind == "fortress"}
+    states = {
+        pt.name: pt.attrs.get("state")
+        for i in range(g.board.n)
+        for pt in g.board.points_at(i)
+        if pt.kind == "fortress"
+    }
     for name in ("Verdun", "Toul", "Reims", "Maubeuge", "La Fere", "Laon", "Paris", "Dunkirk"):
         assert states[name] == "unimproved", name
     assert states["Metz"] == "improved" and states["Thionville"] == "improved"
     assert all(geography.is_city(g, named(g, n)) for n in ("Verdun", "La Fere", "Douai"))
-    # Maubeuge fell on 7 September: the fortress starts in German hands, Reims too (taken on 4 September)
+    # Maubeuge fell on 7 September: the fortress starts in German hands, Reims too (taken on 4
+    # September)
     assert g.state.control[named(g, "Maubeuge")] == CP and g.state.control[named(g, "Reims")] == CP
 
 
@@ -81,7 +92,9 @@ def test_marne_rivers_are_hexside_features_of_their_kinds() -> None:
     for s in range(g.board.m):
         for f in g.board.side_feature_list(s):
             if f in ("river", "minor-river", "major-river", "canal"):
-                per_river.setdefault(f, set()).add(str(g.board.side_attrs.get(s, {}).get("name", "")))
+                per_river.setdefault(f, set()).add(
+                    str(g.board.side_attrs.get(s, {}).get("name", ""))
+                )
     assert {"river", "minor-river", "major-river", "canal"} <= set(per_river)
     assert {"Marne", "Aisne", "Meuse"} <= per_river["river"] and "Ourcq" in per_river["minor-river"]
     written = {h.attrs["name"]: h.feature for h in scenario().data.hexsides}
@@ -130,24 +143,42 @@ def test_marne_switzerland_and_dutch_limburg_are_neutral() -> None:
 
 
 def _hqs(g: Game, tag: str, side: str) -> set[str]:
-    return {p.name for p in g.state.pieces.values() if tag in units.utype(p).tags and p.side == side and p.loc.kind == "hex"}
+    return {
+        p.name
+        for p in g.state.pieces.values()
+        if tag in units.utype(p).tags and p.side == side and p.loc.kind == "hex"
+    }
 
 
 def test_marne_orders_of_battle_armies_and_corps() -> None:
     g = start()
     german_armies = _hqs(g, "army-hq", CP)
-    assert len(german_armies) == 5 and any("Kluck" in n for n in german_armies) and any("Crown Prince Wilhelm" in n for n in german_armies)
+    assert (
+        len(german_armies) == 5
+        and any("Kluck" in n for n in german_armies)
+        and any("Crown Prince Wilhelm" in n for n in german_armies)
+    )
     entente_armies = _hqs(g, "army-hq", EN)
     for who in ("Maunoury", "Foch", "Franchet", "Langle", "Sarrail", "BEF"):
         assert any(who in n for n in entente_armies), who
     german_corps = _hqs(g, "corps-hq", CP)
-    assert {"I Cavalry Corps (HKK 1, von Richthofen)", "II Cavalry Corps (HKK 2, von der Marwitz)"} <= german_corps
+    assert {
+        "I Cavalry Corps (HKK 1, von Richthofen)",
+        "II Cavalry Corps (HKK 2, von der Marwitz)",
+    } <= german_corps
     assert len(german_corps) == 24
     entente_corps = _hqs(g, "corps-hq", EN)
-    assert {"Cavalry Corps HQs (Sordet)", "Cavalry Corps HQs (Conneau)", "I Corps HQs (Haig)", "II Corps HQs (Smith-Dorrien)",
-            "III Corps HQs (Pulteney)"} <= entente_corps
+    assert {
+        "Cavalry Corps HQs (Sordet)",
+        "Cavalry Corps HQs (Conneau)",
+        "I Corps HQs (Haig)",
+        "II Corps HQs (Smith-Dorrien)",
+        "III Corps HQs (Pulteney)",
+    } <= entente_corps
     divisions = Counter((p.side, units.size_category(p)) for p in units.on_map_units(g))
-    assert divisions[(CP, "divisional")] == 51 and divisions[(EN, "divisional")] == 69 + 2  # with IV Corps, arrived in Paris
+    assert (
+        divisions[(CP, "divisional")] == 51 and divisions[(EN, "divisional")] == 69 + 2
+    )  # with IV Corps, arrived in Paris
     assert {p.nation for p in units.on_map_units(g, EN)} == {"France", "Britain"}
 
 
@@ -155,11 +186,13 @@ def test_marne_orders_of_battle_armies_and_corps() -> None:
 def test_marne_re_sizes_follow_the_support_indicators() -> None:
     g = start()
     p = g.state.pieces
-    assert units.re_size(g, p["de-3id"]) == 5          # German active division, fully supported
-    assert units.re_size(g, p["de-7rd"]) == 4          # reserve division, self-supported
-    assert units.re_size(g, p["fr-83dt"]) == 3         # territorial division, unsupported
-    assert units.re_size(g, p["gb-19b"]) == 2          # brigade
-    assert units.re_size(g, p["de-1a-art"]) == 1 and units.transport_re(g, p["de-1a-art"], "rail") == 2
+    assert units.re_size(g, p["de-3id"]) == 5  # German active division, fully supported
+    assert units.re_size(g, p["de-7rd"]) == 4  # reserve division, self-supported
+    assert units.re_size(g, p["fr-83dt"]) == 3  # territorial division, unsupported
+    assert units.re_size(g, p["gb-19b"]) == 2  # brigade
+    assert (
+        units.re_size(g, p["de-1a-art"]) == 1 and units.transport_re(g, p["de-1a-art"], "rail") == 2
+    )
     assert units.re_size(g, p["de-1a"]) == 3 and units.re_size(g, p["de-4rk"]) == 1
 
 
@@ -167,7 +200,9 @@ def test_marne_re_sizes_follow_the_support_indicators() -> None:
 def test_marne_starting_stacks_are_within_the_limits() -> None:
     g = start()
     assert stacking.violations(g) == []
-    per_hex = Counter(units.hex_of(g, q) for q in units.on_map_units(g) if not stacking.exempt(g, q))
+    per_hex = Counter(
+        units.hex_of(g, q) for q in units.on_map_units(g) if not stacking.exempt(g, q)
+    )
     assert max(per_hex.values()) <= 7  # six units plus at most a fortress or an artillery regiment
 
 
@@ -175,7 +210,10 @@ def test_marne_units_start_in_hexes_their_side_owns() -> None:
     g = start()
     for p in units.on_map_units(g):
         h = units.hex_of(g, p)
-        assert h is not None and g.state.control.get(h) == p.side, (p.id, g.board.label(h) if h is not None else None)
+        assert h is not None and g.state.control.get(h) == p.side, (
+            p.id,
+            g.board.label(h) if h is not None else None,
+        )
         assert nations.may_enter_command(g, p.side, h), p.id
 
 
@@ -183,17 +221,40 @@ def test_marne_units_start_in_hexes_their_side_owns() -> None:
 def test_marne_reinforcements_wait_off_the_map_until_their_turn() -> None:
     g = start()
     waiting = {p.id for p in g.state.pieces.values() if p.loc.kind == "none"}
-    assert {"de-13rd", "de-14rd", "de-30id", "gb-6d", "be-1d", "in-lahore", "fr-13di", "fr-29di"} <= waiting
-    # IV Corps detrains in Paris in the Entente's first initial phase; XXI and XV Corps arrive by rail
+    assert {
+        "de-13rd",
+        "de-14rd",
+        "de-30id",
+        "gb-6d",
+        "be-1d",
+        "in-lahore",
+        "fr-13di",
+        "fr-29di",
+    } <= waiting
+    # IV Corps detrains in Paris in the Entente's first initial phase; XXI and XV Corps arrive by
+    # rail
     # from the Lorraine front and the Entente places them among their entry hexes
     paris = g.board.idx("1410")
-    assert all(units.hex_of(g, g.state.pieces[pid]) == paris for pid in ("fr-4ca", "fr-7di", "fr-8di"))
+    assert all(
+        units.hex_of(g, g.state.pieces[pid]) == paris for pid in ("fr-4ca", "fr-7di", "fr-8di")
+    )
     assert g.state.frames[-1].step == "reinforcement"
     places = [a for a in g.legal_actions(EN) if a["type"] == "place"]
-    assert {a["piece"] for a in places} == {"fr-21ca", "fr-13di", "fr-43di", "fr-15ca", "fr-29di", "fr-30di"}
+    assert {a["piece"] for a in places} == {
+        "fr-21ca",
+        "fr-13di",
+        "fr-43di",
+        "fr-15ca",
+        "fr-29di",
+        "fr-30di",
+    }
     assert {a["hex"] for a in places if a["piece"] == "fr-13di"} == {"2211", "2312", "2113"}
     entries = {(e.turn, e.kind) for e in scenario().data.schedule}
-    assert ("Sep II 14", "receive") in entries and ("Oct II 14", "arrive") in entries and ("Nov II 14", "withdraw") in entries
+    assert (
+        ("Sep II 14", "receive") in entries
+        and ("Oct II 14", "arrive") in entries
+        and ("Nov II 14", "withdraw") in entries
+    )
     assert ("Sep I 14", "production") in entries and len(scenario().data.schedule) == 20
 
 
@@ -207,7 +268,14 @@ def test_marne_victory_points_at_the_start() -> None:
 
 def test_marne_turn_track_and_weather() -> None:
     turns = scenario().data.turns
-    assert [t.label for t in turns] == ["Sep I 14", "Sep II 14", "Oct I 14", "Oct II 14", "Nov I 14", "Nov II 14"]
+    assert [t.label for t in turns] == [
+        "Sep I 14",
+        "Sep II 14",
+        "Oct I 14",
+        "Oct II 14",
+        "Nov I 14",
+        "Nov II 14",
+    ]
     assert turns[0].attrs["weather"] == "clear" and turns[4].attrs["weather"] == "mud"
     zones = {a.name for a in scenario().board.areas.values() if a.kind == "weather-zone"}
     assert zones == {"B", "C"}

@@ -26,7 +26,8 @@ def act(**a: object) -> str:
 
 def placements() -> list[str]:
     """The placements of the Entente's first initial phase (XXI and XV Corps arrive by rail; the
-    Res Pts of September's production), each at its first offered hex, as the terminal is told them."""
+    Res Pts of September's production), each at its first offered hex, as the terminal is told them.
+    """
     from grognard.scenario import find
 
     g = Game.new(find("marne-1914"), seed=1)
@@ -41,23 +42,40 @@ def placements() -> list[str]:
 
 
 SCRIPT = [
-    act(type="end-phase", side=EN),                                     # reinforcements placed
-    act(type="end-phase", side=EN),                                     # initial phase activities
-    act(type="move", side=EN, piece="fr-45di", to="1409"), "y",        # preview with the reach map
-    "u",                                                                # undo the move
-    act(type="move", side=EN, piece="fr-45di", to="1409"), "y",
-    act(type="rail-move", side=EN, piece="fr-81dt", kind="operational", path=["1407", "1408", "1409", "1410"]), "y",
-    "m",                                                                # redraw the map
-    act(type="end-phase", side=EN),                                     # end of ground movement
-    act(type="done", side=EN), act(type="done", side=CP),              # open cities (OT 15A9)
-    act(type="end-phase", side=EN),                                     # bombardment segment
-    act(type="attack", side=EN, target="2408", attackers=["fr-65dr", "fr-67dr", "fr-72dr", "fr-verdun"]), "y",
-    "2",                                                                # the defender declines to advance
-    act(type="end-phase", side=EN),                                     # end of the combat segment
-    act(type="end-phase", side=CP),                                     # reaction movement: HQ activation checks
-    act(type="done", side=CP), act(type="done", side=EN),              # open cities before reaction combat
-    act(type="end-phase", side=CP),                                     # reaction combat segment
-    act(type="end-phase", side=EN),                                     # exploitation
+    act(type="end-phase", side=EN),  # reinforcements placed
+    act(type="end-phase", side=EN),  # initial phase activities
+    act(type="move", side=EN, piece="fr-45di", to="1409"),
+    "y",  # preview with the reach map
+    "u",  # undo the move
+    act(type="move", side=EN, piece="fr-45di", to="1409"),
+    "y",
+    act(
+        type="rail-move",
+        side=EN,
+        piece="fr-81dt",
+        kind="operational",
+        path=["1407", "1408", "1409", "1410"],
+    ),
+    "y",
+    "m",  # redraw the map
+    act(type="end-phase", side=EN),  # end of ground movement
+    act(type="done", side=EN),
+    act(type="done", side=CP),  # open cities (OT 15A9)
+    act(type="end-phase", side=EN),  # bombardment segment
+    act(
+        type="attack",
+        side=EN,
+        target="2408",
+        attackers=["fr-65dr", "fr-67dr", "fr-72dr", "fr-verdun"],
+    ),
+    "y",
+    "2",  # the defender declines to advance
+    act(type="end-phase", side=EN),  # end of the combat segment
+    act(type="end-phase", side=CP),  # reaction movement: HQ activation checks
+    act(type="done", side=CP),
+    act(type="done", side=EN),  # open cities before reaction combat
+    act(type="end-phase", side=CP),  # reaction combat segment
+    act(type="end-phase", side=EN),  # exploitation
 ]
 
 
@@ -67,14 +85,25 @@ def test_marne_terminal_play_of_a_whole_player_turn(tmp_path: Path) -> None:
     assert len(places) == 6 + 6  # XXI and XV Corps, and the Res Pts of September's production
     stdin = "\n".join([*places, *SCRIPT, f"s {save}", "q"]) + "\n"
     env = dict(os.environ, COLUMNS="120")
-    out = subprocess.run(["grognard", "play", "marne-1914", "--seed", "1"], input=stdin, capture_output=True, text=True,
-                         env=env, timeout=900, check=False)
+    out = subprocess.run(
+        ["grognard", "play", "marne-1914", "--seed", "1"],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     text = out.stdout
     # the map and its legend at the start, the acting side and the phase
     assert "Marne 1914 -- Sep I 14 -- Initial phase (Entente)" in text
     # reinforcements: IV Corps detrains in Paris, XXI and XV Corps are placed
-    assert "fr-7di enters play in 1410" in text and "fr-21ca enters play in" in text and "places Res Pt" in text
+    assert (
+        "fr-7di enters play in 1410" in text
+        and "fr-21ca enters play in" in text
+        and "places Res Pt" in text
+    )
     assert "each row takes two lines" in text and "stacks in contact:" in text
     # the move's preview: cost, MPs left and the reachable hexes, before committing
     assert "fr-45di 45th (Algerian) Infantry Division: 1 MP, 4 MP left" in text
@@ -84,7 +113,8 @@ def test_marne_terminal_play_of_a_whole_player_turn(tmp_path: Path) -> None:
     # the rail move with its capacity
     assert "capacity: 3 RE on NW Europe Standard Gauge, 20 RE left afterwards (OT 7A4)" in text
     assert "fr-81dt moves by operational rail 1406 -> 1410" in text
-    # the attack: totals, odds, the distribution of results, then the roll and the result with rule ids
+    # the attack: totals, odds, the distribution of results, then the roll and the result with rule
+    # ids
     assert "Attack on 2408" in text and "distribution of results:" in text
     assert "Entente attacks 2408 with fr-65dr, fr-67dr, fr-72dr, fr-verdun (OT 9A)" in text
     assert "combat on 2408 at 1:2: d6 rolled" in text

@@ -17,7 +17,8 @@ def strong(at: str) -> list[dict]:
 
 @pytest.mark.rules("OT 6F1")
 def test_ot_6f1_odds_vectors() -> None:
-    """OT-G-25/26/27: 116 against 8 is 14:1; shifted +1 -5 to 10:1 it still succeeds, at 9:1 it fails;
+    """OT-G-25/26/27: 116 against 8 is 14:1; shifted +1 -5 to 10:1 it still succeeds, at 9:1 it
+    fails;
     a defense of 0 is overrun at 12:1 by any positive attack."""
     assert overrun.overrun_ratio(116, 8) == 14
     assert overrun.overrun_succeeds(14, 1 - 5)
@@ -28,9 +29,19 @@ def test_ot_6f1_odds_vectors() -> None:
 
 @pytest.mark.rules("OT 6F", "OT 6F1")
 def test_ot_6f1_overrun_eliminates_the_hex_and_charges_mps() -> None:
-    g = game(pieces=[*strong("0403"), unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion")])
+    g = game(
+        pieces=[*strong("0403"), unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion")]
+    )
     pre = {p: movement.spent(frame(g), g.state.pieces[p]) for p in ("f0", "f1")}
-    g.apply({"type": "overrun", "side": EN, "pieces": ["f0", "f1", "f2", "f3"], "target": "0503", "advance": ["f0"]})
+    g.apply(
+        {
+            "type": "overrun",
+            "side": EN,
+            "pieces": ["f0", "f1", "f2", "f3"],
+            "target": "0503",
+            "advance": ["f0"],
+        }
+    )
     assert g.state.pieces["bn"].loc == Loc.box("eliminated")
     assert units.hex_of(g, g.state.pieces["f0"]) == idx(g, "0503")
     assert units.hex_of(g, g.state.pieces["f1"]) == idx(g, "0403")
@@ -45,34 +56,58 @@ def test_ot_6f1_conditions() -> None:
     with pytest.raises(IllegalAction) as e:
         g.apply({"type": "overrun", "side": EN, "pieces": ["f0"], "target": "0503"})
     assert "10:1" in e.value.message
-    g2 = game(pieces=[*strong("0403"), unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion")])
+    g2 = game(
+        pieces=[*strong("0403"), unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion")]
+    )
     g2.state.pieces["f0"].attrs["fatigue"] = 99
     with pytest.raises(IllegalAction):
-        g2.apply({"type": "overrun", "side": EN, "pieces": ["f0", "f1", "f2", "f3"], "target": "0503"})
+        g2.apply(
+            {"type": "overrun", "side": EN, "pieces": ["f0", "f1", "f2", "f3"], "target": "0503"}
+        )
     with pytest.raises(IllegalAction):
-        g2.apply({"type": "overrun", "side": EN, "pieces": ["f1"], "target": "0603"})  # not adjacent / no enemy
-    g3 = game(rows=["cccccccc", "cccccccc", "ccccmccc"], pieces=[*[division(f"f{k}", "France", "0403") for k in range(5)],
-                                                             unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion")])
+        g2.apply(
+            {"type": "overrun", "side": EN, "pieces": ["f1"], "target": "0603"}
+        )  # not adjacent / no enemy
+    g3 = game(
+        rows=["cccccccc", "cccccccc", "ccccmccc"],
+        pieces=[
+            *[division(f"f{k}", "France", "0403") for k in range(5)],
+            unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion"),
+        ],
+    )
     with pytest.raises(IllegalAction) as e:
-        g3.apply({"type": "overrun", "side": EN, "pieces": [f"f{k}" for k in range(5)], "target": "0503"})
+        g3.apply(
+            {"type": "overrun", "side": EN, "pieces": [f"f{k}" for k in range(5)], "target": "0503"}
+        )
     assert e.value.rule == "OT 8B"  # the mountain hex's limit caps the overrunning units
-    g3.apply({"type": "overrun", "side": EN, "pieces": [f"f{k}" for k in range(4)], "target": "0503"})
+    g3.apply(
+        {"type": "overrun", "side": EN, "pieces": [f"f{k}" for k in range(4)], "target": "0503"}
+    )
     assert g3.state.pieces["bn"].loc == Loc.box("eliminated")
 
 
 @pytest.mark.rules("OT 6F1", "OT 6B3")
 def test_ot_6f1_no_overrun_under_accel() -> None:
-    g = game(pieces=[*strong("0303"), unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion")])
+    g = game(
+        pieces=[*strong("0303"), unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion")]
+    )
     for k in range(4):
         g.apply({"type": "move", "side": EN, "piece": f"f{k}", "to": "0403", "accel": True})
     with pytest.raises(IllegalAction) as e:
-        g.apply({"type": "overrun", "side": EN, "pieces": ["f0", "f1", "f2", "f3"], "target": "0503"})
+        g.apply(
+            {"type": "overrun", "side": EN, "pieces": ["f0", "f1", "f2", "f3"], "target": "0503"}
+        )
     assert e.value.rule == "OT 6B3"
 
 
 @pytest.mark.rules("OT 6F2")
 def test_ot_6f2_retreat_before_overrun() -> None:
-    g = game(pieces=[*strong("0403"), unit("cav", "mounted-rifle", "Germany", "0503", a=1, d=1, m=7, size="regiment")])
+    g = game(
+        pieces=[
+            *strong("0403"),
+            unit("cav", "mounted-rifle", "Germany", "0503", a=1, d=1, m=7, size="regiment"),
+        ]
+    )
     before = movement.spent(frame(g), g.state.pieces["f1"])
     g.apply({"type": "overrun", "side": EN, "pieces": ["f0", "f1", "f2", "f3"], "target": "0503"})
     assert step_name(g) == "retreat-before-overrun" and g.acting_sides() == [CP]
@@ -90,7 +125,12 @@ def test_ot_6f2_retreat_before_overrun() -> None:
 
 @pytest.mark.rules("OT 6F2", "OT 14L")
 def test_ot_6f2_failed_attempt_then_overrun() -> None:
-    g = game(pieces=[*strong("0403"), unit("irr", "irregular-rifle", "Germany", "0503", a=1, d=1, m=5, size="regiment")])
+    g = game(
+        pieces=[
+            *strong("0403"),
+            unit("irr", "irregular-rifle", "Germany", "0503", a=1, d=1, m=5, size="regiment"),
+        ]
+    )
     g.apply({"type": "overrun", "side": EN, "pieces": ["f0", "f1", "f2", "f3"], "target": "0503"})
     with pytest.raises(IllegalAction) as e:
         g.apply({"type": "done", "side": CP})
@@ -104,7 +144,9 @@ def test_ot_6f2_failed_attempt_then_overrun() -> None:
 
 @pytest.mark.rules("OT 6F3")
 def test_ot_6f3_same_hex_overrun_costs_no_mps() -> None:
-    g = game(pieces=[*strong("0503"), unit("bn", "rifle", "Germany", "0603", a=1, d=1, size="battalion")])
+    g = game(
+        pieces=[*strong("0503"), unit("bn", "rifle", "Germany", "0603", a=1, d=1, size="battalion")]
+    )
     g.state.move("bn", Loc.hex(idx(g, "0503")))
     g.apply({"type": "overrun", "side": EN, "pieces": ["f0", "f1", "f2", "f3"], "target": "0503"})
     assert g.state.pieces["bn"].loc == Loc.box("eliminated")
@@ -112,7 +154,9 @@ def test_ot_6f3_same_hex_overrun_costs_no_mps() -> None:
 
 
 def test_overrun_offered_in_legal_actions() -> None:
-    g = game(pieces=[*strong("0403"), unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion")])
+    g = game(
+        pieces=[*strong("0403"), unit("bn", "rifle", "Germany", "0503", a=1, d=1, size="battalion")]
+    )
     offers = [a for a in g.legal_actions(EN) if a["type"] == "overrun"]
     assert offers and offers[0]["target"] == "0503"
     assert CP not in g.acting_sides()

@@ -21,8 +21,14 @@ def test_ot_16c1_voluntary_disbanding() -> None:
     disbands at most 4 RE a month."""
     w = unit("wo", "machinegun", "France", None, m="W")
     w["at"] = {"hexside": "0302/0303"}
-    g = world([unit("b4", "rifle", "France", "0302", m=4, size="brigade"), unit("u5", "rifle", "France", "0302", m=5), w]
-              + [unit(f"be{k}", "rifle", "Belgium", "0303", m=5, size="brigade") for k in range(3)])
+    g = world(
+        [
+            unit("b4", "rifle", "France", "0302", m=4, size="brigade"),
+            unit("u5", "rifle", "France", "0302", m=5),
+            w,
+        ]
+        + [unit(f"be{k}", "rifle", "Belgium", "0303", m=5, size="brigade") for k in range(3)]
+    )
     ps = g.state.pieces
     assert replacements.disband_problem(g, EN, ps["b4"]) is not None
     assert replacements.disband_problem(g, EN, ps["wo"]) is not None
@@ -32,7 +38,9 @@ def test_ot_16c1_voluntary_disbanding() -> None:
     replacements.disband(g, ps["u5"])
     assert g.state.where("u5") == Loc.box("out-of-play")
     assert pool(g, EN, "West")[MAN]["France"] == cost[MAN] + scrap
-    assert replacements.spendable(g, EN, "West", MAN, "France") == 0  # OT 16C13: not this initial phase
+    assert (
+        replacements.spendable(g, EN, "West", MAN, "France") == 0
+    )  # OT 16C13: not this initial phase
     for k in range(2):
         replacements.add_monthly(g, "disband", "Belgium", units.re_size(g, ps[f"be{k}"]))
     assert "4 RE" in (replacements.disband_problem(g, EN, ps["be2"]) or "")
@@ -53,27 +61,49 @@ def test_ot_16c2_voluntary_scrapping_and_disbanding_from_the_pool() -> None:
 @pytest.mark.rules("OT 16C3", "OT 16A1k")
 def test_ot_16c3_foreign_aid() -> None:
     """OT-S-43: Entente Equ Pts delivered to Lisboa (neutral Portugal) become Portugal's."""
-    g = game(pieces=[], nations={"France": EN, "Germany": CP, "Portugal": None}, places=[("0101", "full-city", "Lisboa", {})],
-             rules='neutral_territory = { Portugal = ["0101"] }', control={EN: ALL[8:24], CP: ALL[24:]})
+    g = game(
+        pieces=[],
+        nations={"France": EN, "Germany": CP, "Portugal": None},
+        places=[("0101", "full-city", "Lisboa", {})],
+        rules='neutral_territory = { Portugal = ["0101"] }',
+        control={EN: ALL[8:24], CP: ALL[24:]},
+    )
     ep = replacements.place_points(g, EN, idx(g, "0101"), EQU, Fraction(2))
     assert ep is not None and replacements.foreign_aid_problem(g, EN, ep) is None
     replacements.give_aid(g, ep)
-    assert gw(g)["aid"]["Portugal"]["equ-pt"] == 2 and g.state.where(ep.id) == Loc.box("aid:Portugal")
+    assert gw(g)["aid"]["Portugal"]["equ-pt"] == 2 and g.state.where(ep.id) == Loc.box(
+        "aid:Portugal"
+    )
     far = replacements.place_points(g, EN, idx(g, "0301"), EQU, Fraction(1))
     assert replacements.foreign_aid_problem(g, EN, far) is not None
 
 
 @pytest.mark.rules("OT 16C4", "OT 16A1l")
 def test_ot_16c4_early_activation() -> None:
-    g = world([division("fm", "France", None), division("fz", "France", None), division("ge", "Germany", "0806")],
-              turns=[("Sep I 14", {}), ("Sep II 14", {}), ("Oct I 14", {})],
-              schedule=[{"turn": "Sep I 14", "kind": "forming", "pieces": ["fm", "fz"], "params": {"command": "West", "district": "West"}}],
-              control={EN: ALL[:40], CP: ALL[40:]})
+    g = world(
+        [
+            division("fm", "France", None),
+            division("fz", "France", None),
+            division("ge", "Germany", "0806"),
+        ],
+        turns=[("Sep I 14", {}), ("Sep II 14", {}), ("Oct I 14", {})],
+        schedule=[
+            {
+                "turn": "Sep I 14",
+                "kind": "forming",
+                "pieces": ["fm", "fz"],
+                "params": {"command": "West", "district": "West"},
+            }
+        ],
+        control={EN: ALL[:40], CP: ALL[40:]},
+    )
     fm = g.state.pieces["fm"]
     assert g.state.where("fm").kind == "box" and fm.attrs["forming"]["turn"] == 1
     assert "this turn" in (replacements.early_activation_problem(g, EN, fm) or "")
     g.state.turn = {"index": 2, "label": "Sep II 14"}
-    assert "no enemy unit" in (replacements.early_activation_problem(g, EN, fm) or "")  # the German unit is out of regular supply
+    assert "no enemy unit" in (
+        replacements.early_activation_problem(g, EN, fm) or ""
+    )  # the German unit is out of regular supply
     g.state.vars["gw"]["phasing"] = EN
     force_dice(g, [3])  # F: received at its cadre
     reinforcements._early_activation(g, EN, fm)
@@ -85,25 +115,48 @@ def test_ot_16c4_early_activation() -> None:
 
 @pytest.mark.rules("OT 16C8")
 def test_ot_16c8_march_brigades() -> None:
-    g = world([unit("mb", "march-brigade", "France", None, a=1, d=2, m=4, size="brigade"),
-               unit("mb2", "march-brigade", "France", None, a=2, d=3, m=4, size="brigade")])
+    g = world(
+        [
+            unit("mb", "march-brigade", "France", None, a=1, d=2, m=4, size="brigade"),
+            unit("mb2", "march-brigade", "France", None, a=2, d=3, m=4, size="brigade"),
+        ]
+    )
     ps = g.state.pieces
-    assert replacements.march_value(g, ps["mb"]) == 4 and replacements.march_value(g, ps["mb2"]) == 6
+    assert (
+        replacements.march_value(g, ps["mb"]) == 4 and replacements.march_value(g, ps["mb2"]) == 6
+    )
     replacements.place_points(g, EN, idx(g, "0302"), MAN, Fraction(3), "France")
     assert replacements.march_assemble_problem(g, EN, ps["mb"], "0302") is not None
     replacements.place_points(g, EN, idx(g, "0302"), MAN, Fraction(1), "France")
     assert replacements.march_assemble_problem(g, EN, ps["mb"], "0302") is None
     replacements.march_assemble(g, ps["mb"], "0302")
-    assert units.hex_of(g, ps["mb"]) == idx(g, "0302") and replacements.hex_points(g, EN, idx(g, "0302"), MAN, "France") == 0
+    assert (
+        units.hex_of(g, ps["mb"]) == idx(g, "0302")
+        and replacements.hex_points(g, EN, idx(g, "0302"), MAN, "France") == 0
+    )
     replacements.march_breakdown(g, ps["mb"])
     assert replacements.hex_points(g, EN, idx(g, "0302"), MAN, "France") == 4
 
 
 @pytest.mark.rules("OT 16C9", "OT 16C9a")
 def test_ot_16c9a_missing_training_garrison_puts_activities_at_risk() -> None:
-    g = world([division("r1", "France", None), division("r2", "France", None)],
-              schedule=[{"turn": "Sep II 14", "kind": "receive", "pieces": ["r1"], "params": {"command": "West"}},
-                        {"turn": "Sep II 14", "kind": "receive", "pieces": ["r2"], "params": {"command": "West"}}])
+    g = world(
+        [division("r1", "France", None), division("r2", "France", None)],
+        schedule=[
+            {
+                "turn": "Sep II 14",
+                "kind": "receive",
+                "pieces": ["r1"],
+                "params": {"command": "West"},
+            },
+            {
+                "turn": "Sep II 14",
+                "kind": "receive",
+                "pieces": ["r2"],
+                "params": {"command": "West"},
+            },
+        ],
+    )
     g.scenario.data.nations["France"].attrs["trng_repl_missing"] = ["West"]
     g.state.turn = {"index": 2, "label": "Sep II 14"}
     g.state.vars["gw"]["phasing"] = EN
@@ -119,22 +172,48 @@ def test_ot_16c9a_missing_training_garrison_puts_activities_at_risk() -> None:
 def test_ot_16c10_zero_movement_artillery() -> None:
     """OT-S-72: Germany's limit in Nov 14 is 6 (3 if the East theater is out of play); a Russian
     failure still counts; coast artillery never qualifies."""
-    g = world([unit("ga", "heavy-artillery", "Germany", "0806", m=0, side=CP, faces={"front": {"attack": 4, "defense": 4, "move": 0}, "mobile": {"attack": 4, "defense": 4, "move": 3}}),
-               unit("ca", "coast-artillery", "Germany", "0806", m=0, side=CP),
-               unit("ra", "field-artillery", "Russia", "0302", m=0)], turns=[("Nov I 14", {})], control={EN: ALL[:40], CP: ALL[40:]},
-              extra_places=[("0806", "fortress", "Metz", {"state": "improved"})])
+    g = world(
+        [
+            unit(
+                "ga",
+                "heavy-artillery",
+                "Germany",
+                "0806",
+                m=0,
+                side=CP,
+                faces={
+                    "front": {"attack": 4, "defense": 4, "move": 0},
+                    "mobile": {"attack": 4, "defense": 4, "move": 3},
+                },
+            ),
+            unit("ca", "coast-artillery", "Germany", "0806", m=0, side=CP),
+            unit("ra", "field-artillery", "Russia", "0302", m=0),
+        ],
+        turns=[("Nov I 14", {})],
+        control={EN: ALL[:40], CP: ALL[40:]},
+        extra_places=[("0806", "fortress", "Metz", {"state": "improved"})],
+    )
     ps = g.state.pieces
-    assert replacements.zero_ma_limit(g, "Germany") == 6 and replacements.zero_ma_limit(g, "Russia") == 3
+    assert (
+        replacements.zero_ma_limit(g, "Germany") == 6
+        and replacements.zero_ma_limit(g, "Russia") == 3
+    )
     g.scenario.rules.theaters_out_of_play = ["East"]
     assert replacements.zero_ma_limit(g, "Germany") == 3
     g.scenario.rules.theaters_out_of_play = []
     assert replacements.zero_ma_problem(g, CP, ps["ca"]) is not None
     assert replacements.zero_ma_problem(g, CP, ps["ga"]) is None
     replacements.make_mobile(g, ps["ga"])
-    assert ps["ga"].face == "mobile" and special_rules.fortress_of(g, idx(g, "0806")) == ("new", "unimproved")
+    assert ps["ga"].face == "mobile" and special_rules.fortress_of(g, idx(g, "0806")) == (
+        "new",
+        "unimproved",
+    )
     force_dice(g, [3])
     replacements.make_mobile(g, ps["ra"])
-    assert units.hex_of(g, ps["ra"]) is not None and replacements.monthly_count(g, "zero-ma", "Russia") == 1
+    assert (
+        units.hex_of(g, ps["ra"]) is not None
+        and replacements.monthly_count(g, "zero-ma", "Russia") == 1
+    )
     g2 = world([], turns=[("Sep II 14", {})])
     assert replacements.zero_ma_limit(g2, "France") == 0
 
@@ -143,8 +222,12 @@ def test_ot_16c10_zero_movement_artillery() -> None:
 def test_ot_16c11_local_drafting() -> None:
     """OT-S-44: a liberated major city hex of France held 12 turns by the enemy gives 3 French
     Metropolitan Army Man Pts (a Bavarian one Bavarian Man Pts: the district's contingent)."""
-    home = {"name": "Champagne", "kind": "district", "hexes": ["0102", "0103"],
-            "attrs": {"nation": "France", "home": True, "contingent": "French Metropolitan Army"}}
+    home = {
+        "name": "Champagne",
+        "kind": "district",
+        "hexes": ["0102", "0103"],
+        "attrs": {"nation": "France", "home": True, "contingent": "French Metropolitan Army"},
+    }
     g = world(extra_areas=[home])
     i = idx(g, "0102")
     gw(g).setdefault("owned_since", {})[str(i)] = 1
@@ -152,17 +235,32 @@ def test_ot_16c11_local_drafting() -> None:
     assert replacements.local_draft_due(g, i, CP, EN) == "French Metropolitan Army"
     gw(g)["owned_since"][str(i)] = 5
     assert replacements.local_draft_due(g, i, CP, EN) is None  # only 9 turns
-    assert replacements.local_draft_due(g, idx(g, "0302"), CP, EN) is None  # not a major city of a home district
+    assert (
+        replacements.local_draft_due(g, idx(g, "0302"), CP, EN) is None
+    )  # not a major city of a home district
     replacements.local_draft(g, EN, i, "French Metropolitan Army")
     assert pool(g, EN, "West")[MAN]["French Metropolitan Army"] == 3
 
 
 @pytest.mark.rules("OT 16C12")
 def test_ot_16c12_one_reinforcement_to_an_isolated_city() -> None:
-    g = game(pieces=[division("r1", "France", None), division("r2", "France", None)],
-             areas=[{"name": "Dist", "kind": "district", "hexes": ["0102", "0104", "0106"]}],
-             places=[("0102", "full-city", "A"), ("0104", "full-city", "B"), ("0106", "point-city", "C")],
-             schedule=[{"turn": "Sep II 14", "kind": "receive", "pieces": ["r1", "r2"], "params": {"district": "Dist"}}])
+    g = game(
+        pieces=[division("r1", "France", None), division("r2", "France", None)],
+        areas=[{"name": "Dist", "kind": "district", "hexes": ["0102", "0104", "0106"]}],
+        places=[
+            ("0102", "full-city", "A"),
+            ("0104", "full-city", "B"),
+            ("0106", "point-city", "C"),
+        ],
+        schedule=[
+            {
+                "turn": "Sep II 14",
+                "kind": "receive",
+                "pieces": ["r1", "r2"],
+                "params": {"district": "Dist"},
+            }
+        ],
+    )
     iso = idx(g, "0106")
     gw(g)["isolated"] = {EN: [iso], CP: []}
     g.state.turn = {"index": 2, "label": "Sep II 14"}
@@ -179,22 +277,39 @@ def test_ot_16c12_one_reinforcement_to_an_isolated_city() -> None:
 def test_ot_16c13_points_not_usable_in_the_phase_they_are_made() -> None:
     g = world()
     replacements.add_points(g, EN, "West", {"France": Fraction(2)}, Fraction(1), locked=True)
-    assert replacements.spendable(g, EN, "West", MAN, "France") == 0 and replacements.spendable(g, EN, "West", EQU) == 0
+    assert (
+        replacements.spendable(g, EN, "West", MAN, "France") == 0
+        and replacements.spendable(g, EN, "West", EQU) == 0
+    )
     g.state.turn = {"index": 2, "label": "Sep II 14"}
     assert replacements.spendable(g, EN, "West", MAN, "France") == 2
     replacements.place_points(g, EN, idx(g, "0302"), MAN, Fraction(1), "France")
-    assert replacements.hex_points(g, EN, idx(g, "0302"), MAN, "France") == 1  # on-map points are unrestricted
+    assert (
+        replacements.hex_points(g, EN, idx(g, "0302"), MAN, "France") == 1
+    )  # on-map points are unrestricted
 
 
 @pytest.mark.rules("OT 16C14")
 def test_ot_16c14_loss_of_all_cities() -> None:
     """OT-S-45: a reinforcement due where every city is enemy-owned is forfeited (out of play, not
     in the pool); a command with no city left loses its general pool and pool units."""
-    g = game(pieces=[division("r1", "France", None), division("w", "France", "0303")],
-             areas=[{"name": "Ireland", "kind": "district", "hexes": ["0101", "0102"]}, {"name": "West", "kind": "command", "hexes": ALL[:24]}],
-             places=[("0101", "point-city", "Dublin"), ("0102", "point-city", "Cork")],
-             control={EN: ALL[2:24], CP: ALL[:2] + ALL[24:]},
-             schedule=[{"turn": "Sep I 14", "kind": "receive", "pieces": ["r1"], "params": {"district": "Ireland"}}])
+    g = game(
+        pieces=[division("r1", "France", None), division("w", "France", "0303")],
+        areas=[
+            {"name": "Ireland", "kind": "district", "hexes": ["0101", "0102"]},
+            {"name": "West", "kind": "command", "hexes": ALL[:24]},
+        ],
+        places=[("0101", "point-city", "Dublin"), ("0102", "point-city", "Cork")],
+        control={EN: ALL[2:24], CP: ALL[:2] + ALL[24:]},
+        schedule=[
+            {
+                "turn": "Sep I 14",
+                "kind": "receive",
+                "pieces": ["r1"],
+                "params": {"district": "Ireland"},
+            }
+        ],
+    )
     assert g.state.where("r1") == Loc.box("out-of-play")
     assert reinforcements.all_cities_enemy_owned(g, EN, "Ireland")
     units.eliminate(g, g.state.pieces["w"], "OT 11F3")

@@ -10,7 +10,7 @@ from grognard.rulesets.greatwar import breakdowns, geography, siege, units, zoc
 
 from .helpers import CP, EN, division, game, idx, move, run_to, unit
 
-BD = '''[[rules.breakdowns]]
+BD = """[[rules.breakdowns]]
 parent = "dv"
 components = ["b1", "b2"]
 
@@ -23,14 +23,22 @@ components = ["x1", "x2"]
 parent = "asm"
 components = ["r1", "a1"]
 assemble_only = true
-'''
+"""
 
 
 def _bd_game():
-    pieces = [division("dv", "France", "0101"), unit("b1", "rifle", "France", None, size="brigade"), unit("b2", "rifle", "France", None, size="brigade"),
-              division("d1", "France", "0102"), division("d2", "France", "0103"),
-              unit("x1", "rifle", "France", None, size="brigade"), unit("x2", "rifle", "France", None, size="brigade"),
-              division("asm", "Britain", None), unit("r1", "rifle", "Britain", "0104", size="brigade"), unit("a1", "field-artillery", "Britain", "0104")]
+    pieces = [
+        division("dv", "France", "0101"),
+        unit("b1", "rifle", "France", None, size="brigade"),
+        unit("b2", "rifle", "France", None, size="brigade"),
+        division("d1", "France", "0102"),
+        division("d2", "France", "0103"),
+        unit("x1", "rifle", "France", None, size="brigade"),
+        unit("x2", "rifle", "France", None, size="brigade"),
+        division("asm", "Britain", None),
+        unit("r1", "rifle", "Britain", "0104", size="brigade"),
+        unit("a1", "field-artillery", "Britain", "0104"),
+    ]
     return game(pieces=pieces, rules=BD)
 
 
@@ -52,7 +60,11 @@ def test_ot_15f1_break_down_and_assemble_with_the_worst_state() -> None:
     ps["b2"].attrs["fatigue"] = 2
     g.apply({"type": "assemble", "side": EN, "parent": "dv", "components": ["b1", "b2"]})
     dv = ps["dv"]
-    assert units.hex_of(g, dv) == idx(g, "0101") and units.disruption(dv) == 2 and dv.attrs.get("fatigue") == 2
+    assert (
+        units.hex_of(g, dv) == idx(g, "0101")
+        and units.disruption(dv) == 2
+        and dv.attrs.get("fatigue") == 2
+    )
     assert g.state.where("b1").kind == "box"
     with pytest.raises(IllegalAction):
         move(g, "dv", "0201")  # assembled at the end of its movement
@@ -77,7 +89,12 @@ def test_ot_15f3a_lettered_sets_serve_one_unit_at_a_time() -> None:
 @pytest.mark.rules("OT 15F3b")
 def test_ot_15f3b_specific_counters_and_assemble_only() -> None:
     g = _bd_game()
-    assert breakdowns.breakdown_problem(g, g.state.pieces["d1"], [g.state.pieces["b1"], g.state.pieces["b2"]]) is not None
+    assert (
+        breakdowns.breakdown_problem(
+            g, g.state.pieces["d1"], [g.state.pieces["b1"], g.state.pieces["b2"]]
+        )
+        is not None
+    )
     ps = g.state.pieces
     assert breakdowns.assemble_problem(g, ps["asm"], [ps["r1"], ps["a1"]]) is None
     run_to(g, "ground-movement", EN)

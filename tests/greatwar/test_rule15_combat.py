@@ -1,6 +1,7 @@
 """The combat side of Rules 14 and 15: infantry, mountain/infantry, rifle assault and adverse
 terrain capabilities (14H1-14H3, 14R, 15C), morale (15D), cooperation (15E) and the CRT choice,
-modifiers, conversions and loss rules the combat segment uses (OT-S 5, 6, 21-24, 46, 56-58, 65-67)."""
+modifiers, conversions and loss rules the combat segment uses (OT-S 5, 6, 21-24, 46, 56-58, 65-67).
+"""
 
 from __future__ import annotations
 
@@ -15,8 +16,17 @@ from grognard.rulesets.greatwar.special_units import CombatSituation
 
 from .helpers import CP, EN, force_dice, game, idx
 
-NATIONS = {"France": EN, "Germany": CP, "Britain": EN, "Belgium": EN, "Serbia": EN, "USA": EN, "Italy": EN,
-           "Austria-Hungary": CP, "Russia": EN}
+NATIONS = {
+    "France": EN,
+    "Germany": CP,
+    "Britain": EN,
+    "Belgium": EN,
+    "Serbia": EN,
+    "USA": EN,
+    "Italy": EN,
+    "Austria-Hungary": CP,
+    "Russia": EN,
+}
 
 
 def _g(**kw):
@@ -24,9 +34,21 @@ def _g(**kw):
     return game(pieces=kw.pop("pieces", []), **kw)
 
 
-def add(g, pid: str, typ: str, nation: str, at: str, a=2, d=2, m=5, size="regiment", side=None) -> Piece:
+def add(
+    g, pid: str, typ: str, nation: str, at: str, a=2, d=2, m=5, size="regiment", side=None
+) -> Piece:
     side = side or (CP if nation in ("Germany", "Austria-Hungary") else EN)
-    p = Piece(pid, typ, side, nation, "front", Loc.hex(idx(g, at)), set(), {"size": size}, {"front": {"attack": a, "defense": d, "move": m}})
+    p = Piece(
+        pid,
+        typ,
+        side,
+        nation,
+        "front",
+        Loc.hex(idx(g, at)),
+        set(),
+        {"size": size},
+        {"front": {"attack": a, "defense": d, "move": m}},
+    )
     g.state.add_piece(p)
     return p
 
@@ -59,11 +81,20 @@ def test_ot_14h1_effects_column_drm_conversions() -> None:
     assert special_rules.mobile_column_cap(g, CombatSituation(att_rif, dfn_inf, t, "mobile")) == 6
     m = special_rules.combat_drms(g, sit)
     assert {(x.rule, x.value) for x in m} >= {("OT 14H1", 1), ("OT 14H1", -1)}
-    assert special_rules.convert_result(g, sit, "AQ") == "AS" and special_rules.convert_result(g, sit, "BX") == "BXM"
+    assert (
+        special_rules.convert_result(g, sit, "AQ") == "AS"
+        and special_rules.convert_result(g, sit, "BX") == "BXM"
+    )
     plain = CombatSituation(att_rif, [add(g, "fr", "rifle", "France", "0403")], t, "mobile")
-    assert special_rules.convert_result(g, plain, "AQ") == "AQ" and special_rules.convert_result(g, plain, "BX") == "BX"
+    assert (
+        special_rules.convert_result(g, plain, "AQ") == "AQ"
+        and special_rules.convert_result(g, plain, "BX") == "BX"
+    )
     g.state.set_marker("fortification", t, "fort")
-    assert special_rules.crt_choice(g, plain)[0] == "positional" and special_rules.crt_choice(g, sit)[0] == "mobile"
+    assert (
+        special_rules.crt_choice(g, plain)[0] == "positional"
+        and special_rules.crt_choice(g, sit)[0] == "mobile"
+    )
     from grognard.rulesets.greatwar import combat_strength
 
     eff = combat_strength.fec_effect(g, combat_strength.works(g, t))
@@ -82,7 +113,9 @@ def test_ot_14h2_mountain_infantry_capability() -> None:
     rif_att = [add(g, "gr", "rifle", "Germany", "0503")]
     t = idx(g, "0503") if g.board.terrain_of(idx(g, "0503")) == "mountain" else None
     assert t is not None
-    sit = CombatSituation(rif_def, mtn_att, t)  # the French attack the mountain hex held by mountain troops
+    sit = CombatSituation(
+        rif_def, mtn_att, t
+    )  # the French attack the mountain hex held by mountain troops
     caps = special_rules.capabilities(g, sit, "defense")
     assert caps.mountain_infantry and not caps.infantry
     assert special_rules.crt_choice(g, sit) == ("positional", CP)
@@ -99,7 +132,9 @@ def test_ot_14h3_14r_14l_loss_rules() -> None:
     rif = add(g, "r", "rifle", "Germany", "0503", size="battalion")
     irr = add(g, "ir", "irregular-rifle", "Germany", "0503", size="battalion")
     dfn = [add(g, "f", "rifle", "France", "0403")]
-    rules = special_rules.loss_rules(g, CombatSituation([inf, rif, irr], dfn, idx(g, "0403"), "mobile"), "attack")
+    rules = special_rules.loss_rules(
+        g, CombatSituation([inf, rif, irr], dfn, idx(g, "0403"), "mobile"), "attack"
+    )
     assert {"rule": "OT 14H3", "share": Fraction(1, 2), "pieces": ["i"]} in rules
     assert {"rule": "OT 14L", "last": True, "pieces": ["ir"]} in rules
     ra = [add(g, f"ra{k}", "rifle-assault", "USA", "0303", side=EN) for k in range(2)]
@@ -108,8 +143,17 @@ def test_ot_14h3_14r_14l_loss_rules() -> None:
     assert special_rules.capabilities(g, sit, "attack").rifle_assault
     assert any(x.rule == "OT 14R" and x.value == 1 for x in special_rules.combat_drms(g, sit))
     assert special_rules.convert_result(g, sit, "DX") == "DXM"
-    assert {"rule": "OT 14R", "share": Fraction(1, 2), "pieces": ["ra0", "ra1"]} in special_rules.loss_rules(g, sit, "attack")
-    assert special_rules.convert_result(g, CombatSituation([*ra, eng], [inf], idx(g, "0503"), "mobile"), "DX") == "DX"
+    assert {
+        "rule": "OT 14R",
+        "share": Fraction(1, 2),
+        "pieces": ["ra0", "ra1"],
+    } in special_rules.loss_rules(g, sit, "attack")
+    assert (
+        special_rules.convert_result(
+            g, CombatSituation([*ra, eng], [inf], idx(g, "0503"), "mobile"), "DX"
+        )
+        == "DX"
+    )
 
 
 @pytest.mark.rules("OT 15C")
@@ -117,17 +161,28 @@ def test_ot_15c_adverse_terrain_example() -> None:
     """OT-S-21: into wooded rough in winter, 2 mountain rifle brigades, a light rifle brigade, 2
     rifle regiments and 3 artillery regiments: 4 of 8 counted RE qualify: +1, and at least half the
     losses from the mountain brigades."""
-    g = _g(rows=["cccccccc"] * 2 + ["cccWcccc"] + ["cccccccc"] * 3, turns=[("Jan I 15", {"weather": "winter"})])
+    g = _g(
+        rows=["cccccccc"] * 2 + ["cccWcccc"] + ["cccccccc"] * 3,
+        turns=[("Jan I 15", {"weather": "winter"})],
+    )
     t = idx(g, "0403")
     assert g.board.terrain_of(t) == "wooded-rough"
-    att = [add(g, "m1", "mountain-rifle", "Germany", "0503", size="brigade"), add(g, "m2", "mountain-rifle", "Germany", "0503", size="brigade"),
-           add(g, "l1", "light-rifle", "Germany", "0503", size="brigade"), add(g, "r1", "rifle", "Germany", "0503"),
-           add(g, "r2", "rifle", "Germany", "0503")] + [add(g, f"a{k}", "field-artillery", "Germany", "0503") for k in range(3)]
+    att = [
+        add(g, "m1", "mountain-rifle", "Germany", "0503", size="brigade"),
+        add(g, "m2", "mountain-rifle", "Germany", "0503", size="brigade"),
+        add(g, "l1", "light-rifle", "Germany", "0503", size="brigade"),
+        add(g, "r1", "rifle", "Germany", "0503"),
+        add(g, "r2", "rifle", "Germany", "0503"),
+    ] + [add(g, f"a{k}", "field-artillery", "Germany", "0503") for k in range(3)]
     sit = CombatSituation(att, [add(g, "f", "rifle", "France", "0403")], t, "mobile")
     assert [p.id for p in att if special_rules.adverse_terrain_unit(g, p, t)] == ["m1", "m2"]
     assert special_rules.capabilities(g, sit, "attack").adverse_terrain
     assert any(x.rule == "OT 15C" and x.value == 1 for x in special_rules.combat_drms(g, sit))
-    assert {"rule": "OT 15C", "share": Fraction(1, 2), "pieces": ["m1", "m2"]} in special_rules.loss_rules(g, sit, "attack")
+    assert {
+        "rule": "OT 15C",
+        "share": Fraction(1, 2),
+        "pieces": ["m1", "m2"],
+    } in special_rules.loss_rules(g, sit, "attack")
     pos = CombatSituation(att, sit.defenders, t, "positional")
     assert not any(x.rule == "OT 15C" for x in special_rules.combat_drms(g, pos))
 
@@ -170,7 +225,9 @@ def test_ot_15d3_unreliable_units() -> None:
     gw(g)["nation_flags"] = {"Austria-Hungary": {"shaken": True}, "Serbia": {"collapse": True}}
     ah = add(g, "ah", "rifle", "Austria-Hungary", "0503")
     se = add(g, "se", "rifle", "Serbia", "0403")
-    assert special_rules.unreliable(g, ah, "attack") and not special_rules.unreliable(g, ah, "defense")
+    assert special_rules.unreliable(g, ah, "attack") and not special_rules.unreliable(
+        g, ah, "defense"
+    )
     assert special_rules.unreliable(g, se, "defense")
     force_dice(g, [3, 5])
     special_rules.declaration_checks(g, CombatSituation([ah], [se], idx(g, "0403")))
@@ -180,11 +237,25 @@ def test_ot_15d3_unreliable_units() -> None:
 @pytest.mark.rules("OT 14C2")
 def test_ot_14c2_tank_checked_when_combat_declared() -> None:
     g = _g()
-    tk = Piece("tk", "tank", CP, "Germany", "front", Loc.hex(idx(g, "0503")), set(), {"size": "battalion"},
-               {"front": {"attack": 2, "defense": 2, "move": 6}, "disabled": {"attack": 0, "defense": 0, "move": 0}})
+    tk = Piece(
+        "tk",
+        "tank",
+        CP,
+        "Germany",
+        "front",
+        Loc.hex(idx(g, "0503")),
+        set(),
+        {"size": "battalion"},
+        {
+            "front": {"attack": 2, "defense": 2, "move": 6},
+            "disabled": {"attack": 0, "defense": 0, "move": 0},
+        },
+    )
     g.state.add_piece(tk)
     force_dice(g, [1])
-    special_rules.declaration_checks(g, CombatSituation([tk], [add(g, "f", "rifle", "France", "0403")], idx(g, "0403")))
+    special_rules.declaration_checks(
+        g, CombatSituation([tk], [add(g, "f", "rifle", "France", "0403")], idx(g, "0403"))
+    )
     assert units.disruption(tk) == 2
 
 
@@ -194,8 +265,12 @@ def test_ot_15e1_15e3_cooperation_and_its_modifiers() -> None:
     """OT-S-66: British and French attacking together -1; Belgian and French none; Belgian and
     Serbian -1 (minor powers do not cooperate with each other)."""
     g = _g()
-    assert not special_rules.cooperate(g, "Britain", "France") and special_rules.cooperate(g, "Belgium", "France")
-    assert not special_rules.cooperate(g, "Belgium", "Serbia") and special_rules.cooperate(g, "Austria-Hungary", "Germany")
+    assert not special_rules.cooperate(g, "Britain", "France") and special_rules.cooperate(
+        g, "Belgium", "France"
+    )
+    assert not special_rules.cooperate(g, "Belgium", "Serbia") and special_rules.cooperate(
+        g, "Austria-Hungary", "Germany"
+    )
     target = [add(g, "ge", "rifle", "Germany", "0503")]
     t = idx(g, "0503")
 
@@ -204,12 +279,26 @@ def test_ot_15e1_15e3_cooperation_and_its_modifiers() -> None:
     def drm(*nations):
         calls.append(1)
         ps = [add(g, f"u{len(calls)}{n}{k}", "rifle", n, "0403") for k, n in enumerate(nations)]
-        return sum(x.value for x in special_rules.combat_drms(g, CombatSituation(ps, target, t)) if x.rule == "OT 15E3")
+        return sum(
+            x.value
+            for x in special_rules.combat_drms(g, CombatSituation(ps, target, t))
+            if x.rule == "OT 15E3"
+        )
+
     assert drm("Britain", "France") == -1
     assert drm("Belgium", "France") == 0
     assert drm("Belgium", "Serbia") == -1
     d = [add(g, "ah", "rifle", "Austria-Hungary", "0503"), add(g, "gx", "rifle", "Germany", "0503")]
-    assert sum(x.value for x in special_rules.combat_drms(g, CombatSituation([add(g, "fz", "rifle", "France", "0403")], d, t)) if x.rule == "OT 15E3") == 0
+    assert (
+        sum(
+            x.value
+            for x in special_rules.combat_drms(
+                g, CombatSituation([add(g, "fz", "rifle", "France", "0403")], d, t)
+            )
+            if x.rule == "OT 15E3"
+        )
+        == 0
+    )
     br, fr = g.state.pieces["u1Britain0"], g.state.pieces["u1France1"]
     assert not special_rules.may_support(g, br, fr) and not special_rules.may_combine(g, [br, fr])
     assert not special_rules.air_naval_support_allowed(g, "Britain", [fr])

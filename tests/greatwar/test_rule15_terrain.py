@@ -14,8 +14,12 @@ from .helpers import CP, EN, division, force_dice, game, idx, run_to, unit
 # ============================================================================ 15A
 @pytest.mark.rules("OT 15A2")
 def test_ot_15a2_causeways() -> None:
-    g = game(pieces=[], rows=["cccccccc", "ccxccccc"] + ["cccccccc"] * 4, hexsides=[("sea", ["0101/0201"])],
-             networks=[{"name": "R", "kind": "road", "paths": [["0101", "0201"]]}])
+    g = game(
+        pieces=[],
+        rows=["cccccccc", "ccxccccc"] + ["cccccccc"] * 4,
+        hexsides=[("sea", ["0101/0201"])],
+        networks=[{"name": "R", "kind": "road", "paths": [["0101", "0201"]]}],
+    )
     s = g.board.side_between(idx(g, "0101"), idx(g, "0201"))
     assert special_rules.is_causeway(g, s)
     assert terrain.side_features(g, s) == ["causeway"]
@@ -25,8 +29,14 @@ def test_ot_15a2_causeways() -> None:
 
 @pytest.mark.rules("OT 15A3")
 def test_ot_15a3_rail_ferries() -> None:
-    g = game(pieces=[], places=[("0101", "port", "A", {"size": "major"}), ("0103", "port", "B", {"size": "major", "max_damage": 2})],
-             networks=[{"name": "F", "kind": "rail-ferry", "paths": [["0101", "0102", "0103"]]}])
+    g = game(
+        pieces=[],
+        places=[
+            ("0101", "port", "A", {"size": "major"}),
+            ("0103", "port", "B", {"size": "major", "max_damage": 2}),
+        ],
+        networks=[{"name": "F", "kind": "rail-ferry", "paths": [["0101", "0102", "0103"]]}],
+    )
     a, b = idx(g, "0101"), idx(g, "0103")
     assert special_rules.ferry_usable(g, EN, a, b)
     assert not special_rules.ferry_usable(g, CP, a, b)
@@ -42,7 +52,10 @@ def test_ot_15a5_great_rivers() -> None:
     """OT-S-18: the Niger is great downstream of the Benue hexside, not upstream."""
     txt_sides = [("great-river", ["0101/0102"]), ("major-river", ["0301/0302", "0401/0402"])]
     g = game(pieces=[], hexsides=txt_sides)
-    sides = {lab: g.board.side_between(idx(g, lab[:4]), idx(g, lab[5:])) for lab in ("0101/0102", "0301/0302", "0401/0402")}
+    sides = {
+        lab: g.board.side_between(idx(g, lab[:4]), idx(g, lab[5:]))
+        for lab in ("0101/0102", "0301/0302", "0401/0402")
+    }
     g.board.side_attrs[sides["0401/0402"]] = {"great": True}
     assert special_rules.is_great_river(g, sides["0101/0102"])
     assert special_rules.is_great_river(g, sides["0401/0402"])
@@ -51,9 +64,14 @@ def test_ot_15a5_great_rivers() -> None:
 
 @pytest.mark.rules("OT 15A6")
 def test_ot_15a6_flood_then_call_off() -> None:
-    g = game(pieces=[division("f", "France", "0403"), division("g", "Germany", "0503")], rows=["cccccccc"] * 2 + ["cccncccc"] + ["cccccccc"] * 3)
+    g = game(
+        pieces=[division("f", "France", "0403"), division("g", "Germany", "0503")],
+        rows=["cccccccc"] * 2 + ["cccncccc"] + ["cccccccc"] * 3,
+    )
     i = idx(g, "0403")
-    assert special_rules.flood_eligible(g, i) and not special_rules.flood_eligible(g, idx(g, "0402"))
+    assert special_rules.flood_eligible(g, i) and not special_rules.flood_eligible(
+        g, idx(g, "0402")
+    )
     sit = CombatSituation([g.state.pieces["g"]], [g.state.pieces["f"]], i)
     assert special_rules.push_flooding(g, sit)
     assert g.acting_sides() == [EN]
@@ -71,7 +89,10 @@ def test_ot_15a6_flood_then_call_off() -> None:
 
 @pytest.mark.rules("OT 15A7")
 def test_ot_15a7_resource_center_check() -> None:
-    g = game(pieces=[division("f", "France", "0403"), division("g", "Germany", "0503")], places=[("0403", "resource-center", "Lens")])
+    g = game(
+        pieces=[division("f", "France", "0403"), division("g", "Germany", "0503")],
+        places=[("0403", "resource-center", "Lens")],
+    )
     sit = CombatSituation([g.state.pieces["g"]], [g.state.pieces["f"]], idx(g, "0403"))
     force_dice(g, [4])
     assert special_rules.resource_center_check(g, sit) == -1
@@ -84,8 +105,12 @@ def test_ot_15a7_resource_center_check() -> None:
 def test_ot_15a8_devastation_effects() -> None:
     """OT-S-64: no devastation before Feb I 16; +2 MP on a road; -2 when attacking from a devastated
     hex; 2 hexes of an overland/road element, 2 low-volume rail hexes."""
-    g = game(pieces=[unit(f"c{k}", "construction", "France", "0202") for k in range(4)] + [division("f", "France", "0302"), division("g", "Germany", "0502")],
-             turns=[("Jan II 16", {}), ("Feb I 16", {}), ("Feb II 16", {})], networks=[{"name": "R", "kind": "road", "paths": [["0201", "0202"]]}])
+    g = game(
+        pieces=[unit(f"c{k}", "construction", "France", "0202") for k in range(4)]
+        + [division("f", "France", "0302"), division("g", "Germany", "0502")],
+        turns=[("Jan II 16", {}), ("Feb I 16", {}), ("Feb II 16", {})],
+        networks=[{"name": "R", "kind": "road", "paths": [["0201", "0202"]]}],
+    )
     ps = [g.state.pieces[f"c{k}"] for k in range(4)]
     i = idx(g, "0202")
     assert "Feb I 16" in (special_rules.devastation_problem(g, EN, i, ps) or "")
@@ -96,7 +121,10 @@ def test_ot_15a8_devastation_effects() -> None:
 
     ctx = movement.context(g, EN, "movement")
     assert movement.step(ctx, g.state.pieces["f"], idx(g, "0201"), i).cost == 3  # road 1 + 2
-    assert special_rules.supply_hexes(g, i) == 2 and special_rules.rail_supply_hexes(g, i) == (2, "low")
+    assert special_rules.supply_hexes(g, i) == 2 and special_rules.rail_supply_hexes(g, i) == (
+        2,
+        "low",
+    )
     assert special_rules.rail_repair_forbidden(g, i)
     g.state.move("f", __import__("grognard.core.state", fromlist=["Loc"]).Loc.hex(i))
     sit = CombatSituation([g.state.pieces["f"]], [g.state.pieces["g"]], idx(g, "0302"), "mobile")
@@ -105,13 +133,18 @@ def test_ot_15a8_devastation_effects() -> None:
 
 @pytest.mark.rules("OT 15A8")
 def test_ot_15a8_devastation_work_takes_two_turns() -> None:
-    g = game(pieces=[unit(f"c{k}", "construction", "France", "0202") for k in range(4)] + [division("g", "Germany", "0702")],
-             turns=[("Feb I 16", {}), ("Feb II 16", {}), ("Mar I 16", {}), ("Mar II 16", {})],
-             networks=[{"name": "N", "kind": "rail", "paths": [["0201", "0202", "0203"]]}],
-             places=[("0201", "full-city", "A"), ("0203", "full-city", "B")])
+    g = game(
+        pieces=[unit(f"c{k}", "construction", "France", "0202") for k in range(4)]
+        + [division("g", "Germany", "0702")],
+        turns=[("Feb I 16", {}), ("Feb II 16", {}), ("Mar I 16", {}), ("Mar II 16", {})],
+        networks=[{"name": "N", "kind": "rail", "paths": [["0201", "0202", "0203"]]}],
+        places=[("0201", "full-city", "A"), ("0203", "full-city", "B")],
+    )
     i = idx(g, "0202")
     acts = [a for a in g.legal_actions(EN) if a["type"] == "devastate"]
-    assert acts == [{"type": "devastate", "side": EN, "hex": "0202", "pieces": ["c0", "c1", "c2", "c3"]}]
+    assert acts == [
+        {"type": "devastate", "side": EN, "hex": "0202", "pieces": ["c0", "c1", "c2", "c3"]}
+    ]
     g.apply(acts[0])
     assert any(e["type"] == "devastation" for e in g.state.log)
     special_rules.progress_devastation(g)
@@ -122,7 +155,10 @@ def test_ot_15a8_devastation_work_takes_two_turns() -> None:
 
 @pytest.mark.rules("OT 15A9")
 def test_ot_15a9_open_cities() -> None:
-    g = game(pieces=[division("f", "France", "0403"), division("g", "Germany", "0503")], places=[("0403", "full-city", "Reims")])
+    g = game(
+        pieces=[division("f", "France", "0403"), division("g", "Germany", "0503")],
+        places=[("0403", "full-city", "Reims")],
+    )
     city = frozenset({idx(g, "0403")})
     assert special_rules.open_city_eligible(g, EN, city)
     run_to(g, "open-cities")
@@ -145,7 +181,9 @@ def test_ot_15b3_forts_drop_a_level() -> None:
     special_rules.reduce_fortification(g, i, "capture")
     assert special_rules.fortification(g, i) == "entrenchment"
     special_rules.reduce_fortification(g, i, "capture")
-    assert special_rules.fortification(g, i) == "entrenchment"  # OT 15B2: capture does not affect it
+    assert (
+        special_rules.fortification(g, i) == "entrenchment"
+    )  # OT 15B2: capture does not affect it
 
 
 @pytest.mark.rules("OT 15B1")
@@ -159,7 +197,10 @@ def test_ot_15b1_fieldworks_destroyed_on_capture_and_concentric_attack() -> None
     sit = CombatSituation(att, [g.state.pieces["f"]], i)
     assert special_rules.detached(g, i, EN)
     assert special_rules.effective_fortification(g, sit) == "none"
-    assert special_rules.effective_fortification(g, CombatSituation(att[:1], [g.state.pieces["f"]], i)) is None
+    assert (
+        special_rules.effective_fortification(g, CombatSituation(att[:1], [g.state.pieces["f"]], i))
+        is None
+    )
     j = idx(g, "0103")
     far = geography_ring(g, j)[0]
     g.state.set_marker("fortification", ring[0], "fieldworks")
@@ -178,7 +219,19 @@ def _ring_attackers(g, ring):
     src = g.state.pieces["f"]
     for k, h in enumerate(ring):
         pid = f"z{k}"
-        g.state.add_piece(Piece(pid, src.type, CP, "Germany", src.face, Loc.hex(h), set(), {"size": "division"}, src.faces))
+        g.state.add_piece(
+            Piece(
+                pid,
+                src.type,
+                CP,
+                "Germany",
+                src.face,
+                Loc.hex(h),
+                set(),
+                {"size": "division"},
+                src.faces,
+            )
+        )
         out.append(g.state.pieces[pid])
     return out
 
@@ -193,7 +246,9 @@ def test_ot_15b2_entrenchments() -> None:
     att = _ring_attackers(g, geography_ring(g, i))
     sit = CombatSituation(att, [g.state.pieces["f"]], i)
     assert special_rules.effective_fortification(g, sit) == "fieldworks"
-    assert special_rules.crt_choice(g, sit)[0] == "mobile"  # treated as fieldworks: no Positional CRT
+    assert (
+        special_rules.crt_choice(g, sit)[0] == "mobile"
+    )  # treated as fieldworks: no Positional CRT
 
 
 def geography_ring(g, i):
@@ -209,11 +264,21 @@ def test_ot_15b4_fortresses() -> None:
     kinds = [(t, c) for t in ("new", "old", "great") for c in ("improved", "unimproved")]
     assert sum(special_rules.fortress_rule_applies(k, "fortresses") for k in kinds) == 6
     assert sum(special_rules.fortress_rule_applies(k, "improved fortresses") for k in kinds) == 3
-    assert [k for k in kinds if special_rules.fortress_rule_applies(k, "improved old fortresses")] == [("old", "improved")]
-    g = game(pieces=[], places=[("0403", "fortress", "Verdun", {"state": "improved", "type": "old"})])
+    assert [
+        k for k in kinds if special_rules.fortress_rule_applies(k, "improved old fortresses")
+    ] == [("old", "improved")]
+    g = game(
+        pieces=[], places=[("0403", "fortress", "Verdun", {"state": "improved", "type": "old"})]
+    )
     i = idx(g, "0403")
     assert special_rules.fortress_of(g, i) == ("old", "improved")
     special_rules.on_capture(g, i, EN, CP)
-    assert special_rules.fortress_of(g, i) == ("old", "unimproved") and special_rules.fortification(g, i) == "fort"
+    assert (
+        special_rules.fortress_of(g, i) == ("old", "unimproved")
+        and special_rules.fortification(g, i) == "fort"
+    )
     special_rules.reduce_fortification(g, i, "bombardment")
-    assert special_rules.fortress_of(g, i) == ("old", "unimproved") and special_rules.fortification(g, i) == "fort"
+    assert (
+        special_rules.fortress_of(g, i) == ("old", "unimproved")
+        and special_rules.fortification(g, i) == "fort"
+    )

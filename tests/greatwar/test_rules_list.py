@@ -24,8 +24,27 @@ def test_rule_list_has_every_rule_and_prefix() -> None:
     assert all(e.id.startswith("OT ") for e in entries)
     for n in list(range(1, 17)) + list(range(18, 36)):
         assert f"OT {n}" in got, n
-    for rid in ("OT B17", "OT A17", "OT 3A5", "OT 6B4", "OT 7A5g", "OT 8C2", "OT 9F2", "OT 11C2a", "OT 11C2biii",
-                "OT 12B9", "OT 13A6", "OT 13A7", "OT 14O2b-ii", "OT 16A1gg", "OT 16C14", "OT 20G2k", "OT 29B1f", "OT 33C1e", "OT 35D3"):
+    for rid in (
+        "OT B17",
+        "OT A17",
+        "OT 3A5",
+        "OT 6B4",
+        "OT 7A5g",
+        "OT 8C2",
+        "OT 9F2",
+        "OT 11C2a",
+        "OT 11C2biii",
+        "OT 12B9",
+        "OT 13A6",
+        "OT 13A7",
+        "OT 14O2b-ii",
+        "OT 16A1gg",
+        "OT 16C14",
+        "OT 20G2k",
+        "OT 29B1f",
+        "OT 33C1e",
+        "OT 35D3",
+    ):
         assert rid in got, rid
 
 
@@ -60,10 +79,19 @@ def test_rules_3_to_8_all_implemented() -> None:
 
 
 def test_rules_cli_lists_every_id() -> None:
-    out = subprocess.run([sys.executable, "-m", "grognard.cli", "rules", "--ruleset", "greatwar", "--json"],
-                         capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "grognard.cli", "rules", "--ruleset", "greatwar", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if out.returncode != 0 or not out.stdout.strip().startswith("{"):
-        out = subprocess.run(["grognard", "rules", "--ruleset", "greatwar", "--json"], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            ["grognard", "rules", "--ruleset", "greatwar", "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     data = json.loads(out.stdout)
     listed = [r["id"] for r in data["rules"]]
     assert listed == ids()

@@ -1,4 +1,5 @@
-"""Rule 14 command units: Army HQs (14M), Corps HQs and limited intelligence (14N), leaders (14P)."""
+"""Rule 14 command units: Army HQs (14M), Corps HQs and limited intelligence (14N), leaders
+(14P)."""
 
 from __future__ import annotations
 
@@ -32,10 +33,24 @@ def leader(pid: str, nation: str, hq: str | None, ratings: list[int] | None = No
 # ============================================================================ 14M
 @pytest.mark.rules("OT 14M")
 def test_ot_14m_army_hq_attributes_and_nationality_stacking() -> None:
-    g = game(pieces=[army_hq("bhq", "Britain", "0101"), army_hq("fhq", "France", "0102"), division("d", "France", "0102")], nations=NATIONS)
+    g = game(
+        pieces=[
+            army_hq("bhq", "Britain", "0101"),
+            army_hq("fhq", "France", "0102"),
+            division("d", "France", "0102"),
+        ],
+        nations=NATIONS,
+    )
     ps = g.state.pieces
     a = hqmod.army_hq_attributes(g, ps["bhq"])
-    assert a["re"] == 3 and a["he"] and a["zoc"] == "none" and a["stacking"] == "exempt" and a["logistics_capacity"] == 9 and a["attack"] == 0
+    assert (
+        a["re"] == 3
+        and a["he"]
+        and a["zoc"] == "none"
+        and a["stacking"] == "exempt"
+        and a["logistics_capacity"] == 9
+        and a["attack"] == 0
+    )
     assert special_units.no_advance(g, ps["bhq"]) is not None
     with pytest.raises(IllegalAction) as e:
         move(g, "bhq", "0102")
@@ -48,8 +63,15 @@ def test_ot_14m_army_hq_attributes_and_nationality_stacking() -> None:
 def test_ot_14m1_zoi_coverage() -> None:
     """OT-S-9: a British HQs' ZOI does not cover a French unit 1 hex away; a German HQs' covers an
     Austro-Hungarian unit 2 hexes away."""
-    g = game(pieces=[army_hq("bhq", "Britain", "0103"), unit("fr", "rifle", "France", "0203"),
-                     army_hq("ghq", "Germany", "0703"), unit("ah", "rifle", "Austria-Hungary", "0503", side=CP)], nations=NATIONS)
+    g = game(
+        pieces=[
+            army_hq("bhq", "Britain", "0103"),
+            unit("fr", "rifle", "France", "0203"),
+            army_hq("ghq", "Germany", "0703"),
+            unit("ah", "rifle", "Austria-Hungary", "0503", side=CP),
+        ],
+        nations=NATIONS,
+    )
     ps = g.state.pieces
     assert not special_units.in_zoi(g, ps["bhq"], ps["fr"])
     assert special_units.in_zoi(g, ps["ghq"], ps["ah"])
@@ -61,7 +83,14 @@ def test_ot_14m1_zoi_coverage() -> None:
 def test_ot_14m2_disrupted_hq_check_and_combat_drm() -> None:
     from grognard.rulesets.greatwar import special_rules
 
-    g = game(pieces=[army_hq("ghq", "Germany", "0703"), division("g", "Germany", "0603"), division("f", "France", "0503")], nations=NATIONS)
+    g = game(
+        pieces=[
+            army_hq("ghq", "Germany", "0703"),
+            division("g", "Germany", "0603"),
+            division("f", "France", "0503"),
+        ],
+        nations=NATIONS,
+    )
     hq = g.state.pieces["ghq"]
     hq.status.add("disrupted")
     force_dice(g, [4])  # 4 - 1 = 3: failure
@@ -70,15 +99,27 @@ def test_ot_14m2_disrupted_hq_check_and_combat_drm() -> None:
     sit = CombatSituation([g.state.pieces["g"]], [g.state.pieces["f"]], idx(g, "0503"), "mobile")
     m = special_rules.combat_drms(g, sit, attacker_hq=hq)
     assert any(x.rule == "OT 14M2" and x.value == -1 for x in m)
-    m2 = special_rules.combat_drms(g, CombatSituation([g.state.pieces["f"]], [g.state.pieces["g"]], idx(g, "0603"), "mobile"), defender_hq=hq)
+    m2 = special_rules.combat_drms(
+        g,
+        CombatSituation([g.state.pieces["f"]], [g.state.pieces["g"]], idx(g, "0603"), "mobile"),
+        defender_hq=hq,
+    )
     assert any(x.rule == "OT 14M2" and x.value == 1 for x in m2)
 
 
 @pytest.mark.rules("OT 14M3")
 def test_ot_14m3_coordination_one_check_with_penalty() -> None:
     """OT-S-60: three HQs coordinating check once at -2 (a disrupted one adds -1 more)."""
-    g = game(pieces=[army_hq("h1", "Germany", "0703"), army_hq("h2", "Germany", "0705"), army_hq("h3", "Germany", "0801"),
-                     division("f", "France", "0103")], nations=NATIONS, options={"hq-coordination": True})
+    g = game(
+        pieces=[
+            army_hq("h1", "Germany", "0703"),
+            army_hq("h2", "Germany", "0705"),
+            army_hq("h3", "Germany", "0801"),
+            division("f", "France", "0103"),
+        ],
+        nations=NATIONS,
+        options={"hq-coordination": True},
+    )
     hqs = [g.state.pieces[x] for x in ("h1", "h2", "h3")]
     force_dice(g, [6])  # 6 - 2 = 4: success
     assert hqmod.check_hqs(g, hqs)
@@ -92,8 +133,17 @@ def test_ot_14m3_coordination_one_check_with_penalty() -> None:
 
 @pytest.mark.rules("OT 14M3", "OT 14M1")
 def test_ot_14m3_coordinate_action_in_reaction_movement() -> None:
-    g = game(pieces=[army_hq("h1", "Germany", "0703"), army_hq("h2", "Germany", "0706"), division("g1", "Germany", "0603"),
-                     division("g2", "Germany", "0606"), division("f", "France", "0103")], nations=NATIONS, options={"hq-coordination": True})
+    g = game(
+        pieces=[
+            army_hq("h1", "Germany", "0703"),
+            army_hq("h2", "Germany", "0706"),
+            division("g1", "Germany", "0603"),
+            division("g2", "Germany", "0606"),
+            division("f", "France", "0103"),
+        ],
+        nations=NATIONS,
+        options={"hq-coordination": True},
+    )
     run_to(g, "reaction-movement", CP)
     acts = g.legal_actions(CP)
     assert any(a["type"] == "coordinate-hqs" for a in acts)
@@ -107,7 +157,14 @@ def test_ot_14m3_coordinate_action_in_reaction_movement() -> None:
 # ============================================================================ 14N
 @pytest.mark.rules("OT 14N1")
 def test_ot_14n1_corps_hq_rating_follows_its_box() -> None:
-    c = unit("cx", "corps-hq", "France", "0101", faces={"front": {"attack": 0, "defense": 0, "move": 8}}, size="corps")
+    c = unit(
+        "cx",
+        "corps-hq",
+        "France",
+        "0101",
+        faces={"front": {"attack": 0, "defense": 0, "move": 8}},
+        size="corps",
+    )
     inside = unit("slow", "rifle", "France", None, m=4)
     inside["at"] = {"inside": "cx"}
     g = game(pieces=[c, inside, division("f2", "France", "0102")])
@@ -120,10 +177,21 @@ def test_ot_14n1_corps_hq_rating_follows_its_box() -> None:
 
 
 def _corps_game(**kw):
-    c = unit("gc", "corps-hq", "Germany", "0703", faces={"front": {"attack": 0, "defense": 0, "move": 8}}, size="corps")
+    c = unit(
+        "gc",
+        "corps-hq",
+        "Germany",
+        "0703",
+        faces={"front": {"attack": 0, "defense": 0, "move": 8}},
+        size="corps",
+    )
     inner = division("gd", "Germany", None)
     inner["at"] = {"inside": "gc"}
-    return game(pieces=[c, inner, division("fr", "France", "0103")], options={"limited-intelligence": True}, **kw)
+    return game(
+        pieces=[c, inner, division("fr", "France", "0103")],
+        options={"limited-intelligence": True},
+        **kw,
+    )
 
 
 @pytest.mark.rules("OT 14N2")
@@ -190,9 +258,18 @@ def test_ot_14n2_overrun_of_unknown_corps_compared_in_secret() -> None:
 
 # ============================================================================ 14P
 def _leader_game(**kw):
-    return game(pieces=[army_hq("bhq", "Britain", "0103"), leader("Haig", "Britain", "bhq"), division("b1", "Britain", "0203"),
-                        army_hq("ghq", "Germany", "0703"), leader("Falkenhayn", "Germany", "ghq"), division("g1", "Germany", "0503")],
-                nations=NATIONS, **kw)
+    return game(
+        pieces=[
+            army_hq("bhq", "Britain", "0103"),
+            leader("Haig", "Britain", "bhq"),
+            division("b1", "Britain", "0203"),
+            army_hq("ghq", "Germany", "0703"),
+            leader("Falkenhayn", "Germany", "ghq"),
+            division("g1", "Germany", "0503"),
+        ],
+        nations=NATIONS,
+        **kw,
+    )
 
 
 @pytest.mark.rules("OT 14P", "OT 14P1")
@@ -221,7 +298,8 @@ def test_ot_14p1_leader_used_on_a_reaction_check() -> None:
 
 @pytest.mark.rules("OT 14P2")
 def test_ot_14p2_leaders_in_combat() -> None:
-    """OT-S-14: Haig attacking rolls 1 (-1), Falkenhayn defending rolls 6 (+1 reversed to -1): -2."""
+    """OT-S-14: Haig attacking rolls 1 (-1), Falkenhayn defending rolls 6 (+1 reversed to -1):
+    -2."""
     g = _leader_game()
     ps = g.state.pieces
     sit = CombatSituation([ps["b1"]], [ps["g1"]], idx(g, "0503"), "mobile")

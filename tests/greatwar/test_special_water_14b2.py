@@ -36,8 +36,23 @@ def test_ot_14b2_interdiction_example_turned_back() -> None:
     """OT-S-2: entering a hexside interdicted by a 5-7-5 heavy artillery regiment (NGS 2.5) and a
     6-9-5 rifle division (NGS 0.5), the enemy rolls 3 and 5: 8 - 3 = +5, turned back to the hexside
     it came from with 5 MP deducted."""
-    g = _g([gunboat("gb", "France", "0303/0403"), unit("ha", "heavy-artillery", "Germany", None, a=5, d=7, m=5),
-            unit("rd", "rifle", "Germany", None, a=6, d=9, m=5, size="division", faces={"full": {"attack": 6, "defense": 9, "move": 5}})])
+    g = _g(
+        [
+            gunboat("gb", "France", "0303/0403"),
+            unit("ha", "heavy-artillery", "Germany", None, a=5, d=7, m=5),
+            unit(
+                "rd",
+                "rifle",
+                "Germany",
+                None,
+                a=6,
+                d=9,
+                m=5,
+                size="division",
+                faces={"full": {"attack": 6, "defense": 9, "move": 5}},
+            ),
+        ]
+    )
     g.state.move("ha", Loc.hex(idx(g, "0303")))
     g.state.move("rd", Loc.hex(idx(g, "0402")))
     target = _side(g, "0303/0402")
@@ -61,14 +76,25 @@ def test_ot_14b2_differential_bands() -> None:
 
 @pytest.mark.rules("OT 14B2")
 def test_ot_14b2_movement_zoc_free_forty_mp_and_blocking() -> None:
-    g = _g([gunboat("gb", "France", "0303/0403"), gunboat("eg", "France", "0603/0703", a=2), unit("gm", "rifle", "Germany", "0703"),
-            unit("r", "rifle", "France", "0203")])
+    g = _g(
+        [
+            gunboat("gb", "France", "0303/0403"),
+            gunboat("eg", "France", "0603/0703", a=2),
+            unit("gm", "rifle", "Germany", "0703"),
+            unit("r", "rifle", "France", "0203"),
+        ]
+    )
     gb = g.state.pieces["gb"]
-    assert water_only.water_side(g, _side(g, "0303/0403")) and water_only.remaining(g, frame(g), gb) == 40
+    assert (
+        water_only.water_side(g, _side(g, "0303/0403"))
+        and water_only.remaining(g, frame(g), gb) == 40
+    )
     g.apply({"type": "gunboat-move", "side": EN, "piece": "gb", "hexsides": ["0304/0403"]})
     assert gb.loc == Loc.hexside(_side(g, "0304/0403"))
     with pytest.raises(IllegalAction):
-        g.apply({"type": "gunboat-move", "side": EN, "piece": "gb", "hexsides": ["0203/0303"]})  # not a water hexside
+        g.apply(
+            {"type": "gunboat-move", "side": EN, "piece": "gb", "hexsides": ["0203/0303"]}
+        )  # not a water hexside
     with pytest.raises(IllegalAction):
         move(g, "gb", "0404")
     from .helpers import run_to
@@ -83,7 +109,12 @@ def test_ot_14b2_movement_zoc_free_forty_mp_and_blocking() -> None:
 def test_ot_14b2_retreat_and_retreat_into_interdiction() -> None:
     """OT-S-48: a water-only unit retreating into an interdicted hexside that turns it back is
     eliminated."""
-    g = _g([gunboat("gb", "France", "0303/0403"), unit("ha", "heavy-artillery", "Germany", None, a=8, d=7, m=5)])
+    g = _g(
+        [
+            gunboat("gb", "France", "0303/0403"),
+            unit("ha", "heavy-artillery", "Germany", None, a=8, d=7, m=5),
+        ]
+    )
     gb = g.state.pieces["gb"]
     opts = water_only.retreat_options(g, gb)
     assert _side(g, "0303/0402") in opts and all(water_only.water_side(g, s) for s in opts)
@@ -97,9 +128,17 @@ def test_ot_14b2_retreat_and_retreat_into_interdiction() -> None:
 def test_ot_14b2_phase_start_attack_and_advance_rules() -> None:
     from grognard.rulesets.greatwar import special_units
 
-    g = _g([gunboat("gb", "France", "0303/0403"), unit("ha", "heavy-artillery", "Germany", None, a=10, d=7, m=5)])
+    g = _g(
+        [
+            gunboat("gb", "France", "0303/0403"),
+            unit("ha", "heavy-artillery", "Germany", None, a=10, d=7, m=5),
+        ]
+    )
     gb = g.state.pieces["gb"]
-    assert special_units.no_advance(g, gb) is not None and special_units.no_advance(g, gb, along_waterway=True) is None
+    assert (
+        special_units.no_advance(g, gb) is not None
+        and special_units.no_advance(g, gb, along_waterway=True) is None
+    )
     assert sorted(water_only.adjacent_hexes(g, gb)) == sorted([idx(g, "0303"), idx(g, "0403")])
     assert water_only.may_join_defense(g, gb, idx(g, "0303"))
     g.state.move("ha", Loc.hex(idx(g, "0303")))  # NGS 5

@@ -47,11 +47,22 @@ def hexes(cols: int, rows: int) -> list[str]:
 def en_all_but_last(cols: int, rows: int) -> dict[str, list[str]]:
     allh = hexes(cols, rows)
     last = f"{cols:02d}"
-    return {EN: [h for h in allh if not h.startswith(last)], CP: [h for h in allh if h.startswith(last)]}
+    return {
+        EN: [h for h in allh if not h.startswith(last)],
+        CP: [h for h in allh if h.startswith(last)],
+    }
 
 
 def depot(pid: str, at: str, side_nation: str = "France", face: str = "operational") -> dict:
-    return unit(pid, "supply-depot", side_nation, at, size="", faces={"operational": {}, "non-operational": {}}, face=face)
+    return unit(
+        pid,
+        "supply-depot",
+        side_nation,
+        at,
+        size="",
+        faces={"operational": {}, "non-operational": {}},
+        face=face,
+    )
 
 
 def res(pid: str, at: str, nation: str = "France", **kw: object) -> dict:
@@ -59,14 +70,28 @@ def res(pid: str, at: str, nation: str = "France", **kw: object) -> dict:
 
 
 CITIES = [("0101", "partial-city", "A"), ("0301", "partial-city", "B")]
-CHAIN = [{"name": "r", "kind": "rail", "paths": [["0101", "0201", "0301", "0401", "0501"]]},
-         {"name": "rd", "kind": "road", "paths": [["0501", "0502", "0503", "0504"]]}]
+CHAIN = [
+    {"name": "r", "kind": "rail", "paths": [["0101", "0201", "0301", "0401", "0501"]]},
+    {"name": "rd", "kind": "road", "paths": [["0501", "0502", "0503", "0504"]]},
+]
 
 
 def chain_game(extra: list[dict] | None = None, **kw: object):
-    pieces = [depot("dep", "0501"), army_hq("hq", "France", "0504"), division("u1", "France", "0507"),
-              division("u2", "France", "0508"), division("u3", "France", "0103")] + (extra or [])
-    args = {"cols": 8, "nrows": 8, "control": en_all_but_last(8, 8), "places": CITIES, "networks": CHAIN, "pieces": pieces}
+    pieces = [
+        depot("dep", "0501"),
+        army_hq("hq", "France", "0504"),
+        division("u1", "France", "0507"),
+        division("u2", "France", "0508"),
+        division("u3", "France", "0103"),
+    ] + (extra or [])
+    args = {
+        "cols": 8,
+        "nrows": 8,
+        "control": en_all_but_last(8, 8),
+        "places": CITIES,
+        "networks": CHAIN,
+        "pieces": pieces,
+    }
     args.update(kw)
     return game(**args)
 
@@ -80,7 +105,10 @@ def test_ot_11b_general_supply_traced_overland_road_rail() -> None:
     assert tr.supplied["u3"] == "source"  # 2 hexes overland to a major city
     assert "u2" not in tr.supplied  # 4 hexes from the HQs
     P = g.state.pieces
-    assert P["u2"].attrs.get("supply_out_since") is not None and "supply_out_since" not in P["u1"].attrs
+    assert (
+        P["u2"].attrs.get("supply_out_since") is not None
+        and "supply_out_since" not in P["u1"].attrs
+    )
     assert supply.supply_invariant(g) == []
 
 
@@ -90,23 +118,41 @@ def test_ot_11b_mud_shortens_overland_and_road_elements() -> None:
     tr = supply.trace_general(g, EN)
     assert "hq" not in tr.hq_links  # the road element is 2 hexes in mud (OT 14O3 example)
     assert set(tr.supplied) == {"u3"}
-    assert supply.element_length(g, "overland", "mud") == 2 and supply.element_length(g, "road", "clear") == 3
+    assert (
+        supply.element_length(g, "overland", "mud") == 2
+        and supply.element_length(g, "road", "clear") == 3
+    )
 
 
 @pytest.mark.rules("OT 11B1")
 def test_ot_11b1_terrain_hexes_count_double_and_river_hexsides_add_one() -> None:
-    g = game(rows=["cfccccc"], hexsides=[("major-river", ["0401/0501"])], networks=[{"name": "rd", "kind": "road", "paths": [["0601", "0701"]]}],
-             control={EN: [f"0{c}01" for c in range(1, 8)], CP: []})
+    g = game(
+        rows=["cfccccc"],
+        hexsides=[("major-river", ["0401/0501"])],
+        networks=[{"name": "rd", "kind": "road", "paths": [["0601", "0701"]]}],
+        control={EN: [f"0{c}01" for c in range(1, 8)], CP: []},
+    )
     d = supply.overland_distances(g, EN, [idx(g, "0101")])
     assert d[idx(g, "0301")] == 3  # 0301 -> 0201 (forest: 2) -> 0101 (1)
     d2 = supply.overland_distances(g, EN, [idx(g, "0401")])
     assert d2[idx(g, "0501")] == 2  # crossing an unfrozen major river hexside counts one hex more
-    g2 = game(rows=["cfccccc"], hexsides=[("major-river", ["0401/0501"])], control={EN: [f"0{c}01" for c in range(1, 8)], CP: []},
-              turns=[("Jan I 15", {"frozen": True})])
-    assert supply.overland_distances(g2, EN, [idx(g2, "0401")])[idx(g2, "0501")] == 1  # not when frozen
-    g3 = game(rows=["cffcccc"], networks=[{"name": "rd", "kind": "road", "paths": [["0101", "0201", "0301"]]}],
-              control={EN: [f"0{c}01" for c in range(1, 8)], CP: []})
-    assert supply.overland_distances(g3, EN, [idx(g3, "0101")])[idx(g3, "0301")] == 2  # along a road: no penalty
+    g2 = game(
+        rows=["cfccccc"],
+        hexsides=[("major-river", ["0401/0501"])],
+        control={EN: [f"0{c}01" for c in range(1, 8)], CP: []},
+        turns=[("Jan I 15", {"frozen": True})],
+    )
+    assert (
+        supply.overland_distances(g2, EN, [idx(g2, "0401")])[idx(g2, "0501")] == 1
+    )  # not when frozen
+    g3 = game(
+        rows=["cffcccc"],
+        networks=[{"name": "rd", "kind": "road", "paths": [["0101", "0201", "0301"]]}],
+        control={EN: [f"0{c}01" for c in range(1, 8)], CP: []},
+    )
+    assert (
+        supply.overland_distances(g3, EN, [idx(g3, "0101")])[idx(g3, "0301")] == 2
+    )  # along a road: no penalty
 
 
 @pytest.mark.rules("OT 11A")
@@ -116,10 +162,18 @@ def test_ot_11a_enemy_zoc_blocks_unless_friendly_unit() -> None:
     assert idx(g, "0501") in zoc.zoc_map(g, CP)
     d = supply.overland_distances(g, EN, [idx(g, "0501")])
     assert not d[idx(g, "0401")] < float("inf")  # a line may not enter a hex in an enemy ZOC
-    g2 = game(rows=["ccccccc"], control=ctl, pieces=[division("cp", "Germany", "0601"), division("f", "France", "0501")])
-    assert supply.overland_distances(g2, EN, [idx(g2, "0501")])[idx(g2, "0401")] == 1  # unless a friendly unit is there
+    g2 = game(
+        rows=["ccccccc"],
+        control=ctl,
+        pieces=[division("cp", "Germany", "0601"), division("f", "France", "0501")],
+    )
+    assert (
+        supply.overland_distances(g2, EN, [idx(g2, "0501")])[idx(g2, "0401")] == 1
+    )  # unless a friendly unit is there
     d3 = supply.overland_distances(g2, EN, [idx(g2, "0101")])
-    assert not d3[idx(g2, "0701")] < float("inf") or d3[idx(g2, "0701")] > 5  # never into the enemy-occupied/owned hex
+    assert (
+        not d3[idx(g2, "0701")] < float("inf") or d3[idx(g2, "0701")] > 5
+    )  # never into the enemy-occupied/owned hex
 
 
 @pytest.mark.rules("OT 11B2")
@@ -144,15 +198,32 @@ def test_ot_11b2_road_only_through_friendly_owned_hexes_first_hex_overland() -> 
     assert d[idx(g2, "0604")] == 4  # one hex overland onto the road at 0504, then 3 along it
 
 
-def long_rail(n: int, volume: str, rules: str = "", nation: str = "France", extra: list[dict] | None = None, cols: int = 18):
+def long_rail(
+    n: int,
+    volume: str,
+    rules: str = "",
+    nation: str = "France",
+    extra: list[dict] | None = None,
+    cols: int = 18,
+):
     path = [f"{c:02d}01" for c in range(1, n + 2)]
     nets = [{"name": "r", "kind": "rail", "paths": [path], "attrs": {"volume": volume}}]
     places = [("0101", "partial-city", "A"), ("0103", "factory", "F")]
     nets.append({"name": "r2", "kind": "rail", "paths": [["0101", "0102", "0103"]]})
     last = path[-1]
-    pieces = [depot("dep", last), army_hq("hq", nation, last), division("u", nation, last)] + (extra or [])
-    return game(cols=cols, nrows=3, control=en_all_but_last(cols, 3), places=places, networks=nets, pieces=pieces, rules=rules,
-                nations={"France": EN, "Germany": CP, "Britain": EN})
+    pieces = [depot("dep", last), army_hq("hq", nation, last), division("u", nation, last)] + (
+        extra or []
+    )
+    return game(
+        cols=cols,
+        nrows=3,
+        control=en_all_but_last(cols, 3),
+        places=places,
+        networks=nets,
+        pieces=pieces,
+        rules=rules,
+        nations={"France": EN, "Germany": CP, "Britain": EN},
+    )
 
 
 @pytest.mark.rules("OT 11B3a")
@@ -164,7 +235,8 @@ def test_ot_11b3a_at_most_seven_low_volume_hexes() -> None:
 
 @pytest.mark.rules("OT 11B3a")
 def test_ot_11b3a_low_capacity_net_counts_low_volume() -> None:
-    """OT-G-83: with less than 10 RE of capacity on the net, every rail hex of it counts as low-volume."""
+    """OT-G-83: with less than 10 RE of capacity on the net, every rail hex of it counts as
+    low-volume."""
     rules = '[[rules.rail_nets]]\nname = "N"\ncapacity = { Entente = 9 }'
     assert "u" not in supply.trace_general(long_rail(10, "high", rules), EN).supplied
     rules10 = '[[rules.rail_nets]]\nname = "N"\ncapacity = { Entente = 10 }'
@@ -175,21 +247,46 @@ def test_ot_11b3a_low_capacity_net_counts_low_volume() -> None:
 def test_ot_11e_foreign_rail_net_two_high_volume_hexes_count_one_low() -> None:
     """OT-G-82: a British line along 13 high-volume hexes of the French-controlled net counts as 7
     low-volume hexes -- allowed; 15 would count 8."""
-    rules = '[[rules.rail_nets]]\nname = "NW Europe Standard Gauge"\ncontroller = "France"\ncapacity = { Entente = 60 }'
-    assert supply.foreign_nets(long_rail(13, "high", rules, nation="Britain"), "Britain") == {"NW Europe Standard Gauge"}
+    rules = (
+        '[[rules.rail_nets]]\nname = "NW Europe Standard Gauge"\ncontroller = "France"\ncapacity ='
+        " { Entente = 60 }"
+    )
+    assert supply.foreign_nets(long_rail(13, "high", rules, nation="Britain"), "Britain") == {
+        "NW Europe Standard Gauge"
+    }
     assert "u" in supply.trace_general(long_rail(13, "high", rules, nation="Britain"), EN).supplied
-    assert "u" not in supply.trace_general(long_rail(15, "high", rules, nation="Britain"), EN).supplied
+    assert (
+        "u" not in supply.trace_general(long_rail(15, "high", rules, nation="Britain"), EN).supplied
+    )
     assert "u" in supply.trace_general(long_rail(15, "high", rules, nation="France"), EN).supplied
 
 
 def naval_game(size: str, damage: int = 0, area: str = "North Sea"):
     rows = ["cccxccc" + "c", "cccxccc" + "c", "cccxccc" + "c", "cccxccc" + "c", "cccxccc" + "c"]
-    ctl = {EN: [h for h in hexes(8, 5) if not h.startswith("04") and not h.startswith("08")], CP: [f"08{r:02d}" for r in range(1, 6)]}
-    places = [("0101", "partial-city", "A"), ("0301", "partial-city", "B"), ("0302", "port", "West", {"size": "major"}),
-              ("0502", "port", "East", {"size": size})]
-    nets = [{"name": "r", "kind": "rail", "paths": [["0101", "0201", "0301", "0302"], ["0502", "0503"]]},
-            {"name": "rd", "kind": "road", "paths": [["0503", "0504"]]}]
-    pieces = [depot("dep", "0503"), army_hq("hq", "France", "0503"), division("u", "France", "0505"), division("v", "France", "0605")]
+    ctl = {
+        EN: [h for h in hexes(8, 5) if not h.startswith("04") and not h.startswith("08")],
+        CP: [f"08{r:02d}" for r in range(1, 6)],
+    }
+    places = [
+        ("0101", "partial-city", "A"),
+        ("0301", "partial-city", "B"),
+        ("0302", "port", "West", {"size": "major"}),
+        ("0502", "port", "East", {"size": size}),
+    ]
+    nets = [
+        {
+            "name": "r",
+            "kind": "rail",
+            "paths": [["0101", "0201", "0301", "0302"], ["0502", "0503"]],
+        },
+        {"name": "rd", "kind": "road", "paths": [["0503", "0504"]]},
+    ]
+    pieces = [
+        depot("dep", "0503"),
+        army_hq("hq", "France", "0503"),
+        division("u", "France", "0505"),
+        division("v", "France", "0605"),
+    ]
     areas = [{"name": area, "kind": "sea-area", "hexes": [f"04{r:02d}" for r in range(1, 6)]}]
     g = game(rows=rows, control=ctl, places=places, networks=nets, pieces=pieces, areas=areas)
     if damage:
@@ -206,9 +303,13 @@ def test_ot_11b3b_naval_sub_element_and_port_throughput() -> None:
     assert tr.port_use[idx(g, "0502")] == 13  # two divisions and the Army HQs
     g2 = naval_game("marginal")
     tr2 = supply.trace_general(g2, EN)
-    assert "u" not in tr2.supplied and "v" not in tr2.supplied  # 3 RE through a marginal port: no 5-RE division
+    assert (
+        "u" not in tr2.supplied and "v" not in tr2.supplied
+    )  # 3 RE through a marginal port: no 5-RE division
     g3 = naval_game("standard", area="Black Sea")
-    assert "u" not in supply.trace_general(g3, EN).supplied  # basic naval rules: nobody traces in the Black Sea
+    assert (
+        "u" not in supply.trace_general(g3, EN).supplied
+    )  # basic naval rules: nobody traces in the Black Sea
 
 
 @pytest.mark.rules("OT 11B3b")
@@ -225,10 +326,22 @@ def test_ot_11b3b_port_damage_lowers_throughput() -> None:
 def net_game(capacity: int, depots: int = 0, extra: list[dict] | None = None):
     rules = f'[[rules.rail_nets]]\nname = "SW"\ncapacity = {{ Entente = {capacity} }}'
     path = [f"{c:02d}01" for c in range(1, 8)]
-    places = [("0101", "partial-city", "A"), ("0301", "partial-city", "B"), ("0501", "partial-city", "C"), ("0701", "partial-city", "D")]
+    places = [
+        ("0101", "partial-city", "A"),
+        ("0301", "partial-city", "B"),
+        ("0501", "partial-city", "C"),
+        ("0701", "partial-city", "D"),
+    ]
     pieces = [depot(f"d{k}", "0501") for k in range(depots)] + (extra or [])
-    return game(cols=8, nrows=3, control=en_all_but_last(8, 3), places=places, networks=[{"name": "r", "kind": "rail", "paths": [path]}],
-                pieces=pieces, rules=rules)
+    return game(
+        cols=8,
+        nrows=3,
+        control=en_all_but_last(8, 3),
+        places=places,
+        networks=[{"name": "r", "kind": "rail", "paths": [path]}],
+        pieces=pieces,
+        rules=rules,
+    )
 
 
 @pytest.mark.rules("OT 11C1")
@@ -249,7 +362,8 @@ def test_ot_11c1_activation_needs_three_re() -> None:
 
 @pytest.mark.rules("OT 11C1", "OT 7A5f")
 def test_ot_11c1_capacity_loss_forces_deactivation() -> None:
-    """OT-G-85: 17 RE and 7 depots (14 RE upkeep); losing 2 yards costs 4 RE -> 13 < 14: one depot goes."""
+    """OT-G-85: 17 RE and 7 depots (14 RE upkeep); losing 2 yards costs 4 RE -> 13 < 14: one depot
+    goes."""
     g = net_game(17, depots=7)
     assert rail.available(g, EN, "SW") == 3
     for h in ("0101", "0301"):
@@ -264,18 +378,26 @@ def test_ot_11c1_flip_move_by_strategic_rail_and_deactivate() -> None:
     g = net_game(20, depots=1)
     d = g.state.pieces["d0"]
     with pytest.raises(IllegalAction):
-        g.apply({"type": "depot-move", "side": EN, "depot": "d0", "path": ["0401", "0301"]})  # operational depots may not move
+        g.apply(
+            {"type": "depot-move", "side": EN, "depot": "d0", "path": ["0401", "0301"]}
+        )  # operational depots may not move
     logistics.flip_depot(g, d)
     assert not logistics.depot_operational(d)
     with pytest.raises(IllegalAction):
-        g.apply({"type": "depot-move", "side": EN, "depot": "d0", "path": ["0301"]})  # not along the rail line
+        g.apply(
+            {"type": "depot-move", "side": EN, "depot": "d0", "path": ["0301"]}
+        )  # not along the rail line
     g.apply({"type": "depot-move", "side": EN, "depot": "d0", "path": ["0401", "0301", "0201"]})
     assert d.loc == Loc.hex(idx(g, "0201")) and rail.ledger(g, "SW", EN)["used"] == 0
     with pytest.raises(IllegalAction):
-        g.apply({"type": "depot-move", "side": EN, "depot": "d0", "path": ["0101"]})  # once per phase
+        g.apply(
+            {"type": "depot-move", "side": EN, "depot": "d0", "path": ["0101"]}
+        )  # once per phase
     g.apply({"type": "deactivate-depot", "side": EN, "depot": "d0"})
     assert d.loc == Loc.box("pool")
-    net, h = logistics.check_activate(g, {"type": "activate-depot", "side": EN, "net": "SW", "at": "0501"})
+    net, h = logistics.check_activate(
+        g, {"type": "activate-depot", "side": EN, "net": "SW", "at": "0501"}
+    )
     assert logistics.activate_depot(g, EN, net, h).id == "d0"  # a deactivated depot is used again
 
 
@@ -293,7 +415,12 @@ def test_ot_11c1_initial_phase_actions() -> None:
 # ============================================================================ sources (OT 11C2)
 @pytest.mark.rules("OT 11C2a", "OT 11C2")
 def test_ot_11c2a_factories_and_multi_hex_cities() -> None:
-    places = [("0101", "partial-city", "P1"), ("0102", "partial-city", "P2"), ("0301", "factory", "F"), ("0501", "factory", "Idle", {"in_production": False})]
+    places = [
+        ("0101", "partial-city", "P1"),
+        ("0102", "partial-city", "P2"),
+        ("0301", "factory", "F"),
+        ("0501", "factory", "Idle", {"in_production": False}),
+    ]
     nets = [{"name": "r", "kind": "rail", "paths": [["0101", "0201", "0301", "0401", "0501"]]}]
     g = game(places=places, networks=nets, cols=8, nrows=3, control=en_all_but_last(8, 3))
     assert supply.regular_sources(g, EN) == {idx(g, "0101"), idx(g, "0102"), idx(g, "0301")}
@@ -303,19 +430,24 @@ def test_ot_11c2a_factories_and_multi_hex_cities() -> None:
 
 def special_game(**kw: object):
     pieces = [division("u", "France", "0303", supply_out_since=0), res("rp", "0304")]
-    return game(pieces=pieces, cols=6, nrows=6, control=en_all_but_last(6, 6), skip_special=False, **kw)
+    return game(
+        pieces=pieces, cols=6, nrows=6, control=en_all_but_last(6, 6), skip_special=False, **kw
+    )
 
 
 @pytest.mark.rules("OT 11C2b", "OT 11C2bi")
 def test_ot_11c2b_special_source_supplies_but_count_keeps_running() -> None:
-    """OT-G-87: a unit starting its second turn out of supply draws on a Res Pt: in general supply for
+    """OT-G-87: a unit starting its second turn out of supply draws on a Res Pt: in general supply
+    for
     the player turn, still in its second turn out, not checked for elimination."""
     g = special_game()
     assert step_name(g) == "special-supply"
     u = g.state.pieces["u"]
     assert supply.out_of_supply_count(g, u) == 2
     acts = [a for a in g.legal_actions(EN) if a["type"] == "draw-supply"]
-    assert acts == [{"type": "draw-supply", "side": EN, "source": "rp", "via": "res-pt", "pieces": ["u"]}]
+    assert acts == [
+        {"type": "draw-supply", "side": EN, "source": "rp", "via": "res-pt", "pieces": ["u"]}
+    ]
     g.apply(acts[0])
     assert supply.in_general_supply(g, u) and supply.turns_out_of_supply(g, u) == 0
     assert supply.out_of_supply_count(g, u) == 2
@@ -323,7 +455,9 @@ def test_ot_11c2b_special_source_supplies_but_count_keeps_running() -> None:
     assert not any(e["type"] == "roll" and "supply elimination" in e["text"] for e in g.state.log)
     while g.current() is not None and g.current()[1].step in ("special-supply", "initial-actions"):
         end(g)
-    assert g.state.pieces["rp"].loc == Loc.box("expended")  # removed at the end of the initial phase
+    assert g.state.pieces["rp"].loc == Loc.box(
+        "expended"
+    )  # removed at the end of the initial phase
 
 
 @pytest.mark.rules("OT 11C2b")
@@ -337,7 +471,8 @@ def test_ot_11c2b_special_supply_refusals() -> None:
 
 @pytest.mark.rules("OT 11C2bii")
 def test_ot_11c2bii_gsp_lifetime_three_initial_phases() -> None:
-    """OT-G-88: a CP GSP generated in the CP initial phase of Dec I 14 lasts through the Entente Dec II
+    """OT-G-88: a CP GSP generated in the CP initial phase of Dec I 14 lasts through the Entente Dec
+    II
     14 player turn and the CP Dec II 14 initial phase."""
     g = net_game(20, depots=1, extra=[])
     d = g.state.pieces["d0"]
@@ -347,7 +482,9 @@ def test_ot_11c2bii_gsp_lifetime_three_initial_phases() -> None:
     gw(g)["phasing"] = CP
     born = supply.player_turn_ordinal(g)
     made = logistics.generate_gsps(g, d, 2)
-    assert logistics.gsp_stacks(g, EN, usable_now=True) == {}  # not in the initial phase that made them
+    assert (
+        logistics.gsp_stacks(g, EN, usable_now=True) == {}
+    )  # not in the initial phase that made them
     logistics.expire_gsps(g)
     assert made[0].loc.kind == "hex"
     g.state.turn = {"index": 2, "label": "Dec II 14"}
@@ -380,15 +517,26 @@ def test_ot_11c2bii_generation_caps_by_route() -> None:
 
 @pytest.mark.rules("OT 11C2bii")
 def test_ot_11c2bii_gsp_supplies_one_re_each() -> None:
-    g = game(pieces=[unit("b", "rifle", "France", "0303", size="brigade", supply_out_since=0), unit("gs1", "gsp", "France", "0304", size="", faces={}),
-                     unit("gs2", "gsp", "France", "0304", size="", faces={})], cols=6, nrows=6, control=en_all_but_last(6, 6))
+    g = game(
+        pieces=[
+            unit("b", "rifle", "France", "0303", size="brigade", supply_out_since=0),
+            unit("gs1", "gsp", "France", "0304", size="", faces={}),
+            unit("gs2", "gsp", "France", "0304", size="", faces={}),
+        ],
+        cols=6,
+        nrows=6,
+        control=en_all_but_last(6, 6),
+    )
     opts = supply.special_options(g, EN)
     assert [(o.kind, o.capacity, o.eligible) for o in opts] == [("gsp", 2, ["b"])]
 
 
 def fortress_game(isolated: bool):
     places = [("0303", "fortress", "Fort", {"state": "improved", "type": "new"})]
-    pieces = [division("u", "France", "0303", supply_out_since=0), unit("r", "rifle", "France", "0303", size="brigade", supply_out_since=0)]
+    pieces = [
+        division("u", "France", "0303", supply_out_since=0),
+        unit("r", "rifle", "France", "0303", size="brigade", supply_out_since=0),
+    ]
     ctl = en_all_but_last(6, 6)
     if isolated:
         ring = ["0202", "0203", "0302", "0304", "0402", "0403"]
@@ -421,34 +569,73 @@ def test_ot_11c2biii_isolated_fortress_may_be_depleted() -> None:
 
 @pytest.mark.rules("OT 11C2b", "OT 11C2bii", "OT 11C2biii")
 def test_ot_11c2b_gsp_stack_and_improved_fortress_in_one_hex_are_two_sources() -> None:
-    """Two GSPs (1 RE each) in the hex of an improved fortress (15 RE): both sources are offered, and
+    """Two GSPs (1 RE each) in the hex of an improved fortress (15 RE): both sources are offered,
+    and
     the fortress may supply more than the GSPs could (found by self-play of marne-1914, game 88 of
     seed 1: the fortress offer was checked against the GSPs' capacity and refused)."""
     places = [("0303", "fortress", "Fort", {"state": "improved", "type": "new"})]
-    pieces = [division("u", "France", "0303", supply_out_since=0),
-              unit("r", "rifle", "France", "0303", size="brigade", supply_out_since=0),
-              unit("gs1", "gsp", "France", "0303", size="", faces={}), unit("gs2", "gsp", "France", "0303", size="", faces={})]
-    g = game(places=places, pieces=pieces, cols=6, nrows=6, control=en_all_but_last(6, 6), skip_special=False)
+    pieces = [
+        division("u", "France", "0303", supply_out_since=0),
+        unit("r", "rifle", "France", "0303", size="brigade", supply_out_since=0),
+        unit("gs1", "gsp", "France", "0303", size="", faces={}),
+        unit("gs2", "gsp", "France", "0303", size="", faces={}),
+    ]
+    g = game(
+        places=places,
+        pieces=pieces,
+        cols=6,
+        nrows=6,
+        control=en_all_but_last(6, 6),
+        skip_special=False,
+    )
     acts = {a["via"]: a for a in g.legal_actions(EN) if a["type"] == "draw-supply"}
-    assert set(acts) == {"gsp", "fortress"} and acts["gsp"]["source"] == acts["fortress"]["source"] == "0303"
+    assert (
+        set(acts) == {"gsp", "fortress"}
+        and acts["gsp"]["source"] == acts["fortress"]["source"] == "0303"
+    )
     assert acts["gsp"]["pieces"] == ["r"] and sorted(acts["fortress"]["pieces"]) == ["r", "u"]
     g.apply(acts["fortress"])
     from grognard.rulesets.greatwar.mechanics import gw
 
-    assert gw(g)["supply"]["special"][-1] == {"kind": "fortress", "source": "0303", "pieces": acts["fortress"]["pieces"]}
+    assert gw(g)["supply"]["special"][-1] == {
+        "kind": "fortress",
+        "source": "0303",
+        "pieces": acts["fortress"]["pieces"],
+    }
     assert all(supply.in_general_supply(g, g.state.pieces[x]) for x in ("r", "u"))
-    g2 = game(places=places, pieces=pieces, cols=6, nrows=6, control=en_all_but_last(6, 6), skip_special=False)
-    with pytest.raises(IllegalAction, match="at most 2 RE"):  # the GSPs alone cannot carry both units
-        g2.apply({"type": "draw-supply", "side": EN, "source": "0303", "via": "gsp", "pieces": ["r", "u"]})
-    g2.apply({"type": "draw-supply", "side": EN, "source": "0303", "pieces": ["r", "u"]})  # without "via": the fortress
+    g2 = game(
+        places=places,
+        pieces=pieces,
+        cols=6,
+        nrows=6,
+        control=en_all_but_last(6, 6),
+        skip_special=False,
+    )
+    with pytest.raises(
+        IllegalAction, match="at most 2 RE"
+    ):  # the GSPs alone cannot carry both units
+        g2.apply(
+            {
+                "type": "draw-supply",
+                "side": EN,
+                "source": "0303",
+                "via": "gsp",
+                "pieces": ["r", "u"],
+            }
+        )
+    g2.apply(
+        {"type": "draw-supply", "side": EN, "source": "0303", "pieces": ["r", "u"]}
+    )  # without "via": the fortress
     assert gw(g2)["supply"]["special"][-1]["kind"] == "fortress"
 
 
-# ============================================================================ combat supply (OT 11D)
+# =========================================================================== combat supply (OT 11D)
 @pytest.mark.rules("OT 11D", "OT 8C2")
 def test_ot_11d_combat_supply_re_counting() -> None:
     """OT-G-46: a heavy artillery regiment counts 2 RE, 4 RE in an overstack."""
-    g = game(pieces=[unit("ha", "heavy-artillery", "France", "0101"), division("d", "France", "0102")])
+    g = game(
+        pieces=[unit("ha", "heavy-artillery", "France", "0101"), division("d", "France", "0102")]
+    )
     p = g.state.pieces["ha"]
     assert supply.combat_supply_re(g, p) == 2
     p.status.add(stacking.OVERSTACKED)
@@ -457,10 +644,18 @@ def test_ot_11d_combat_supply_re_counting() -> None:
 
 
 def cs_game(hq: bool = False, n: int = 7):
-    pieces = [res("rp", "0303")] + [division(f"d{k}", "France", f"03{(k % 3) + 2:02d}") for k in range(n)]
+    pieces = [res("rp", "0303")] + [
+        division(f"d{k}", "France", f"03{(k % 3) + 2:02d}") for k in range(n)
+    ]
     if hq:
         pieces.append(army_hq("hq", "France", "0303"))
-    return game(pieces=pieces, cols=6, nrows=6, control=en_all_but_last(6, 6), options={"overstacking": True})
+    return game(
+        pieces=pieces,
+        cols=6,
+        nrows=6,
+        control=en_all_but_last(6, 6),
+        options={"overstacking": True},
+    )
 
 
 @pytest.mark.rules("OT 11D")
@@ -476,8 +671,16 @@ def test_ot_11d_res_pt_supplies_30_or_150_re() -> None:
 
 @pytest.mark.rules("OT 11D")
 def test_ot_11d_free_allowance_and_removal_at_segment_end() -> None:
-    g = game(pieces=[res("rp", "0303"), unit("a", "rifle", "France", "0302", size="brigade"), unit("b", "rifle", "France", "0304", size="brigade")],
-             cols=6, nrows=6, control=en_all_but_last(6, 6))
+    g = game(
+        pieces=[
+            res("rp", "0303"),
+            unit("a", "rifle", "France", "0302", size="brigade"),
+            unit("b", "rifle", "France", "0304", size="brigade"),
+        ],
+        cols=6,
+        nrows=6,
+        control=en_all_but_last(6, 6),
+    )
     from grognard.rulesets.greatwar.mechanics import gw
 
     gw(g)["phase"] = "combat"
@@ -487,7 +690,12 @@ def test_ot_11d_free_allowance_and_removal_at_segment_end() -> None:
     assert g.state.pieces["rp"].loc.kind == "hex"
     cs = supply.combat_supply(g, EN, [g.state.pieces["b"]], "combat", commit=True)
     assert cs.supplied == {}  # the free Res Pt supplies no other units this phase
-    g2 = game(pieces=[res("rp", "0303"), division("d", "France", "0302")], cols=6, nrows=6, control=en_all_but_last(6, 6))
+    g2 = game(
+        pieces=[res("rp", "0303"), division("d", "France", "0302")],
+        cols=6,
+        nrows=6,
+        control=en_all_but_last(6, 6),
+    )
     gw(g2)["phase"] = "combat"
     supply.combat_supply(g2, EN, [g2.state.pieces["d"]], "bombardment", commit=True)
     supply.end_of_segment(g2, "bombardment")
@@ -497,8 +705,17 @@ def test_ot_11d_free_allowance_and_removal_at_segment_end() -> None:
 
 @pytest.mark.rules("OT 11D", "OT 11E", "OT 6B4")
 def test_ot_11d_res_pt_with_foreign_army_hq_and_fatigue_hq() -> None:
-    g = game(pieces=[res("rp", "0303"), army_hq("bhq", "Britain", "0303"), division("d", "France", "0302"), division("bd", "Britain", "0304")],
-             cols=6, nrows=6, control=en_all_but_last(6, 6))
+    g = game(
+        pieces=[
+            res("rp", "0303"),
+            army_hq("bhq", "Britain", "0303"),
+            division("d", "France", "0302"),
+            division("bd", "Britain", "0304"),
+        ],
+        cols=6,
+        nrows=6,
+        control=en_all_but_last(6, 6),
+    )
     cs = supply.combat_supply(g, EN, [g.state.pieces["d"], g.state.pieces["bd"]], "combat")
     assert "d" not in cs.supplied and "bd" in cs.supplied
     g.state.pieces["bhq"].attrs["fatigue"] = 3
@@ -512,24 +729,54 @@ def test_ot_11e_home_territory_army_hq_nationality_and_minor_powers() -> None:
     nations = {"France": EN, "Germany": CP, "Britain": EN, "Belgium": EN}
     places = [("0101", "partial-city", "A"), ("0301", "partial-city", "B")]
     nets = [{"name": "r", "kind": "rail", "paths": [["0101", "0201", "0301"]]}]
-    pieces = [division("f", "France", "0102"), division("be", "Belgium", "0102"), army_hq("bhq", "Britain", "0303"), division("b", "Britain", "0304")]
-    g = game(rules=rules, nations=nations, places=places, networks=nets, pieces=pieces, cols=8, nrows=4, control=en_all_but_last(8, 4))
+    pieces = [
+        division("f", "France", "0102"),
+        division("be", "Belgium", "0102"),
+        army_hq("bhq", "Britain", "0303"),
+        division("b", "Britain", "0304"),
+    ]
+    g = game(
+        rules=rules,
+        nations=nations,
+        places=places,
+        networks=nets,
+        pieces=pieces,
+        cols=8,
+        nrows=4,
+        control=en_all_but_last(8, 4),
+    )
     assert supply.source_allowed(g, "France", idx(g, "0101"))
-    assert supply.source_allowed(g, "Belgium", idx(g, "0101"))  # a minor power uses the sources of France
+    assert supply.source_allowed(
+        g, "Belgium", idx(g, "0101")
+    )  # a minor power uses the sources of France
     tr = supply.trace_general(g, EN)
     assert {"f", "be"} <= set(tr.supplied)
     assert not supply.hq_allowed(g, "France", g.state.pieces["bhq"])
-    g2 = game(rules='home_territory = { Britain = ["0801"] }', nations=nations, places=places, networks=nets,
-              pieces=[division("b", "Britain", "0102")], cols=8, nrows=4, control=en_all_but_last(8, 4))
-    assert "b" not in supply.trace_general(g2, EN).supplied  # French cities are outside its home territory
+    g2 = game(
+        rules='home_territory = { Britain = ["0801"] }',
+        nations=nations,
+        places=places,
+        networks=nets,
+        pieces=[division("b", "Britain", "0102")],
+        cols=8,
+        nrows=4,
+        control=en_all_but_last(8, 4),
+    )
+    assert (
+        "b" not in supply.trace_general(g2, EN).supplied
+    )  # French cities are outside its home territory
 
 
 # ============================================================================ effects (OT 11F)
 @pytest.mark.rules("OT 11F")
 def test_ot_11f_turns_out_of_supply_count_two_player_turns() -> None:
-    """OT-G-90: an Entente unit first found out in the CP initial phase of Dec I 14: its first turn out
+    """OT-G-90: an Entente unit first found out in the CP initial phase of Dec I 14: its first turn
+    out
     is that CP player turn and the Entente Dec II 14 player turn."""
-    g = game(pieces=[division("d", "France", "0101")], turns=[("Dec I 14", {}), ("Dec II 14", {}), ("Jan I 15", {})])
+    g = game(
+        pieces=[division("d", "France", "0101")],
+        turns=[("Dec I 14", {}), ("Dec II 14", {}), ("Jan I 15", {})],
+    )
     from grognard.rulesets.greatwar.mechanics import gw
 
     p = g.state.pieces["d"]
@@ -556,7 +803,10 @@ def test_ot_11f_strength_multipliers() -> None:
     p.attrs["supply_out_since"] = supply.player_turn_ordinal(g) - 2
     assert 4 * strength_factor(g, p, False) == 1
     assert 4 * strength_factor(g, p, True) == 4
-    g2 = game(pieces=[division("d", "France", "0101", a=4, d=6)], options={"u1-not-isolated-halved": False})
+    g2 = game(
+        pieces=[division("d", "France", "0101", a=4, d=6)],
+        options={"u1-not-isolated-halved": False},
+    )
     q = g2.state.pieces["d"]
     q.attrs["supply_out_since"] = supply.player_turn_ordinal(g2)
     assert strength_factor(g2, q, False, isolated=False) == 1
@@ -572,7 +822,9 @@ def test_ot_11f1_11f2_movement_zoc_aa_and_special_effects() -> None:
     assert supply.has_special_effects(g, tk) and supply.aa_factor(g, tk) == 1
     assert zoc.zoc_level(g, d) == "full"
     d.attrs["supply_out_since"] = supply.player_turn_ordinal(g) - 2
-    assert supply.movement_factor(g, d) == Fraction(1, 2) and movement.movement_allowance(g, d) == Fraction(5, 2)
+    assert supply.movement_factor(g, d) == Fraction(1, 2) and movement.movement_allowance(
+        g, d
+    ) == Fraction(5, 2)
     assert zoc.zoc_level(g, d) == "reduced" and supply.zoc_reduced_by_supply(g, d)
     assert not supply.has_special_effects(g, d) and supply.aa_factor(g, d) == Fraction(1, 2)
 
@@ -590,12 +842,26 @@ def test_ot_11f3_elimination_modifiers() -> None:
 
 @pytest.mark.rules("OT 11F3")
 def test_ot_11f3_isolated_unit_in_second_turn_out_may_be_eliminated() -> None:
-    g = game(pieces=[division("d", "France", "0202", supply_out_since=-2), division("e", "France", "0204", supply_out_since=2)],
-             cols=4, nrows=4)
+    g = game(
+        pieces=[
+            division("d", "France", "0202", supply_out_since=-2),
+            division("e", "France", "0204", supply_out_since=2),
+        ],
+        cols=4,
+        nrows=4,
+    )
     assert isolation.is_isolated(g, EN, idx(g, "0202"))
-    assert g.state.pieces["d"].loc == Loc.box("eliminated") or any("supply elimination check of d" in e["text"] for e in g.state.log)
-    assert not any("supply elimination check of e" in e["text"] for e in g.state.log)  # first turn out: no check
-    rolls = [e for e in g.state.log if e["type"] == "roll" and "supply elimination check of d" in e["text"]]
+    assert g.state.pieces["d"].loc == Loc.box("eliminated") or any(
+        "supply elimination check of d" in e["text"] for e in g.state.log
+    )
+    assert not any(
+        "supply elimination check of e" in e["text"] for e in g.state.log
+    )  # first turn out: no check
+    rolls = [
+        e
+        for e in g.state.log
+        if e["type"] == "roll" and "supply elimination check of d" in e["text"]
+    ]
     assert len(rolls) == 1
 
 
@@ -625,13 +891,26 @@ def test_ot_11b_transport_units_extend_overland_and_road_elements() -> None:
     overland path makes it 3, another on the road path makes the road 3."""
     ctl = {EN: [f"0{c}0{r}" for c in range(1, 8) for r in (1, 2)], CP: []}
     mt = unit("mt", "motorized-transport", "France", "0301", a=0, d=0, m=8, status=["supply-line"])
-    g = game(rows=["ccccccc", "ccccccc"], control=ctl, pieces=[mt], turns=[("Oct I 14", {"weather": "mud"})])
+    g = game(
+        rows=["ccccccc", "ccccccc"],
+        control=ctl,
+        pieces=[mt],
+        turns=[("Oct I 14", {"weather": "mud"})],
+    )
     d = supply.overland_distances(g, EN, [idx(g, "0101")])
-    assert d[idx(g, "0401")] == 2  # 3 hexes, one of them with the transport: within the mud length of 2
+    assert (
+        d[idx(g, "0401")] == 2
+    )  # 3 hexes, one of them with the transport: within the mud length of 2
     g2 = game(rows=["ccccccc", "ccccccc"], control=ctl, turns=[("Oct I 14", {"weather": "mud"})])
     assert supply.overland_distances(g2, EN, [idx(g2, "0101")])[idx(g2, "0401")] == 3
     nets = [{"name": "rd", "kind": "road", "paths": [["0101", "0201", "0301", "0401", "0501"]]}]
-    g3 = game(rows=["ccccccc", "ccccccc"], control=ctl, networks=nets, pieces=[mt], turns=[("Oct I 14", {"weather": "mud"})])
+    g3 = game(
+        rows=["ccccccc", "ccccccc"],
+        control=ctl,
+        networks=nets,
+        pieces=[mt],
+        turns=[("Oct I 14", {"weather": "mud"})],
+    )
     assert supply.road_distances(g3, EN, [idx(g3, "0101")])[idx(g3, "0401")] == 2
 
 

@@ -72,8 +72,14 @@ def rail_line(n: int, volume: str = "high", capacity: int = 20, pieces: list[dic
     rules = f'[[rules.rail_nets]]\nname = "N"\ncapacity = {{ Entente = {capacity} }}'
     places = [("0101", "partial-city", "A")]
     ctl = {EN: path + [f"{c:02d}02" for c in range(1, n + 1)], CP: []}
-    return game(rows=["c" * n, "c" * n], places=places, networks=[{"name": "r", "kind": "rail", "paths": [path], "attrs": {"volume": volume}}],
-                rules=rules, control=ctl, pieces=pieces or [])
+    return game(
+        rows=["c" * n, "c" * n],
+        places=places,
+        networks=[{"name": "r", "kind": "rail", "paths": [path], "attrs": {"volume": volume}}],
+        rules=rules,
+        control=ctl,
+        pieces=pieces or [],
+    )
 
 
 @pytest.mark.rules("OT 11H1", "OT 7A4")
@@ -81,15 +87,33 @@ def test_ot_11h1_items_move_alone_by_rail() -> None:
     g = rail_line(45, pieces=[res("rp", "0101"), gsp("gs", "0101")])
     far = [f"{c:02d}01" for c in range(2, 43)]
     with pytest.raises(IllegalAction) as e:
-        g.apply({"type": "item-rail-move", "side": EN, "item": "rp", "kind": "operational", "path": far})
+        g.apply(
+            {"type": "item-rail-move", "side": EN, "item": "rp", "kind": "operational", "path": far}
+        )
     assert e.value.rule == "OT 11H1"  # 41 hexes: more than 40 by operational rail
-    g.apply({"type": "item-rail-move", "side": EN, "item": "rp", "kind": "operational", "path": far[:40]})
+    g.apply(
+        {
+            "type": "item-rail-move",
+            "side": EN,
+            "item": "rp",
+            "kind": "operational",
+            "path": far[:40],
+        }
+    )
     assert units.hex_of(g, g.state.pieces["rp"]) == idx(g, "4101")
     assert rail.ledger(g, "N", EN)["used"] == 3  # a Res Pt is 3 RE of capacity
     g.apply({"type": "item-rail-move", "side": EN, "item": "gs", "kind": "strategic", "path": far})
     assert rail.ledger(g, "N", EN)["used"] == Fraction(13, 4)
     with pytest.raises(IllegalAction) as e:
-        g.apply({"type": "item-rail-move", "side": EN, "item": "rp", "kind": "operational", "path": ["4201"]})
+        g.apply(
+            {
+                "type": "item-rail-move",
+                "side": EN,
+                "item": "rp",
+                "kind": "operational",
+                "path": ["4201"],
+            }
+        )
     assert e.value.rule == "OT 11H4"  # one operational rail move per phase
 
 
@@ -97,7 +121,15 @@ def test_ot_11h1_items_move_alone_by_rail() -> None:
 def test_ot_11h1_low_volume_doubles_and_capacity_limits() -> None:
     g = rail_line(6, volume="low", capacity=5, pieces=[res("rp", "0101"), res("r2", "0101")])
     with pytest.raises(IllegalAction) as e:
-        g.apply({"type": "item-rail-move", "side": EN, "item": "rp", "kind": "operational", "path": ["0201", "0301"]})
+        g.apply(
+            {
+                "type": "item-rail-move",
+                "side": EN,
+                "item": "rp",
+                "kind": "operational",
+                "path": ["0201", "0301"],
+            }
+        )
     assert e.value.rule == "OT 7A4"  # 6 RE on a low-volume line, 5 available
 
 
@@ -123,53 +155,111 @@ def chain(g, n: int) -> list[str]:
 
 @pytest.mark.rules("OT 11H1", "OT 7C5")
 def test_ot_11h1_items_move_alone_by_river() -> None:
-    g = game(rows=ROWS10, hexsides=[("river", river_sides())], places=[("0601", "partial-city", "Pavia")],
-             options={"navigable-waterways": True}, pieces=[gsp("gs", "0601"), res("rp", "0601")])
+    g = game(
+        rows=ROWS10,
+        hexsides=[("river", river_sides())],
+        places=[("0601", "partial-city", "Pavia")],
+        options={"navigable-waterways": True},
+        pieces=[gsp("gs", "0601"), res("rp", "0601")],
+    )
     sides = chain(g, 16)
     dest = sides[-1].split("/")[0]
     with pytest.raises(IllegalAction) as e:
-        g.apply({"type": "item-river-move", "side": EN, "item": "rp", "hexsides": sides, "to": dest})
+        g.apply(
+            {"type": "item-river-move", "side": EN, "item": "rp", "hexsides": sides, "to": dest}
+        )
     assert e.value.rule == "OT 7C5"  # 3 RE: more than the 1 RE of the net's only river yard
     g.apply({"type": "item-river-move", "side": EN, "item": "gs", "hexsides": sides, "to": dest})
     assert units.hex_of(g, g.state.pieces["gs"]) == idx(g, dest)
     with pytest.raises(IllegalAction):
-        g.apply({"type": "item-river-move", "side": EN, "item": "rp", "hexsides": chain(g, 41), "to": dest})
+        g.apply(
+            {
+                "type": "item-river-move",
+                "side": EN,
+                "item": "rp",
+                "hexsides": chain(g, 41),
+                "to": dest,
+            }
+        )
 
 
 @pytest.mark.rules("OT 11H2")
 def test_ot_11h2_cartage_limits_and_mp_deductions() -> None:
-    """OT-G-94/95: a 2-RE brigade (MA 5) carrying 8 GSPs has MA 4, 12 GSPs MA 3, accelerated (5-2)x2 = 6;
+    """OT-G-94/95: a 2-RE brigade (MA 5) carrying 8 GSPs has MA 4, 12 GSPs MA 3, accelerated (5-2)x2
+    = 6;
     a regiment may not carry 9 GSPs (2 1/4 RE > twice its 1 RE)."""
     gs = [gsp(f"g{k}", "0101") for k in range(12)]
-    g = game(pieces=[unit("b", "rifle", "France", "0101", size="brigade"), unit("r", "rifle", "France", "0101"), *gs])
+    g = game(
+        pieces=[
+            unit("b", "rifle", "France", "0101", size="brigade"),
+            unit("r", "rifle", "France", "0101"),
+            *gs,
+        ]
+    )
     b = g.state.pieces["b"]
     g.apply({"type": "pick-up", "side": EN, "carrier": "b", "items": [f"g{k}" for k in range(8)]})
     assert logistics.cartage_deduction(g, b) == 1 and movement.movement_allowance(g, b) == 4
-    g.apply({"type": "pick-up", "side": EN, "carrier": "b", "items": [f"g{k}" for k in range(8, 12)]})
-    assert movement.movement_allowance(g, b) == 3 and movement.movement_allowance(g, b, accel=True) == 6
+    g.apply(
+        {"type": "pick-up", "side": EN, "carrier": "b", "items": [f"g{k}" for k in range(8, 12)]}
+    )
+    assert (
+        movement.movement_allowance(g, b) == 3
+        and movement.movement_allowance(g, b, accel=True) == 6
+    )
     with pytest.raises(IllegalAction) as e:
-        logistics.check_pick_up(g, frame(g), {"type": "pick-up", "side": EN, "carrier": "r", "items": ["g0"]})
+        logistics.check_pick_up(
+            g, frame(g), {"type": "pick-up", "side": EN, "carrier": "r", "items": ["g0"]}
+        )
     g.apply({"type": "drop", "side": EN, "carrier": "b", "items": [f"g{k}" for k in range(9)]})
     with pytest.raises(IllegalAction) as e:
-        g.apply({"type": "pick-up", "side": EN, "carrier": "r", "items": [f"g{k}" for k in range(9)]})
+        g.apply(
+            {"type": "pick-up", "side": EN, "carrier": "r", "items": [f"g{k}" for k in range(9)]}
+        )
     assert e.value.rule in ("OT 11H2", "OT 11H4")
-    assert logistics.cartage_problem(g, g.state.pieces["r"], [g.state.pieces[f"g{k}"] for k in range(9)]) is not None
-    assert logistics.cartage_problem(g, g.state.pieces["r"], [g.state.pieces[f"g{k}"] for k in range(8)]) is None
+    assert (
+        logistics.cartage_problem(
+            g, g.state.pieces["r"], [g.state.pieces[f"g{k}"] for k in range(9)]
+        )
+        is not None
+    )
+    assert (
+        logistics.cartage_problem(
+            g, g.state.pieces["r"], [g.state.pieces[f"g{k}"] for k in range(8)]
+        )
+        is None
+    )
 
 
 @pytest.mark.rules("OT 11H2")
 def test_ot_11h2_army_hq_transport_and_one_divisional_res_pt() -> None:
-    g = game(pieces=[army_hq("hq", "France", "0101"), unit("mt", "motorized-transport", "France", "0101", a=0, d=0, m=8),
-                     division("d1", "France", "0102"), division("d2", "France", "0102"), res("r1", "0101"), res("r2", "0101"),
-                     res("r3", "0101"), res("r4", "0101"), res("r5", "0102"), res("r6", "0102")])
+    g = game(
+        pieces=[
+            army_hq("hq", "France", "0101"),
+            unit("mt", "motorized-transport", "France", "0101", a=0, d=0, m=8),
+            division("d1", "France", "0102"),
+            division("d2", "France", "0102"),
+            res("r1", "0101"),
+            res("r2", "0101"),
+            res("r3", "0101"),
+            res("r4", "0101"),
+            res("r5", "0102"),
+            res("r6", "0102"),
+        ]
+    )
     P = g.state.pieces
     rps = [P[f"r{k}"] for k in range(1, 5)]
     assert logistics.cartage_problem(g, P["hq"], rps[:3]) is None  # 9 RE
     assert logistics.cartage_problem(g, P["hq"], rps) is not None  # 12 RE
-    assert logistics.cartage_problem(g, P["mt"], rps[:2]) is None and logistics.cartage_problem(g, P["mt"], rps[:3]) is not None
+    assert (
+        logistics.cartage_problem(g, P["mt"], rps[:2]) is None
+        and logistics.cartage_problem(g, P["mt"], rps[:3]) is not None
+    )
     assert logistics.cartage_deduction(g, P["hq"]) == 0
     g.apply({"type": "pick-up", "side": EN, "carrier": "d1", "items": ["r5"]})
-    assert logistics.cartage_deduction(g, P["d1"]) == 3 and movement.movement_allowance(g, P["d1"]) == 2
+    assert (
+        logistics.cartage_deduction(g, P["d1"]) == 3
+        and movement.movement_allowance(g, P["d1"]) == 2
+    )
     with pytest.raises(IllegalAction) as e:
         g.apply({"type": "pick-up", "side": EN, "carrier": "d2", "items": ["r6"]})
     assert "already carries a Res Pt" in str(e.value)
@@ -194,6 +284,8 @@ def test_ot_11h3_air_and_naval_transport_and_combining() -> None:
     g.apply({"type": "pick-up", "side": EN, "carrier": "b", "items": ["gs"]})
     assert logistics.combine_ok(f, item, "cart") is not None  # carted once already
     assert logistics.combine_ok(f, item, "operational") is None  # rail is still open
-    assert logistics.combine_ok(f, item, "strategic") is not None  # strategic rail only for an item that has not moved
+    assert (
+        logistics.combine_ok(f, item, "strategic") is not None
+    )  # strategic rail only for an item that has not moved
     g2 = game(pieces=[gsp("gs", "0101")], options={"advanced-air": True})
     logistics.record_transport(g2, frame(g2), g2.state.pieces["gs"], "air")

@@ -14,7 +14,9 @@ from .helpers import skip_later_initial
 
 def test_tutorial_validates_with_the_cli() -> None:
     sc = find("gw-tutorial")
-    out = subprocess.run(["grognard", "validate", sc.source_name], capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        ["grognard", "validate", sc.source_name], capture_output=True, text=True, check=False
+    )
     assert out.returncode == 0, out.stderr
     assert "ok (gw-tutorial, greatwar" in out.stdout
 
@@ -45,8 +47,11 @@ def test_tutorial_selfplay_with_advanced_and_optional_rules() -> None:
     sc = find("gw-tutorial")
     text = sc.source_text.replace(
         "tutorial = true",
-        "tutorial = true\noptions = { overstacking = true, navigable-waterways = true, isolated-rail-sections = true, marginal-units = true }",
+        "tutorial = true\noptions = { overstacking = true, navigable-waterways = true,"
+        " isolated-rail-sections = true, marginal-units = true }",
     )
-    rep = selfplay(load_scenario_text(text, "tutorial-with-options"), games=2, seed=5, max_steps=3000)
+    rep = selfplay(
+        load_scenario_text(text, "tutorial-with-options"), games=2, seed=5, max_steps=3000
+    )
     assert rep.invariant_violations == 0 and rep.refused_legal_actions == 0, rep.problems
     assert rep.replay_mismatches == 0 and rep.view_leaks == 0, rep.problems

@@ -28,13 +28,25 @@ def test_ot_5a_divisions_project_into_all_adjacent_hexes() -> None:
 def test_ot_5a_small_units_project_only_in_arctic_or_desert() -> None:
     """OT-G-13: a rifle brigade on the A/B boundary has a ZOC in adjacent zone A hexes only."""
     zone_a = ["0101", "0201", "0301", "0401", "0202", "0102", "0302", "0402"]
-    rest = [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 7) if f"{c:02d}{r:02d}" not in zone_a]
-    g = game(pieces=[unit("b", "rifle", "Germany", "0302", a=2, d=3, size="brigade", support="self")],
-             areas=[{"name": "A", "kind": "weather-zone", "hexes": zone_a}, {"name": "B", "kind": "weather-zone", "hexes": rest}])
+    rest = [
+        f"{c:02d}{r:02d}"
+        for c in range(1, 9)
+        for r in range(1, 7)
+        if f"{c:02d}{r:02d}" not in zone_a
+    ]
+    g = game(
+        pieces=[unit("b", "rifle", "Germany", "0302", a=2, d=3, size="brigade", support="self")],
+        areas=[
+            {"name": "A", "kind": "weather-zone", "hexes": zone_a},
+            {"name": "B", "kind": "weather-zone", "hexes": rest},
+        ],
+    )
     got = labels(g, zoc.zoc_hexes(g, g.state.pieces["b"]))
     expected = sorted(["0302", *[h for h in nbrs(g, "0302") if h in zone_a and h != "0302"]])
     assert got == expected
-    assert any(h not in zone_a for h in nbrs(g, "0302"))  # some neighbours are in zone B and get no ZOC
+    assert any(
+        h not in zone_a for h in nbrs(g, "0302")
+    )  # some neighbours are in zone B and get no ZOC
 
 
 @pytest.mark.rules("OT 5A")
@@ -46,8 +58,14 @@ def test_ot_5a_unsupported_division_projects_only_in_arctic_desert() -> None:
 @pytest.mark.rules("OT 5A")
 def test_ot_5a_no_zoc_across_prohibited_hexsides() -> None:
     """OT-G-14: a unit barred from high mountain hexsides has no ZOC across them."""
-    g = game(pieces=[division("d", "Germany", "0603"), division("hm", "Germany", "0306", typ="high-mountain")],
-             hexsides=[("high-mountain", ["0603/0602", "0306/0305"])], rows=["cccccccc"] * 5 + ["cgcccccc"])
+    g = game(
+        pieces=[
+            division("d", "Germany", "0603"),
+            division("hm", "Germany", "0306", typ="high-mountain"),
+        ],
+        hexsides=[("high-mountain", ["0603/0602", "0306/0305"])],
+        rows=["cccccccc"] * 5 + ["cgcccccc"],
+    )
     hexes = labels(g, zoc.zoc_hexes(g, g.state.pieces["d"]))
     assert "0602" not in hexes and "0604" in hexes
     # a high mountain unit may cross such hexsides (in clear weather), so its ZOC does
@@ -58,13 +76,19 @@ def test_ot_5a_no_zoc_across_prohibited_hexsides() -> None:
 
 @pytest.mark.rules("OT 5A")
 def test_ot_5a_units_with_zoc_in_own_hex_only_or_none() -> None:
-    """OT-G-15: battalion, remnant, 0-strength brigade and artillery regiment: own hex only; HQs: none."""
-    g = game(pieces=[unit("bn", "rifle", "Germany", "0601", size="battalion", support="self"),
-                     unit("rem", "rifle", "Germany", "0603", size="remnant", support="self"),
-                     unit("zero", "rifle", "Germany", "0605", a=0, d=0, size="brigade", support="self"),
-                     unit("art", "field-artillery", "Germany", "0801", a=3, d=4),
-                     army_hq("ahq", "Germany", "0803"), unit("chq", "corps-hq", "Germany", "0805", a=0, d=0, m=8, size="corps"),
-                     unit("axhq", "art-xx-hq", "Germany", "0806", a=0, d=0, size="division")])
+    """OT-G-15: battalion, remnant, 0-strength brigade and artillery regiment: own hex only; HQs:
+    none."""
+    g = game(
+        pieces=[
+            unit("bn", "rifle", "Germany", "0601", size="battalion", support="self"),
+            unit("rem", "rifle", "Germany", "0603", size="remnant", support="self"),
+            unit("zero", "rifle", "Germany", "0605", a=0, d=0, size="brigade", support="self"),
+            unit("art", "field-artillery", "Germany", "0801", a=3, d=4),
+            army_hq("ahq", "Germany", "0803"),
+            unit("chq", "corps-hq", "Germany", "0805", a=0, d=0, m=8, size="corps"),
+            unit("axhq", "art-xx-hq", "Germany", "0806", a=0, d=0, size="division"),
+        ]
+    )
     for pid, h in (("bn", "0601"), ("rem", "0603"), ("zero", "0605"), ("art", "0801")):
         assert labels(g, zoc.zoc_hexes(g, g.state.pieces[pid])) == [h], pid
     for pid in ("ahq", "chq", "axhq"):
@@ -74,10 +98,16 @@ def test_ot_5a_units_with_zoc_in_own_hex_only_or_none() -> None:
 
 @pytest.mark.rules("OT 5A")
 def test_ot_5a_reduced_and_lost_zocs() -> None:
-    g = game(pieces=[unit("lone", "rifle", "Germany", "0601", a=2, d=3, size="brigade"),
-                     unit("with", "rifle", "Germany", "0603", a=2, d=3, size="brigade"), division("div", "Germany", "0603"),
-                     division("acc", "Germany", "0605"), division("sh", "Austria-Hungary", "0801")],
-             nations={"France": "Entente", "Germany": CP, "Austria-Hungary": CP})
+    g = game(
+        pieces=[
+            unit("lone", "rifle", "Germany", "0601", a=2, d=3, size="brigade"),
+            unit("with", "rifle", "Germany", "0603", a=2, d=3, size="brigade"),
+            division("div", "Germany", "0603"),
+            division("acc", "Germany", "0605"),
+            division("sh", "Austria-Hungary", "0801"),
+        ],
+        nations={"France": "Entente", "Germany": CP, "Austria-Hungary": CP},
+    )
     P = g.state.pieces
     assert zoc.zoc_level(g, P["lone"]) == zoc.REDUCED  # unsupported
     assert zoc.zoc_level(g, P["with"]) == zoc.FULL  # supported by the division with it
@@ -97,7 +127,8 @@ def test_ot_5a_reduced_and_lost_zocs() -> None:
 @pytest.mark.rules("OT 5B")
 def test_ot_5b_ownership_by_occupation_and_uncontested_zoc() -> None:
     g = game(pieces=[division("f", "France", "0403"), division("g", "Germany", "0603")])
-    # the French division took 0504 by its uncontested ZOC? 0504 is next to both: contested, no change
+    # the French division took 0504 by its uncontested ZOC? 0504 is next to both: contested, no
+    # change
     g.state.control[idx(g, "0502")] = CP
     zoc.update_ownership(g)
     owner = g.state.control
@@ -121,7 +152,10 @@ def test_ot_5b_ownership_by_occupation_and_uncontested_zoc() -> None:
 
 @pytest.mark.rules("OT 5B")
 def test_ot_5b_enemy_city_only_by_occupation_and_contested_hexes_frozen() -> None:
-    g = game(pieces=[division("f", "France", "0403")], places=[("0504", "point-city", "Town"), ("0404", "fortress", "Fort")])
+    g = game(
+        pieces=[division("f", "France", "0403")],
+        places=[("0504", "point-city", "Town"), ("0404", "fortress", "Fort")],
+    )
     g.state.control[idx(g, "0504")] = CP
     g.state.control[idx(g, "0502")] = CP
     mechanics.set_marker(g, "contested", idx(g, "0502"), True)

@@ -16,42 +16,83 @@ from grognard.rulesets.lgg1418 import battle, battle_steps
 from grognard.rulesets.lgg1418 import model as M
 from tests.lgg1418.helpers import CP, EN, army, artillery, corps, game, general, ghq, hq
 
-CAPITALS = [{"hex": "0403", "kind": "city", "name": "Berlin", "attrs": {"nation": "DE", "capital": True}},
-            {"hex": "0505", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}}]
+CAPITALS = [
+    {"hex": "0403", "kind": "city", "name": "Berlin", "attrs": {"nation": "DE", "capital": True}},
+    {"hex": "0505", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}},
+]
 HEXES = [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)]
 
 
 def split_control(border: int = 8) -> dict[str, Any]:
     """Central Powers west/north of the diagonal (column + row <= border), the Entente beyond."""
-    return {"hexes": {CP: [h for h in HEXES if int(h[:2]) + int(h[2:]) <= border],
-                      EN: [h for h in HEXES if int(h[:2]) + int(h[2:]) > border]}}
+    return {
+        "hexes": {
+            CP: [h for h in HEXES if int(h[:2]) + int(h[2:]) <= border],
+            EN: [h for h in HEXES if int(h[:2]) + int(h[2:]) > border],
+        }
+    }
 
 
-def base_pieces(fr_hq: str = "0605", de_hq: str = "0302", fr_obst: int = 2, de_obst: int = 2,
-                fr_bonus: int = 0, de_bonus: int = 0) -> list[dict[str, Any]]:
+def base_pieces(
+    fr_hq: str = "0605",
+    de_hq: str = "0302",
+    fr_obst: int = 2,
+    de_obst: int = 2,
+    fr_bonus: int = 0,
+    de_bonus: int = 0,
+) -> list[dict[str, Any]]:
     fg = general("fgen", "FR", "fh", obst=fr_obst)
     fg["faces"]["front"]["bonus"] = fr_bonus
     dg = general("dgen", "DE", "dh", obst=de_obst)
     dg["faces"]["front"]["bonus"] = de_bonus
-    return [ghq("fr-ghq", "FR", "0707"), ghq("de-ghq", "DE", "0202"),
-            hq("fh", "FR", fr_hq, "FR-1", rng=3), fg, hq("dh", "DE", de_hq, "DE-1", rng=3), dg]
+    return [
+        ghq("fr-ghq", "FR", "0707"),
+        ghq("de-ghq", "DE", "0202"),
+        hq("fh", "FR", fr_hq, "FR-1", rng=3),
+        fg,
+        hq("dh", "DE", de_hq, "DE-1", rng=3),
+        dg,
+    ]
 
 
-def bgame(extra: list[dict[str, Any]], first: str = "1914-09", last: str | None = None, seed: int = 1,
-          options: dict[str, Any] | None = None, rules: dict[str, Any] | None = None, base: list[dict[str, Any]] | None = None,
-          places: list[dict[str, Any]] | None = None, control: dict[str, Any] | None = None,
-          pr: int = 10, **kw: Any) -> Game:
+def bgame(
+    extra: list[dict[str, Any]],
+    first: str = "1914-09",
+    last: str | None = None,
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+    rules: dict[str, Any] | None = None,
+    base: list[dict[str, Any]] | None = None,
+    places: list[dict[str, Any]] | None = None,
+    control: dict[str, Any] | None = None,
+    pr: int = 10,
+    **kw: Any,
+) -> Game:
     """A game with both capitals next to the battle hex 0404 (Berlin 0403, Paris 0505: units in 0404
     are supplied on both sides), a split map (the Central Powers where column + row <= 8), GHQs,
     one army each (FR-1's HQ at 0605, DE-1's at 0302)."""
-    r: dict[str, Any] = {"first_turn": first, "last_turn": last or first,
-                         "armies": [army("FR-1", "FR", "fh"), army("DE-1", "DE", "dh")],
-                         "powers": {"FR": {"pr_stock": pr, "pr_flow": 0}, "DE": {"pr_stock": pr, "pr_flow": 0},
-                                    "GB": {"pr_stock": pr, "pr_flow": 0}, "RU": {"pr_stock": pr, "pr_flow": 0}}}
+    r: dict[str, Any] = {
+        "first_turn": first,
+        "last_turn": last or first,
+        "armies": [army("FR-1", "FR", "fh"), army("DE-1", "DE", "dh")],
+        "powers": {
+            "FR": {"pr_stock": pr, "pr_flow": 0},
+            "DE": {"pr_stock": pr, "pr_flow": 0},
+            "GB": {"pr_stock": pr, "pr_flow": 0},
+            "RU": {"pr_stock": pr, "pr_flow": 0},
+        },
+    }
     r.update(rules or {})
     pieces = (base if base is not None else base_pieces()) + list(extra)
-    return game(seed=seed, pieces=pieces, rules=r, places=(places if places is not None else CAPITALS),
-                control=control or split_control(), options=options or {}, **kw)
+    return game(
+        seed=seed,
+        pieces=pieces,
+        rules=r,
+        places=(places if places is not None else CAPITALS),
+        control=control or split_control(),
+        options=options or {},
+        **kw,
+    )
 
 
 def fr(pid: str, at: Any, **kw: Any) -> dict[str, Any]:
@@ -75,8 +116,11 @@ def set_from(g: Game, uid: str, label: str) -> None:
     M.set_attr(g, g.state.pieces[uid], "mv_from", g.board.idx(label))
 
 
-def open_battle(g: Game, hexlab: str, attacker: str, froms: dict[str, str] | None = None, **spec: Any) -> dict[str, Any]:
-    """Open a battle record and run its set-up (participants, table, great battle) without prompts."""
+def open_battle(
+    g: Game, hexlab: str, attacker: str, froms: dict[str, str] | None = None, **spec: Any
+) -> dict[str, Any]:
+    """Open a battle record and run its set-up (participants, table, great battle) without
+    prompts."""
     for uid, lab in (froms or {}).items():
         set_from(g, uid, lab)
     params = battle.battle_params(g, hex=hexlab, attacker=attacker, **spec)
@@ -88,9 +132,18 @@ def open_battle(g: Game, hexlab: str, attacker: str, froms: dict[str, str] | Non
     return rec
 
 
-def engage(rec: dict[str, Any], sub: str = "A", att: str | None = None, dfn: str | None = None,
-           att_art: str | None = None, def_art: str | None = None) -> dict[str, Any]:
-    rec["engaged"][sub] = {rec["attacker"]: {"corps": att, "art": att_art}, rec["defender"]: {"corps": dfn, "art": def_art}}
+def engage(
+    rec: dict[str, Any],
+    sub: str = "A",
+    att: str | None = None,
+    dfn: str | None = None,
+    att_art: str | None = None,
+    def_art: str | None = None,
+) -> dict[str, Any]:
+    rec["engaged"][sub] = {
+        rec["attacker"]: {"corps": att, "art": att_art},
+        rec["defender"]: {"corps": dfn, "art": def_art},
+    }
     return rec["engaged"][sub]
 
 
@@ -104,14 +157,34 @@ def first_of(types: tuple[str, ...]) -> Policy:
                 if a["type"] == t:
                     return a
         return None
+
     return pol
 
 
-DEFAULT_ORDER = ("commit", "proceed", "continue", "pay-pr", "keep", "stand", "done", "decline", "no-overflow",
-                 "end-breakthrough", "end-reinforcement", "pass", "end-movement", "end-turn")
+DEFAULT_ORDER = (
+    "commit",
+    "proceed",
+    "continue",
+    "pay-pr",
+    "keep",
+    "stand",
+    "done",
+    "decline",
+    "no-overflow",
+    "end-breakthrough",
+    "end-reinforcement",
+    "pass",
+    "end-movement",
+    "end-turn",
+)
 
 
-def drive(g: Game, policy: Policy | None = None, until: Callable[[Game], bool] | None = None, limit: int = 400) -> None:
+def drive(
+    g: Game,
+    policy: Policy | None = None,
+    until: Callable[[Game], bool] | None = None,
+    limit: int = 400,
+) -> None:
     """Answer prompts (policy first, then the default order) until ``until`` holds or the military
     turn of the attacker ends."""
     default = first_of(DEFAULT_ORDER)
@@ -137,6 +210,7 @@ def in_step(name: str) -> Callable[[Game], bool]:
     def pred(g: Game) -> bool:
         cur = g.current()
         return cur is not None and cur[1].step == name
+
     return pred
 
 
@@ -174,7 +248,9 @@ def force_dice(monkeypatch: Any) -> Dice:
     return dice
 
 
-def decide(g: Game, child: tuple[str, dict[str, Any]] | None, action_type: str, **extra: Any) -> None:
+def decide(
+    g: Game, child: tuple[str, dict[str, Any]] | None, action_type: str, **extra: Any
+) -> None:
     """Answer a decision a battle function returned (``(step name, params)``) through its step."""
     from grognard.core.state import Frame
 

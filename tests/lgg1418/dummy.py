@@ -40,7 +40,9 @@ class _Recorder(Step):
 
 
 def _make(name: str) -> type[Step]:
-    return type(f"Dummy_{name.replace('-', '_')}", (_Recorder,), {"name": name, "title": f"hook {name}"})
+    return type(
+        f"Dummy_{name.replace('-', '_')}", (_Recorder,), {"name": name, "title": f"hook {name}"}
+    )
 
 
 DUMMIES = tuple(_make(n) for n in hooks.ALL)
@@ -51,7 +53,9 @@ class HookedLgg(LaGrandeGuerre):
 
     name = "lgg1418-hooked"
     # The stand-ins replace the real steps of the hooks that later rule modules install.
-    step_classes = tuple(c for c in LaGrandeGuerre.step_classes if c.name not in hooks.ALL) + DUMMIES
+    step_classes = (
+        tuple(c for c in LaGrandeGuerre.step_classes if c.name not in hooks.ALL) + DUMMIES
+    )
 
     @property
     def data_dir(self):

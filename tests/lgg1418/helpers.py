@@ -61,12 +61,23 @@ def dumps(doc: dict[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------------- pieces
-def corps(pid: str, nation: str, at: Any, army: str | None = None, arm: str = "infantry",
-          full: tuple[int, int, int, int] = (6, 3, 8, 4), reduced: tuple[int, int, int, int] | None = (4, 2, 6, 4),
-          face: str | None = None, status: Iterable[str] = (), **attrs: Any) -> dict[str, Any]:
+def corps(
+    pid: str,
+    nation: str,
+    at: Any,
+    army: str | None = None,
+    arm: str = "infantry",
+    full: tuple[int, int, int, int] = (6, 3, 8, 4),
+    reduced: tuple[int, int, int, int] | None = (4, 2, 6, 4),
+    face: str | None = None,
+    status: Iterable[str] = (),
+    **attrs: Any,
+) -> dict[str, Any]:
     faces = {"full": dict(zip(("attack", "fire", "defense", "movement"), full, strict=True))}
     if reduced is not None:
-        faces["reduced"] = dict(zip(("attack", "fire", "defense", "movement"), reduced, strict=True))
+        faces["reduced"] = dict(
+            zip(("attack", "fire", "defense", "movement"), reduced, strict=True)
+        )
     name = attrs.pop("name", "")
     a = {"arm": arm, "morale": attrs.pop("morale", "active"), **attrs}
     if army:
@@ -83,59 +94,145 @@ def corps(pid: str, nation: str, at: Any, army: str | None = None, arm: str = "i
     return d
 
 
-def hq(pid: str, nation: str, at: Any, army: str, rng: int = 3, coord: int = 3, mv: int = 4, limit: int = 2,
-       reserve: int = 2) -> dict[str, Any]:
-    return {"id": pid, "type": "hq", "nation": nation, "at": at, "attrs": {"army": army},
-            "faces": {"front": {"movement": mv, "command_range": rng, "coordination": coord, "command_limit": limit,
-                                "reserve_capacity": reserve}}}
+def hq(
+    pid: str,
+    nation: str,
+    at: Any,
+    army: str,
+    rng: int = 3,
+    coord: int = 3,
+    mv: int = 4,
+    limit: int = 2,
+    reserve: int = 2,
+) -> dict[str, Any]:
+    return {
+        "id": pid,
+        "type": "hq",
+        "nation": nation,
+        "at": at,
+        "attrs": {"army": army},
+        "faces": {
+            "front": {
+                "movement": mv,
+                "command_range": rng,
+                "coordination": coord,
+                "command_limit": limit,
+                "reserve_capacity": reserve,
+            }
+        },
+    }
 
 
-def ghq(pid: str, nation: str, at: Any, init: int = 2, react: int = 6, comb: int = 3) -> dict[str, Any]:
-    return {"id": pid, "type": "ghq", "nation": nation, "at": at,
-            "faces": {"front": {"movement": 4, "initiative": init, "reaction": react, "combination": comb,
-                                "reserve_capacity": 4}}}
+def ghq(
+    pid: str, nation: str, at: Any, init: int = 2, react: int = 6, comb: int = 3
+) -> dict[str, Any]:
+    return {
+        "id": pid,
+        "type": "ghq",
+        "nation": nation,
+        "at": at,
+        "faces": {
+            "front": {
+                "movement": 4,
+                "initiative": init,
+                "reaction": react,
+                "combination": comb,
+                "reserve_capacity": 4,
+            }
+        },
+    }
 
 
-def general(pid: str, nation: str, inside: str, rank: int = 2, obst: int = 2, coord: int = 3) -> dict[str, Any]:
-    return {"id": pid, "type": "general", "nation": nation, "at": {"inside": inside},
-            "faces": {"front": {"rank": rank, "obstinacy": obst, "breakthrough": 1, "bonus": 0, "coordination": coord}}}
+def general(
+    pid: str, nation: str, inside: str, rank: int = 2, obst: int = 2, coord: int = 3
+) -> dict[str, Any]:
+    return {
+        "id": pid,
+        "type": "general",
+        "nation": nation,
+        "at": {"inside": inside},
+        "faces": {
+            "front": {
+                "rank": rank,
+                "obstinacy": obst,
+                "breakthrough": 1,
+                "bonus": 0,
+                "coordination": coord,
+            }
+        },
+    }
 
 
-def fortress(pid: str, nation: str, at: str, size: str = "large", status: Iterable[str] = ()) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": pid, "type": "fortress", "nation": nation, "at": at, "attrs": {"size": size},
-                         "faces": {"full": {"defense": 3, "artillery": 3, "resistance": 2},
-                                   "reduced": {"defense": 2, "artillery": 2, "resistance": 2}}}
+def fortress(
+    pid: str, nation: str, at: str, size: str = "large", status: Iterable[str] = ()
+) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "id": pid,
+        "type": "fortress",
+        "nation": nation,
+        "at": at,
+        "attrs": {"size": size},
+        "faces": {
+            "full": {"defense": 3, "artillery": 3, "resistance": 2},
+            "reduced": {"defense": 2, "artillery": 2, "resistance": 2},
+        },
+    }
     if status:
         d["status"] = list(status)
     return d
 
 
 def decoy(pid: str, nation: str, army: str, at: str | None = None) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": pid, "type": "decoy", "nation": nation, "attrs": {"army": army},
-                         "faces": {"front": {"movement": 4}}}
+    d: dict[str, Any] = {
+        "id": pid,
+        "type": "decoy",
+        "nation": nation,
+        "attrs": {"army": army},
+        "faces": {"front": {"movement": 4}},
+    }
     if at:
         d["at"] = at
     return d
 
 
-def artillery(pid: str, nation: str, at: Any, army: str | None = None, category: str = "heavy",
-              status: Iterable[str] = ()) -> dict[str, Any]:
+def artillery(
+    pid: str,
+    nation: str,
+    at: Any,
+    army: str | None = None,
+    category: str = "heavy",
+    status: Iterable[str] = (),
+) -> dict[str, Any]:
     a: dict[str, Any] = {"category": category}
     if army:
         a["army"] = army
-    d: dict[str, Any] = {"id": pid, "type": "artillery", "nation": nation, "at": at, "attrs": a,
-                         "faces": {"full": {"support": 3, "movement": 3}, "reduced": {"support": 2, "movement": 3}}}
+    d: dict[str, Any] = {
+        "id": pid,
+        "type": "artillery",
+        "nation": nation,
+        "at": at,
+        "attrs": a,
+        "faces": {"full": {"support": 3, "movement": 3}, "reduced": {"support": 2, "movement": 3}},
+    }
     if status:
         d["status"] = list(status)
     return d
 
 
 def tank(pid: str, nation: str, at: Any) -> dict[str, Any]:
-    return {"id": pid, "type": "tank", "nation": nation, "at": at, "attrs": {"category": "heavy"},
-            "faces": {"full": {"support": 2, "movement": 3}, "reduced": {"support": 1, "movement": 3}}}
+    return {
+        "id": pid,
+        "type": "tank",
+        "nation": nation,
+        "at": at,
+        "attrs": {"category": "heavy"},
+        "faces": {"full": {"support": 2, "movement": 3}, "reduced": {"support": 1, "movement": 3}},
+    }
 
 
-def army(aid: str, nation: str, hq_id: str, decoy_id: str | None = None, **kw: Any) -> dict[str, Any]:
+def army(
+    aid: str, nation: str, hq_id: str, decoy_id: str | None = None, **kw: Any
+) -> dict[str, Any]:
     d: dict[str, Any] = {"id": aid, "nation": nation, "hq": hq_id, **kw}
     if decoy_id:
         d["decoy"] = decoy_id
@@ -143,23 +240,55 @@ def army(aid: str, nation: str, hq_id: str, decoy_id: str | None = None, **kw: A
 
 
 # ---------------------------------------------------------------------- scenarios
-def scenario_text(*, terrain: list[str] | None = None, legend: dict[str, str] | None = None,
-                  pieces: list[dict[str, Any]] = (), rules: dict[str, Any] | None = None,  # type: ignore[assignment]
-                  nations: dict[str, str | None] | None = None, places: list[dict[str, Any]] = (),  # type: ignore[assignment]
-                  hexsides: list[dict[str, Any]] = (), networks: list[dict[str, Any]] = (),  # type: ignore[assignment]
-                  areas: list[dict[str, Any]] = (), area_maps: list[dict[str, Any]] = (),  # type: ignore[assignment]
-                  control: dict[str, Any] | None = None, schedule: list[dict[str, Any]] = (),  # type: ignore[assignment]
-                  turns: list[str] | None = None, victory: dict[str, Any] | None = None,
-                  options: dict[str, Any] | None = None, ruleset: str = "lgg1418") -> str:
+def scenario_text(
+    *,
+    terrain: list[str] | None = None,
+    legend: dict[str, str] | None = None,
+    pieces: list[dict[str, Any]] = (),
+    rules: dict[str, Any] | None = None,  # type: ignore[assignment]
+    nations: dict[str, str | None] | None = None,
+    places: list[dict[str, Any]] = (),  # type: ignore[assignment]
+    hexsides: list[dict[str, Any]] = (),
+    networks: list[dict[str, Any]] = (),  # type: ignore[assignment]
+    areas: list[dict[str, Any]] = (),
+    area_maps: list[dict[str, Any]] = (),  # type: ignore[assignment]
+    control: dict[str, Any] | None = None,
+    schedule: list[dict[str, Any]] = (),  # type: ignore[assignment]
+    turns: list[str] | None = None,
+    victory: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+    ruleset: str = "lgg1418",
+) -> str:
     terrain = terrain or ["pppppppp"] * 8
-    legend = legend or {"p": "plains", "f": "forest", "m": "mountain", "h": "high_mountain", "d": "desert",
-                        "l": "lake", "w": "floodable", "s": "marsh"}
+    legend = legend or {
+        "p": "plains",
+        "f": "forest",
+        "m": "mountain",
+        "h": "high_mountain",
+        "d": "desert",
+        "l": "lake",
+        "w": "floodable",
+        "s": "marsh",
+    }
     nat = NATIONS if nations is None else nations
     doc: dict[str, Any] = {
-        "scenario": {"id": "test", "title": "test", "ruleset": ruleset, "sides": [CP, EN], "options": options or {}},
+        "scenario": {
+            "id": "test",
+            "title": "test",
+            "ruleset": ruleset,
+            "sides": [CP, EN],
+            "options": options or {},
+        },
         "nations": {},
-        "maps": [{"name": "T", "cols": [1, len(terrain[0])], "rows": [1, len(terrain)], "legend": legend,
-                  "terrain": terrain}],
+        "maps": [
+            {
+                "name": "T",
+                "cols": [1, len(terrain[0])],
+                "rows": [1, len(terrain)],
+                "legend": legend,
+                "terrain": terrain,
+            }
+        ],
     }
     doc["nations"] = {}
     out = dumps(doc).replace("[nations]\n", "")
@@ -167,8 +296,15 @@ def scenario_text(*, terrain: list[str] | None = None, legend: dict[str, str] | 
     # neutral territory (TOML has no null for a nation's side).
     out += "\n".join(f'[nations.{n}]\nside = "{s}"\n' for n, s in nat.items() if s) + "\n"
     rest: dict[str, Any] = {}
-    for key, val in (("hexsides", hexsides), ("places", places), ("networks", networks), ("areas", areas),
-                     ("area_maps", area_maps), ("pieces", pieces), ("schedule", schedule)):
+    for key, val in (
+        ("hexsides", hexsides),
+        ("places", places),
+        ("networks", networks),
+        ("areas", areas),
+        ("area_maps", area_maps),
+        ("pieces", pieces),
+        ("schedule", schedule),
+    ):
         if val:
             rest[key] = list(val)
     if turns:
@@ -177,7 +313,12 @@ def scenario_text(*, terrain: list[str] | None = None, legend: dict[str, str] | 
         rest["control"] = control
     if victory:
         rest["victory"] = victory
-    merged = {"first_turn": "1914-09", "last_turn": "1914-10", "default_sector": "French", **(rules or {})}
+    merged = {
+        "first_turn": "1914-09",
+        "last_turn": "1914-10",
+        "default_sector": "French",
+        **(rules or {}),
+    }
     rest["rules"] = {k: v for k, v in merged.items() if v is not None}
     return out + dumps(rest)
 
@@ -197,8 +338,10 @@ def act(g: Game, side: str, **match: Any) -> dict[str, Any]:
         if all(a.get(k) == v for k, v in match.items()):
             g.apply(a)
             return a
-    raise AssertionError(f"no legal action {match} for {side} in {g.phase_path()}: "
-                         f"{[x for x in g.legal_actions(side)][:12]}")
+    raise AssertionError(
+        f"no legal action {match} for {side} in {g.phase_path()}: "
+        f"{[x for x in g.legal_actions(side)][:12]}"
+    )
 
 
 def play_until(g: Game, step: str, chooser: Any = None, limit: int = 500) -> None:
@@ -215,14 +358,19 @@ def play_until(g: Game, step: str, chooser: Any = None, limit: int = 500) -> Non
         if chooser is not None:
             pick = chooser(g, side, legal)
         if pick is None:
-            ends = [a for a in legal if a["type"].startswith("end") or a["type"] in ("pass", "commit", "first-mover")]
+            ends = [
+                a
+                for a in legal
+                if a["type"].startswith("end") or a["type"] in ("pass", "commit", "first-mover")
+            ]
             pick = ends[0] if ends else legal[0]
         g.apply(pick)
     raise AssertionError(f"never reached {step}: {g.phase_path()}")
 
 
 def ring(label: str) -> list[str]:
-    """Labels of the six hexes around ``label`` on the test maps (flat-topped columns, even shifted)."""
+    """Labels of the six hexes around ``label`` on the test maps (flat-topped columns, even
+    shifted)."""
     from grognard.hexgrid import SheetGeometry, neighbor
 
     sheet = SheetGeometry("T", "columns", "even")
@@ -243,7 +391,9 @@ def place_at(g: Game, pid: str, label: str) -> None:
     M.move_piece(g, g.state.pieces[pid], Loc.hex(g.board.idx(label)))
 
 
-def to_activation(g: Game, side: str, army: str | None = None, armies: list[str] | None = None) -> None:
+def to_activation(
+    g: Game, side: str, army: str | None = None, armies: list[str] | None = None
+) -> None:
     """Play the turn's opening phases (ending each) until ``side`` activates ``army`` (or
     coordinates ``armies``) and its movement step is open."""
 
@@ -280,7 +430,11 @@ def to_turn(g: Game, turn_id: str, step: str, chooser: Any = None) -> None:
     raise AssertionError(f"never reached {turn_id} {step}")
 
 
-DECLINES = {"interception": "no-interception", "reaction": "decline", "retreat-declaration": "no-retreat"}
+DECLINES = {
+    "interception": "no-interception",
+    "reaction": "decline",
+    "retreat-declaration": "no-retreat",
+}
 
 
 def decline_interrupts(g: Game) -> None:
@@ -291,7 +445,9 @@ def decline_interrupts(g: Game) -> None:
         if cur is None or cur[1].step not in DECLINES:
             return
         side = g.acting_sides()[0]
-        g.apply(next(a for a in g.legal_actions(side) if a["type"] in (DECLINES[cur[1].step], "pass")))
+        g.apply(
+            next(a for a in g.legal_actions(side) if a["type"] in (DECLINES[cur[1].step], "pass"))
+        )
     raise AssertionError("interruptions never ended")
 
 

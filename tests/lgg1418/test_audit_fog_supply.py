@@ -19,20 +19,35 @@ from .helpers import CP, EN, army, corps, decoy, game, hq
 # a corridor: row 2 is plains, rows 1 and 3 are lakes; Metz (German capital) at 0102, the unit at
 # 0302 is supplied only through 0202, where the Entente has a marker
 TERRAIN = ["llllllll", "pppppppp", "llllllll"]
-PLACES = [{"hex": "0102", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}},
-          {"hex": "0802", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}}]
+PLACES = [
+    {"hex": "0102", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}},
+    {"hex": "0802", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}},
+]
 
 
 def _corridor(marker: str, extra: list[dict] | None = None):
-    held = decoy("fd", "FR", "FR-1", "0202") if marker == "decoy" else corps("fx", "FR", "0202", army="FR-1")
-    pieces = [hq("dh", "DE", "0102", "DE-1"), corps("u", "DE", "0302", army="DE-1"), hq("fh", "FR", "0802", "FR-1"),
-              held, *(extra or [])]
+    held = (
+        decoy("fd", "FR", "FR-1", "0202")
+        if marker == "decoy"
+        else corps("fx", "FR", "0202", army="FR-1")
+    )
+    pieces = [
+        hq("dh", "DE", "0102", "DE-1"),
+        corps("u", "DE", "0302", army="DE-1"),
+        hq("fh", "FR", "0802", "FR-1"),
+        held,
+        *(extra or []),
+    ]
     if marker != "decoy":
         pieces.append(decoy("fd", "FR", "FR-1"))
-    rules = {"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh", "fd")],
-             "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
-             "powers": {"FR": {"pr_stock": 10, "pr_flow": 0}, "DE": {"pr_stock": 10, "pr_flow": 0}}}
-    control = {"hexes": {CP: ["0102", "0202", "0302", "0402"], EN: ["0502", "0602", "0702", "0802"]}}
+    rules = {
+        "armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh", "fd")],
+        "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
+        "powers": {"FR": {"pr_stock": 10, "pr_flow": 0}, "DE": {"pr_stock": 10, "pr_flow": 0}},
+    }
+    control = {
+        "hexes": {CP: ["0102", "0202", "0302", "0402"], EN: ["0502", "0602", "0702", "0802"]}
+    }
     return game(pieces=pieces, rules=rules, terrain=TERRAIN, places=PLACES, control=control)
 
 
@@ -47,7 +62,9 @@ def test_lgg_4a_9h_audit_a_decoy_on_the_supply_line_is_not_shown_to_the_tracer()
     assert _supplied(gd)() and not _supplied(gu)()  # the truth: a decoy does not cut the line (9-H)
     for g in (gd, gu):
         assert i in knowledge.unknown_markers(g, CP)
-        assert knowledge.supply_as_known(g, CP, _supplied(g)) == "maybe"  # the same answer in both positions
+        assert (
+            knowledge.supply_as_known(g, CP, _supplied(g)) == "maybe"
+        )  # the same answer in both positions
     assert _supplied(gd)() and not _supplied(gu)()  # asking changed nothing
     knowledge.remember(gd, CP, "0202", units=False)  # once revealed, the tracer knows
     assert knowledge.supply_as_known(gd, CP, _supplied(gd)) == "yes"
@@ -56,7 +73,9 @@ def test_lgg_4a_9h_audit_a_decoy_on_the_supply_line_is_not_shown_to_the_tracer()
 
 
 @pytest.mark.rules("LGG 17.2-D", "LGG 4-A")
-def test_lgg_17_2d_audit_empty_hex_breakthrough_offered_from_knowledge_refused_with_a_reveal() -> None:
+def test_lgg_17_2d_audit_empty_hex_breakthrough_offered_from_knowledge_refused_with_a_reveal() -> (
+    None
+):
     worlds = {}
     for marker in ("decoy", "units"):
         g = _corridor(marker)
@@ -75,7 +94,9 @@ def test_lgg_17_2d_audit_empty_hex_breakthrough_offered_from_knowledge_refused_w
     step.apply(g, f, {"type": "announce-empty", "side": CP, "hex": "0302"})
     refused = [e for e in g.state.log[n:] if e["type"] == "action-refused"]
     assert refused and refused[0]["rule"] == "LGG 17.2-D" and not f.params.get("empty")
-    assert breakthrough.empty_hex_origins(g, act, set(), f.params["refused_empty"]) == []  # not offered again
+    assert (
+        breakthrough.empty_hex_origins(g, act, set(), f.params["refused_empty"]) == []
+    )  # not offered again
     g, act = worlds["decoy"]
     f = Frame("breakthrough", {"side": CP, "battles": []})
     g.steps["breakthrough"].apply(g, f, {"type": "announce-empty", "side": CP, "hex": "0302"})
@@ -88,7 +109,9 @@ def test_lgg_16_5a_audit_exchange_offered_from_knowledge_refused_with_a_reveal()
     for marker in ("decoy", "units"):
         g = _corridor(marker, [corps("fa", "FR", "0302", army="FR-1")])
         M.set_attr(g, g.state.pieces["fa"], "mv_from", g.board.idx("0402"))
-        params = battle.battle_params(g, hex="0302", attacker=EN, attacker_units=["fa"], defender_units=["u"])
+        params = battle.battle_params(
+            g, hex="0302", attacker=EN, attacker_units=["fa"], defender_units=["u"]
+        )
         rec = battle.rec_of(g, params["battle"])
         battle_steps.setup_participants(g, rec)
         battle_steps.finish_setup(g, rec)
@@ -99,7 +122,9 @@ def test_lgg_16_5a_audit_exchange_offered_from_knowledge_refused_with_a_reveal()
     g, rec = recs["units"]
     assert not battle_steps._exchange_allowed(g, rec, "u", "A", truth=True)
     # an exchange declared when the true position bars it is refused with a reveal
-    rec["queue"] = [{"t": "hit", "unit": "u", "res": "1", "sub": "A", "stage": "exchange", "may_exchange": True}]
+    rec["queue"] = [
+        {"t": "hit", "unit": "u", "res": "1", "sub": "A", "stage": "exchange", "may_exchange": True}
+    ]
     f = Frame("battle-decision", {"battle": rec["id"], "kind": "exchange", "side": CP})
     n = len(g.state.log)
     g.steps["battle-decision"].apply(g, f, {"type": "exchange", "side": CP, "battle": rec["id"]})
@@ -114,11 +139,16 @@ def test_lgg_5d_audit_pr_conversion_offered_from_knowledge_refused_with_a_reveal
 
     gd, gu = _corridor("decoy"), _corridor("units")
     ud, uu = gd.state.pieces["u"], gu.state.pieces["u"]
-    assert R.why_not_convert(gd, CP, ud, "reduce") is None and R.why_not_convert(gu, CP, uu, "reduce") is None
+    assert (
+        R.why_not_convert(gd, CP, ud, "reduce") is None
+        and R.why_not_convert(gu, CP, uu, "reduce") is None
+    )
     n = len(gu.state.log)
     R.apply_conversion(gu, uu, "reduce")  # the marker held units: refused with a reveal
     refused = [e for e in gu.state.log[n:] if e["type"] == "action-refused"]
-    assert [e["rule"] for e in refused] == ["LGG 5-D"] and refused[0]["reveal"] and uu.face == "full"
+    assert (
+        [e["rule"] for e in refused] == ["LGG 5-D"] and refused[0]["reveal"] and uu.face == "full"
+    )
     assert R.why_not_convert(gu, CP, uu, "reduce") is not None  # learnt: no longer offered
     before = R.pr_stock(gd, "DE")
     R.apply_conversion(gd, ud, "reduce")  # a decoy does not cut the line
@@ -136,12 +166,21 @@ def test_lgg_9_audit_without_enemy_decoys_every_marker_holds_units() -> None:
 def _rail_armies(marker: str, at: str, unit_at: str) -> tuple[list[dict], dict]:
     """The pieces and armies of the railway rows: German HQ at 0101 and corps ``u`` at
     ``unit_at``, French HQ at 0801, and at ``at`` a French marker holding a decoy or a corps."""
-    held = decoy("fd", "FR", "FR-1", at) if marker == "decoy" else corps("fx", "FR", at, army="FR-1")
-    pieces = [hq("dh", "DE", "0101", "DE-1"), corps("u", "DE", unit_at, army="DE-1"), hq("fh", "FR", "0801", "FR-1"), held]
+    held = (
+        decoy("fd", "FR", "FR-1", at) if marker == "decoy" else corps("fx", "FR", at, army="FR-1")
+    )
+    pieces = [
+        hq("dh", "DE", "0101", "DE-1"),
+        corps("u", "DE", unit_at, army="DE-1"),
+        hq("fh", "FR", "0801", "FR-1"),
+        held,
+    ]
     if marker != "decoy":
         pieces.append(decoy("fd", "FR", "FR-1"))
-    rules = {"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh", "fd")],
-             "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}}
+    rules = {
+        "armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh", "fd")],
+        "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
+    }
     return pieces, rules
 
 
@@ -150,23 +189,42 @@ def _rail_corridor(marker: str, at: str = "0201"):
     (supplied only through 0201); the Entente has a marker at ``at`` (0201: on the supply line)."""
     labels = [f"{c:02d}01" for c in range(1, 9)]
     pieces, rules = _rail_armies(marker, at, "0301")
-    return game(pieces=pieces, rules=rules, terrain=["pppppppp"],
-                places=[{"hex": "0101", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}}],
-                networks=[{"name": "r", "kind": "rail", "paths": [labels]}],
-                areas=[{"name": "DE", "kind": "country", "attrs": {"nation": "DE"}, "hexes": labels}])
+    return game(
+        pieces=pieces,
+        rules=rules,
+        terrain=["pppppppp"],
+        places=[
+            {
+                "hex": "0101",
+                "kind": "city",
+                "name": "Metz",
+                "attrs": {"nation": "DE", "capital": True},
+            }
+        ],
+        networks=[{"name": "r", "kind": "rail", "paths": [labels]}],
+        areas=[{"name": "DE", "kind": "country", "attrs": {"nation": "DE"}, "hexes": labels}],
+    )
 
 
 @pytest.mark.rules("LGG 11.4-A", "LGG 4-A")
 def test_lgg_11_4a_audit_rail_movement_offered_from_knowledge_refused_with_a_reveal() -> None:
     from grognard.rulesets.lgg1418 import movement
 
-    act_now = {"serial": 7, "side": CP, "front": "West", "armies": ["DE-1"], "reaction": False, "kind": "army"}
+    act_now = {
+        "serial": 7,
+        "side": CP,
+        "front": "West",
+        "armies": ["DE-1"],
+        "reaction": False,
+        "kind": "army",
+    }
     worlds = {m: _rail_corridor(m) for m in ("decoy", "units")}
     listed = {}
     for m, g in worlds.items():
         M.st(g)["activation"] = dict(act_now)
         listed[m] = movement.rail_options(g, act_now, [g.state.pieces["u"]])
-    # the supply condition shows nothing of the marker: the unit truly out of supply (units world) is
+    # the supply condition shows nothing of the marker: the unit truly out of supply (units world)
+    # is
     # offered its trains all the same (where the tracks themselves lead is read by the rail rules)
     assert listed["units"] and set(listed["units"]) <= set(listed["decoy"])
     assert is_supplied(worlds["decoy"], worlds["decoy"].state.pieces["u"])
@@ -178,8 +236,12 @@ def test_lgg_11_4a_audit_rail_movement_offered_from_knowledge_refused_with_a_rev
     n = len(g.state.log)
     step.apply(g, f, {"type": "rail", "side": CP, "units": ["u"], "to": to})
     refused = [e for e in g.state.log[n:] if e["type"] == "action-refused"]
-    assert [e["rule"] for e in refused] == ["LGG 11.4-A"] and M.hex_of(g, g.state.pieces["u"]) == g.board.idx("0301")
-    assert movement.rail_options(g, act_now, [g.state.pieces["u"]]) == []  # learnt for the activation
+    assert [e["rule"] for e in refused] == ["LGG 11.4-A"] and M.hex_of(
+        g, g.state.pieces["u"]
+    ) == g.board.idx("0301")
+    assert (
+        movement.rail_options(g, act_now, [g.state.pieces["u"]]) == []
+    )  # learnt for the activation
 
 
 @pytest.mark.rules("LGG 11.4-A", "LGG 4-A")
@@ -189,28 +251,55 @@ def test_lgg_11_4a_audit_a_rail_journey_across_a_marker_is_planned_from_knowledg
     marker holds units, and the mover then knows that hex is held."""
     from grognard.rulesets.lgg1418 import movement
 
-    act_now = {"serial": 7, "side": CP, "front": "West", "armies": ["DE-1"], "reaction": False, "kind": "army"}
+    act_now = {
+        "serial": 7,
+        "side": CP,
+        "front": "West",
+        "armies": ["DE-1"],
+        "reaction": False,
+        "kind": "army",
+    }
     worlds = {m: _rail_corridor(m, at="0501") for m in ("decoy", "units")}
     listed = {}
     for m, g in worlds.items():
         M.st(g)["activation"] = dict(act_now)
         assert g.board.idx("0501") in knowledge.unknown_markers(g, CP)
-        listed[m] = [g.board.label(j) for j in movement.rail_options(g, act_now, [g.state.pieces["u"]])]
+        listed[m] = [
+            g.board.label(j) for j in movement.rail_options(g, act_now, [g.state.pieces["u"]])
+        ]
     assert listed["units"] == listed["decoy"] and {"0401", "0601", "0701"} <= set(listed["units"])
-    assert "0501" in listed["units"]  # a decoy-only hex may be the journey's end as far as the mover knows
+    assert (
+        "0501" in listed["units"]
+    )  # a decoy-only hex may be the journey's end as far as the mover knows
     moves = {}
     for m, g in worlds.items():
         step = g.steps["activation-movement"]
         n = len(g.state.log)
-        step.apply(g, Frame("activation-movement", {"side": CP}), {"type": "rail", "side": CP, "units": ["u"], "to": "0701"})
-        moves[m] = (g.board.label(M.hex_of(g, g.state.pieces["u"])), [e for e in g.state.log[n:] if e["type"] == "action-refused"])
-    assert moves["decoy"] == ("0701", [])  # a decoy does not stop a train (11.4-A: no enemy unit on the line)
+        step.apply(
+            g,
+            Frame("activation-movement", {"side": CP}),
+            {"type": "rail", "side": CP, "units": ["u"], "to": "0701"},
+        )
+        moves[m] = (
+            g.board.label(M.hex_of(g, g.state.pieces["u"])),
+            [e for e in g.state.log[n:] if e["type"] == "action-refused"],
+        )
+    assert moves["decoy"] == (
+        "0701",
+        [],
+    )  # a decoy does not stop a train (11.4-A: no enemy unit on the line)
     where, refused = moves["units"]
-    assert where == "0301" and [e["rule"] for e in refused] == ["LGG 11.4-A"] and "0501" in refused[0]["text"]
+    assert (
+        where == "0301"
+        and [e["rule"] for e in refused] == ["LGG 11.4-A"]
+        and "0501" in refused[0]["text"]
+    )
     g = worlds["units"]
     assert g.board.idx("0501") in knowledge.known_unit_hexes(g, CP)
     after = [g.board.label(j) for j in movement.rail_options(g, act_now, [g.state.pieces["u"]])]
-    assert "0401" in after and not {"0501", "0601", "0701"} & set(after)  # learnt: the line is held at 0501
+    assert "0401" in after and not {"0501", "0601", "0701"} & set(
+        after
+    )  # learnt: the line is held at 0501
 
 
 def _conversion_corridor(marker: str):
@@ -219,13 +308,31 @@ def _conversion_corridor(marker: str):
     de_hexes = ["0101", "0201", "0301"]
     fr_hexes = [f"{c:02d}01" for c in range(4, 9)]
     pieces, rules = _rail_armies(marker, "0301", "0401")
-    return game(pieces=pieces, rules=rules, terrain=["pppppppp"],
-                places=[{"hex": "0101", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}},
-                        {"hex": "0801", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}}],
-                networks=[{"name": "r", "kind": "rail", "paths": [de_hexes + fr_hexes]}],
-                areas=[{"name": "DE", "kind": "country", "attrs": {"nation": "DE"}, "hexes": de_hexes},
-                       {"name": "FR", "kind": "country", "attrs": {"nation": "FR"}, "hexes": fr_hexes}],
-                control={"hexes": {CP: ["0101", "0201", "0401"], EN: ["0501", "0601", "0701", "0801"]}})
+    return game(
+        pieces=pieces,
+        rules=rules,
+        terrain=["pppppppp"],
+        places=[
+            {
+                "hex": "0101",
+                "kind": "city",
+                "name": "Metz",
+                "attrs": {"nation": "DE", "capital": True},
+            },
+            {
+                "hex": "0801",
+                "kind": "city",
+                "name": "Paris",
+                "attrs": {"nation": "FR", "capital": True},
+            },
+        ],
+        networks=[{"name": "r", "kind": "rail", "paths": [de_hexes + fr_hexes]}],
+        areas=[
+            {"name": "DE", "kind": "country", "attrs": {"nation": "DE"}, "hexes": de_hexes},
+            {"name": "FR", "kind": "country", "attrs": {"nation": "FR"}, "hexes": fr_hexes},
+        ],
+        control={"hexes": {CP: ["0101", "0201", "0401"], EN: ["0501", "0601", "0701", "0801"]}},
+    )
 
 
 @pytest.mark.rules("LGG 11.4-D", "LGG 4-A")
@@ -235,27 +342,51 @@ def test_lgg_11_4d_audit_rail_conversion_reads_the_line_home_from_knowledge() ->
     marker holds; a held line refuses the conversion with a reveal naming the hex."""
     from grognard.rulesets.lgg1418 import activation, movement, railways
 
-    act_now = {"serial": 7, "side": CP, "front": "West", "armies": ["DE-1"], "reaction": False, "kind": "army"}
+    act_now = {
+        "serial": 7,
+        "side": CP,
+        "front": "West",
+        "armies": ["DE-1"],
+        "reaction": False,
+        "kind": "army",
+    }
     worlds = {m: _conversion_corridor(m) for m in ("decoy", "units")}
     offered = {}
     for m, g in worlds.items():
         M.st(g)["activation"] = dict(act_now)
         assert g.board.idx("0301") in knowledge.unknown_markers(g, CP)
-        movement.check_convert(g, act_now, g.state.pieces["u"], [g.board.idx("0401")])  # accepted in both
-        offered[m] = [h for h in activation._conversion_options(g, g.state.pieces["u"], g.board.idx("0401"))]
+        movement.check_convert(
+            g, act_now, g.state.pieces["u"], [g.board.idx("0401")]
+        )  # accepted in both
+        offered[m] = [
+            h for h in activation._conversion_options(g, g.state.pieces["u"], g.board.idx("0401"))
+        ]
     assert offered["decoy"] == offered["units"]
     i = worlds["units"].board.idx("0401")
-    assert railways.converted_neighbour_ok(worlds["decoy"], CP, i, set(), known=False)  # the truth differs
+    assert railways.converted_neighbour_ok(
+        worlds["decoy"], CP, i, set(), known=False
+    )  # the truth differs
     assert not railways.converted_neighbour_ok(worlds["units"], CP, i, set(), known=False)
     results = {}
     for m, g in worlds.items():
         step = g.steps["activation-movement"]
         n = len(g.state.log)
-        step.apply(g, Frame("activation-movement", {"side": CP}), {"type": "convert", "side": CP, "unit": "u", "hexes": ["0401"]})
-        results[m] = (g.state.marker("rail_gauge", "0401"), [e for e in g.state.log[n:] if e["type"] == "action-refused"])
+        step.apply(
+            g,
+            Frame("activation-movement", {"side": CP}),
+            {"type": "convert", "side": CP, "unit": "u", "hexes": ["0401"]},
+        )
+        results[m] = (
+            g.state.marker("rail_gauge", "0401"),
+            [e for e in g.state.log[n:] if e["type"] == "action-refused"],
+        )
     assert results["decoy"] == (CP, [])
     gauge, refused = results["units"]
-    assert gauge != CP and [e["rule"] for e in refused] == ["LGG 11.4-D"] and "0301" in refused[0]["text"]
+    assert (
+        gauge != CP
+        and [e["rule"] for e in refused] == ["LGG 11.4-D"]
+        and "0301" in refused[0]["text"]
+    )
     g = worlds["units"]
     assert g.board.idx("0301") in knowledge.known_unit_hexes(g, CP)
     with pytest.raises(IllegalAction):  # learnt: no longer accepted

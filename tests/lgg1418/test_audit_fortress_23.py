@@ -33,17 +33,32 @@ V = "0605"  # the fortress hex
 
 
 def _pieces(extra: list[dict] | None = None, gar_fire: int = 1, size: str = "large") -> list[dict]:
-    return [hq("dh", "DE", "0806", "DE-1"), corps("de", "DE", "0706", army="DE-1"),
-            corps("de2", "DE", "0706", army="DE-1"), artillery("sg", "DE", "0706", army="DE-1", category="siege"),
-            fortress("verdun", "FR", V, size=size),
-            corps("gar", "FR", {"inside": "verdun"}, garrison="verdun", full=(2, gar_fire, 5, 4), reduced=(1, 1, 3, 4)),
-            hq("fh", "FR", "0202", "FR-1"), *(extra or [])]
+    return [
+        hq("dh", "DE", "0806", "DE-1"),
+        corps("de", "DE", "0706", army="DE-1"),
+        corps("de2", "DE", "0706", army="DE-1"),
+        artillery("sg", "DE", "0706", army="DE-1", category="siege"),
+        fortress("verdun", "FR", V, size=size),
+        corps(
+            "gar",
+            "FR",
+            {"inside": "verdun"},
+            garrison="verdun",
+            full=(2, gar_fire, 5, 4),
+            reduced=(1, 1, 3, 4),
+        ),
+        hq("fh", "FR", "0202", "FR-1"),
+        *(extra or []),
+    ]
 
 
 def _rules(**kw: Any) -> dict:
-    return {"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh")],
-            "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
-            "powers": {"FR": {"pr_stock": 10, "pr_flow": 0}, "DE": {"pr_stock": 10, "pr_flow": 0}}, **kw}
+    return {
+        "armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh")],
+        "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
+        "powers": {"FR": {"pr_stock": 10, "pr_flow": 0}, "DE": {"pr_stock": 10, "pr_flow": 0}},
+        **kw,
+    }
 
 
 def _play(g, stop: str) -> None:
@@ -52,9 +67,15 @@ def _play(g, stop: str) -> None:
         if cur is None or cur[1].step == stop:
             return
         legal = g.legal_actions(g.acting_sides()[0])
-        pick = next((a for a in legal if a["type"] == "done"), None) if cur[1].step == "battle-placement" else None
-        pick = pick or next((a for a in legal if a["type"].startswith(("end", "no-", "decline", "commit", "done"))),
-                            legal[0])
+        pick = (
+            next((a for a in legal if a["type"] == "done"), None)
+            if cur[1].step == "battle-placement"
+            else None
+        )
+        pick = pick or next(
+            (a for a in legal if a["type"].startswith(("end", "no-", "decline", "commit", "done"))),
+            legal[0],
+        )
         g.apply(pick)
     raise AssertionError(f"never reached {stop}")
 
@@ -62,8 +83,15 @@ def _play(g, stop: str) -> None:
 def _besieged(extra: list[dict] | None = None, places: list[dict] | None = None, **kw: Any):
     """The German army has won the open-country battle at Verdun and holds the siege (its siege
     actions are open)."""
-    capitals = [{"hex": "0706", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}},
-                {"hex": "0202", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}}]
+    capitals = [
+        {"hex": "0706", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}},
+        {
+            "hex": "0202",
+            "kind": "city",
+            "name": "Paris",
+            "attrs": {"nation": "FR", "capital": True},
+        },
+    ]
     g = game(pieces=_pieces(extra, **kw), rules=_rules(), places=capitals + (places or []))
     to_activation(g, CP, "DE-1")
     g.apply({"type": "move", "side": CP, "units": ["de", "de2", "sg"], "to": V, "mode": "normal"})
@@ -97,13 +125,21 @@ def test_lgg_23g_audit_assault_parameters() -> None:
     i = g.board.idx(V)
     spec = F.assault_params(g, i, CP, ["de", "de2"], immediate=True)
     assert spec["defender_units"] == ["gar", "verdun"] and spec["fortress"] == "verdun"
-    assert spec["forced_attacker_result"] == "2" and spec["no_repulse"] and spec["free_tests"] == ["defender"]
+    assert (
+        spec["forced_attacker_result"] == "2"
+        and spec["no_repulse"]
+        and spec["free_tests"] == ["defender"]
+    )
     assert spec["trench"] == 0 and spec["ignore_terrain"] and spec["retreat"] == "none"
     assert spec["uncounted_losses"] == ["defender"] and spec["alternate"] == ["defender"]
     assert [(m["target"], m["value"]) for m in spec["modifiers"]] == [("combativeness", 2)]
     _neutralise(g)
     neutral = F.assault_params(g, i, CP, ["de"], immediate=True)
-    assert "forced_attacker_result" not in neutral and "no_repulse" not in neutral and "free_tests" not in neutral
+    assert (
+        "forced_attacker_result" not in neutral
+        and "no_repulse" not in neutral
+        and "free_tests" not in neutral
+    )
     assert neutral["modifiers"] == []  # no +2 to the tests once neutralised
     with pytest.raises(ValueError, match="fortress"):
         battle.battle_params(g, hex=V, attacker=CP, kind="open", fortress="verdun")
@@ -118,7 +154,10 @@ def test_lgg_23g_audit_defence_value_organic_artillery_and_fire_3_terrain_ignore
     engage(rec, att="de", dfn="gar")
     calc = battle.round_calc(g, rec, "A")
     reasons = {m.reason: m.value for m in calc.defender.mods}
-    assert reasons == {"fortress defence": 3, "fortress organic artillery": 3}  # no city, no terrain, no trenches
+    assert reasons == {
+        "fortress defence": 3,
+        "fortress organic artillery": 3,
+    }  # no city, no terrain, no trenches
     assert calc.defender.total == 5 + 3 + 3
     assert calc.defender.fire == 3  # the garrison's own fire is 1: the fortress gives 3
     assert calc.table == "combat-trench" and calc.d12_total == 0  # generals ignored
@@ -138,8 +177,12 @@ def test_lgg_23g_audit_neutralised_fortress_gives_only_plus_1_and_artillery_coun
     engage(rec, att="de", dfn="gar", att_art="sg")
     calc = battle.round_calc(g, rec, "A")
     assert {m.reason: m.value for m in calc.defender.mods} == {"neutralised fortress": 1}
-    assert calc.defender.fire == 2  # its own (1, +1 French on plains, 36.1): no fire value from the fortress
-    assert any(m.rule == "LGG 16.2-B" and m.value > 0 for m in calc.attacker.mods)  # normal artillery bonus
+    assert (
+        calc.defender.fire == 2
+    )  # its own (1, +1 French on plains, 36.1): no fire value from the fortress
+    assert any(
+        m.rule == "LGG 16.2-B" and m.value > 0 for m in calc.attacker.mods
+    )  # normal artillery bonus
 
 
 @pytest.mark.rules("LGG 23-G")
@@ -149,11 +192,15 @@ def test_lgg_23g_audit_the_fortress_is_engaged_when_no_corps_is_fit() -> None:
     assert battle_steps.engageable(g, rec, EN, "A") == ["gar"]
     rec["units"]["gar"]["state"] = "disorganized"
     assert battle_steps.engageable(g, rec, EN, "A") == ["verdun"]
-    assert battle_steps._fail(g, rec, EN, "A") is None  # the defender has not lost while the fortress stands
+    assert (
+        battle_steps._fail(g, rec, EN, "A") is None
+    )  # the defender has not lost while the fortress stands
     engage(rec, att="de", dfn="verdun")
     calc = battle.round_calc(g, rec, "A")
     assert calc.defender.base == 3 and calc.defender.total == 3 + 3 and calc.defender.fire == 3
-    assert "fortress defence" not in {m.reason for m in calc.defender.mods}  # its defence is the base
+    assert "fortress defence" not in {
+        m.reason for m in calc.defender.mods
+    }  # its defence is the base
     f = g.state.pieces["verdun"]
     assert F.fortress_hit(g, rec, "½") == "held" and f.face == "full"  # "½" is ignored
     assert F.fortress_hit(g, rec, "1") == "reduced" and f.face == "reduced"
@@ -188,7 +235,10 @@ def test_lgg_23g_audit_no_tanks_nor_stosstruppen_in_an_assault() -> None:
         M.move_piece(g, g.state.pieces[uid], Loc.inside("dh"))
     pool = {u for u, _o in battle_steps.reinforcement_pool(g, rec, CP)}
     assert not pool & {"tk", "st"}
-    assert all(o in ("rear",) or o.startswith("fortress:") for _u, o in battle_steps.reinforcement_pool(g, rec, EN))
+    assert all(
+        o in ("rear",) or o.startswith("fortress:")
+        for _u, o in battle_steps.reinforcement_pool(g, rec, EN)
+    )
 
 
 # ---------------------------------------------------------------------- whole assaults
@@ -202,11 +252,16 @@ def _assault_policy(max_rounds: int):
         cur = g.current()
         if cur is None:
             return None
-        if cur[1].step == "battle-decision" and cur[1].params.get("kind") == "retreat-offer" and side == CP:
+        if (
+            cur[1].step == "battle-decision"
+            and cur[1].params.get("kind") == "retreat-offer"
+            and side == CP
+        ):
             rec = last_battle(g)
             want = "retreat" if rec["round"] >= max_rounds else "continue"
             return next((a for a in legal if a["type"] == want), None)
         return None
+
     return pol
 
 
@@ -228,10 +283,14 @@ def test_lgg_23g_audit_a_whole_assault_no_pr_no_counted_losses_no_retreat(monkey
     assert hit, "the attacker suffers a 2 every round"
     assert pr_stock(g, "FR") == before_fr and pr_stock(g, "DE") < before_de
     assert rec["losses"][EN] == 0  # the defender's losses are not counted during the assault
-    assert M.st(g)["losses_year"]["1914"]["FR"] == 1  # but 1 loss is marked per corps once it is over
+    assert (
+        M.st(g)["losses_year"]["1914"]["FR"] == 1
+    )  # but 1 loss is marked per corps once it is over
     # nobody retreats: the besiegers stay in the hex, the siege goes on
     assert not battle_retreat.pending(g, [rec["id"]])
-    assert {M.hex_of(g, g.state.pieces[u]) for u in ("de", "de2") if M.on_map(g, g.state.pieces[u])} <= {g.board.idx(V)}
+    assert {
+        M.hex_of(g, g.state.pieces[u]) for u in ("de", "de2") if M.on_map(g, g.state.pieces[u])
+    } <= {g.board.idx(V)}
     assert BESIEGED in g.state.pieces["verdun"].status
     assert M.st(g)["fortress_losses"]["FR"] == 1  # one corps defended, the fortress held
 
@@ -254,7 +313,9 @@ def test_lgg_23g_audit_neutralised_fortress_without_corps_surrenders_attacker_tw
     act(g, CP, type="assault", hex=V)
     drive(g, until=_assaulted(g, n))
     assert g.state.pieces["verdun"].loc.ref == M.ELIMINATED
-    assert {g.state.pieces["de"].face, g.state.pieces["de2"].face} == {"reduced"}  # the attacker's 2 losses
+    assert {g.state.pieces["de"].face, g.state.pieces["de2"].face} == {
+        "reduced"
+    }  # the attacker's 2 losses
     out = [e for e in g.state.log if e["type"] == "assault"][-1]
     assert out["data"]["outcome"] == "surrendered"
     rec = last_battle(g)
@@ -262,7 +323,9 @@ def test_lgg_23g_audit_neutralised_fortress_without_corps_surrenders_attacker_tw
 
 
 @pytest.mark.rules("LGG 23-G")
-def test_lgg_23g_audit_the_fortress_fights_reduced_then_neutralised_then_surrenders(monkeypatch) -> None:
+def test_lgg_23g_audit_the_fortress_fights_reduced_then_neutralised_then_surrenders(
+    monkeypatch,
+) -> None:
     g = _besieged([corps("big", "DE", "0706", army="DE-1", full=(12, 3, 8, 4))])
     place_at(g, "big", V)
     M.move_piece(g, g.state.pieces["gar"], Loc.box(M.ELIMINATED))
@@ -275,7 +338,9 @@ def test_lgg_23g_audit_the_fortress_fights_reduced_then_neutralised_then_surrend
     rec = last_battle(g)
     assert f.loc.ref == M.ELIMINATED and rec["winner"] == CP
     assert rec["units"]["verdun"]["engaged"][:2] == [1, 2]  # it fought itself two rounds
-    assert rec["round"] == 3  # reduced in round 1, neutralised in round 2, surrendered as round 3 began
+    assert (
+        rec["round"] == 3
+    )  # reduced in round 1, neutralised in round 2, surrendered as round 3 began
 
 
 # ---------------------------------------------------------------------- the relief battle (23-D)
@@ -293,28 +358,41 @@ def _relief(g) -> dict[str, Any]:
 
 @pytest.mark.rules("LGG 23-D")
 def test_lgg_23d_audit_relief_fortress_supports_the_relieving_attacker() -> None:
-    g = _besieged([corps("fa", "FR", "0604", army="FR-1"), corps("fr2", "FR", {"inside": "verdun"})])
+    g = _besieged(
+        [corps("fa", "FR", "0604", army="FR-1"), corps("fr2", "FR", {"inside": "verdun"})]
+    )
     rec = _relief(g)
     assert battle.supporting_fortress(g, rec, EN) is g.state.pieces["verdun"]
     assert battle.supporting_fortress(g, rec, CP) is None  # the besiegers have no fortress
     assert "verdun" in battle_steps.artillery_options(g, rec, EN, "A")
     engage(rec, att="fa", dfn="de", att_art="verdun")
     calc = battle.round_calc(g, rec, "A")
-    assert any(m.rule == "LGG 23-D" and m.reason == "fortress as artillery" and m.value == 2
-               for m in calc.attacker.mods)  # value 2 in 1914
-    assert "fortress in plains" not in {m.reason for m in calc.defender.mods}  # not the besiegers' fortress
+    assert any(
+        m.rule == "LGG 23-D" and m.reason == "fortress as artillery" and m.value == 2
+        for m in calc.attacker.mods
+    )  # value 2 in 1914
+    assert "fortress in plains" not in {
+        m.reason for m in calc.defender.mods
+    }  # not the besiegers' fortress
     _neutralise(g)
     assert battle.supporting_fortress(g, rec, EN) is None  # a neutralised fortress does not support
 
 
 @pytest.mark.rules("LGG 23-D", "LGG 23-B")
 def test_lgg_23d_audit_besieged_corps_reinforce_then_withdraw_inside_after_a_defeat() -> None:
-    g = _besieged([corps("fa", "FR", "0604", army="FR-1"), corps("fr2", "FR", {"inside": "verdun"})])
+    g = _besieged(
+        [corps("fa", "FR", "0604", army="FR-1"), corps("fr2", "FR", {"inside": "verdun"})]
+    )
     rec = _relief(g)
     pool = dict(battle_steps.reinforcement_pool(g, rec, EN))
-    assert pool.get("fr2") == "fortress:verdun" and "gar" not in pool  # the garrison never attacks the besiegers
+    assert (
+        pool.get("fr2") == "fortress:verdun" and "gar" not in pool
+    )  # the garrison never attacks the besiegers
     battle_steps.bring_in(g, rec, EN, "fr2", "A", "fortress:verdun")
-    assert M.hex_of(g, g.state.pieces["fr2"]) == g.board.idx(V) and g.state.pieces["fr2"].loc.kind == "hex"
+    assert (
+        M.hex_of(g, g.state.pieces["fr2"]) == g.board.idx(V)
+        and g.state.pieces["fr2"].loc.kind == "hex"
+    )
     rec["winner"], rec["loser"], rec["ended_by"] = CP, EN, "test"
     battle_retreat.create(g, rec)
     assert g.state.pieces["fr2"].loc.ref == "verdun"  # back into the fortress
@@ -324,7 +402,9 @@ def test_lgg_23d_audit_besieged_corps_reinforce_then_withdraw_inside_after_a_def
 
 @pytest.mark.rules("LGG 23-D")
 def test_lgg_23d_audit_besieged_corps_stay_out_after_a_won_relief() -> None:
-    g = _besieged([corps("fa", "FR", "0604", army="FR-1"), corps("fr2", "FR", {"inside": "verdun"})])
+    g = _besieged(
+        [corps("fa", "FR", "0604", army="FR-1"), corps("fr2", "FR", {"inside": "verdun"})]
+    )
     rec = _relief(g)
     battle_steps.bring_in(g, rec, EN, "fr2", "A", "fortress:verdun")
     rec["winner"], rec["loser"], rec["ended_by"] = EN, CP, "test"
@@ -334,25 +414,50 @@ def test_lgg_23d_audit_besieged_corps_stay_out_after_a_won_relief() -> None:
     assert {"de", "de2"} <= retreating  # the besiegers retreat: the siege will be lifted
 
 
-# ---------------------------------------------------------------------- air support and gas (Fire Doctrine)
+# -------------------------------------------------------------- air support and gas (Fire Doctrine)
 @pytest.mark.rules("LGG 23-G", "LGG 32.1-C", "LGG 37-D")
 def test_lgg_23g_audit_air_support_and_gas_may_be_used_in_an_assault(monkeypatch) -> None:
     from grognard.rulesets.lgg1418 import tactics
 
-    plane = {"id": "fight", "type": "aircraft", "nation": "DE", "at": {"inside": "dh"}, "attrs": {"category": "fighter"},
-             "faces": {"full": {"attack": 2, "range": 4}, "reduced": {"attack": 1, "range": 4}}}
-    g = game(pieces=_pieces([plane]), rules=_rules(first_turn="1915-05", last_turn="1915-07"),
-             places=[{"hex": "0706", "kind": "city", "name": "Metz", "attrs": {"nation": "DE", "capital": True}}])
+    plane = {
+        "id": "fight",
+        "type": "aircraft",
+        "nation": "DE",
+        "at": {"inside": "dh"},
+        "attrs": {"category": "fighter"},
+        "faces": {"full": {"attack": 2, "range": 4}, "reduced": {"attack": 1, "range": 4}},
+    }
+    g = game(
+        pieces=_pieces([plane]),
+        rules=_rules(first_turn="1915-05", last_turn="1915-07"),
+        places=[
+            {
+                "hex": "0706",
+                "kind": "city",
+                "name": "Metz",
+                "attrs": {"nation": "DE", "capital": True},
+            }
+        ],
+    )
     place_at(g, "de", V)
     F.establish_siege(g, g.state.pieces["verdun"], CP)
     M.st(g)["air_indices"] = {CP: {"fighter": -4, "tactical": 1}}
     M.st(g)["technologies"] = {"DE": ["chlorine"]}
-    tactics.acquisitions(g).append({"tactic": "combat gas", "nation": "DE", "side": CP, "turn": M.turn_index(g) - 1,
-                                    "year": M.current_turn(g).year})
+    tactics.acquisitions(g).append(
+        {
+            "tactic": "combat gas",
+            "nation": "DE",
+            "side": CP,
+            "turn": M.turn_index(g) - 1,
+            "year": M.current_turn(g).year,
+        }
+    )
     rec = _assault_rec(g, ["de"])
     opts = F.assault_support_options(g, rec["id"], counted=True)
     assert {"air": 1, "gas": True} in opts and {"air": 0, "gas": False} in opts
-    assert all(o["air"] <= 1 for o in opts)  # one sub-battle: one aircraft without the tactic (37-H)
+    assert all(
+        o["air"] <= 1 for o in opts
+    )  # one sub-battle: one aircraft without the tactic (37-H)
     dice = force_dice(monkeypatch)
     dice.push(3, 6)  # the aircraft's D6 (3 + 1 <= 4: success), the gas fire table
     step = g.steps["assault-support"]

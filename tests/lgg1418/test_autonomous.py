@@ -15,26 +15,50 @@ from .helpers import CP, EN, act, army, corps, fortress, game, general, ghq, hq,
 
 
 def _pieces(extra: list[dict] | None = None, ghq_at: str = "0303") -> list[dict]:
-    return [hq("fh", "FR", "0202", "FR-1"), corps("fa", "FR", "0203", army="FR-1"),
-            corps("auto", "FR", "0404"), ghq("fg", "FR", ghq_at),
-            hq("dh", "DE", "0808", "DE-1"), corps("da", "DE", "0807", army="DE-1"), corps("dx", "DE", "0505"),
-            ghq("dg", "DE", "0708"), *(extra or [])]
+    return [
+        hq("fh", "FR", "0202", "FR-1"),
+        corps("fa", "FR", "0203", army="FR-1"),
+        corps("auto", "FR", "0404"),
+        ghq("fg", "FR", ghq_at),
+        hq("dh", "DE", "0808", "DE-1"),
+        corps("da", "DE", "0807", army="DE-1"),
+        corps("dx", "DE", "0505"),
+        ghq("dg", "DE", "0708"),
+        *(extra or []),
+    ]
 
 
 def _rules(**kw: Any) -> dict:
-    return {"armies": [army("FR-1", "FR", "fh"), army("DE-1", "DE", "dh")],
-            "main_armies": {EN: {"West": "FR-1"}, CP: {"West": "DE-1"}}, **kw}
+    return {
+        "armies": [army("FR-1", "FR", "fh"), army("DE-1", "DE", "dh")],
+        "main_armies": {EN: {"West": "FR-1"}, CP: {"West": "DE-1"}},
+        **kw,
+    }
 
 
 def _to_autonomous(g, side: str = EN) -> None:
     """End every military turn until ``side``'s autonomous units are activated."""
     for _ in range(300):
         a = M.st(g).get("activation")
-        if a and a.get("kind") == "autonomous" and a["side"] == side and g.current()[1].step == "activation-movement":
+        if (
+            a
+            and a.get("kind") == "autonomous"
+            and a["side"] == side
+            and g.current()[1].step == "activation-movement"
+        ):
             return
         s = g.acting_sides()[0]
         legal = g.legal_actions(s)
-        g.apply(next((x for x in legal if x["type"].startswith(("end", "no-", "decline", "commit", "first"))), legal[0]))
+        g.apply(
+            next(
+                (
+                    x
+                    for x in legal
+                    if x["type"].startswith(("end", "no-", "decline", "commit", "first"))
+                ),
+                legal[0],
+            )
+        )
     raise AssertionError("never reached the autonomous activation")
 
 
@@ -53,7 +77,10 @@ def test_lgg_21_fight_only_within_three_hexes_of_the_ghq() -> None:
     assert "0505" in ring("0404")
     g = game(pieces=_pieces(ghq_at="0303"), rules=_rules())
     _to_autonomous(g)
-    assert any(a["type"] == "move" and a["units"] == ["auto"] and a["to"] == "0505" for a in g.legal_actions(EN))
+    assert any(
+        a["type"] == "move" and a["units"] == ["auto"] and a["to"] == "0505"
+        for a in g.legal_actions(EN)
+    )
     g2 = game(pieces=_pieces(ghq_at="0101"), rules=_rules())
     _to_autonomous(g2)
     with pytest.raises(IllegalAction) as e:
@@ -80,7 +107,12 @@ def test_lgg_21_assignment_to_an_army_after_the_move() -> None:
     act(g, EN, type="end-movement")
     assert g.current()[1].step == "autonomous-assignment"
     legal = g.legal_actions(EN)
-    assert {"type": "assign", "side": EN, "unit": "auto", "army": "FR-1"} in legal  # within FR-1's range
+    assert {
+        "type": "assign",
+        "side": EN,
+        "unit": "auto",
+        "army": "FR-1",
+    } in legal  # within FR-1's range
     act(g, EN, type="assign", unit="auto", army="FR-1")
     assert command_army(g, g.state.pieces["auto"]) == "FR-1"
     act(g, EN, type="end-assignment")
@@ -88,10 +120,16 @@ def test_lgg_21_assignment_to_an_army_after_the_move() -> None:
 
 @pytest.mark.rules("LGG 23-B")
 def test_lgg_23b_german_garrisons_may_be_integrated_others_stay() -> None:
-    extra = [fortress("metz", "DE", "0806"), corps("gm", "DE", {"inside": "metz"}, garrison="metz"),
-             fortress("toul", "FR", "0201"), corps("gt", "FR", {"inside": "toul"}, garrison="toul")]
+    extra = [
+        fortress("metz", "DE", "0806"),
+        corps("gm", "DE", {"inside": "metz"}, garrison="metz"),
+        fortress("toul", "FR", "0201"),
+        corps("gt", "FR", {"inside": "toul"}, garrison="toul"),
+    ]
     g = game(pieces=_pieces(extra), rules=_rules())
-    assert autonomous.garrison_may_leave(g, g.state.pieces["gm"]) == "integrate"  # West, not the pre-turn
+    assert (
+        autonomous.garrison_may_leave(g, g.state.pieces["gm"]) == "integrate"
+    )  # West, not the pre-turn
     assert autonomous.garrison_may_leave(g, g.state.pieces["gt"]) is None
     M.st(g)["garrisons_freed"] = ["FR"]
     assert autonomous.garrison_may_leave(g, g.state.pieces["gt"]) == "leave"
@@ -100,18 +138,28 @@ def test_lgg_23b_german_garrisons_may_be_integrated_others_stay() -> None:
     assert {"type": "assign", "side": CP, "unit": "gm", "army": "DE-1"} in g.legal_actions(CP)
     act(g, CP, type="assign", unit="gm", army="DE-1")
     gm = g.state.pieces["gm"]
-    assert gm.loc.kind == "hex" and command_army(g, gm) == "DE-1" and gm.attrs["garrison_of"] == "metz"
+    assert (
+        gm.loc.kind == "hex" and command_army(g, gm) == "DE-1" and gm.attrs["garrison_of"] == "metz"
+    )
 
 
 @pytest.mark.rules("LGG 23-B")
 def test_lgg_23b_east_only_with_hindenburg() -> None:
-    areas = [{"name": "Russian", "kind": "sector", "hexes": [f"{c:02d}{r:02d}" for c in range(1, 9)
-                                                             for r in range(1, 9)]}]
+    areas = [
+        {
+            "name": "Russian",
+            "kind": "sector",
+            "hexes": [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)],
+        }
+    ]
     extra = [fortress("kbg", "DE", "0806"), corps("gk", "DE", {"inside": "kbg"}, garrison="kbg")]
     g = game(pieces=_pieces(extra), areas=areas, rules=_rules(fronts=["East"], main_armies={}))
     assert autonomous.garrison_may_leave(g, g.state.pieces["gk"]) is None
-    g2 = game(pieces=_pieces([*extra, {**general("hindenburg", "DE", "dh"), "name": "Hindenburg"}]), areas=areas,
-              rules=_rules(fronts=["East"], main_armies={}))
+    g2 = game(
+        pieces=_pieces([*extra, {**general("hindenburg", "DE", "dh"), "name": "Hindenburg"}]),
+        areas=areas,
+        rules=_rules(fronts=["East"], main_armies={}),
+    )
     assert autonomous.hindenburg_in_play(g2)
     assert autonomous.garrison_may_leave(g2, g2.state.pieces["gk"]) == "integrate"
 
@@ -120,8 +168,12 @@ def test_lgg_23b_east_only_with_hindenburg() -> None:
 def test_lgg_10a_no_attachment_into_a_hex_held_by_another_army() -> None:
     from grognard.rulesets.lgg1418.counters import why_not_attach
 
-    g = game(pieces=_pieces([hq("fh2", "FR", "0405", "FR-2"), corps("f2", "FR", "0404", army="FR-2")]),
-             rules=_rules(armies=[army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE", "dh")]))
+    g = game(
+        pieces=_pieces([hq("fh2", "FR", "0405", "FR-2"), corps("f2", "FR", "0404", army="FR-2")]),
+        rules=_rules(
+            armies=[army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE", "dh")]
+        ),
+    )
     auto = g.state.pieces["auto"]
     assert "another army" in why_not_attach(g, auto, "FR-1")
     assert why_not_attach(g, auto, "FR-2") is None
@@ -131,9 +183,14 @@ def test_lgg_10a_no_attachment_into_a_hex_held_by_another_army() -> None:
 def test_lgg_23b_10a_garrison_not_integrated_beside_another_army() -> None:
     """Found by self-play of lgg-west-1914: a German garrison was integrated into one army while
     the HQ of another army stood in its fortress hex (10-A)."""
-    extra = [fortress("metz", "DE", "0806"), corps("gm", "DE", {"inside": "metz"}, garrison="metz"),
-             hq("dh2", "DE", "0806", "DE-2")]
-    rules = _rules(armies=[army("FR-1", "FR", "fh"), army("DE-1", "DE", "dh"), army("DE-2", "DE", "dh2")])
+    extra = [
+        fortress("metz", "DE", "0806"),
+        corps("gm", "DE", {"inside": "metz"}, garrison="metz"),
+        hq("dh2", "DE", "0806", "DE-2"),
+    ]
+    rules = _rules(
+        armies=[army("FR-1", "FR", "fh"), army("DE-1", "DE", "dh"), army("DE-2", "DE", "dh2")]
+    )
     g = game(pieces=_pieces(extra), rules=rules)
     _to_autonomous(g, CP)
     act(g, CP, type="end-movement")
@@ -152,7 +209,9 @@ def test_lgg_23b_10a_garrison_leaves_only_if_the_hex_has_room() -> None:
     full = [corps(f"dc{k}", "DE", "0806", army="DE-1") for k in range(6)]
     extra = [fortress("metz", "DE", "0806"), corps("gm", "DE", {"inside": "metz"}, garrison="metz")]
     g = game(pieces=_pieces(extra + full), rules=_rules())
-    assert autonomous.garrison_may_leave(g, g.state.pieces["gm"]) is None  # six corps already stand there
+    assert (
+        autonomous.garrison_may_leave(g, g.state.pieces["gm"]) is None
+    )  # six corps already stand there
     g2 = game(pieces=_pieces(extra + full[:5]), rules=_rules())
     assert autonomous.garrison_may_leave(g2, g2.state.pieces["gm"]) == "integrate"
 
@@ -164,8 +223,12 @@ def test_lgg_10a_4b_no_attachment_of_a_unit_on_another_armys_box() -> None:
     from grognard.core.state import Loc
     from grognard.rulesets.lgg1418.counters import why_not_attach
 
-    g = game(pieces=_pieces([hq("fh2", "FR", "0405", "FR-2")]),
-             rules=_rules(armies=[army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE", "dh")]))
+    g = game(
+        pieces=_pieces([hq("fh2", "FR", "0405", "FR-2")]),
+        rules=_rules(
+            armies=[army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE", "dh")]
+        ),
+    )
     g.state.move("auto", Loc.inside("fh2"))
     g.invalidate()
     auto = g.state.pieces["auto"]

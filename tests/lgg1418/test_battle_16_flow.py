@@ -31,9 +31,13 @@ def _clean(g, side, legal):
     return None
 
 
-@pytest.mark.rules("LGG 16", "LGG 16-A", "LGG 16.2", "LGG 16.3", "LGG 16.4", "LGG 16.5", "LGG 16.7", "LGG 4-A")
+@pytest.mark.rules(
+    "LGG 16", "LGG 16-A", "LGG 16.2", "LGG 16.3", "LGG 16.4", "LGG 16.5", "LGG 16.7", "LGG 4-A"
+)
 def test_lgg_16_a_battle_through_the_sequence_with_no_leak() -> None:
-    g = bgame([fr("fa", "0405"), fr("fb", "0405"), fr_art("fart", "0405"), de("da", "0404")], seed=4)
+    g = bgame(
+        [fr("fa", "0405"), fr("fb", "0405"), fr_art("fart", "0405"), de("da", "0404")], seed=4
+    )
     to_activation(g, EN, "FR-1")
     _attack(g, ["fa", "fart", "fb"])
     act(g, EN, type="end-movement")
@@ -49,20 +53,33 @@ def test_lgg_16_a_battle_through_the_sequence_with_no_leak() -> None:
         assert not M.units_at_hex(g, i, CP) and g.state.control.get(i) == EN
     else:
         assert not M.units_at_hex(g, i, EN)
-        assert all(M.hex_of(g, g.state.pieces[u]) == g.board.idx("0405")
-                   for u in ("fa", "fb") if g.state.pieces[u].loc.kind == "hex")
+        assert all(
+            M.hex_of(g, g.state.pieces[u]) == g.board.idx("0405")
+            for u in ("fa", "fb")
+            if g.state.pieces[u].loc.kind == "hex"
+        )
 
 
 @pytest.mark.rules("LGG 16.6", "LGG 16.6-A", "LGG 16-B")
 def test_lgg_16_6a_movement_reinforcement_sources() -> None:
-    pieces = [fr("fa", "0404"), de("da", "0404"), de("dres", {"inside": "dh"}, status=["reserve"]),
-              corps("gres", "DE", {"inside": "de-ghq"}, status=["reserve"])]
+    pieces = [
+        fr("fa", "0404"),
+        de("da", "0404"),
+        de("dres", {"inside": "dh"}, status=["reserve"]),
+        corps("gres", "DE", {"inside": "de-ghq"}, status=["reserve"]),
+    ]
     g = bgame(pieces)
     rec = open_battle(g, "0404", EN)
     pool = dict(battle_steps.reinforcement_pool(g, rec, CP))
-    assert pool == {"dres": "hq:dh", "gres": "ghq:de-ghq"}  # HQ in range (0302), GHQ within 3 (0202)
-    g2 = bgame(pieces, base=[b for b in base_pieces(de_hq="0101") if b["id"] != "de-ghq"] +
-               [ghq("de-ghq", "DE", "0101")])
+    assert pool == {
+        "dres": "hq:dh",
+        "gres": "ghq:de-ghq",
+    }  # HQ in range (0302), GHQ within 3 (0202)
+    g2 = bgame(
+        pieces,
+        base=[b for b in base_pieces(de_hq="0101") if b["id"] != "de-ghq"]
+        + [ghq("de-ghq", "DE", "0101")],
+    )
     rec2 = open_battle(g2, "0404", EN)
     assert battle_steps.reinforcement_pool(g2, rec2, CP) == []  # HQ out of range, GHQ 4+ hexes away
     # rear corps that are not disorganized come back; army-own units of another army never
@@ -72,15 +89,26 @@ def test_lgg_16_6a_movement_reinforcement_sources() -> None:
 
 @pytest.mark.rules("LGG 16.6-A")
 def test_lgg_16_6a_fire_sources() -> None:
-    pieces = [fr("fa", "0404"), de("da", "0404"), de("db", "0303"), de("dc", "0303"),
-              de("dres", {"inside": "dh"}, status=["reserve"])]
+    pieces = [
+        fr("fa", "0404"),
+        de("da", "0404"),
+        de("db", "0303"),
+        de("dc", "0303"),
+        de("dres", {"inside": "dh"}, status=["reserve"]),
+    ]
     g = bgame(pieces, first="1915-03")
     rec = open_battle(g, "0404", EN)
     pool = dict(battle_steps.reinforcement_pool(g, rec, CP))
-    assert pool.get("dres") == "hq:dh" and pool.get("db") == "stack:0303" and pool.get("dc") == "stack:0303"
+    assert (
+        pool.get("dres") == "hq:dh"
+        and pool.get("db") == "stack:0303"
+        and pool.get("dc") == "stack:0303"
+    )
     g1 = bgame([fr("fa", "0404"), de("da", "0404"), de("db", "0303")], first="1915-03")
     rec1 = open_battle(g1, "0404", EN)
-    assert "db" not in dict(battle_steps.reinforcement_pool(g1, rec1, CP))  # must leave a corps behind
+    assert "db" not in dict(
+        battle_steps.reinforcement_pool(g1, rec1, CP)
+    )  # must leave a corps behind
 
 
 @pytest.mark.rules("LGG 16.6-A")
@@ -89,15 +117,34 @@ def test_lgg_16_6a_lgg52_eastern_distances() -> None:
 
     east = {"fronts": ["East"], "default_sector": "Russian"}
     wide = ["pppppppppppp"] * 8
-    ctrl = {"hexes": {CP: [h for h in HEXES if int(h[:2]) + int(h[2:]) <= 8],
-                      EN: [h for h in HEXES if int(h[:2]) + int(h[2:]) > 8]}}
+    ctrl = {
+        "hexes": {
+            CP: [h for h in HEXES if int(h[:2]) + int(h[2:]) <= 8],
+            EN: [h for h in HEXES if int(h[:2]) + int(h[2:]) > 8],
+        }
+    }
     # a Russian HQ: within 3 hexes every round; 4-6 hexes only odd rounds; beyond 6 never
-    for hq_at, want in (("0206", [True, True, True]), ("0801", [True, False, True]), ("1104", [False, False, False])):
-        pieces = [hq("rh", "RU", hq_at, "RU-1"), general("rg", "RU", "rh"), corps("ra", "RU", "0404", army="RU-1"),
-                  corps("rres", "RU", {"inside": "rh"}, army="RU-1", status=["reserve"]),
-                  hq("dh", "DE", "0302", "DE-1"), corps("da", "DE", "0404", army="DE-1")]
-        g = bgame([], base=pieces, first="1915-03", terrain=wide, control=ctrl,
-                  rules={**east, "armies": [army("RU-1", "RU", "rh"), army("DE-1", "DE", "dh")]})
+    for hq_at, want in (
+        ("0206", [True, True, True]),
+        ("0801", [True, False, True]),
+        ("1104", [False, False, False]),
+    ):
+        pieces = [
+            hq("rh", "RU", hq_at, "RU-1"),
+            general("rg", "RU", "rh"),
+            corps("ra", "RU", "0404", army="RU-1"),
+            corps("rres", "RU", {"inside": "rh"}, army="RU-1", status=["reserve"]),
+            hq("dh", "DE", "0302", "DE-1"),
+            corps("da", "DE", "0404", army="DE-1"),
+        ]
+        g = bgame(
+            [],
+            base=pieces,
+            first="1915-03",
+            terrain=wide,
+            control=ctrl,
+            rules={**east, "armies": [army("RU-1", "RU", "rh"), army("DE-1", "DE", "dh")]},
+        )
         rec = open_battle(g, "0404", CP)
         got = []
         for r in (1, 2, 3):
@@ -105,11 +152,22 @@ def test_lgg_16_6a_lgg52_eastern_distances() -> None:
             got.append("rres" in dict(battle_steps.reinforcement_pool(g, rec, EN)))
         assert got == want, hq_at
     # Germany and Austria-Hungary reinforce with their HQs at any distance on this front
-    pieces = [hq("dh", "DE", "1104", "DE-1"), general("dg", "DE", "dh"), corps("da", "DE", "0404", army="DE-1"),
-              corps("dres", "DE", {"inside": "dh"}, army="DE-1", status=["reserve"]),
-              hq("rh", "RU", "0606", "RU-1"), corps("ra", "RU", "0404", army="RU-1")]
-    g = bgame([], base=pieces, first="1915-03", terrain=wide, control=ctrl,
-              rules={**east, "armies": [army("RU-1", "RU", "rh"), army("DE-1", "DE", "dh")]})
+    pieces = [
+        hq("dh", "DE", "1104", "DE-1"),
+        general("dg", "DE", "dh"),
+        corps("da", "DE", "0404", army="DE-1"),
+        corps("dres", "DE", {"inside": "dh"}, army="DE-1", status=["reserve"]),
+        hq("rh", "RU", "0606", "RU-1"),
+        corps("ra", "RU", "0404", army="RU-1"),
+    ]
+    g = bgame(
+        [],
+        base=pieces,
+        first="1915-03",
+        terrain=wide,
+        control=ctrl,
+        rules={**east, "armies": [army("RU-1", "RU", "rh"), army("DE-1", "DE", "dh")]},
+    )
     rec = open_battle(g, "0404", EN)
     rec["round"] = 2
     assert "dres" in dict(battle_steps.reinforcement_pool(g, rec, CP))
@@ -117,7 +175,9 @@ def test_lgg_16_6a_lgg52_eastern_distances() -> None:
 
 @pytest.mark.rules("LGG 16.6-A")
 def test_lgg_16_6a_lgg52_flanked_side_reinforces_only_in_odd_rounds() -> None:
-    g = bgame([fr("fa", "0404"), de("da", "0404"), de("dres", {"inside": "dh"}, status=["reserve"])])
+    g = bgame(
+        [fr("fa", "0404"), de("da", "0404"), de("dres", {"inside": "dh"}, status=["reserve"])]
+    )
     rec = open_battle(g, "0404", EN)
     rec["subs"]["A"]["flank_for"] = EN
     rec["round"] = 2
@@ -133,7 +193,9 @@ def test_lgg_16_6b_lgg53_allied_aid(monkeypatch) -> None:
     dice = force_dice(monkeypatch)
     base = [*base_pieces(), ghq("gb-ghq", "GB", "0708")]
     base[-1]["faces"]["front"]["reaction"] = 7
-    g = bgame([fr("fa", "0404"), corps("gb1", "GB", "0404"), de("da", "0404")], base=base, first="1915-03")
+    g = bgame(
+        [fr("fa", "0404"), corps("gb1", "GB", "0404"), de("da", "0404")], base=base, first="1915-03"
+    )
     rec = open_battle(g, "0404", EN)
     p = g.state.pieces["gb1"]
     assert battle_steps._allied_test_needed(g, rec, EN, p)
@@ -145,23 +207,32 @@ def test_lgg_16_6b_lgg53_allied_aid(monkeypatch) -> None:
     art = g.state.pieces["fa"]
     assert not battle_steps._allied_test_needed(g, rec, EN, art)
     recd = open_battle(g, "0404", CP)
-    assert not battle_steps._allied_test_needed(g, recd, CP, g.state.pieces["gb1"])  # the Central Powers never test
+    assert not battle_steps._allied_test_needed(
+        g, recd, CP, g.state.pieces["gb1"]
+    )  # the Central Powers never test
 
 
 @pytest.mark.rules("LGG 16.6-C", "LGG 16.7-A")
 def test_lgg_16_6c_lgg54_obstinacy_counts() -> None:
-    g = bgame([fr(f"f{k}", "0404") for k in range(4)] + [de(f"d{k}", "0404") for k in range(4)],
-              base=base_pieces(fr_obst=3))
+    g = bgame(
+        [fr(f"f{k}", "0404") for k in range(4)] + [de(f"d{k}", "0404") for k in range(4)],
+        base=base_pieces(fr_obst=3),
+    )
     rec = open_battle(g, "0404", EN)
     assert rec["great"] and rec["min_rounds"] == 3
     battle_steps.count_obstinacy(g, rec, 2)
-    assert rec["obstinacy_count"] == 2 and battle_steps.may_retreat_voluntarily(g, rec, EN) is not None
+    assert (
+        rec["obstinacy_count"] == 2 and battle_steps.may_retreat_voluntarily(g, rec, EN) is not None
+    )
     rec["round"] = 2
     battle_steps.count_obstinacy(g, rec, 2)
     assert rec["obstinacy_count"] == 4 and battle_steps.may_retreat_voluntarily(g, rec, EN) is None
     assert battle_steps.may_retreat_voluntarily(g, rec, CP) is None  # binds the attacker only
-    g2 = bgame([fr(f"f{k}", "0404") for k in range(4)] + [de(f"d{k}", "0404") for k in range(4)],
-               base=base_pieces(fr_obst=3), first="1915-03")
+    g2 = bgame(
+        [fr(f"f{k}", "0404") for k in range(4)] + [de(f"d{k}", "0404") for k in range(4)],
+        base=base_pieces(fr_obst=3),
+        first="1915-03",
+    )
     rec2 = open_battle(g2, "0404", EN)
     for r in (1, 2, 3):
         rec2["round"] = r
@@ -171,7 +242,10 @@ def test_lgg_16_6c_lgg54_obstinacy_counts() -> None:
 
 @pytest.mark.rules("LGG 16.6-C")
 def test_lgg_16_6c_lgg54_obstinacy_shared_between_battles() -> None:
-    g = bgame([fr("fa", "0404"), fr("fb", "0304"), de("da", "0404"), de("db", "0304")], base=base_pieces(fr_obst=4))
+    g = bgame(
+        [fr("fa", "0404"), fr("fb", "0304"), de("da", "0404"), de("db", "0304")],
+        base=base_pieces(fr_obst=4),
+    )
     M.st(g)["activation"] = {"serial": 5, "side": EN, "armies": ["FR-1"]}
     M.st(g)["army_battles"] = {"5": {"pending": ["0304"]}}
     rec = battle.rec_of(g, battle.battle_params(g, hex="0404", attacker=EN)["battle"])
@@ -200,8 +274,12 @@ def test_lgg_16_6c_lgg54_obstinacy_shared_between_battles() -> None:
 
 @pytest.mark.rules("LGG 16.6-C", "LGG [11.4-X]")
 def test_lgg_11_4x_obliged_army_counts_only_rounds_it_committed() -> None:
-    g = bgame([fr("fa", "0404"), de("da", "0404")], first="1914-08", base=base_pieces(fr_obst=2),
-              rules={"war_plans": {"FR": {"plan": "plan-xvii", "must_attack": ["FR-1"]}}})
+    g = bgame(
+        [fr("fa", "0404"), de("da", "0404")],
+        first="1914-08",
+        base=base_pieces(fr_obst=2),
+        rules={"war_plans": {"FR": {"plan": "plan-xvii", "must_attack": ["FR-1"]}}},
+    )
     rec = open_battle(g, "0404", EN)
     rec["round"] = 1
     battle_steps.count_obstinacy(g, rec, 1)
@@ -220,7 +298,9 @@ def test_lgg_16_7a_lgg55_lgg56_end_of_round() -> None:
     rec["round"] = 10
     rec["offers"] = []
     step = g.steps["battle"]
-    assert step._offers(g, rec) is None and rec["winner"] == CP  # round 10: the attacker must retreat
+    assert (
+        step._offers(g, rec) is None and rec["winner"] == CP
+    )  # round 10: the attacker must retreat
     assert battle_steps._tie_winner(rec, "barred", "gone") == EN
     assert battle_steps._tie_winner(rec, "barred", "barred") == CP
     assert battle_steps._tie_winner(rec, "gone", "gone") == CP
@@ -236,16 +316,24 @@ def test_lgg_16_7a_lgg55_lgg56_end_of_round() -> None:
 
 @pytest.mark.rules("LGG 16.7-A", "LGG [11.4-X]")
 def test_lgg_16_7a_a50_august_attack_plans_and_voluntary_retreat() -> None:
-    g = bgame([fr("fa", "0404"), de("da", "0404")], first="1914-08", base=base_pieces(fr_obst=1),
-              rules={"war_plans": {"FR": {"plan": "plan-xvii", "must_attack": []}}})
+    g = bgame(
+        [fr("fa", "0404"), de("da", "0404")],
+        first="1914-08",
+        base=base_pieces(fr_obst=1),
+        rules={"war_plans": {"FR": {"plan": "plan-xvii", "must_attack": []}}},
+    )
     rec = open_battle(g, "0404", EN)
     rec["obstinacy_count"] = 3
     assert battle_steps.may_retreat_voluntarily(g, rec, EN) is None
     M.st(g)["won_attacks"] = ["FR"]
     assert "August 1914" in str(battle_steps.may_retreat_voluntarily(g, rec, EN))
-    g2 = bgame([fr("fa", "0404"), de("da", "0404")], first="1914-08", base=base_pieces(fr_obst=1),
-               rules={"war_plans": {"FR": {"plan": "plan-xvii", "must_attack": []}}},
-               options={"august-1914-retreat": "until-won"})
+    g2 = bgame(
+        [fr("fa", "0404"), de("da", "0404")],
+        first="1914-08",
+        base=base_pieces(fr_obst=1),
+        rules={"war_plans": {"FR": {"plan": "plan-xvii", "must_attack": []}}},
+        options={"august-1914-retreat": "until-won"},
+    )
     rec2 = open_battle(g2, "0404", EN)
     rec2["obstinacy_count"] = 3
     assert battle_steps.may_retreat_voluntarily(g2, rec2, EN) is not None
@@ -253,7 +341,11 @@ def test_lgg_16_7a_a50_august_attack_plans_and_voluntary_retreat() -> None:
 
 @pytest.mark.rules("LGG 16.1-C", "LGG 16.3-D")
 def test_lgg_16_1c_sub_battle_victory_consequences() -> None:
-    g = bgame([fr(f"f{k}", "0404") for k in range(4)] + [de(f"d{k}", "0404") for k in range(6)] + [fr_art("fart", "0404")])
+    g = bgame(
+        [fr(f"f{k}", "0404") for k in range(4)]
+        + [de(f"d{k}", "0404") for k in range(6)]
+        + [fr_art("fart", "0404")]
+    )
     rec = open_battle(g, "0404", EN)
     assert rec["great"]
     battle_steps.apply_split(g, rec, EN, {"A": ["f0", "f1", "fart"], "B": ["f2", "f3"]})
@@ -261,19 +353,31 @@ def test_lgg_16_1c_sub_battle_victory_consequences() -> None:
     rec["units"]["d5"]["role"] = "front"
     battle_steps.decide_sub(g, rec, "A", EN, "test")
     assert rec["subs"]["B"]["flank_for"] == EN
-    assert {u for u, x in rec["units"].items() if x.get("sub") == "B" and x["side"] == EN} == {"f0", "f1", "f2", "f3", "fart"}
+    assert {u for u, x in rec["units"].items() if x.get("sub") == "B" and x["side"] == EN} == {
+        "f0",
+        "f1",
+        "f2",
+        "f3",
+        "fart",
+    }
     assert all(rec["units"][u]["role"] == "defeated" for u in ("d0", "d1", "d2"))
     # the loser keeps at most 3 corps in the other sub-battle
     assert len(battle.units_of(rec, CP, sub="B")) == 3
     battle_steps.decide_sub(g, rec, "B", CP, "test")
     assert battle_steps.battle_decided(rec) == CP  # the winner of the second sub-battle wins
-    g2 = bgame([fr(f"f{k}", "0404") for k in range(4)] + [de(f"d{k}", "0404") for k in range(2)] + [fr_art("fart", "0404")],
-               first="1915-03")
+    g2 = bgame(
+        [fr(f"f{k}", "0404") for k in range(4)]
+        + [de(f"d{k}", "0404") for k in range(2)]
+        + [fr_art("fart", "0404")],
+        first="1915-03",
+    )
     rec2 = open_battle(g2, "0404", EN)
     battle_steps.apply_split(g2, rec2, EN, {"A": ["f0", "f1", "fart"], "B": ["f2", "f3"]})
     battle_steps.apply_split(g2, rec2, CP, {"A": ["d0"], "B": ["d1"]})
     battle_steps.decide_sub(g2, rec2, "A", EN, "test")
-    assert rec2["units"]["fart"]["sub"] == "B" and rec2["units"]["f0"]["sub"] == "A"  # Fire: only guns and tanks move
+    assert (
+        rec2["units"]["fart"]["sub"] == "B" and rec2["units"]["f0"]["sub"] == "A"
+    )  # Fire: only guns and tanks move
 
 
 @pytest.mark.rules("LGG 16.1-C", "LGG 16.7-A")
@@ -288,4 +392,6 @@ def test_lgg_16_1c_last_unit_repulsed_without_reinforcement_loses() -> None:
 
 def test_hooks_army_battles_is_the_battle_step() -> None:
     g = bgame([])
-    assert hooks.installed(g, hooks.BATTLES) and type(g.steps[hooks.BATTLES]).__module__.endswith("battle_activation")
+    assert hooks.installed(g, hooks.BATTLES) and type(g.steps[hooks.BATTLES]).__module__.endswith(
+        "battle_activation"
+    )

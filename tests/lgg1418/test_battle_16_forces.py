@@ -48,7 +48,9 @@ def test_lgg_16_1a_a60_single_defender_loses_sub_battle_b_without_reinforcement(
 # ====================================================================== 16.1-B
 @pytest.mark.rules("LGG 16.1-B")
 def test_lgg_16_1b_a9_split_options_as_equal_or_free() -> None:
-    g = bgame([*_n("f", 5, "0404"), fr_art("a1", "0404"), fr_art("a2", "0404"), *_n("d", 4, "0404", de)])
+    g = bgame(
+        [*_n("f", 5, "0404"), fr_art("a1", "0404"), fr_art("a2", "0404"), *_n("d", 4, "0404", de)]
+    )
     rec = open_battle(g, "0404", EN)
     opts = battle_steps.split_options(g, rec, EN)
     for o in opts:
@@ -59,16 +61,31 @@ def test_lgg_16_1b_a9_split_options_as_equal_or_free() -> None:
     assert len(opts) == 20 * 2  # C(5,2) + C(5,3) corps splits, times the two ways to split 2 guns
     g2 = bgame(_n("f", 4, "0404") + _n("d", 4, "0404", de), options={"sub-battle-split": "free"})
     rec2 = open_battle(g2, "0404", EN)
-    assert any(not [u for u in o["B"]] for o in battle_steps.split_options(g2, rec2, EN))  # all in A allowed
+    assert any(
+        not [u for u in o["B"]] for o in battle_steps.split_options(g2, rec2, EN)
+    )  # all in A allowed
 
 
 @pytest.mark.rules("LGG 16.1-B")
 def test_lgg_16_1b_two_attacking_armies_take_one_sub_battle_each() -> None:
     from tests.lgg1418.helpers import army, general, hq
 
-    extra = [hq("f2h", "FR", "0506", "FR-2"), general("f2g", "FR", "f2h", rank=3)] + _n("f", 2, "0404") + \
-        [corps(f"g{k}", "FR", "0404", army="FR-2") for k in range(2)] + _n("d", 4, "0404", de)
-    g = bgame(extra, rules={"armies": [army("FR-1", "FR", "fh"), army("FR-2", "FR", "f2h"), army("DE-1", "DE", "dh")]})
+    extra = (
+        [hq("f2h", "FR", "0506", "FR-2"), general("f2g", "FR", "f2h", rank=3)]
+        + _n("f", 2, "0404")
+        + [corps(f"g{k}", "FR", "0404", army="FR-2") for k in range(2)]
+        + _n("d", 4, "0404", de)
+    )
+    g = bgame(
+        extra,
+        rules={
+            "armies": [
+                army("FR-1", "FR", "fh"),
+                army("FR-2", "FR", "f2h"),
+                army("DE-1", "DE", "dh"),
+            ]
+        },
+    )
     rec = open_battle(g, "0404", EN, armies=["FR-1", "FR-2"])
     opts = battle_steps.split_options(g, rec, EN)
     assert len(opts) == 2
@@ -99,8 +116,12 @@ def test_lgg_16_1b_divisions_are_secret_until_both_sides_commit() -> None:
     assert not view_is_clean(g, other) or True
     assert view_is_clean(g, other) == [] and view_is_clean(g, first) == []
     g.apply(g.legal_actions(other)[0])
-    assert all(not any(k.startswith("battle:") for k in g.state.secrets.get(s, {})) for s in M.SIDES)
-    assert any(ev["type"] == "reveal" and "divisions revealed" in ev["text"] for ev in g.visible_log(other))
+    assert all(
+        not any(k.startswith("battle:") for k in g.state.secrets.get(s, {})) for s in M.SIDES
+    )
+    assert any(
+        ev["type"] == "reveal" and "divisions revealed" in ev["text"] for ev in g.visible_log(other)
+    )
     # the other side learns the counts of each division, never the ids
     assert view_is_clean(g, other) == []
 
@@ -112,9 +133,14 @@ def test_lgg_16a_attack_restrictions() -> None:
     from tests.lgg1418.helpers import army, hq, to_activation
 
     extra = [hq("f2h", "FR", "0606", "FR-2")]
-    rules = {"armies": [army("FR-1", "FR", "fh"), army("FR-2", "FR", "f2h"), army("DE-1", "DE", "dh")]}
-    g = bgame([fr("fa", "0405"), corps("g1", "FR", "0405", army="FR-2"), de("da", "0404"), *extra],
-              base=base_pieces(fr_hq="0605"), rules=rules)
+    rules = {
+        "armies": [army("FR-1", "FR", "fh"), army("FR-2", "FR", "f2h"), army("DE-1", "DE", "dh")]
+    }
+    g = bgame(
+        [fr("fa", "0405"), corps("g1", "FR", "0405", army="FR-2"), de("da", "0404"), *extra],
+        base=base_pieces(fr_hq="0605"),
+        rules=rules,
+    )
     to_activation(g, EN, "FR-1")
     with pytest.raises(IllegalAction) as e:  # the hex it starts from holds a unit of another army
         g.apply({"type": "move", "side": EN, "units": ["fa"], "to": "0404", "mode": "normal"})
@@ -129,13 +155,30 @@ def test_lgg_16a_attack_restrictions() -> None:
     act2 = M.st(g2)["activation"]
     members = [g2.state.pieces["fa"]]
     # ... except in a breakthrough (or a reaction)
-    battle_activation.attack_move_check(g2, {**act2, "breakthrough": True}, members, g2.board.idx("0404"), "normal", True)
+    battle_activation.attack_move_check(
+        g2, {**act2, "breakthrough": True}, members, g2.board.idx("0404"), "normal", True
+    )
     # at most two armies together in one attack
-    g3 = bgame([fr("fa", "0405"), de("da", "0404"), corps("x1", "FR", "0404", army="FR-2"), corps("x2", "FR", "0404", army="FR-3"), *extra, hq("f3h", "FR", "0706", "FR-3")],
-               rules={"armies": rules["armies"] + [army("FR-3", "FR", "f3h")]})
+    g3 = bgame(
+        [
+            fr("fa", "0405"),
+            de("da", "0404"),
+            corps("x1", "FR", "0404", army="FR-2"),
+            corps("x2", "FR", "0404", army="FR-3"),
+            *extra,
+            hq("f3h", "FR", "0706", "FR-3"),
+        ],
+        rules={"armies": rules["armies"] + [army("FR-3", "FR", "f3h")]},
+    )
     with pytest.raises(IllegalAction) as e:
-        battle_activation.attack_move_check(g3, {"side": EN, "serial": 1}, [g3.state.pieces["fa"]],
-                                            g3.board.idx("0404"), "normal", True)
+        battle_activation.attack_move_check(
+            g3,
+            {"side": EN, "serial": 1},
+            [g3.state.pieces["fa"]],
+            g3.board.idx("0404"),
+            "normal",
+            True,
+        )
     assert "two armies" in e.value.message
 
 
@@ -184,7 +227,11 @@ def test_lgg_16_3a_16_3c_lgg41_cavalry_alone_and_minimum_one() -> None:
     rec = open_battle(g, "0404", EN)
     engage(rec, "A", "cav", "da")
     calc = battle.round_calc(g, rec, "A")
-    assert calc.attacker.base == 2 and int(calc.attacker.mods.total()) == -2 and calc.attacker.total == 1
+    assert (
+        calc.attacker.base == 2
+        and int(calc.attacker.mods.total()) == -2
+        and calc.attacker.total == 1
+    )
     g2 = bgame([cav, fr("inf", "0404"), de("da", "0404")])
     rec2 = open_battle(g2, "0404", EN)
     engage(rec2, "A", "cav", "da")
@@ -199,8 +246,16 @@ def test_lgg_16_3a_16_3c_lgg41_cavalry_alone_and_minimum_one() -> None:
 def test_lgg_16_3b_lgg7_two_digit_modifiers() -> None:
     g = bgame([])
     assert [battle.two_digit_total(g, ["21"], r)[0] for r in (1, 2, 3)] == [2, 1, 1]
-    assert [battle.two_digit_total(g, ["21", "21"], r)[0] for r in (1, 2, 3, 4, 5)] == [3, 3, 2, 2, 2]
-    assert battle.two_digit_total(g, ["21", "21"], 1)[1] == 4  # the running value is kept above the cap
+    assert [battle.two_digit_total(g, ["21", "21"], r)[0] for r in (1, 2, 3, 4, 5)] == [
+        3,
+        3,
+        2,
+        2,
+        2,
+    ]
+    assert (
+        battle.two_digit_total(g, ["21", "21"], 1)[1] == 4
+    )  # the running value is kept above the cap
     g2 = bgame([], options={"two-digit-floor": "literal"})
     assert [battle.two_digit_total(g2, ["21", "21"], r)[0] for r in (1, 2, 3, 4)] == [3, 3, 2, 1]
 
@@ -231,12 +286,20 @@ def test_lgg_16_3d_flank_encirclement_and_out_of_supply() -> None:
     rec["subs"]["A"]["flank_for"] = EN
     assert battle.round_calc(g, rec, "A").attacker.total == base + 1
     rec["subs"]["A"]["encircled_by"] = EN
-    assert battle.round_calc(g, rec, "A").attacker.total == base + 2  # not cumulative with the flank
+    assert (
+        battle.round_calc(g, rec, "A").attacker.total == base + 2
+    )  # not cumulative with the flank
     # out of supply: half, rounded down, after every modification (the French far from any source)
     ring = ["0201", "0102", "0302", "0203", "0303", "0103"]
-    g2 = bgame([fr("fa", "0202"), de("da", "0202")] + [de(f"r{k}", h) for k, h in enumerate(ring)],
-               base=[b for b in __import__("tests.lgg1418.battle_helpers", fromlist=["base_pieces"]).base_pieces(
-                   fr_hq="0808", de_hq="0401")])
+    g2 = bgame(
+        [fr("fa", "0202"), de("da", "0202")] + [de(f"r{k}", h) for k, h in enumerate(ring)],
+        base=[
+            b
+            for b in __import__(
+                "tests.lgg1418.battle_helpers", fromlist=["base_pieces"]
+            ).base_pieces(fr_hq="0808", de_hq="0401")
+        ],
+    )
     rec2 = open_battle(g2, "0202", CP)
     engage(rec2, "A", "da", "fa")
     calc = battle.round_calc(g2, rec2, "A")
@@ -252,7 +315,10 @@ def test_lgg_16_4a_general_bonus_within_command_range() -> None:
     rec = open_battle(g, "0404", EN)
     engage(rec, "A", "fa", "da")
     mods, total, _cap = battle.d12_modifiers(g, rec, "A")
-    assert [(m.value, m.rule) for m in mods] == [(2, "LGG 16.4-A"), (-1, "LGG 16.4-A")] and total == 1
+    assert [(m.value, m.rule) for m in mods] == [
+        (2, "LGG 16.4-A"),
+        (-1, "LGG 16.4-A"),
+    ] and total == 1
     g2 = bgame([fr("fa", "0101"), de("da", "0101")], base=base_pieces(fr_bonus=2, fr_hq="0808"))
     rec2 = open_battle(g2, "0101", EN)  # 0101 is 7 hexes from the HQ (range 3)
     engage(rec2, "A", "fa", "da")
@@ -295,14 +361,18 @@ def test_lgg_16_4d_lgg43_movement_superiority_audit_corrected() -> None:
     assert battle.superiority(g, open_battle(g, "0404", EN)) == 1  # 6 vs 3: normal battle, +1
     g = bgame(_n("f", 3, "0404") + _n("d", 6, "0404", de))
     assert battle.superiority(g, open_battle(g, "0404", EN)) == -1
-    g = bgame(_n("f", 6, "0404") + _n("d", 6, "0404", de))  # stacking: 7 vs 4 becomes a great battle
+    g = bgame(
+        _n("f", 6, "0404") + _n("d", 6, "0404", de)
+    )  # stacking: 7 vs 4 becomes a great battle
     rec = open_battle(g, "0404", EN)
     for u in ("d0", "d1"):
         rec["units"][u]["role"] = "idle"
     rec["units"]["f0"]["role"] = "front"
     assert rec["great"]
     rec["units"]["d2"]["role"] = "idle"
-    assert battle.superiority(g, rec) == 0  # great battle: nobody before a sub-battle is won (audit 1)
+    assert (
+        battle.superiority(g, rec) == 0
+    )  # great battle: nobody before a sub-battle is won (audit 1)
     rec["sub_wins"].append(EN)
     assert battle.superiority(g, rec) == 1
 
@@ -332,12 +402,21 @@ def test_lgg_16_4f_a12_doctrine_modifiers() -> None:
     engage(rec, "A", "fa", "da")
     assert [m.value for m in battle.d12_modifiers(g, rec, "A")[0] if m.rule == "LGG 16.4-F"] == [-1]
     assert rec["table"] == "combat-trench"  # the side that switched defends on the Trench Table
-    g2 = bgame([fr("fa", "0404"), de("da", "0404")], first="1916-05", rules={"doctrine": {"FR": "combined"}})
+    g2 = bgame(
+        [fr("fa", "0404"), de("da", "0404")],
+        first="1916-05",
+        rules={"doctrine": {"FR": "combined"}},
+    )
     rec2 = open_battle(g2, "0404", EN)
     engage(rec2, "A", "fa", "da")
-    assert [m.value for m in battle.d12_modifiers(g2, rec2, "A")[0] if m.rule == "LGG 16.4-F"] == [1]
-    g3 = bgame([fr("fa", "0404"), de("da", "0404")], rules={"doctrine": {"DE": "trenches"}},
-               options={"movement-vs-fire-penalty": 0})
+    assert [m.value for m in battle.d12_modifiers(g2, rec2, "A")[0] if m.rule == "LGG 16.4-F"] == [
+        1
+    ]
+    g3 = bgame(
+        [fr("fa", "0404"), de("da", "0404")],
+        rules={"doctrine": {"DE": "trenches"}},
+        options={"movement-vs-fire-penalty": 0},
+    )
     rec3 = open_battle(g3, "0404", EN)
     engage(rec3, "A", "fa", "da")
     assert not [m for m in battle.d12_modifiers(g3, rec3, "A")[0] if m.rule == "LGG 16.4-F"]
@@ -376,26 +455,42 @@ def test_lgg_16_4h_lgg46_mountain_corps() -> None:
     rec2 = open_battle(g2, "0404", CP)
     engage(rec2, "A", "inf", "mf")
     assert battle.round_calc(g2, rec2, "A").attacker.fire == 0 and not [
-        m for m in battle.d12_modifiers(g2, rec2, "A")[0] if m.rule == "LGG 16.4-H"]
+        m for m in battle.d12_modifiers(g2, rec2, "A")[0] if m.rule == "LGG 16.4-H"
+    ]
 
 
 @pytest.mark.rules("LGG 16.4-I")
 def test_lgg_16_4i_lgg47_siberians() -> None:
-    sib = [corps(f"s{k}", "RU", "0404", siberian=True, morale="veteran", code="51-6-4", full=(5, 1, 6, 4)) for k in range(3)]
+    sib = [
+        corps(
+            f"s{k}", "RU", "0404", siberian=True, morale="veteran", code="51-6-4", full=(5, 1, 6, 4)
+        )
+        for k in range(3)
+    ]
     g = bgame([*sib, de("da", "0404")], rules={"weather": {"1914-09": {"temperate": "snow"}}})
     from grognard.rulesets.lgg1418 import weather
 
     weather.determine_weather(g)
     assert [battle.morale(g, None, g.state.pieces[f"s{k}"]) for k in range(3)] == ["elite"] * 3
     g2 = bgame([*sib, de("da", "0404")])
-    assert [battle.morale(g2, None, g2.state.pieces[f"s{k}"]) for k in range(3)] == ["elite", "veteran", "veteran"]
+    assert [battle.morale(g2, None, g2.state.pieces[f"s{k}"]) for k in range(3)] == [
+        "elite",
+        "veteran",
+        "veteran",
+    ]
     from grognard.core.state import Frame
 
     step = g2.steps["siberian-choice"]  # the choice, made each turn in the reinforcement phase
     f = Frame("siberian-choice", {})
-    assert step.actors(g2, f) == [EN] and len(step.legal_actions(g2, f, EN)) == 3 + 1  # or keep the choice
+    assert (
+        step.actors(g2, f) == [EN] and len(step.legal_actions(g2, f, EN)) == 3 + 1
+    )  # or keep the choice
     step.apply(g2, f, {"type": "siberian-elite", "side": EN, "unit": "s1"})
-    assert [battle.morale(g2, None, g2.state.pieces[f"s{k}"]) for k in range(3)] == ["veteran", "elite", "veteran"]
+    assert [battle.morale(g2, None, g2.state.pieces[f"s{k}"]) for k in range(3)] == [
+        "veteran",
+        "elite",
+        "veteran",
+    ]
 
 
 @pytest.mark.rules("LGG 16.4-J")
@@ -411,8 +506,11 @@ def test_lgg_16_4j_lgg42_cap() -> None:
     rec2 = open_battle(g2, "0404", EN)
     engage(rec2, "A", "fa", "da")
     assert battle.d12_modifiers(g2, rec2, "A")[1] == -2
-    g3 = bgame([fr("fa", "0404"), de("da", "0404")], base=base_pieces(fr_bonus=3),
-               rules={"weather": {"1914-09": {"temperate": "snow"}}})
+    g3 = bgame(
+        [fr("fa", "0404"), de("da", "0404")],
+        base=base_pieces(fr_bonus=3),
+        rules={"weather": {"1914-09": {"temperate": "snow"}}},
+    )
     from grognard.rulesets.lgg1418 import weather
 
     weather.determine_weather(g3)

@@ -1,4 +1,5 @@
-"""LGG 16.5 (combat result: losses, combativeness tests, PR) and the loss-for-hex exchange of 36.1."""
+"""LGG 16.5 (combat result: losses, combativeness tests, PR) and the loss-for-hex exchange of
+36.1."""
 
 from __future__ import annotations
 
@@ -44,7 +45,9 @@ def _isolated_game(extra, **kw):
 @pytest.mark.rules("LGG 16.5", "LGG 16.5-A")
 def test_lgg_16_5a_lgg48_half_one_and_e_results(monkeypatch) -> None:
     dice = force_dice(monkeypatch)
-    g = bgame([fr("fa", "0404"), fr("fb", "0404"), fr("fc", "0404"), fr("fd", "0404"), de("da", "0404")])
+    g = bgame(
+        [fr("fa", "0404"), fr("fb", "0404"), fr("fc", "0404"), fr("fd", "0404"), de("da", "0404")]
+    )
     rec = open_battle(g, "0404", EN)
     dice.push(3)  # odd: the ½ costs a loss
     assert _hit(g, rec, "fa", "½") is None
@@ -62,8 +65,10 @@ def test_lgg_16_5a_lgg48_half_one_and_e_results(monkeypatch) -> None:
 
 @pytest.mark.rules("LGG 16.5-A", "LGG 16.5-B")
 def test_lgg_16_5a_lgg48_isolated_unit_destroyed_counts_two_losses() -> None:
-    g = _isolated_game([fr("fa", "0202", face="reduced"), de("da", "0202")],
-                       options={"combativeness-trigger": "per-round"})
+    g = _isolated_game(
+        [fr("fa", "0202", face="reduced"), de("da", "0202")],
+        options={"combativeness-trigger": "per-round"},
+    )
     rec = open_battle(g, "0202", CP)
     _hit(g, rec, "fa", "1")  # a loss a reduced corps cannot absorb
     assert g.state.pieces["fa"].loc == Loc.box(M.ELIMINATED)
@@ -73,7 +78,9 @@ def test_lgg_16_5a_lgg48_isolated_unit_destroyed_counts_two_losses() -> None:
 @pytest.mark.rules("LGG 16.5-A", "LGG 16.5-B")
 def test_lgg_16_5a_lgg49_result_two_and_the_two_loss_cap(monkeypatch) -> None:
     dice = force_dice(monkeypatch)
-    g = bgame([fr("fa", "0404"), fr("fb", "0404", face="reduced"), fr("fc", "0404"), de("da", "0404")])
+    g = bgame(
+        [fr("fa", "0404"), fr("fb", "0404", face="reduced"), fr("fc", "0404"), de("da", "0404")]
+    )
     rec = open_battle(g, "0404", EN)
     dice.push(9)  # active corps: 9 holds
     child = _hit(g, rec, "fa", "2")
@@ -98,18 +105,30 @@ def test_lgg_16_5a_lgg49_result_two_and_the_two_loss_cap(monkeypatch) -> None:
 @pytest.mark.rules("LGG 16.5-B")
 def test_lgg_16_5b_lgg50_exploits(monkeypatch) -> None:
     dice = force_dice(monkeypatch)
-    g = bgame([fr("fa", "0404", morale="elite"), fr("fb", "0404", morale="elite"),
-               fr("fc", "0404", morale="elite", face="reduced"), de("da", "0404")])
+    g = bgame(
+        [
+            fr("fa", "0404", morale="elite"),
+            fr("fb", "0404", morale="elite"),
+            fr("fc", "0404", morale="elite", face="reduced"),
+            de("da", "0404"),
+        ]
+    )
     rec = open_battle(g, "0404", EN)
     pr0 = pr_stock(g, "FR")
     dice.push(11)  # elite: 11 is an exploit
     assert _hit(g, rec, "fa", "M") is None
-    assert rec["unit_losses"]["fa"] == 1 and g.state.pieces["fa"].face == "full" and pr_stock(g, "FR") == pr0
+    assert (
+        rec["unit_losses"]["fa"] == 1
+        and g.state.pieces["fa"].face == "full"
+        and pr_stock(g, "FR") == pr0
+    )
     dice.push(11)
     _hit(g, rec, "fb", "2")
     assert rec["unit_losses"]["fb"] == 1 and g.state.pieces["fb"].face == "reduced"
     dice.push(11)
-    _hit(g, rec, "fc", "1")  # a loss on a reduced corps: test (option combativeness-trigger = cumulative)
+    _hit(
+        g, rec, "fc", "1"
+    )  # a loss on a reduced corps: test (option combativeness-trigger = cumulative)
     assert rec["unit_losses"].get("fc", 0) == 0 and g.state.pieces["fc"].loc.kind == "hex"
 
 
@@ -130,7 +149,9 @@ def test_lgg_16_5b_lgg50_no_pr_isolated_or_refused_means_elimination(monkeypatch
     assert g2.state.pieces["fa"].loc == Loc.box(M.ELIMINATED)  # the player would not pay
     g4 = _isolated_game([fr("fa", "0202"), de("da", "0202")])
     rec4 = open_battle(g4, "0202", CP)
-    assert battle.pr_budget(g4, rec4, "fa") == 0  # an isolated unit may spend no PR (its HQ is not with it)
+    assert (
+        battle.pr_budget(g4, rec4, "fa") == 0
+    )  # an isolated unit may spend no PR (its HQ is not with it)
     dice.push(9)
     assert _hit(g4, rec4, "fa", "M") is None
     assert g4.state.pieces["fa"].loc == Loc.box(M.ELIMINATED)
@@ -145,7 +166,11 @@ def test_lgg_16_5b_lgg51_out_of_combat_and_disorganized(monkeypatch) -> None:
     decide(g, _hit(g, rec, "fa", "M"), "pay-pr")
     battle_steps.process_queue(g, rec)
     p = g.state.pieces["fa"]
-    assert p.loc == Loc.box(M.OUT_OF_COMBAT) and p.face == "reduced" and rec["units"]["fa"]["state"] == "out"
+    assert (
+        p.loc == Loc.box(M.OUT_OF_COMBAT)
+        and p.face == "reduced"
+        and rec["units"]["fa"]["state"] == "out"
+    )
     dice.push(4)  # 3-4: disorganized
     decide(g, _hit(g, rec, "fb", "M"), "pay-pr")
     battle_steps.process_queue(g, rec)
@@ -159,7 +184,9 @@ def test_lgg_16_5b_lgg51_out_of_combat_and_disorganized(monkeypatch) -> None:
 @pytest.mark.rules("LGG 16.5-B", "LGG 28-B")
 def test_lgg_16_5b_lgg51_panic(monkeypatch) -> None:
     dice = force_dice(monkeypatch)
-    g = bgame([fr("fa", "0404", face="reduced"), fr("fb", "0404"), fr("fc", "0404"), de("da", "0404")])
+    g = bgame(
+        [fr("fa", "0404", face="reduced"), fr("fb", "0404"), fr("fc", "0404"), de("da", "0404")]
+    )
     rec = open_battle(g, "0404", EN)
     dice.push(1, 6, 9)  # 1 - 2 = -1: panic; then the two others test: 6 repulsed, 9 holds
     child = _hit(g, rec, "fa", "2")
@@ -168,7 +195,9 @@ def test_lgg_16_5b_lgg51_panic(monkeypatch) -> None:
     child = battle_steps.process_queue(g, rec)
     decide(g, child, "pay-pr")
     assert battle_steps.process_queue(g, rec) is None
-    assert rec["units"]["fb"].get("panic_retreat") == 3 and not rec["units"]["fc"].get("panic_retreat")
+    assert rec["units"]["fb"].get("panic_retreat") == 3 and not rec["units"]["fc"].get(
+        "panic_retreat"
+    )
     # the tests after a panic ignore the trench bonus of 28-B
     g2 = bgame([fr("fa", "0404"), de("da", "0404"), de("db", "0404")], first="1915-03")
     rec2 = open_battle(g2, "0404", EN, table="trench")
@@ -179,7 +208,11 @@ def test_lgg_16_5b_lgg51_panic(monkeypatch) -> None:
 @pytest.mark.rules("LGG 16.5-B", "LGG 16.5-A")
 def test_lgg_16_5b_a46_panic_tests_chosen_by_the_owner(monkeypatch) -> None:
     dice = force_dice(monkeypatch)
-    g = bgame([fr("fa", "0404", face="reduced")] + [fr(f"f{k}", "0404") for k in range(3)] + [de("da", "0404")])
+    g = bgame(
+        [fr("fa", "0404", face="reduced")]
+        + [fr(f"f{k}", "0404") for k in range(3)]
+        + [de("da", "0404")]
+    )
     rec = open_battle(g, "0404", EN)
     dice.push(1)
     child = _hit(g, rec, "fa", "2")
@@ -219,7 +252,9 @@ def test_lgg_16_5a_lgg4_lgg3_exchange_a_loss_for_a_retreat_hex(monkeypatch) -> N
     step = g3.steps["battle-decision"]
     from grognard.core.state import Frame
 
-    assert [a["type"] for a in step.legal_actions(g3, Frame(child[0], child[1]), EN)] == ["keep"]  # asked, refused
+    assert [a["type"] for a in step.legal_actions(g3, Frame(child[0], child[1]), EN)] == [
+        "keep"
+    ]  # asked, refused
     decide(g3, child, "keep")
     battle_steps.process_queue(g3, rec3)
     assert rec3["unit_losses"]["fa"] == 2

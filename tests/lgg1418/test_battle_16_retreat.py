@@ -60,14 +60,19 @@ def test_lgg_16_7c_defender_paths_toward_supply_never_back_into_the_attack() -> 
     assert paths and not away
     ends = {g.board.label(p[-1]) for p in paths}
     assert all(len(p) - 1 <= 3 for p in paths)  # never more than 3 hexes (16.7-B)
-    assert "0405" not in {g.board.label(h) for p in paths for h in p}  # the hex the attack came from
+    assert "0405" not in {
+        g.board.label(h) for p in paths for h in p
+    }  # the hex the attack came from
     assert "0304" not in {g.board.label(h) for p in paths for h in p}  # an enemy stack
     start = g.board.idx("0404")
     targets = battle_retreat._comparable_targets(g, CP, start, entry["max"])
     assert targets  # the nearest source or relay, and those within 2 hexes of its distance
     one = [p for p in paths if len(p) == 2]
     # every one-hex retreat is one of the best toward one of those sources or relays
-    assert one and all(any(dt.get(p[-1], 99) == min(dt.get(q[-1], 99) for q in one) for _t, dt in targets) for p in one)
+    assert one and all(
+        any(dt.get(p[-1], 99) == min(dt.get(q[-1], 99) for q in one) for _t, dt in targets)
+        for p in one
+    )
     assert "0403" in ends and "0505" not in ends  # toward Berlin, not toward Paris
 
 
@@ -102,25 +107,34 @@ def test_lgg_16a_stale_origin_in_the_battle_hex_joins_another_group() -> None:
 def test_lgg_16_7c_lgg58_isolated_retreat_away_from_supply(monkeypatch) -> None:
     dice = force_dice(monkeypatch)
     ring = [de(f"r{k}", h) for k, h in enumerate(("0201", "0102", "0302", "0203", "0303", "0104"))]
-    g = bgame([fr("fa", "0202"), fr("fb", "0202"), de("da", "0202"), *ring],
-              base=base_pieces(fr_hq="0808", de_hq="0401"))
+    g = bgame(
+        [fr("fa", "0202"), fr("fb", "0202"), de("da", "0202"), *ring],
+        base=base_pieces(fr_hq="0808", de_hq="0401"),
+    )
     rec = open_battle(g, "0202", CP)
     (entry,) = _lost(g, rec, EN)
     units = [g.state.pieces[u] for u in entry["units"]]
     paths, away = battle_retreat.legal_paths(g, entry, units)
     assert [g.board.label(h) for p in paths for h in p] == ["0202", "0103"] and away  # a dead end
-    dice.push(11, 5)  # -3, and -2 out of supply: 11 - 5 = 6 repulsed (retreats); 5 - 5 = 0 eliminated
+    dice.push(
+        11, 5
+    )  # -3, and -2 out of supply: 11 - 5 = 6 repulsed (retreats); 5 - 5 = 0 eliminated
     battle_retreat.execute(g, entry, entry["units"], list(paths[0]), away)
     assert M.hex_of(g, g.state.pieces["fa"]) == paths[0][-1]
     assert g.state.pieces["fb"].loc == Loc.box(M.ELIMINATED)
     rolls = [ev for ev in g.state.log if ev["type"] == "roll"][-2:]
-    assert all(any(m["rule"] == "LGG 16.7-C" and m["value"] == -3 for m in r["data"]["modifiers"]) for r in rolls)
+    assert all(
+        any(m["rule"] == "LGG 16.7-C" and m["value"] == -3 for m in r["data"]["modifiers"])
+        for r in rolls
+    )
 
 
 @pytest.mark.rules("LGG 16.7-C")
 def test_lgg_16_7c_lgg58_unit_unable_to_retreat_is_eliminated() -> None:
     ring = [de(f"r{k}", h) for k, h in enumerate(("0201", "0102", "0302", "0203", "0303", "0103"))]
-    g = bgame([fr("fa", "0202"), de("da", "0202"), *ring], base=base_pieces(fr_hq="0808", de_hq="0401"))
+    g = bgame(
+        [fr("fa", "0202"), de("da", "0202"), *ring], base=base_pieces(fr_hq="0808", de_hq="0401")
+    )
     rec = open_battle(g, "0202", CP)
     (entry,) = _lost(g, rec, EN)
     step = g.steps["retreat-group"]
@@ -147,14 +161,24 @@ def test_lgg_16_7b_retreats_wait_for_all_battles_and_nearby_stacks_may_follow() 
     rec = last_battle(g)
     assert rec["loser"] == CP  # (seed 2)
     assert not M.units_at_hex(g, g.board.idx("0404"), CP)
-    assert M.hex_of(g, g.state.pieces["near"]) != g.board.idx("0403")  # it retreated at the same time
+    assert M.hex_of(g, g.state.pieces["near"]) != g.board.idx(
+        "0403"
+    )  # it retreated at the same time
     assert g.state.control[g.board.idx("0404")] == EN
 
 
 @pytest.mark.rules("LGG 16.7-D", "LGG 16.7-E")
 def test_lgg_16_7d_16_7e_placement_after_the_battle() -> None:
-    g = bgame([fr("fa", "0404"), fr("fb", "0404"), fr_art("gun", "0404"), fr("fc", "0505"), de("da", "0303")],
-              base=base_pieces(fr_hq="0504"))
+    g = bgame(
+        [
+            fr("fa", "0404"),
+            fr("fb", "0404"),
+            fr_art("gun", "0404"),
+            fr("fc", "0505"),
+            de("da", "0303"),
+        ],
+        base=base_pieces(fr_hq="0504"),
+    )
     set_from(g, "fa", "0405")
     set_from(g, "fb", "0405")
     rec = open_battle(g, "0404", EN)
@@ -165,7 +189,9 @@ def test_lgg_16_7d_16_7e_placement_after_the_battle() -> None:
     assert not any(o["unit"] == "gun" for o in opts)  # used artillery stays with its stack (16.7-E)
     step = g.steps["battle-placement"]
     f = Frame("battle-placement", {"battle": rec["id"], "side": EN})
-    step.apply(g, f, {"type": "place", "side": EN, "battle": rec["id"], "unit": "fa", "to": "reserve"})
+    step.apply(
+        g, f, {"type": "place", "side": EN, "battle": rec["id"], "unit": "fa", "to": "reserve"}
+    )
     p = g.state.pieces["fa"]
     assert M.in_reserve(p) and p.loc == Loc.inside("fh")
 
@@ -190,7 +216,9 @@ def test_lgg_16_7f_lgg59_overflow_conditions() -> None:
     M.st(g)["activation"] = None
     from tests.lgg1418.helpers import fortress
 
-    g3 = bgame([fr(f"f{k}", "0404") for k in range(3)] + [de("da", "0404"), fortress("fo", "DE", "0404")])
+    g3 = bgame(
+        [fr(f"f{k}", "0404") for k in range(3)] + [de("da", "0404"), fortress("fo", "DE", "0404")]
+    )
     rec3 = open_battle(g3, "0404", EN)
     rec3["winner"], rec3["loser"], rec3["round"] = EN, CP, 1
     assert "fortress" in str(battle_retreat.overflow_allowed(g3, rec3))
@@ -203,13 +231,19 @@ def test_lgg_16c_cavalry_retreat_before_combat() -> None:
     rec = open_battle(g, "0404", EN)
     assert battle_steps.retreat_before_combat_allowed(g, rec)
     g2 = bgame([fr("fa", "0404"), corps("fcav", "FR", "0404", army="FR-1", arm="cavalry"), cav])
-    assert not battle_steps.retreat_before_combat_allowed(g2, open_battle(g2, "0404", EN))  # the attacker has cavalry
+    assert not battle_steps.retreat_before_combat_allowed(
+        g2, open_battle(g2, "0404", EN)
+    )  # the attacker has cavalry
     from tests.lgg1418.battle_helpers import de_art
 
     g3 = bgame([fr("fa", "0404"), cav, de_art("gun", "0404")])
-    assert not battle_steps.retreat_before_combat_allowed(g3, open_battle(g3, "0404", EN))  # artillery with it
+    assert not battle_steps.retreat_before_combat_allowed(
+        g3, open_battle(g3, "0404", EN)
+    )  # artillery with it
     g4 = bgame([fr("fa", "0404"), cav], first="1915-03")
-    assert not battle_steps.retreat_before_combat_allowed(g4, open_battle(g4, "0404", EN))  # Movement Doctrine only
+    assert not battle_steps.retreat_before_combat_allowed(
+        g4, open_battle(g4, "0404", EN)
+    )  # Movement Doctrine only
     # through the sequence: the cavalry withdraws, the attacker is stopped and may not break through
     g5 = bgame([fr("fa", "0405"), cav])
     to_activation(g5, EN, "FR-1")

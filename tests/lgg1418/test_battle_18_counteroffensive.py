@@ -18,8 +18,15 @@ def _weak(pid: str, at: str):
 
 @pytest.mark.rules("LGG 18", "LGG 18-A", "LGG 18-B")
 def test_lgg_18a_18b_counter_offensive_through_the_sequence() -> None:
-    g = bgame([_weak("fa", "0405"), _weak("fb", "0405"), de("da", "0404", full=(8, 3, 9, 4)),
-               de("db", "0404", full=(8, 3, 9, 4))], seed=1)
+    g = bgame(
+        [
+            _weak("fa", "0405"),
+            _weak("fb", "0405"),
+            de("da", "0404", full=(8, 3, 9, 4)),
+            de("db", "0404", full=(8, 3, 9, 4)),
+        ],
+        seed=1,
+    )
     to_activation(g, EN, "FR-1")
     act(g, EN, type="move", units=["fa"], to="0404", mode="normal")
     act(g, EN, type="end-movement")
@@ -68,8 +75,20 @@ def test_lgg_18a_who_may_counter_attack() -> None:
 
 @pytest.mark.rules("LGG 18-A")
 def test_lgg_18a_former_attacker_keeps_only_some_modifiers() -> None:
-    g = bgame([fr("fa", "0404"), de("da", "0404")], hexsides=[{"feature": "river", "sides": ["0404/0304"]}],
-              terrain=["pppppppp", "pppppppp", "pppppppp", "pppfpppp", "pppppppp", "pppppppp", "pppppppp", "pppppppp"])  # 0404 forest
+    g = bgame(
+        [fr("fa", "0404"), de("da", "0404")],
+        hexsides=[{"feature": "river", "sides": ["0404/0304"]}],
+        terrain=[
+            "pppppppp",
+            "pppppppp",
+            "pppppppp",
+            "pppfpppp",
+            "pppppppp",
+            "pppppppp",
+            "pppppppp",
+            "pppppppp",
+        ],
+    )  # 0404 forest
     set_from(g, "da", "0304")
     rec = open_battle(g, "0404", CP, kind="counter-offensive", trench=2)
     engage(rec, "A", "da", "fa")
@@ -94,7 +113,10 @@ def test_lgg_18a_attacker_first_falls_back_to_its_starting_hexes() -> None:
     counteroffensive.retreat_attacker_to_start(g, rec)
     assert M.hex_of(g, g.state.pieces["fa"]) == g.board.idx("0405")
     assert M.hex_of(g, g.state.pieces["fb"]) == g.board.idx("0504")
-    assert sorted(counteroffensive.targets(g, rec)) == ["0405", "0504"]  # the defender chooses the hex
+    assert sorted(counteroffensive.targets(g, rec)) == [
+        "0405",
+        "0504",
+    ]  # the defender chooses the hex
 
 
 def _fortress_counter_offensive(da_arm: str = "infantry"):
@@ -103,9 +125,16 @@ def _fortress_counter_offensive(da_arm: str = "infantry"):
     these dice, one they win when they make it)."""
     from tests.lgg1418.helpers import corps, fortress
 
-    g = bgame([fortress("fort", "FR", "0405"), corps("gar", "FR", {"inside": "fort"}, garrison="fort"),
-               _weak("fa", "0405"), de("da", "0404", full=(8, 3, 9, 4), arm=da_arm),
-               de("db", "0404", full=(8, 3, 9, 4), arm=da_arm)], seed=2)
+    g = bgame(
+        [
+            fortress("fort", "FR", "0405"),
+            corps("gar", "FR", {"inside": "fort"}, garrison="fort"),
+            _weak("fa", "0405"),
+            de("da", "0404", full=(8, 3, 9, 4), arm=da_arm),
+            de("db", "0404", full=(8, 3, 9, 4), arm=da_arm),
+        ],
+        seed=2,
+    )
     to_activation(g, EN, "FR-1")
     act(g, EN, type="move", units=["fa"], to="0404", mode="normal")
     act(g, EN, type="end-movement")
@@ -128,7 +157,9 @@ def test_lgg_23_d_audit_counter_offensive_into_a_fortress_hex_begins_a_siege() -
         if co:
             return co[0]
         if g.current()[1].step == "battle-placement" and side == CP:
-            return next(a for a in legal if a["type"] == "done")  # the victors stay in the fortress hex
+            return next(
+                a for a in legal if a["type"] == "done"
+            )  # the victors stay in the fortress hex
         return None
 
     drive(g, pol, until=lambda g: M.st(g).get("activation") is None)
@@ -143,7 +174,8 @@ def test_lgg_23_d_audit_counter_offensive_into_a_fortress_hex_begins_a_siege() -
 
 @pytest.mark.rules("LGG 18-A", "LGG 23-A")
 def test_lgg_23_a_audit_cavalry_alone_does_not_counter_attack_into_a_fortress_hex() -> None:
-    """Cavalry without infantry may not enter a hex with an enemy fortress (23-A): a counter-offensive
+    """Cavalry without infantry may not enter a hex with an enemy fortress (23-A): a
+    counter-offensive
     of cavalry alone is not offered into the former attacker's fortress hex."""
     g = _fortress_counter_offensive(da_arm="cavalry")
     offered: list[list[str]] = []
@@ -156,5 +188,7 @@ def test_lgg_23_a_audit_cavalry_alone_does_not_counter_attack_into_a_fortress_he
     drive(g, pol, until=lambda g: M.st(g).get("activation") is None)
     first = next(iter(battle.battles(g).values()))
     assert first["winner"] == CP
-    assert offered and all("counter-attack" not in types for types in offered)  # asked, but only to decline
+    assert offered and all(
+        "counter-attack" not in types for types in offered
+    )  # asked, but only to decline
     assert not any(r["kind"] == "counter-offensive" for r in battle.battles(g).values())

@@ -29,8 +29,15 @@ def _assault(g, *uids: str) -> None:
 
 
 def _acq(g, tactic: str, nation: str, turn: int, side: str | None = None) -> None:
-    tactics.acquisitions(g).append({"tactic": tactic, "nation": nation, "side": side or M.nation_side(g, nation),
-                                    "turn": turn, "year": M.current_turn(g).year})
+    tactics.acquisitions(g).append(
+        {
+            "tactic": tactic,
+            "nation": nation,
+            "side": side or M.nation_side(g, nation),
+            "turn": turn,
+            "year": M.current_turn(g).year,
+        }
+    )
 
 
 # ====================================================================== 37-A, 37-B
@@ -41,11 +48,15 @@ def test_lgg_37a_lgg89_acquisition_modifiers() -> None:
     M.st(g)["losses_year"] = {"1916": {"FR": 20}}
     M.st(g)["technologies"] = {"FR": ["chlorine", "phosgene", "heavy tanks"]}
     mods = tactics.acquisition_modifiers(g, EN, "FR", "combat gas")
-    assert int(mods.total()) == 6  # 2nd turn +2, 20+ losses +1, first test +1, two gas technologies +2 -> natural 6
+    assert (
+        int(mods.total()) == 6
+    )  # 2nd turn +2, 20+ losses +1, first test +1, two gas technologies +2 -> natural 6
     mods = tactics.acquisition_modifiers(g, EN, "FR", "infiltration")
     assert int(mods.total()) == 3  # +2 +1 +1 +1 (heavy tanks) -2 -> natural 9
     _acq(g, "massive bombardment", "FR", M.turn_index(g))
-    assert int(tactics.acquisition_modifiers(g, EN, "FR", "combat gas").total()) == 6 - 4  # a second tactic: -4
+    assert (
+        int(tactics.acquisition_modifiers(g, EN, "FR", "combat gas").total()) == 6 - 4
+    )  # a second tactic: -4
 
 
 @pytest.mark.rules("LGG 37-A")
@@ -90,28 +101,59 @@ def test_lgg_37a_november_award(monkeypatch) -> None:
 
 @pytest.mark.rules("LGG 37-B")
 def test_lgg_37b_lgg90_learning_delays() -> None:
-    g = bgame([], nations={"DE": CP, "AH": CP, "TR": CP, "BG": CP, "FR": EN, "GB": EN, "RU": EN, "BE": EN, "SR": EN,
-                           "IT": EN, "US": EN})
+    g = bgame(
+        [],
+        nations={
+            "DE": CP,
+            "AH": CP,
+            "TR": CP,
+            "BG": CP,
+            "FR": EN,
+            "GB": EN,
+            "RU": EN,
+            "BE": EN,
+            "SR": EN,
+            "IT": EN,
+            "US": EN,
+        },
+    )
     t = M.turn_index(g)
     _acq(g, "combat gas", "FR", t)
-    delays = {n: tactics.learning_delay("FR", n, g) for n in ("GB", "IT", "US", "BE", "RU", "SR", "DE", "AH")}
+    delays = {
+        n: tactics.learning_delay("FR", n, g)
+        for n in ("GB", "IT", "US", "BE", "RU", "SR", "DE", "AH")
+    }
     assert delays == {"GB": 1, "IT": 1, "US": 1, "BE": 1, "RU": 2, "SR": 3, "DE": 3, "AH": 3}
-    assert {n: tactics.learning_delay("DE", n, g) for n in ("AH", "TR", "BG", "FR")} == {"AH": 1, "TR": 3, "BG": 3, "FR": 3}
+    assert {n: tactics.learning_delay("DE", n, g) for n in ("AH", "TR", "BG", "FR")} == {
+        "AH": 1,
+        "TR": 3,
+        "BG": 3,
+        "FR": 3,
+    }
     assert tactics.knows(g, "FR", "combat gas") and not tactics.knows(g, "GB", "combat gas")
 
 
 # ====================================================================== 37-C .. 37-J
 @pytest.mark.rules("LGG 37-C", "LGG 37-E")
 def test_lgg_37c_37e_lgg91_massive_and_blitz() -> None:
-    g = bgame([fr_art("a1", "0505"), fr_art("a2", "0505", status=()), fr_art("a3", "0505"), fr_art("a4", "0505")],
-              first="1917-03")
+    g = bgame(
+        [
+            fr_art("a1", "0505"),
+            fr_art("a2", "0505", status=()),
+            fr_art("a3", "0505"),
+            fr_art("a4", "0505"),
+        ],
+        first="1917-03",
+    )
     _acq(g, "blitz bombardment", "FR", M.turn_index(g) - 1)
     _acq(g, "massive bombardment", "FR", M.turn_index(g) - 1)
     arts = [g.state.pieces[u] for u in ("a1", "a2", "a3", "a4")]
     M.set_face(g, arts[1], "reduced")  # support 2
     with pytest.raises(IllegalAction):
         tactics.blitz_bombardment(g, "FR", arts[:2])  # 3 + 2 = 5 < 6
-    assert tactics.blitz_bombardment(g, "FR", [arts[0], arts[2]])["mun"] == 6  # 3 + 3: allowed, 6 MUN
+    assert (
+        tactics.blitz_bombardment(g, "FR", [arts[0], arts[2]])["mun"] == 6
+    )  # 3 + 3: allowed, 6 MUN
     with pytest.raises(IllegalAction):
         tactics.blitz_bombardment(g, "FR", arts)  # 4 units
     assert tactics.massive_bombardment(g, "FR", 3) == {"shift": 2, "mun_per_artillery": 3}
@@ -142,13 +184,22 @@ def test_lgg_37d_gas_order_bonus_and_decay(monkeypatch) -> None:
     assert tactics.gas_available(g, "DE") == "phosgene"
     assert tactics.gas_battles_left(g, "DE") == 2
     g.state.tracks["gas_sites"] = {}
-    assert tactics.gas_battles_left(g, "DE", "main") == 0 and tactics.gas_battles_left(g, "DE", "secondary") == 1
+    assert (
+        tactics.gas_battles_left(g, "DE", "main") == 0
+        and tactics.gas_battles_left(g, "DE", "secondary") == 1
+    )
     rec = open_battle(g, "0404", CP, modifiers=[tactics.gas_modifier(3)])
     engage(rec, "A", "da", "fa")
     got = []
     for r in (1, 2, 3, 4):
         rec["round"] = r
-        got.append(sum(m.value for m in battle.round_calc(g, rec, "A").attacker.mods if m.rule == "LGG 37-D"))
+        got.append(
+            sum(
+                m.value
+                for m in battle.round_calc(g, rec, "A").attacker.mods
+                if m.rule == "LGG 37-D"
+            )
+        )
     assert got == [3, 2, 1, 0]
 
 
@@ -169,8 +220,13 @@ def test_lgg_37f_lgg92_creeping_barrage(monkeypatch) -> None:
     cut, agg = tactics.creeping_barrage_effect(13)
     assert cut == 3 and agg == {"0": "M", "½": "M", "1": "2", "M": "E", "2": "E"}
     dice = force_dice(monkeypatch)
-    g = bgame([fr("fa", "0404"), fr_art("a1", "0404"), fr_art("a2", "0404"), de("da", "0404")], first="1917-03")
-    rec = open_battle(g, "0404", EN, tactics={"creeping_barrage": True}, trench=3, orders={"attacker": "R"})
+    g = bgame(
+        [fr("fa", "0404"), fr_art("a1", "0404"), fr_art("a2", "0404"), de("da", "0404")],
+        first="1917-03",
+    )
+    rec = open_battle(
+        g, "0404", EN, tactics={"creeping_barrage": True}, trench=3, orders={"attacker": "R"}
+    )
     dice.push(8)  # 8 + 1 (order R) = 9: r2 and aggravation
     tactics.step_d(g, rec)
     assert battle.trench_level(g, rec, "A", 1) == 1 and tactics.aggravated(g, rec, "A", "1") == "M"
@@ -231,7 +287,10 @@ def test_lgg_37i_defence_in_depth(monkeypatch) -> None:
 
 @pytest.mark.rules("LGG 37-J")
 def test_lgg_37j_combined_arms() -> None:
-    g = bgame([corps("as", "DE", "0404", army="DE-1"), tank("tk", "DE", "0404"), fr("fa", "0404")], first="1918-03")
+    g = bgame(
+        [corps("as", "DE", "0404", army="DE-1"), tank("tk", "DE", "0404"), fr("fa", "0404")],
+        first="1918-03",
+    )
     _assault(g, "as")
     rec = open_battle(g, "0404", CP)
     assert list(tactics.combined_arms(g, rec, "A", CP)) == []
@@ -242,8 +301,14 @@ def test_lgg_37j_combined_arms() -> None:
 # ====================================================================== 38
 @pytest.mark.rules("LGG 38", "LGG 38-A")
 def test_lgg_38a_markers_and_assault_corps() -> None:
-    g = bgame([de("da", "0404"), de("dr", "0303", face="reduced"), corps("dc", "DE", "0303", arm="cavalry", army="DE-1")],
-              first="1917-03")
+    g = bgame(
+        [
+            de("da", "0404"),
+            de("dr", "0303", face="reduced"),
+            corps("dc", "DE", "0303", arm="cavalry", army="DE-1"),
+        ],
+        first="1917-03",
+    )
     p = g.state.pieces["da"]
     assert "marker" in str(tactics.why_not_assault(g, p))
     g.state.tracks["assault_markers"] = {"DE": 1}
@@ -260,8 +325,12 @@ def test_lgg_38a_markers_and_assault_corps() -> None:
 
 @pytest.mark.rules("LGG 38-B")
 def test_lgg_38b_assault_corps_ignore_rigid_zoc_and_encircle() -> None:
-    g = bgame([corps("as", "DE", "0404", army="DE-1")] + [de(f"d{k}", "0404") for k in range(3)] +
-              [fr(f"f{k}", "0404") for k in range(4)], first="1917-03")
+    g = bgame(
+        [corps("as", "DE", "0404", army="DE-1")]
+        + [de(f"d{k}", "0404") for k in range(3)]
+        + [fr(f"f{k}", "0404") for k in range(4)],
+        first="1917-03",
+    )
     _assault(g, "as")
     assert tactics.ignores_rigid_zoc(g.state.pieces["as"])
     rec = open_battle(g, "0404", CP)
@@ -276,8 +345,14 @@ def test_lgg_38b_assault_corps_ignore_rigid_zoc_and_encircle() -> None:
 @pytest.mark.rules("LGG 38-C")
 def test_lgg_38c_lgg94_losses_of_assault_corps(monkeypatch) -> None:
     dice = force_dice(monkeypatch)
-    g = bgame([corps("as", "DE", "0404", army="DE-1"), corps("bs", "DE", "0404", army="DE-1"), fr("fa", "0404")],
-              first="1917-03")
+    g = bgame(
+        [
+            corps("as", "DE", "0404", army="DE-1"),
+            corps("bs", "DE", "0404", army="DE-1"),
+            fr("fa", "0404"),
+        ],
+        first="1917-03",
+    )
     _assault(g, "as", "bs")
     rec = open_battle(g, "0404", EN)
     rec["queue"].append({"t": "hit", "unit": "as", "res": "1", "sub": "A", "stage": "start"})
@@ -302,7 +377,11 @@ def test_lgg_39a_lgg1_tank_values_and_terrain() -> None:
     assert tanks.normalise_values({CP: 2, EN: 1}) == {CP: 2, EN: 1}
     rows = ["pppppppp"] * 8
     rows[3] = "pppspppp"  # 0404 marsh
-    g = bgame([fr("fa", "0404"), tank("tk", "FR", "0404"), de("da", "0404")], terrain=rows, first="1917-03")
+    g = bgame(
+        [fr("fa", "0404"), tank("tk", "FR", "0404"), de("da", "0404")],
+        terrain=rows,
+        first="1917-03",
+    )
     assert tanks.tanks_useless(g, g.board.idx("0404"))
     rec = open_battle(g, "0404", EN)
     assert tanks.tank_support(g, rec, "A", EN, "fa") == 0
@@ -311,7 +390,10 @@ def test_lgg_39a_lgg1_tank_values_and_terrain() -> None:
 @pytest.mark.rules("LGG 39-B")
 def test_lgg_39b_lgg95_support_values(monkeypatch) -> None:
     dice = force_dice(monkeypatch)
-    g = bgame([fr("fa", "0404"), tank("t1", "FR", "0404"), tank("t2", "FR", "0404"), de("da", "0404")], first="1917-03")
+    g = bgame(
+        [fr("fa", "0404"), tank("t1", "FR", "0404"), tank("t2", "FR", "0404"), de("da", "0404")],
+        first="1917-03",
+    )
     rec = open_battle(g, "0404", EN, kind="main")
     dice.push(5)  # main battle, 5: value 3
     v = tanks.value_test(g, rec, EN)
@@ -320,11 +402,23 @@ def test_lgg_39b_lgg95_support_values(monkeypatch) -> None:
     assert tanks.tank_support(g, rec, "A", EN, "fa") == 2  # min(test 3, printed 2)
     rec_d = open_battle(g, "0404", CP)
     assert tanks.tank_support(g, rec_d, "A", EN, "fa") == 1  # on defence: always 1
-    g2 = bgame([fr("fa", "0404"), tank("t1", "FR", "0404"), tank("t2", "FR", "0404"), tank("t3", "FR", "0404"),
-                de("da", "0404")], first="1917-03")
+    g2 = bgame(
+        [
+            fr("fa", "0404"),
+            tank("t1", "FR", "0404"),
+            tank("t2", "FR", "0404"),
+            tank("t3", "FR", "0404"),
+            de("da", "0404"),
+        ],
+        first="1917-03",
+    )
     rec2 = open_battle(g2, "0404", EN, kind="secondary")
-    assert tanks.value_test(g2, rec2, EN) == 0  # 3 tanks in a secondary battle: no test, no value yet
-    g3 = bgame([corps("gb", "GB", "0404"), tank("t1", "FR", "0404"), de("da", "0404")], first="1917-03")
+    assert (
+        tanks.value_test(g2, rec2, EN) == 0
+    )  # 3 tanks in a secondary battle: no test, no value yet
+    g3 = bgame(
+        [corps("gb", "GB", "0404"), tank("t1", "FR", "0404"), de("da", "0404")], first="1917-03"
+    )
     rec3 = open_battle(g3, "0404", EN)
     rec3.setdefault("tank_value", {})[EN] = 3
     assert tanks.tank_support(g3, rec3, "A", EN, "gb") == 0  # no French corps in its stack
@@ -333,7 +427,10 @@ def test_lgg_39b_lgg95_support_values(monkeypatch) -> None:
 @pytest.mark.rules("LGG 39-C")
 def test_lgg_39c_tank_destruction(monkeypatch) -> None:
     dice = force_dice(monkeypatch)
-    g = bgame([fr("fa", "0404"), tank("t1", "FR", "0404"), tank("t2", "FR", "0404"), de("da", "0404")], first="1917-03")
+    g = bgame(
+        [fr("fa", "0404"), tank("t1", "FR", "0404"), tank("t2", "FR", "0404"), de("da", "0404")],
+        first="1917-03",
+    )
     rec = open_battle(g, "0404", EN)
     dice.push(5, 6)  # heavy tanks after a 1-loss result: destroyed on 6 only
     tanks.destruction_checks(g, rec, "A", EN, "1")
@@ -349,14 +446,31 @@ def test_lgg_39d_tanks_in_reserves_and_breakthroughs() -> None:
     heavy = {**tank("hv", "FR", {"inside": "fh"}), "status": ["reserve"]}
     light = {**tank("lt", "FR", {"inside": "fh"}), "status": ["reserve"]}
     light["attrs"] = {"category": "light"}
-    g = bgame([fr("fa", "0404"), heavy, light, corps("gt", "FR", {"inside": "fr-ghq"}, status=["reserve"]),
-               {**tank("gh", "FR", {"inside": "fr-ghq"}), "status": ["reserve"]}, de("da", "0404"), de("dfl", "0305")],
-              first="1917-03", base=base_pieces(fr_hq="0405"))
+    g = bgame(
+        [
+            fr("fa", "0404"),
+            heavy,
+            light,
+            corps("gt", "FR", {"inside": "fr-ghq"}, status=["reserve"]),
+            {**tank("gh", "FR", {"inside": "fr-ghq"}), "status": ["reserve"]},
+            de("da", "0404"),
+            de("dfl", "0305"),
+        ],
+        first="1917-03",
+        base=base_pieces(fr_hq="0405"),
+    )
     rec = open_battle(g, "0404", CP)
     pool = dict(battle_steps.reinforcement_pool(g, rec, EN))
     assert "gh" not in pool and "gt" in pool  # heavy tanks never come from a GHQ reserve
     units = [g.state.pieces["hv"]]
-    rec_like = {"attacker": EN, "hex": "0404", "attacker_from": ["0405"], "breakthrough_level": "movement"}
+    rec_like = {
+        "attacker": EN,
+        "hex": "0404",
+        "attacker_from": ["0405"],
+        "breakthrough_level": "movement",
+    }
     heavy_targets = breakthrough.targets(g, rec_like, units)
     assert heavy_targets and all(t["kind"] == "flank" for t in heavy_targets)  # heavy: flank only
-    assert any(t["kind"] == "deep" for t in breakthrough.targets(g, rec_like, [g.state.pieces["lt"]]))
+    assert any(
+        t["kind"] == "deep" for t in breakthrough.targets(g, rec_like, [g.state.pieces["lt"]])
+    )

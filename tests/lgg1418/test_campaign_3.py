@@ -12,9 +12,14 @@ from .helpers import CP, EN, act, army, corps, decline_interrupts, game, hq, pla
 
 
 def _pieces() -> list[dict]:
-    return [hq("de-hq", "DE", "0202", "DE-1"), corps("de-a", "DE", "0203", army="DE-1"),
-            hq("fr-hq", "FR", "0707", "FR-1"), corps("fr-a", "FR", "0706", army="FR-1"),
-            hq("fr2-hq", "FR", "0807", "FR-2"), corps("fr2-a", "FR", "0808", army="FR-2")]
+    return [
+        hq("de-hq", "DE", "0202", "DE-1"),
+        corps("de-a", "DE", "0203", army="DE-1"),
+        hq("fr-hq", "FR", "0707", "FR-1"),
+        corps("fr-a", "FR", "0706", army="FR-1"),
+        hq("fr2-hq", "FR", "0807", "FR-2"),
+        corps("fr2-a", "FR", "0808", army="FR-2"),
+    ]
 
 
 def _armies() -> list[dict]:
@@ -23,8 +28,15 @@ def _armies() -> list[dict]:
 
 @pytest.mark.rules("LGG 3-C")
 def test_lgg_3c_lgg18_august_1914_initiative_and_weather() -> None:
-    g = game(pieces=_pieces(), rules={"first_turn": "1914-08", "last_turn": "1914-09", "fronts": ["West", "East"],
-                                      "armies": _armies()})
+    g = game(
+        pieces=_pieces(),
+        rules={
+            "first_turn": "1914-08",
+            "last_turn": "1914-09",
+            "fronts": ["West", "East"],
+            "armies": _armies(),
+        },
+    )
     play_until(g, "choose-activation")
     s = M.st(g)
     assert s["initiative"] == {"West": CP, "East": EN}
@@ -32,12 +44,17 @@ def test_lgg_3c_lgg18_august_1914_initiative_and_weather() -> None:
     assert s["weather"] == {"temperate": "fair"}
     texts = [e["text"] for e in g.visible_log(CP)]
     assert "events phase: ignored in August 1914" in texts
-    assert not any(e["type"] == "roll" for e in g.state.log)  # nothing rolled: initiative and weather are fixed
+    assert not any(
+        e["type"] == "roll" for e in g.state.log
+    )  # nothing rolled: initiative and weather are fixed
 
 
 @pytest.mark.rules("LGG 3-C")
 def test_lgg_3c_final_phase_ignored_in_august_then_september_weather_fair_too() -> None:
-    g = game(pieces=_pieces(), rules={"first_turn": "1914-08", "last_turn": "1914-09", "armies": _armies()})
+    g = game(
+        pieces=_pieces(),
+        rules={"first_turn": "1914-08", "last_turn": "1914-09", "armies": _armies()},
+    )
     play_until(g, "choose-activation")
     play_until(g, "first-mover")  # September 1914: the initiative is rolled
     assert "final phase: ignored in August 1914" in [e["text"] for e in g.state.log]
@@ -49,9 +66,18 @@ def test_lgg_3c_final_phase_ignored_in_august_then_september_weather_fair_too() 
 @pytest.mark.rules("LGG 3-A")
 def test_lgg_3a_entry_into_war_from_the_scenario_list() -> None:
     nations = {"DE": CP, "FR": EN}
-    g = game(pieces=_pieces()[:4], nations=nations,
-             rules={"first_turn": "1914-08", "armies": _armies()[:2], "entry_into_war": [{"nation": "AH", "side": CP}]},
-             areas=[{"name": "AH", "kind": "country", "attrs": {"nation": "AH"}, "hexes": ["0101", "0102"]}])
+    g = game(
+        pieces=_pieces()[:4],
+        nations=nations,
+        rules={
+            "first_turn": "1914-08",
+            "armies": _armies()[:2],
+            "entry_into_war": [{"nation": "AH", "side": CP}],
+        },
+        areas=[
+            {"name": "AH", "kind": "country", "attrs": {"nation": "AH"}, "hexes": ["0101", "0102"]}
+        ],
+    )
     assert g.state.alignment.get("AH") == CP
     assert g.state.control[g.board.idx("0101")] == CP
     assert any(e["type"] == "entry-into-war" for e in g.state.log)
@@ -59,8 +85,15 @@ def test_lgg_3a_entry_into_war_from_the_scenario_list() -> None:
 
 @pytest.mark.rules("LGG 3-B")
 def test_lgg_3b_pre_turn_activates_only_the_listed_armies() -> None:
-    g = game(pieces=_pieces(), rules={"first_turn": "1914-08P", "last_turn": "1914-08", "armies": _armies(),
-                                      "pre_turn_armies": ["FR-1"]})
+    g = game(
+        pieces=_pieces(),
+        rules={
+            "first_turn": "1914-08P",
+            "last_turn": "1914-08",
+            "armies": _armies(),
+            "pre_turn_armies": ["FR-1"],
+        },
+    )
     play_until(g, "choose-activation")
     assert M.current_turn(g).pre_turn
     legal = g.legal_actions(EN)
@@ -77,8 +110,14 @@ def test_lgg_3b_pre_turn_activates_only_the_listed_armies() -> None:
 
 @pytest.mark.rules("LGG [11.4-X]")
 def test_lgg_11_4x_obliged_army_must_be_activated_and_seek_the_enemy() -> None:
-    g = game(pieces=_pieces(), rules={"first_turn": "1914-08", "armies": _armies(),
-                                      "war_plans": {"FR": {"plan": "plan-xvii", "must_attack": ["FR-1"]}}})
+    g = game(
+        pieces=_pieces(),
+        rules={
+            "first_turn": "1914-08",
+            "armies": _armies(),
+            "war_plans": {"FR": {"plan": "plan-xvii", "must_attack": ["FR-1"]}},
+        },
+    )
     play_until(g, "choose-activation")
     assert campaign.obligated_armies(g, EN) == ["FR-1"]
     assert not any(a["type"] == "end-turn" for a in g.legal_actions(EN))
@@ -113,6 +152,12 @@ def _closer(g):
 
 @pytest.mark.rules("LGG [11.4-X]")
 def test_lgg_11_4x_no_obligation_after_august() -> None:
-    g = game(pieces=_pieces(), rules={"first_turn": "1914-09", "armies": _armies(),
-                                      "war_plans": {"FR": {"plan": "plan-xvii", "must_attack": ["FR-1"]}}})
+    g = game(
+        pieces=_pieces(),
+        rules={
+            "first_turn": "1914-09",
+            "armies": _armies(),
+            "war_plans": {"FR": {"plan": "plan-xvii", "must_attack": ["FR-1"]}},
+        },
+    )
     assert campaign.obligated_armies(g, EN) == []

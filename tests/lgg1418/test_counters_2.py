@@ -13,9 +13,24 @@ from .helpers import army, corps, game, general, hq, load
 
 @pytest.mark.rules("LGG 2-A")
 def test_lgg_2a_value_strings() -> None:
-    assert counters.parse_value_code("83-9-4") == {"attack": 8, "fire": 3, "defense": 9, "movement": 4}
-    assert counters.parse_value_code("2.3.3") == {"attack": 2, "fire": 0, "defense": 3, "movement": 3}
-    assert counters.parse_value_code("2-3-6") == {"attack": 2, "fire": 0, "defense": 3, "movement": 6}
+    assert counters.parse_value_code("83-9-4") == {
+        "attack": 8,
+        "fire": 3,
+        "defense": 9,
+        "movement": 4,
+    }
+    assert counters.parse_value_code("2.3.3") == {
+        "attack": 2,
+        "fire": 0,
+        "defense": 3,
+        "movement": 3,
+    }
+    assert counters.parse_value_code("2-3-6") == {
+        "attack": 2,
+        "fire": 0,
+        "defense": 3,
+        "movement": 6,
+    }
     with pytest.raises(ValueError):
         counters.parse_value_code("8-9")
 
@@ -35,19 +50,36 @@ def test_lgg_2a_catalogue_refuses_bad_pieces_with_clear_paths() -> None:
 
 def _cmd_game(**rules: object):
     pieces = [
-        hq("h1", "DE", "0202", "DE-1", limit=1), general("g1", "DE", "h1", coord=2),
+        hq("h1", "DE", "0202", "DE-1", limit=1),
+        general("g1", "DE", "h1", coord=2),
         corps("own", "DE", "0202", army="DE-1"),
         corps("u1", "DE", "0203", attached="DE-1"),
-        corps("u2", "DE", "0204"), corps("u3", "DE", "0205", command_exempt=["1914-09"]),
+        corps("u2", "DE", "0204"),
+        corps("u3", "DE", "0205", command_exempt=["1914-09"]),
         corps("au", "AH", "0206"),
-        hq("hs", "SR", "0505", "SR-1"), corps("s1", "SR", "0506"), corps("s2", "SR", "0507"),
-        hq("hb", "GB", "0707", "GB-1"), corps("f1", "FR", "0708"), corps("f2", "FR", "0808"), corps("f3", "FR", "0806"),
-        hq("ho", "FR", "0303", "FR-O"), corps("r1", "SR", "0304"),
+        hq("hs", "SR", "0505", "SR-1"),
+        corps("s1", "SR", "0506"),
+        corps("s2", "SR", "0507"),
+        hq("hb", "GB", "0707", "GB-1"),
+        corps("f1", "FR", "0708"),
+        corps("f2", "FR", "0808"),
+        corps("f3", "FR", "0806"),
+        hq("ho", "FR", "0303", "FR-O"),
+        corps("r1", "SR", "0304"),
     ]
-    return game(pieces=pieces, rules={"armies": [army("DE-1", "DE", "h1"), army("SR-1", "SR", "hs"),
-                                                  army("GB-1", "GB", "hb"), army("FR-O", "FR", "ho", multinational=True)],
-                                      **rules},
-                terrain=["pppppppp"] * 8)
+    return game(
+        pieces=pieces,
+        rules={
+            "armies": [
+                army("DE-1", "DE", "h1"),
+                army("SR-1", "SR", "hs"),
+                army("GB-1", "GB", "hb"),
+                army("FR-O", "FR", "ho", multinational=True),
+            ],
+            **rules,
+        },
+        terrain=["pppppppp"] * 8,
+    )
 
 
 @pytest.mark.rules("LGG 2-B")

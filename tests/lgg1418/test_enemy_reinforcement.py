@@ -1,4 +1,5 @@
-"""LGG 14: enemy reinforcement, and the defender's set-up before a battle in a fortress hex (23-C)."""
+"""LGG 14: enemy reinforcement, and the defender's set-up before a battle in a fortress hex
+(23-C)."""
 
 from __future__ import annotations
 
@@ -30,21 +31,38 @@ T = "0605"  # the attacked hex; 0505, 0604, 0506, 0606 and 0705 are next to it
 
 
 def _pieces(extra: list[dict] | None = None, ghq_at: str = "0101") -> list[dict]:
-    return [hq("dh", "DE", "0806", "DE-1"), corps("de", "DE", "0706", army="DE-1"),
-            corps("fa", "FR", T, army="FR-1"),
-            corps("fb", "FR", "0505", army="FR-1"), corps("fc", "FR", "0505", army="FR-1"),
-            hq("fh", "FR", "0506", "FR-1", coord=3), corps("res", "FR", {"inside": "fh"}, army="FR-1", status=["reserve"]),
-            hq("gh", "FR", "0503", "FR-2", coord=4),
-            corps("g1", "FR", "0604", army="FR-2"), corps("g2", "FR", "0604", army="FR-2"),
-            corps("g3", "FR", "0604", army="FR-2"), corps("g4", "FR", "0604", army="FR-2"),
-            hq("bh", "GB", "0707", "GB-1"), corps("b1", "GB", "0606", army="GB-1"), corps("b2", "GB", "0606", army="GB-1"),
-            ghq("fg", "FR", ghq_at), *(extra or [])]
+    return [
+        hq("dh", "DE", "0806", "DE-1"),
+        corps("de", "DE", "0706", army="DE-1"),
+        corps("fa", "FR", T, army="FR-1"),
+        corps("fb", "FR", "0505", army="FR-1"),
+        corps("fc", "FR", "0505", army="FR-1"),
+        hq("fh", "FR", "0506", "FR-1", coord=3),
+        corps("res", "FR", {"inside": "fh"}, army="FR-1", status=["reserve"]),
+        hq("gh", "FR", "0503", "FR-2", coord=4),
+        corps("g1", "FR", "0604", army="FR-2"),
+        corps("g2", "FR", "0604", army="FR-2"),
+        corps("g3", "FR", "0604", army="FR-2"),
+        corps("g4", "FR", "0604", army="FR-2"),
+        hq("bh", "GB", "0707", "GB-1"),
+        corps("b1", "GB", "0606", army="GB-1"),
+        corps("b2", "GB", "0606", army="GB-1"),
+        ghq("fg", "FR", ghq_at),
+        *(extra or []),
+    ]
 
 
 def _rules(**kw: Any) -> dict:
-    return {"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh"), army("FR-2", "FR", "gh"),
-                       army("GB-1", "GB", "bh")],
-            "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}, **kw}
+    return {
+        "armies": [
+            army("DE-1", "DE", "dh"),
+            army("FR-1", "FR", "fh"),
+            army("FR-2", "FR", "gh"),
+            army("GB-1", "GB", "bh"),
+        ],
+        "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
+        **kw,
+    }
 
 
 def _attack(extra: list[dict] | None = None, ghq_at: str = "0101", **rules: Any):
@@ -66,14 +84,21 @@ def test_lgg_14a_14b_adjacent_units_leave_a_corps_reserves_join() -> None:
     moves = _moves(g)
     assert {"type": "reinforce", "side": EN, "units": ["fb"], "to": T} in moves
     assert not any(a["units"] == ["fb", "fc"] for a in moves)  # at least one corps stays at 0505
-    assert {"type": "reinforce", "side": EN, "units": ["res"], "to": T} in moves  # the HQ at 0506 is adjacent
+    assert {
+        "type": "reinforce",
+        "side": EN,
+        "units": ["res"],
+        "to": T,
+    } in moves  # the HQ at 0506 is adjacent
     assert not any("b1" in a["units"] for a in moves)  # no reinforcement across nationalities
     with pytest.raises(IllegalAction) as e:
         g.apply({"type": "reinforce", "side": EN, "units": ["b1"], "to": T})
     assert e.value.rule == "LGG 14-A"
     act(g, EN, type="reinforce", units=["fb"], to=T)  # 14-B: same army, automatic
     act(g, EN, type="reinforce", units=["res"], to=T)
-    assert M.hex_of(g, g.state.pieces["fb"]) == g.board.idx(T) and not M.in_reserve(g.state.pieces["res"])
+    assert M.hex_of(g, g.state.pieces["fb"]) == g.board.idx(T) and not M.in_reserve(
+        g.state.pieces["res"]
+    )
     assert [e for e in g.state.log if e["type"] == "reinforce"][-1]["visible_to"] == [EN]
     # a reinforced stack may not in turn reinforce another one
     assert T in g.current()[1].params["reinforced"]
@@ -95,7 +120,9 @@ def test_lgg_14c_lgg36_another_army_needs_a_test_then_sends_two_corps_that_go_ba
     assert "2 corps" in e.value.message
     mk = g.state.marker("reinforced", T)
     assert set(mk["armies"]) == {"FR-1", "FR-2"}
-    assert g.ruleset.invariants(g) == []  # two armies may share the defence of the hex during the battle
+    assert (
+        g.ruleset.invariants(g) == []
+    )  # two armies may share the defence of the hex during the battle
     serial = M.st(g)["activation"]["serial"]
     ER.return_inter_army_units(g, serial)  # after the battle (the activation's aftermath)
     assert M.hex_of(g, g.state.pieces["g1"]) == g.board.idx("0604")
@@ -134,8 +161,11 @@ def test_lgg_14a_disorganize_to_make_room_within_stacking() -> None:
 
 @pytest.mark.rules("LGG 14", "LGG 36.3", "LGG 23-C")
 def test_lgg_14_not_in_fire_doctrine_but_the_fortress_set_up_stays() -> None:
-    g = _attack([fortress("fort", "FR", T), corps("gar", "FR", {"inside": "fort"}, garrison="fort")],
-                first_turn="1915-01", last_turn="1915-01")
+    g = _attack(
+        [fortress("fort", "FR", T), corps("gar", "FR", {"inside": "fort"}, garrison="fort")],
+        first_turn="1915-01",
+        last_turn="1915-01",
+    )
     types = {a["type"] for a in g.legal_actions(EN)}
     assert types == {"enter-fortress", "end-reinforcement"}
     assert {"type": "enter-fortress", "side": EN, "units": ["fa"], "hex": T} in g.legal_actions(EN)

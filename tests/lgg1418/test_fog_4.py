@@ -16,14 +16,24 @@ from .helpers import CP, EN, act, army, corps, decoy, fortress, game, hq, to_act
 
 def _g(**kw: object):
     pieces = [
-        hq("de-hq", "DE", "0202", "DE-1"), corps("de-a", "DE", "0202", army="DE-1", name="Gardekorps"),
-        corps("de-b", "DE", "0203", army="DE-1"), decoy("de-dec", "DE", "DE-1"),
+        hq("de-hq", "DE", "0202", "DE-1"),
+        corps("de-a", "DE", "0202", army="DE-1", name="Gardekorps"),
+        corps("de-b", "DE", "0203", army="DE-1"),
+        decoy("de-dec", "DE", "DE-1"),
         corps("de-res", "DE", {"inside": "de-hq"}, army="DE-1", status=["reserve"]),
-        hq("fr-hq", "FR", "0606", "FR-1"), corps("fr-a", "FR", "0605", army="FR-1"),
-        fortress("fr-fort", "FR", "0707"), corps("fr-gar", "FR", {"inside": "fr-fort"}, garrison="fr-fort"),
+        hq("fr-hq", "FR", "0606", "FR-1"),
+        corps("fr-a", "FR", "0605", army="FR-1"),
+        fortress("fr-fort", "FR", "0707"),
+        corps("fr-gar", "FR", {"inside": "fr-fort"}, garrison="fr-fort"),
     ]
-    return game(pieces=pieces, rules={"armies": [army("DE-1", "DE", "de-hq", "de-dec"), army("FR-1", "FR", "fr-hq")],
-                                      "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}}, **kw)
+    return game(
+        pieces=pieces,
+        rules={
+            "armies": [army("DE-1", "DE", "de-hq", "de-dec"), army("FR-1", "FR", "fr-hq")],
+            "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
+        },
+        **kw,
+    )
 
 
 @pytest.mark.rules("LGG 4-A")
@@ -117,7 +127,9 @@ def test_lgg_4b_refuses_foreign_units_and_misplaced_decoys() -> None:
         g.apply({"type": "place-decoy", "side": CP, "decoy": "de-dec", "at": "0505"})
     assert e.value.rule == "LGG 4-B"
     with pytest.raises(IllegalAction):
-        g.apply({"type": "lift", "side": CP, "into": "de-hq", "units": ["de-b"]})  # not on the HQ's hex
+        g.apply(
+            {"type": "lift", "side": CP, "into": "de-hq", "units": ["de-b"]}
+        )  # not on the HQ's hex
 
 
 @pytest.mark.rules("LGG 4-A")
@@ -131,6 +143,16 @@ def test_lgg_4a_piece_records_in_views_equal_the_core_records() -> None:
 
     g = Game.new(find("lgg-west-1914"), seed=1)
     p = next(iter(g.state.pieces.values()))
-    p.attrs.update({"frac": Fraction(7, 2), "tags": {"b", "a"}, "pair": (1, "x"), "deep": {"k": [Fraction(1), None]}, 3: True})
+    p.attrs.update(
+        {
+            "frac": Fraction(7, 2),
+            "tags": {"b", "a"},
+            "pair": (1, "x"),
+            "deep": {"k": [Fraction(1), None]},
+            3: True,
+        }
+    )
     for q in g.state.pieces.values():
-        assert json.dumps(g.ruleset.piece_view(g, q)) == json.dumps(Ruleset.piece_view(g.ruleset, g, q))
+        assert json.dumps(g.ruleset.piece_view(g, q)) == json.dumps(
+            Ruleset.piece_view(g.ruleset, g, q)
+        )

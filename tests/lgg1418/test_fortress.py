@@ -32,19 +32,29 @@ V = "0605"  # Verdun
 
 
 def _pieces(extra: list[dict] | None = None, size: str = "large") -> list[dict]:
-    return [hq("dh", "DE", "0806", "DE-1"), corps("de", "DE", "0706", army="DE-1"),
-            corps("de2", "DE", "0706", army="DE-1"), artillery("sg", "DE", "0706", army="DE-1", category="siege"),
-            fortress("verdun", "FR", V, size=size), corps("gar", "FR", {"inside": "verdun"}, garrison="verdun"),
-            hq("fh", "FR", "0202", "FR-1"), *(extra or [])]
+    return [
+        hq("dh", "DE", "0806", "DE-1"),
+        corps("de", "DE", "0706", army="DE-1"),
+        corps("de2", "DE", "0706", army="DE-1"),
+        artillery("sg", "DE", "0706", army="DE-1", category="siege"),
+        fortress("verdun", "FR", V, size=size),
+        corps("gar", "FR", {"inside": "verdun"}, garrison="verdun"),
+        hq("fh", "FR", "0202", "FR-1"),
+        *(extra or []),
+    ]
 
 
 def _rules(**kw: Any) -> dict:
-    return {"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh")],
-            "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}, **kw}
+    return {
+        "armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh")],
+        "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
+        **kw,
+    }
 
 
 def _play(g, stop: str, choose: dict[str, Any] | None = None) -> None:
-    """Play ending choices (the attacker stays in the battle hex after the battle) until ``stop``."""
+    """Play ending choices (the attacker stays in the battle hex after the battle) until
+    ``stop``."""
     for _ in range(200):
         cur = g.current()
         if cur is None or cur[1].step == stop:
@@ -54,8 +64,10 @@ def _play(g, stop: str, choose: dict[str, Any] | None = None) -> None:
         pick = None
         if cur[1].step == "battle-placement":
             pick = next(a for a in legal if a["type"] == "done")
-        pick = pick or next((a for a in legal if a["type"].startswith(("end", "no-", "decline", "commit", "done"))),
-                            legal[0])
+        pick = pick or next(
+            (a for a in legal if a["type"].startswith(("end", "no-", "decline", "commit", "done"))),
+            legal[0],
+        )
         g.apply(pick)
     raise AssertionError(f"never reached {stop}")
 
@@ -72,12 +84,19 @@ def _besieged(extra: list[dict] | None = None, size: str = "large", **rules: Any
 @pytest.mark.rules("LGG 23", "LGG 23-A", "LGG 23-C", "LGG 23-D")
 def test_lgg_23c_23d_open_country_won_then_siege_without_zoc() -> None:
     g = game(pieces=_pieces(), rules=_rules())
-    assert "fortress" in zoc_map(g, EN)[g.board.idx("0505")]  # 23-A: an unbesieged fortress exerts a ZoC
+    assert (
+        "fortress" in zoc_map(g, EN)[g.board.idx("0505")]
+    )  # 23-A: an unbesieged fortress exerts a ZoC
     g = _besieged()
     f = g.state.pieces["verdun"]
-    assert BESIEGED in f.status and g.state.marker("siege", V) == {"since": M.turn_index(g), "side": CP}
+    assert BESIEGED in f.status and g.state.marker("siege", V) == {
+        "since": M.turn_index(g),
+        "side": CP,
+    }
     assert all(BESIEGING in g.state.pieces[u].status for u in ("de", "de2", "sg"))
-    assert not any("fortress" in z for z in zoc_map(g, EN).values())  # 9-E / 23-A: no ZoC while besieged
+    assert not any(
+        "fortress" in z for z in zoc_map(g, EN).values()
+    )  # 9-E / 23-A: no ZoC while besieged
     types = [a["type"] for a in g.legal_actions(CP)]
     assert types[0] == "end-siege" and "siege-fire" in types and "assault" in types
     act(g, CP, type="end-siege")
@@ -86,7 +105,9 @@ def test_lgg_23c_23d_open_country_won_then_siege_without_zoc() -> None:
 
 @pytest.mark.rules("LGG 23-D", "LGG 23-A")
 def test_lgg_23d_lgg69_cavalry_alone_may_not_besiege() -> None:
-    g = game(pieces=_pieces([corps("cav", "DE", "0706", army="DE-1", arm="cavalry")]), rules=_rules())
+    g = game(
+        pieces=_pieces([corps("cav", "DE", "0706", army="DE-1", arm="cavalry")]), rules=_rules()
+    )
     to_activation(g, CP, "DE-1")
     with pytest.raises(IllegalAction) as e:
         g.apply({"type": "move", "side": CP, "units": ["cav"], "to": V, "mode": "normal"})
@@ -102,9 +123,15 @@ def test_lgg_23d_lgg69_cavalry_alone_may_not_besiege() -> None:
 
 @pytest.mark.rules("LGG 23-F")
 def test_lgg_23f_lgg71_strengths_and_halving() -> None:
-    g = game(pieces=_pieces([artillery("h3", "DE", "0706", category="heavy"), artillery("h4", "DE", "0706",
-                                                                                           category="heavy")]),
-             rules=_rules())
+    g = game(
+        pieces=_pieces(
+            [
+                artillery("h3", "DE", "0706", category="heavy"),
+                artillery("h4", "DE", "0706", category="heavy"),
+            ]
+        ),
+        rules=_rules(),
+    )
     p = g.state.pieces
     p["sg"].attrs["support"] = 5
     p["h3"].attrs["support"] = 3
@@ -127,11 +154,15 @@ def test_lgg_23f_lgg71_reduce_neutralise_once_per_activation_one_mun_each() -> N
     act(g, CP, type="siege-fire", hex=V, artillery=["sg"])
     f = g.state.pieces["verdun"]
     assert f.face == "reduced" and g.state.tracks["mun"]["DE"]["stock"] == 4
-    assert not any(a["type"] == "siege-fire" for a in g.legal_actions(CP))  # each unit once per activation
+    assert not any(
+        a["type"] == "siege-fire" for a in g.legal_actions(CP)
+    )  # each unit once per activation
     F.reduce_fortress(g, f, "LGG 23-F")
     assert F.is_neutralized(g, f)  # R on a reduced large fortress
     g2 = game(pieces=_pieces(size="small"), rules=_rules())
-    assert F.reduce_fortress(g2, g2.state.pieces["verdun"], "LGG 23-F") == "neutralized"  # a small one
+    assert (
+        F.reduce_fortress(g2, g2.state.pieces["verdun"], "LGG 23-F") == "neutralized"
+    )  # a small one
 
 
 @pytest.mark.rules("LGG 23-F", "LGG 23-E", "LGG 11.1-D")
@@ -140,18 +171,27 @@ def test_lgg_23f_elimination_the_garrison_surrenders_and_the_fortress_falls() ->
     g.state.pieces["sg"].attrs["support"] = 9  # strength 4: E on a 6
     force_dice(g, 6, 6)
     act(g, CP, type="siege-fire", hex=V, artillery=["sg"])
-    assert g.state.pieces["verdun"].loc.ref == M.ELIMINATED and g.state.pieces["gar"].loc.ref == M.ELIMINATED
+    assert (
+        g.state.pieces["verdun"].loc.ref == M.ELIMINATED
+        and g.state.pieces["gar"].loc.ref == M.ELIMINATED
+    )
     mk = g.state.marker("fortress_fallen", V)
     assert mk["turn"] == M.turn_index(g) and mk["side"] == CP
     assert g.state.marker("siege", V) is None and g.state.control[g.board.idx(V)] == CP
-    assert M.st(g)["fortress_takers"]["de"]["reaction"] is False  # 20-A: these units may not react this turn
+    assert (
+        M.st(g)["fortress_takers"]["de"]["reaction"] is False
+    )  # 20-A: these units may not react this turn
     assert not any(BESIEGING in g.state.pieces[u].status for u in ("de", "de2", "sg"))
 
 
 @pytest.mark.rules("LGG 23-E")
 def test_lgg_23e_lgg70_surrender_modifiers() -> None:
     place = [{"hex": V, "kind": "port", "attrs": {"size": "minor", "sea": "North Sea"}}]
-    g = game(pieces=_pieces([corps("in1", "FR", {"inside": "verdun"}, army="FR-1")]), places=place, rules=_rules())
+    g = game(
+        pieces=_pieces([corps("in1", "FR", {"inside": "verdun"}, army="FR-1")]),
+        places=place,
+        rules=_rules(),
+    )
     f = g.state.pieces["verdun"]
     F.establish_siege(g, f, CP)
     g.state.markers["siege"][V]["since"] = M.turn_index(g) - 2  # second test
@@ -167,33 +207,57 @@ def test_lgg_23e_lgg70_surrender_modifiers() -> None:
 @pytest.mark.rules("LGG 23-E", "LGG 5-H")
 def test_lgg_23e_surrender_in_the_final_phase_units_lost_hq_back_generals_captured() -> None:
     extra = [hq("fh2", "FR", {"inside": "verdun"}, "FR-2"), general("gen", "FR", "fh2")]
-    g = game(pieces=_pieces(extra), rules=_rules(armies=[army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh"),
-                                                         army("FR-2", "FR", "fh2")]))
+    g = game(
+        pieces=_pieces(extra),
+        rules=_rules(
+            armies=[army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2")]
+        ),
+    )
     f = g.state.pieces["verdun"]
     place_at(g, "de", V)
     F.establish_siege(g, f, CP)
-    g.state.markers["siege"][V]["since"] = M.turn_index(g) - 11  # eleventh test: +11 - 2 resistance, sure to fall
+    g.state.markers["siege"][V]["since"] = (
+        M.turn_index(g) - 11
+    )  # eleventh test: +11 - 2 resistance, sure to fall
     turn = M.turn_index(g)
     for _ in range(300):
         if M.turn_index(g) != turn:
             break
         s = g.acting_sides()[0]
         legal = g.legal_actions(s)
-        g.apply(next((a for a in legal if a["type"].startswith(("end", "no-", "decline", "commit", "first"))), legal[0]))
+        g.apply(
+            next(
+                (
+                    a
+                    for a in legal
+                    if a["type"].startswith(("end", "no-", "decline", "commit", "first"))
+                ),
+                legal[0],
+            )
+        )
         if any(e["type"] == "surrender" for e in g.state.log):
             break
     assert any(e["type"] == "surrender" and "surrenders" in e["text"] for e in g.state.log)
     assert g.state.pieces["verdun"].loc.ref == M.ELIMINATED
     assert g.state.pieces["gar"].loc.ref == M.ELIMINATED and g.state.pieces["gar"].attrs["no_loss"]
-    assert g.state.pieces["fh2"].loc.ref == M.DESTROYED_HQ and g.state.pieces["gen"].loc.ref == F.CAPTURED
+    assert (
+        g.state.pieces["fh2"].loc.ref == M.DESTROYED_HQ
+        and g.state.pieces["gen"].loc.ref == F.CAPTURED
+    )
 
 
 @pytest.mark.rules("LGG 23-E")
 def test_lgg_23e_coastal_fortress_evacuates_its_corps() -> None:
-    places = [{"hex": V, "kind": "port", "attrs": {"size": "minor", "sea": "Channel"}},
-              {"hex": "0101", "kind": "port", "attrs": {"size": "major", "sea": "Channel"}}]
-    g = game(pieces=_pieces([corps("in1", "FR", {"inside": "verdun"}, army="FR-1")]), places=places, rules=_rules(),
-             control={"hexes": {EN: ["0101"]}})
+    places = [
+        {"hex": V, "kind": "port", "attrs": {"size": "minor", "sea": "Channel"}},
+        {"hex": "0101", "kind": "port", "attrs": {"size": "major", "sea": "Channel"}},
+    ]
+    g = game(
+        pieces=_pieces([corps("in1", "FR", {"inside": "verdun"}, army="FR-1")]),
+        places=places,
+        rules=_rules(),
+        control={"hexes": {EN: ["0101"]}},
+    )
     f = g.state.pieces["verdun"]
     f.attrs["coastal"] = True
     assert [g.board.label(j) for j in F.evacuation_ports(g, f)] == ["0101"]
@@ -206,11 +270,22 @@ def test_lgg_23e_coastal_fortress_evacuates_its_corps() -> None:
             break
         s = g.acting_sides()[0]
         legal = g.legal_actions(s)
-        g.apply(next((a for a in legal if a["type"].startswith(("end", "no-r", "no-i", "decline", "commit", "first"))),
-                     legal[0]))
+        g.apply(
+            next(
+                (
+                    a
+                    for a in legal
+                    if a["type"].startswith(("end", "no-r", "no-i", "decline", "commit", "first"))
+                ),
+                legal[0],
+            )
+        )
     assert g.current()[1].step == "fortress-surrender" and g.acting_sides() == [EN]
     act(g, EN, type="evacuate", unit="in1", to="0101")
-    assert g.state.pieces["in1"].loc.kind == "hex" and g.board.label(g.state.pieces["in1"].loc.ref) == "0101"
+    assert (
+        g.state.pieces["in1"].loc.kind == "hex"
+        and g.board.label(g.state.pieces["in1"].loc.ref) == "0101"
+    )
     act(g, EN, type="no-evacuation", fortress="verdun")
     assert f.loc.ref == M.ELIMINATED and g.state.pieces["gar"].loc.ref == M.ELIMINATED
 
@@ -220,9 +295,18 @@ def test_lgg_23g_assault_parameters() -> None:
     g = _besieged()
     i = g.board.idx(V)
     spec = F.assault_params(g, i, CP, ["de", "de2"], immediate=True)
-    assert spec["kind"] == "assault" and spec["great"] is False and spec["no_generals"] and spec["table"] == "trench"
+    assert (
+        spec["kind"] == "assault"
+        and spec["great"] is False
+        and spec["no_generals"]
+        and spec["table"] == "trench"
+    )
     assert spec["forced_attacker_result"] == "2" and spec["no_repulse"]
-    assert spec["defender_units"] == ["gar", "verdun"] and not spec["breakthrough"] and not spec["counter_offensive"]
+    assert (
+        spec["defender_units"] == ["gar", "verdun"]
+        and not spec["breakthrough"]
+        and not spec["counter_offensive"]
+    )
     mods = {(m["target"], m["reason"]): m["value"] for m in spec["modifiers"]}
     assert mods[("combativeness", "fortress")] == 2
     F.reduce_fortress(g, g.state.pieces["verdun"], "LGG 23-F")
@@ -262,7 +346,9 @@ def test_lgg_23g_lgg73_later_assault_is_a_secondary_battle_in_fire_doctrine() ->
 @pytest.mark.rules("LGG 23-D")
 def test_lgg_23d_a_siege_ends_when_the_besiegers_leave_and_blocks_the_railway() -> None:
     rail = [{"name": "r", "kind": "rail", "paths": [["0505", V, "0705"]]}]
-    areas = [{"name": "FR", "kind": "country", "attrs": {"nation": "FR"}, "hexes": ["0505", V, "0705"]}]
+    areas = [
+        {"name": "FR", "kind": "country", "attrs": {"nation": "FR"}, "hexes": ["0505", V, "0705"]}
+    ]
     g = game(pieces=_pieces(), rules=_rules(), networks=rail, areas=areas)
     from grognard.rulesets.lgg1418 import railways
 
@@ -281,8 +367,15 @@ def test_lgg_23c_a_defeated_defender_may_withdraw_into_its_fortress() -> None:
     from grognard.rulesets.lgg1418 import battle_retreat
     from tests.lgg1418.battle_helpers import bgame, de, fr, open_battle
 
-    g = bgame([fortress("f", "FR", "0404"), corps("gar", "FR", {"inside": "f"}, garrison="f"),
-               fr("fa", "0404"), fr("fb", "0404"), de("da", "0404")])
+    g = bgame(
+        [
+            fortress("f", "FR", "0404"),
+            corps("gar", "FR", {"inside": "f"}, garrison="f"),
+            fr("fa", "0404"),
+            fr("fb", "0404"),
+            de("da", "0404"),
+        ]
+    )
     rec = open_battle(g, "0404", CP)
     rec["winner"], rec["loser"], rec["ended_by"] = CP, EN, "test"
     battle_retreat.create(g, rec)
@@ -290,7 +383,10 @@ def test_lgg_23c_a_defeated_defender_may_withdraw_into_its_fortress() -> None:
     step = g.steps["retreat-group"]
     f = Frame("retreat-group", {"retreat": entry["id"]})
     opts = [a for a in step.legal_actions(g, f, EN) if a["type"] == "into-fortress"]
-    assert {tuple(a["units"]) for a in opts} == {("fa",), ("fb",)}  # room for one corps beside the garrison
+    assert {tuple(a["units"]) for a in opts} == {
+        ("fa",),
+        ("fb",),
+    }  # room for one corps beside the garrison
     step.apply(g, f, opts[0])
     assert g.state.pieces["fa"].loc.ref == "f" and "fa" in entry["stayed"]
 
@@ -301,17 +397,24 @@ def test_lgg_23g_lgg73_assault_right_after_the_open_battle_is_not_counted_no_tan
 
     from .helpers import tank
 
-    g = game(pieces=_pieces([tank("tk", "DE", "0706")]), rules=_rules(first_turn="1915-01", last_turn="1915-03"))
+    g = game(
+        pieces=_pieces([tank("tk", "DE", "0706")]),
+        rules=_rules(first_turn="1915-01", last_turn="1915-03"),
+    )
     to_activation(g, CP, "DE-1")
     g.apply({"type": "move", "side": CP, "units": ["de", "de2", "sg"], "to": V, "mode": "normal"})
     act(g, CP, type="end-movement")
     _play(g, "siege-actions")
     place_at(g, "tk", V)
-    assert "tk" not in [p.id for p in F.assault_units(g, CP, g.board.idx(V))]  # no tanks in an assault (23-G)
+    assert "tk" not in [
+        p.id for p in F.assault_units(g, CP, g.board.idx(V))
+    ]  # no tanks in an assault (23-G)
     sector = secondary.battle_sector(g, g.board.idx(V), CP, ["DE-1"])
     before = len(secondary.secondary_battles(g, CP, sector))
     act(g, CP, type="assault", hex=V)
-    assert len(secondary.secondary_battles(g, CP, sector)) == before  # right after the open battle: not counted
+    assert (
+        len(secondary.secondary_battles(g, CP, sector)) == before
+    )  # right after the open battle: not counted
 
 
 @pytest.mark.rules("LGG 23-F")
@@ -323,11 +426,17 @@ def test_lgg_23f_listing_the_siege_actions_changes_nothing() -> None:
 
 
 def _hq_and_decoy_caught_in_the_fortress_hex() -> Game:
-    """DE-1's HQ and decoy, with no corps, end their movement in the fortress hex: they must withdraw."""
+    """DE-1's HQ and decoy, with no corps, end their movement in the fortress hex: they must
+    withdraw."""
     from .helpers import decoy
 
-    g = game(pieces=_pieces([decoy("dd", "DE", "DE-1", at="0806")]),
-             rules={**_rules(), "armies": [army("DE-1", "DE", "dh", decoy_id="dd"), army("FR-1", "FR", "fh")]})
+    g = game(
+        pieces=_pieces([decoy("dd", "DE", "DE-1", at="0806")]),
+        rules={
+            **_rules(),
+            "armies": [army("DE-1", "DE", "dh", decoy_id="dd"), army("FR-1", "FR", "fh")],
+        },
+    )
     to_activation(g, CP, "DE-1")
     place_at(g, "dh", V)
     place_at(g, "dd", V)
@@ -352,5 +461,7 @@ def test_lgg_23d_16a_a_withdrawal_in_progress_is_not_two_sides_sharing_a_hex() -
     (found by self-play of lgg-west-1914)."""
     g = _hq_and_decoy_caught_in_the_fortress_hex()
     g.apply(next(a for a in g.legal_actions(CP) if a["unit"] == "dh"))
-    assert [a["unit"] for a in g.legal_actions(CP)] and {a["unit"] for a in g.legal_actions(CP)} == {"dd"}
+    assert [a["unit"] for a in g.legal_actions(CP)] and {
+        a["unit"] for a in g.legal_actions(CP)
+    } == {"dd"}
     assert g.ruleset.invariants(g) == []

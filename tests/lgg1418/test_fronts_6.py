@@ -9,16 +9,20 @@ from grognard.rulesets.lgg1418 import model as M
 
 from .helpers import CP, EN, act, army, corps, game, ghq, hq, play_until
 
-SECTORS = [{"name": "French", "kind": "sector", "hexes": ["0101", "0102", "0103"]},
-           {"name": "Russian", "kind": "sector", "hexes": ["0103", "0104", "0105"]},
-           {"name": "Balkan", "kind": "sector", "hexes": ["0106"]}]
+SECTORS = [
+    {"name": "French", "kind": "sector", "hexes": ["0101", "0102", "0103"]},
+    {"name": "Russian", "kind": "sector", "hexes": ["0103", "0104", "0105"]},
+    {"name": "Balkan", "kind": "sector", "hexes": ["0106"]},
+]
 
 
 @pytest.mark.rules("LGG 6-A")
 def test_lgg_6a_sectors_fronts_and_shared_hexes() -> None:
     g = game(pieces=[corps("a", "DE", "0101")], areas=SECTORS, rules={"default_sector": None})
     i = g.board.idx
-    assert fronts.sectors_of(g, i("0101")) == ["French"] and fronts.fronts_of(g, i("0101")) == ["West"]
+    assert fronts.sectors_of(g, i("0101")) == ["French"] and fronts.fronts_of(g, i("0101")) == [
+        "West"
+    ]
     assert fronts.sectors_of(g, i("0103")) == ["French", "Russian"]
     assert fronts.fronts_of(g, i("0103")) == ["West", "East"]  # a shared hex belongs to both fronts
     assert fronts.fronts_of(g, i("0106")) == ["East"]
@@ -28,8 +32,13 @@ def test_lgg_6a_sectors_fronts_and_shared_hexes() -> None:
 
 
 def _init_game(prev: str | None = None, **kw: object):
-    pieces = [ghq("de-ghq", "DE", "0808", init=3), ghq("fr-ghq", "FR", "0101", init=2), ghq("gb-ghq", "GB", "0102", init=1),
-              hq("de-hq", "DE", "0707", "DE-1"), hq("fr-hq", "FR", "0202", "FR-1")]
+    pieces = [
+        ghq("de-ghq", "DE", "0808", init=3),
+        ghq("fr-ghq", "FR", "0101", init=2),
+        ghq("gb-ghq", "GB", "0102", init=1),
+        hq("de-hq", "DE", "0707", "DE-1"),
+        hq("fr-hq", "FR", "0202", "FR-1"),
+    ]
     rules = {"armies": [army("DE-1", "DE", "de-hq"), army("FR-1", "FR", "fr-hq")]}
     if prev:
         rules["initiative_last"] = {"West": prev}
@@ -69,7 +78,15 @@ def test_lgg_6b_roll_uses_the_chosen_ghq_and_the_winner_picks_the_first_mover() 
 @pytest.mark.rules("LGG 6-B")
 def test_lgg_6b_east_is_decided_before_the_west() -> None:
     areas = [{"name": "Russian", "kind": "sector", "hexes": ["0808", "0807"]}]
-    pieces = [ghq("de-ghq", "DE", "0101"), ghq("ru-ghq", "RU", "0808"), hq("de-hq", "DE", "0102", "DE-1")]
-    g = game(pieces=pieces, areas=areas, rules={"fronts": ["West", "East"], "armies": [army("DE-1", "DE", "de-hq")]})
+    pieces = [
+        ghq("de-ghq", "DE", "0101"),
+        ghq("ru-ghq", "RU", "0808"),
+        hq("de-hq", "DE", "0102", "DE-1"),
+    ]
+    g = game(
+        pieces=pieces,
+        areas=areas,
+        rules={"fronts": ["West", "East"], "armies": [army("DE-1", "DE", "de-hq")]},
+    )
     play_until(g, "first-mover")
     assert g.current()[1].params["front"] == "East"

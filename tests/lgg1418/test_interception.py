@@ -1,4 +1,5 @@
-"""LGG 13: interception, the marker that held no corps, and moves decided from the mover's knowledge."""
+"""LGG 13: interception, the marker that held no corps, and moves decided from the mover's
+knowledge."""
 
 from __future__ import annotations
 
@@ -26,12 +27,17 @@ from .helpers import (
     to_activation,
 )
 
-X = next(h for h in ring("0505") if h in ring("0706"))  # empty, next to the French corps and the Germans
+X = next(
+    h for h in ring("0505") if h in ring("0706")
+)  # empty, next to the French corps and the Germans
 
 
 def _pieces(extra: list[dict] | None = None, fr: bool = True) -> list[dict]:
-    out = [hq("dh", "DE", "0808", "DE-1"), corps("de", "DE", "0706", army="DE-1"),
-           hq("fh", "FR", "0202", "FR-1")]
+    out = [
+        hq("dh", "DE", "0808", "DE-1"),
+        corps("de", "DE", "0706", army="DE-1"),
+        hq("fh", "FR", "0202", "FR-1"),
+    ]
     if fr:
         out.append(corps("fr", "FR", "0505", army="FR-1"))
     return out + (extra or [])
@@ -39,8 +45,15 @@ def _pieces(extra: list[dict] | None = None, fr: bool = True) -> list[dict]:
 
 def _rules(**kw: Any) -> dict:
     more = [army(a, "FR", h) for a, h in kw.pop("more", [])]
-    return {"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh", decoy_id=kw.pop("decoy_id", None)), *more],
-            "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}, **kw}
+    return {
+        "armies": [
+            army("DE-1", "DE", "dh"),
+            army("FR-1", "FR", "fh", decoy_id=kw.pop("decoy_id", None)),
+            *more,
+        ],
+        "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
+        **kw,
+    }
 
 
 def _g(extra: list[dict] | None = None, fr: bool = True, options: dict | None = None, **rules: Any):
@@ -81,16 +94,37 @@ def test_lgg_13a_lgg34_no_interception_without_zoc_or_by_rail() -> None:
     _enter(g)
     assert g.current()[1].step == "activation-movement"  # no enemy marker near: nobody is asked
     rail = [{"name": "r", "kind": "rail", "paths": [["0808", "0807", "0806", "0805", "0804"]]}]
-    berlin = {"hex": "0808", "kind": "city", "name": "Berlin", "attrs": {"nation": "DE", "capital": True}}
+    berlin = {
+        "hex": "0808",
+        "kind": "city",
+        "name": "Berlin",
+        "attrs": {"nation": "DE", "capital": True},
+    }
     assert "0804" in ring("0704")
-    pieces = [hq("dh", "DE", "0808", "DE-1"), corps("de", "DE", "0807", army="DE-1"), hq("fh", "FR", "0202", "FR-1"),
-              corps("fr", "FR", "0704", army="FR-1")]
+    pieces = [
+        hq("dh", "DE", "0808", "DE-1"),
+        corps("de", "DE", "0807", army="DE-1"),
+        hq("fh", "FR", "0202", "FR-1"),
+        corps("fr", "FR", "0704", army="FR-1"),
+    ]
     control = {"hexes": {CP: ["0808", "0807", "0806", "0805", "0804"]}}
-    areas = [{"name": "DE", "kind": "country", "attrs": {"nation": "DE"}, "hexes": ["0808", "0807", "0806", "0805",
-                                                                                  "0804"]}]
-    g2 = game(pieces=pieces, rules=_rules(), networks=rail, places=[berlin], control=control, areas=areas)
+    areas = [
+        {
+            "name": "DE",
+            "kind": "country",
+            "attrs": {"nation": "DE"},
+            "hexes": ["0808", "0807", "0806", "0805", "0804"],
+        }
+    ]
+    g2 = game(
+        pieces=pieces, rules=_rules(), networks=rail, places=[berlin], control=control, areas=areas
+    )
     to_activation(g2, CP, "DE-1")
-    rail_moves = [a for a in g2.legal_actions(CP) if a["type"] == "rail" and a["units"] == ["de"] and a["to"] == "0804"]
+    rail_moves = [
+        a
+        for a in g2.legal_actions(CP)
+        if a["type"] == "rail" and a["units"] == ["de"] and a["to"] == "0804"
+    ]
     assert rail_moves
     g2.apply(rail_moves[0])
     assert g2.current()[1].step == "activation-movement"  # 11.4-A: never intercepted by rail
@@ -131,18 +165,26 @@ def test_lgg_13a_not_in_fire_doctrine() -> None:
 
 @pytest.mark.rules("LGG 13-B", "LGG 10-A")
 def test_lgg_13b_several_stacks_one_army_respecting_stacking_and_reserves() -> None:
-    other = next(h for h in ring(X) if h not in ("0505", "0706") and h not in ring("0706") and g_ok(h))
-    extra = [corps("fr2", "FR", other, army="FR-1"), hq("fh2", "FR", next(h for h in ring(X) if h not in
-                                                                          ("0505", "0706", other)), "FR-2"),
-             corps("res", "FR", {"inside": "fh2"}, army="FR-2", status=["reserve"]),
-             corps("fr3", "FR", other, army="FR-2")]
+    other = next(
+        h for h in ring(X) if h not in ("0505", "0706") and h not in ring("0706") and g_ok(h)
+    )
+    extra = [
+        corps("fr2", "FR", other, army="FR-1"),
+        hq("fh2", "FR", next(h for h in ring(X) if h not in ("0505", "0706", other)), "FR-2"),
+        corps("res", "FR", {"inside": "fh2"}, army="FR-2", status=["reserve"]),
+        corps("fr3", "FR", other, army="FR-2"),
+    ]
     g = _g(extra, more=[("FR-2", "fh2")])
     to_activation(g, CP, "DE-1")
     _enter(g)
     src = interception.interception_sources(g, EN, g.board.idx(X))
     assert set(src) >= {"0505", other, "reserve:fh2"}
-    assert interception.why_not_intercept(g, EN, g.board.idx(X), ["fr", "fr2"]) is None  # two stacks, one army
-    assert "different armies" in interception.why_not_intercept(g, EN, g.board.idx(X), ["fr", "fr3"])
+    assert (
+        interception.why_not_intercept(g, EN, g.board.idx(X), ["fr", "fr2"]) is None
+    )  # two stacks, one army
+    assert "different armies" in interception.why_not_intercept(
+        g, EN, g.board.idx(X), ["fr", "fr3"]
+    )
     act(g, EN, type="intercept", units=["fr", "fr2"])
     assert {M.hex_of(g, g.state.pieces[u]) for u in ("fr", "fr2")} == {g.board.idx(X)}
 
@@ -156,9 +198,17 @@ def g_ok(h: str) -> bool:
 def test_lgg_13b_an_attacked_stack_sends_only_its_surplus_never_toward_the_attacker() -> None:
     y = next(h for h in ring("0505") if h in ring(X) and g_ok(h))
     assert y == "0604"
-    g = game(pieces=[hq("dh", "DE", "0805", "DE-1"), corps("de", "DE", "0706", army="DE-1"),
-                     corps("de2", "DE", "0704", army="DE-1"), hq("fh", "FR", "0202", "FR-1"),
-                     corps("fr", "FR", "0505", army="FR-1"), corps("fr2", "FR", "0505", army="FR-1")], rules=_rules())
+    g = game(
+        pieces=[
+            hq("dh", "DE", "0805", "DE-1"),
+            corps("de", "DE", "0706", army="DE-1"),
+            corps("de2", "DE", "0704", army="DE-1"),
+            hq("fh", "FR", "0202", "FR-1"),
+            corps("fr", "FR", "0505", army="FR-1"),
+            corps("fr2", "FR", "0505", army="FR-1"),
+        ],
+        rules=_rules(),
+    )
     to_activation(g, CP, "DE-1")
     # de attacks the two French corps at 0505 from X; de2 then enters y, next to 0505
     _enter(g)
@@ -182,15 +232,24 @@ def test_lgg_13a_the_enemy_is_asked_near_any_marker_even_an_empty_decoy() -> Non
     g = _g([decoy("fd", "FR", "FR-1", at="0505")], fr=False, decoy_id="fd")
     to_activation(g, CP, "DE-1")
     _enter(g)
-    assert g.current()[1].step == "interception" and g.acting_sides() == [EN]  # the mover cannot tell
+    assert g.current()[1].step == "interception" and g.acting_sides() == [
+        EN
+    ]  # the mover cannot tell
     assert [a["type"] for a in g.legal_actions(EN)] == ["no-interception"]
 
 
 @pytest.mark.rules("LGG 13-A")
 def test_lgg_13a_a_marker_holding_only_an_hq_is_revealed_and_withdraws() -> None:
-    g = game(pieces=[hq("dh", "DE", "0808", "DE-1"), corps("de", "DE", "0706", army="DE-1"),
-                     hq("fh", "FR", X, "FR-1"), corps("res", "FR", {"inside": "fh"}, army="FR-1", status=["reserve"]),
-                     corps("fr", "FR", "0505", army="FR-1")], rules=_rules())
+    g = game(
+        pieces=[
+            hq("dh", "DE", "0808", "DE-1"),
+            corps("de", "DE", "0706", army="DE-1"),
+            hq("fh", "FR", X, "FR-1"),
+            corps("res", "FR", {"inside": "fh"}, army="FR-1", status=["reserve"]),
+            corps("fr", "FR", "0505", army="FR-1"),
+        ],
+        rules=_rules(),
+    )
     to_activation(g, CP, "DE-1")
     ev = _enter(g)
     assert any(e["type"] == "reveal" and e.get("reveal") for e in ev)
@@ -213,7 +272,11 @@ def test_lgg_8b_rigid_zoc_decided_from_knowledge_and_revealed() -> None:
     g = _g(first_turn="1915-01", last_turn="1915-01")
     to_activation(g, CP, "DE-1")
     _enter(g, h1)
-    moves = [a for a in g.legal_actions(CP) if a["type"] == "move" and a["units"] == ["de"] and a["to"] == h2]
+    moves = [
+        a
+        for a in g.legal_actions(CP)
+        if a["type"] == "move" and a["units"] == ["de"] and a["to"] == h2
+    ]
     assert moves  # the Germans cannot know that the marker at 0505 exerts a rigid ZoC
     ev = g.apply(moves[0])
     assert M.hex_of(g, g.state.pieces["de"]) == g.board.idx(h1)
@@ -224,7 +287,13 @@ def test_lgg_8b_rigid_zoc_decided_from_knowledge_and_revealed() -> None:
         g.apply(moves[0])
     assert e.value.rule == "LGG 8-B"
     # an empty decoy exerts no ZoC: the same move goes through
-    g2 = _g([decoy("fd", "FR", "FR-1", at="0505")], fr=False, decoy_id="fd", first_turn="1915-01", last_turn="1915-01")
+    g2 = _g(
+        [decoy("fd", "FR", "FR-1", at="0505")],
+        fr=False,
+        decoy_id="fd",
+        first_turn="1915-01",
+        last_turn="1915-01",
+    )
     to_activation(g2, CP, "DE-1")
     _enter(g2, h1)
     g2.apply({"type": "move", "side": CP, "units": ["de"], "to": h2, "mode": "normal"})

@@ -14,11 +14,22 @@ from .helpers import CP, EN, army, corps, game, hq
 
 @pytest.mark.rules("LGG 10-A")
 def test_invariants_catch_stacking_neutrals_shared_hexes_and_pr() -> None:
-    pieces = [hq("h1", "DE", "0505", "DE-1"), hq("h2", "DE", "0505", "DE-2"), corps("de", "DE", "0303"),
-              corps("fr", "FR", "0303"), corps("n", "DE", "0707")]
+    pieces = [
+        hq("h1", "DE", "0505", "DE-1"),
+        hq("h2", "DE", "0505", "DE-2"),
+        corps("de", "DE", "0303"),
+        corps("fr", "FR", "0303"),
+        corps("n", "DE", "0707"),
+    ]
     areas = [{"name": "CH", "kind": "country", "attrs": {"nation": "CH"}, "hexes": ["0707"]}]
-    g = game(pieces=pieces, areas=areas, rules={"armies": [army("DE-1", "DE", "h1"), army("DE-2", "DE", "h2")],
-                                                "powers": {"DE": {"pr_stock": 0}}})
+    g = game(
+        pieces=pieces,
+        areas=areas,
+        rules={
+            "armies": [army("DE-1", "DE", "h1"), army("DE-2", "DE", "h2")],
+            "powers": {"DE": {"pr_stock": 0}},
+        },
+    )
     g.state.tracks["pr"]["DE"]["stock"] = -1
     found = " | ".join(g.ruleset.invariants(g))
     assert "two HQs" in found
@@ -28,8 +39,13 @@ def test_invariants_catch_stacking_neutrals_shared_hexes_and_pr() -> None:
 
 
 def test_invariants_hold_for_a_clean_position_and_reserve_outside_hq_is_caught() -> None:
-    g = game(pieces=[hq("h1", "DE", "0505", "DE-1"), corps("c", "DE", {"inside": "h1"}, army="DE-1", status=["reserve"])],
-             rules={"armies": [army("DE-1", "DE", "h1")]})
+    g = game(
+        pieces=[
+            hq("h1", "DE", "0505", "DE-1"),
+            corps("c", "DE", {"inside": "h1"}, army="DE-1", status=["reserve"]),
+        ],
+        rules={"armies": [army("DE-1", "DE", "h1")]},
+    )
     assert g.ruleset.invariants(g) == []
     M.move_piece(g, g.state.pieces["c"], Loc.hex(g.board.idx("0101")))
     assert any("reserve" in s for s in g.ruleset.invariants(g))
@@ -91,9 +107,22 @@ def test_lgg_13a_5d_converting_the_last_corps_beside_the_enemy_makes_the_decoy_w
     from grognard.scenario import find
 
     rep = SelfplayReport()
-    g = play_one(find("lgg-west-1914"), 1636984003, 1647458477, rep, max_steps=77, check_views=False, game_no=13)
+    g = play_one(
+        find("lgg-west-1914"),
+        1636984003,
+        1647458477,
+        rep,
+        max_steps=77,
+        check_views=False,
+        game_no=13,
+    )
     assert rep.invariant_violations == 0, rep.problems
-    assert g.actions[-1] == {"type": "convert-pr", "side": "Entente", "unit": "FR-XIV", "how": "eliminate"}
+    assert g.actions[-1] == {
+        "type": "convert-pr",
+        "side": "Entente",
+        "unit": "FR-XIV",
+        "how": "eliminate",
+    }
     assert g.current()[0].name == "forced-withdrawal"
     legal = g.legal_actions("Entente")
     assert legal and {a["unit"] for a in legal} == {"FR-1-decoy"}

@@ -10,15 +10,28 @@ from grognard.rulesets.lgg1418 import model as M
 from .helpers import CP, EN, army, corps, force_dice, game, hq, play_until, ring
 
 PARIS = {"hex": "0101", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}}
-BERLIN = {"hex": "0808", "kind": "city", "name": "Berlin", "attrs": {"nation": "DE", "capital": True}}
-EN_ALL = {"hexes": {EN: [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9) if (c, r) != (8, 8)],
-                    CP: ["0808"]}}
+BERLIN = {
+    "hex": "0808",
+    "kind": "city",
+    "name": "Berlin",
+    "attrs": {"nation": "DE", "capital": True},
+}
+EN_ALL = {
+    "hexes": {
+        EN: [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9) if (c, r) != (8, 8)],
+        CP: ["0808"],
+    }
+}
 
 
 def _encircled(extra: list[dict] | None = None, places: list[dict] | None = None, **kw: object):
     ringers = [corps(f"de{k}", "DE", h) for k, h in enumerate(ring("0505"))]
-    return game(pieces=[corps("u", "FR", "0505"), *ringers, *(extra or [])], places=[PARIS, BERLIN, *(places or [])],
-                control=EN_ALL, **kw)
+    return game(
+        pieces=[corps("u", "FR", "0505"), *ringers, *(extra or [])],
+        places=[PARIS, BERLIN, *(places or [])],
+        control=EN_ALL,
+        **kw,
+    )
 
 
 @pytest.mark.rules("LGG 22")
@@ -52,7 +65,10 @@ def test_lgg_22a_lgg68_attrition_even_nothing_odd_one_loss() -> None:
     isolation.resolve_isolation(g3)
     assert g3.state.pieces["u"].loc.ref == M.ELIMINATED  # odd on a reduced unit: eliminated
     roll = [e for e in g3.state.log if e["type"] == "roll"][-1]
-    assert roll["visible_to"] == [EN] and roll["others"] == "a secret roll (attrition of an isolated unit)"
+    assert (
+        roll["visible_to"] == [EN]
+        and roll["others"] == "a secret roll (attrition of an isolated unit)"
+    )
 
 
 @pytest.mark.rules("LGG 22-B")
@@ -78,28 +94,48 @@ def test_lgg_22b_lgg68_single_corps_in_a_city_risks_nothing_two_do() -> None:
     g2 = _encircled(extra=[corps("v", "FR", "0505")], places=[city])
     M.st(g2)["isolated_since"] = {"u": M.turn_index(g2) - 1, "v": M.turn_index(g2) - 1}
     isolation.resolve_isolation(g2)
-    assert g2.state.pieces["u"].loc.ref == M.ELIMINATED and g2.state.pieces["v"].loc.ref == M.ELIMINATED
+    assert (
+        g2.state.pieces["u"].loc.ref == M.ELIMINATED
+        and g2.state.pieces["v"].loc.ref == M.ELIMINATED
+    )
 
 
 @pytest.mark.rules("LGG 22-A", "LGG 5-H")
 def test_lgg_22a_isolated_hq_stack_annihilated_hq_destroyed() -> None:
-    g = _encircled(extra=[hq("fh", "FR", "0505", "FR-1")], rules={"armies": [army("FR-1", "FR", "fh")]})
+    g = _encircled(
+        extra=[hq("fh", "FR", "0505", "FR-1")], rules={"armies": [army("FR-1", "FR", "fh")]}
+    )
     g.state.pieces["u"].face = "reduced"
     isolation.judge(g, [g.state.pieces["u"], g.state.pieces["fh"]])
     force_dice(g, 6, 1)
     isolation.resolve_isolation(g)
     assert g.state.pieces["u"].loc.ref == M.ELIMINATED
-    assert g.state.pieces["fh"].loc.ref == M.DESTROYED_HQ  # its isolated stack was annihilated (5-H)
+    assert (
+        g.state.pieces["fh"].loc.ref == M.DESTROYED_HQ
+    )  # its isolated stack was annihilated (5-H)
 
 
 @pytest.mark.rules("LGG 22-A")
 def test_lgg_22a_judged_at_activation_and_rolled_in_the_final_phase() -> None:
-    g = _encircled(extra=[hq("fh", "FR", "0101", "FR-1")], rules={"armies": [army("FR-1", "FR", "fh")]})
+    g = _encircled(
+        extra=[hq("fh", "FR", "0101", "FR-1")], rules={"armies": [army("FR-1", "FR", "fh")]}
+    )
     g.state.pieces["u"].attrs["attached"] = "FR-1"
-    play_until(g, "choose-activation", chooser=lambda g, s, legal: next(
-        (a for a in legal if a["type"] == "first-mover" and a["first"] == EN), None))
+    play_until(
+        g,
+        "choose-activation",
+        chooser=lambda g, s, legal: next(
+            (a for a in legal if a["type"] == "first-mover" and a["first"] == EN), None
+        ),
+    )
     while g.acting_sides() != [EN]:
-        g.apply(next(a for a in g.legal_actions(g.acting_sides()[0]) if a["type"] in ("end-turn", "no-retreat")))
+        g.apply(
+            next(
+                a
+                for a in g.legal_actions(g.acting_sides()[0])
+                if a["type"] in ("end-turn", "no-retreat")
+            )
+        )
         play_until(g, "choose-activation")
     g.apply({"type": "activate", "side": EN, "army": "FR-1"})
     assert M.st(g)["isolated_since"]["u"] == M.turn_index(g)  # judged when its army is activated
@@ -109,7 +145,9 @@ def test_lgg_22a_judged_at_activation_and_rolled_in_the_final_phase() -> None:
             break
         side = g.acting_sides()[0]
         legal = g.legal_actions(side)
-        g.apply(next((a for a in legal if a["type"].startswith(("end", "no-", "decline"))), legal[0]))
+        g.apply(
+            next((a for a in legal if a["type"].startswith(("end", "no-", "decline"))), legal[0])
+        )
     rolls = [e for e in g.state.log if e["type"] == "roll" and e["rule"] == "LGG 22-A"]
     assert len(rolls) == 1  # the attrition test of the final phase
 
@@ -117,8 +155,13 @@ def test_lgg_22a_judged_at_activation_and_rolled_in_the_final_phase() -> None:
 @pytest.mark.rules("LGG 22-A")
 def test_lgg_22a_judged_at_battles() -> None:
     extra = [hq("dh", "DE", "0706", "DE-1"), hq("fh", "FR", "0101", "FR-1")]
-    g = _encircled(extra=extra, rules={"armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh")],
-                                       "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}})
+    g = _encircled(
+        extra=extra,
+        rules={
+            "armies": [army("DE-1", "DE", "dh"), army("FR-1", "FR", "fh")],
+            "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
+        },
+    )
     from .helpers import act, to_activation
 
     g.state.pieces["de0"].attrs["attached"] = "DE-1"  # the ringer at 0605 attacks
@@ -126,9 +169,24 @@ def test_lgg_22a_judged_at_battles() -> None:
     g.apply({"type": "move", "side": CP, "units": ["de0"], "to": "0505", "mode": "normal"})
     act(g, CP, type="end-movement")
     for _ in range(100):
-        if M.st(g).get("isolated_since", {}).get("u") is not None or M.st(g).get("activation") is None:
+        if (
+            M.st(g).get("isolated_since", {}).get("u") is not None
+            or M.st(g).get("activation") is None
+        ):
             break
         s = g.acting_sides()[0]
         legal = g.legal_actions(s)
-        g.apply(next((a for a in legal if a["type"].startswith(("end", "no-", "decline", "commit", "done"))), legal[0]))
-    assert M.st(g)["isolated_since"].get("u") == M.turn_index(g) or g.state.pieces["u"].loc.kind != "hex"
+        g.apply(
+            next(
+                (
+                    a
+                    for a in legal
+                    if a["type"].startswith(("end", "no-", "decline", "commit", "done"))
+                ),
+                legal[0],
+            )
+        )
+    assert (
+        M.st(g)["isolated_since"].get("u") == M.turn_index(g)
+        or g.state.pieces["u"].loc.kind != "hex"
+    )

@@ -29,15 +29,33 @@ ARMIES = [army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE"
 
 
 def _go_game(extra: list[dict[str, Any]] = (), turn: str = "1915-03", seed: int = 3, **kw: Any):
-    pieces = [fr("fa", "0405"), fr("fb", "0405"), fr_art("fart", "0405"),
-              fr("fc", "0504", army="FR-2"), fr("fd", "0504", army="FR-2"), hq("fh2", "FR", "0604", "FR-2"),
-              de("da", "0404"), de("dres", {"inside": "dh"}, status=["reserve"]), *extra]
+    pieces = [
+        fr("fa", "0405"),
+        fr("fb", "0405"),
+        fr_art("fart", "0405"),
+        fr("fc", "0504", army="FR-2"),
+        fr("fd", "0504", army="FR-2"),
+        hq("fh2", "FR", "0604", "FR-2"),
+        de("da", "0404"),
+        de("dres", {"inside": "dh"}, status=["reserve"]),
+        *extra,
+    ]
     g = bgame(pieces, first=turn, seed=seed, rules={"armies": ARMIES}, **kw)
     g.state.tracks["mun"] = {"FR": {"stock": 20}, "DE": {"stock": 20}}
     g.state.tracks["trench_level"] = {"DE": 2}
     g.state.secrets.setdefault(EN, {})["go-plans"] = [
-        {"id": "p", "side": EN, "sector": "French", "year": int(turn[:4]), "offensive": True, "start": turn,
-         "objective": ["0404"], "armies": ["FR-1", "FR-2"], "mode": "winter"}]
+        {
+            "id": "p",
+            "side": EN,
+            "sector": "French",
+            "year": int(turn[:4]),
+            "offensive": True,
+            "start": turn,
+            "objective": ["0404"],
+            "armies": ["FR-1", "FR-2"],
+            "mode": "winter",
+        }
+    ]
     return g
 
 
@@ -61,8 +79,20 @@ def _launch_and_attack(g) -> None:
 
 
 # ---------------------------------------------------------------------- the whole preparation
-@pytest.mark.rules("LGG 31", "LGG 31-A", "LGG 31-B", "LGG 31-D", "LGG 31-F", "LGG 31-G", "LGG 31-H", "LGG 31-I",
-                   "LGG 32", "LGG 32.1", "LGG 32.1-E", "LGG 32.1-J")
+@pytest.mark.rules(
+    "LGG 31",
+    "LGG 31-A",
+    "LGG 31-B",
+    "LGG 31-D",
+    "LGG 31-F",
+    "LGG 31-G",
+    "LGG 31-H",
+    "LGG 31-I",
+    "LGG 32",
+    "LGG 32.1",
+    "LGG 32.1-E",
+    "LGG 32.1-J",
+)
 def test_lgg_31_main_battle_prepared_then_fought() -> None:
     g = _go_game()
     _launch_and_attack(g)
@@ -75,7 +105,10 @@ def test_lgg_31_main_battle_prepared_then_fought() -> None:
     assert not any(e.get("type") == "reveal" for e in g.visible_log(CP))
     act(g, CP, type="commit", value="C")
     rec = battle.rec_of(g, bid)
-    assert rec["kind"] == "main" and rec["prep"]["benefits"] == {"attacker": False, "defender": True}
+    assert rec["kind"] == "main" and rec["prep"]["benefits"] == {
+        "attacker": False,
+        "defender": True,
+    }
     assert g.current()[1].step == "bombardment-choice" and g.acting_sides() == [EN]
     kinds = {a["kind"] for a in g.legal_actions(EN)}
     assert kinds == {"normal", "none"}  # massive and blitz need their tactics
@@ -86,13 +119,20 @@ def test_lgg_31_main_battle_prepared_then_fought() -> None:
     act(g, CP, type="done-reinforcing")
     assert M.hex_of(g, g.state.pieces["dres"]) == g.board.idx("0404")
     res = rec["prep"]["bombardment_result"]
-    assert res["fired"] == ["fart"] and g.state.tracks["mun"]["FR"]["stock"] == 19  # 31-I: 1 MUN (normal)
+    assert (
+        res["fired"] == ["fart"] and g.state.tracks["mun"]["FR"]["stock"] == 19
+    )  # 31-I: 1 MUN (normal)
     assert "column 2" in res["notes"][0]  # 3 fire / 2 corps, rounded up
     spec = rec["spec"]
     assert spec["trench"] == 2 - res["cut"]  # 31-H: the cut lasts the whole battle
     assert spec["after_round"] == "main-battle-lull" and spec["bombardment"] == "normal"
-    assert {"side": "attacker", "target": "value", "value": -1, "rule": "LGG 31-B",
-            "reason": "counter-attack order (C)"} in spec["modifiers"]
+    assert {
+        "side": "attacker",
+        "target": "value",
+        "value": -1,
+        "rule": "LGG 31-B",
+        "reason": "counter-attack order (C)",
+    } in spec["modifiers"]
     assert spec["orders"] == {"defender": "C"}
     drive(g, quiet(), until=lambda g: M.st(g).get("activation") is None)
     rec = battle.rec_of(g, bid)
@@ -113,7 +153,9 @@ def test_lgg_31f_no_bombardment_one_corps_on_an_even_d6(monkeypatch) -> None:
         dice.push(d6)
         act(g, EN, type="bombardment", kind="none")
         if expect:
-            assert g.current()[1].step == "front-reinforcement" and g.current()[1].params["max"] == 1
+            assert (
+                g.current()[1].step == "front-reinforcement" and g.current()[1].params["max"] == 1
+            )
         else:
             assert g.current()[1].step != "front-reinforcement"
         monkeypatch.undo()
@@ -133,15 +175,25 @@ def test_lgg_31b_orders_tables_and_effects() -> None:
     eff = main_battle.order_effects("R", "N", {"attacker": True, "defender": True})
     assert {m["side"] for m in eff["modifiers"]} == {"attacker", "defender"}
     assert all(m["target"] == "combativeness" and m["value"] == -1 for m in eff["modifiers"])
-    assert main_battle.order_effects("M", "L", {"attacker": True, "defender": True}) == \
-        {"modifiers": [], "orders": {"attacker": "M", "defender": "L"}, "bombardment_d12": 1}
-    assert main_battle.order_effects("V", "C", {"attacker": True, "defender": False})["modifiers"][0]["value"] == 1
+    assert main_battle.order_effects("M", "L", {"attacker": True, "defender": True}) == {
+        "modifiers": [],
+        "orders": {"attacker": "M", "defender": "L"},
+        "bombardment_d12": 1,
+    }
+    assert (
+        main_battle.order_effects("V", "C", {"attacker": True, "defender": False})["modifiers"][0][
+            "value"
+        ]
+        == 1
+    )
 
 
 # ---------------------------------------------------------------------- 31-D, 31-G, 31-H, 31-I
 def _tactic(g, nation: str, *names: str) -> None:
-    M.st(g)["tactics"] = [{"tactic": t, "nation": nation, "side": M.nation_side(g, nation), "turn": 0, "year": 1915}
-                          for t in names]
+    M.st(g)["tactics"] = [
+        {"tactic": t, "nation": nation, "side": M.nation_side(g, nation), "turn": 0, "year": 1915}
+        for t in names
+    ]
 
 
 @pytest.mark.rules("LGG 31-D", "LGG 32.1-D", "LGG 32.1-B", "LGG 37-C", "LGG 37-E")
@@ -150,14 +202,20 @@ def test_lgg_31d_types_of_bombardment_and_special_uses() -> None:
     g = bgame([fr("fa", "0405"), fr_art("fart", "0405"), *extra, de("da", "0404")], first="1915-03")
     rec = battle.rec_of(g, battle.battle_params(g, hex="0404", attacker=EN)["battle"])
     for uid in ("fa", "fart", "a2", "a3"):
-        M.move_piece(g, g.state.pieces[uid], __import__("grognard.core.state", fromlist=["Loc"]).Loc.hex(g.board.idx("0404")))
+        M.move_piece(
+            g,
+            g.state.pieces[uid],
+            __import__("grognard.core.state", fromlist=["Loc"]).Loc.hex(g.board.idx("0404")),
+        )
     opts = main_battle.bombardment_options(g, rec)
     assert {o["kind"] for o in opts} == {"normal", "none"}
     _tactic(g, "FR", "massive bombardment", "blitz bombardment", "creeping barrage")
     opts = main_battle.bombardment_options(g, rec)
     assert {"kind": "massive", "intensity": 3} in opts and {"kind": "blitz"} in opts
     assert {"kind": "blitz", "use": "creeping_barrage"} in opts
-    assert not any(o.get("use") and o["kind"] == "massive" for o in opts)  # massive excludes the special uses
+    assert not any(
+        o.get("use") and o["kind"] == "massive" for o in opts
+    )  # massive excludes the special uses
     g14 = bgame([fr("fa", "0404"), fr_art("fart", "0404"), de("da", "0404")], first="1914-09")
     rec14 = battle.rec_of(g14, battle.battle_params(g14, hex="0404", attacker=EN)["battle"])
     assert "Fire Doctrine" in main_battle.bombardment_allowed(g14, rec14)
@@ -173,7 +231,11 @@ def test_lgg_31g_column_division_blitz_massive_and_mountain() -> None:
     assert col(g, rec, 7, 3, "blitz")[0] == 6  # undivided
     assert col(g, rec, 7, 3, "massive", 2)[0] == 3 and col(g, rec, 7, 3, "massive", 3)[0] == 4
     assert col(g, rec, 30, 1, "normal")[0] == 7  # clamped to "8+"
-    g2 = bgame([fr("fa", "0404"), de("da", "0404")], first="1915-03", options={"massive-shift-direction": "left"})
+    g2 = bgame(
+        [fr("fa", "0404"), de("da", "0404")],
+        first="1915-03",
+        options={"massive-shift-direction": "left"},
+    )
     rec2 = battle.rec_of(g2, battle.battle_params(g2, hex="0404", attacker=EN)["battle"])
     assert col(g2, rec2, 7, 3, "massive", 3)[0] == 0  # audit 10 as an option
     terrain = ["pppppppp"] * 3 + ["ppmppppp"] + ["pppppppp"] * 4
@@ -194,20 +256,35 @@ def test_lgg_31h_losses_spread_at_random_two_per_corps_at_most() -> None:
     assert hits == {"d1": 1, "d2": 1}  # different corps first
     hits = main_battle.distribute_losses(g, corps, 7, "test", "LGG 31-H")
     assert hits == {"d1": 2, "d2": 2}  # the excess is ignored
-    assert main_battle.parse_result("2r1*") == (2, 1, 1) and main_battle.parse_result("-") == (0, 0, 0)
+    assert main_battle.parse_result("2r1*") == (2, 1, 1) and main_battle.parse_result("-") == (
+        0,
+        0,
+        0,
+    )
     assert main_battle.parse_result("3") == (3, 0, 0)
 
 
 @pytest.mark.rules("LGG 31-I", "LGG 31-G", "LGG 37-I", "LGG 29-A")
 def test_lgg_31i_ammunition_and_defender_pays_per_artillery() -> None:
-    g = bgame([fr("fa", "0404"), fr_art("f1", "0404"), fr_art("f2", "0404"), de("da", "0404"),
-               artillery("dart", "DE", "0404", army="DE-1")], first="1915-03")
+    g = bgame(
+        [
+            fr("fa", "0404"),
+            fr_art("f1", "0404"),
+            fr_art("f2", "0404"),
+            de("da", "0404"),
+            artillery("dart", "DE", "0404", army="DE-1"),
+        ],
+        first="1915-03",
+    )
     g.state.tracks["mun"] = {"FR": {"stock": 20}, "DE": {"stock": 20}}
     rec = battle.rec_of(g, battle.battle_params(g, hex="0404", attacker=EN)["battle"])
     rec["kind"] = "main"
     main_battle.prep(rec).update({"bombardment": "massive", "intensity": 3})
     main_battle.fire_bombardment(g, rec)
-    assert g.state.tracks["mun"]["FR"]["stock"] == 20 - 2 * 3 and g.state.tracks["mun"]["DE"]["stock"] == 19
+    assert (
+        g.state.tracks["mun"]["FR"]["stock"] == 20 - 2 * 3
+        and g.state.tracks["mun"]["DE"]["stock"] == 19
+    )
     g.state.tracks["mun"]["FR"]["stock"] = 4
     rec2 = battle.rec_of(g, battle.battle_params(g, hex="0404", attacker=EN)["battle"])
     rec2["kind"] = "secondary"
@@ -220,7 +297,7 @@ def test_lgg_31i_ammunition_and_defender_pays_per_artillery() -> None:
     assert mods.total() == -2 and main_battle.bombardment_modifiers(g, rec, "blitz").total() == -1
 
 
-# ---------------------------------------------------------------------- 32.1-B gas, 32.1-C air support
+# ------------------------------------------------------------------- 32.1-B gas, 32.1-C air support
 @pytest.mark.rules("LGG 32.1-B")
 def test_lgg_32_1b_gas_attack_bonus_decreasing_each_round() -> None:
     g = bgame([fr("fa", "0404"), fr_art("fart", "0404"), de("da", "0404")], first="1915-03")
@@ -234,14 +311,28 @@ def test_lgg_32_1b_gas_attack_bonus_decreasing_each_round() -> None:
     assert mods.total() == 1  # 37-D: +1 to the bombardment
     main_battle.apply_spec(g, rec)
     gas = [m for m in rec["spec"]["modifiers"] if m["rule"] == "LGG 37-D"]
-    assert gas == [{"side": "attacker", "target": "value", "value": 2, "decay": 1, "rule": "LGG 37-D",
-                    "reason": "combat gas"}]
+    assert gas == [
+        {
+            "side": "attacker",
+            "target": "value",
+            "value": 2,
+            "decay": 1,
+            "rule": "LGG 37-D",
+            "reason": "combat gas",
+        }
+    ]
 
 
 @pytest.mark.rules("LGG 32.1-C")
 def test_lgg_32_1c_tactical_air_support(monkeypatch) -> None:
-    plane = {"id": "fight", "type": "aircraft", "nation": "FR", "at": {"inside": "fh"}, "attrs": {"category": "fighter"},
-             "faces": {"full": {"attack": 2, "range": 4}, "reduced": {"attack": 1, "range": 4}}}
+    plane = {
+        "id": "fight",
+        "type": "aircraft",
+        "nation": "FR",
+        "at": {"inside": "fh"},
+        "attrs": {"category": "fighter"},
+        "faces": {"full": {"attack": 2, "range": 4}, "reduced": {"attack": 1, "range": 4}},
+    }
     g = bgame([fr("fa", "0404"), de("da", "0404"), plane], first="1915-03")
     rec = battle.rec_of(g, battle.battle_params(g, hex="0404", attacker=EN)["battle"])
     assert main_battle.air_support_aircraft(g, rec, EN) == []  # Fighter index -5: not yet
@@ -251,8 +342,16 @@ def test_lgg_32_1c_tactical_air_support(monkeypatch) -> None:
     dice = force_dice(monkeypatch)
     dice.push(3)
     mods = main_battle.fly_air_support(g, rec, EN, 1)
-    assert mods == [{"side": "attacker", "target": "value", "value": 1, "sub": "A", "rule": "LGG 32.1-C",
-                     "reason": "tactical air support"}]  # 3 + 1 <= 4
+    assert mods == [
+        {
+            "side": "attacker",
+            "target": "value",
+            "value": 1,
+            "sub": "A",
+            "rule": "LGG 32.1-C",
+            "reason": "tactical air support",
+        }
+    ]  # 3 + 1 <= 4
     assert main_battle.air_support_aircraft(g, rec, EN) == []  # used this turn
 
 
@@ -277,19 +376,29 @@ def test_lgg_32_2_when_there_is_a_lull() -> None:
 def test_lgg_36_5a_lgg88_combined_main_battle_obstinacy_from_round_five() -> None:
     g = bgame([fr("fa", "0404"), de("da", "0404")], first="1917-03")
     M.st(g)["combined_from"] = 0
-    rec = battle.rec_of(g, battle.battle_params(g, hex="0404", attacker=EN, armies=["FR-1"])["battle"])
+    rec = battle.rec_of(
+        g, battle.battle_params(g, hex="0404", attacker=EN, armies=["FR-1"])["battle"]
+    )
     rec["kind"] = "main"
     main_battle.prep(rec)["bombardment"] = "normal"
     main_battle.apply_spec(g, rec)
     spec = rec["spec"]
-    assert "after_round" not in spec and spec["obstinacy_from_round"] == 5 and spec["round_cap"] == 10
+    assert (
+        "after_round" not in spec and spec["obstinacy_from_round"] == 5 and spec["round_cap"] == 10
+    )
     assert spec["min_rounds"] == 6  # obstinacy 2 counts rounds 5 and 6: may stop after round 6
 
 
 @pytest.mark.rules("LGG 32.2-A", "LGG 32.2-B", "LGG 32.2-C", "LGG 32.2-D", "LGG 32.2")
 def test_lgg_32_2_lull_recovery_reinforcements_and_losses(monkeypatch) -> None:
-    pieces = [fr("fa", "0404"), fr("fb", "0404"), de("d1", "0404"), de("d2", "0404"),
-              de("dres", {"inside": "dh"}, status=["reserve"]), artillery("dart", "DE", {"inside": "dh"}, status=["reserve"])]
+    pieces = [
+        fr("fa", "0404"),
+        fr("fb", "0404"),
+        de("d1", "0404"),
+        de("d2", "0404"),
+        de("dres", {"inside": "dh"}, status=["reserve"]),
+        artillery("dart", "DE", {"inside": "dh"}, status=["reserve"]),
+    ]
     g = bgame(pieces, first="1915-03")
     rec = open_battle(g, "0404", EN)
     rec["kind"] = "main"
@@ -304,8 +413,10 @@ def test_lgg_32_2_lull_recovery_reinforcements_and_losses(monkeypatch) -> None:
     f = Frame("main-battle-lull", {"battle": rec["id"], "round": 4})
     child = step.next_child(g, f)
     assert rec["units"]["d2"]["state"] == "fit" and rec["units"]["fb"]["state"] == "fit"  # 32.2-A
-    assert child == ("front-reinforcement", {"battle": rec["id"], "side": CP, "max": 2,
-                                            "kinds": ["corps", "artillery"], "lull": True})  # 32.2-B
+    assert child == (
+        "front-reinforcement",
+        {"battle": rec["id"], "side": CP, "max": 2, "kinds": ["corps", "artillery"], "lull": True},
+    )  # 32.2-B
     fr_step = g.steps["front-reinforcement"]
     rf = Frame(*child)
     units = {a["unit"] for a in fr_step.legal_actions(g, rf, CP) if a["type"] == "front-reinforce"}
@@ -313,7 +424,9 @@ def test_lgg_32_2_lull_recovery_reinforcements_and_losses(monkeypatch) -> None:
     child = step.next_child(g, f)  # 32.2-C then 32.2-D
     assert rec["losses"][CP] == 4  # 32.2-C: 4 losses (odd, massive), 2 per corps at most, tallied
     assert rec["units"]["d1"]["losses"] == 2 and rec["units"]["d2"]["losses"] == 2
-    assert any(it.get("why") == "lull losses" for it in rec["queue"])  # one test after a massive bombardment
+    assert any(
+        it.get("why") == "lull losses" for it in rec["queue"]
+    )  # one test after a massive bombardment
     assert child[0] == "front-reinforcement" and child[1]["side"] == EN and child[1]["max"] == 3
     with pytest.raises(IllegalAction) as e:
         fr_step.check(g, Frame(*child), {"type": "front-reinforce", "side": EN, "unit": "nope"})
@@ -323,7 +436,12 @@ def test_lgg_32_2_lull_recovery_reinforcements_and_losses(monkeypatch) -> None:
 @pytest.mark.rules("LGG 32.2-A")
 def test_lgg_32_2a_home_garrison_destroyed_costs_england_vn() -> None:
     g = bgame([corps_gb("hg", "0404"), de("da", "0405")], first="1915-03")
-    g.state.tracks["national_will"]["GB"] = {"value": 30, "parliament": 0, "regime": "democracy", "weary_until": ""}
+    g.state.tracks["national_will"]["GB"] = {
+        "value": 30,
+        "parliament": 0,
+        "regime": "democracy",
+        "weary_until": "",
+    }
     rec = open_battle(g, "0404", CP)
     rec["units"]["hg"]["state"] = "eliminated"
     main_battle.restore_disorganized(g, rec)
@@ -351,13 +469,21 @@ def test_lgg_28c_ghq_artillery_joins_the_bombardment_and_returns() -> None:
     rec = last_battle(g)
     assert "g1" in main_battle.prep(rec)["ghq_attacker"]
     assert "g1" in main_battle.prep(rec)["bombardment_result"]["fired"]
-    assert any(e["type"] == "ghq-artillery" and "g1" in e["text"] and "joins the battle at 0404" in e["text"]
-               for e in g.visible_log(EN))
+    assert any(
+        e["type"] == "ghq-artillery"
+        and "g1" in e["text"]
+        and "joins the battle at 0404" in e["text"]
+        for e in g.visible_log(EN)
+    )
     g1 = g.state.pieces["g1"]
-    assert g1 in trench.ghq_artillery(g, "FR") or g1.loc == Loc.box(M.ELIMINATED)  # back in its box after the battle
+    assert g1 in trench.ghq_artillery(g, "FR") or g1.loc == Loc.box(
+        M.ELIMINATED
+    )  # back in its box after the battle
 
 
-@pytest.mark.rules("LGG 32.1-A", "LGG 32.1-E", "LGG 32.1-F", "LGG 32.1-G", "LGG 32.1-H", "LGG 32.1-I", "LGG 32.1-J")
+@pytest.mark.rules(
+    "LGG 32.1-A", "LGG 32.1-E", "LGG 32.1-F", "LGG 32.1-G", "LGG 32.1-H", "LGG 32.1-I", "LGG 32.1-J"
+)
 def test_lgg_32_1_rounds_follow_rule_16_with_the_main_battle_parameters() -> None:
     g = _go_game(extra=[de("db", "0404"), de("dc", "0404")], seed=5)
     _launch_and_attack(g)
@@ -368,7 +494,8 @@ def test_lgg_32_1_rounds_follow_rule_16_with_the_main_battle_parameters() -> Non
     rec = last_battle(g)
     if g.current()[1].step == "front-reinforcement":
         act(g, CP, type="done-reinforcing")
-    # 32.1-H: the reinforcements of a main battle are those of 16.6 in Fire Doctrine (HQ reserve, GHQ,
+    # 32.1-H: the reinforcements of a main battle are those of 16.6 in Fire Doctrine (HQ reserve,
+    # GHQ,
     # stacks of the same army within 3 hexes)
     from grognard.rulesets.lgg1418 import battle_steps
 
@@ -378,16 +505,23 @@ def test_lgg_32_1_rounds_follow_rule_16_with_the_main_battle_parameters() -> Non
     rec = battle.rec_of(g, rec["id"])
     assert rec["table"] == "combat-trench"  # 32.1-G: resolved on the Trench Table (16.5)
     rounds = [e for e in g.state.log if e["type"] == "battle-round" and rec["hex"] in e["text"]]
-    assert rounds and all("sub-battle" in e["text"] for e in rounds)  # 32.1-A/E: one engaged unit a side, per sub-battle
+    assert rounds and all(
+        "sub-battle" in e["text"] for e in rounds
+    )  # 32.1-A/E: one engaged unit a side, per sub-battle
     engaged = [u for u, x in rec["units"].items() if x["engaged"]]
     assert {rec["units"][u]["side"] for u in engaged} == {CP, EN}
     d12 = [e for e in g.state.log if e["type"] == "roll" and e.get("rule") == "LGG 16.4"]
     assert len(d12) >= len(rounds)  # 32.1-F: the D12 of 16.4 each round, with its modifiers
-    assert any(m["reason"] == "waves order (V)" for m in rec["spec"]["modifiers"]) is rec["prep"]["benefits"]["attacker"]
+    assert (
+        any(m["reason"] == "waves order (V)" for m in rec["spec"]["modifiers"])
+        is rec["prep"]["benefits"]["attacker"]
+    )
     i = g.board.idx("0404")
     loser = rec["loser"]
     assert rec["winner"] in M.SIDES and loser == M.other_side(rec["winner"])  # 32.1-J
-    assert not [p for p in M.units_at_hex(g, i, loser) if M.is_corps(p)]  # 32.1-I: the loser has retreated
+    assert not [
+        p for p in M.units_at_hex(g, i, loser) if M.is_corps(p)
+    ]  # 32.1-I: the loser has retreated
 
 
 @pytest.mark.rules("LGG 30", "LGG 31", "LGG 32", "LGG 4-A")
@@ -404,9 +538,19 @@ def test_random_play_of_great_offensives_keeps_invariants_and_secrets() -> None:
             legal = g.legal_actions(side)
             assert legal, f"{side} has no legal action in {g.phase_path()}"
             launch = [a for a in legal if a["type"] in ("launch-offensive", "continue-offensive")]
-            attack = [a for a in legal if a["type"] == "move" and a["to"] in ("0404", "0505") and a["mode"] == "normal"
-                      and (M.st(g).get("activation") or {}).get("great_offensive")]
-            a = launch[0] if launch else (rng.choice(attack) if attack and rng.random() < 0.8 else rng.choice(legal))
+            attack = [
+                a
+                for a in legal
+                if a["type"] == "move"
+                and a["to"] in ("0404", "0505")
+                and a["mode"] == "normal"
+                and (M.st(g).get("activation") or {}).get("great_offensive")
+            ]
+            a = (
+                launch[0]
+                if launch
+                else (rng.choice(attack) if attack and rng.random() < 0.8 else rng.choice(legal))
+            )
             g.apply(a)
             assert g.ruleset.invariants(g) == []
             for s in M.SIDES:
@@ -419,8 +563,12 @@ def test_lgg_36_5c_late_ghq_artillery_and_reinforcement_rounds_in_combined_doctr
     from grognard.core.state import Loc
     from grognard.rulesets.lgg1418 import battle_steps
 
-    pieces = [fr("fa", "0404"), de("da", "0404"), artillery("g1", "DE", "0101"),
-              de("far", {"inside": "dh"}, status=["reserve"], army=None)]
+    pieces = [
+        fr("fa", "0404"),
+        de("da", "0404"),
+        artillery("g1", "DE", "0101"),
+        de("far", {"inside": "dh"}, status=["reserve"], army=None),
+    ]
     g = bgame(pieces, first="1917-03", base=base_pieces(de_hq="0101"))
     M.st(g)["combined_from"] = 0
     i = g.board.idx("0404")

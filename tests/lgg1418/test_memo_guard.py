@@ -50,7 +50,9 @@ def test_memoised_listings_equal_fresh_ones_along_a_random_west_1914_game() -> N
         warm = g.legal_actions(side)
         if step % 2 == 0:
             fresh = _fresh_listing(g, side)
-            assert warm == fresh, f"stale listing after {len(g.actions)} actions ({g.phase_path()[-1]})"
+            assert warm == fresh, (
+                f"stale listing after {len(g.actions)} actions ({g.phase_path()[-1]})"
+            )
             compared += 1
             phases.add(g.current()[1].step)
         g.apply(random_choice(g, side, warm, rng))

@@ -8,10 +8,25 @@ from grognard.rulesets.lgg1418.options import OPTIONS
 
 def test_options_cover_the_digest_ambiguities_of_rules_1_to_39() -> None:
     ids = {o.id for o in OPTIONS}
-    for needed in ("isolation-test", "pr-restore-cost", "pr-cap-1914-15", "zoc-unmoved-stack", "minor-port-supply",
-                   "rail-conversion-cost", "coordination-value-source", "reaction-distance-bands", "two-digit-floor",
-                   "combativeness-trigger", "surrender-first-test", "siege-heavy-halving", "bef-modifier",
-                   "in-movement-trench", "october-switch-draw", "peace-winter-1914", "fog-of-war"):
+    for needed in (
+        "isolation-test",
+        "pr-restore-cost",
+        "pr-cap-1914-15",
+        "zoc-unmoved-stack",
+        "minor-port-supply",
+        "rail-conversion-cost",
+        "coordination-value-source",
+        "reaction-distance-bands",
+        "two-digit-floor",
+        "combativeness-trigger",
+        "surrender-first-test",
+        "siege-heavy-halving",
+        "bef-modifier",
+        "in-movement-trench",
+        "october-switch-draw",
+        "peace-winter-1914",
+        "fog-of-war",
+    ):
         assert needed in ids
 
 

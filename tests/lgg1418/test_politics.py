@@ -16,8 +16,13 @@ NATIONS = {"DE": CP, "AH": CP, "TR": CP, "FR": EN, "GB": EN, "RU": EN, "IT": EN,
 
 
 def _g(turn: str, seed: int = 1, vn: dict[str, int] | None = None, **kw: Any):
-    g = game(seed=seed, nations=NATIONS, pieces=kw.pop("pieces", [corps("d", "DE", "0404"), corps("f", "FR", "0606")]),
-             rules={"first_turn": turn, "last_turn": turn, **kw.pop("rules", {})}, **kw)
+    g = game(
+        seed=seed,
+        nations=NATIONS,
+        pieces=kw.pop("pieces", [corps("d", "DE", "0404"), corps("f", "FR", "0606")]),
+        rules={"first_turn": turn, "last_turn": turn, **kw.pop("rules", {})},
+        **kw,
+    )
     for n, v in (vn or {}).items():
         r = strategic.national_will(g, n)
         r.value = v
@@ -30,9 +35,23 @@ def _vn(g, n: str) -> int:
 
 
 def _off(**kw: Any) -> dict[str, Any]:
-    base = {"id": "o", "side": EN, "sector": "French", "front": "West", "year": 1915, "objective": ["0505"],
-            "armies": ["a", "b"], "nations": ["FR"], "command": "FR", "status": "victorious", "turns": 1,
-            "breakthrough": "none", "cities": [], "defender_nations": ["DE"], "conquered": []}
+    base = {
+        "id": "o",
+        "side": EN,
+        "sector": "French",
+        "front": "West",
+        "year": 1915,
+        "objective": ["0505"],
+        "armies": ["a", "b"],
+        "nations": ["FR"],
+        "command": "FR",
+        "status": "victorious",
+        "turns": 1,
+        "breakthrough": "none",
+        "cities": [],
+        "defender_nations": ["DE"],
+        "conquered": [],
+    }
     base.update(kw)
     return base
 
@@ -45,13 +64,30 @@ def test_lgg_33_lgg78_victory_gains() -> None:
     assert gain(g, _off(breakthrough="none")) == {"FR": 10}
     assert gain(g, _off(breakthrough="limited")) == {"FR": 12}
     assert gain(g, _off(breakthrough="major")) == {"FR": 15}
-    assert gain(g, _off(sector="Russian", front="East", command="DE", nations=["DE"], side=CP, cities=["x"])) == {"DE": 8}
-    assert gain(g, _off(sector="Russian", front="East", command="DE", nations=["DE"], side=CP, cities=["x", "y", "z"])) \
-        == {"DE": 10}
-    assert gain(g, _off(sector="Russian", front="East", command="RU", nations=["RU"], cities=["x", "y"])) == {"RU": 15}
+    assert gain(
+        g, _off(sector="Russian", front="East", command="DE", nations=["DE"], side=CP, cities=["x"])
+    ) == {"DE": 8}
+    assert gain(
+        g,
+        _off(
+            sector="Russian",
+            front="East",
+            command="DE",
+            nations=["DE"],
+            side=CP,
+            cities=["x", "y", "z"],
+        ),
+    ) == {"DE": 10}
+    assert gain(
+        g, _off(sector="Russian", front="East", command="RU", nations=["RU"], cities=["x", "y"])
+    ) == {"RU": 15}
     assert gain(g, _off(sector="Italian", command="AH", nations=["AH"], side=CP)) == {"AH": 5}
-    assert gain(g, _off(sector="Italian", command="IT", nations=["IT"], breakthrough="major")) == {"IT": 15}
-    assert gain(g, _off(sector="Italian", command="AH", nations=["AH"], side=CP, breakthrough="major")) == {"AH": 10}
+    assert gain(g, _off(sector="Italian", command="IT", nations=["IT"], breakthrough="major")) == {
+        "IT": 15
+    }
+    assert gain(
+        g, _off(sector="Italian", command="AH", nations=["AH"], side=CP, breakthrough="major")
+    ) == {"AH": 10}
     # Franco-British under French command, major breakthrough
     assert gain(g, _off(nations=["FR", "GB"], breakthrough="major")) == {"FR": 15, "GB": 4}
 
@@ -60,17 +96,31 @@ def test_lgg_33_lgg78_victory_gains() -> None:
 def test_lgg_33_gains_paid_at_the_end_of_the_turn_and_raised_on_the_russian_sector() -> None:
     g = _g("1915-05", vn={"FR": 40, "GB": 40, "DE": 40})
     now = M.turn_index(g)
-    M.st(g).setdefault("offensives", {})["o"] = _off(nations=["FR", "GB"], breakthrough="limited", vn_due=now)
+    M.st(g).setdefault("offensives", {})["o"] = _off(
+        nations=["FR", "GB"], breakthrough="limited", vn_due=now
+    )
     politics.apply_political_effects(g)
     assert (_vn(g, "FR"), _vn(g, "GB")) == (52, 44)
-    assert politics.ignores_loss_vn(g, "FR", "West") and not politics.ignores_loss_vn(g, "FR", "East")
+    assert politics.ignores_loss_vn(g, "FR", "West") and not politics.ignores_loss_vn(
+        g, "FR", "East"
+    )
     politics.apply_political_effects(g)
     assert _vn(g, "FR") == 52  # paid once
-    M.st(g).setdefault("offensives", {})["r"] = _off(id="r", side=CP, sector="Russian", front="East", command="DE", nations=["DE"],
-                                        cities=["c1"], vn_due=now)
+    M.st(g).setdefault("offensives", {})["r"] = _off(
+        id="r",
+        side=CP,
+        sector="Russian",
+        front="East",
+        command="DE",
+        nations=["DE"],
+        cities=["c1"],
+        vn_due=now,
+    )
     politics.apply_political_effects(g)
     assert _vn(g, "DE") == 48
-    offensive.offensives(g)["r"].update(cities=["c1", "c2"], vn_due=now)  # the offensive goes on and takes another city
+    offensive.offensives(g)["r"].update(
+        cities=["c1", "c2"], vn_due=now
+    )  # the offensive goes on and takes another city
     politics.apply_political_effects(g)
     assert _vn(g, "DE") == 50  # raised from +8 to +10
 
@@ -123,13 +173,23 @@ def test_lgg_30b_lgg77_no_offensive_costs_5_vn_and_a_weariness_test_from_1916() 
 @pytest.mark.rules("LGG 30-B")
 def test_lgg_30b_who_is_not_obliged() -> None:
     g = _g("1916-11", vn={"FR": 40, "GB": 40, "DE": 40, "AH": 40})
-    M.st(g).setdefault("offensives", {})["o"] = _off(side=CP, command="DE", nations=["DE"], defender_nations=["GB"], year=1916)
+    M.st(g).setdefault("offensives", {})["o"] = _off(
+        side=CP, command="DE", nations=["DE"], defender_nations=["GB"], year=1916
+    )
     assert not politics.obliged(g, "FR", 1916) and politics.obliged(g, "GB", 1916)
     assert politics.suffered(g, "GB", 1916) and politics.conducted(g, "DE", 1916)
     politics.apply_obligations(g)
     assert _vn(g, "FR") == 40 and _vn(g, "GB") == 40 and _vn(g, "DE") == 40 and _vn(g, "AH") == 35
-    M.st(g).setdefault("offensives", {})["e"] = _off(id="e", side=CP, sector="Russian", front="East", command="DE", nations=["DE"],
-                                        defender_nations=["RU"], year=1916)
+    M.st(g).setdefault("offensives", {})["e"] = _off(
+        id="e",
+        side=CP,
+        sector="Russian",
+        front="East",
+        command="DE",
+        nations=["DE"],
+        defender_nations=["RU"],
+        year=1916,
+    )
     assert not politics.obliged(g, "AH", 1916)
     M.st(g)["surrendered"] = ["RU"]
     assert not politics.obliged(g, "DE", 1916)
@@ -141,21 +201,35 @@ def test_lgg_30b_who_is_not_obliged() -> None:
 
 
 # ---------------------------------------------------------------------- 34
-CITIES = [{"hex": "0101", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}},
-          {"hex": "0808", "kind": "city", "name": "Berlin", "attrs": {"nation": "DE", "capital": True}},
-          {"hex": "0102", "kind": "city", "name": "Strasbourg", "attrs": {"nation": "DE"}},
-          {"hex": "0103", "kind": "city", "name": "Metz", "attrs": {"nation": "DE"}},
-          {"hex": "0104", "kind": "city", "name": "Vienna", "attrs": {"nation": "AH", "capital": True}}]
+CITIES = [
+    {"hex": "0101", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}},
+    {"hex": "0808", "kind": "city", "name": "Berlin", "attrs": {"nation": "DE", "capital": True}},
+    {"hex": "0102", "kind": "city", "name": "Strasbourg", "attrs": {"nation": "DE"}},
+    {"hex": "0103", "kind": "city", "name": "Metz", "attrs": {"nation": "DE"}},
+    {"hex": "0104", "kind": "city", "name": "Vienna", "attrs": {"nation": "AH", "capital": True}},
+]
 
 
 @pytest.mark.rules("LGG 34-B")
 def test_lgg_34b_lgg80_exceptions() -> None:
-    g = _g("1916-05", places=CITIES, control={"hexes": {EN: ["0101", "0808"], CP: ["0102", "0103", "0104"]}})
+    g = _g(
+        "1916-05",
+        places=CITIES,
+        control={"hexes": {EN: ["0101", "0808"], CP: ["0102", "0103", "0104"]}},
+    )
     assert politics.weariness_exempt(g, "US")
     assert politics.weariness_exempt(g, "DE") is None
-    assert "Berlin" in politics.weariness_exempt(g, "GB") and "Berlin" in politics.weariness_exempt(g, "FR")
-    g = _g("1916-05", places=CITIES, control={"hexes": {CP: ["0101", "0808", "0104"], EN: ["0102", "0103"]}})
-    assert "Paris" in politics.weariness_exempt(g, "AH") and "Paris" in politics.weariness_exempt(g, "TR")
+    assert "Berlin" in politics.weariness_exempt(g, "GB") and "Berlin" in politics.weariness_exempt(
+        g, "FR"
+    )
+    g = _g(
+        "1916-05",
+        places=CITIES,
+        control={"hexes": {CP: ["0101", "0808", "0104"], EN: ["0102", "0103"]}},
+    )
+    assert "Paris" in politics.weariness_exempt(g, "AH") and "Paris" in politics.weariness_exempt(
+        g, "TR"
+    )
     assert "Strasbourg" in politics.weariness_exempt(g, "FR")
     assert politics.weariness_exempt(g, "RU") is None
     g = _g("1916-05", places=CITIES, control={"hexes": {EN: ["0104"]}})
@@ -170,12 +244,18 @@ def test_lgg_34c_modifiers() -> None:
     M.st(g)["revolution"] = ["DE"]
     assert politics.weariness_modifiers(g, "DE", {}).total() == -1 + 1
     g2 = _g("1916-05", places=CITIES, control={"hexes": {EN: ["0808"]}})
-    assert politics.weariness_modifiers(g2, "DE", {}).total() == 0  # capital occupied: no 1916 bonus
+    assert (
+        politics.weariness_modifiers(g2, "DE", {}).total() == 0
+    )  # capital occupied: no 1916 bonus
     g3 = _g("1917-05", places=CITIES, pieces=[corps("d", "DE", "0404")])
     g3.state.pieces["d"].type = "hq"
     M.st(g3)["destroyed_hq"] = {"d": M.turn_index(g3) - 1}
-    assert politics.weariness_modifiers(g3, "DE", {"capital": True}).total() == 2  # +2 per HQ destroyed this year
-    M.st(g3).setdefault("offensives", {})["o"] = _off(year=1917, victorious=M.turn_index(g3), defender_nations=["DE"])
+    assert (
+        politics.weariness_modifiers(g3, "DE", {"capital": True}).total() == 2
+    )  # +2 per HQ destroyed this year
+    M.st(g3).setdefault("offensives", {})["o"] = _off(
+        year=1917, victorious=M.turn_index(g3), defender_nations=["DE"]
+    )
     assert politics.weariness_modifiers(g3, "DE", {}).total() == 1  # the counter-offensive modifier
 
 
@@ -200,11 +280,18 @@ def test_lgg_34_34d_lgg81_weariness_effects() -> None:
         assert _vn(g, "DE") == 20 - loss  # LGG-81: straight to box 20, then minus a D12
         assert strategic.national_will(g, "DE").parliament == -1
         assert politics.stosstruppen_banned(g, "DE")
-        assert politics.social_test_modifier(g, "DE") == -1 and politics.social_test_modifier(g, "DE", True) == 0
+        assert (
+            politics.social_test_modifier(g, "DE") == -1
+            and politics.social_test_modifier(g, "DE", True) == 0
+        )
         assert any(d["nation"] == "DE" for d in politics.rec(g)["instability_due"])
-        # Germany's weariness: Austria-Hungary and Turkey apply effects 1, 2, 4 (3 only outside the unstable zone)
+        # Germany's weariness: Austria-Hungary and Turkey apply effects 1, 2, 4 (3 only outside the
+        # unstable zone)
         assert strategic.national_will(g, "AH").parliament == -1 and _vn(g, "AH") < 20
-        assert politics.social_test_modifier(g, "AH") == -1 and politics.social_test_modifier(g, "TR") == 0
+        assert (
+            politics.social_test_modifier(g, "AH") == -1
+            and politics.social_test_modifier(g, "TR") == 0
+        )
         assert politics.stosstruppen_banned(g, "TR") and _vn(g, "TR") < 15
         assert politics.minor_combativeness_vn_modifier(g, CP) == -1
     assert seen == {True, False}
@@ -214,7 +301,9 @@ def test_lgg_34_34d_lgg81_weariness_effects() -> None:
 def test_lgg_34d_1918_parliament_straight_to_defeatist_and_unstable_vn_not_raised() -> None:
     g = _g("1918-05", vn={"FR": 12})
     politics.apply_weariness(g, "FR", (1, 2))
-    assert strategic.national_will(g, "FR").parliament == politics.values(g)["parliament"]["defeatist"]
+    assert (
+        strategic.national_will(g, "FR").parliament == politics.values(g)["parliament"]["defeatist"]
+    )
     assert _vn(g, "FR") < 12  # already unstable: not raised to 20, then minus a D12
 
 
@@ -231,7 +320,9 @@ def test_lgg_34a_cases_collected_at_the_end_of_the_turn() -> None:
     due = politics.rec(g)["weariness_due"]
     assert due["FR"]["capital"] and "loss of the capital" in due["FR"]["reasons"]
     assert due["GB"]["failure"]
-    assert any("England" in r for r in due["FR"]["reasons"])  # France had no offensive, England's failed
+    assert any(
+        "England" in r for r in due["FR"]["reasons"]
+    )  # France had no offensive, England's failed
     g14 = _g("1914-09", places=CITIES, control={"hexes": {EN: ["0101"]}})
     mapdata.set_control(g14, g14.board.idx("0101"), CP)
     politics.collect_weariness_cases(g14)
@@ -242,13 +333,30 @@ def test_lgg_34a_cases_collected_at_the_end_of_the_turn() -> None:
 @pytest.mark.rules("LGG 34-A")
 def test_lgg_34a_central_powers_east_voluntary_halt_in_fair_weather_is_no_case() -> None:
     g = _g("1916-05")
-    off = _off(side=CP, sector="Russian", front="East", command="DE", nations=["DE"], status="active", year=1916)
+    off = _off(
+        side=CP,
+        sector="Russian",
+        front="East",
+        command="DE",
+        nations=["DE"],
+        status="active",
+        year=1916,
+    )
     M.st(g).setdefault("offensives", {})["o"] = off
     offensive.halt(g, off, "voluntary halt at the end of the turn", "LGG 30-D")
     politics.collect_weariness_cases(g)
     assert "DE" not in politics.rec(g).get("weariness_due", {})
-    off2 = _off(id="p", side=CP, sector="Russian", front="East", command="DE", nations=["DE"], status="active",
-                year=1916, fair_throughout=False)
+    off2 = _off(
+        id="p",
+        side=CP,
+        sector="Russian",
+        front="East",
+        command="DE",
+        nations=["DE"],
+        status="active",
+        year=1916,
+        fair_throughout=False,
+    )
     M.st(g).setdefault("offensives", {})["p"] = off2
     offensive.halt(g, off2, "voluntary halt at the end of the turn", "LGG 30-D")
     politics.collect_weariness_cases(g)
@@ -257,12 +365,25 @@ def test_lgg_34a_central_powers_east_voluntary_halt_in_fair_weather_is_no_case()
 
 @pytest.mark.rules("LGG 34-A")
 def test_lgg_34a_major_defeat_city_and_five_hexes_west() -> None:
-    areas = [{"name": "FR", "kind": "country", "attrs": {"nation": "FR"},
-              "hexes": [f"0{c}0{r}" for c in range(1, 5) for r in range(1, 9)]}]
+    areas = [
+        {
+            "name": "FR",
+            "kind": "country",
+            "attrs": {"nation": "FR"},
+            "hexes": [f"0{c}0{r}" for c in range(1, 5) for r in range(1, 9)],
+        }
+    ]
     places = [{"hex": "0303", "kind": "city", "name": "Reims", "attrs": {"nation": "FR"}}]
     g = _g("1915-05", places=places, areas=areas)
     won = ["0303", "0302", "0304", "0203", "0204", "0202"]
-    off = _off(side=CP, command="DE", nations=["DE"], defender_nations=["FR"], conquered=won, status="victorious")
+    off = _off(
+        side=CP,
+        command="DE",
+        nations=["DE"],
+        defender_nations=["FR"],
+        conquered=won,
+        status="victorious",
+    )
     M.st(g).setdefault("offensives", {})["o"] = off
     politics.collect_weariness_cases(g)
     assert politics.rec(g)["weariness_due"]["FR"]["major_defeat"]
@@ -277,7 +398,9 @@ def test_lgg_34a_major_defeat_city_and_five_hexes_west() -> None:
 def test_lgg_35_lgg82_patriotic_reaction_with_the_capital_lost() -> None:
     outcomes: dict[int, bool] = {}
     for seed in range(1, 60):
-        g = _g("1915-05", seed=seed, places=CITIES, control={"hexes": {CP: ["0101"]}}, vn={"FR": 22})
+        g = _g(
+            "1915-05", seed=seed, places=CITIES, control={"hexes": {CP: ["0101"]}}, vn={"FR": 22}
+        )
         mark = len(g.state.log)
         ok = politics.patriotic_test(g, "FR", "test")
         rolls = _roll_texts(g, mark)
@@ -285,7 +408,9 @@ def test_lgg_35_lgg82_patriotic_reaction_with_the_capital_lost() -> None:
         if ok:
             assert _vn(g, "FR") == 35
             p = rolls[1]["data"]["natural"]
-            assert strategic.national_will(g, "FR").parliament == min(4, politics.parliament_boxes(g, p))
+            assert strategic.national_will(g, "FR").parliament == min(
+                4, politics.parliament_boxes(g, p)
+            )
             d = rolls[2]["data"]["natural"]
             assert g.state.tracks["civilian_production"]["FR"] == (-1 if d % 2 else -2)
     assert all(v == (k >= 11) for k, v in outcomes.items())  # D12 - 2 >= 9
@@ -295,7 +420,15 @@ def test_lgg_35_lgg82_patriotic_reaction_with_the_capital_lost() -> None:
 @pytest.mark.rules("LGG 35-B")
 def test_lgg_35b_parliament_bands_and_vn_never_lowered() -> None:
     g = _g("1915-05", vn={"FR": 50})
-    assert [politics.parliament_boxes(g, r) for r in (1, 2, 8, 9, 10, 11, 12)] == [2, 2, 2, 3, 3, 4, 4]
+    assert [politics.parliament_boxes(g, r) for r in (1, 2, 8, 9, 10, 11, 12)] == [
+        2,
+        2,
+        2,
+        3,
+        3,
+        4,
+        4,
+    ]
     g2 = _g("1915-05", options={"lowest-band-below": False})
     assert politics.parliament_boxes(g2, 1) == 0
     for seed in range(1, 30):
@@ -309,7 +442,9 @@ def test_lgg_35b_parliament_bands_and_vn_never_lowered() -> None:
 
 @pytest.mark.rules("LGG 35-A")
 def test_lgg_35a_cases_city_or_fortress_lost_on_own_territory() -> None:
-    areas = [{"name": "FR", "kind": "country", "attrs": {"nation": "FR"}, "hexes": ["0101", "0202"]}]
+    areas = [
+        {"name": "FR", "kind": "country", "attrs": {"nation": "FR"}, "hexes": ["0101", "0202"]}
+    ]
     places = [{"hex": "0202", "kind": "city", "name": "Lille", "attrs": {"nation": "FR"}}]
     g = _g("1915-05", places=places, areas=areas)
     from grognard.rulesets.lgg1418 import mapdata
@@ -319,7 +454,9 @@ def test_lgg_35a_cases_city_or_fortress_lost_on_own_territory() -> None:
     politics.collect_patriotic_cases(g)
     assert "FR" in politics.rec(g)["patriotic_due"]
     g2 = _g("1915-05", places=places, areas=areas)
-    off = _off(side=CP, command="DE", nations=["DE"], objective=["0101"], victorious=M.turn_index(g2))
+    off = _off(
+        side=CP, command="DE", nations=["DE"], objective=["0101"], victorious=M.turn_index(g2)
+    )
     M.st(g2).setdefault("offensives", {})["o"] = off
     politics.collect_patriotic_cases(g2)
     assert "FR" in politics.rec(g2)["patriotic_due"]
@@ -328,8 +465,11 @@ def test_lgg_35a_cases_city_or_fortress_lost_on_own_territory() -> None:
 # ---------------------------------------------------------------------- the end-of-turn step
 @pytest.mark.rules("LGG 30-B", "LGG 33")
 def test_end_of_turn_step_applies_the_year_end_penalties() -> None:
-    g = game(nations=NATIONS, pieces=[corps("d", "DE", "0404"), corps("f", "FR", "0606")],
-             rules={"first_turn": "1915-11", "last_turn": "1916-01"})
+    g = game(
+        nations=NATIONS,
+        pieces=[corps("d", "DE", "0404"), corps("f", "FR", "0606")],
+        rules={"first_turn": "1915-11", "last_turn": "1916-01"},
+    )
     for n in ("DE", "FR"):
         g.state.tracks["national_will"][n]["value"] = 40
     to_turn(g, "1916-01", "reinforcement-side", quiet())

@@ -16,29 +16,51 @@ from grognard.rulesets.lgg1418.ruleset import LaGrandeGuerre
 from .helpers import CP, EN, act, army, corps, force_dice, game, ghq, hq, play_until, ring
 
 PARIS = {"hex": "0101", "kind": "city", "name": "Paris", "attrs": {"nation": "FR", "capital": True}}
-BERLIN = {"hex": "0808", "kind": "city", "name": "Berlin", "attrs": {"nation": "DE", "capital": True}}
-CONTROL = {"hexes": {EN: [f"{c:02d}{r:02d}" for c in range(1, 6) for r in range(1, 9)],
-                     CP: [f"{c:02d}{r:02d}" for c in range(6, 9) for r in range(1, 9)]}}
+BERLIN = {
+    "hex": "0808",
+    "kind": "city",
+    "name": "Berlin",
+    "attrs": {"nation": "DE", "capital": True},
+}
+CONTROL = {
+    "hexes": {
+        EN: [f"{c:02d}{r:02d}" for c in range(1, 6) for r in range(1, 9)],
+        CP: [f"{c:02d}{r:02d}" for c in range(6, 9) for r in range(1, 9)],
+    }
+}
 
 
 def _pieces(**kw: Any) -> list[dict]:
-    return [hq("fh", "FR", "0404", "FR-1"), corps("fa", "FR", "0405", army="FR-1", face=kw.get("face")),
-            corps("fb", "FR", "0404", army="FR-1"),
-            hq("fh2", "FR", "0202", "FR-2"), corps("f2", "FR", "0203", army="FR-2"),
-            ghq("fg", "FR", "0102"),
-            hq("dh", "DE", "0707", "DE-1"), corps("da", "DE", kw.get("de_at", "0706"), army="DE-1"),
-            ghq("dg", "DE", "0808")]
+    return [
+        hq("fh", "FR", "0404", "FR-1"),
+        corps("fa", "FR", "0405", army="FR-1", face=kw.get("face")),
+        corps("fb", "FR", "0404", army="FR-1"),
+        hq("fh2", "FR", "0202", "FR-2"),
+        corps("f2", "FR", "0203", army="FR-2"),
+        ghq("fg", "FR", "0102"),
+        hq("dh", "DE", "0707", "DE-1"),
+        corps("da", "DE", kw.get("de_at", "0706"), army="DE-1"),
+        ghq("dg", "DE", "0808"),
+    ]
 
 
 def _rules(**kw: Any) -> dict:
-    return {"armies": [army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE", "dh")],
-            "main_armies": {EN: {"West": "FR-1"}, CP: {"West": "DE-1"}}, **kw}
+    return {
+        "armies": [army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE", "dh")],
+        "main_armies": {EN: {"West": "FR-1"}, CP: {"West": "DE-1"}},
+        **kw,
+    }
 
 
 def _g(**kw: Any):
     opts = kw.pop("options", None)
-    return game(pieces=_pieces(**kw), places=[PARIS, BERLIN], control=CONTROL, rules=_rules(**kw.pop("rules", {})),
-                options=opts)
+    return game(
+        pieces=_pieces(**kw),
+        places=[PARIS, BERLIN],
+        control=CONTROL,
+        rules=_rules(**kw.pop("rules", {})),
+        options=opts,
+    )
 
 
 def _first(side: str):
@@ -47,6 +69,7 @@ def _first(side: str):
             if a["type"] == "first-mover" and a["first"] == side:
                 return a
         return None
+
     return chooser
 
 
@@ -62,7 +85,10 @@ def test_lgg_19b_own_turn_retreat_toward_supply_then_losses_lgg66() -> None:
     g = _g()
     _to_declaration(g, EN, own=True)
     legal = g.legal_actions(EN)
-    assert legal[0]["type"] == "no-retreat" and {"type": "strategic-retreat", "side": EN, "armies": ["FR-1"]} in legal
+    assert (
+        legal[0]["type"] == "no-retreat"
+        and {"type": "strategic-retreat", "side": EN, "armies": ["FR-1"]} in legal
+    )
     act(g, EN, type="strategic-retreat", armies=["FR-1"])
     a = M.st(g)["activation"]
     assert a["kind"] == retreat.STRATEGIC_KIND and a["armies"] == ["FR-1"]
@@ -73,10 +99,15 @@ def test_lgg_19b_own_turn_retreat_toward_supply_then_losses_lgg66() -> None:
     with pytest.raises(IllegalAction) as e:
         g.apply({"type": "move", "side": EN, "units": ["fa"], "to": "0505", "mode": "normal"})
     assert e.value.rule == "LGG 19-A"
-    assert not any(x["type"] == "end-movement" for x in g.legal_actions(EN))  # the army has not retreated
+    assert not any(
+        x["type"] == "end-movement" for x in g.legal_actions(EN)
+    )  # the army has not retreated
     for uid in ("fa", "fb", "fh"):
-        step = next(x for x in g.legal_actions(EN) if x["type"] == "move" and x["units"] == [uid]
-                    and x["mode"] == "normal")
+        step = next(
+            x
+            for x in g.legal_actions(EN)
+            if x["type"] == "move" and x["units"] == [uid] and x["mode"] == "normal"
+        )
         g.apply(step)
     assert not any(f.step == "interception" for f in g.state.frames)  # no interception (19-A)
     force_dice(g, 6, 4)
@@ -86,7 +117,8 @@ def test_lgg_19b_own_turn_retreat_toward_supply_then_losses_lgg66() -> None:
     assert ev["data"]["losses"] == 1  # D6 4: even, 1 loss
     act(g, EN, type="retreat-loss", unit="fa")
     assert g.state.pieces["fa"].face == "reduced"
-    # 19-B: the army counts as activated and may not be activated again; the main army need not go first
+    # 19-B: the army counts as activated and may not be activated again; the main army need not go
+    # first
     play_until(g, "choose-activation")
     assert g.acting_sides() == [EN]
     armies = {x.get("army") for x in g.legal_actions(EN) if x["type"] == "activate"}
@@ -101,8 +133,13 @@ def test_lgg_19d_lgg66_odd_roll_three_losses_owner_distributes() -> None:
     _to_declaration(g, EN, own=True)
     act(g, EN, type="strategic-retreat", armies=["FR-1"])
     for uid in ("fa", "fb", "fh"):
-        g.apply(next(x for x in g.legal_actions(EN) if x["type"] == "move" and x["units"] == [uid]
-                     and x["mode"] == "normal"))
+        g.apply(
+            next(
+                x
+                for x in g.legal_actions(EN)
+                if x["type"] == "move" and x["units"] == [uid] and x["mode"] == "normal"
+            )
+        )
     force_dice(g, 6, 5)
     act(g, EN, type="end-movement")
     assert [e for e in g.state.log if e["type"] == "retreat-losses"][-1]["data"]["losses"] == 3
@@ -136,7 +173,12 @@ def test_lgg_19a_lgg66_not_in_fire_doctrine_nor_for_obliged_armies() -> None:
     g = _g(rules={"first_turn": "1915-01", "last_turn": "1915-03"})
     assert "Fire Doctrine" in retreat.why_not_retreat(g, EN, "West", "FR-1", True)
     assert retreat.retreat_candidates(g, EN, "West", True) == []
-    g2 = _g(rules={"first_turn": "1914-08", "war_plans": {"FR": {"plan": "plan-xvii", "must_attack": ["FR-1"]}}})
+    g2 = _g(
+        rules={
+            "first_turn": "1914-08",
+            "war_plans": {"FR": {"plan": "plan-xvii", "must_attack": ["FR-1"]}},
+        }
+    )
     assert "must attack" in retreat.why_not_retreat(g2, EN, "West", "FR-1", True)
 
 
@@ -155,8 +197,11 @@ def test_lgg_12_lgg67_reform_out_of_contact_restores_a_unit_for_free() -> None:
     def gap(h: str) -> int:
         return min(g.board.distance(g.board.idx(h), e) for e in enemy)
 
-    closer = next(x["to"] for x in g.legal_actions(EN) if x["type"] == "move" and x["units"] == ["fb"]
-                  and gap(x["to"]) < gap("0404"))
+    closer = next(
+        x["to"]
+        for x in g.legal_actions(EN)
+        if x["type"] == "move" and x["units"] == ["fb"] and gap(x["to"]) < gap("0404")
+    )
     g.apply({"type": "move", "side": EN, "units": ["fb"], "to": closer, "mode": "normal"})
     from .helpers import decline_interrupts
 
@@ -179,7 +224,9 @@ def test_lgg_12a_hidden_contact_is_revealed_and_prevents_the_reform() -> None:
     g = _g(face="reduced", de_at=near)  # a German corps next to the FR-1 corps at 0405
     play_until(g, "choose-activation", chooser=_first(EN))
     act(g, EN, type="reform", army="FR-1", unit="fa")
-    act(g, EN, type="end-movement")  # the marker might be a decoy: accepted from what the French know
+    act(
+        g, EN, type="end-movement"
+    )  # the marker might be a decoy: accepted from what the French know
     play_until(g, "choose-activation")
     assert g.state.pieces["fa"].face == "reduced"
     ev = [e for e in g.state.log if e["type"] == "reform"][-1]
@@ -195,8 +242,13 @@ def test_lgg_12_option_19_only_reform_after_a_strategic_retreat() -> None:
     _to_declaration(g2, EN, own=True)
     act(g2, EN, type="strategic-retreat", armies=["FR-1"])
     for uid in ("fa", "fb", "fh"):
-        g2.apply(next(x for x in g2.legal_actions(EN) if x["type"] == "move" and x["units"] == [uid]
-                      and x["mode"] == "normal"))
+        g2.apply(
+            next(
+                x
+                for x in g2.legal_actions(EN)
+                if x["type"] == "move" and x["units"] == [uid] and x["mode"] == "normal"
+            )
+        )
     act(g2, EN, type="end-movement")
     assert g2.current()[1].step == "reform-choice"
     act(g2, EN, type="reform-unit", unit="fa")
@@ -226,12 +278,26 @@ rulesets.register(GreatRetreatLgg)
 
 @pytest.mark.rules("LGG 47", "LGG 19-A")
 def test_lgg_19a_great_retreat_hook_at_the_start_of_the_russian_turn() -> None:
-    areas = [{"name": "Russian", "kind": "sector", "hexes": [f"{c:02d}{r:02d}" for c in range(1, 9)
-                                                             for r in range(1, 9)]}]
-    pieces = [hq("rh", "RU", "0404", "RU-1"), corps("ra", "RU", "0405", army="RU-1"), ghq("rg", "RU", "0101"),
-              hq("dh", "DE", "0707", "DE-1"), corps("da", "DE", "0706", army="DE-1"), ghq("dg", "DE", "0808")]
-    rules = {"fronts": ["East"], "armies": [army("RU-1", "RU", "rh"), army("DE-1", "DE", "dh")],
-             "main_armies": {EN: {"East": "RU-1"}, CP: {"East": "DE-1"}}}
+    areas = [
+        {
+            "name": "Russian",
+            "kind": "sector",
+            "hexes": [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)],
+        }
+    ]
+    pieces = [
+        hq("rh", "RU", "0404", "RU-1"),
+        corps("ra", "RU", "0405", army="RU-1"),
+        ghq("rg", "RU", "0101"),
+        hq("dh", "DE", "0707", "DE-1"),
+        corps("da", "DE", "0706", army="DE-1"),
+        ghq("dg", "DE", "0808"),
+    ]
+    rules = {
+        "fronts": ["East"],
+        "armies": [army("RU-1", "RU", "rh"), army("DE-1", "DE", "dh")],
+        "main_armies": {EN: {"East": "RU-1"}, CP: {"East": "DE-1"}},
+    }
     g = game(pieces=pieces, areas=areas, rules=rules, ruleset="lgg1418-great-retreat")
     play_until(g, "choose-activation", chooser=_first(EN))
     assert g.state.vars["great"] == [{"side": EN, "front": "East", "moment": "start-of-turn"}]
@@ -240,11 +306,29 @@ def test_lgg_19a_great_retreat_hook_at_the_start_of_the_russian_turn() -> None:
 
 @pytest.mark.rules("LGG 19-A")
 def test_lgg_19a_rail_retreat_must_end_closer_to_a_source() -> None:
-    rail = [{"name": "r", "kind": "rail", "paths": [["0101", "0102", "0103", "0104", "0105", "0205", "0305", "0405",
-                                                     "0505"]]}]
-    areas = [{"name": "FR", "kind": "country", "attrs": {"nation": "FR"},
-              "hexes": [f"{c:02d}{r:02d}" for c in range(1, 6) for r in range(1, 9)]}]
-    g = game(pieces=_pieces(), places=[PARIS, BERLIN], control=CONTROL, rules=_rules(), networks=rail, areas=areas)
+    rail = [
+        {
+            "name": "r",
+            "kind": "rail",
+            "paths": [["0101", "0102", "0103", "0104", "0105", "0205", "0305", "0405", "0505"]],
+        }
+    ]
+    areas = [
+        {
+            "name": "FR",
+            "kind": "country",
+            "attrs": {"nation": "FR"},
+            "hexes": [f"{c:02d}{r:02d}" for c in range(1, 6) for r in range(1, 9)],
+        }
+    ]
+    g = game(
+        pieces=_pieces(),
+        places=[PARIS, BERLIN],
+        control=CONTROL,
+        rules=_rules(),
+        networks=rail,
+        areas=areas,
+    )
     _to_declaration(g, EN, own=True)
     act(g, EN, type="strategic-retreat", armies=["FR-1"])
     dests = {a["to"] for a in g.legal_actions(EN) if a["type"] == "rail" and a["units"] == ["fa"]}
@@ -266,8 +350,11 @@ def test_lgg_12a_reform_movement_may_end_once_no_unit_can_mend_the_breach() -> N
     def gap(h: str) -> int:
         return min(g.board.distance(g.board.idx(h), e) for e in enemy)
 
-    closer = next(x["to"] for x in g.legal_actions(EN) if x["type"] == "move" and x["units"] == ["fb"]
-                  and gap(x["to"]) < gap("0404"))
+    closer = next(
+        x["to"]
+        for x in g.legal_actions(EN)
+        if x["type"] == "move" and x["units"] == ["fb"] and gap(x["to"]) < gap("0404")
+    )
     g.apply({"type": "move", "side": EN, "units": ["fb"], "to": closer, "mode": "normal"})
     from .helpers import decline_interrupts
 

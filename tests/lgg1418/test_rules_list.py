@@ -44,14 +44,31 @@ def test_gaps_are_marked() -> None:
     by_id = {r["id"]: r for r in _ids()}
     for gap in ("LGG 27", "LGG 30-G", "LGG 31-C", "LGG 31-E", "LGG 44-H", "LGG 46-D"):
         assert by_id[gap].get("outside"), gap
-    for noted in ("LGG 12-A", "LGG 31", "LGG [26-S]", "LGG [11.4-X]", "LGG [11.1-A]", "LGG [25-A]", "LGG [33-A]", "LGG 1", "LGG 4"):
+    for noted in (
+        "LGG 12-A",
+        "LGG 31",
+        "LGG [26-S]",
+        "LGG [11.4-X]",
+        "LGG [11.1-A]",
+        "LGG [25-A]",
+        "LGG [33-A]",
+        "LGG 1",
+        "LGG 4",
+    ):
         assert by_id[noted].get("note"), noted
 
 
 def test_rule_list_loads_through_the_rule_system() -> None:
     rs = rulesets.get("lgg1418")
     entries = rs.rule_list()
-    assert {e.id for e in entries} >= {"LGG 16.5-B", "LGG 36.2-A", "LGG 1-A", "LGG 3-C", "LGG 4", "LGG 51.5"}
+    assert {e.id for e in entries} >= {
+        "LGG 16.5-B",
+        "LGG 36.2-A",
+        "LGG 1-A",
+        "LGG 3-C",
+        "LGG 4",
+        "LGG 51.5",
+    }
 
 
 def test_grognard_rules_lists_them_all(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,17 +14,31 @@ from .helpers import CP, EN, act, army, corps, game, ghq, hq, play_until, to_act
 
 
 def _pieces() -> list[dict]:
-    return [hq("de-hq", "DE", "0606", "DE-1"), corps("de-a", "DE", "0605", army="DE-1"),
-            hq("de2-hq", "DE", "0808", "DE-2"), corps("de2-a", "DE", "0807", army="DE-2"),
-            hq("fr-hq", "FR", "0202", "FR-1"), corps("fr-a", "FR", "0203", army="FR-1"),
-            hq("fr2-hq", "FR", "0101", "FR-2"), corps("fr2-a", "FR", "0102", army="FR-2"),
-            ghq("de-ghq", "DE", "0708"), ghq("fr-ghq", "FR", "0103")]
+    return [
+        hq("de-hq", "DE", "0606", "DE-1"),
+        corps("de-a", "DE", "0605", army="DE-1"),
+        hq("de2-hq", "DE", "0808", "DE-2"),
+        corps("de2-a", "DE", "0807", army="DE-2"),
+        hq("fr-hq", "FR", "0202", "FR-1"),
+        corps("fr-a", "FR", "0203", army="FR-1"),
+        hq("fr2-hq", "FR", "0101", "FR-2"),
+        corps("fr2-a", "FR", "0102", army="FR-2"),
+        ghq("de-ghq", "DE", "0708"),
+        ghq("fr-ghq", "FR", "0103"),
+    ]
 
 
 def _rules(**kw: object) -> dict:
-    return {"armies": [army("DE-1", "DE", "de-hq"), army("DE-2", "DE", "de2-hq"), army("FR-1", "FR", "fr-hq"),
-                       army("FR-2", "FR", "fr2-hq")],
-            "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}}, **kw}
+    return {
+        "armies": [
+            army("DE-1", "DE", "de-hq"),
+            army("DE-2", "DE", "de2-hq"),
+            army("FR-1", "FR", "fr-hq"),
+            army("FR-2", "FR", "fr2-hq"),
+        ],
+        "main_armies": {CP: {"West": "DE-1"}, EN: {"West": "FR-1"}},
+        **kw,
+    }
 
 
 @pytest.mark.rules("LGG 3-C")
@@ -32,9 +46,16 @@ def test_lgg_3c_phases_in_order() -> None:
     g = game(pieces=_pieces(), rules=_rules(first_turn="1914-08", last_turn="1914-09"))
     play_until(g, "first-mover")  # September's initiative roll
     kinds = [e["type"] for e in g.state.log]
-    assert kinds.index("turn") < kinds.index("initiative") < kinds.index("weather") < kinds.index("end-turn")
+    assert (
+        kinds.index("turn")
+        < kinds.index("initiative")
+        < kinds.index("weather")
+        < kinds.index("end-turn")
+    )
     texts = [e["text"] for e in g.state.log]
-    assert texts.index("events phase: ignored in August 1914") < texts.index("final phase: ignored in August 1914")
+    assert texts.index("events phase: ignored in August 1914") < texts.index(
+        "final phase: ignored in August 1914"
+    )
     assert texts.index("final phase: ignored in August 1914") < texts.index("turn Sep 1914 begins")
 
 
@@ -60,19 +81,41 @@ def test_lgg_3c_interphase_follows_the_marked_turns() -> None:
     while M.current_turn(g2).id == "1914-10":
         side = g2.acting_sides()[0]
         legal = g2.legal_actions(side)
-        g2.apply(next((a for a in legal if a["type"].startswith("end") or a["type"] in ("commit", "first-mover")), legal[0]))
+        g2.apply(
+            next(
+                (
+                    a
+                    for a in legal
+                    if a["type"].startswith("end") or a["type"] in ("commit", "first-mover")
+                ),
+                legal[0],
+            )
+        )
     assert any(e["type"] == "interphase" and e["data"]["name"] == "autumn" for e in g2.state.log)
 
 
 def test_game_ends_after_the_last_turn_with_the_scenario_objectives() -> None:
-    g = game(pieces=_pieces(), rules=_rules(first_turn="1914-09", last_turn="1914-09"),
-             victory={"objectives": {"0202": 2, "0606": 1}}, control={"hexes": {EN: ["0202"], CP: ["0606"]}})
+    g = game(
+        pieces=_pieces(),
+        rules=_rules(first_turn="1914-09", last_turn="1914-09"),
+        victory={"objectives": {"0202": 2, "0606": 1}},
+        control={"hexes": {EN: ["0202"], CP: ["0606"]}},
+    )
     for _ in range(200):
         if g.is_over():
             break
         side = g.acting_sides()[0]
         legal = g.legal_actions(side)
-        g.apply(next((a for a in legal if a["type"].startswith("end") or a["type"] in ("commit", "first-mover")), legal[0]))
+        g.apply(
+            next(
+                (
+                    a
+                    for a in legal
+                    if a["type"].startswith("end") or a["type"] in ("commit", "first-mover")
+                ),
+                legal[0],
+            )
+        )
     assert g.is_over() and g.state.result["winner"] == EN
     again = Game.load(g.record())
     assert again.state_hash() == g.state_hash()
@@ -105,7 +148,9 @@ def test_hook_reaction_between_activations_only() -> None:
     (call,) = _calls(g, hooks.REACTION)
     assert call["side"] == CP and call["active"] == EN and call["front"] == "West"
     act(g, CP, type="pass")
-    assert g.current()[1].step == "activation-movement" and M.st(g)["activation"]["armies"] == ["FR-2"]
+    assert g.current()[1].step == "activation-movement" and M.st(g)["activation"]["armies"] == [
+        "FR-2"
+    ]
 
 
 @pytest.mark.rules("LGG 8-A", "LGG 11.4-A")
@@ -119,7 +164,11 @@ def test_hook_interception_after_entering_an_enemy_zoc_never_by_rail() -> None:
     for _ in range(6):
         if g.current()[1].step == hooks.INTERCEPTION:
             break
-        legal = [a for a in g.legal_actions(CP) if a["type"] == "move" and a["units"] == ["de-a"] and a["mode"] == "normal"]
+        legal = [
+            a
+            for a in g.legal_actions(CP)
+            if a["type"] == "move" and a["units"] == ["de-a"] and a["mode"] == "normal"
+        ]
         if not legal:
             break
         best = min(legal, key=lambda a: g.board.distance(g.board.idx(a["to"]), g.board.idx("0203")))
@@ -135,10 +184,16 @@ def test_hook_interception_not_in_fire_doctrine() -> None:
     g = _hooked(first_turn="1915-01", last_turn="1915-01")
     to_activation(g, CP, "DE-1")
     for _ in range(6):
-        legal = [a for a in g.legal_actions(CP) if a["type"] == "move" and a["units"] == ["de-a"] and a["mode"] == "normal"]
+        legal = [
+            a
+            for a in g.legal_actions(CP)
+            if a["type"] == "move" and a["units"] == ["de-a"] and a["mode"] == "normal"
+        ]
         if not legal:
             break
-        g.apply(min(legal, key=lambda a: g.board.distance(g.board.idx(a["to"]), g.board.idx("0203"))))
+        g.apply(
+            min(legal, key=lambda a: g.board.distance(g.board.idx(a["to"]), g.board.idx("0203")))
+        )
     assert _calls(g, hooks.INTERCEPTION) == []
 
 
@@ -151,8 +206,14 @@ def test_hooks_reinforcement_and_battles_after_movement_when_hexes_are_shared() 
         if g.current()[1].step == hooks.INTERCEPTION:
             act(g, EN, type="pass")
             continue
-        legal = [a for a in g.legal_actions(CP) if a["type"] == "move" and a["units"] == ["de-a"] and a["mode"] == "normal"]
-        g.apply(min(legal, key=lambda a: g.board.distance(g.board.idx(a["to"]), g.board.idx("0203"))))
+        legal = [
+            a
+            for a in g.legal_actions(CP)
+            if a["type"] == "move" and a["units"] == ["de-a"] and a["mode"] == "normal"
+        ]
+        g.apply(
+            min(legal, key=lambda a: g.board.distance(g.board.idx(a["to"]), g.board.idx("0203")))
+        )
     assert M.hex_of(g, g.state.pieces["de-a"]) == g.board.idx("0203")
     act(g, CP, type="end-movement")
     (rein,) = _calls(g, hooks.ENEMY_REINFORCEMENT)
@@ -169,20 +230,32 @@ def test_hooks_autonomous_units_and_final_phase() -> None:
             break
         side = g.acting_sides()[0]
         legal = g.legal_actions(side)
-        g.apply(next((a for a in legal if a["type"].startswith("end") or a["type"] in ("pass", "commit", "first-mover")),
-                     legal[0]))
+        g.apply(
+            next(
+                (
+                    a
+                    for a in legal
+                    if a["type"].startswith("end") or a["type"] in ("pass", "commit", "first-mover")
+                ),
+                legal[0],
+            )
+        )
     assert [c["side"] for c in _calls(g, hooks.AUTONOMOUS_UNITS)] == [CP, EN]
-    assert [c["hook"] for c in dummy.calls(g) if c["hook"] in hooks.FINAL_PHASE_HOOKS] == list(hooks.FINAL_PHASE_HOOKS)
+    assert [c["hook"] for c in dummy.calls(g) if c["hook"] in hooks.FINAL_PHASE_HOOKS] == list(
+        hooks.FINAL_PHASE_HOOKS
+    )
 
 
 def test_unknown_or_illegal_actions_change_nothing() -> None:
     g = game(pieces=_pieces(), rules=_rules())
     to_activation(g, EN, "FR-1")
     before = g.state_hash()
-    for bad in ({"type": "move", "side": EN, "units": ["de-a"], "to": "0606"},
-                {"type": "move", "side": EN, "units": ["fr-a"], "to": "9999"},
-                {"type": "fly", "side": EN},
-                {"type": "rail", "side": EN, "units": [], "to": "0101"}):
+    for bad in (
+        {"type": "move", "side": EN, "units": ["de-a"], "to": "0606"},
+        {"type": "move", "side": EN, "units": ["fr-a"], "to": "9999"},
+        {"type": "fly", "side": EN},
+        {"type": "rail", "side": EN, "units": [], "to": "0101"},
+    ):
         with pytest.raises(IllegalAction):
             g.apply(bad)
         assert g.state_hash() == before

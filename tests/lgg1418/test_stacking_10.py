@@ -24,7 +24,16 @@ from .helpers import (
     to_activation,
 )
 
-TERRAIN = ["pmddhppp", "pppppppp", "pppppppp", "pppppppp", "pppppppp", "pppppppp", "pppppppp", "pppppppp"]
+TERRAIN = [
+    "pmddhppp",
+    "pppppppp",
+    "pppppppp",
+    "pppppppp",
+    "pppppppp",
+    "pppppppp",
+    "pppppppp",
+    "pppppppp",
+]
 
 
 def _probs(g, side: str, label: str) -> list[str]:
@@ -39,7 +48,10 @@ def test_lgg_10a_lgg27_six_corps_not_counting_hq_support_reserve() -> None:
     pieces += [corps("res", "DE", {"inside": "h"}, army="DE-1", status=["reserve"])]
     g = game(pieces=pieces, rules={"armies": [army("DE-1", "DE", "h")]})
     assert _probs(g, CP, "0505") == []
-    g2 = game(pieces=[*pieces, corps("c7", "DE", "0505", army="DE-1")], rules={"armies": [army("DE-1", "DE", "h")]})
+    g2 = game(
+        pieces=[*pieces, corps("c7", "DE", "0505", army="DE-1")],
+        rules={"armies": [army("DE-1", "DE", "h")]},
+    )
     assert _probs(g2, CP, "0505") == ["LGG 10-A"]
 
 
@@ -58,7 +70,10 @@ def test_lgg_10b_lgg27_special_terrain() -> None:
 
 @pytest.mark.rules("LGG 10-B")
 def test_lgg_10b_lgg27_beach_during_a_landing() -> None:
-    pieces = [corps(f"c{k}", "GB", "0606") for k in range(4)] + [artillery("a1", "GB", "0606"), artillery("a2", "GB", "0606")]
+    pieces = [corps(f"c{k}", "GB", "0606") for k in range(4)] + [
+        artillery("a1", "GB", "0606"),
+        artillery("a2", "GB", "0606"),
+    ]
     g = game(pieces=pieces)
     g.state.set_marker("landing", "0606", True)
     M.touch(g)
@@ -72,20 +87,31 @@ def test_lgg_10b_lgg27_beach_during_a_landing() -> None:
 
 @pytest.mark.rules("LGG 10-A")
 def test_lgg_10a_no_two_hqs_ghqs_or_armies_together() -> None:
-    pieces = [hq("h1", "DE", "0505", "DE-1"), hq("h2", "DE", "0505", "DE-2"), ghq("g1", "DE", "0303"), ghq("g2", "AH", "0303"),
-              corps("a", "DE", "0707", army="DE-1"), corps("b", "DE", "0707", army="DE-2"), corps("free", "DE", "0505")]
+    pieces = [
+        hq("h1", "DE", "0505", "DE-1"),
+        hq("h2", "DE", "0505", "DE-2"),
+        ghq("g1", "DE", "0303"),
+        ghq("g2", "AH", "0303"),
+        corps("a", "DE", "0707", army="DE-1"),
+        corps("b", "DE", "0707", army="DE-2"),
+        corps("free", "DE", "0505"),
+    ]
     g = game(pieces=pieces, rules={"armies": [army("DE-1", "DE", "h1"), army("DE-2", "DE", "h2")]})
     assert "LGG 10-A" in _probs(g, CP, "0505")
     assert _probs(g, CP, "0303") == ["LGG 10-A"]
     assert _probs(g, CP, "0707") == ["LGG 10-A"]
-    g.state.set_marker("battle", "0707", {"turn": M.turn_index(g), "side": CP, "coordinated": ["DE-1", "DE-2"]})
+    g.state.set_marker(
+        "battle", "0707", {"turn": M.turn_index(g), "side": CP, "coordinated": ["DE-1", "DE-2"]}
+    )
     M.touch(g)
     assert _probs(g, CP, "0707") == []  # a battle hex of coordinated armies
 
 
 @pytest.mark.rules("LGG 10-D")
 def test_lgg_10d_overstack_allowed_in_movement_then_cured_at_its_end() -> None:
-    pieces = [hq("h", "DE", "0404", "DE-1")] + [corps(f"c{k}", "DE", "0404", army="DE-1") for k in range(6)]
+    pieces = [hq("h", "DE", "0404", "DE-1")] + [
+        corps(f"c{k}", "DE", "0404", army="DE-1") for k in range(6)
+    ]
     pieces += [corps("x", "DE", "0405", army="DE-1"), corps("e", "FR", "0808")]
     g = game(pieces=pieces, rules={"armies": [army("DE-1", "DE", "h")]})
     to_activation(g, CP, "DE-1")
@@ -97,7 +123,9 @@ def test_lgg_10d_overstack_allowed_in_movement_then_cured_at_its_end() -> None:
     assert {a["type"] for a in legal} == {"displace", "eliminate"}
     to = next(a["to"] for a in legal if a["type"] == "displace" and a["unit"] == "x")
     enemy = g.board.idx("0808")
-    assert g.board.distance(g.board.idx(to), enemy) >= g.board.distance(g.board.idx("0404"), enemy)  # toward the rear
+    assert g.board.distance(g.board.idx(to), enemy) >= g.board.distance(
+        g.board.idx("0404"), enemy
+    )  # toward the rear
     with pytest.raises(IllegalAction):
         g.apply({"type": "displace", "side": CP, "unit": "x", "to": "0606"})
     act(g, CP, type="displace", unit="x", to=to)

@@ -1,4 +1,5 @@
-"""LGG 28: trench warfare - levels, combat advantage, the GHQ general artillery reserve, autonomous units."""
+"""LGG 28: trench warfare - levels, combat advantage, the GHQ general artillery reserve, autonomous
+units."""
 
 from __future__ import annotations
 
@@ -13,23 +14,35 @@ from .helpers import CP, EN, act, army, artillery, corps, game, ghq, hq, to_turn
 from .quiet import quiet
 
 ALL = [f"{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)]
-SECTORS = [{"name": "French", "kind": "sector", "hexes": [h for h in ALL if h[:2] in ("01", "02", "03")]},
-           {"name": "Italian", "kind": "sector", "hexes": [h for h in ALL if h[:2] in ("04",)]},
-           {"name": "Russian", "kind": "sector", "hexes": [h for h in ALL if h[:2] in ("05", "06")]},
-           {"name": "Balkan", "kind": "sector", "hexes": [h for h in ALL if h[:2] in ("07", "08")]}]
+SECTORS = [
+    {"name": "French", "kind": "sector", "hexes": [h for h in ALL if h[:2] in ("01", "02", "03")]},
+    {"name": "Italian", "kind": "sector", "hexes": [h for h in ALL if h[:2] in ("04",)]},
+    {"name": "Russian", "kind": "sector", "hexes": [h for h in ALL if h[:2] in ("05", "06")]},
+    {"name": "Balkan", "kind": "sector", "hexes": [h for h in ALL if h[:2] in ("07", "08")]},
+]
 
 
 def _g(turn: str, pieces, **kw):
-    rules = {"first_turn": turn, "last_turn": turn, "default_sector": None, "fronts": ["West", "East"],
-             **kw.pop("rules", {})}
+    rules = {
+        "first_turn": turn,
+        "last_turn": turn,
+        "default_sector": None,
+        "fronts": ["West", "East"],
+        **kw.pop("rules", {}),
+    }
     return game(pieces=pieces, areas=SECTORS, rules=rules, **kw)
 
 
 # ---------------------------------------------------------------------- 28, 28-A
 @pytest.mark.rules("LGG 28", "LGG 28-A")
 def test_lgg_28_28a_levels_by_sector_and_doctrine() -> None:
-    pieces = [corps("f", "DE", "0202"), corps("i", "DE", "0404"), corps("r", "DE", "0505"), corps("b", "DE", "0707"),
-              corps("e", "FR", "0101")]
+    pieces = [
+        corps("f", "DE", "0202"),
+        corps("i", "DE", "0404"),
+        corps("r", "DE", "0505"),
+        corps("b", "DE", "0707"),
+        corps("e", "FR", "0101"),
+    ]
     g = _g("1915-03", pieces)
     i = g.board.idx
     assert trench.normal_level(g, "DE") == 0  # +0 at the switch to Fire Doctrine
@@ -37,13 +50,18 @@ def test_lgg_28_28a_levels_by_sector_and_doctrine() -> None:
     lv = {h: trench.stack_trench_level(g, i(h), CP) for h in ("0202", "0404", "0505", "0707")}
     assert lv == {"0202": 3, "0404": 3, "0505": 2, "0707": 1}  # Russian one lower, Balkan two lower
     g.state.tracks["trench_level"] = {"DE": 1}
-    assert trench.stack_trench_level(g, i("0505"), CP) == 0 and trench.stack_trench_level(g, i("0707"), CP) == 0
+    assert (
+        trench.stack_trench_level(g, i("0505"), CP) == 0
+        and trench.stack_trench_level(g, i("0707"), CP) == 0
+    )
     assert trench.stack_trench_level(g, i("0303"), CP) == 0  # no stack there
     g.state.tracks["trench_level"] = {"DE": 7}
     assert trench.normal_level(g, "DE") == 3  # +3 at most
     g1914 = _g("1914-09", pieces)
     g1914.state.tracks["trench_level"] = {"DE": 3}
-    assert trench.stack_trench_level(g1914, i("0202"), CP) == 0  # 36.1: no entrenching in Movement Doctrine
+    assert (
+        trench.stack_trench_level(g1914, i("0202"), CP) == 0
+    )  # 36.1: no entrenching in Movement Doctrine
 
 
 @pytest.mark.rules("LGG 28-A", "LGG 36.6")
@@ -63,11 +81,23 @@ def test_lgg_28b_combat_advantage() -> None:
     pieces = [corps("d", "DE", "0202"), corps("e", "FR", "0101")]
     g = _g("1915-03", pieces)
     g.state.tracks["trench_level"] = {"DE": 2}
-    assert trench.combat_advantage(g, "0202", CP) == {"level": 2, "table": "trench", "combativeness": 2}
+    assert trench.combat_advantage(g, "0202", CP) == {
+        "level": 2,
+        "table": "trench",
+        "combativeness": 2,
+    }
     g = _g("1914-11", pieces)
-    assert trench.combat_advantage(g, "0202", CP) == {"level": 0, "table": "trench", "combativeness": 1}
+    assert trench.combat_advantage(g, "0202", CP) == {
+        "level": 0,
+        "table": "trench",
+        "combativeness": 1,
+    }
     g = _g("1914-09", pieces)
-    assert trench.combat_advantage(g, "0202", CP) == {"level": 0, "table": "movement", "combativeness": 0}
+    assert trench.combat_advantage(g, "0202", CP) == {
+        "level": 0,
+        "table": "movement",
+        "combativeness": 0,
+    }
     assert trench.battle_trench_level(g, "0202", CP) == 0
 
 
@@ -83,13 +113,31 @@ def test_lgg_28a_provisional_trench_of_breakthrough_units() -> None:
 
 # ---------------------------------------------------------------------- 28-C GHQ artillery
 def _art_game(turn: str = "1915-03", ghq_at: str = "0202", places=(), **kw):
-    pieces = [ghq("de-ghq", "DE", ghq_at), hq("de-hq", "DE", "0303", "DE-1"),
-              artillery("a1", "DE", "0303"), artillery("a2", "DE", "0303"), artillery("a3", "DE", "0303"),
-              artillery("sg", "DE", "0303", category="siege"), artillery("own", "DE", "0303", army="DE-1"),
-              corps("c", "DE", "0303", army="DE-1"), corps("e", "FR", "0101")]
-    berlin = {"hex": "0302", "kind": "city", "name": "Berlin", "attrs": {"nation": "DE", "capital": True}}
-    return _g(turn, pieces, places=[berlin, *places], control={"hexes": {CP: ALL}},
-              rules={"armies": [army("DE-1", "DE", "de-hq")], **kw.pop("rules", {})}, **kw)
+    pieces = [
+        ghq("de-ghq", "DE", ghq_at),
+        hq("de-hq", "DE", "0303", "DE-1"),
+        artillery("a1", "DE", "0303"),
+        artillery("a2", "DE", "0303"),
+        artillery("a3", "DE", "0303"),
+        artillery("sg", "DE", "0303", category="siege"),
+        artillery("own", "DE", "0303", army="DE-1"),
+        corps("c", "DE", "0303", army="DE-1"),
+        corps("e", "FR", "0101"),
+    ]
+    berlin = {
+        "hex": "0302",
+        "kind": "city",
+        "name": "Berlin",
+        "attrs": {"nation": "DE", "capital": True},
+    }
+    return _g(
+        turn,
+        pieces,
+        places=[berlin, *places],
+        control={"hexes": {CP: ALL}},
+        rules={"armies": [army("DE-1", "DE", "de-hq")], **kw.pop("rules", {})},
+        **kw,
+    )
 
 
 @pytest.mark.rules("LGG 28-C")
@@ -131,28 +179,47 @@ def test_lgg_28c_west_reach_by_sector_and_lyon_innsbruck() -> None:
     g = _art_game()
     _box(g, "a1", "a2")
     i = g.board.idx
-    assert [p.id for p in trench.ghq_artillery_for_battle(g, "DE", i("0101"), False)] == ["a1", "a2"]
+    assert [p.id for p in trench.ghq_artillery_for_battle(g, "DE", i("0101"), False)] == [
+        "a1",
+        "a2",
+    ]
     assert trench.ghq_artillery_for_battle(g, "DE", i("0404"), False) == []  # Italian sector
     inns = [{"hex": "0202", "kind": "city", "name": "Innsbruck", "attrs": {"nation": "DE"}}]
     g2 = _art_game(places=inns)
     _box(g2, "a1", "a2")
-    assert len(trench.ghq_artillery_for_battle(g2, "DE", i("0404"), False)) == 2  # both sectors from Innsbruck
+    assert (
+        len(trench.ghq_artillery_for_battle(g2, "DE", i("0404"), False)) == 2
+    )  # both sectors from Innsbruck
     g1914 = _art_game("1914-09")
     _box(g1914, "a1")
-    assert trench.ghq_artillery_for_battle(g1914, "DE", i("0101"), False) == []  # trench warfare only
+    assert (
+        trench.ghq_artillery_for_battle(g1914, "DE", i("0101"), False) == []
+    )  # trench warfare only
 
 
 @pytest.mark.rules("LGG 28-C")
 def test_lgg_28c_east_both_within_three_one_up_to_six() -> None:
-    pieces = [ghq("de-ghq", "DE", "0501"), artillery("a1", "DE", "0303"), artillery("a2", "DE", "0303"),
-              corps("e", "RU", "0808")]
+    pieces = [
+        ghq("de-ghq", "DE", "0501"),
+        artillery("a1", "DE", "0303"),
+        artillery("a2", "DE", "0303"),
+        corps("e", "RU", "0808"),
+    ]
     g = _g("1915-03", pieces)
     _box(g, "a1", "a2")
     i = g.board.idx
     gh = i("0501")
-    near = next(h for h in range(g.board.n) if g.board.distance(gh, h) == 3 and "Russian" in _sect(g, h))
-    mid = next(h for h in range(g.board.n) if g.board.distance(gh, h) == 5 and "Russian" in _sect(g, h))
-    far = next(h for h in range(g.board.n) if g.board.distance(gh, h) == 7 and set(_sect(g, h)) & {"Russian", "Balkan"})
+    near = next(
+        h for h in range(g.board.n) if g.board.distance(gh, h) == 3 and "Russian" in _sect(g, h)
+    )
+    mid = next(
+        h for h in range(g.board.n) if g.board.distance(gh, h) == 5 and "Russian" in _sect(g, h)
+    )
+    far = next(
+        h
+        for h in range(g.board.n)
+        if g.board.distance(gh, h) == 7 and set(_sect(g, h)) & {"Russian", "Balkan"}
+    )
     assert len(trench.ghq_artillery_for_battle(g, "DE", near, False)) == 2
     assert len(trench.ghq_artillery_for_battle(g, "DE", mid, False)) == 1
     assert trench.ghq_artillery_for_battle(g, "DE", far, False) == []
@@ -165,7 +232,9 @@ def _sect(g, h):
 
 
 @pytest.mark.rules("LGG 28-C")
-def test_lgg_28c_not_on_attack_after_a_long_move_once_per_activation_and_back_after_battle() -> None:
+def test_lgg_28c_not_on_attack_after_a_long_move_once_per_activation_and_back_after_battle() -> (
+    None
+):
     g = _art_game()
     _box(g, "a1", "a2")
     i = g.board.idx
@@ -177,14 +246,18 @@ def test_lgg_28c_not_on_attack_after_a_long_move_once_per_activation_and_back_af
     assert len(trench.ghq_artillery_for_battle(g, "DE", i("0101"), True, [c])) == 2
     M.set_attr(g, c, "mv_spent", 4)  # its full movement allowance
     assert trench.ghq_artillery_for_battle(g, "DE", i("0101"), True, [c]) == []
-    assert len(trench.ghq_artillery_for_battle(g, "DE", i("0101"), False, [c])) == 2  # on defence it may act
+    assert (
+        len(trench.ghq_artillery_for_battle(g, "DE", i("0101"), False, [c])) == 2
+    )  # on defence it may act
     M.set_attr(g, c, "mv_spent", 1)
     a1 = g.state.pieces["a1"]
     trench.commit_ghq_artillery(g, [a1], i("0101"), 7)
     assert M.hex_of(g, a1) == i("0101")
     trench.return_ghq_artillery(g, i("0101"))
     assert a1 in trench.ghq_artillery(g, "DE")
-    assert [p.id for p in trench.ghq_artillery_for_battle(g, "DE", i("0101"), True, [c])] == ["a2"]  # once per army
+    assert [p.id for p in trench.ghq_artillery_for_battle(g, "DE", i("0101"), True, [c])] == [
+        "a2"
+    ]  # once per army
     assert len(trench.ghq_artillery_for_battle(g, "DE", i("0101"), True, [c], activation=8)) == 2
     trench.clear_turn_records(g)
     assert len(trench.ghq_artillery_for_battle(g, "DE", i("0101"), True, [c])) == 2
@@ -193,23 +266,36 @@ def test_lgg_28c_not_on_attack_after_a_long_move_once_per_activation_and_back_af
 # ---------------------------------------------------------------------- 28-D autonomous units
 @pytest.mark.rules("LGG 28-D")
 def test_lgg_28d_autonomous_units_may_not_attack_and_reinforce_from_six_hexes() -> None:
-    pieces = [corps("auto", "DE", "0202"), hq("de-hq", "DE", "0303", "DE-1"), corps("c", "DE", "0303", army="DE-1"),
-              ghq("de-ghq", "DE", "0808"), corps("e", "FR", "0101")]
+    pieces = [
+        corps("auto", "DE", "0202"),
+        hq("de-hq", "DE", "0303", "DE-1"),
+        corps("c", "DE", "0303", army="DE-1"),
+        ghq("de-ghq", "DE", "0808"),
+        corps("e", "FR", "0101"),
+    ]
     g = _g("1915-03", pieces, rules={"armies": [army("DE-1", "DE", "de-hq")]})
     pc = g.state.pieces
     act_ = {"serial": 1, "side": CP, "front": "West"}
     with pytest.raises(IllegalAction) as e:
         trench.autonomous_attack_check(g, act_, [pc["auto"]], g.board.idx("0101"), "normal", True)
     assert e.value.rule == "LGG 28-D"
-    trench.autonomous_attack_check(g, act_, [pc["c"]], g.board.idx("0101"), "normal", True)  # commanded: fine
-    trench.autonomous_attack_check(g, act_, [pc["auto"]], g.board.idx("0201"), "normal", False)  # a move is fine
+    trench.autonomous_attack_check(
+        g, act_, [pc["c"]], g.board.idx("0101"), "normal", True
+    )  # commanded: fine
+    trench.autonomous_attack_check(
+        g, act_, [pc["auto"]], g.board.idx("0201"), "normal", False
+    )  # a move is fine
     assert not trench.autonomous_may_attack(g, pc["auto"])
     g1914 = _g("1914-09", pieces, rules={"armies": [army("DE-1", "DE", "de-hq")]})
     assert trench.autonomous_may_attack(g1914, g1914.state.pieces["auto"])
     i = g.board.idx
     assert trench.autonomous_reinforcement_source_ok(g, [pc["auto"]], pc["de-hq"], i("0202"))
-    assert not trench.autonomous_reinforcement_source_ok(g, [pc["auto"]], pc["de-ghq"], i("0101"))  # 7+ hexes
-    assert trench.autonomous_reinforcement_source_ok(g, [pc["c"]], pc["de-ghq"], i("0101"))  # not autonomous
+    assert not trench.autonomous_reinforcement_source_ok(
+        g, [pc["auto"]], pc["de-ghq"], i("0101")
+    )  # 7+ hexes
+    assert trench.autonomous_reinforcement_source_ok(
+        g, [pc["c"]], pc["de-ghq"], i("0101")
+    )  # not autonomous
 
 
 @pytest.mark.rules("LGG 28-D")
@@ -217,9 +303,14 @@ def test_lgg_28d_autonomous_defence_pool_in_a_battle() -> None:
     from grognard.rulesets.lgg1418 import battle_steps
     from tests.lgg1418.battle_helpers import bgame, fr, open_battle
 
-    pieces = [fr("fa", "0405"), corps("auto", "DE", "0404"), corps("near", "DE", "0304"), corps("near2", "DE", "0304"),
-              corps("res", "DE", {"inside": "dh"}, status=["reserve"]),
-              corps("gres", "DE", {"inside": "de-ghq"}, status=["reserve"])]
+    pieces = [
+        fr("fa", "0405"),
+        corps("auto", "DE", "0404"),
+        corps("near", "DE", "0304"),
+        corps("near2", "DE", "0304"),
+        corps("res", "DE", {"inside": "dh"}, status=["reserve"]),
+        corps("gres", "DE", {"inside": "de-ghq"}, status=["reserve"]),
+    ]
     g = bgame(pieces, first="1915-03")
     rec = open_battle(g, "0404", EN)
     pool = dict(battle_steps.reinforcement_pool(g, rec, CP))

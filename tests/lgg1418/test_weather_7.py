@@ -9,16 +9,37 @@ from grognard.rulesets.lgg1418 import model as M
 
 from .helpers import CP, army, corps, game, hq
 
-CLIMATE = [{"kind": "climate", "map": "T", "legend": {"t": "temperate", "s": "severe"},
-            "rows": ["ttttssss"] * 8}]
-ZONES = [{"name": "temperate", "kind": "climate", "attrs": {"zone": "temperate"}},
-         {"name": "severe", "kind": "climate", "attrs": {"zone": "severe"}}]
+CLIMATE = [
+    {
+        "kind": "climate",
+        "map": "T",
+        "legend": {"t": "temperate", "s": "severe"},
+        "rows": ["ttttssss"] * 8,
+    }
+]
+ZONES = [
+    {"name": "temperate", "kind": "climate", "attrs": {"zone": "temperate"}},
+    {"name": "severe", "kind": "climate", "attrs": {"zone": "severe"}},
+]
 
 
 def _g(first: str = "1914-10", **kw: object):
-    pieces = [hq("de-hq", "DE", "0202", "DE-1"), corps("inf", "DE", "0202", army="DE-1"), corps("s", "DE", "0606")]
-    return game(pieces=pieces, areas=ZONES, area_maps=CLIMATE, rules={"first_turn": first, "last_turn": "1915-01",
-                                                                      "armies": [army("DE-1", "DE", "de-hq")]}, **kw)
+    pieces = [
+        hq("de-hq", "DE", "0202", "DE-1"),
+        corps("inf", "DE", "0202", army="DE-1"),
+        corps("s", "DE", "0606"),
+    ]
+    return game(
+        pieces=pieces,
+        areas=ZONES,
+        area_maps=CLIMATE,
+        rules={
+            "first_turn": first,
+            "last_turn": "1915-01",
+            "armies": [army("DE-1", "DE", "de-hq")],
+        },
+        **kw,
+    )
 
 
 def _set(g, **w: str) -> None:
@@ -45,7 +66,10 @@ def test_lgg_7_fixed_weather_in_september_1914_and_by_scenario() -> None:
     g = _g(first="1914-09")
     assert weather.determine_weather(g) == {"temperate": "fair", "severe": "fair"}
     assert not any(e["type"] == "roll" for e in g.state.log)
-    g2 = game(pieces=[corps("a", "DE", "0101")], rules={"first_turn": "1914-10", "weather": {"1914-10": {"temperate": "snow"}}})
+    g2 = game(
+        pieces=[corps("a", "DE", "0101")],
+        rules={"first_turn": "1914-10", "weather": {"1914-10": {"temperate": "snow"}}},
+    )
     assert weather.determine_weather(g2) == {"temperate": "snow"}
 
 
@@ -93,7 +117,9 @@ def test_lgg_7c_rivers_freeze_only_in_severe_zones() -> None:
     _set(g, temperate="snow", severe="snow")
     assert movement.step_cost(g, s, a, b) == base - 1  # the river is frozen, the crossing cost gone
     inf = g.state.pieces["inf"]
-    assert [f.name for f in mapdata.hexside_features(g, g.board.idx("0202"), g.board.idx("0302"))] == ["river"]
+    assert [
+        f.name for f in mapdata.hexside_features(g, g.board.idx("0202"), g.board.idx("0302"))
+    ] == ["river"]
     assert movement.step_cost(g, inf, g.board.idx("0202"), g.board.idx("0302")) == 2
 
 

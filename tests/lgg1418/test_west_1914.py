@@ -62,7 +62,9 @@ def test_lgg_1a_west_1914_loads_with_its_map_and_terrain() -> None:
     sc = west()
     assert sc.id == SCENARIO and sc.data.scenario.ruleset == "lgg1418"
     sheet = sc.data.maps[0]
-    assert (sheet.cols, sheet.rows) == ((1, 25), (1, 17)) and sheet.miles_per_hex == pytest.approx(18.6)
+    assert (sheet.cols, sheet.rows) == ((1, 25), (1, 17)) and sheet.miles_per_hex == pytest.approx(
+        18.6
+    )
     g = new_game()
     terrains = {g.board.terrain_of(i) for i in range(g.board.n)}
     assert terrains >= {"plains", "floodable", "forest", "marsh", "mountain", "sea"}
@@ -105,13 +107,19 @@ def test_lgg_11_1a_west_1914_countries_neutrals_and_luxembourg() -> None:
     g = new_game()
     for label in ("1704", "1201", "2017", "2417"):  # Maastricht, Zeeland, Ajoie, Aargau
         assert mapdata.is_neutral_hex(g, hx(g, label)), label
-    assert mapdata.country_of(g, hx(g, "1704")) == "NL" and mapdata.country_of(g, hx(g, "2017")) == "CH"
+    assert (
+        mapdata.country_of(g, hx(g, "1704")) == "NL"
+        and mapdata.country_of(g, hx(g, "2017")) == "CH"
+    )
     # Luxembourg, occupied on 2 August 1914, is German-held ground
     assert mapdata.country_of(g, hx(g, "1808")) == "LU" and M.nation_side(g, "LU") == CP
     assert mapdata.controller(g, hx(g, "1808")) == CP
     assert not mapdata.is_neutral_hex(g, hx(g, "1808"))
     # the 1871 frontier: Metz and Strasbourg are German, Nancy and Belfort French
-    assert mapdata.country_of(g, hx(g, "1810")) == "DE" and mapdata.country_of(g, hx(g, "2212")) == "DE"
+    assert (
+        mapdata.country_of(g, hx(g, "1810")) == "DE"
+        and mapdata.country_of(g, hx(g, "2212")) == "DE"
+    )
     assert mapdata.controller(g, hx(g, "1812")) == EN and mapdata.controller(g, hx(g, "2016")) == EN
     assert mapdata.controller(g, hx(g, "1304")) == EN  # Brussels
 
@@ -122,15 +130,29 @@ def test_lgg_1b_west_1914_cities_capitals_ports_and_sources() -> None:
     paris, brussels = hx(g, "0712"), hx(g, "1304")
     assert mapdata.is_capital(g, paris) and mapdata.vn_value(g, paris) == 10
     assert mapdata.place_name(g, brussels) == "Bruxelles"
-    assert not mapdata.is_capital(g, brussels)  # a minor country's capital is no major capital (1-B)
+    assert not mapdata.is_capital(
+        g, brussels
+    )  # a minor country's capital is no major capital (1-B)
     assert mapdata.vn_value(g, hx(g, "1605")) == 0  # VN ignored for minor countries (errata)
-    star = {mapdata.place_name(g, i) for i in g.board.points
-            if any(pt.attrs.get("vn_kind") == "objective" for pt in mapdata.points(g, i, "city"))}
+    star = {
+        mapdata.place_name(g, i)
+        for i in g.board.points
+        if any(pt.attrs.get("vn_kind") == "objective" for pt in mapdata.points(g, i, "city"))
+    }
     assert {"Paris", "Lille", "Verdun", "Nancy", "Reims", "Metz", "Strassburg"} <= star
-    ports = {mapdata.place_name(g, i): mapdata.port_size(g, i) for i in g.board.points if mapdata.port_size(g, i)}
-    assert ports["Anvers"] == "major" and ports["Dunkerque"] == "major" and ports["Calais"] == "major"
+    ports = {
+        mapdata.place_name(g, i): mapdata.port_size(g, i)
+        for i in g.board.points
+        if mapdata.port_size(g, i)
+    }
+    assert (
+        ports["Anvers"] == "major" and ports["Dunkerque"] == "major" and ports["Calais"] == "major"
+    )
     assert ports["Le Havre"] == "major" and ports["Ostende"] == "minor"
-    assert mapdata.port_sea(g, hx(g, "0109")) == "Channel" and mapdata.port_sea(g, hx(g, "1303")) == "North Sea"
+    assert (
+        mapdata.port_sea(g, hx(g, "0109")) == "Channel"
+        and mapdata.port_sea(g, hx(g, "1303")) == "North Sea"
+    )
     sources, _minor = supply.supply_sources(g, EN)
     assert {paris, hx(g, "0109"), hx(g, "0905")} <= sources  # the capital, Le Havre, Lille
     cp_sources, _ = supply.supply_sources(g, CP)
@@ -176,16 +198,29 @@ def test_lgg_2a_west_1914_fortresses_and_garrisons() -> None:
     g = new_game()
     forts = {p.id: p for p in g.state.pieces.values() if p.type == "fortress"}
     where = {fid: g.board.label(M.hex_of(g, p)) for fid, p in forts.items()}  # type: ignore[arg-type]
-    expected = {"BE-Liege": "1605", "BE-Namur": "1405", "BE-Anvers": "1303", "FR-Maubeuge": "1206",
-                "FR-Verdun": "1610", "FR-Toul": "1712", "FR-Epinal": "1914", "FR-Belfort": "2016",
-                "DE-Metz": "1810", "DE-Strassburg": "2212"}
+    expected = {
+        "BE-Liege": "1605",
+        "BE-Namur": "1405",
+        "BE-Anvers": "1303",
+        "FR-Maubeuge": "1206",
+        "FR-Verdun": "1610",
+        "FR-Toul": "1712",
+        "FR-Epinal": "1914",
+        "FR-Belfort": "2016",
+        "DE-Metz": "1810",
+        "DE-Strassburg": "2212",
+    }
     for fid, lab in expected.items():
         assert where[fid] == lab, fid
     for fid in forts:
         inside = [q for q in g.state.contents(fid) if M.is_garrison(q)]
         assert len(inside) == 1 and M.garrison_in_fortress(g, inside[0]), fid
-    assert forts["BE-Liege"].attrs.get("spends_no_munitions") and forts["BE-Anvers"].attrs.get("coastal")
-    assert forts["FR-Maubeuge"].attrs["size"] == "small" and forts["DE-Metz"].attrs["size"] == "large"
+    assert forts["BE-Liege"].attrs.get("spends_no_munitions") and forts["BE-Anvers"].attrs.get(
+        "coastal"
+    )
+    assert (
+        forts["FR-Maubeuge"].attrs["size"] == "small" and forts["DE-Metz"].attrs["size"] == "large"
+    )
 
 
 @pytest.mark.rules("LGG 2-B", "LGG 10-C", "LGG 11.3")
@@ -193,16 +228,39 @@ def test_lgg_2b_west_1914_armies_generals_and_ghqs() -> None:
     g = new_game()
     generals = {a: counters.army_general(g, a).name for a in M.army_defs(g)}  # type: ignore[union-attr]
     assert generals == {
-        "DE-1": "von Kluck", "DE-2": "von Bülow", "DE-3": "von Hausen", "DE-4": "Herzog Albrecht",
-        "DE-5": "Kronprinz Wilhelm", "DE-6": "Kronprinz Rupprecht", "DE-7": "von Heeringen",
-        "FR-1": "Dubail", "FR-2": "de Castelnau", "FR-3": "Ruffey", "FR-4": "de Langle de Cary",
-        "FR-5": "Lanrezac", "FR-6": "Maunoury", "FR-9": "Foch", "GB-BEF": "Sir John French", "BE-A": "Albert Ier"}
+        "DE-1": "von Kluck",
+        "DE-2": "von Bülow",
+        "DE-3": "von Hausen",
+        "DE-4": "Herzog Albrecht",
+        "DE-5": "Kronprinz Wilhelm",
+        "DE-6": "Kronprinz Rupprecht",
+        "DE-7": "von Heeringen",
+        "FR-1": "Dubail",
+        "FR-2": "de Castelnau",
+        "FR-3": "Ruffey",
+        "FR-4": "de Langle de Cary",
+        "FR-5": "Lanrezac",
+        "FR-6": "Maunoury",
+        "FR-9": "Foch",
+        "GB-BEF": "Sir John French",
+        "BE-A": "Albert Ier",
+    }
     assert M.general_with(g, M.ghq_piece(g, "DE")).name == "von Moltke"  # type: ignore[arg-type,union-attr]
     assert M.general_with(g, M.ghq_piece(g, "FR")).name == "Joffre"  # type: ignore[arg-type,union-attr]
     assert M.ghq_piece(g, "GB") is not None and M.on_map(g, M.ghq_piece(g, "GB"))  # type: ignore[arg-type]
-    corps_on_map = {a: [p for p in counters.army_units(g, a) if M.is_corps(p) and M.on_map(g, p)] for a in M.army_defs(g)}
+    corps_on_map = {
+        a: [p for p in counters.army_units(g, a) if M.is_corps(p) and M.on_map(g, p)]
+        for a in M.army_defs(g)
+    }
     assert {a: len(v) for a, v in corps_on_map.items() if a.startswith("DE")} == {
-        "DE-1": 7, "DE-2": 6, "DE-3": 5, "DE-4": 6, "DE-5": 5, "DE-6": 6, "DE-7": 3}
+        "DE-1": 7,
+        "DE-2": 6,
+        "DE-3": 5,
+        "DE-4": 6,
+        "DE-5": 5,
+        "DE-6": 6,
+        "DE-7": 3,
+    }
     assert len(corps_on_map["BE-A"]) == 7  # a minor country's HQ commands all its units (2-B)
     # Maunoury and Foch command armies that form in September 1914
     assert not M.army_formed(g, "FR-6") and not M.army_formed(g, "FR-9")
@@ -217,9 +275,24 @@ def test_lgg_2b_west_1914_value_strings_of_the_seed() -> None:
     g = new_game()
     codes = {p.id: p.attrs.get("code") for p in g.state.pieces.values() if M.is_corps(p)}
     bef = {pid for pid, c in codes.items() if pid.startswith("GB-") and c in ("83-9-4", "3-3-6")}
-    assert bef == {"GB-I", "GB-II", "GB-Cav"}  # the two 83-9-4 infantry and the 3-3-6 cavalry of 16.4-C
-    reserve_corps = ["DE-1-IIIR", "DE-1-IVR", "DE-2-GR", "DE-2-XR", "DE-3-XIIR", "DE-4-VIIIR", "DE-4-XVIIIR",
-                     "DE-5-VR", "DE-5-VIR", "DE-6-IBR", "DE-IXR"]
+    assert bef == {
+        "GB-I",
+        "GB-II",
+        "GB-Cav",
+    }  # the two 83-9-4 infantry and the 3-3-6 cavalry of 16.4-C
+    reserve_corps = [
+        "DE-1-IIIR",
+        "DE-1-IVR",
+        "DE-2-GR",
+        "DE-2-XR",
+        "DE-3-XIIR",
+        "DE-4-VIIIR",
+        "DE-4-XVIIIR",
+        "DE-5-VR",
+        "DE-5-VIR",
+        "DE-6-IBR",
+        "DE-IXR",
+    ]
     assert {codes[pid] for pid in reserve_corps} == {"63-7-4"}
     for pid, army in (("DE-VIIR", "DE-2"), ("DE-XIVR", "DE-7")):
         p = g.state.pieces[pid]
@@ -252,7 +325,11 @@ def test_lgg_11_4x_west_1914_war_plans_pre_turn_and_main_armies() -> None:
 def test_lgg_5c_west_1914_pr_stocks_flows_and_caps() -> None:
     g = new_game()
     assert {n: (v["stock"], v["flow"]) for n, v in g.state.tracks["pr"].items()} == {
-        "DE": (24, 8), "FR": (20, 8), "GB": (6, 2), "BE": (4, 1)}
+        "DE": (24, 8),
+        "FR": (20, 8),
+        "GB": (6, 2),
+        "BE": (4, 1),
+    }
     M.st(g)["turn_id"] = "1914-09"
     # the 1914-1915 maxima of the seed replace twice the flow (option pr-cap-1914-15 = replace)
     assert reinforcement.pr_cap(g, "DE") == 32 and reinforcement.pr_cap(g, "FR") == 24
@@ -265,9 +342,19 @@ def test_lgg_5a_west_1914_reinforcement_schedule() -> None:
     by_turn: dict[str, set[str]] = {}
     for e in sc.data.schedule:
         by_turn.setdefault(str(e.turn), set()).update(e.pieces)
-    assert {"GB-I", "GB-II", "GB-Cav", "DE-ErsL", "DE-ErsE", "FR-Afrique", "FR-Ebener"} <= by_turn["Aug 1914"]
+    assert {"GB-I", "GB-II", "GB-Cav", "DE-ErsL", "DE-ErsE", "FR-Afrique", "FR-Ebener"} <= by_turn[
+        "Aug 1914"
+    ]
     assert {"FR-6-HQ", "FR-9-HQ", "GB-III", "DE-IXR", "DE-Marine"} <= by_turn["Sep 1914"]
-    assert {"DE-XXIIR", "DE-XXIIIR", "DE-XXVIR", "DE-XXVIIR", "GB-IV", "GB-Indian", "FR-Marins"} <= by_turn["Oct 1914"]
+    assert {
+        "DE-XXIIR",
+        "DE-XXIIIR",
+        "DE-XXVIR",
+        "DE-XXVIIR",
+        "GB-IV",
+        "GB-Indian",
+        "FR-Marins",
+    } <= by_turn["Oct 1914"]
     assert {"FR-XXXII", "FR-XXXIII", "GB-V"} <= by_turn["Nov-Dec 1914"]
     g = new_game()
     scheduled = set().union(*by_turn.values())
@@ -281,7 +368,19 @@ def test_west_1914_objectives_make_the_historical_front_a_draw() -> None:
     g = new_game()
     start = victory.scores(g)
     assert start == {CP: 7, EN: 37}
-    german_by_december = ["0905", "1304", "1303", "1605", "1405", "1206", "0903", "1104", "1306", "1008", "1408"]
+    german_by_december = [
+        "0905",
+        "1304",
+        "1303",
+        "1605",
+        "1405",
+        "1206",
+        "0903",
+        "1104",
+        "1306",
+        "1008",
+        "1408",
+    ]
     for lab in german_by_december:
         mapdata.set_control(g, hx(g, lab), CP)
     assert victory.scores(g) == {CP: 22, EN: 22}
@@ -303,12 +402,23 @@ def test_west_1914_setup_is_clean_and_views_hide_the_enemy() -> None:
     assert not any(p["id"].startswith("DE-") and p["type"] == "corps" for p in en_view["pieces"])
 
 
-@pytest.mark.parametrize(("old", "new", "path"), [
-    ('must_attack = ["FR-1", "FR-2", "FR-3", "FR-4"]', 'must_attack = ["FR-1", "FR-8"]', "rules.war_plans.FR.must_attack"),
-    ('pre_turn_armies = ["DE-2", "FR-1"]', 'pre_turn_armies = ["DE-2", "FR-7"]', "rules.pre_turn_armies[1]"),
-    ('last_turn = "1914-11"', 'last_turn = "1914-13"', "rules.last_turn"),
-    ('"0712" = 8,', '"9999" = 8,', "victory.objectives.9999"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "path"),
+    [
+        (
+            'must_attack = ["FR-1", "FR-2", "FR-3", "FR-4"]',
+            'must_attack = ["FR-1", "FR-8"]',
+            "rules.war_plans.FR.must_attack",
+        ),
+        (
+            'pre_turn_armies = ["DE-2", "FR-1"]',
+            'pre_turn_armies = ["DE-2", "FR-7"]',
+            "rules.pre_turn_armies[1]",
+        ),
+        ('last_turn = "1914-11"', 'last_turn = "1914-13"', "rules.last_turn"),
+        ('"0712" = 8,', '"9999" = 8,', "victory.objectives.9999"),
+    ],
+)
 def test_west_1914_bad_input_is_refused_with_its_place(old: str, new: str, path: str) -> None:
     src = _text_from_disk()
     assert old in src
@@ -322,10 +432,14 @@ DECLINE = ("decline", "no-interception", "no-retreat", "no-reaction", "no-reinfo
 
 
 def _chooser_ending(g: Game, side: str, legal: list[dict]) -> dict | None:
-    """End what can be ended and decline what the other rules offer (interceptions, reactions...)."""
+    """End what can be ended and decline what the other rules offer (interceptions,
+    reactions...)."""
     for a in legal:
-        if a["type"] in ("end-movement", "end-turn", "end-reinforcement") or a["type"] in DECLINE \
-                or a["type"].startswith("no-"):
+        if (
+            a["type"] in ("end-movement", "end-turn", "end-reinforcement")
+            or a["type"] in DECLINE
+            or a["type"].startswith("no-")
+        ):
             return a
     return None
 
@@ -355,7 +469,8 @@ def test_lgg_3b_west_1914_first_turn_walkthrough() -> None:
     assert [a["army"] for a in legal if a["type"] == "activate"] == ["DE-2"]
     g.apply({"type": "activate", "side": CP, "army": "DE-2"})
     moves = [a for a in g.legal_actions(CP) if a["type"] == "move"]
-    # the 2nd Army may step toward Liège through Verviers; the fortress blocks passing through (11.1-D)
+    # the 2nd Army may step toward Liège through Verviers; the fortress blocks passing through
+    # (11.1-D)
     to_verviers = [a for a in moves if a["to"] == "1705" and a["units"] == ["DE-2-X"]]
     assert to_verviers
     with pytest.raises(IllegalAction):
@@ -422,9 +537,14 @@ def test_lgg_10d_west_1914_a_displaced_unit_never_breaks_another_stack() -> None
     g.apply({"type": "end-movement", "side": CP})
     assert g.phase_path()[-1] == "End of movement"
     displace = [a for a in g.legal_actions(CP) if a["type"] == "displace"]
-    assert displace and {a["unit"] for a in g.legal_actions(CP) if a["type"] == "eliminate"} >= {"DE-2-GR"}
+    assert displace and {a["unit"] for a in g.legal_actions(CP) if a["type"] == "eliminate"} >= {
+        "DE-2-GR"
+    }
     targets = {(a["unit"], a["to"]) for a in displace}
-    assert ("DE-2-GR", "1805") not in targets  # the 3rd Army's XII, XIX and XII Reserve Corps stand there
+    assert (
+        "DE-2-GR",
+        "1805",
+    ) not in targets  # the 3rd Army's XII, XIX and XII Reserve Corps stand there
     assert ("DE-3-XI", "1805") in targets  # its own army's hex
     for a in displace:
         g.apply(a)
@@ -467,10 +587,25 @@ def test_lgg_23c_west_1914_liege_corps_does_not_go_in_and_out_of_the_fortress_fo
     (23-C) and come out of it to reinforce the hex (14-A), but not go back in before the battle."""
     g = new_game(seed=21)
     g.apply({"type": "activate", "side": CP, "army": "DE-2"})
-    g.apply({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"], "to": "1705",
-             "mode": "normal"})
+    g.apply(
+        {
+            "type": "move",
+            "side": CP,
+            "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"],
+            "to": "1705",
+            "mode": "normal",
+        }
+    )
     _answer_prompts(g, "activation-movement")
-    g.apply({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-VII", "DE-2-X"], "to": "1605", "mode": "normal"})
+    g.apply(
+        {
+            "type": "move",
+            "side": CP,
+            "units": ["DE-2-G", "DE-2-VII", "DE-2-X"],
+            "to": "1605",
+            "mode": "normal",
+        }
+    )
     g.apply({"type": "end-movement", "side": CP})
     assert g.acting_sides() == [EN]
     enter = {"type": "enter-fortress", "side": EN, "units": ["BE-3"], "hex": "1605"}
@@ -491,11 +626,26 @@ def test_lgg_9h_west_1914_attackers_at_liege_trace_through_friendly_units() -> N
     reading of 9-H), so they may spend PR in the battle."""
     g = new_game(seed=5)
     g.apply({"type": "activate", "side": CP, "army": "DE-2"})
-    g.apply({"type": "move", "side": CP, "units": ["DE-2-GR", "DE-2-XR", "DE-VIIR"], "to": "1605", "mode": "normal"})
+    g.apply(
+        {
+            "type": "move",
+            "side": CP,
+            "units": ["DE-2-GR", "DE-2-XR", "DE-VIIR"],
+            "to": "1605",
+            "mode": "normal",
+        }
+    )
     gr = g.state.pieces["DE-2-GR"]
     assert supply.isolated_9h(g, gr) and supply.is_isolated(g, gr, "pr")
-    g.apply({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"], "to": "1705",
-             "mode": "normal"})
+    g.apply(
+        {
+            "type": "move",
+            "side": CP,
+            "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"],
+            "to": "1705",
+            "mode": "normal",
+        }
+    )
     assert not supply.isolated_9h(g, gr) and not supply.is_isolated(g, gr, "pr")
 
 
@@ -503,7 +653,8 @@ def test_lgg_9h_west_1914_attackers_at_liege_trace_through_friendly_units() -> N
 def test_lgg_13a_west_1914_an_intercepted_empty_decoy_is_taken_back() -> None:
     """Pre-turn: the French 1st Army's decoy, alone, enters Mulhouse under the XIV Corps' ZoC;
     the Germans intercept what they see as a stack: it was an empty decoy - revealed and taken
-    back (a decoy never fights), and the Germans hold the hex with no battle (found by self-play)."""
+    back (a decoy never fights), and the Germans hold the hex with no battle (found by self-play).
+    """
     g = new_game(seed=2)
     g.apply({"type": "end-turn", "side": CP})
     g.apply({"type": "activate", "side": EN, "army": "FR-1"})
@@ -515,4 +666,7 @@ def test_lgg_13a_west_1914_an_intercepted_empty_decoy_is_taken_back() -> None:
     assert decoy.loc.kind == "box" and str(decoy.loc.ref) == M.decoy_pool(EN)
     assert [p.id for p in M.pieces_at_hex(g, hx(g, "2116"))] == ["DE-7-XIV"]
     assert g.ruleset.invariants(g) == []
-    assert any(e["type"] == "interception" and "empty decoy" in e["text"] and e.get("reveal") for e in g.state.log)
+    assert any(
+        e["type"] == "interception" and "empty decoy" in e["text"] and e.get("reveal")
+        for e in g.state.log
+    )

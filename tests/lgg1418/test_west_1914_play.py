@@ -42,9 +42,25 @@ def _script(seed: int) -> tuple[list[str], Game]:
     assert first[0] == {"type": "activate", "side": CP, "army": "DE-2"}
     lines.append("1")
     g.apply(first[0])
-    do({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"], "to": "1705", "mode": "normal"})
+    do(
+        {
+            "type": "move",
+            "side": CP,
+            "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"],
+            "to": "1705",
+            "mode": "normal",
+        }
+    )
     do({"type": "no-interception", "side": EN})
-    do({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-VII", "DE-2-X"], "to": "1605", "mode": "normal"})
+    do(
+        {
+            "type": "move",
+            "side": CP,
+            "units": ["DE-2-G", "DE-2-VII", "DE-2-X"],
+            "to": "1605",
+            "mode": "normal",
+        }
+    )
     do({"type": "end-movement", "side": CP})
     for _ in range(200):
         if "Activation of DE-2" not in g.phase_path():
@@ -63,11 +79,27 @@ def _script(seed: int) -> tuple[list[str], Game]:
 def test_lgg_16a_west_1914_terminal_play_one_activation_and_one_battle(tmp_path: Path) -> None:
     lines, expected = _script(SEED)
     kinds = [e["type"] for e in expected.state.log]
-    assert "battle" in kinds and "roll" in kinds and "battle-round" in kinds and "battle-end" in kinds
+    assert (
+        "battle" in kinds and "roll" in kinds and "battle-round" in kinds and "battle-end" in kinds
+    )
     save = tmp_path / "west.json"
     run = subprocess.run(
-        [sys.executable, "-m", "grognard.cli", "play", "lgg-west-1914", "--seed", str(SEED), "--save", str(save)],
-        input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=300, encoding="utf-8",
+        [
+            sys.executable,
+            "-m",
+            "grognard.cli",
+            "play",
+            "lgg-west-1914",
+            "--seed",
+            str(SEED),
+            "--save",
+            str(save),
+        ],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        encoding="utf-8",
     )
     assert run.returncode == 0, run.stderr[-2000:]
     out = run.stdout
@@ -88,8 +120,17 @@ def test_lgg_16a_west_1914_terminal_play_one_activation_and_one_battle(tmp_path:
     assert [a["type"] for a in played.actions] == [a["type"] for a in expected.actions]
 
 
-# ====================================================================== a great battle, round by round
-BATTLE_PREFER = ("end-reinforcement", "proceed", "keep", "continue", "pay-pr", "decline", "no-interception", "done")
+# =================================================================== a great battle, round by round
+BATTLE_PREFER = (
+    "end-reinforcement",
+    "proceed",
+    "keep",
+    "continue",
+    "pay-pr",
+    "decline",
+    "no-interception",
+    "done",
+)
 
 
 def _great_battle_at_liege(seed: int) -> Game:
@@ -100,18 +141,50 @@ def _great_battle_at_liege(seed: int) -> Game:
     for pid in ("BE-1", "BE-2", "BE-5", "BE-6"):
         place_at(g, pid, "1605")
     g.apply({"type": "activate", "side": CP, "army": "DE-2"})
-    g.apply({"type": "move", "side": CP, "units": ["DE-2-GR", "DE-2-XR", "DE-VIIR"], "to": "1605", "mode": "normal"})
-    g.apply({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"], "to": "1705",
-             "mode": "normal"})
+    g.apply(
+        {
+            "type": "move",
+            "side": CP,
+            "units": ["DE-2-GR", "DE-2-XR", "DE-VIIR"],
+            "to": "1605",
+            "mode": "normal",
+        }
+    )
+    g.apply(
+        {
+            "type": "move",
+            "side": CP,
+            "units": ["DE-2-G", "DE-2-HQ", "DE-2-VII", "DE-2-X"],
+            "to": "1705",
+            "mode": "normal",
+        }
+    )
     while g.acting_sides() == [EN]:
         g.apply({"type": "no-interception", "side": EN})
-    g.apply({"type": "move", "side": CP, "units": ["DE-2-G", "DE-2-VII", "DE-2-X"], "to": "1605", "mode": "normal"})
+    g.apply(
+        {
+            "type": "move",
+            "side": CP,
+            "units": ["DE-2-G", "DE-2-VII", "DE-2-X"],
+            "to": "1605",
+            "mode": "normal",
+        }
+    )
     g.apply({"type": "end-movement", "side": CP})
     return g
 
 
-@pytest.mark.rules("LGG 16.1-A", "LGG 16.1-B", "LGG 16.1-C", "LGG 16.2-A", "LGG 16.4", "LGG 16.5-B", "LGG 16.6-A",
-                   "LGG 16.7-A", "LGG 4-A")
+@pytest.mark.rules(
+    "LGG 16.1-A",
+    "LGG 16.1-B",
+    "LGG 16.1-C",
+    "LGG 16.2-A",
+    "LGG 16.4",
+    "LGG 16.5-B",
+    "LGG 16.6-A",
+    "LGG 16.7-A",
+    "LGG 4-A",
+)
 def test_lgg_16_1a_west_1914_great_battle_round_by_round() -> None:
     g = _great_battle_at_liege(seed=5)
     start = len(g.state.log)
@@ -135,11 +208,15 @@ def test_lgg_16_1a_west_1914_great_battle_round_by_round() -> None:
     assert split_checked
     events = g.state.log[start:]
     kinds = [e["type"] for e in events]
-    assert any(e["type"] == "battle" and e["text"].startswith("Great battle at 1605") for e in events)
+    assert any(
+        e["type"] == "battle" and e["text"].startswith("Great battle at 1605") for e in events
+    )
     splits = [e for e in events if e["type"] == "split"]
     assert len(splits) == 2 and all(e.get("rule") == "LGG 16.1-B" for e in splits)
     rounds = [e for e in events if e["type"] == "battle-round"]
-    assert any("sub-battle A" in e["text"] for e in rounds) and any("sub-battle B" in e["text"] for e in rounds)
+    assert any("sub-battle A" in e["text"] for e in rounds) and any(
+        "sub-battle B" in e["text"] for e in rounds
+    )
     assert all("D12 modifier" in e["text"] and "differential" in e["text"] for e in rounds)
     rolls = [e for e in events if e["type"] == "roll"]
     assert rolls and all(str(e.get("rule", "")).startswith("LGG ") for e in rolls)
@@ -151,22 +228,83 @@ def test_lgg_16_1a_west_1914_great_battle_round_by_round() -> None:
 def test_west_1914_menu_lines_for_battle_choices_are_readable() -> None:
     g = Game.new(find("lgg-west-1914"), seed=1)
     d = g.ruleset.describe_action
-    assert d(g, {"type": "commit", "side": CP, "battle": "B1", "kind": "split",
-                 "choice": {"A": ["DE-2-G", "DE-2-GR"], "B": ["DE-2-X"]}}) == \
-        "divide the front line: sub-battle A: DE-2-G, DE-2-GR | sub-battle B: DE-2-X"
-    assert d(g, {"type": "commit", "side": CP, "battle": "B1", "kind": "engage",
-                 "choice": {"A": {"corps": "DE-2-G", "art": None}, "B": {"corps": "DE-2-X", "art": "DE-Belagerung"}}}) == \
-        "engage sub-battle A: DE-2-G | sub-battle B: DE-2-X supported by DE-Belagerung"
-    assert d(g, {"type": "commit", "side": EN, "battle": "B1", "kind": "reserves",
-                 "choice": {"units": [], "tanks": []}}) == "bring in no reinforcement"
-    assert d(g, {"type": "retreat-stack", "side": EN, "battle": "B1", "from": "1603", "path": ["1603", "1503"]}) == \
-        "retreat stack: from 1603, path 1603, 1503"
+    assert (
+        d(
+            g,
+            {
+                "type": "commit",
+                "side": CP,
+                "battle": "B1",
+                "kind": "split",
+                "choice": {"A": ["DE-2-G", "DE-2-GR"], "B": ["DE-2-X"]},
+            },
+        )
+        == "divide the front line: sub-battle A: DE-2-G, DE-2-GR | sub-battle B: DE-2-X"
+    )
+    assert (
+        d(
+            g,
+            {
+                "type": "commit",
+                "side": CP,
+                "battle": "B1",
+                "kind": "engage",
+                "choice": {
+                    "A": {"corps": "DE-2-G", "art": None},
+                    "B": {"corps": "DE-2-X", "art": "DE-Belagerung"},
+                },
+            },
+        )
+        == "engage sub-battle A: DE-2-G | sub-battle B: DE-2-X supported by DE-Belagerung"
+    )
+    assert (
+        d(
+            g,
+            {
+                "type": "commit",
+                "side": EN,
+                "battle": "B1",
+                "kind": "reserves",
+                "choice": {"units": [], "tanks": []},
+            },
+        )
+        == "bring in no reinforcement"
+    )
+    assert (
+        d(
+            g,
+            {
+                "type": "retreat-stack",
+                "side": EN,
+                "battle": "B1",
+                "from": "1603",
+                "path": ["1603", "1503"],
+            },
+        )
+        == "retreat stack: from 1603, path 1603, 1503"
+    )
     assert d(g, {"type": "activate", "side": CP, "army": "DE-2"}) == "activate army DE-2"
 
 
 # ====================================================================== the whole scenario
-FAST = ("end-reinforcement", "end-movement", "end-turn", "no-retreat", "no-interception", "no-reaction", "decline",
-        "proceed", "keep", "continue", "pay-pr", "done", "end-breakthrough", "end-siege", "no-overflow", "pass")
+FAST = (
+    "end-reinforcement",
+    "end-movement",
+    "end-turn",
+    "no-retreat",
+    "no-interception",
+    "no-reaction",
+    "decline",
+    "proceed",
+    "keep",
+    "continue",
+    "pay-pr",
+    "done",
+    "end-breakthrough",
+    "end-siege",
+    "no-overflow",
+    "pass",
+)
 
 
 @pytest.mark.rules("LGG 3-C", "LGG 36.2-A", "LGG 36.2-B", "LGG 26")
@@ -188,18 +326,25 @@ def test_lgg_36_2a_west_1914_plays_to_the_end_and_the_doctrines_change_in_play()
         legal = g.legal_actions(side)
         pick = next((a for t in FAST for a in legal if a["type"] == t), None)
         if pick is None:
-            pick = next((a for a in legal if a["type"] in ("activate", "first-mover", "commit", "place")), legal[0])
+            pick = next(
+                (a for a in legal if a["type"] in ("activate", "first-mover", "commit", "place")),
+                legal[0],
+            )
         g.apply(pick)
         tid = M.current_turn(g).id
         if not seen or seen[-1] != tid:
             seen.append(tid)
-        doctrines.setdefault(tid, set()).update(doctrine.doctrine(g, n, M.WEST) for n in ("DE", "FR", "GB", "BE"))
+        doctrines.setdefault(tid, set()).update(
+            doctrine.doctrine(g, n, M.WEST) for n in ("DE", "FR", "GB", "BE")
+        )
     assert g.is_over() and g.state.result and g.state.result.get("rule") == "scenario"
     assert set(g.state.result["scores"]) == {CP, EN}
     assert seen == ["1914-08P", "1914-08", "1914-09", "1914-10", "1914-11"]
     assert doctrines["1914-08"] == {"movement"} and doctrines["1914-09"] == {"movement"}
     assert doctrines["1914-11"] == {"transition"}
-    draws = [e for e in g.state.log if e["type"] == "roll" and "October 1914 marker draw" in e["text"]]
+    draws = [
+        e for e in g.state.log if e["type"] == "roll" and "October 1914 marker draw" in e["text"]
+    ]
     assert len(draws) == 2 and all(e.get("rule") == "LGG 36.2-A" for e in draws)
     interphases = [e["data"]["name"] for e in g.state.log if e["type"] == "interphase"]
     assert interphases == ["autumn", "winter"]

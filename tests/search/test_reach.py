@@ -109,7 +109,7 @@ def test_fast_matches_reference_hypothesis(seed: int, k: int) -> None:
     compare(m, POLICIES[k], starts, rng.choice([0.5, 3.0, 5.5, 9.0], size=4))
 
 
-# --------------------------------------------------------------------------- readable cases on a line
+# ------------------------------------------------------------------------- readable cases on a line
 
 
 def line(k: int = 7) -> np.ndarray:

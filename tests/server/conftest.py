@@ -13,7 +13,10 @@ import tests.server.uirules
 import tests.tinyrules  # noqa: F401  (registers tiny)
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIO_DIRS = [ROOT / "tests" / "tinyrules" / "scenarios", ROOT / "tests" / "server" / "scenarios"]
+SCENARIO_DIRS = [
+    ROOT / "tests" / "tinyrules" / "scenarios",
+    ROOT / "tests" / "server" / "scenarios",
+]
 
 
 @dataclass
@@ -34,7 +37,9 @@ class Started:
         return r.json()
 
     def act(self, side: str, action: dict[str, Any]) -> Any:
-        return self.client.post(f"/api/games/{self.id}/actions", headers=self.h(side), json={"action": action})
+        return self.client.post(
+            f"/api/games/{self.id}/actions", headers=self.h(side), json={"action": action}
+        )
 
     def ok(self, side: str, action: dict[str, Any]) -> dict[str, Any]:
         r = self.act(side, action)
@@ -49,7 +54,9 @@ def app_factory(tmp_path: Path) -> Iterator[Any]:
     made = []
 
     def make(db: Path | None = None, **kw: Any) -> Any:
-        app = create_app(db or tmp_path / "games.sqlite", scenario_dirs=[str(d) for d in SCENARIO_DIRS], **kw)
+        app = create_app(
+            db or tmp_path / "games.sqlite", scenario_dirs=[str(d) for d in SCENARIO_DIRS], **kw
+        )
         made.append(app)
         return app
 
@@ -72,7 +79,9 @@ def start(client: Any) -> Any:
         r = client.post("/api/games", json={"scenario": scenario, "seed": seed, **extra})
         assert r.status_code == 201, r.text
         body = r.json()
-        return Started(client, body["game"], {s: v["token"] for s, v in body["sides"].items()}, body)
+        return Started(
+            client, body["game"], {s: v["token"] for s, v in body["sides"].items()}, body
+        )
 
     return go
 

@@ -24,7 +24,12 @@ def test_lobby_lists_scenarios_and_publishes_openapi(client: Any) -> None:
     r = client.get("/api/scenarios/nope")
     assert r.status_code == 404 and "nope" in r.json()["message"]
     spec = client.get("/openapi.json").json()
-    for path in ("/api/games", "/api/games/{game_id}/actions", "/api/games/{game_id}/undo", "/api/my-games"):
+    for path in (
+        "/api/games",
+        "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/undo",
+        "/api/my-games",
+    ):
         assert path in spec["paths"]
     assert "CreateGame" in spec["components"]["schemas"]
     # no CDN-backed documentation pages: the server works offline
@@ -79,7 +84,9 @@ def test_actions_apply_and_log_per_side(start: Any) -> None:
     assert res["seq"] == 1
     assert any(e["text"] == "you chose 'bold' for posture" for e in res["events"])
     red = g.state("Red")
-    assert all("bold" not in e["text"] for e in red["log"]), "Red must not see Blue's secret before the reveal"
+    assert all("bold" not in e["text"] for e in red["log"]), (
+        "Red must not see Blue's secret before the reveal"
+    )
     g.ok("Red", {"type": "commit", "key": "posture", "value": "careful"})
     g.ok("Blue", {"type": "move", "piece": "b1", "to": "0103"})
     blue = g.state("Blue")
@@ -119,7 +126,11 @@ def test_cross_side_actions_are_refused(start: Any) -> None:
     assert r.status_code == 409 and "not Red" in r.json()["message"]
     r = g.client.post(f"/api/games/{g.id}/reachable", headers=g.h("Blue"), json={"pieces": ["r1"]})
     assert r.status_code == 403
-    r = g.client.post(f"/api/games/{g.id}/preview", headers=g.h("Blue"), json={"action": {"type": "pass", "side": "Red"}})
+    r = g.client.post(
+        f"/api/games/{g.id}/preview",
+        headers=g.h("Blue"),
+        json={"action": {"type": "pass", "side": "Red"}},
+    )
     assert r.status_code == 403
     assert g.state("Blue")["seq"] == 3
 
@@ -131,19 +142,29 @@ def test_bad_requests_get_clear_errors_and_change_nothing(start: Any) -> None:
     r = c.post(url, headers=g.h("Blue"), json={"act": {}})
     assert r.status_code == 422
     assert {p["path"] for p in r.json()["problems"]} == {"action", "act"}
-    r = c.post(url, headers=g.h("Blue"), content=b"{not json", )
+    r = c.post(
+        url,
+        headers=g.h("Blue"),
+        content=b"{not json",
+    )
     assert r.status_code == 422 and r.json()["error"] == "bad-request"
     r = c.post(url, headers=g.h("Blue"), json={"action": "move"})
     assert r.status_code == 422 and "action" in r.json()["message"]
     r = c.post(url, headers=g.h("Blue"), json={"action": {"type": "commit", "pad": "x" * 300_000}})
     assert r.status_code == 413
-    r = c.post(url, headers={**g.h("Blue"), "Transfer-Encoding": "chunked"}, content=iter([b'{"action": {}}']))
+    r = c.post(
+        url,
+        headers={**g.h("Blue"), "Transfer-Encoding": "chunked"},
+        content=iter([b'{"action": {}}']),
+    )
     assert r.status_code == 411
     r = c.post("/api/games", json={"scenario": "tiny-duel", "options": {"nope": True}})
     assert r.status_code == 400 and "unknown option" in r.json()["message"]
     r = c.post("/api/games", json={"scenario": "tiny-duel", "seed": 0})
     assert r.status_code == 422 and r.json()["problems"][0]["path"] == "seed"
-    r = c.put(f"/api/games/{g.id}/standing-orders", headers=g.h("Blue"), json={"orders": [{"choose": {}}]})
+    r = c.put(
+        f"/api/games/{g.id}/standing-orders", headers=g.h("Blue"), json={"orders": [{"choose": {}}]}
+    )
     assert r.status_code == 422 and "type" in r.json()["message"]
     assert g.state("Blue")["seq"] == 0
 
@@ -171,7 +192,9 @@ def test_game_survives_restart_and_cache_eviction(app_factory: Any, tmp_path: An
         games = []
         for seed in (1, 2):
             body = c.post("/api/games", json={"scenario": "tiny-duel", "seed": seed}).json()
-            games.append(Started(c, body["game"], {s: v["token"] for s, v in body["sides"].items()}, body))
+            games.append(
+                Started(c, body["game"], {s: v["token"] for s, v in body["sides"].items()}, body)
+            )
         for g in games:
             commit_postures(g)
         games[0].ok("Blue", {"type": "move", "piece": "b1", "to": "0103"})
@@ -183,7 +206,9 @@ def test_game_survives_restart_and_cache_eviction(app_factory: Any, tmp_path: An
         for g, old in zip(games, before, strict=True):
             g.client = c2
             now = g.state("Blue")
-            assert now["seq"] == old["seq"] and now["view"] == old["view"] and now["log"] == old["log"]
+            assert (
+                now["seq"] == old["seq"] and now["view"] == old["view"] and now["log"] == old["log"]
+            )
 
 
 def test_replay_divergence_is_reported(app_factory: Any, tmp_path: Any) -> None:
@@ -204,7 +229,10 @@ def test_replay_divergence_is_reported(app_factory: Any, tmp_path: Any) -> None:
 def test_my_games_lists_the_seats_of_given_tokens(start: Any) -> None:
     a: Started = start()
     b: Started = start(hotseat=True)
-    r = a.client.post("/api/my-games", json={"tokens": [a.tokens["Red"], b.tokens["Blue"], b.tokens["Red"], "junk"]})
+    r = a.client.post(
+        "/api/my-games",
+        json={"tokens": [a.tokens["Red"], b.tokens["Blue"], b.tokens["Red"], "junk"]},
+    )
     got = sorted((x["game"], x["side"]) for x in r.json()["games"])
     assert got == sorted([(a.id, "Red"), (b.id, "Blue"), (b.id, "Red")])
     assert all(x["hotseat"] == (x["game"] == b.id) for x in r.json()["games"])
@@ -213,13 +241,19 @@ def test_my_games_lists_the_seats_of_given_tokens(start: Any) -> None:
 def test_preview_and_reachable_hooks(start: Any) -> None:
     g: Started = start("ui-skirmish", seed=5)
     commit_postures(g)
-    r = g.client.post(f"/api/games/{g.id}/reachable", headers=g.h("Blue"), json={"pieces": ["b2"]}).json()
+    r = g.client.post(
+        f"/api/games/{g.id}/reachable", headers=g.h("Blue"), json={"pieces": ["b2"]}
+    ).json()
     # 0402 and 0303 are behind walls (T 3); 0401 holds a friendly piece, which does not block
     assert set(r["hexes"]) == {"0401", "0301", "0201", "0202"}
-    assert all(v["info"] == {"cost": 1} and v["action"]["piece"] == "b2" for v in r["hexes"].values())
+    assert all(
+        v["info"] == {"cost": 1} and v["action"]["piece"] == "b2" for v in r["hexes"].values()
+    )
     g.ok("Blue", {"type": "end-phase"})
     pv = g.client.post(
-        f"/api/games/{g.id}/preview", headers=g.h("Blue"), json={"action": {"type": "attack", "from": "0401", "target": "0502"}}
+        f"/api/games/{g.id}/preview",
+        headers=g.h("Blue"),
+        json={"action": {"type": "attack", "from": "0401", "target": "0502"}},
     ).json()
     assert pv["available"] and pv["odds"] == "1:1" and pv["attack"] == 2 and pv["defense"] == 2
     assert abs(sum(pv["distribution"].values()) - 1) < 1e-9
@@ -229,10 +263,19 @@ def test_preview_and_reachable_hooks(start: Any) -> None:
 def test_generic_fallbacks_without_hooks(start: Any) -> None:
     g: Started = start("tiny-duel")
     commit_postures(g)
-    r = g.client.post(f"/api/games/{g.id}/reachable", headers=g.h("Blue"), json={"pieces": ["b1"]}).json()
+    r = g.client.post(
+        f"/api/games/{g.id}/reachable", headers=g.h("Blue"), json={"pieces": ["b1"]}
+    ).json()
     assert set(r["hexes"]) == {"0101", "0103", "0201", "0202"}
-    assert r["hexes"]["0103"]["action"] == {"type": "move", "side": "Blue", "piece": "b1", "to": "0103"}
-    pv = g.client.post(f"/api/games/{g.id}/preview", headers=g.h("Blue"), json={"action": {"type": "end-phase"}}).json()
+    assert r["hexes"]["0103"]["action"] == {
+        "type": "move",
+        "side": "Blue",
+        "piece": "b1",
+        "to": "0103",
+    }
+    pv = g.client.post(
+        f"/api/games/{g.id}/preview", headers=g.h("Blue"), json={"action": {"type": "end-phase"}}
+    ).json()
     assert pv == {"available": False, "text": "type=end-phase"}
     groups = g.state("Blue")["groups"]
     assert [gr["type"] for gr in groups] == ["move", "end-phase"]

@@ -12,12 +12,37 @@ def test_serve_arguments() -> None:
     sub = p.add_subparsers(dest="verb")
     add_parser(sub)
     a = p.parse_args(["serve"])
-    assert (a.host, a.port, a.db, a.notify_cmd, a.fn) == ("127.0.0.1", 8418, "grognard.sqlite", None, run)
-    a = p.parse_args(
-        ["serve", "--host", "0.0.0.0", "--port", "9000", "--db", "x.sqlite", "--notify-cmd", "notify-send grognard",
-         "--scenarios", "a", "--scenarios", "b"]
+    assert (a.host, a.port, a.db, a.notify_cmd, a.fn) == (
+        "127.0.0.1",
+        8418,
+        "grognard.sqlite",
+        None,
+        run,
     )
-    assert (a.host, a.port, a.db, a.notify_cmd, a.scenarios) == ("0.0.0.0", 9000, "x.sqlite", "notify-send grognard", ["a", "b"])
+    a = p.parse_args(
+        [
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "9000",
+            "--db",
+            "x.sqlite",
+            "--notify-cmd",
+            "notify-send grognard",
+            "--scenarios",
+            "a",
+            "--scenarios",
+            "b",
+        ]
+    )
+    assert (a.host, a.port, a.db, a.notify_cmd, a.scenarios) == (
+        "0.0.0.0",
+        9000,
+        "x.sqlite",
+        "notify-send grognard",
+        ["a", "b"],
+    )
 
 
 def test_serve_refuses_a_newer_database(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

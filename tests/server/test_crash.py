@@ -33,8 +33,19 @@ class Server:
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
         self.url = f"http://127.0.0.1:{port}"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "grognard.server", "--port", str(port), "--db", str(db),
-             "--scenarios", str(ROOT / "tests" / "tinyrules" / "scenarios"), "--log-level", "warning"],
+            [
+                sys.executable,
+                "-m",
+                "grognard.server",
+                "--port",
+                str(port),
+                "--db",
+                str(db),
+                "--scenarios",
+                str(ROOT / "tests" / "tinyrules" / "scenarios"),
+                "--log-level",
+                "warning",
+            ],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
@@ -50,7 +61,9 @@ class Server:
                     raise RuntimeError(f"server did not start: {err}") from None
                 time.sleep(0.05)
 
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    def call(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.url + path, data=data, method=method)
         req.add_header("Content-Type", "application/json")
@@ -92,13 +105,19 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
         acked = 0
         views: dict[str, Any] = {}
         for _ in range(22):
-            states = {s: srv.call("GET", f"/api/games/{gid}/state", token=t)[1] for s, t in tokens.items()}
+            states = {
+                s: srv.call("GET", f"/api/games/{gid}/state", token=t)[1] for s, t in tokens.items()
+            }
             side = next((s for s in ("Blue", "Red") if states[s]["legal"]), None)
             if side is None:
                 break
             legal = states[side]["legal"]
-            action = rng.choices(legal, weights=[0.15 if a["type"] == "end-phase" else 1.0 for a in legal])[0]
-            status, res = srv.call("POST", f"/api/games/{gid}/actions", {"action": action}, token=tokens[side])
+            action = rng.choices(
+                legal, weights=[0.15 if a["type"] == "end-phase" else 1.0 for a in legal]
+            )[0]
+            status, res = srv.call(
+                "POST", f"/api/games/{gid}/actions", {"action": action}, token=tokens[side]
+            )
             assert status == 200, res
             acked = res["seq"]
         for s, t in tokens.items():
@@ -117,7 +136,12 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
             assert st["view"] == views[s]["view"] and st["log"] == views[s]["log"]
         # and play goes on from there
         side = next(s for s in ("Blue", "Red") if views[s]["legal"])
-        status, res = srv2.call("POST", f"/api/games/{gid}/actions", {"action": views[side]["legal"][0]}, token=tokens[side])
+        status, res = srv2.call(
+            "POST",
+            f"/api/games/{gid}/actions",
+            {"action": views[side]["legal"][0]},
+            token=tokens[side],
+        )
         assert status == 200 and res["seq"] == acked + 1
     finally:
         srv2.stop()

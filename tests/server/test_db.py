@@ -25,8 +25,8 @@ def test_migration_from_version_1_keeps_the_data(tmp_path: Path) -> None:
     c = db.connect(path)
     assert db.migrate(c, target=1) == [1]
     c.execute(
-        "INSERT INTO games VALUES ('g1', 'tiny-duel', 'Tiny duel', 'tiny', 'src', 'duel.toml', 'h', 'd', '{}', '{}', 3,"
-        " '[\"Blue\", \"Red\"]', 1000.0)"
+        "INSERT INTO games VALUES ('g1', 'tiny-duel', 'Tiny duel', 'tiny', 'src', 'duel.toml', 'h',"
+        " 'd', '{}', '{}', 3, '[\"Blue\", \"Red\"]', 1000.0)"
     )
     c.execute("INSERT INTO seats VALUES ('g1', 'Blue', 'hash-b', NULL)")
     c.execute("INSERT INTO actions VALUES ('g1', 1, 'Blue', '{\"type\": \"x\"}', 'sh', 1001.0)")
@@ -58,7 +58,9 @@ def test_a_newer_database_is_refused_and_left_alone(tmp_path: Path) -> None:
     c.close()
 
 
-def test_a_failing_migration_is_rolled_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_migration_is_rolled_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def broken(conn: sqlite3.Connection) -> None:
         conn.execute("CREATE TABLE half_done (x INTEGER)")
         raise RuntimeError("disk on fire")
@@ -69,13 +71,17 @@ def test_a_failing_migration_is_rolled_back(tmp_path: Path, monkeypatch: pytest.
     with pytest.raises(RuntimeError, match="disk on fire"):
         db.migrate(c)
     assert db.schema_version(c) == 3
-    assert c.execute("SELECT count(*) FROM sqlite_master WHERE name = 'half_done'").fetchone()[0] == 0
+    assert (
+        c.execute("SELECT count(*) FROM sqlite_master WHERE name = 'half_done'").fetchone()[0] == 0
+    )
     c.close()
 
 
 def test_action_numbers_are_unique_and_undo_removes_only_the_last(tmp_path: Path) -> None:
     s = db.Store(tmp_path / "c.sqlite")
-    row = db.GameRow("g", "sc", "t", "tiny", "src", "f", "h", "d", {}, {}, 1, ["A", "B"], 1.0, False, 1.0, "")
+    row = db.GameRow(
+        "g", "sc", "t", "tiny", "src", "f", "h", "d", {}, {}, 1, ["A", "B"], 1.0, False, 1.0, ""
+    )
     s.create_game(row, {"A": "ha", "B": "hb"})
     s.append_action("g", 1, "A", {"type": "a"}, "h1", "s")
     s.append_action("g", 2, "B", {"type": "b"}, "h2", "s")

@@ -73,12 +73,23 @@ def test_networks_points_and_pointy_maps() -> None:
     b.add_point(h31, Point("port", "Harbour"))
     board = b.build()
     data = board_json(board)
-    assert data["orientation"] == "pointy" and data["corners"][0] == [pytest.approx(0.86603), pytest.approx(0.5)]
+    assert data["orientation"] == "pointy" and data["corners"][0] == [
+        pytest.approx(0.86603),
+        pytest.approx(0.5),
+    ]
     rail = data["networks"][0]
-    assert rail["name"] == "main-line" and len(rail["segments"]) == 2 and rail["stroke"] == line_style("rail")["stroke"]
+    assert (
+        rail["name"] == "main-line"
+        and len(rail["segments"]) == 2
+        and rail["stroke"] == line_style("rail")["stroke"]
+    )
     for x1, y1, x2, y2 in rail["segments"]:
         assert math.hypot(x2 - x1, y2 - y1) == pytest.approx(math.sqrt(3), abs=1e-3)
     assert data["features"]["river"]["stroke"] == line_style("river")["stroke"]
     assert data["places"] == [{"hex": "0301", "kind": "port", "name": "Harbour", "attrs": {}}]
     bog = data["terrain"][1]
-    assert bog["name"] == "swampy-bog" and bog["fill"].startswith("#") and bog == {"name": "swampy-bog", **terrain_style("swampy-bog")}
+    assert (
+        bog["name"] == "swampy-bog"
+        and bog["fill"].startswith("#")
+        and bog == {"name": "swampy-bog", **terrain_style("swampy-bog")}
+    )

@@ -1,4 +1,5 @@
-"""Fog of war over the API: no hidden piece in any answer or push, pushes to every side after every action."""
+"""Fog of war over the API: no hidden piece in any answer or push, pushes to every side after every
+action."""
 
 from __future__ import annotations
 
@@ -48,19 +49,27 @@ class Watch:
         hidden = set(g.ruleset.hidden_tokens(g, side))
         if isinstance(doc, dict) and "view" in doc:
             # no hidden piece id as any value or key of the view, legal actions or groups
-            vals = strings({k: doc[k] for k in ("view", "legal", "groups", "standing_orders") if k in doc})
+            vals = strings(
+                {k: doc[k] for k in ("view", "legal", "groups", "standing_orders") if k in doc}
+            )
             assert not (hidden & vals), f"{side} is sent hidden {hidden & vals}"
         for tok in hidden:
             self.checked_hidden[tok] = self.checked_hidden.get(tok, 0) + 1
         text = json.dumps(doc)
         never = hidden - self.seen[side]
         for tok in never:
-            assert not re.search(rf"(?<![\w-]){re.escape(tok)}(?![\w-])", text), f"{side} is told about {tok}"
+            assert not re.search(rf"(?<![\w-]){re.escape(tok)}(?![\w-])", text), (
+                f"{side} is told about {tok}"
+            )
         self.checked += 1
 
 
 def play_random(
-    g: Started, steps: int, rng: random.Random, sockets: dict[str, Any] | None = None, probe_every: int = 2
+    g: Started,
+    steps: int,
+    rng: random.Random,
+    sockets: dict[str, Any] | None = None,
+    probe_every: int = 2,
 ) -> Watch:
     w = Watch(g)
     c = g.client
@@ -75,21 +84,28 @@ def play_random(
             break
         side = rng.choice(acting)
         st = states[side]
-        # probes a curious player might send: moves to every hex next to its pieces, attacks, reach, previews
+        # probes a curious player might send: moves to every hex next to its pieces, attacks, reach,
+        # previews
         for p in st["view"]["pieces"] if probe_every and step % probe_every == 0 else []:
             if p["side"] != side or p["loc"][0] != "hex":
                 continue
-            r = c.post(f"/api/games/{g.id}/reachable", headers=g.h(side), json={"pieces": [p["id"]]})
+            r = c.post(
+                f"/api/games/{g.id}/reachable", headers=g.h(side), json={"pieces": [p["id"]]}
+            )
             w.check(side, r.json())
             for target in board_neighbours(w, p["loc"][1]):
-                for probe in ({"type": "move", "piece": p["id"], "to": target},
-                              {"type": "attack", "from": p["loc"][1], "target": target}):
+                for probe in (
+                    {"type": "move", "piece": p["id"], "to": target},
+                    {"type": "attack", "from": p["loc"][1], "target": target},
+                ):
                     if probe in [{k: v for k, v in a.items() if k != "side"} for a in st["legal"]]:
                         continue
                     r = g.act(side, probe)
                     assert r.status_code == 409, r.text
                     w.check(side, r.json())
-                    pv = c.post(f"/api/games/{g.id}/preview", headers=g.h(side), json={"action": probe})
+                    pv = c.post(
+                        f"/api/games/{g.id}/preview", headers=g.h(side), json={"action": probe}
+                    )
                     w.check(side, pv.json())
         weights = [0.2 if a["type"] in ("end-phase", "pass") else 1.0 for a in st["legal"]]
         action = rng.choices(st["legal"], weights=weights, k=1)[0]
@@ -101,7 +117,11 @@ def play_random(
             w.check(s, st2)
             if sockets is not None:
                 push = sockets[s].receive_json()
-                assert push["type"] == "state" and push["side"] == s and push["seq"] == res["seq"] + res["standing_applied"]
+                assert (
+                    push["type"] == "state"
+                    and push["side"] == s
+                    and push["seq"] == res["seq"] + res["standing_applied"]
+                )
                 w.check(s, push)
     return w
 
@@ -123,7 +143,10 @@ def test_no_hidden_piece_reaches_the_other_side_in_any_response(start: Any) -> N
 def test_pushes_go_to_every_side_after_every_action(start: Any) -> None:
     g: Started = start("tiny-duel", seed=4)
     c = g.client
-    with c.websocket_connect(f"/api/games/{g.id}/ws") as blue, c.websocket_connect(f"/api/games/{g.id}/ws") as red:
+    with (
+        c.websocket_connect(f"/api/games/{g.id}/ws") as blue,
+        c.websocket_connect(f"/api/games/{g.id}/ws") as red,
+    ):
         blue.send_json({"token": g.tokens["Blue"]})
         first = blue.receive_json()
         assert first["side"] == "Blue" and first["log_from"] == 0
@@ -132,7 +155,8 @@ def test_pushes_go_to_every_side_after_every_action(start: Any) -> None:
         assert blue.receive_json()["connected"] == ["Blue", "Red"]
         w = play_random(g, 25, random.Random(4), sockets={"Blue": blue, "Red": red}, probe_every=0)
         assert w.checked > 50
-        # a push after an action the other side cannot see at all still arrives, with nothing new in it
+        # a push after an action the other side cannot see at all still arrives, with nothing new in
+        # it
         blue.send_json({"type": "ping"})
         assert blue.receive_json() == {"type": "pong"}
 
@@ -149,7 +173,8 @@ def test_log_is_renumbered_so_hidden_events_leave_no_gaps(start: Any) -> None:
     g: Started = start("tiny-duel", seed=1)
     g.ok("Blue", {"type": "commit", "key": "posture", "value": "bold"})
     red = g.state("Red")
-    # Blue's private "you chose" event exists in the true log but not in Red's, and Red's numbering has no hole
+    # Blue's private "you chose" event exists in the true log but not in Red's, and Red's numbering
+    # has no hole
     game = g.client.app.state.service.entry(g.id).game
     assert len(game.state.log) > len(red["log"])
     assert [e["n"] for e in red["log"]] == list(range(len(red["log"])))

@@ -13,7 +13,9 @@ from tests.server.conftest import ROOT, Started, commit_postures
 
 
 def put_orders(g: Started, side: str, orders: list[dict[str, Any]]) -> dict[str, Any]:
-    r = g.client.put(f"/api/games/{g.id}/standing-orders", headers=g.h(side), json={"orders": orders})
+    r = g.client.put(
+        f"/api/games/{g.id}/standing-orders", headers=g.h(side), json={"orders": orders}
+    )
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -21,7 +23,11 @@ def put_orders(g: Started, side: str, orders: list[dict[str, Any]]) -> dict[str,
 def test_always_pass_on_reserve_commitment(start: Any) -> None:
     g: Started = start("ui-skirmish", seed=5)
     commit_postures(g)
-    put_orders(g, "Red", [{"step": "reserve", "choose": {"type": "pass"}, "note": "never commit the reserve"}])
+    put_orders(
+        g,
+        "Red",
+        [{"step": "reserve", "choose": {"type": "pass"}, "note": "never commit the reserve"}],
+    )
     g.ok("Blue", {"type": "end-phase"})
     res = g.ok("Blue", {"type": "attack", "from": "0401", "target": "0502"})
     assert res["standing_applied"] == 1
@@ -34,10 +40,15 @@ def test_always_pass_on_reserve_commitment(start: Any) -> None:
 
 def test_standing_orders_are_private_and_act_at_once_when_they_apply(start: Any) -> None:
     g: Started = start("tiny-duel", seed=2)
-    res = put_orders(g, "Red", [{"step": "secret-choice", "choose": {"type": "commit", "value": "careful"}}])
+    res = put_orders(
+        g, "Red", [{"step": "secret-choice", "choose": {"type": "commit", "value": "careful"}}]
+    )
     assert res["standing_applied"] == 1
     assert g.state("Red")["acting"] == ["Blue"]
-    assert g.client.get(f"/api/games/{g.id}/standing-orders", headers=g.h("Blue")).json() == {"side": "Blue", "orders": []}
+    assert g.client.get(f"/api/games/{g.id}/standing-orders", headers=g.h("Blue")).json() == {
+        "side": "Blue",
+        "orders": [],
+    }
     assert g.state("Blue")["standing_orders"] == []
     assert g.state("Red")["standing_orders"][0]["choose"]["value"] == "careful"
     # the next turn's posture is chosen for Red too, after Blue's choice
@@ -52,7 +63,12 @@ def test_standing_order_matching() -> None:
         {"step": "movement", "choose": {"type": "end-phase"}},
         {"offered": "commit", "choose": {"type": "commit", "value": "bold"}},
     ]
-    assert standing.pick(g, "Blue", orders) == {"type": "commit", "side": "Blue", "key": "posture", "value": "bold"}
+    assert standing.pick(g, "Blue", orders) == {
+        "type": "commit",
+        "side": "Blue",
+        "key": "posture",
+        "value": "bold",
+    }
     assert standing.pick(g, "Blue", orders[:1]) is None
     assert standing.pick(g, "Blue", [{"choose": {"type": "commit", "value": "nope"}}]) is None
     g.apply({"type": "commit", "side": "Blue", "key": "posture", "value": "bold"})
@@ -77,14 +93,18 @@ def test_notify_cmd_runs_when_a_side_must_move(app_factory: Any, tmp_path: Path)
     out = tmp_path / "notified.txt"
     script = tmp_path / "notify.py"
     script.write_text(
-        "import sys\nwith open(sys.argv[1], 'a') as f:\n    f.write(' '.join(sys.argv[2:]) + '\\n')\n", encoding="utf-8"
+        "import sys\nwith open(sys.argv[1], 'a') as f:\n    f.write(' '.join(sys.argv[2:]) +"
+        " '\\n')\n",
+        encoding="utf-8",
     )
     app = app_factory(notify_cmd=f"{sys.executable} {script} {out}")
     with TestClient(app) as c:
         body = c.post("/api/games", json={"scenario": "tiny-duel", "seed": 1}).json()
         g = Started(c, body["game"], {s: v["token"] for s, v in body["sides"].items()}, body)
         g.ok("Blue", {"type": "commit", "key": "posture", "value": "bold"})
-        g.ok("Red", {"type": "commit", "key": "posture", "value": "bold"})  # Blue (done choosing) must move
+        g.ok(
+            "Red", {"type": "commit", "key": "posture", "value": "bold"}
+        )  # Blue (done choosing) must move
         g.ok("Blue", {"type": "end-phase"})  # movement -> combat: still Blue, nobody new to notify
         g.ok("Blue", {"type": "end-phase"})  # Blue's player turn ends: Red must move
         app.state.service.notify.wait()

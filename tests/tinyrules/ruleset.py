@@ -48,8 +48,17 @@ class Turn(Sequence_):
 
     def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
         kids: list[tuple[str, dict[str, Any]]] = []
-        kids.append(("secret-choice", {"key": "posture", "sides": list(g.state.sides),
-                                       "options": {s: ["bold", "careful"] for s in g.state.sides}, "rule": "T 2"}))
+        kids.append(
+            (
+                "secret-choice",
+                {
+                    "key": "posture",
+                    "sides": list(g.state.sides),
+                    "options": {s: ["bold", "careful"] for s in g.state.sides},
+                    "rule": "T 2",
+                },
+            )
+        )
         for s in g.state.sides:
             kids.append(("player-turn", {"side": s}))
         return kids
@@ -70,7 +79,8 @@ class PlayerTurn(Sequence_):
 
 @implements("T 3")
 class Movement(Step):
-    """T 3: each piece may move once to an adjacent hex free of enemy pieces and not across a wall."""
+    """T 3: each piece may move once to an adjacent hex free of enemy pieces and not across a
+    wall."""
 
     name = "movement"
     title = "Movement phase"
@@ -89,7 +99,9 @@ class Movement(Step):
                 continue
             for j in g.board.neighbors(int(p.loc.ref)):
                 if self._why_not(g, p, j) is None:
-                    out.append({"type": "move", "side": side, "piece": p.id, "to": g.board.label(j)})
+                    out.append(
+                        {"type": "move", "side": side, "piece": p.id, "to": g.board.label(j)}
+                    )
         out.append({"type": "end-phase", "side": side})
         return out
 
@@ -107,7 +119,9 @@ class Movement(Step):
         if action["type"] == "end-phase":
             return
         if action["type"] != "move":
-            raise IllegalAction("T 3", f"only moves are allowed in the movement phase, not {action['type']!r}")
+            raise IllegalAction(
+                "T 3", f"only moves are allowed in the movement phase, not {action['type']!r}"
+            )
         p = g.state.pieces.get(action.get("piece", ""))
         if p is None or p.side != action["side"]:
             raise IllegalAction("T 3", f"{action['side']} has no piece {action.get('piece')!r}")
@@ -128,8 +142,13 @@ class Movement(Step):
         j = g.board.idx(action["to"])
         g.state.move(action["piece"], Loc.hex(j))
         f.params["moved"].append(action["piece"])
-        g.emit("move", f"{action['piece']} moves to {action['to']}", rule="T 3", visible_to=visible_sides(g, action["piece"]),
-               others=None)
+        g.emit(
+            "move",
+            f"{action['piece']} moves to {action['to']}",
+            rule="T 3",
+            visible_to=visible_sides(g, action["piece"]),
+            others=None,
+        )
         reveal_scouts(g)
 
 
@@ -155,7 +174,14 @@ class Combat(Step):
                 continue
             for j in g.board.neighbors(i):
                 if any(visible(g, q, side) and q.side != side for q in g.state.at_hex(j)):
-                    out.append({"type": "attack", "side": side, "from": g.board.label(i), "target": g.board.label(j)})
+                    out.append(
+                        {
+                            "type": "attack",
+                            "side": side,
+                            "from": g.board.label(i),
+                            "target": g.board.label(j),
+                        }
+                    )
         out.append({"type": "end-phase", "side": side})
         return out
 
@@ -174,7 +200,9 @@ class Combat(Step):
             raise IllegalAction("T 4", "each hex attacks at most once per phase")
         if j not in g.board.neighbors(i):
             raise IllegalAction("T 4", "the target must be adjacent")
-        if not any(visible(g, q, action["side"]) and q.side != action["side"] for q in g.state.at_hex(j)):
+        if not any(
+            visible(g, q, action["side"]) and q.side != action["side"] for q in g.state.at_hex(j)
+        ):
             raise IllegalAction("T 4", "there is no known enemy in the target hex")
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
@@ -183,15 +211,23 @@ class Combat(Step):
             return
         f.params["attacked"].append(action["from"])
         defender = other(g, action["side"])
-        g.emit("attack", f"{action['side']} attacks {action['target']} from {action['from']}", rule="T 4")
-        g.push("resolve", {"from": action["from"], "target": action["target"], "attacker": action["side"]})
+        g.emit(
+            "attack",
+            f"{action['side']} attacks {action['target']} from {action['from']}",
+            rule="T 4",
+        )
+        g.push(
+            "resolve",
+            {"from": action["from"], "target": action["target"], "attacker": action["side"]},
+        )
         if any(p.side == defender for p in g.state.at(Loc.box(reserve_box(defender)))):
             g.push("reserve", {"target": action["target"], "side": defender})
 
 
 @implements("T 4A")
 class Reserve(Step):
-    """T 4A: before the die is rolled the defender may commit a reserve piece into the target hex."""
+    """T 4A: before the die is rolled the defender may commit a reserve piece into the target
+    hex."""
 
     name = "reserve"
     title = "Reserve commitment"
@@ -209,7 +245,12 @@ class Reserve(Step):
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         if action["type"] == "commit-reserve":
             g.state.move(action["piece"], Loc.hex(g.board.idx(f.params["target"])))
-            g.emit("reserve", f"{action['piece']} is committed to {f.params['target']}", rule="T 4A", reveal=True)
+            g.emit(
+                "reserve",
+                f"{action['piece']} is committed to {f.params['target']}",
+                rule="T 4A",
+                reveal=True,
+            )
         else:
             g.emit("reserve", f"{action['side']} commits no reserve", rule="T 4A")
         g.finish(f)
@@ -223,7 +264,9 @@ class Resolve(Step):
     rule = "T 4"
 
     def run(self, g: Game, f: Frame) -> None:
-        resolve_attack(g, f.params["attacker"], g.board.idx(f.params["from"]), g.board.idx(f.params["target"]))
+        resolve_attack(
+            g, f.params["attacker"], g.board.idx(f.params["from"]), g.board.idx(f.params["target"])
+        )
         g.finish(f)
 
 
@@ -289,7 +332,11 @@ def reveal_scouts(g: Game) -> None:
         if p.type != "scout" or "revealed" in p.status or p.loc.kind != "hex":
             continue
         i = int(p.loc.ref)
-        near = {int(q.loc.ref) for q in g.state.pieces.values() if q.side != p.side and q.loc.kind == "hex"}
+        near = {
+            int(q.loc.ref)
+            for q in g.state.pieces.values()
+            if q.side != p.side and q.loc.kind == "hex"
+        }
         if any(j in near for j in g.board.neighbors(i)) or i in near:
             p.status.add("revealed")
             g.emit("reveal", f"scout {p.id} spotted at {g.board.label(i)}", rule="T 5", reveal=True)

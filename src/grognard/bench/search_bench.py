@@ -306,8 +306,9 @@ def _table(doc: dict[str, Any]) -> str:
             f"~{r['reach_mean_hexes']:.0f} hexes each)"
         )
         lines.append(
-            f"    ours {r['reach_ours_s'] * 1e3:8.1f} ms   (+ dicts {r['reach_ours_with_dicts_s'] * 1e3:.1f} ms, "
-            f"first call {r['reach_ours_first_call_s'] * 1e3:.1f} ms)"
+            f"    ours {r['reach_ours_s'] * 1e3:8.1f} ms   (+ dicts"
+            f" {r['reach_ours_with_dicts_s'] * 1e3:.1f} ms, first call"
+            f" {r['reach_ours_first_call_s'] * 1e3:.1f} ms)"
         )
         lines.append(f"    networkx {r['reach_networkx_s'] * 1e3:8.1f} ms")
         lines.append(
@@ -316,13 +317,15 @@ def _table(doc: dict[str, Any]) -> str:
         )
         lines.append(f"  supply ({r['sources']} sources, whole map)")
         lines.append(
-            f"    ours {r['supply_ours_s'] * 1e3:8.1f} ms   (first call {r['supply_ours_first_call_s'] * 1e3:.1f} ms)"
+            f"    ours {r['supply_ours_s'] * 1e3:8.1f} ms   (first call"
+            f" {r['supply_ours_first_call_s'] * 1e3:.1f} ms)"
         )
         lines.append(f"    raw scipy {r['supply_scipy_s'] * 1e3:8.1f} ms")
         lines.append(f"    networkx {r['supply_networkx_s'] * 1e3:8.1f} ms")
         lines.append(
-            f"    speedup {r['supply_speedup_vs_networkx']:6.1f}x vs networkx (target >= 15x), "
-            f"{r['supply_time_vs_scipy']:.2f}x raw scipy time (target <= 1.5x)  identical={r['supply_identical']}"
+            f"    speedup {r['supply_speedup_vs_networkx']:6.1f}x vs networkx (target >= 15x),"
+            f" {r['supply_time_vs_scipy']:.2f}x raw scipy time (target <= 1.5x) "
+            f" identical={r['supply_identical']}"
         )
         lines.append("  targets met: " + ", ".join(f"{k}={v}" for k, v in r["targets_met"].items()))
     return "\n".join(lines)

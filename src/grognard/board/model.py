@@ -156,7 +156,8 @@ class Board:
 
     # ------------------------------------------------------------------ ids and labels
     def idx(self, ref: str | int | Hex) -> int:
-        """Hex index from a printed label (``"GW2:0619"`` or ``"0619"``), an axial hex or an index."""
+        """Hex index from a printed label (``"GW2:0619"`` or ``"0619"``), an axial hex or an
+        index."""
         if isinstance(ref, int | np.integer) and not isinstance(ref, Hex):
             i = int(ref)
             if not 0 <= i < self.n:
@@ -204,10 +205,16 @@ class Board:
 
     def line(self, i: int, j: int, nudge: int = 1) -> list[int]:
         """Board hexes on the straight line from ``i`` to ``j`` (off-board hexes skipped)."""
-        return [self.index[h] for h in hexgrid.line(self.hexes[i], self.hexes[j], nudge) if h in self.index]
+        return [
+            self.index[h]
+            for h in hexgrid.line(self.hexes[i], self.hexes[j], nudge)
+            if h in self.index
+        ]
 
     def line_sides(self, i: int, j: int, nudge: int = 1) -> list[int]:
-        return [self.side_index[s] for s in hexgrid.line_hexsides(self.hexes[i], self.hexes[j], nudge)]
+        return [
+            self.side_index[s] for s in hexgrid.line_hexsides(self.hexes[i], self.hexes[j], nudge)
+        ]
 
     # ------------------------------------------------------------------ terrain and features
     def terrain_of(self, i: int) -> str:
@@ -253,7 +260,9 @@ class Board:
     # ------------------------------------------------------------------ areas
     def areas_of(self, i: int, kind: str | None = None) -> list[Area]:
         return [
-            a for a in self.areas.values() if (kind is None or a.kind == kind) and i in set(a.hexes.tolist())
+            a
+            for a in self.areas.values()
+            if (kind is None or a.kind == kind) and i in set(a.hexes.tolist())
         ]
 
     def area_map(self, kind: str) -> tuple[np.ndarray, list[str]]:
@@ -267,7 +276,9 @@ class Board:
             for k, name in enumerate(names):
                 hx = self.areas[name].hexes
                 if (arr[hx] >= 0).any():
-                    raise BoardError(f"areas of kind {kind!r} overlap at {self.label(int(hx[arr[hx] >= 0][0]))}")
+                    raise BoardError(
+                        f"areas of kind {kind!r} overlap at {self.label(int(hx[arr[hx] >= 0][0]))}"
+                    )
                 arr[hx] = k
             arr.setflags(write=False)
             self._area_kind_maps[kind] = arr
@@ -367,7 +378,9 @@ class BoardBuilder:
         self._hex_attrs.setdefault(h, {}).update(attrs)
 
     # -------------------------------------------------------------- hexsides
-    def add_side_feature(self, a: Hex, b: Hex, feature: str, attrs: Mapping[str, Any] | None = None) -> None:
+    def add_side_feature(
+        self, a: Hex, b: Hex, feature: str, attrs: Mapping[str, Any] | None = None
+    ) -> None:
         if feature not in self._feature_names:
             raise BoardError(f"unknown hexside feature {feature!r}")
         try:
@@ -384,7 +397,9 @@ class BoardBuilder:
             raise BoardError(f"unknown point feature kind {point.kind!r}")
         self._points.setdefault(h, []).append(point)
 
-    def add_network_link(self, network: str, kind: str, a: Hex, b: Hex, attrs: Mapping[str, Any] | None = None) -> None:
+    def add_network_link(
+        self, network: str, kind: str, a: Hex, b: Hex, attrs: Mapping[str, Any] | None = None
+    ) -> None:
         net_kind, links = self._networks.setdefault(network, (kind, {}))
         if net_kind != kind:
             raise BoardError(f"network {network!r} declared as {net_kind!r} and {kind!r}")
@@ -432,7 +447,8 @@ class BoardBuilder:
                     aliases[lab.split(":", 1)[1]] = index[h]
         default = self._terrain_names[0]
         terrain = np.array(
-            [self._terrain_names.index(self._terrain.get(h, default)) for h in hexes], dtype=np.int16
+            [self._terrain_names.index(self._terrain.get(h, default)) for h in hexes],
+            dtype=np.int16,
         )
         sides: dict[Hexside, None] = {}
         for h in hexes:
@@ -480,7 +496,11 @@ class BoardBuilder:
                     raise BoardError(f"area {name!r} is adjacent to unknown area {other!r}")
         for b in self._boxes.values():
             for link in b.links:
-                if link.target not in aliases and link.target not in self._boxes and link.target not in areas:
+                if (
+                    link.target not in aliases
+                    and link.target not in self._boxes
+                    and link.target not in areas
+                ):
                     raise BoardError(f"box {b.name!r} links to unknown place {link.target!r}")
         hex_attrs = {index[h]: dict(a) for h, a in self._hex_attrs.items() if h in index}
         return Board(

@@ -35,7 +35,13 @@ def frac(x: Number | str | float) -> Fraction:
     raise TypeError(f"not a number: {x!r}")
 
 
-_GLYPHS = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3)}
+_GLYPHS = {
+    "½": Fraction(1, 2),
+    "¼": Fraction(1, 4),
+    "¾": Fraction(3, 4),
+    "⅓": Fraction(1, 3),
+    "⅔": Fraction(2, 3),
+}
 
 
 def half(x: Number) -> Fraction:

@@ -24,7 +24,14 @@ def _all(state: GameState) -> dict[str, dict[str, Any]]:
     return state.tracks.setdefault(KEY, {})
 
 
-def open_budget(state: GameState, name: str, limit: Number, rule: str, carry: bool = False, cap: Number | None = None) -> None:
+def open_budget(
+    state: GameState,
+    name: str,
+    limit: Number,
+    rule: str,
+    carry: bool = False,
+    cap: Number | None = None,
+) -> None:
     """Start (or restart) a budget for the current period."""
     b = _all(state).get(name)
     left = Fraction(0)
@@ -54,7 +61,8 @@ def spend(state: GameState, name: str, amount: Number, what: str = "") -> None:
         raise IllegalAction("core:budget", f"no capacity budget {name!r} is open")
     if Fraction(amount) > remaining(state, name):
         raise IllegalAction(
-            b["rule"], f"{what or 'this'} needs {amount} of {name} but only {remaining(state, name)} is left"
+            b["rule"],
+            f"{what or 'this'} needs {amount} of {name} but only {remaining(state, name)} is left",
         )
     b["used"] = Fraction(b["used"]) + Fraction(amount)
 

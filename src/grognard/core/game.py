@@ -44,7 +44,9 @@ class Roll(dict[str, Any]):
 class Game:
     """One game in progress. Create it with :meth:`new` or :meth:`load`."""
 
-    def __init__(self, ruleset: Ruleset, scenario: Scenario, seed: int, options: Mapping[str, Any]) -> None:
+    def __init__(
+        self, ruleset: Ruleset, scenario: Scenario, seed: int, options: Mapping[str, Any]
+    ) -> None:
         self.ruleset = ruleset
         self.scenario = scenario
         self.board: Board = scenario.board
@@ -62,7 +64,9 @@ class Game:
 
     # ================================================================== creation
     @classmethod
-    def new(cls, scenario: Scenario, seed: int = 1, options: Mapping[str, Any] | None = None) -> Game:
+    def new(
+        cls, scenario: Scenario, seed: int = 1, options: Mapping[str, Any] | None = None
+    ) -> Game:
         """Start a game of ``scenario`` with the given seed and option choices."""
         ruleset = scenario.ruleset
         resolved = ruleset.option_set().resolve(scenario.options, options or {}, where="options")
@@ -137,7 +141,12 @@ class Game:
         ``reveal`` marks an event that shows a side something it did not know: it is an
         information barrier for undo.
         """
-        ev: dict[str, Any] = {"n": len(self.state.log), "type": type, "text": text, "turn": self.turn_label()}
+        ev: dict[str, Any] = {
+            "n": len(self.state.log),
+            "type": type,
+            "text": text,
+            "turn": self.turn_label(),
+        }
         if rule:
             ev["rule"] = rule
         if visible_to is not None:
@@ -165,12 +174,24 @@ class Game:
         spec = DieSpec.parse(die)
         value, faces, used = roll_spec(self.seed, self.state.dice_counter, spec)
         self.state.dice_counter += used
-        mods = modifiers if isinstance(modifiers, Modifiers) else Modifiers().add(modifiers, rule, "modifier")
+        mods = (
+            modifiers
+            if isinstance(modifiers, Modifiers)
+            else Modifiers().add(modifiers, rule, "modifier")
+        )
         modified = value + int(mods.total())
         clamped = modified
         if clamp is not None:
             clamped = max(clamp[0], min(clamp[1], modified))
-        r = Roll(die=str(spec), faces=faces, natural=value, modified=clamped, unclamped=modified, reason=reason, rule=rule)
+        r = Roll(
+            die=str(spec),
+            faces=faces,
+            natural=value,
+            modified=clamped,
+            unclamped=modified,
+            reason=reason,
+            rule=rule,
+        )
         text = f"{reason}: {spec} rolled {value}"
         if len(mods):
             text += f", modified {modified} ({mods.explain()})"
@@ -211,8 +232,15 @@ class Game:
         f.done = True
 
     def end_game(self, winner: str | None, reason: str, rule: str, **data: Any) -> None:
-        self.state.result = {"winner": winner, "reason": reason, "rule": rule, **serial.to_jsonable(data)}
-        self.emit("game-over", f"game over: {winner or 'draw'} ({reason})", rule=rule, winner=winner)
+        self.state.result = {
+            "winner": winner,
+            "reason": reason,
+            "rule": rule,
+            **serial.to_jsonable(data),
+        }
+        self.emit(
+            "game-over", f"game over: {winner or 'draw'} ({reason})", rule=rule, winner=winner
+        )
 
     def cached(self, key: str, compute: Any) -> Any:
         """Memoise a derived value for the current position.
@@ -313,7 +341,9 @@ class Game:
             self._snap = self.state.clone()
             self._snap_at = len(self.actions)
         if self.state.turn.get("index") != turn_before or self.is_over():
-            self.checkpoints.append({"after": len(self.actions), "turn": self.turn_label(), "hash": self.state_hash()})
+            self.checkpoints.append(
+                {"after": len(self.actions), "turn": self.turn_label(), "hash": self.state_hash()}
+            )
         return self.state.log[log_mark:]
 
     def _normalise(self, action: Any) -> Action:
@@ -355,7 +385,9 @@ class Game:
         if not self.actions:
             raise UndoError("nothing to undo")
         if self.barriers[-1]:
-            raise UndoError("the last action rolled dice, revealed information or passed play to the other side")
+            raise UndoError(
+                "the last action rolled dice, revealed information or passed play to the other side"
+            )
         if side is not None and self.actions[-1]["side"] != side:
             raise UndoError(f"the last action was made by {self.actions[-1]['side']}, not {side}")
         last = self.actions.pop()
@@ -421,14 +453,18 @@ class Game:
         return d
 
     @classmethod
-    def load(cls, data: Mapping[str, Any], check: bool = True, allow_data_change: bool = False) -> Game:
+    def load(
+        cls, data: Mapping[str, Any], check: bool = True, allow_data_change: bool = False
+    ) -> Game:
         """Rebuild a game from a save or record, checking every recorded hash."""
         from grognard.scenario.loader import load_scenario_text
 
         d = migrate(dict(data))
         try:
             scenario = load_scenario_text(
-                d["scenario_source"], d.get("scenario_file") or "<save>", table_overrides=d.get("table_overrides", {})
+                d["scenario_source"],
+                d.get("scenario_file") or "<save>",
+                table_overrides=d.get("table_overrides", {}),
             )
         except KeyError as e:
             raise SaveError(f"save is missing {e.args[0]!r}") from None
@@ -436,12 +472,14 @@ class Game:
             raise SaveError("the scenario text in the save does not match its recorded hash")
         rs = scenario.ruleset
         if rs.name != d.get("ruleset"):
-            raise SaveError(f"save is for rule system {d.get('ruleset')!r}, its scenario uses {rs.name!r}")
+            raise SaveError(
+                f"save is for rule system {d.get('ruleset')!r}, its scenario uses {rs.name!r}"
+            )
         data_hash = rs.data_hash(scenario.table_overrides)
         if not allow_data_change and not hmac.compare_digest(data_hash, str(d.get("data_hash"))):
             raise SaveError(
-                f"the {rs.name} rule data changed since this game was saved "
-                f"(version {d.get('ruleset_version')} -> {rs.version}); the game may not replay identically"
+                f"the {rs.name} rule data changed since this game was saved (version"
+                f" {d.get('ruleset_version')} -> {rs.version}); the game may not replay identically"
             )
         g = cls.new(scenario, int(d["seed"]), d.get("options", {}))
         g.replay_actions(d.get("actions", []), d.get("checkpoints", []) if check else [])
@@ -449,7 +487,9 @@ class Game:
             raise ReplayMismatch(len(g.actions), g.turn_label(), d["state_hash"], g.state_hash())
         return g
 
-    def replay_actions(self, actions: Iterable[Action], checkpoints: Iterable[Mapping[str, Any]] = ()) -> None:
+    def replay_actions(
+        self, actions: Iterable[Action], checkpoints: Iterable[Mapping[str, Any]] = ()
+    ) -> None:
         by_index: dict[int, str] = {int(c["after"]): str(c["hash"]) for c in checkpoints}
         if 0 in by_index and by_index[0] != self.checkpoints[0]["hash"]:
             raise ReplayMismatch(0, self.turn_label(), by_index[0], self.checkpoints[0]["hash"])
@@ -474,7 +514,9 @@ def migrate(d: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(schema, int):
         raise SaveError("save has no schema version")
     if schema > SAVE_SCHEMA:
-        raise SaveError(f"save schema {schema} is newer than this grognard ({SAVE_SCHEMA}); upgrade grognard")
+        raise SaveError(
+            f"save schema {schema} is newer than this grognard ({SAVE_SCHEMA}); upgrade grognard"
+        )
     # Schema 1 is the first public one; future migrations go here, one per version.
     return d
 

@@ -25,7 +25,9 @@ def is_minimal(values: Mapping[str, Number], chosen: Sequence[str], at_least: Nu
     return all(not meets(values, [c for c in chosen if c != x], at_least) for x in chosen)
 
 
-def minimal_sets(values: Mapping[str, Number], at_least: Number, limit: int = 2000) -> list[tuple[str, ...]]:
+def minimal_sets(
+    values: Mapping[str, Number], at_least: Number, limit: int = 2000
+) -> list[tuple[str, ...]]:
     """Every minimal set of pieces whose values total at least ``at_least``.
 
     If all pieces together fall short, the only choice is all of them. ``limit`` caps

@@ -21,7 +21,11 @@ class Mod:
 
     def to_json(self) -> dict[str, object]:
         v = self.value
-        return {"value": str(v) if isinstance(v, Fraction) else v, "rule": self.rule, "reason": self.reason}
+        return {
+            "value": str(v) if isinstance(v, Fraction) else v,
+            "rule": self.rule,
+            "reason": self.reason,
+        }
 
 
 @dataclass
@@ -56,7 +60,9 @@ class Modifiers:
     def explain(self) -> str:
         if not self.items:
             return "no modifiers"
-        return ", ".join(f"{'+' if m.value >= 0 else ''}{fmt(m.value)} {m.reason} ({m.rule})" for m in self.items)
+        return ", ".join(
+            f"{'+' if m.value >= 0 else ''}{fmt(m.value)} {m.reason} ({m.rule})" for m in self.items
+        )
 
     def to_json(self) -> list[dict[str, object]]:
         return [m.to_json() for m in self.items]

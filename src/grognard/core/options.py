@@ -72,7 +72,9 @@ class OptionSet:
                     raise OptionError(f"{where}.{key}: unknown option (known: {known})")
                 if spec.choices:
                     if value not in spec.choices:
-                        raise OptionError(f"{where}.{key}: {value!r} is not one of {list(spec.choices)}")
+                        raise OptionError(
+                            f"{where}.{key}: {value!r} is not one of {list(spec.choices)}"
+                        )
                 elif not isinstance(value, bool):
                     raise OptionError(f"{where}.{key}: must be true or false, not {value!r}")
                 out[key] = value
@@ -82,7 +84,9 @@ class OptionSet:
                 groups.setdefault(spec.group, []).append(key)
         for g, on in groups.items():
             if len(on) > 1:
-                raise OptionError(f"{where}: options {', '.join(on)} exclude each other (group {g!r})")
+                raise OptionError(
+                    f"{where}: options {', '.join(on)} exclude each other (group {g!r})"
+                )
         for key, spec in self.specs.items():
             if out[key] is True:
                 for req in spec.requires:

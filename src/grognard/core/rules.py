@@ -78,7 +78,15 @@ def load_rule_list(path: Path) -> list[RuleEntry]:
         if rid in seen:
             raise ValueError(f"{path}: rule[{i}]: id {r['id']!r} listed twice")
         seen.add(rid)
-        out.append(RuleEntry(r["id"], r.get("title", ""), r.get("tier", ""), r.get("outside", ""), r.get("note", "")))
+        out.append(
+            RuleEntry(
+                r["id"],
+                r.get("title", ""),
+                r.get("tier", ""),
+                r.get("outside", ""),
+                r.get("note", ""),
+            )
+        )
     return out
 
 
@@ -98,8 +106,14 @@ def scan_tests(paths: Iterable[Path]) -> dict[str, list[str]]:
 
 
 def _marker_ids(dec: ast.expr) -> list[str]:
-    if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr == "rules":
-        return [a.value for a in dec.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if (
+        isinstance(dec, ast.Call)
+        and isinstance(dec.func, ast.Attribute)
+        and dec.func.attr == "rules"
+    ):
+        return [
+            a.value for a in dec.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        ]
     return []
 
 
@@ -107,7 +121,9 @@ def _scan_tree(tree: ast.Module, f: Path, out: dict[str, list[str]]) -> None:
     module_ids: list[str] = []
     for node in tree.body:
         # pytestmark = pytest.mark.rules(...) or [pytest.mark.rules(...), ...]
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets
+        ):
             vals = node.value.elts if isinstance(node.value, ast.List | ast.Tuple) else [node.value]
             for v in vals:
                 module_ids.extend(_marker_ids(v))
@@ -138,7 +154,12 @@ def coverage(
     for e in entries:
         rid = normalise(e.id)
         if e.outside:
-            rows[rid] = {"id": e.id, "title": e.title, "status": "outside-seeds", "where": e.outside}
+            rows[rid] = {
+                "id": e.id,
+                "title": e.title,
+                "status": "outside-seeds",
+                "where": e.outside,
+            }
             continue
         places = impl.get(rid, [])
         covered = (tests or {}).get(rid, [])
@@ -150,7 +171,9 @@ def coverage(
             status = "missing"
         where = "; ".join(places[:3]) + (f" (+{len(places) - 3})" if len(places) > 3 else "")
         if covered:
-            where += f" | tests: {'; '.join(covered[:2])}" + (f" (+{len(covered) - 2})" if len(covered) > 2 else "")
+            where += f" | tests: {'; '.join(covered[:2])}" + (
+                f" (+{len(covered) - 2})" if len(covered) > 2 else ""
+            )
         rows[rid] = {"id": e.id, "title": e.title, "status": status, "where": where}
     rank = {"missing": 0, "implemented": 1, "tested": 2, "outside-seeds": 3}
     # Children are the listed ids that extend this id ("OT 9" -> "OT 9A"): resolve deepest first.
@@ -174,7 +197,8 @@ def _is_child(parent: str, child: str) -> bool:
         return False
     nxt = child[len(parent)]
     last = parent[-1]
-    # "OT 9" -> "OT 9A" (letter after digit), "OT 9A" -> "OT 9A1", "LGG 16" -> "LGG 16.1", "16.1" -> "16.1-A"
+    # "OT 9" -> "OT 9A" (letter after digit), "OT 9A" -> "OT 9A1", "LGG 16" -> "LGG 16.1", "16.1" ->
+    # "16.1-A"
     if nxt in ".-":
         return True
     return last.isdigit() != nxt.isdigit()

@@ -69,7 +69,9 @@ class Step:
         for a in self.legal_actions(g, f, action["side"]):
             if serial.canonical(a) == wanted:
                 return
-        raise IllegalAction(self.rule, f"{action.get('type')!r} is not a legal action in {self.label(g, f)}")
+        raise IllegalAction(
+            self.rule, f"{action.get('type')!r} is not a legal action in {self.label(g, f)}"
+        )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         raise IllegalAction(self.rule, f"{self.label(g, f)} takes no actions")
@@ -121,7 +123,10 @@ class SecretChoice(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         if side not in self.actors(g, f):
             return []
-        return [{"type": "commit", "side": side, "key": f.params["key"], "value": v} for v in f.params["options"][side]]
+        return [
+            {"type": "commit", "side": side, "key": f.params["key"], "value": v}
+            for v in f.params["options"][side]
+        ]
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         rule = f.params.get("rule", self.rule)
@@ -136,12 +141,29 @@ class SecretChoice(Step):
         key = f.params["key"]
         side = action["side"]
         g.state.secrets.setdefault(side, {})[key] = action["value"]
-        g.emit("commit", f"{side} commits a secret choice ({key})", rule=f.params.get("rule"), key=key, by=side)
         g.emit(
-            "commit-detail", f"you chose {action['value']!r} for {key}", visible_to=[side], key=key, value=action["value"]
+            "commit",
+            f"{side} commits a secret choice ({key})",
+            rule=f.params.get("rule"),
+            key=key,
+            by=side,
+        )
+        g.emit(
+            "commit-detail",
+            f"you chose {action['value']!r} for {key}",
+            visible_to=[side],
+            key=key,
+            value=action["value"],
         )
         if not self.actors(g, f):
             chosen = {s: g.state.secrets[s].pop(key) for s in f.params["sides"]}
             g.state.vars.setdefault("choices", {})[key] = chosen
-            g.emit("reveal", f"choices revealed for {key}: {chosen}", rule=f.params.get("rule"), key=key, values=chosen, reveal=True)
+            g.emit(
+                "reveal",
+                f"choices revealed for {key}: {chosen}",
+                rule=f.params.get("rule"),
+                key=key,
+                values=chosen,
+                reveal=True,
+            )
             g.finish(f)

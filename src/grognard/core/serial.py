@@ -51,7 +51,9 @@ def from_jsonable(obj: Any) -> Any:
 
 
 def canonical(obj: Any) -> bytes:
-    return json.dumps(to_jsonable(obj), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return json.dumps(
+        to_jsonable(obj), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    ).encode()
 
 
 def digest(obj: Any) -> str:

@@ -123,11 +123,21 @@ class Frame:
     done: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"step": self.step, "params": serial.to_jsonable(self.params), "entered": self.entered, "done": self.done}
+        return {
+            "step": self.step,
+            "params": serial.to_jsonable(self.params),
+            "entered": self.entered,
+            "done": self.done,
+        }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Frame:
-        return cls(d["step"], serial.from_jsonable(d.get("params", {})), d.get("entered", False), d.get("done", False))
+        return cls(
+            d["step"],
+            serial.from_jsonable(d.get("params", {})),
+            d.get("entered", False),
+            d.get("done", False),
+        )
 
 
 class GameState:
@@ -211,7 +221,9 @@ class GameState:
 
     def occupied_hexes(self, side: str | None = None) -> set[int]:
         return {
-            int(p.loc.ref) for p in self.pieces.values() if p.loc.kind == "hex" and (side is None or p.side == side)
+            int(p.loc.ref)
+            for p in self.pieces.values()
+            if p.loc.kind == "hex" and (side is None or p.side == side)
         }
 
     # ------------------------------------------------------------------ markers and tracks
@@ -283,7 +295,17 @@ class GameState:
         s.alignment = dict(self.alignment)
         s.pieces = {
             k: Piece(
-                p.id, p.type, p.side, p.nation, p.face, p.loc, set(p.status), copy.deepcopy(p.attrs), p.faces, p.name, p.order
+                p.id,
+                p.type,
+                p.side,
+                p.nation,
+                p.face,
+                p.loc,
+                set(p.status),
+                copy.deepcopy(p.attrs),
+                p.faces,
+                p.name,
+                p.order,
             )
             for k, p in self.pieces.items()
         }

@@ -96,7 +96,9 @@ class ResultsTable:
             raise TableError(f"table {self.id}: no row {row}")
         return Lookup(self.id, self.columns[i], shift, roll, row, cells[i], row != roll)
 
-    def distribution(self, column: str | int, modifier: int = 0, shift: int = 0) -> dict[Any, float]:
+    def distribution(
+        self, column: str | int, modifier: int = 0, shift: int = 0
+    ) -> dict[Any, float]:
         """Exact result probabilities for a column, given a die modifier and a shift."""
         from itertools import product
 
@@ -113,7 +115,17 @@ class ResultsTable:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<table>") -> ResultsTable:
-        known = {"id", "title", "die", "columns", "rows", "provisional", "derived_from", "notes", "extra"}
+        known = {
+            "id",
+            "title",
+            "die",
+            "columns",
+            "rows",
+            "provisional",
+            "derived_from",
+            "notes",
+            "extra",
+        }
         unknown = sorted(set(data) - known)
         if unknown:
             raise TableError(f"{source}: unknown key(s) {', '.join(unknown)}")
@@ -132,14 +144,22 @@ class ResultsTable:
                 k = int(key)
             except ValueError:
                 raise TableError(f"{source}: rows.{key}: row keys must be integers") from None
-            if not isinstance(cells, Sequence) or isinstance(cells, str) or len(cells) != len(columns):
-                raise TableError(f"{source}: rows.{key}: needs {len(columns)} cells, one per column")
+            if (
+                not isinstance(cells, Sequence)
+                or isinstance(cells, str)
+                or len(cells) != len(columns)
+            ):
+                raise TableError(
+                    f"{source}: rows.{key}: needs {len(columns)} cells, one per column"
+                )
             rows[k] = tuple(cells)
         if not rows:
             raise TableError(f"{source}: the table has no rows")
         span = set(range(min(rows), max(rows) + 1))
         if set(rows) != span:
-            raise TableError(f"{source}: rows must be consecutive; missing {sorted(span - set(rows))}")
+            raise TableError(
+                f"{source}: rows must be consecutive; missing {sorted(span - set(rows))}"
+            )
         provisional = bool(data.get("provisional", False))
         derived = tuple(str(r) for r in data.get("derived_from", ()))
         if provisional and not derived:

@@ -59,7 +59,9 @@ class Ruleset:
         d = self.data_dir
         if not d.is_dir():
             return []
-        return sorted(p for p in d.rglob("*") if p.is_file() and p.suffix in (".toml", ".json", ".txt"))
+        return sorted(
+            p for p in d.rglob("*") if p.is_file() and p.suffix in (".toml", ".json", ".txt")
+        )
 
     def data_hash(self, overrides: Mapping[str, str] | None = None) -> str:
         """Content hash of the rule system's data (and any table overrides in use)."""
@@ -83,7 +85,8 @@ class Ruleset:
         return out
 
     def tables(self, overrides: Mapping[str, str] | None = None) -> dict[str, ResultsTable]:
-        """All results tables, with user overrides (table id -> TOML text) replacing shipped ones."""
+        """All results tables, with user overrides (table id -> TOML text) replacing shipped
+        ones."""
         import tomllib
 
         out = {tid: ResultsTable.load(p) for tid, p in self.table_files().items()}
@@ -92,7 +95,10 @@ class Ruleset:
             if t.id != tid:
                 raise ValueError(f"override for table {tid!r} declares id {t.id!r}")
             if tid not in out:
-                raise ValueError(f"no table {tid!r} to override in rule system {self.name} (known: {sorted(out)})")
+                raise ValueError(
+                    f"no table {tid!r} to override in rule system {self.name} (known:"
+                    f" {sorted(out)})"
+                )
             out[tid] = t
         return out
 
@@ -170,11 +176,14 @@ class Ruleset:
             return [kind, g.board.label(int(ref))]
         if kind == "hexside":
             a, b = g.board.side_hexes[int(ref)]
-            return [kind, f"{g.board.label(int(a)) if a >= 0 else '?'}/{g.board.label(int(b)) if b >= 0 else '?'}"]
+            first = g.board.label(int(a)) if a >= 0 else "?"
+            second = g.board.label(int(b)) if b >= 0 else "?"
+            return [kind, f"{first}/{second}"]
         return [kind, ref]
 
     def stack_extra(self, g: Game, pieces: list[Piece], side: str | None) -> dict[str, Any]:
-        """Extra facts ``side`` may see about an anonymous stack (e.g. observed size). Default none."""
+        """Extra facts ``side`` may see about an anonymous stack (e.g. observed size). Default
+        none."""
         return {}
 
     def public_extra(self, g: Game, side: str | None) -> dict[str, Any]:
@@ -219,7 +228,9 @@ class Ruleset:
 
     def hidden_tokens(self, g: Game, side: str) -> set[str]:
         """Strings that must never appear in ``view(side)``: ids of pieces hidden from it."""
-        return {p.id for p in g.state.pieces.values() if self.piece_visibility(g, p, side) != "full"}
+        return {
+            p.id for p in g.state.pieces.values() if self.piece_visibility(g, p, side) != "full"
+        }
 
     # ------------------------------------------------------------------ checks and presentation
     def invariants(self, g: Game) -> list[str]:
@@ -242,7 +253,8 @@ class Ruleset:
         return None
 
     def terrain_styles(self) -> dict[str, dict[str, str]]:
-        """Colours/patterns per terrain type for map drawing (``{"forest": {"fill": "#2e6b30"}}``)."""
+        """Colours/patterns per terrain type for map drawing (``{"forest": {"fill":
+        "#2e6b30"}}``)."""
         return {}
 
     def render_text(self, g: Game, side: str | None) -> str:

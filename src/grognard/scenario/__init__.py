@@ -10,7 +10,15 @@ from pathlib import Path
 from grognard.scenario.loader import ScenarioError, load_scenario, load_scenario_text
 from grognard.scenario.model import Scenario
 
-__all__ = ["Scenario", "ScenarioError", "ScenarioInfo", "find", "list_scenarios", "load_scenario", "load_scenario_text"]
+__all__ = [
+    "Scenario",
+    "ScenarioError",
+    "ScenarioInfo",
+    "find",
+    "list_scenarios",
+    "load_scenario",
+    "load_scenario_text",
+]
 
 SHIPPED = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -44,7 +52,13 @@ def list_scenarios() -> list[ScenarioInfo]:
                 continue
             if isinstance(head, dict) and "id" in head and "ruleset" in head:
                 out.append(
-                    ScenarioInfo(str(head["id"]), str(head.get("title", "")), str(head["ruleset"]), p, bool(head.get("tutorial")))
+                    ScenarioInfo(
+                        str(head["id"]),
+                        str(head.get("title", "")),
+                        str(head["ruleset"]),
+                        p,
+                        bool(head.get("tutorial")),
+                    )
                 )
     return out
 

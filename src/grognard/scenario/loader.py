@@ -30,7 +30,9 @@ class ScenarioError(GrognardError):
     def __init__(self, source: str, problems: list[tuple[str, str]]) -> None:
         self.source = source
         self.problems = problems
-        lines = [f"{source}: {path}: {msg}" if path else f"{source}: {msg}" for path, msg in problems]
+        lines = [
+            f"{source}: {path}: {msg}" if path else f"{source}: {msg}" for path, msg in problems
+        ]
         super().__init__("\n".join(lines))
 
 
@@ -54,7 +56,11 @@ def parse_file_text(text: str, source: str) -> ScenarioFile:
     except ValidationError as e:
         problems = []
         for err in e.errors():
-            loc = tuple(p for p in err["loc"] if p not in ("str", "PieceAt", "function-after[_ordered(), tuple[int, int]]"))
+            loc = tuple(
+                p
+                for p in err["loc"]
+                if p not in ("str", "PieceAt", "function-after[_ordered(), tuple[int, int]]")
+            )
             msg = err["msg"]
             if err["type"] == "extra_forbidden":
                 msg = "unknown key (not part of the scenario format)"
@@ -75,7 +81,10 @@ def load_scenario(path: str | Path, table_overrides: dict[str, str] | None = Non
 
 
 def load_scenario_text(
-    text: str, source: str, base_dir: Path | None = None, table_overrides: dict[str, str] | None = None
+    text: str,
+    source: str,
+    base_dir: Path | None = None,
+    table_overrides: dict[str, str] | None = None,
 ) -> Scenario:
     """Validate and compile a scenario from its TOML text."""
     from grognard import rulesets
@@ -183,22 +192,45 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
             continue
         for code, name in m.legend.items():
             if name and name not in rs.terrain_types:
-                problems.append((f"{where}.legend.{code}", f"unknown terrain {name!r} (known: {', '.join(rs.terrain_types)})"))
+                problems.append(
+                    (
+                        f"{where}.legend.{code}",
+                        f"unknown terrain {name!r} (known: {', '.join(rs.terrain_types)})",
+                    )
+                )
         if m.default_terrain is not None and m.default_terrain not in rs.terrain_types:
             problems.append((f"{where}.default_terrain", f"unknown terrain {m.default_terrain!r}"))
         ncols = m.cols[1] - m.cols[0] + 1
         nrows = m.rows[1] - m.rows[0] + 1
         if m.terrain and len(m.terrain) != nrows:
-            problems.append((f"{where}.terrain", f"has {len(m.terrain)} rows; the map has {nrows} (rows {m.rows[0]}..{m.rows[1]})"))
+            problems.append(
+                (
+                    f"{where}.terrain",
+                    (
+                        f"has {len(m.terrain)} rows; the map has {nrows} (rows"
+                        f" {m.rows[0]}..{m.rows[1]})"
+                    ),
+                )
+            )
         for ri, row in enumerate(m.terrain[:nrows]):
             codes = _split_codes(row)
             if len(codes) != ncols:
-                problems.append((f"{where}.terrain[{ri}]", f"has {len(codes)} codes; the map has {ncols} columns"))
+                problems.append(
+                    (
+                        f"{where}.terrain[{ri}]",
+                        f"has {len(codes)} codes; the map has {ncols} columns",
+                    )
+                )
                 continue
             for ci, code in enumerate(codes):
                 h = sheet.to_axial(m.cols[0] + ci, m.rows[0] + ri)
                 if code not in m.legend:
-                    problems.append((f"{where}.terrain[{ri}]", f"column {ci + 1}: code {code!r} is not in the legend"))
+                    problems.append(
+                        (
+                            f"{where}.terrain[{ri}]",
+                            f"column {ci + 1}: code {code!r} is not in the legend",
+                        )
+                    )
                     continue
                 name = m.legend[code]
                 if not name:
@@ -208,7 +240,9 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
         if not m.terrain:
             name = m.default_terrain or (rs.terrain_types[0] if rs.terrain_types else None)
             if name is None:
-                problems.append((where, "no terrain given and the rule system declares no terrain types"))
+                problems.append(
+                    (where, "no terrain given and the rule system declares no terrain types")
+                )
             else:
                 for c in range(m.cols[0], m.cols[1] + 1):
                     for r in range(m.rows[0], m.rows[1] + 1):
@@ -237,26 +271,44 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
         orient = b.sheets[sheet_name].orientation
         d = hexgrid.COMPASS[orient].get(parts[1].upper())
         if d is None:
-            raise _PathError(path, f"hexside {text!r}: direction must be one of {', '.join(hexgrid.COMPASS[orient])}")
+            raise _PathError(
+                path,
+                f"hexside {text!r}: direction must be one of {', '.join(hexgrid.COMPASS[orient])}",
+            )
         return h, hexgrid.neighbor(h, d)
 
     for i, hs in enumerate(data.hexsides):
         path = f"hexsides[{i}]"
         if hs.feature not in rs.hexside_features:
-            problems.append((f"{path}.feature", f"unknown hexside feature {hs.feature!r} (known: {', '.join(rs.hexside_features)})"))
+            problems.append(
+                (
+                    f"{path}.feature",
+                    (
+                        f"unknown hexside feature {hs.feature!r} (known:"
+                        f" {', '.join(rs.hexside_features)})"
+                    ),
+                )
+            )
             continue
         for k, text in enumerate(hs.sides):
             try:
                 a, c = side_pair(text, f"{path}.sides[{k}]")
                 if hexgrid.direction_between(a, c) is None:
-                    raise _PathError(f"{path}.sides[{k}]", f"{text!r}: the two hexes are not adjacent")
+                    raise _PathError(
+                        f"{path}.sides[{k}]", f"{text!r}: the two hexes are not adjacent"
+                    )
                 b.add_side_feature(a, c, hs.feature, hs.attrs)
             except _PathError as e:
                 problems.append((e.path, e.msg))
     for i, pl in enumerate(data.places):
         path = f"places[{i}]"
         if pl.kind not in rs.point_kinds:
-            problems.append((f"{path}.kind", f"unknown place kind {pl.kind!r} (known: {', '.join(rs.point_kinds)})"))
+            problems.append(
+                (
+                    f"{path}.kind",
+                    f"unknown place kind {pl.kind!r} (known: {', '.join(rs.point_kinds)})",
+                )
+            )
             continue
         try:
             b.add_point(hx(pl.hex, f"{path}.hex"), Point(pl.kind, pl.name, dict(pl.attrs)))
@@ -265,7 +317,12 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
     for i, net in enumerate(data.networks):
         path = f"networks[{i}]"
         if net.kind not in rs.network_kinds:
-            problems.append((f"{path}.kind", f"unknown network kind {net.kind!r} (known: {', '.join(rs.network_kinds)})"))
+            problems.append(
+                (
+                    f"{path}.kind",
+                    f"unknown network kind {net.kind!r} (known: {', '.join(rs.network_kinds)})",
+                )
+            )
             continue
         for k, chain in enumerate(net.paths):
             try:
@@ -277,20 +334,32 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
                 problems.append((f"{path}.paths[{k}]", "a path needs at least two hexes"))
             for a, c in itertools.pairwise(hexes):
                 if hexgrid.direction_between(a, c) is None:
-                    problems.append((f"{path}.paths[{k}]", f"{b._hexes[a]} and {b._hexes[c]} are not adjacent"))
+                    problems.append(
+                        (f"{path}.paths[{k}]", f"{b._hexes[a]} and {b._hexes[c]} are not adjacent")
+                    )
                     break
                 b.add_network_link(net.name, net.kind, a, c, net.attrs)
     area_hexes: dict[str, tuple[str, list[Hex], list[str], dict[str, Any]]] = {}
     for i, ar in enumerate(data.areas):
         path = f"areas[{i}]"
         if ar.kind not in rs.area_kinds:
-            problems.append((f"{path}.kind", f"unknown area kind {ar.kind!r} (known: {', '.join(rs.area_kinds)})"))
+            problems.append(
+                (
+                    f"{path}.kind",
+                    f"unknown area kind {ar.kind!r} (known: {', '.join(rs.area_kinds)})",
+                )
+            )
             continue
         if ar.name in area_hexes:
             problems.append((f"{path}.name", f"area {ar.name!r} given twice"))
             continue
         try:
-            area_hexes[ar.name] = (ar.kind, [hx(h, f"{path}.hexes") for h in ar.hexes], list(ar.adjacent), dict(ar.attrs))
+            area_hexes[ar.name] = (
+                ar.kind,
+                [hx(h, f"{path}.hexes") for h in ar.hexes],
+                list(ar.adjacent),
+                dict(ar.attrs),
+            )
         except _PathError as e:
             problems.append((e.path, e.msg))
     for i, am in enumerate(data.area_maps):
@@ -311,11 +380,18 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
         for ri, row in enumerate(am.rows):
             codes = _split_codes(row)
             if len(codes) != ncols:
-                problems.append((f"{path}.rows[{ri}]", f"has {len(codes)} codes; the map has {ncols} columns"))
+                problems.append(
+                    (f"{path}.rows[{ri}]", f"has {len(codes)} codes; the map has {ncols} columns")
+                )
                 continue
             for ci, code in enumerate(codes):
                 if code not in am.legend:
-                    problems.append((f"{path}.rows[{ri}]", f"column {ci + 1}: code {code!r} is not in the legend"))
+                    problems.append(
+                        (
+                            f"{path}.rows[{ri}]",
+                            f"column {ci + 1}: code {code!r} is not in the legend",
+                        )
+                    )
                     continue
                 name = am.legend[code]
                 h = sheet.to_axial(sheet_def.cols[0] + ci, sheet_def.rows[0] + ri)
@@ -323,7 +399,9 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
                     continue
                 entry = area_hexes.setdefault(name, (am.kind, [], [], {}))
                 if entry[0] != am.kind:
-                    problems.append((f"{path}.legend.{code}", f"area {name!r} already has kind {entry[0]!r}"))
+                    problems.append(
+                        (f"{path}.legend.{code}", f"area {name!r} already has kind {entry[0]!r}")
+                    )
                     continue
                 entry[1].append(h)
     for name, (kind, hexes, adj, attrs) in area_hexes.items():
@@ -331,14 +409,18 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
     for i, bx in enumerate(data.boxes):
         path = f"boxes[{i}]"
         if bx.kind not in rs.box_kinds:
-            problems.append((f"{path}.kind", f"unknown box kind {bx.kind!r} (known: {', '.join(rs.box_kinds)})"))
+            problems.append(
+                (f"{path}.kind", f"unknown box kind {bx.kind!r} (known: {', '.join(rs.box_kinds)})")
+            )
             continue
         links = []
         for k, ln in enumerate(bx.links):
             target = ln.to
-            if ":" not in target and len(b.sheets) == 1 and target in {
-                lab.split(":", 1)[1] for lab in b._labels
-            }:
+            if (
+                ":" not in target
+                and len(b.sheets) == 1
+                and target in {lab.split(":", 1)[1] for lab in b._labels}
+            ):
                 target = f"{next(iter(b.sheets))}:{target}"
             links.append(BoxLink(target, ln.distance, ln.layer))
             _ = k
@@ -354,7 +436,12 @@ def _check_references(data: ScenarioFile, board: Any, rs: Any) -> list[tuple[str
     sides = set(data.scenario.sides)
     for name, n in data.nations.items():
         if n.side is not None and n.side not in sides:
-            problems.append((f"nations.{name}.side", f"unknown side {n.side!r} (sides: {', '.join(data.scenario.sides)})"))
+            problems.append(
+                (
+                    f"nations.{name}.side",
+                    f"unknown side {n.side!r} (sides: {', '.join(data.scenario.sides)})",
+                )
+            )
     types = rs.piece_types()
     ids: set[str] = set()
     for i, pd in enumerate(data.pieces):
@@ -370,10 +457,18 @@ def _check_references(data: ScenarioFile, board: Any, rs: Any) -> list[tuple[str
             problems.append((f"{path}.nation", f"unknown nation {pd.nation!r}"))
         if pd.side is None and not pd.nation:
             problems.append((path, "a piece needs a side or a nation"))
-        elif pd.side is None and data.nations.get(pd.nation) is not None and data.nations[pd.nation].side is None:
-            problems.append((f"{path}.side", f"nation {pd.nation!r} is neutral: give the piece a side"))
+        elif (
+            pd.side is None
+            and data.nations.get(pd.nation) is not None
+            and data.nations[pd.nation].side is None
+        ):
+            problems.append(
+                (f"{path}.side", f"nation {pd.nation!r} is neutral: give the piece a side")
+            )
         if pd.face is not None and pd.faces and pd.face not in pd.faces:
-            problems.append((f"{path}.face", f"face {pd.face!r} is not among its faces ({', '.join(pd.faces)})"))
+            problems.append(
+                (f"{path}.face", f"face {pd.face!r} is not among its faces ({', '.join(pd.faces)})")
+            )
     for side, hexes in data.control.hexes.items():
         if side not in sides:
             problems.append((f"control.hexes.{side}", f"unknown side {side!r}"))
@@ -388,12 +483,19 @@ def _check_references(data: ScenarioFile, board: Any, rs: Any) -> list[tuple[str
     for i, e in enumerate(data.schedule):
         path = f"schedule[{i}]"
         if rs.schedule_kinds and e.kind not in rs.schedule_kinds:
-            problems.append((f"{path}.kind", f"unknown schedule kind {e.kind!r} (known: {', '.join(rs.schedule_kinds)})"))
+            problems.append(
+                (
+                    f"{path}.kind",
+                    f"unknown schedule kind {e.kind!r} (known: {', '.join(rs.schedule_kinds)})",
+                )
+            )
         for k, pid in enumerate(e.pieces):
             if pid not in ids:
                 problems.append((f"{path}.pieces[{k}]", f"unknown piece {pid!r}"))
         if isinstance(e.turn, int) and data.turns and not 1 <= e.turn <= len(data.turns):
-            problems.append((f"{path}.turn", f"turn {e.turn} is outside the turn track (1..{len(data.turns)})"))
+            problems.append(
+                (f"{path}.turn", f"turn {e.turn} is outside the turn track (1..{len(data.turns)})")
+            )
         if isinstance(e.turn, str) and data.turns and e.turn not in {t.label for t in data.turns}:
             problems.append((f"{path}.turn", f"no turn labelled {e.turn!r}"))
         if e.at is not None and not board.has_label(e.at) and e.at not in board.boxes:
@@ -412,7 +514,9 @@ def _piece_locs(data: ScenarioFile, board: Any) -> dict[str, Loc]:
             continue
         if isinstance(at, str):
             at = PieceAt(hex=at)
-        given = [k for k in ("hex", "hexside", "area", "box", "inside") if getattr(at, k) is not None]
+        given = [
+            k for k in ("hex", "hexside", "area", "box", "inside") if getattr(at, k) is not None
+        ]
         if len(given) != 1:
             raise _PathError(path, "give exactly one of hex, hexside, area, box, inside")
         kind = given[0]

@@ -53,7 +53,9 @@ class Scenario:
             return pd.side
         side = self.nation_side(pd.nation)
         if side is None:
-            raise ValueError(f"piece {pd.id} has no side (nation {pd.nation!r} is neutral or unknown)")
+            raise ValueError(
+                f"piece {pd.id} has no side (nation {pd.nation!r} is neutral or unknown)"
+            )
         return side
 
     def make_piece(self, pd: PieceDef) -> Piece:

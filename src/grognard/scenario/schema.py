@@ -19,12 +19,16 @@ class Strict(BaseModel):
 
 
 class ScenarioHeader(Strict):
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9\-_]*$", description="Identifier used on the command line")
+    id: str = Field(
+        pattern=r"^[a-z0-9][a-z0-9\-_]*$", description="Identifier used on the command line"
+    )
     title: str
     ruleset: str = Field(description="Name of the rule system, e.g. 'greatwar'")
     version: str = "1"
     description: str = ""
-    sides: list[str] = Field(min_length=2, description="The sides, in the order the rule system plays them")
+    sides: list[str] = Field(
+        min_length=2, description="The sides, in the order the rule system plays them"
+    )
     options: dict[str, Scalar] = Field(default_factory=dict, description="Rule option choices")
     sources: list[str] = Field(default_factory=list, description="Historical sources consulted")
     tutorial: bool = False
@@ -38,7 +42,9 @@ class ScenarioHeader(Strict):
 
 
 class Nation(Strict):
-    side: str | None = Field(default=None, description="Side the nation belongs to (omitted: neutral)")
+    side: str | None = Field(
+        default=None, description="Side the nation belongs to (omitted: neutral)"
+    )
     name: str = ""
     attrs: dict[str, Any] = Field(default_factory=dict)
 
@@ -52,11 +58,15 @@ class MapSheet(Strict):
     cols: tuple[int, int] = Field(description="First and last printed column")
     rows: tuple[int, int] = Field(description="First and last printed row")
     legend: dict[str, str | None] = Field(
-        default_factory=dict, description='Terrain code -> terrain name ("": no hex there, for ragged sheets)'
+        default_factory=dict,
+        description='Terrain code -> terrain name ("": no hex there, for ragged sheets)',
     )
     terrain: list[str] = Field(
         default_factory=list,
-        description="One string per printed row, one code per column (single characters, or codes separated by spaces)",
+        description=(
+            "One string per printed row, one code per column (single characters, or codes separated"
+            " by spaces)"
+        ),
     )
     default_terrain: str | None = None
     miles_per_hex: float | None = None
@@ -72,7 +82,9 @@ class MapSheet(Strict):
 class HexsideFeature(Strict):
     feature: str
     sides: list[str] = Field(
-        description="Hexsides as 'HEX/HEX' (the two hexes sharing it) or 'HEX DIR' (compass direction)"
+        description=(
+            "Hexsides as 'HEX/HEX' (the two hexes sharing it) or 'HEX DIR' (compass direction)"
+        )
     )
     attrs: dict[str, Any] = Field(default_factory=dict)
 
@@ -88,7 +100,9 @@ class NetworkDef(Strict):
     name: str
     kind: str
     paths: list[list[str]] = Field(description="Chains of adjacent hexes the line runs through")
-    attrs: dict[str, Any] = Field(default_factory=dict, description="Attributes of every link of this network")
+    attrs: dict[str, Any] = Field(
+        default_factory=dict, description="Attributes of every link of this network"
+    )
 
 
 class AreaDef(Strict):
@@ -135,7 +149,9 @@ class PieceDef(Strict):
     nation: str = ""
     side: str | None = None
     name: str = ""
-    at: str | PieceAt | None = Field(default=None, description="A hex id, or a table naming a hexside/area/box/carrier")
+    at: str | PieceAt | None = Field(
+        default=None, description="A hex id, or a table naming a hexside/area/box/carrier"
+    )
     face: str | None = None
     faces: dict[str, dict[str, Any]] = Field(default_factory=dict)
     status: list[str] = Field(default_factory=list)
@@ -158,7 +174,9 @@ class ScheduleEntry(Strict):
 
 class ControlDef(Strict):
     hexes: dict[str, list[str]] = Field(default_factory=dict, description="side -> hexes it owns")
-    areas: dict[str, str] = Field(default_factory=dict, description="area name -> side owning all its hexes")
+    areas: dict[str, str] = Field(
+        default_factory=dict, description="area name -> side owning all its hexes"
+    )
 
 
 class ScenarioFile(Strict):
@@ -179,7 +197,9 @@ class ScenarioFile(Strict):
     schedule: list[ScheduleEntry] = Field(default_factory=list)
     tracks: dict[str, Any] = Field(default_factory=dict)
     victory: dict[str, Any] = Field(default_factory=dict)
-    tables: dict[str, str] = Field(default_factory=dict, description="table id -> path of a replacement table file")
+    tables: dict[str, str] = Field(
+        default_factory=dict, description="table id -> path of a replacement table file"
+    )
     rules: dict[str, Any] = Field(default_factory=dict, description="Rule-system specific data")
 
 

@@ -15,7 +15,9 @@ from grognard.server.cli import configure, run
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m grognard.server", description="serve grognard games to web browsers")
+    p = argparse.ArgumentParser(
+        prog="python -m grognard.server", description="serve grognard games to web browsers"
+    )
     configure(p)
     a = p.parse_args(argv)
     for mod in filter(None, (m.strip() for m in os.environ.get("GROGNARD_PLUGINS", "").split(","))):

@@ -50,8 +50,12 @@ class Strict(BaseModel):
 
 
 class CreateGame(Strict):
-    scenario: str = Field(min_length=1, max_length=200, description="Scenario id (see GET /api/scenarios)")
-    seed: int | None = Field(default=None, ge=1, le=2**62, description="Dice seed (random when omitted)")
+    scenario: str = Field(
+        min_length=1, max_length=200, description="Scenario id (see GET /api/scenarios)"
+    )
+    seed: int | None = Field(
+        default=None, ge=1, le=2**62, description="Dice seed (random when omitted)"
+    )
     options: dict[str, Scalar] = Field(default_factory=dict, description="Rule option choices")
     hotseat: bool = Field(default=False, description="Both sides play in one browser")
 
@@ -77,7 +81,9 @@ class MyGames(Strict):
 
 
 class ActionBody(Strict):
-    action: dict[str, Any] = Field(description="A legal action as listed in 'legal' (its 'side' may be omitted)")
+    action: dict[str, Any] = Field(
+        description="A legal action as listed in 'legal' (its 'side' may be omitted)"
+    )
 
 
 class ReachBody(Strict):
@@ -99,19 +105,25 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 class BodyLimit(BaseHTTPMiddleware):
-    """Refuse request bodies larger than :data:`MAX_BODY` (or of unknown length) before reading them."""
+    """Refuse request bodies larger than :data:`MAX_BODY` (or of unknown length) before reading
+    them."""
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         if "chunked" in request.headers.get("transfer-encoding", "").lower():
-            return JSONResponse({"error": "length-required", "message": "send a Content-Length"}, 411)
+            return JSONResponse(
+                {"error": "length-required", "message": "send a Content-Length"}, 411
+            )
         size = request.headers.get("content-length")
         if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-            return JSONResponse({"error": "too-large", "message": f"request body over {MAX_BODY} bytes"}, 413)
+            return JSONResponse(
+                {"error": "too-large", "message": f"request body over {MAX_BODY} bytes"}, 413
+            )
         return await call_next(request)
 
 
 class SecurityHeaders(BaseHTTPMiddleware):
-    """No caching of game data, no framing, no referrer (join links carry tokens in the fragment)."""
+    """No caching of game data, no framing, no referrer (join links carry tokens in the
+    fragment)."""
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         resp = await call_next(request)
@@ -120,8 +132,8 @@ class SecurityHeaders(BaseHTTPMiddleware):
         resp.headers.setdefault("X-Frame-Options", "DENY")
         resp.headers.setdefault(
             "Content-Security-Policy",
-            "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; "
-            "script-src 'self'; frame-ancestors 'none'",
+            "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src"
+            " 'self'; script-src 'self'; frame-ancestors 'none'",
         )
         if request.url.path.startswith("/api/"):
             resp.headers.setdefault("Cache-Control", "no-store")
@@ -159,7 +171,9 @@ class Hub:
 
     async def send_state(self, game_id: str, c: Client) -> None:
         async with c.lock:
-            state = await anyio.to_thread.run_sync(self.service.state_for, game_id, c.side, c.log_len)
+            state = await anyio.to_thread.run_sync(
+                self.service.state_for, game_id, c.side, c.log_len
+            )
             state["connected"] = self.connected(game_id)
             c.log_len = state["log_len"]
             await c.ws.send_text(json.dumps(state))
@@ -195,7 +209,10 @@ def create_app(
     app = FastAPI(
         title="grognard server",
         version=__version__,
-        description="Play grognard scenarios in the browser, hot-seat or remotely, with the server holding the truth.",
+        description=(
+            "Play grognard scenarios in the browser, hot-seat or remotely, with the server holding"
+            " the truth."
+        ),
         docs_url=None,
         redoc_url=None,
         lifespan=lifespan,
@@ -217,9 +234,15 @@ def create_app(
         problems = []
         for err in exc.errors():
             loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
-            msg = "unknown field" if err.get("type") == "extra_forbidden" else err.get("msg", "invalid")
+            msg = (
+                "unknown field"
+                if err.get("type") == "extra_forbidden"
+                else err.get("msg", "invalid")
+            )
             problems.append({"path": loc, "message": msg})
-        text = "; ".join(f"{p['path']}: {p['message']}" if p["path"] else p["message"] for p in problems)
+        text = "; ".join(
+            f"{p['path']}: {p['message']}" if p["path"] else p["message"] for p in problems
+        )
         return JSONResponse({"error": "bad-request", "message": text, "problems": problems}, 422)
 
     def side_of(game_id: str, authorization: str | None) -> str:
@@ -248,18 +271,26 @@ def create_app(
 
     @app.post("/api/games", tags=["lobby"], responses=ERRORS, status_code=201)
     async def create(body: CreateGame, request: Request) -> CreatedGame:
-        """Start a game. Returns one secret token and join link per side: give each player only their own."""
-        game_id, tokens = await run(service.create_game, body.scenario, body.seed, body.options, body.hotseat)
+        """Start a game. Returns one secret token and join link per side: give each player only
+        their own."""
+        game_id, tokens = await run(
+            service.create_game, body.scenario, body.seed, body.options, body.hotseat
+        )
         base = str(request.base_url).rstrip("/")
         return CreatedGame(
             game=game_id,
             scenario=body.scenario,
             hotseat=body.hotseat,
-            sides={s: SeatLink(token=t, link=f"{base}/#/game/{game_id}?t={t}") for s, t in tokens.items()},
+            sides={
+                s: SeatLink(token=t, link=f"{base}/#/game/{game_id}?t={t}")
+                for s, t in tokens.items()
+            },
         )
 
     @app.post("/api/games/{game_id}/join", tags=["lobby"], responses=ERRORS)
-    async def join(game_id: str, authorization: Auth = None, body: Join | None = None) -> dict[str, Any]:
+    async def join(
+        game_id: str, authorization: Auth = None, body: Join | None = None
+    ) -> dict[str, Any]:
         """Take the seat the token belongs to (optionally with a player name)."""
         side = await run(side_of, game_id, authorization)
         res = await run(service.join, game_id, side, body.player if body else "")
@@ -288,7 +319,8 @@ def create_app(
 
     @app.post("/api/games/{game_id}/actions", tags=["game"], responses=ERRORS)
     async def act(game_id: str, body: ActionBody, authorization: Auth = None) -> dict[str, Any]:
-        """Apply one action for the token's side. Illegal actions answer 409 with the rule id and change nothing."""
+        """Apply one action for the token's side. Illegal actions answer 409 with the rule id and
+        change nothing."""
         side = await run(side_of, game_id, authorization)
         res = await run(service.act, game_id, side, body.action)
         await hub.broadcast(game_id)
@@ -296,7 +328,8 @@ def create_app(
 
     @app.post("/api/games/{game_id}/undo", tags=["game"], responses=ERRORS)
     async def undo(game_id: str, authorization: Auth = None) -> dict[str, Any]:
-        """Take back the side's last action, unless dice, a reveal or the other side came in between."""
+        """Take back the side's last action, unless dice, a reveal or the other side came in
+        between."""
         side = await run(side_of, game_id, authorization)
         res = await run(service.undo, game_id, side)
         await hub.broadcast(game_id)
@@ -304,12 +337,15 @@ def create_app(
 
     @app.post("/api/games/{game_id}/preview", tags=["game"], responses=ERRORS)
     async def preview(game_id: str, body: ActionBody, authorization: Auth = None) -> dict[str, Any]:
-        """What an action would do (odds, result distribution) if the rule system offers a preview."""
+        """What an action would do (odds, result distribution) if the rule system offers a
+        preview."""
         side = await run(side_of, game_id, authorization)
         return await run(service.preview, game_id, side, body.action)
 
     @app.post("/api/games/{game_id}/reachable", tags=["game"], responses=ERRORS)
-    async def reachable(game_id: str, body: ReachBody, authorization: Auth = None) -> dict[str, Any]:
+    async def reachable(
+        game_id: str, body: ReachBody, authorization: Auth = None
+    ) -> dict[str, Any]:
         """Hexes the selected pieces of the token's side may move to now."""
         side = await run(side_of, game_id, authorization)
         return await run(service.reachable, game_id, side, body.pieces)
@@ -338,14 +374,15 @@ def create_app(
 
     @app.websocket("/api/games/{game_id}/ws")
     async def ws(websocket: WebSocket, game_id: str) -> None:
-        """Send ``{"token": ...}`` first; then the server pushes ``state`` messages after every change."""
+        """Send ``{"token": ...}`` first; then the server pushes ``state`` messages after every
+        change."""
         await websocket.accept()
         try:
             first = await asyncio.wait_for(websocket.receive_text(), WS_AUTH_SECONDS)
             token = json.loads(first).get("token")
             side = await run(service.authenticate, game_id, token)
         except (TimeoutError, ValueError, AttributeError, ServiceError, WebSocketDisconnect) as e:
-            msg = e.message if isinstance(e, ServiceError) else "send {\"token\": ...} first"
+            msg = e.message if isinstance(e, ServiceError) else 'send {"token": ...} first'
             with contextlib.suppress(Exception):
                 await websocket.send_text(json.dumps({"type": "error", "message": msg}))
                 await websocket.close(code=4401)
@@ -353,7 +390,9 @@ def create_app(
         c = Client(websocket, side)
         hub.add(game_id, c)
         try:
-            await hub.broadcast(game_id)  # everyone learns who is connected; the newcomer gets its state
+            await hub.broadcast(
+                game_id
+            )  # everyone learns who is connected; the newcomer gets its state
             while True:
                 text = await websocket.receive_text()
                 try:

@@ -17,9 +17,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def configure(s: argparse.ArgumentParser) -> None:
-    s.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every network interface)")
+    s.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (0.0.0.0: every network interface)",
+    )
     s.add_argument("--port", type=int, default=8418, help="TCP port (default 8418)")
-    s.add_argument("--db", default="grognard.sqlite", help="SQLite database file (created if missing)")
+    s.add_argument(
+        "--db", default="grognard.sqlite", help="SQLite database file (created if missing)"
+    )
     s.add_argument(
         "--notify-cmd",
         help="command run as 'CMD GAME_ID SIDE' (no shell) whenever it becomes a side's move",
@@ -31,13 +37,17 @@ def configure(s: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="extra folder of scenario files to offer (repeatable)",
     )
-    s.add_argument("--cache", type=int, default=32, help="games kept in memory (others are rebuilt by replay)")
+    s.add_argument(
+        "--cache", type=int, default=32, help="games kept in memory (others are rebuilt by replay)"
+    )
     s.add_argument(
         "--allow-data-change",
         action="store_true",
         help="load games even if the rule data changed since they were started",
     )
-    s.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    s.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+    )
 
 
 def ws_impl() -> str:

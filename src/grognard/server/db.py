@@ -40,7 +40,8 @@ def _script(c: sqlite3.Connection, sql: str) -> None:
 
 def _v1(c: sqlite3.Connection) -> None:
     """Games, seats (one hashed token per side) and the action log."""
-    _script(c,
+    _script(
+        c,
         """
         CREATE TABLE games (
             id TEXT PRIMARY KEY,
@@ -73,13 +74,14 @@ def _v1(c: sqlite3.Connection) -> None:
             created REAL NOT NULL,
             PRIMARY KEY (game_id, n)
         );
-        """
+        """,
     )
 
 
 def _v2(c: sqlite3.Connection) -> None:
     """Standing orders per seat, player names, and the hot-seat flag."""
-    _script(c,
+    _script(
+        c,
         """
         CREATE TABLE standing_orders (
             game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -90,19 +92,20 @@ def _v2(c: sqlite3.Connection) -> None:
         );
         ALTER TABLE seats ADD COLUMN player TEXT NOT NULL DEFAULT '';
         ALTER TABLE games ADD COLUMN hotseat INTEGER NOT NULL DEFAULT 0;
-        """
+        """,
     )
 
 
 def _v3(c: sqlite3.Connection) -> None:
     """When each game last changed (for 'my games' ordering) and its cached status."""
-    _script(c,
+    _script(
+        c,
         """
         ALTER TABLE games ADD COLUMN updated REAL NOT NULL DEFAULT 0;
         ALTER TABLE games ADD COLUMN status TEXT NOT NULL DEFAULT '';
         UPDATE games SET updated = created;
         CREATE INDEX seats_by_token ON seats(token_hash);
-        """
+        """,
     )
 
 
@@ -120,7 +123,8 @@ def migrate(c: sqlite3.Connection, target: int | None = None) -> list[int]:
     have = schema_version(c)
     if have > SCHEMA_VERSION:
         raise DatabaseError(
-            f"the database has schema version {have}, newer than this grognard ({SCHEMA_VERSION}); upgrade grognard"
+            f"the database has schema version {have}, newer than this grognard ({SCHEMA_VERSION});"
+            " upgrade grognard"
         )
     done = []
     for version, step in MIGRATIONS:
@@ -230,9 +234,9 @@ class Store:
         """Store a new game and the hashed token of each side."""
         with self.tx() as c:
             c.execute(
-                "INSERT INTO games (id, scenario_id, title, ruleset, scenario_source, scenario_file, scenario_hash,"
-                " data_hash, table_overrides, options, seed, sides, created, hotseat, updated, status)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO games (id, scenario_id, title, ruleset, scenario_source,"
+                " scenario_file, scenario_hash, data_hash, table_overrides, options, seed, sides,"
+                " created, hotseat, updated, status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     row.id,
                     row.scenario_id,
@@ -253,7 +257,10 @@ class Store:
                 ),
             )
             for side, token_hash in seats.items():
-                c.execute("INSERT INTO seats (game_id, side, token_hash) VALUES (?,?,?)", (row.id, side, token_hash))
+                c.execute(
+                    "INSERT INTO seats (game_id, side, token_hash) VALUES (?,?,?)",
+                    (row.id, side, token_hash),
+                )
 
     def game(self, game_id: str) -> GameRow | None:
         rows = self.query("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -268,7 +275,8 @@ class Store:
     def mark_joined(self, game_id: str, side: str, player: str) -> None:
         with self.tx() as c:
             c.execute(
-                "UPDATE seats SET joined = COALESCE(joined, ?), player = ? WHERE game_id = ? AND side = ?",
+                "UPDATE seats SET joined = COALESCE(joined, ?), player = ? WHERE game_id = ? AND"
+                " side = ?",
                 (time.time(), player, game_id, side),
             )
 
@@ -276,34 +284,49 @@ class Store:
     def actions(self, game_id: str) -> list[sqlite3.Row]:
         return self.query("SELECT * FROM actions WHERE game_id = ? ORDER BY n", (game_id,))
 
-    def append_action(self, game_id: str, n: int, side: str, action: dict[str, Any], state_hash: str, status: str) -> None:
+    def append_action(
+        self, game_id: str, n: int, side: str, action: dict[str, Any], state_hash: str, status: str
+    ) -> None:
         """Record action number ``n`` (1-based); fails if that number is already taken."""
         now = time.time()
         with self.tx() as c:
             c.execute(
-                "INSERT INTO actions (game_id, n, side, action, state_hash, created) VALUES (?,?,?,?,?,?)",
+                "INSERT INTO actions (game_id, n, side, action, state_hash, created) VALUES"
+                " (?,?,?,?,?,?)",
                 (game_id, n, side, json.dumps(action, sort_keys=True), state_hash, now),
             )
-            c.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?", (now, status, game_id))
+            c.execute(
+                "UPDATE games SET updated = ?, status = ? WHERE id = ?", (now, status, game_id)
+            )
 
     def remove_last_action(self, game_id: str, n: int, status: str) -> None:
         """Delete action number ``n`` (an undo); it must be the last one."""
         with self.tx() as c:
-            last = c.execute("SELECT MAX(n) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0]
+            last = c.execute("SELECT MAX(n) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[
+                0
+            ]
             if last != n:
-                raise DatabaseError(f"game {game_id}: action {n} is not the last stored action ({last})")
+                raise DatabaseError(
+                    f"game {game_id}: action {n} is not the last stored action ({last})"
+                )
             c.execute("DELETE FROM actions WHERE game_id = ? AND n = ?", (game_id, n))
-            c.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?", (time.time(), status, game_id))
+            c.execute(
+                "UPDATE games SET updated = ?, status = ? WHERE id = ?",
+                (time.time(), status, game_id),
+            )
 
     # ------------------------------------------------------------------ standing orders
     def standing_orders(self, game_id: str, side: str) -> list[dict[str, Any]]:
-        rows = self.query("SELECT orders FROM standing_orders WHERE game_id = ? AND side = ?", (game_id, side))
+        rows = self.query(
+            "SELECT orders FROM standing_orders WHERE game_id = ? AND side = ?", (game_id, side)
+        )
         return json.loads(rows[0]["orders"]) if rows else []
 
     def set_standing_orders(self, game_id: str, side: str, orders: list[dict[str, Any]]) -> None:
         with self.tx() as c:
             c.execute(
-                "INSERT INTO standing_orders (game_id, side, orders, updated) VALUES (?,?,?,?)"
-                " ON CONFLICT(game_id, side) DO UPDATE SET orders = excluded.orders, updated = excluded.updated",
+                "INSERT INTO standing_orders (game_id, side, orders, updated) VALUES (?,?,?,?) ON"
+                " CONFLICT(game_id, side) DO UPDATE SET orders = excluded.orders, updated ="
+                " excluded.updated",
                 (game_id, side, json.dumps(orders, sort_keys=True), time.time()),
             )

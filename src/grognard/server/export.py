@@ -128,7 +128,10 @@ def corners(pointy: bool) -> list[list[float]]:
     """Offsets of the six corners of a hex of size 1 from its centre."""
     start = 30.0 if pointy else 0.0
     return [
-        [round(math.cos(math.radians(start + 60 * k)), 5), round(math.sin(math.radians(start + 60 * k)), 5)]
+        [
+            round(math.cos(math.radians(start + 60 * k)), 5),
+            round(math.sin(math.radians(start + 60 * k)), 5),
+        ]
         for k in range(6)
     ]
 
@@ -183,7 +186,9 @@ def board_json(board: Board, ruleset: Ruleset | None = None) -> dict[str, Any]:
     places = []
     for i, plist in sorted(board.points.items()):
         for p in plist:
-            places.append({"hex": board.labels[i], "kind": p.kind, "name": p.name, "attrs": dict(p.attrs)})
+            places.append(
+                {"hex": board.labels[i], "kind": p.kind, "name": p.name, "attrs": dict(p.attrs)}
+            )
 
     networks = []
     for name, net in board.networks.items():
@@ -195,18 +200,34 @@ def board_json(board: Board, ruleset: Ruleset | None = None) -> dict[str, Any]:
             ax, ay = centre(board.hexes[a], pointy)
             bx, by = centre(board.hexes[b], pointy)
             segs.append([_r(ax), _r(ay), _r(bx), _r(by)])
-        networks.append({"name": name, "kind": net.kind, "segments": segs, **line_style(name, net.kind)})
+        networks.append(
+            {"name": name, "kind": net.kind, "segments": segs, **line_style(name, net.kind)}
+        )
 
     areas = [
-        {"name": a.name, "kind": a.kind, "hexes": [board.labels[int(i)] for i in a.hexes], "adjacent": list(a.adjacent)}
+        {
+            "name": a.name,
+            "kind": a.kind,
+            "hexes": [board.labels[int(i)] for i in a.hexes],
+            "adjacent": list(a.adjacent),
+        }
         for a in board.areas.values()
     ]
     boxes = [
-        {"name": b.name, "kind": b.kind, "links": [[ln.target, ln.distance, ln.layer] for ln in b.links]}
+        {
+            "name": b.name,
+            "kind": b.kind,
+            "links": [[ln.target, ln.distance, ln.layer] for ln in b.links],
+        }
         for b in board.boxes.values()
     ]
     sheets = [
-        {"name": s.name, "orientation": s.orientation, "shifted": s.shifted, "origin": list(s.origin)}
+        {
+            "name": s.name,
+            "orientation": s.orientation,
+            "shifted": s.shifted,
+            "origin": list(s.origin),
+        }
         for s in board.sheets.values()
     ]
     pad = 1.2
@@ -236,7 +257,7 @@ def board_json(board: Board, ruleset: Ruleset | None = None) -> dict[str, Any]:
 def pixel_to_hex(x: float, y: float, pointy: bool) -> tuple[int, int]:
     """Axial hex containing point ``(x, y)`` (size 1): the inverse of :func:`centre`."""
     if pointy:
-        q = (SQRT3 / 3 * x - y / 3)
+        q = SQRT3 / 3 * x - y / 3
         r = 2 / 3 * y
     else:
         q = 2 / 3 * x

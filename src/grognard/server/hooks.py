@@ -71,7 +71,9 @@ def move_target(action: Mapping[str, Any]) -> str | None:
     return None
 
 
-def derived_reachable(legal: Iterable[Mapping[str, Any]], piece_ids: list[str]) -> dict[str, dict[str, Any]]:
+def derived_reachable(
+    legal: Iterable[Mapping[str, Any]], piece_ids: list[str]
+) -> dict[str, dict[str, Any]]:
     """Hexes named by legal actions that move exactly the selected pieces (generic fallback)."""
     wanted = set(piece_ids)
     out: dict[str, dict[str, Any]] = {}
@@ -100,7 +102,7 @@ def reachable(g: Game, side: str, piece_ids: list[str]) -> dict[str, dict[str, A
     if isinstance(raw, Mapping):
         items: Iterable[tuple[str, Any]] = raw.items()
     else:
-        items = ((h, None) for h in (raw or []))
+        items = ((h, None) for h in raw or [])
     for hexid, info in items:
         entry: dict[str, Any] = {}
         if info is not None:
@@ -126,8 +128,11 @@ def preview(g: Game, action: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def group_actions(g: Game, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Legal actions grouped by type, in first-seen order: each its index in ``legal`` and a description."""
+    """Legal actions grouped by type, in first-seen order: each its index in ``legal`` and a
+    description."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for k, a in enumerate(legal):
-        groups.setdefault(str(a.get("type")), []).append({"index": k, "text": g.ruleset.describe_action(g, a)})
+        groups.setdefault(str(a.get("type")), []).append(
+            {"index": k, "text": g.ruleset.describe_action(g, a)}
+        )
     return [{"type": t, "actions": acts} for t, acts in groups.items()]

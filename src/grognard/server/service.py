@@ -93,7 +93,9 @@ def redact(text: str, hidden: Iterable[str]) -> str:
     toks = sorted((t for t in hidden if t), key=len, reverse=True)
     if not toks or not text:
         return text
-    pat = re.compile(f"(?<![{_ID_CHARS}])(?:" + "|".join(re.escape(t) for t in toks) + f")(?![{_ID_CHARS}])")
+    pat = re.compile(
+        f"(?<![{_ID_CHARS}])(?:" + "|".join(re.escape(t) for t in toks) + f")(?![{_ID_CHARS}])"
+    )
     return pat.sub("a hidden piece", text)
 
 
@@ -264,7 +266,11 @@ class GameService:
 
     # ================================================================== games
     def create_game(
-        self, scenario_id: str, seed: int | None = None, options: Mapping[str, Any] | None = None, hotseat: bool = False
+        self,
+        scenario_id: str,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        hotseat: bool = False,
     ) -> tuple[str, dict[str, str]]:
         """Start a game; return its id and one fresh secret token per side."""
         from grognard.scenario import load_scenario
@@ -272,7 +278,9 @@ class GameService:
         entry = self._scenario_entry(scenario_id)
         try:
             sc = load_scenario(entry.path)
-            g = Game.new(sc, seed if seed is not None else secrets.randbelow(2**31 - 1) + 1, options or {})
+            g = Game.new(
+                sc, seed if seed is not None else secrets.randbelow(2**31 - 1) + 1, options or {}
+            )
         except GrognardError as e:
             raise ServiceError(str(e)) from None
         except KeyError as e:
@@ -333,13 +341,16 @@ class GameService:
         stored = self.store.actions(game_id)
         actions = [json.loads(r["action"]) for r in stored]
         try:
-            g = Game.load(self._record_of(row, actions), check=False, allow_data_change=self.allow_data_change)
+            g = Game.load(
+                self._record_of(row, actions), check=False, allow_data_change=self.allow_data_change
+            )
         except GrognardError as e:
             raise Conflict(f"game {game_id} cannot be rebuilt: {e}") from None
         if stored and g.state_hash() != stored[-1]["state_hash"]:
             raise Conflict(
-                f"game {game_id} does not replay to its recorded position (the rule code changed since action "
-                f"{len(stored)}); run the server with the grognard version that started it"
+                f"game {game_id} does not replay to its recorded position (the rule code changed"
+                f" since action {len(stored)}); run the server with the grognard version that"
+                " started it"
             )
         return Entry(row, g)
 
@@ -396,7 +407,8 @@ class GameService:
         return {"game": game_id, "side": side}
 
     def my_games(self, tokens: Iterable[str]) -> list[dict[str, Any]]:
-        """The games the given tokens play in (a browser keeps its tokens; there are no accounts)."""
+        """The games the given tokens play in (a browser keeps its tokens; there are no
+        accounts)."""
         out = []
         seen: set[tuple[str, str]] = set()
         for t in list(tokens)[:200]:
@@ -481,7 +493,9 @@ class GameService:
                     "legal": legal,
                     "groups": redact_obj(hooks.group_actions(g, legal), hidden),
                     "can_undo": g.can_undo(side),
-                    "standing_orders": e.orders.get(side, self.store.standing_orders(game_id, side)),
+                    "standing_orders": e.orders.get(
+                        side, self.store.standing_orders(game_id, side)
+                    ),
                 }
             )
 
@@ -500,7 +514,8 @@ class GameService:
 
     # ================================================================== acting
     def act(self, game_id: str, side: str, action: Mapping[str, Any]) -> dict[str, Any]:
-        """Apply ``action`` for ``side``; then any standing orders that now apply. Persist each one."""
+        """Apply ``action`` for ``side``; then any standing orders that now apply. Persist each
+        one."""
         e = self.entry(game_id)
         with e.lock:
             g = e.game
@@ -515,14 +530,21 @@ class GameService:
             except IllegalAction as err:
                 raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
             self._persist(e)
-            own = [ev for ev in events if ev.get("visible_to") is None or side in ev.get("visible_to", [])]
+            own = [
+                ev
+                for ev in events
+                if ev.get("visible_to") is None or side in ev.get("visible_to", [])
+            ]
             auto = self._run_standing_orders(e)
             self._notify_new(e, before)
             return {
                 "ok": True,
                 "seq": len(g.actions),
                 "events": redact_obj(
-                    [{k: v for k, v in ev.items() if k not in ("visible_to", "others", "n")} for ev in own],
+                    [
+                        {k: v for k, v in ev.items() if k not in ("visible_to", "others", "n")}
+                        for ev in own
+                    ],
                     self.hidden(g, side),
                 ),
                 "standing_applied": auto,
@@ -533,9 +555,12 @@ class GameService:
         n = len(g.actions)
         action = serial.to_jsonable(g.actions[-1])
         try:
-            self.store.append_action(e.row.id, n, action["side"], action, g.state_hash(), self._status(g))
+            self.store.append_action(
+                e.row.id, n, action["side"], action, g.state_hash(), self._status(g)
+            )
         except BaseException:
-            # The in-memory game is ahead of the database: drop it so the next use replays from disk.
+            # The in-memory game is ahead of the database: drop it so the next use replays from
+            # disk.
             self._evict(e.row.id)
             raise
 
@@ -555,7 +580,9 @@ class GameService:
             try:
                 g.apply(picked)
             except IllegalAction as err:
-                log.warning("standing order for %s refused by the rules: %s", picked.get("side"), err)
+                log.warning(
+                    "standing order for %s refused by the rules: %s", picked.get("side"), err
+                )
                 return applied
             self._persist(e)
             applied += 1
@@ -590,7 +617,9 @@ class GameService:
             self._notify_new(e, before)
             return {"ok": True, "seq": len(g.actions), "undone": taken}
 
-    def set_standing_orders(self, game_id: str, side: str, orders: list[dict[str, Any]]) -> dict[str, Any]:
+    def set_standing_orders(
+        self, game_id: str, side: str, orders: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         e = self.entry(game_id)
         with e.lock:
             self.store.set_standing_orders(game_id, side, orders)
@@ -631,12 +660,16 @@ class GameService:
                 hexes = hooks.reachable(g, side, pieces)
             except IllegalAction as err:
                 raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
-            return redact_obj(serial.to_jsonable({"pieces": pieces, "hexes": hexes}), self.hidden(g, side))
+            return redact_obj(
+                serial.to_jsonable({"pieces": pieces, "hexes": hexes}), self.hidden(g, side)
+            )
 
     def record(self, game_id: str, side: str) -> dict[str, Any]:
         """The full game record, only once the game is over (it holds every side's secrets)."""
         e = self.entry(game_id)
         with e.lock:
             if not e.game.is_over():
-                raise Forbidden("the game record (with every side's actions) is available once the game is over")
+                raise Forbidden(
+                    "the game record (with every side's actions) is available once the game is over"
+                )
             return serial.to_jsonable(e.game.record())

@@ -28,9 +28,13 @@ class StandingOrder(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    step: str | None = Field(default=None, max_length=100, description="Name of the step this order applies to")
+    step: str | None = Field(
+        default=None, max_length=100, description="Name of the step this order applies to"
+    )
     offered: str | None = Field(
-        default=None, max_length=100, description="Apply only when an action of this type is among the legal ones"
+        default=None,
+        max_length=100,
+        description="Apply only when an action of this type is among the legal ones",
     )
     choose: dict[str, Scalar] = Field(
         description="Field values the chosen action must have; 'type' is required", max_length=20
@@ -65,7 +69,8 @@ def current_step(g: Game) -> str | None:
 
 
 def pick(g: Game, side: str, orders: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The action ``side``'s standing orders choose now, or None (not its turn, no order applies)."""
+    """The action ``side``'s standing orders choose now, or None (not its turn, no order
+    applies)."""
     if not orders or side not in g.acting_sides():
         return None
     step = current_step(g)

@@ -39,7 +39,9 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 BOMBARDED = "bombarded"  # status until the end of the combat phase (OT 12C)
-GEC_USED = "gec-in-bombardment"  # status: a gas unit that attempted GEC in the bombardment segment (OT 12C)
+GEC_USED = (  # status: a gas unit that attempted GEC in the bombardment segment (OT 12C)
+    "gec-in-bombardment"
+)
 Factor = tuple[Fraction, str, str]
 
 
@@ -47,7 +49,8 @@ Factor = tuple[Fraction, str, str]
 @implements("OT 12A")
 def intrinsically_supported(p: Piece) -> bool:
     """OT 12A: divisional units (except those with the unsupported indicator or a printed combat
-    strength of 0), all artillery units and units with the self-supported indicator are supported."""
+    strength of 0), all artillery units and units with the self-supported indicator are supported.
+    """
     if units.is_artillery(p):
         return True
     ind = units.support_indicator(p)
@@ -62,8 +65,12 @@ def provides_support(p: Piece) -> bool:
     self-supported; a disrupted unit (OT 3A5) and an overstacked unit (OT 8C2) provide none."""
     from grognard.rulesets.greatwar.stacking import OVERSTACKED
 
-    return (intrinsically_supported(p) and units.support_indicator(p) != "self" and units.can_support(p)
-            and OVERSTACKED not in p.status)
+    return (
+        intrinsically_supported(p)
+        and units.support_indicator(p) != "self"
+        and units.can_support(p)
+        and OVERSTACKED not in p.status
+    )
 
 
 @implements("OT 12A")
@@ -85,7 +92,13 @@ def is_supported(g: Game, p: Piece, companions: Sequence[Piece] | None = None) -
 
 
 @implements("OT 12A", "OT 13D")
-def support_strength(g: Game, p: Piece, value: Fraction, companions: Sequence[Piece] | None = None, target: int | None = None) -> Fraction:
+def support_strength(
+    g: Game,
+    p: Piece,
+    value: Fraction,
+    companions: Sequence[Piece] | None = None,
+    target: int | None = None,
+) -> Fraction:
     """OT 12A: an unsupported unit's combat strength is halved. ``companions`` as for
     :func:`is_supported`; ``target`` the attacked hex (for a combat engineer attacking into or
     defending in a major city or fortification other than fieldworks, which is automatically
@@ -100,9 +113,12 @@ def support_strength(g: Game, p: Piece, value: Fraction, companions: Sequence[Pi
     return Fraction(value) / 2
 
 
-# ============================================================================ OT 12B artillery units
-MODERN_TACTICS = (("Oct I 17", ("Austria-Hungary", "Germany")), ("Jul I 18", ("USA", "United States", "America", "Britain", "Great Britain", "France")),
-                  ("Feb I 19", None))
+# =========================================================================== OT 12B artillery units
+MODERN_TACTICS = (
+    ("Oct I 17", ("Austria-Hungary", "Germany")),
+    ("Jul I 18", ("USA", "United States", "America", "Britain", "Great Britain", "France")),
+    ("Feb I 19", None),
+)
 
 
 @implements("OT 12B")
@@ -136,12 +152,26 @@ def non_artillery_re(g: Game, pieces: Sequence[Piece]) -> Fraction:
     not count (interpretation default)."""
     from grognard.rulesets.greatwar.stacking import OVERSTACKED
 
-    return sum((units.re_size(g, p) for p in pieces if not units.is_artillery(p) and not is_hq(p) and OVERSTACKED not in p.status
-                and units.is_unit(p)), Fraction(0))
+    return sum(
+        (
+            units.re_size(g, p)
+            for p in pieces
+            if not units.is_artillery(p)
+            and not is_hq(p)
+            and OVERSTACKED not in p.status
+            and units.is_unit(p)
+        ),
+        Fraction(0),
+    )
 
 
 @implements("OT 12B")
-def full_strength_choice(g: Game, values: dict[str, Fraction], pieces: Sequence[Piece], chosen: Sequence[str] | None = None) -> tuple[list[str], Fraction]:
+def full_strength_choice(
+    g: Game,
+    values: dict[str, Fraction],
+    pieces: Sequence[Piece],
+    chosen: Sequence[str] | None = None,
+) -> tuple[list[str], Fraction]:
     """OT 12B: artillery attacks or defends at full strength only while the non-artillery REs are
     at least twice its REs (equal with modern tactics); the owner picks which artillery is at full
     strength; all the other artillery together counts the lower of 1 and its modified total (the
@@ -165,7 +195,11 @@ def full_strength_choice(g: Game, values: dict[str, Fraction], pieces: Sequence[
     if chosen is not None:
         full = [a for a in arts if a in set(chosen)]
         if not fits(full):
-            raise IllegalAction("OT 12B", f"{len(full)} artillery units at full strength need more than {allowance} non-artillery RE")
+            raise IllegalAction(
+                "OT 12B",
+                f"{len(full)} artillery units at full strength need more than {allowance}"
+                " non-artillery RE",
+            )
         return full, total(full)
     if fits(arts):
         return arts, total(arts)
@@ -178,7 +212,9 @@ def full_strength_choice(g: Game, values: dict[str, Fraction], pieces: Sequence[
                     if t > best[0]:
                         best = (t, list(combo))
     else:
-        order = sorted(arts, key=lambda a: (-(values[a] / max(ratio_cost(g, by_id[a]), Fraction(1, 4))), a))
+        order = sorted(
+            arts, key=lambda a: (-(values[a] / max(ratio_cost(g, by_id[a]), Fraction(1, 4))), a)
+        )
         full: list[str] = []
         for a in order:
             if fits([*full, a]):
@@ -188,18 +224,26 @@ def full_strength_choice(g: Game, values: dict[str, Fraction], pieces: Sequence[
 
 
 @implements("OT 12B")
-def ratio_total(g: Game, values: dict[str, Fraction], pieces: Sequence[Piece], chosen: Sequence[str] | None = None) -> Fraction:
+def ratio_total(
+    g: Game,
+    values: dict[str, Fraction],
+    pieces: Sequence[Piece],
+    chosen: Sequence[str] | None = None,
+) -> Fraction:
     """OT 12B: the total strength of a side's units (``values``: modified strengths by unit id) with
     the artillery ratio applied."""
     _full, art_total = full_strength_choice(g, values, pieces, chosen)
     by_id = {p.id: p for p in pieces}
-    others = sum((v for pid, v in values.items() if not units.is_artillery(by_id[pid])), Fraction(0))
+    others = sum(
+        (v for pid, v in values.items() if not units.is_artillery(by_id[pid])), Fraction(0)
+    )
     return others + art_total
 
 
 @dataclass(frozen=True)
 class HexWorks:
-    """The fortress and major city of a hex, as the artillery type rules read them (OT 12B1-12B4)."""
+    """The fortress and major city of a hex, as the artillery type rules read them (OT
+    12B1-12B4)."""
 
     old: bool  # improved fortress (old)
     new: bool  # improved fortress (new)
@@ -211,7 +255,10 @@ def hex_works(g: Game, i: int) -> HexWorks:
     old = new = great = False
     for pt in g.board.points_at(i):
         if pt.kind == "fortress":
-            improved = str(marker(g, "fortress-state", i) or pt.attrs.get("state", "unimproved")) == "improved"
+            improved = (
+                str(marker(g, "fortress-state", i) or pt.attrs.get("state", "unimproved"))
+                == "improved"
+            )
             t = str(pt.attrs.get("type", "new"))
             old = old or (improved and t == "old")
             new = new or (improved and t == "new")
@@ -238,30 +285,55 @@ def type_factor(g: Game, p: Piece, target: int, bombard: bool = False) -> list[F
         if bombard:
             out.append((Fraction(1, 2), "OT 12B1", "field artillery bombarding"))
         if not bombard and (w.great or w.new or w.city) and not w.old:
-            out.append((Fraction(1, 2), "OT 12B1", "field artillery against a fortress or major city"))
+            out.append(
+                (Fraction(1, 2), "OT 12B1", "field artillery against a fortress or major city")
+            )
     elif kind == "heavy":
         if w.old:
-            out.append((Fraction(2), "OT 12B2", "heavy artillery against an improved fortress (old)"))
+            out.append(
+                (Fraction(2), "OT 12B2", "heavy artillery against an improved fortress (old)")
+            )
         elif w.great:
-            out.append((Fraction(1, 2), "OT 12B2", "heavy artillery against an improved great fortress"))
+            out.append(
+                (Fraction(1, 2), "OT 12B2", "heavy artillery against an improved great fortress")
+            )
     elif kind == "siege":
         if w.old:
-            out.append((Fraction(3), "OT 12B3", "siege artillery against an improved fortress (old)"))
+            out.append(
+                (Fraction(3), "OT 12B3", "siege artillery against an improved fortress (old)")
+            )
         elif w.new or w.city:
-            out.append((Fraction(2), "OT 12B3", "siege artillery against an improved fortress (new) or major city"))
+            out.append(
+                (
+                    Fraction(2),
+                    "OT 12B3",
+                    "siege artillery against an improved fortress (new) or major city",
+                )
+            )
     elif kind == "heavy-siege":
         if w.old:
-            out.append((Fraction(4), "OT 12B4", "heavy siege artillery against an improved fortress (old)"))
+            out.append(
+                (Fraction(4), "OT 12B4", "heavy siege artillery against an improved fortress (old)")
+            )
         elif w.new or w.city:
-            out.append((Fraction(3), "OT 12B4", "heavy siege artillery against an improved fortress (new) or major city"))
+            out.append(
+                (
+                    Fraction(3),
+                    "OT 12B4",
+                    "heavy siege artillery against an improved fortress (new) or major city",
+                )
+            )
         elif w.great:
-            out.append((Fraction(2), "OT 12B4", "heavy siege artillery against an improved great fortress"))
+            out.append(
+                (Fraction(2), "OT 12B4", "heavy siege artillery against an improved great fortress")
+            )
     return out
 
 
 @implements("OT 12B6")
 def is_mortar(p: Piece) -> bool:
-    """OT 12B6: light mortar, motorized light mortar, heavy mortar, gas heavy mortar and siege mortar."""
+    """OT 12B6: light mortar, motorized light mortar, heavy mortar, gas heavy mortar and siege
+    mortar."""
     return units.is_artillery(p) and "mortar" in units.utype(p).tags
 
 
@@ -274,7 +346,11 @@ def mountain_factor(g: Game, p: Piece, source: int | None, target: int) -> Facto
     mountain = terrain.terrain(g, target) == "mountain"
     if not mountain and source is not None and target in g.board.neighbors(source):
         mountain = "mountain" in terrain.side_features(g, g.board.side_between(source, target))
-    return (Fraction(1, 2), "OT 12B6", "attacking into or across mountains (TEC)") if mountain else None
+    return (
+        (Fraction(1, 2), "OT 12B6", "attacking into or across mountains (TEC)")
+        if mountain
+        else None
+    )
 
 
 @implements("OT 12B7")
@@ -335,7 +411,9 @@ def ranged_attack_problem(g: Game, attackers: Sequence[Piece], target: int) -> s
             return f"{p.id} is out of range of {g.board.label(target)}"
         if d == 1:
             adj = True
-    return None if adj else "long-range artillery may not attack alone from 2 or more hexes (OT 12B7)"
+    return (
+        None if adj else "long-range artillery may not attack alone from 2 or more hexes (OT 12B7)"
+    )
 
 
 @implements("OT 12B8")
@@ -367,7 +445,11 @@ def division_components(g: Game, hq: Piece) -> list[Piece]:
     out = [q for q in g.state.contents(hq.id) if units.is_artillery(q)]
     h = units.hex_of(g, hq)
     if h is not None:
-        out += [q for q in units.units_in_hex(g, h, hq.side) if q.attrs.get("division") == hq.id and q not in out and units.is_artillery(q)]
+        out += [
+            q
+            for q in units.units_in_hex(g, h, hq.side)
+            if q.attrs.get("division") == hq.id and q not in out and units.is_artillery(q)
+        ]
     return sorted(out, key=lambda q: q.id)
 
 
@@ -383,7 +465,8 @@ def combat_factors(g: Game, p: Piece, sit: Any, role: str) -> list[Factor]:
     """The artillery factors of a unit in an attack (``role="attack"``) or a defense
     (``"defense"``) -- what the combat rules multiply in (``combat_hooks.artillery_factors``):
     no modern tactics x1/2 (attack, OT 12B), the type factors (OT 12B1-12B5), long range at range
-    x1/2 (OT 12B7), and units that bombarded in this combat phase's bombardment segment x1/2 (OT 12C;
+    x1/2 (OT 12B7), and units that bombarded in this combat phase's bombardment segment x1/2 (OT
+    12C;
     in defense only with the option ``counterbombardment-halves-defense``). ``sit`` has the attacked
     hex in ``hex``."""
     target = int(getattr(sit, "hex", sit if isinstance(sit, int) else -1))
@@ -446,7 +529,12 @@ def bombardment_forms(g: Game) -> dict[str, bool]:
     water-only artillery. Advanced rules (12C4b): air units fly aerial bombardment missions (OT
     20G2j) and naval units bombard as OT 33C says, instead of the basic forms."""
     air, naval = bool(g.opt("advanced-air")), bool(g.opt("advanced-naval"))
-    return {"air_points": not air, "monitors": not naval, "aerial_missions": air, "naval_bombardment": naval}
+    return {
+        "air_points": not air,
+        "monitors": not naval,
+        "aerial_missions": air,
+        "naval_bombardment": naval,
+    }
 
 
 def _bombarders(g: Game, side: str) -> list[Piece]:
@@ -558,18 +646,28 @@ def plan_bombardment(g: Game, f: Frame, action: Action, commit: bool = False) ->
         raise IllegalAction("OT 12C4a", "'air_points' must be a whole number")
     if air:
         if not bombardment_forms(g)["air_points"]:
-            raise IllegalAction("OT 12C4b", "with the advanced air rules, air units fly aerial bombardment missions (OT 20G2j)")
+            raise IllegalAction(
+                "OT 12C4b",
+                "with the advanced air rules, air units fly aerial bombardment missions (OT 20G2j)",
+            )
         if side != f.params["attacker"]:
             raise IllegalAction("OT 12C4a", "air points join the phasing player's bombardments")
         pool = int(gw(g).get("air_points", {}).get(side, 0)) - int(f.params.get("air_used", 0))
         if air > pool:
-            raise IllegalAction("OT 12C4a", f"{side} has {pool} air points for bombardment missions")
+            raise IllegalAction(
+                "OT 12C4a", f"{side} has {pool} air points for bombardment missions"
+            )
     elig = {p.id: p for p in _eligible_now(g, f, side)}
     division = None
     pieces: list[Piece] = []
     for pid in ids:
         p = g.state.pieces.get(pid) if isinstance(pid, str) else None
-        if p is not None and p.side == side and "art-xx-hq" in units.utype(p).tags and units.hex_of(g, p) is not None:
+        if (
+            p is not None
+            and p.side == side
+            and "art-xx-hq" in units.utype(p).tags
+            and units.hex_of(g, p) is not None
+        ):
             division = p
             continue
         if p is None or p.side != side:
@@ -578,13 +676,19 @@ def plan_bombardment(g: Game, f: Frame, action: Action, commit: bool = False) ->
             if pid in f.params.get("bombarded", []):
                 raise IllegalAction("OT 12C1", f"{pid} has already bombarded this combat phase")
             if side != f.params["attacker"]:
-                raise IllegalAction("OT 12C", f"{pid} may counter-bombard only from a hex the enemy bombarded")
+                raise IllegalAction(
+                    "OT 12C", f"{pid} may counter-bombard only from a hex the enemy bombarded"
+                )
             raise IllegalAction("OT 12C", f"{pid} is not artillery that may bombard")
         pieces.append(p)
     if division is not None:
         comps = division_components(g, division)
         if not comps or any(c.id not in {p.id for p in pieces} for c in comps):
-            raise IllegalAction("OT 12B9", f"an artillery division bombards as a single unit only with all its components ({', '.join(c.id for c in comps)})")
+            raise IllegalAction(
+                "OT 12B9",
+                "an artillery division bombards as a single unit only with all its components"
+                f" ({', '.join(c.id for c in comps)})",
+            )
     if not pieces and not air:
         raise IllegalAction("OT 12C1", "a bombardment needs at least one bombarding unit")
     if terrain.hex_prohibited_to_all(g, target):
@@ -592,7 +696,9 @@ def plan_bombardment(g: Game, f: Frame, action: Action, commit: bool = False) ->
     enemy = other_side(side)
     if terror:
         if side != f.params["attacker"]:
-            raise IllegalAction("OT 12C5", "terror bombardment is a bombardment of the phasing player")
+            raise IllegalAction(
+                "OT 12C5", "terror bombardment is a bombardment of the phasing player"
+            )
         if not geography.is_major_city_hex(g, target) or g.state.control.get(target) != enemy:
             raise IllegalAction("OT 12C5", f"{raw} is not an enemy-owned major city hex")
         nat = g.board.area_of(target, "nation")
@@ -611,18 +717,28 @@ def plan_bombardment(g: Game, f: Frame, action: Action, commit: bool = False) ->
             raise IllegalAction("OT 12C1", f"{p.id} is out of range of {raw}")
         if d == 1:
             if terrain.side_prohibited_to_all(g, g.board.side_between(h, target)):
-                raise IllegalAction("OT 12C1", f"{p.id} may not bombard across a prohibited hexside")
+                raise IllegalAction(
+                    "OT 12C1", f"{p.id} may not bombard across a prohibited hexside"
+                )
             by_hex.setdefault(h, []).append(p)
     for h, grp in by_hex.items():
         if not stacking.attack_stack_ok(g, [q for q in grp if units.is_unit(q)], target):
-            raise IllegalAction("OT 8B", f"more units bombard {raw} from {g.board.label(h)} than its stacking limit allows")
+            raise IllegalAction(
+                "OT 8B",
+                f"more units bombard {raw} from {g.board.label(h)} than its stacking limit allows",
+            )
     if len({p.nation for p in pieces}) > 1 and not _all_cooperate(g, pieces):
-        raise IllegalAction("OT 15E3", "units of nations that do not cooperate may not combine their bombardment strength")
+        raise IllegalAction(
+            "OT 15E3",
+            "units of nations that do not cooperate may not combine their bombardment strength",
+        )
     gas: list[Piece] = []
     if action.get("gec"):
         gas = [p for p in pieces if is_gas_artillery(p)]
         if not gas:
-            raise IllegalAction("OT 12B8", "a GEC attempt needs gas artillery among the bombarding units")
+            raise IllegalAction(
+                "OT 12B8", "a GEC attempt needs gas artillery among the bombarding units"
+            )
     unit_pieces = [p for p in pieces if units.is_unit(p)]
     cs = supply.combat_supply(g, side, unit_pieces, "bombardment", commit=commit)
     details: dict[str, Fraction] = {}
@@ -640,7 +756,9 @@ def plan_bombardment(g: Game, f: Frame, action: Action, commit: bool = False) ->
         total += Fraction(air, 2)
         details["air points"] = Fraction(air, 2)
     col = bombardment_column(g, total)
-    return BombardPlan(side, pieces, target, total, col, details, cs, gas, terror, int(air), division)
+    return BombardPlan(
+        side, pieces, target, total, col, details, cs, gas, terror, int(air), division
+    )
 
 
 def _nation_side(g: Game, nation_area: str) -> str | None:
@@ -664,21 +782,32 @@ def _all_cooperate(g: Game, pieces: Sequence[Piece]) -> bool:
     if fn is None:
         from grognard.rulesets.greatwar.supply import supply_partners
 
-        return all(b in supply_partners(g, a) or a in supply_partners(g, b) for a in nats for b in nats)
+        return all(
+            b in supply_partners(g, a) or a in supply_partners(g, b) for a in nats for b in nats
+        )
     return all(bool(fn(g, a, b)) for a in nats for b in nats if a != b)
 
 
 def _fortification_key(g: Game, i: int) -> str | None:
     for pt in g.board.points_at(i):
         if pt.kind == "fortress":
-            improved = str(marker(g, "fortress-state", i) or pt.attrs.get("state", "unimproved")) == "improved"
-            return f"fortress:{pt.attrs.get('type', 'new')}-improved" if improved else "fortress:unimproved"
+            improved = (
+                str(marker(g, "fortress-state", i) or pt.attrs.get("state", "unimproved"))
+                == "improved"
+            )
+            return (
+                f"fortress:{pt.attrs.get('type', 'new')}-improved"
+                if improved
+                else "fortress:unimproved"
+            )
     level = marker(g, "fortification", i)
     return str(level) if level else None
 
 
 @implements("OT 12C2")
-def bombardment_modifiers(g: Game, side: str, target: int, tactical_recon: bool = False, full: bool = True) -> Modifiers:
+def bombardment_modifiers(
+    g: Game, side: str, target: int, tactical_recon: bool = False, full: bool = True
+) -> Modifiers:
     """OT 12C2: the die-roll modifiers of a bombardment (Bombardment Table): tactical reconnaissance
     and weather always; with ``full`` also the fortification, the terrain and the nationalities
     that packed their front lines (used for the effect on units; the fortification check uses only
@@ -697,12 +826,19 @@ def bombardment_modifiers(g: Game, side: str, target: int, tactical_recon: bool 
         return mods
     fk = _fortification_key(g, target)
     if fk is not None and int(ex["fortification"].get(fk, 0)):
-        mods.add(int(ex["fortification"][fk]), "OT 12C2", fk.replace("fortress:", "fortress ").replace("-improved", " improved"))
+        mods.add(
+            int(ex["fortification"][fk]),
+            "OT 12C2",
+            fk.replace("fortress:", "fortress ").replace("-improved", " improved"),
+        )
     t = terrain.terrain(g, target)
     if int(ex["terrain"].get(t, 0)):
         mods.add(int(ex["terrain"][t]), "OT 12C2", f"{t} hex")
     packed = set(ex.get("packed_front_line", []))
-    if any(rulebook_name(g, p.nation) in packed or p.nation in packed for p in units.units_in_hex(g, target, other_side(side))):
+    if any(
+        rulebook_name(g, p.nation) in packed or p.nation in packed
+        for p in units.units_in_hex(g, target, other_side(side))
+    ):
         mods.add(1, "OT 12C2", "front line packed with troops")
     return mods
 
@@ -734,7 +870,12 @@ def reduce_fortification(g: Game, i: int, rule: str = "OT 12C2") -> bool:
             state = str(marker(g, "fortress-state", i) or pt.attrs.get("state", "unimproved"))
             if state == "improved":
                 set_marker(g, "fortress-state", i, "unimproved")
-                g.emit("fortification", f"the fortress at {g.board.label(i)} is reduced to unimproved", rule=rule, hex=g.board.label(i))
+                g.emit(
+                    "fortification",
+                    f"the fortress at {g.board.label(i)} is reduced to unimproved",
+                    rule=rule,
+                    hex=g.board.label(i),
+                )
                 return True
             return False
     level = marker(g, "fortification", i)
@@ -742,7 +883,12 @@ def reduce_fortification(g: Game, i: int, rule: str = "OT 12C2") -> bool:
     if nxt is None:
         return False
     set_marker(g, "fortification", i, nxt)
-    g.emit("fortification", f"the {level} at {g.board.label(i)} is reduced to a {nxt}", rule=rule, hex=g.board.label(i))
+    g.emit(
+        "fortification",
+        f"the {level} at {g.board.label(i)} is reduced to a {nxt}",
+        rule=rule,
+        hex=g.board.label(i),
+    )
     return True
 
 
@@ -764,8 +910,15 @@ class BombardResult:
 
 
 @implements("OT 12C2", "OT 12C5")
-def resolve(g: Game, side: str, target: int, strength: Fraction, tactical_recon: bool = False, gec: tuple[int, int] = (0, 0),
-            terror: bool = False) -> BombardResult:
+def resolve(
+    g: Game,
+    side: str,
+    target: int,
+    strength: Fraction,
+    tactical_recon: bool = False,
+    gec: tuple[int, int] = (0, 0),
+    terror: bool = False,
+) -> BombardResult:
     """OT 12C2: roll one die for a bombardment of ``strength``. On the 50 or 100+ column against a
     hex with a fort, improved fort or fortress, the same die is first read with the tactical
     reconnaissance and weather modifiers only: an asterisk reduces the fortification one level. Then
@@ -778,22 +931,40 @@ def resolve(g: Game, side: str, target: int, strength: Fraction, tactical_recon:
         return BombardResult(0, None, None, False, "M", 0, 0)
     shift = gec[1]
     col_eff = table.columns[table.shift(col, shift)]
-    r = g.roll("d6", f"bombardment of {g.board.label(target)} ({strength} on the {col_eff} column)", "OT 12C2")
+    r = g.roll(
+        "d6",
+        f"bombardment of {g.board.label(target)} ({strength} on the {col_eff} column)",
+        "OT 12C2",
+    )
     die = r.natural
     fort_res = None
     reduced = False
-    if col_eff in table.extra.get("fortification_columns", ["50", "100+"]) and _has_checkable_fortification(g, target):
+    if col_eff in table.extra.get(
+        "fortification_columns", ["50", "100+"]
+    ) and _has_checkable_fortification(g, target):
         m1 = bombardment_modifiers(g, side, target, tactical_recon, full=False)
         fort_res = str(table.lookup(col_eff, die + m1.total()).result)
         if fort_res.endswith("*"):
             reduced = reduce_fortification(g, target)
-        g.emit("bombardment", f"fortification check: {die}{m1.total():+d} -> {fort_res}", rule="OT 12C2", result=fort_res)
+        g.emit(
+            "bombardment",
+            f"fortification check: {die}{m1.total():+d} -> {fort_res}",
+            rule="OT 12C2",
+            result=fort_res,
+        )
     m2 = bombardment_modifiers(g, side, target, tactical_recon, full=True)
     total = m2.total() + gec[0]
     res = str(table.lookup(col_eff, die + total).result)
     hits, _star = _parse_result(res)
-    g.emit("bombardment", f"{side} bombards {g.board.label(target)}: die {die}{total:+d} on the {col_eff} column -> {res}"
-           + (" (terror hits)" if terror else ""), rule="OT 12C5" if terror else "OT 12C2", result=res, hits=hits, hex=g.board.label(target))
+    g.emit(
+        "bombardment",
+        f"{side} bombards {g.board.label(target)}: die {die}{total:+d} on the {col_eff} column ->"
+        f" {res}" + (" (terror hits)" if terror else ""),
+        rule="OT 12C5" if terror else "OT 12C2",
+        result=res,
+        hits=hits,
+        hex=g.board.label(target),
+    )
     return BombardResult(die, col_eff, fort_res, reduced, res, hits, shift)
 
 
@@ -807,7 +978,13 @@ def gec_bombardment_attempt(g: Game, side: str, gas: Sequence[Piece]) -> tuple[i
 
     for p in gas:
         p.status.add(GEC_USED)
-    res = table_roll(g, "gst", "standard", f"GEC attempt in a bombardment by {', '.join(p.id for p in gas)}", "OT 12B8")
+    res = table_roll(
+        g,
+        "gst",
+        "standard",
+        f"GEC attempt in a bombardment by {', '.join(p.id for p in gas)}",
+        "OT 12B8",
+    )
     drm, shift = 0, 0
     if str(res.result).startswith("S"):
         drm = 1
@@ -815,14 +992,19 @@ def gec_bombardment_attempt(g: Game, side: str, gas: Sequence[Piece]) -> tuple[i
             again = table_roll(g, "gst", "standard", "GEC column shift roll", "OT 12B8")
             if str(again.result).startswith("S"):
                 shift = 1
-    g.emit("gec", f"{side} GEC attempt in bombardment: {res.result} (DRM {drm:+d}, shift {shift:+d})", rule="OT 12B8")
+    g.emit(
+        "gec",
+        f"{side} GEC attempt in bombardment: {res.result} (DRM {drm:+d}, shift {shift:+d})",
+        rule="OT 12B8",
+    )
     return drm, shift
 
 
 # ----------------------------------------------------------------------------- hits (OT 12C3)
 @implements("OT 12C3")
 def hit_size_class(p: Piece, g: Game | None = None) -> str:
-    """OT 12C3: ``divisional``; ``large`` non-divisional units (brigades, brigade groupings, American
+    """OT 12C3: ``divisional``; ``large`` non-divisional units (brigades, brigade groupings,
+    American
     cadres); ``small`` (every other unit)."""
     if units.is_divisional(p):
         return "divisional"
@@ -835,7 +1017,9 @@ def hit_size_class(p: Piece, g: Game | None = None) -> str:
 
 
 @implements("OT 12C3", "OT 8C2")
-def hit_targets(g: Game, target: int, owner: str, assigner: str, received: dict[str, int]) -> list[Piece]:
+def hit_targets(
+    g: Game, target: int, owner: str, assigner: str, received: dict[str, int]
+) -> list[Piece]:
     """OT 12C3: the units that may receive a bombardment hit: not badly disrupted; not overstacked
     unless every regularly stacked unit in the hex is badly disrupted; and the defender may not give
     hits to units with a defense strength of zero."""
@@ -859,13 +1043,19 @@ def hit_targets(g: Game, target: int, owner: str, assigner: str, received: dict[
 @implements("OT 12C3")
 def apply_hit(g: Game, p: Piece, received: dict[str, int]) -> None:
     """OT 12C3: a divisional unit is disrupted by 2 hits (badly disrupted by 2 more, or by 2 when
-    already disrupted); a large non-divisional unit by 1 hit (badly by another); a small one is badly
+    already disrupted); a large non-divisional unit by 1 hit (badly by another); a small one is
+    badly
     disrupted by 1 hit. Hits on one unit add up within one bombardment only (digest default A26)."""
     received[p.id] = received.get(p.id, 0) + 1
     cls = hit_size_class(p, g)
     if cls == "divisional":
         if received[p.id] % 2:
-            g.emit("bombardment", f"{p.id} takes a bombardment hit (a division needs 2)", rule="OT 12C3", piece=p.id)
+            g.emit(
+                "bombardment",
+                f"{p.id} takes a bombardment hit (a division needs 2)",
+                rule="OT 12C3",
+                piece=p.id,
+            )
             return
         badly = units.disruption(p) >= 1
     elif cls == "large":
@@ -888,7 +1078,9 @@ class BombardmentHits(Step):
     def _turn(self, g: Game, f: Frame) -> str | None:
         for side in f.params["order"]:
             if int(f.params["left"].get(side, 0)) > 0:
-                if hit_targets(g, int(f.params["target"]), f.params["owner"], side, f.params["received"]):
+                if hit_targets(
+                    g, int(f.params["target"]), f.params["owner"], side, f.params["received"]
+                ):
                     return side
                 f.params["left"][side] = 0
         return None
@@ -906,18 +1098,32 @@ class BombardmentHits(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         if self._turn(g, f) != side:
             return []
-        return [{"type": "assign-hit", "side": side, "piece": p.id}
-                for p in hit_targets(g, int(f.params["target"]), f.params["owner"], side, f.params["received"])]
+        return [
+            {"type": "assign-hit", "side": side, "piece": p.id}
+            for p in hit_targets(
+                g, int(f.params["target"]), f.params["owner"], side, f.params["received"]
+            )
+        ]
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar.sequence import reject_unless
 
         reject_unless(self, g, f, action, ("assign-hit",))
         if self._turn(g, f) != action["side"]:
-            raise IllegalAction("OT 12C3", f"{action['side']} has no bombardment hits to allocate now")
-        ok = {p.id for p in hit_targets(g, int(f.params["target"]), f.params["owner"], action["side"], f.params["received"])}
+            raise IllegalAction(
+                "OT 12C3", f"{action['side']} has no bombardment hits to allocate now"
+            )
+        ok = {
+            p.id
+            for p in hit_targets(
+                g, int(f.params["target"]), f.params["owner"], action["side"], f.params["received"]
+            )
+        }
         if action.get("piece") not in ok:
-            raise IllegalAction("OT 12C3", f"{action.get('piece')!r} may not receive a bombardment hit from {action['side']}")
+            raise IllegalAction(
+                "OT 12C3",
+                f"{action.get('piece')!r} may not receive a bombardment hit from {action['side']}",
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         self.check(g, f, action)
@@ -938,7 +1144,8 @@ def split_hits(hits: int) -> tuple[int, int]:
 class BombardmentSegment(Step):
     """OT 4A3 / OT 12C: the bombardment segment of the combat phase: the phasing player resolves all
     his bombardments, then the non-phasing player counter-bombards with artillery in the hexes the
-    enemy bombarded this phase. Each player ends his part with ``end-phase``. Res Pts that gave combat
+    enemy bombarded this phase. Each player ends his part with ``end-phase``. Res Pts that gave
+    combat
     supply are removed at the end of the segment (OT 11D)."""
 
     name = "bombardment-segment"
@@ -954,7 +1161,11 @@ class BombardmentSegment(Step):
         f.params.setdefault("defender", other_side(f.params["attacker"]))
 
     def _side(self, f: Frame) -> str:
-        return str(f.params["attacker"] if f.params.get("stage", "bombard") == "bombard" else f.params["defender"])
+        return str(
+            f.params["attacker"]
+            if f.params.get("stage", "bombard") == "bombard"
+            else f.params["defender"]
+        )
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         side = self._side(f)
@@ -966,7 +1177,11 @@ class BombardmentSegment(Step):
         self._finish(g, f)
 
     def label(self, g: Game, f: Frame) -> str:
-        what = "bombardment" if f.params.get("stage", "bombard") == "bombard" else "counter-bombardment"
+        what = (
+            "bombardment"
+            if f.params.get("stage", "bombard") == "bombard"
+            else "counter-bombardment"
+        )
         return f"Bombardment segment ({self._side(f)}: {what})"
 
     def _bombard_options(self, g: Game, f: Frame, side: str) -> list[Action]:
@@ -991,7 +1206,12 @@ class BombardmentSegment(Step):
             if len(hexes) > 1:
                 cands += [[p.id for p in grp if units.hex_of(g, p) == h] for h in hexes]
             for ids in cands:
-                a: Action = {"type": "bombard", "side": side, "pieces": ids, "target": g.board.label(t)}
+                a: Action = {
+                    "type": "bombard",
+                    "side": side,
+                    "pieces": ids,
+                    "target": g.board.label(t),
+                }
                 try:
                     plan = plan_bombardment(g, f, a)
                 except IllegalAction:
@@ -1008,7 +1228,10 @@ class BombardmentSegment(Step):
             return []
         out = self._bombard_options(g, f, side)
         if logistics.may_deactivate_now(g, side):
-            out += [{"type": "deactivate-depot", "side": side, "depot": d.id} for d in logistics.depots(g, side)]
+            out += [
+                {"type": "deactivate-depot", "side": side, "depot": d.id}
+                for d in logistics.depots(g, side)
+            ]
         out.append({"type": "end-phase", "side": side})
         return out
 
@@ -1016,13 +1239,20 @@ class BombardmentSegment(Step):
         from grognard.rulesets.greatwar import logistics
         from grognard.rulesets.greatwar.sequence import reject_unless
 
-        reject_unless(self, g, f, action, ("bombard", "end-phase", "deactivate-depot", "eliminate-item"))
+        reject_unless(
+            self, g, f, action, ("bombard", "end-phase", "deactivate-depot", "eliminate-item")
+        )
         if action["side"] != self._side(f):
-            raise IllegalAction("OT 12C", f"it is {self._side(f)}'s part of the bombardment segment")
+            raise IllegalAction(
+                "OT 12C", f"it is {self._side(f)}'s part of the bombardment segment"
+            )
         if action["type"] == "bombard":
             plan = plan_bombardment(g, f, action)
             if plan.column is None:
-                raise IllegalAction("OT 12C2", f"a bombardment strength of {plan.strength} is below the Bombardment Table")
+                raise IllegalAction(
+                    "OT 12C2",
+                    f"a bombardment strength of {plan.strength} is below the Bombardment Table",
+                )
         elif action["type"] in ("deactivate-depot", "eliminate-item"):
             logistics.MovementExtension().check(g, f, action)
 
@@ -1060,7 +1290,15 @@ def bombard(g: Game, f: Frame, plan: BombardPlan, tactical_recon: bool = False) 
     from grognard.rulesets.greatwar.nations import other_side
 
     gec = gec_bombardment_attempt(g, plan.side, plan.gas) if plan.gas else (0, 0)
-    res = resolve(g, plan.side, plan.target, plan.strength, tactical_recon=tactical_recon, gec=gec, terror=plan.terror)
+    res = resolve(
+        g,
+        plan.side,
+        plan.target,
+        plan.strength,
+        tactical_recon=tactical_recon,
+        gec=gec,
+        terror=plan.terror,
+    )
     for p in plan.pieces:
         p.status.add(BOMBARDED)
         f.params.setdefault("bombarded", []).append(p.id)
@@ -1073,13 +1311,28 @@ def bombard(g: Game, f: Frame, plan: BombardPlan, tactical_recon: bool = False) 
         morale = gw(g).setdefault("morale_hits", {})
         morale[nat] = int(morale.get(nat, 0)) + res.hits
         if res.hits:
-            g.emit("morale", f"{nat} loses {res.hits} morale point(s) to terror bombardment", rule="OT 12C5", nation=nat, hits=res.hits)
+            g.emit(
+                "morale",
+                f"{nat} loses {res.hits} morale point(s) to terror bombardment",
+                rule="OT 12C5",
+                nation=nat,
+                hits=res.hits,
+            )
         return res
     if res.hits:
         owner = other_side(plan.side)
         a, d = split_hits(res.hits)
-        g.push("bombardment-hits", {"target": plan.target, "owner": owner, "bombarder": plan.side,
-                                    "left": {plan.side: a, owner: d}, "order": [plan.side, owner], "received": {}})
+        g.push(
+            "bombardment-hits",
+            {
+                "target": plan.target,
+                "owner": owner,
+                "bombarder": plan.side,
+                "left": {plan.side: a, owner: d},
+                "order": [plan.side, owner],
+                "received": {},
+            },
+        )
     return res
 
 

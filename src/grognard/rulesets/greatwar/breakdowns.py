@@ -51,7 +51,9 @@ def combinations(g: Game) -> list[dict[str, Any]]:
     return out
 
 
-def entry_for(g: Game, parent: Piece, comps: Sequence[Piece] | None = None) -> dict[str, Any] | None:
+def entry_for(
+    g: Game, parent: Piece, comps: Sequence[Piece] | None = None
+) -> dict[str, Any] | None:
     for e in combinations(g):
         mine = e.get("parent") == parent.id or parent.id in (e.get("parents") or [])
         if mine and (comps is None or sorted(c.id for c in comps) == sorted(e["components"])):
@@ -65,8 +67,13 @@ def _in_play(g: Game, p: Piece) -> bool:
 
 
 @implements("OT 15F1", "OT 15F2", "OT 15F3a", "OT 15F3b")
-def breakdown_problem(g: Game, parent: Piece, comps: Sequence[Piece] | None = None, ob: bool = False,
-                      f: Frame | None = None) -> str | None:
+def breakdown_problem(
+    g: Game,
+    parent: Piece,
+    comps: Sequence[Piece] | None = None,
+    ob: bool = False,
+    f: Frame | None = None,
+) -> str | None:
     """OT 15F1: a unit listed on the game charts may break down at the start of a movement, reaction
     movement or exploitation phase (before it spends MPs; no MP cost), on the map or in its
     replacement pool, if its breakdown counters are free: specific counters serve only their unit,
@@ -116,7 +123,9 @@ def _give_state(g: Game, p: Piece, st: dict[str, Any]) -> None:
 
 
 @implements("OT 15F1")
-def breakdown(g: Game, parent: Piece, comps: Sequence[Piece] | None = None, rule: str = "OT 15F1") -> None:
+def breakdown(
+    g: Game, parent: Piece, comps: Sequence[Piece] | None = None, rule: str = "OT 15F1"
+) -> None:
     """OT 15F1: the parent goes to its box on the game chart; its components take its place (hex or
     replacement pool) and its state. Stacking may be exceeded until the end of the phase."""
     e = entry_for(g, parent, comps)
@@ -135,11 +144,18 @@ def breakdown(g: Game, parent: Piece, comps: Sequence[Piece] | None = None, rule
     for k in ("pool", "pool_isolated", "set_aside"):
         parent.attrs.pop(k, None)
     g.state.move(parent.id, Loc.box(box_of(parent.side, e)))
-    g.emit("breakdown", f"{parent.id} breaks down into {', '.join(c.id for c in pieces)}", rule=rule, piece=parent.id)
+    g.emit(
+        "breakdown",
+        f"{parent.id} breaks down into {', '.join(c.id for c in pieces)}",
+        rule=rule,
+        piece=parent.id,
+    )
 
 
 @implements("OT 15F1")
-def assemble_problem(g: Game, parent: Piece, comps: Sequence[Piece], f: Frame | None = None) -> str | None:
+def assemble_problem(
+    g: Game, parent: Piece, comps: Sequence[Piece], f: Frame | None = None
+) -> str | None:
     """OT 15F1: the components listed for the parent, all stacked in one hex (or all in one
     replacement pool), assemble; the parent must be free in its box."""
     e = entry_for(g, parent, comps)
@@ -174,7 +190,12 @@ def assemble(g: Game, parent: Piece, comps: Sequence[Piece], rule: str = "OT 15F
     else:
         g.state.move(parent.id, loc)
         _give_state(g, parent, st)
-    g.emit("assemble", f"{', '.join(c.id for c in comps)} assemble into {parent.id}", rule=rule, piece=parent.id)
+    g.emit(
+        "assemble",
+        f"{', '.join(c.id for c in comps)} assemble into {parent.id}",
+        rule=rule,
+        piece=parent.id,
+    )
 
 
 class BreakdownExtension:
@@ -186,7 +207,11 @@ class BreakdownExtension:
         from grognard.rulesets.greatwar import movement
 
         out: list[Action] = []
-        if f.params.get("kind") not in (movement.MOVEMENT, movement.REACTION, movement.EXPLOITATION):
+        if f.params.get("kind") not in (
+            movement.MOVEMENT,
+            movement.REACTION,
+            movement.EXPLOITATION,
+        ):
             return out
         for e in combinations(g):
             parents = [e["parent"]] if e.get("parent") else list(e.get("parents") or [])
@@ -194,23 +219,48 @@ class BreakdownExtension:
                 p = g.state.pieces.get(pid)
                 if p is None or p.side != side:
                     continue
-                if units.hex_of(g, p) is not None and movement.can_move_now(g, f, p) is None and breakdown_problem(g, p, None, f=f) is None:
+                if (
+                    units.hex_of(g, p) is not None
+                    and movement.can_move_now(g, f, p) is None
+                    and breakdown_problem(g, p, None, f=f) is None
+                ):
                     out.append({"type": "breakdown", "side": side, "piece": p.id})
                 comps = [g.state.pieces[c] for c in e["components"] if c in g.state.pieces]
-                if comps and all(c.side == side for c in comps) and assemble_problem(g, p, comps) is None and \
-                        all(units.hex_of(g, c) is not None for c in comps):
-                    out.append({"type": "assemble", "side": side, "parent": p.id, "components": [c.id for c in comps]})
+                if (
+                    comps
+                    and all(c.side == side for c in comps)
+                    and assemble_problem(g, p, comps) is None
+                    and all(units.hex_of(g, c) is not None for c in comps)
+                ):
+                    out.append(
+                        {
+                            "type": "assemble",
+                            "side": side,
+                            "parent": p.id,
+                            "components": [c.id for c in comps],
+                        }
+                    )
         return out
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar import movement
 
-        if f.params.get("kind") not in (movement.MOVEMENT, movement.REACTION, movement.EXPLOITATION):
-            raise IllegalAction("OT 15F1", "units break down and assemble only in movement, reaction movement and exploitation phases")
+        if f.params.get("kind") not in (
+            movement.MOVEMENT,
+            movement.REACTION,
+            movement.EXPLOITATION,
+        ):
+            raise IllegalAction(
+                "OT 15F1",
+                "units break down and assemble only in movement, reaction movement and exploitation"
+                " phases",
+            )
         if action["type"] == "breakdown":
             p = g.state.pieces.get(str(action.get("piece")))
             if p is None or p.side != action["side"]:
-                raise IllegalAction("OT 15F1", f"{action.get('piece')!r} is not a unit of {action['side']}")
+                raise IllegalAction(
+                    "OT 15F1", f"{action.get('piece')!r} is not a unit of {action['side']}"
+                )
             if units.hex_of(g, p) is not None:
                 why = movement.can_move_now(g, f, p)
                 if why:

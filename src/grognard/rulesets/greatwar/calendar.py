@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _LABEL = re.compile(r"^\s*([A-Za-z]{3})\s+(I{1,2})\s+(\d{2}|\d{4})\s*$")
-# OT 16B1a: production arrives on the I turn of Jan, Mar, May, Jul, Sep and Nov (the production cycles).
+# OT 16B1a: production arrives on the I turn of Jan, Mar, May, Jul, Sep and Nov (the production
+# cycles).
 PRODUCTION_MONTHS = (1, 3, 5, 7, 9, 11)
 
 
@@ -64,7 +65,9 @@ def parse_turn(label: str) -> TurnDate:
     """OT 4: read a turn label such as ``Sep I 14`` or ``Feb II 1917``."""
     m = _LABEL.match(label)
     if not m:
-        raise TurnLabelError(f"turn label {label!r} is not of the form 'Sep I 14' (month, I or II, year)")
+        raise TurnLabelError(
+            f"turn label {label!r} is not of the form 'Sep I 14' (month, I or II, year)"
+        )
     mon = m.group(1).capitalize()
     if mon not in MONTHS:
         raise TurnLabelError(f"turn label {label!r}: unknown month {m.group(1)!r}")

@@ -17,7 +17,19 @@ from grognard.core.rules import implements
 DATA = Path(__file__).resolve().parent / "data"
 CLASSES = ("non-motorized", "artillery", "cm")
 ZOC_KINDS = ("standard", "own-hex", "none")
-CAPABILITIES = ("AECA", "AECA/2", "AECD", "AECD/2", "ATEC", "ATEC/2", "CEC", "EEC", "EEC-x2", "GEC", "SEC")
+CAPABILITIES = (
+    "AECA",
+    "AECA/2",
+    "AECD",
+    "AECD/2",
+    "ATEC",
+    "ATEC/2",
+    "CEC",
+    "EEC",
+    "EEC-x2",
+    "GEC",
+    "SEC",
+)
 ARTILLERY_KINDS = ("", "field", "heavy", "siege", "heavy-siege", "coast")
 SIZE_CATEGORIES = ("higher-hq", "divisional", "non-divisional")
 
@@ -117,8 +129,23 @@ def load_catalogue(path: str | None = None) -> Catalogue:
     data = tomllib.loads(p.read_text(encoding="utf-8"))
     types: dict[str, UnitType] = {}
     names: dict[str, str] = {}
-    known_keys = {"id", "title", "aliases", "classes", "tags", "he", "capabilities", "zoc", "artillery", "re",
-                  "stacking", "construction", "logistics", "naval", "note"}
+    known_keys = {
+        "id",
+        "title",
+        "aliases",
+        "classes",
+        "tags",
+        "he",
+        "capabilities",
+        "zoc",
+        "artillery",
+        "re",
+        "stacking",
+        "construction",
+        "logistics",
+        "naval",
+        "note",
+    }
     for i, d in enumerate(data.get("type", [])):
         where = f"{p.name}: type[{i}]"
         unknown = set(d) - known_keys
@@ -167,7 +194,11 @@ def load_catalogue(path: str | None = None) -> Catalogue:
         if d.get("category") not in SIZE_CATEGORIES:
             raise CatalogueError(f"{p.name}: size[{i}]: category must be one of {SIZE_CATEGORIES}")
         re = d.get("re")
-        sizes[d["id"]] = Size(d["id"], d["category"], None if re in (None, "variable") else _parse_re(re, f"size[{i}]"))
+        sizes[d["id"]] = Size(
+            d["id"],
+            d["category"],
+            None if re in (None, "variable") else _parse_re(re, f"size[{i}]"),
+        )
     return Catalogue(types, names, sizes)
 
 
@@ -193,7 +224,8 @@ def load_nations() -> dict[str, NationInfo]:
 
 
 def nation_info(name: str) -> NationInfo | None:
-    """Rulebook facts about a nation, by name or alias (None for nations the rulebook does not list)."""
+    """Rulebook facts about a nation, by name or alias (None for nations the rulebook does not
+    list)."""
     return load_nations().get(_norm(name))
 
 

@@ -32,7 +32,8 @@ Cost = Fraction | None
 
 @dataclass(frozen=True)
 class Exception_:
-    """One row of the TEC's third cost set: units with any of ``tags`` pay ``cost`` in these weathers."""
+    """One row of the TEC's third cost set: units with any of ``tags`` pay ``cost`` in these
+    weathers."""
 
     tags: frozenset[str]
     cost: Mapping[str, Cost]
@@ -87,7 +88,9 @@ class StackLimit:
     name: str
     units: int
     non_divisional_re: Fraction
-    artillery: tuple[tuple[int, Fraction], ...]  # alternatives: (divisions, RE of non-divisional artillery)
+    artillery: tuple[
+        tuple[int, Fraction], ...
+    ]  # alternatives: (divisions, RE of non-divisional artillery)
     fortress: int
 
 
@@ -104,8 +107,20 @@ class Charts:
     raw: Mapping[str, Chart]
 
 
-CHART_IDS = ("tec", "zoc-costs", "overrun-costs", "rail-rates", "river-rates", "stacking", "supply-lines", "engineering", "fec",
-             "replacement-costs", "leaders", "coast-defenses")
+CHART_IDS = (
+    "tec",
+    "zoc-costs",
+    "overrun-costs",
+    "rail-rates",
+    "river-rates",
+    "stacking",
+    "supply-lines",
+    "engineering",
+    "fec",
+    "replacement-costs",
+    "leaders",
+    "coast-defenses",
+)
 
 # Extra checks that rule modules register for their charts or chart sections (chart id -> checks);
 # each raises ChartError naming the key that is wrong. The combat rules check the TEC combat
@@ -117,11 +132,11 @@ def _num(v: Any, where: str) -> Cost:
     if v == "P":
         return PROHIBITED
     if isinstance(v, bool) or not isinstance(v, int | float | str):
-        raise ChartError(f"{where}: expected a number or \"P\", not {v!r}")
+        raise ChartError(f'{where}: expected a number or "P", not {v!r}')
     try:
         return Fraction(str(v))
     except ValueError:
-        raise ChartError(f"{where}: expected a number or \"P\", not {v!r}") from None
+        raise ChartError(f'{where}: expected a number or "P", not {v!r}') from None
 
 
 def _header(data: Mapping[str, Any], source: str) -> Chart:
@@ -132,18 +147,43 @@ def _header(data: Mapping[str, Any], source: str) -> Chart:
     derived = tuple(str(x) for x in data.get("derived_from", ()))
     if provisional and not derived:
         raise ChartError(f"{source}: a provisional chart must list derived_from rule ids")
-    body = {k: v for k, v in data.items() if k not in ("id", "title", "provisional", "derived_from", "notes")}
-    return Chart(str(data["id"]), str(data["title"]), provisional, derived, str(data.get("notes", "")), body, source)
+    body = {
+        k: v
+        for k, v in data.items()
+        if k not in ("id", "title", "provisional", "derived_from", "notes")
+    }
+    return Chart(
+        str(data["id"]),
+        str(data["title"]),
+        provisional,
+        derived,
+        str(data.get("notes", "")),
+        body,
+        source,
+    )
 
 
-def _row(name: str, d: Mapping[str, Any], where: str, kind: str, table: Mapping[str, Any]) -> TerrainRow:
+def _row(
+    name: str, d: Mapping[str, Any], where: str, kind: str, table: Mapping[str, Any]
+) -> TerrainRow:
     if "same_as" in d:
         other = table.get(d["same_as"])
         if other is None or "same_as" in other:
             raise ChartError(f"{where}.same_as: unknown or chained row {d['same_as']!r}")
         return _row(name, other, where, kind, table)
-    known = {"cm-art", "other", "exceptions", "frozen", "frozen_as", "crt", "bridgeable", "navigable", "disrupts",
-             "prohibited_to_all", "combat"}
+    known = {
+        "cm-art",
+        "other",
+        "exceptions",
+        "frozen",
+        "frozen_as",
+        "crt",
+        "bridgeable",
+        "navigable",
+        "disrupts",
+        "prohibited_to_all",
+        "combat",
+    }
     unknown = sorted(set(d) - known)
     if unknown:
         raise ChartError(f"{where}: unknown key(s) {', '.join(unknown)}")
@@ -151,24 +191,39 @@ def _row(name: str, d: Mapping[str, Any], where: str, kind: str, table: Mapping[
     for cs in COST_SETS:
         vals = d.get(cs)
         if not isinstance(vals, list) or len(vals) != len(WEATHERS):
-            raise ChartError(f"{where}.{cs}: needs {len(WEATHERS)} costs, one per weather {list(WEATHERS)}")
+            raise ChartError(
+                f"{where}.{cs}: needs {len(WEATHERS)} costs, one per weather {list(WEATHERS)}"
+            )
         costs[cs] = tuple(_num(v, f"{where}.{cs}[{i}]") for i, v in enumerate(vals))
     exc = []
     for k, e in enumerate(d.get("exceptions", [])):
         w = f"{where}.exceptions[{k}]"
-        if not isinstance(e, Mapping) or not isinstance(e.get("tags"), list) or not isinstance(e.get("cost"), Mapping):
+        if (
+            not isinstance(e, Mapping)
+            or not isinstance(e.get("tags"), list)
+            or not isinstance(e.get("cost"), Mapping)
+        ):
             raise ChartError(f"{w}: needs 'tags' (list) and 'cost' (table weather -> cost)")
         for wx in e["cost"]:
             if wx not in WEATHERS:
                 raise ChartError(f"{w}.cost: unknown weather {wx!r}")
-        exc.append(Exception_(frozenset(str(t) for t in e["tags"]), {wx: _num(v, f"{w}.cost.{wx}") for wx, v in e["cost"].items()}))
+        exc.append(
+            Exception_(
+                frozenset(str(t) for t in e["tags"]),
+                {wx: _num(v, f"{w}.cost.{wx}") for wx, v in e["cost"].items()},
+            )
+        )
     frozen: Cost | str = "unchanged"
     if "frozen" in d:
         frozen = _num(d["frozen"], f"{where}.frozen")
     crt = str(d.get("crt", "mobile"))
     if crt not in ("mobile", "positional"):
         raise ChartError(f"{where}.crt: must be 'mobile' or 'positional'")
-    extra = {k: d[k] for k in ("bridgeable", "navigable", "disrupts", "prohibited_to_all", "combat") if k in d}
+    extra = {
+        k: d[k]
+        for k in ("bridgeable", "navigable", "disrupts", "prohibited_to_all", "combat")
+        if k in d
+    }
     return TerrainRow(name, costs, tuple(exc), frozen, str(d.get("frozen_as", "")), crt, extra)
 
 
@@ -178,11 +233,19 @@ def parse_tec(ch: Chart) -> TEC:
         raise ChartError(f"{ch.source}: weathers must be {list(WEATHERS)}")
     if tuple(b.get("cost_sets", ())) != COST_SETS:
         raise ChartError(f"{ch.source}: cost_sets must be {list(COST_SETS)}")
-    hexes = {n: _row(n, d, f"{ch.source}: hex.{n}", "hex", b.get("hex", {})) for n, d in b.get("hex", {}).items()}
-    sides = {n: _row(n, d, f"{ch.source}: hexside.{n}", "hexside", b.get("hexside", {})) for n, d in b.get("hexside", {}).items()}
+    hexes = {
+        n: _row(n, d, f"{ch.source}: hex.{n}", "hex", b.get("hex", {}))
+        for n, d in b.get("hex", {}).items()
+    }
+    sides = {
+        n: _row(n, d, f"{ch.source}: hexside.{n}", "hexside", b.get("hexside", {}))
+        for n, d in b.get("hexside", {}).items()
+    }
     for n, r in hexes.items():
         if r.frozen_as and r.frozen_as not in hexes:
-            raise ChartError(f"{ch.source}: hex.{n}.frozen_as names unknown terrain {r.frozen_as!r}")
+            raise ChartError(
+                f"{ch.source}: hex.{n}.frozen_as names unknown terrain {r.frozen_as!r}"
+            )
     acc = b.get("accel", {})
     good, poor = acc.get("good", {}), acc.get("poor", {})
     return TEC(
@@ -202,7 +265,13 @@ def parse_stacking(ch: Chart) -> dict[str, StackLimit]:
         where = f"{ch.source}: limit.{name}"
         try:
             arts = tuple((int(a["divisions"]), Fraction(str(a["re"]))) for a in d["artillery"])
-            out[name] = StackLimit(name, int(d["units"]), Fraction(str(d["non_divisional_re"])), arts, int(d["fortress"]))
+            out[name] = StackLimit(
+                name,
+                int(d["units"]),
+                Fraction(str(d["non_divisional_re"])),
+                arts,
+                int(d["fortress"]),
+            )
         except (KeyError, TypeError, ValueError) as e:
             raise ChartError(f"{where}: malformed ({e})") from None
     for need in ("regular", "mountain", "arctic-desert"):
@@ -234,9 +303,31 @@ def build(charts: Mapping[str, Chart]) -> Charts:
     for cid, keys in (
         ("zoc-costs", ("reduced_cost_tags", "exit")),
         ("overrun-costs", ("reduced_cost_tags", "standard", "reduced_cost")),
-        ("rail-rates", ("operational_hexes_per_mp", "strategic_hexes", "gauge_change_mp", "gauge_change_hexes", "accel_multiplier")),
+        (
+            "rail-rates",
+            (
+                "operational_hexes_per_mp",
+                "strategic_hexes",
+                "gauge_change_mp",
+                "gauge_change_hexes",
+                "accel_multiplier",
+            ),
+        ),
         ("river-rates", ("hexsides_per_mp", "accel_multiplier")),
-        ("supply-lines", ("overland", "road", "combat", "rail", "overland_terms", "ports", "gsp", "combat_supply", "fortress")),
+        (
+            "supply-lines",
+            (
+                "overland",
+                "road",
+                "combat",
+                "rail",
+                "overland_terms",
+                "ports",
+                "gsp",
+                "combat_supply",
+                "fortress",
+            ),
+        ),
         ("engineering", ("mp", "turns", "res_pts", "dates")),
     ):
         _require(charts[cid], keys)
@@ -246,7 +337,9 @@ def build(charts: Mapping[str, Chart]) -> Charts:
             try:
                 Fraction(str(exits[kind][cls]))
             except (KeyError, TypeError, ValueError):
-                raise ChartError(f"{charts['zoc-costs'].source}: exit.{kind}.{cls} must be a number") from None
+                raise ChartError(
+                    f"{charts['zoc-costs'].source}: exit.{kind}.{cls} must be a number"
+                ) from None
     for cid, checks in VALIDATORS.items():
         for check in checks:
             check(charts[cid])
@@ -275,7 +368,8 @@ _CACHE: dict[tuple[tuple[str, str], ...], Charts] = {}
 
 
 def load_charts(overrides: Mapping[str, str] | None = None) -> Charts:
-    """The charts in force: shipped ones, with any overrides (chart id -> TOML text) replacing them."""
+    """The charts in force: shipped ones, with any overrides (chart id -> TOML text) replacing
+    them."""
     key = tuple(sorted((k, v) for k, v in (overrides or {}).items() if k in CHART_IDS))
     got = _CACHE.get(key)
     if got is not None:

@@ -6,7 +6,8 @@ in which OT 10 and the results of OT 9C-9F are applied.
 4A5). The attacker declares attacks one at a time, in any order, and ends the segment when he
 wishes (not while a same-hex attack is still due, OT 9K)::
 
-    {"type": "attack", "side": ..., "target": "0405", "attackers": ["f1", "f2"], "crt": "positional"}
+    {"type": "attack", "side": ..., "target": "0405", "attackers": ["f1", "f2"], "crt":
+    "positional"}
 
 ``attackers`` are units next to the target (or in it, OT 9K) and long-range artillery within range
 (OT 12B7); ``crt`` only where the attacker may choose (OT 9A exception B). In the reaction combat
@@ -82,7 +83,7 @@ if TYPE_CHECKING:
 __all__ = ["Combat", "CombatSegment", "uses_modern_tactics"]
 
 
-# ============================================================================ eligibility (OT 9B, 9G1, 9K, 12B7, 14M)
+# ========================================================== eligibility (OT 9B, 9G1, 9K, 12B7, 14M)
 def segment_of(g: Game) -> Frame | None:
     for f in reversed(g.state.frames):
         if f.step == "combat-segment":
@@ -117,7 +118,10 @@ def overstack_may_attack(g: Game, p: Piece, reaction: bool) -> bool:
 def in_active_zoi(g: Game, p: Piece) -> bool:
     """OT 4A5/14M: in the reaction combat phase only units in the zone of influence of an active
     Army HQs (covering their nationality) attack."""
-    hqs = g.cached(f"gw:army-hqs:{p.side}", lambda: [hq for hq in special_units.army_hqs(g, p.side) if special_units.hq_active(hq)])
+    hqs = g.cached(
+        f"gw:army-hqs:{p.side}",
+        lambda: [hq for hq in special_units.army_hqs(g, p.side) if special_units.hq_active(hq)],
+    )
     return any(special_units.in_zoi(g, hq, p) for hq in hqs)
 
 
@@ -137,7 +141,9 @@ def due_same_hex(g: Game, seg: Frame) -> list[int]:
 def _mandatory_hex(g: Game, seg: Frame, p: Piece) -> int | None:
     """The hex of ``p`` if the unit must attack the enemy units there (OT 9K)."""
     h = units.hex_of(g, p)
-    if h is None or h not in combat_hexes.mandatory_attacks(g, p.side, seg.params.get("attacked", [])):
+    if h is None or h not in combat_hexes.mandatory_attacks(
+        g, p.side, seg.params.get("attacked", [])
+    ):
         return None
     if target_problem(g, seg, h) or attacker_problem(g, seg, p, h):
         return None
@@ -202,7 +208,10 @@ def target_problem(g: Game, seg: Frame, target: int) -> str | None:
     if all(p.id in done for p in defs):
         return f"every unit in {g.board.label(target)} has already been attacked this phase (OT 9B)"
     if not nations.may_enter_command(g, seg.params["attacker"], target):
-        return f"{g.board.label(target)} is outside the commands {seg.params['attacker']} controls (OT 3F)"
+        return (
+            f"{g.board.label(target)} is outside the commands {seg.params['attacker']} controls"
+            " (OT 3F)"
+        )
     return None
 
 
@@ -227,9 +236,15 @@ def group_problem(g: Game, seg: Frame, pieces: Sequence[Piece], target: int) -> 
         normal = [p for p in ps if stacking.OVERSTACKED not in p.status]
         over = [p for p in ps if stacking.OVERSTACKED in p.status]
         if normal and not stacking.attack_stack_ok(g, normal, target):
-            return f"more units than the stacking limit of {g.board.label(target)} attack from {g.board.label(h)} (OT 8B)"
+            return (
+                f"more units than the stacking limit of {g.board.label(target)} attack from"
+                f" {g.board.label(h)} (OT 8B)"
+            )
         if over and not stacking.fits(g, over, stacking.limit_for(g, h)):
-            return f"more overstacked units than the stacking limit of {g.board.label(h)} attack from it (OT 8C2)"
+            return (
+                f"more overstacked units than the stacking limit of {g.board.label(h)} attack from"
+                " it (OT 8C2)"
+            )
     same = by_hex.get(target, [])
     if target in due_same_hex(g, seg):
         ids = {p.id for p in same}
@@ -237,9 +252,14 @@ def group_problem(g: Game, seg: Frame, pieces: Sequence[Piece], target: int) -> 
             if q.id in ids or attacker_problem(g, seg, q, target):
                 continue
             if stacking.attack_stack_ok(g, [*same, q], target):
-                return f"every unit in {g.board.label(target)} must join the same-hex attack, {q.id} too (OT 9K)"
+                return (
+                    f"every unit in {g.board.label(target)} must join the same-hex attack, {q.id}"
+                    " too (OT 9K)"
+                )
         return None
-    if not any(printed_value(g, p, "attack") * units.disruption_factors(p)["attack"] > 0 for p in near):
+    if not any(
+        printed_value(g, p, "attack") * units.disruption_factors(p)["attack"] > 0 for p in near
+    ):
         return "units without attack strength may not attack by themselves (OT 9G1)"
     return None
 
@@ -266,15 +286,32 @@ def new_record(g: Game, seg: Frame, action: Action) -> dict[str, Any]:
     pieces = [g.state.pieces[i] for i in action["attackers"]]
     ranged = [p.id for p in pieces if is_ranged(g, p, target)]
     defs = _defenders(g, seg, target)
-    crt, chooser, why = crt_choice(g, target, [p for p in pieces if p.id not in ranged], defs, bool(seg.params.get("reaction")))
+    crt, chooser, why = crt_choice(
+        g, target, [p for p in pieces if p.id not in ranged], defs, bool(seg.params.get("reaction"))
+    )
     rec: dict[str, Any] = {
-        "attacker": seg.params["attacker"], "defender": seg.params["defender"], "reaction": bool(seg.params.get("reaction")),
-        "target": action["target"], "attackers": list(action["attackers"]), "ranged": ranged,
-        "crt": action.get("crt") if chooser == seg.params["attacker"] else (crt if chooser is None else None),
-        "crt_chooser": chooser, "crt_reason": why, "stage": "declared",
-        "defenders_at_start": [p.id for p in defs], "retreated_in": list(seg.params.get("retreated_in", [])),
-        "sources": sorted({g.board.label(units.hex_of(g, p)) for p in pieces if p.id not in ranged}),  # type: ignore[arg-type]
-        "choices": {}, "lost": {}, "mandated": {},
+        "attacker": seg.params["attacker"],
+        "defender": seg.params["defender"],
+        "reaction": bool(seg.params.get("reaction")),
+        "target": action["target"],
+        "attackers": list(action["attackers"]),
+        "ranged": ranged,
+        "crt": (
+            action.get("crt")
+            if chooser == seg.params["attacker"]
+            else (crt if chooser is None else None)
+        ),
+        "crt_chooser": chooser,
+        "crt_reason": why,
+        "stage": "declared",
+        "defenders_at_start": [p.id for p in defs],
+        "retreated_in": list(seg.params.get("retreated_in", [])),
+        "sources": sorted(
+            {g.board.label(units.hex_of(g, p)) for p in pieces if p.id not in ranged}
+        ),  # type: ignore[arg-type]
+        "choices": {},
+        "lost": {},
+        "mandated": {},
     }
     return rec
 
@@ -298,21 +335,29 @@ def check_attack(g: Game, seg: Frame, action: Action) -> None:
             raise IllegalAction("OT 9A", f"no unit {pid!r}")
         why = attacker_problem(g, seg, p, target)
         if why:
-            rule = why[why.rindex("(OT ") + 1: -1] if why.endswith(")") and "(OT " in why else "OT 9A"
+            rule = (
+                why[why.rindex("(OT ") + 1 : -1] if why.endswith(")") and "(OT " in why else "OT 9A"
+            )
             raise IllegalAction(rule, why)
         pieces.append(p)
     why = group_problem(g, seg, pieces, target)
     if why:
-        rule = why[why.rindex("(OT ") + 1: -1] if why.endswith(")") and "(OT " in why else "OT 9B"
+        rule = why[why.rindex("(OT ") + 1 : -1] if why.endswith(")") and "(OT " in why else "OT 9B"
         raise IllegalAction(rule, why)
     rec = new_record(g, seg, action)
     chooser = rec["crt_chooser"]
     crt = action.get("crt")
     if chooser == seg.params["attacker"]:
         if crt not in (MOBILE, POSITIONAL):
-            raise IllegalAction("OT 9A", "the attacker chooses the CRT here (exception B): give 'crt' = 'mobile' or 'positional'")
+            raise IllegalAction(
+                "OT 9A",
+                "the attacker chooses the CRT here (exception B): give 'crt' = 'mobile' or"
+                " 'positional'",
+            )
     elif crt is not None and chooser is None and crt != rec["crt"]:
-        raise IllegalAction("OT 9A", f"this attack is resolved on the {rec['crt']} CRT ({rec['crt_reason']})")
+        raise IllegalAction(
+            "OT 9A", f"this attack is resolved on the {rec['crt']} CRT ({rec['crt_reason']})"
+        )
     elif crt is not None and chooser is not None:
         raise IllegalAction("OT 9A", "the defender chooses the CRT for this attack (exception B)")
     why = irregular_problem(g, seg, pieces, target, rec)
@@ -320,18 +365,33 @@ def check_attack(g: Game, seg: Frame, action: Action) -> None:
         raise IllegalAction("OT 14L", why)
 
 
-def irregular_problem(g: Game, seg: Frame, pieces: Sequence[Piece], target: int, rec: dict[str, Any] | None = None) -> str | None:
+def irregular_problem(
+    g: Game, seg: Frame, pieces: Sequence[Piece], target: int, rec: dict[str, Any] | None = None
+) -> str | None:
     """OT 14L (Rule 14's test): irregular units may not attack voluntarily at low odds unless
     regular units give enough of the strength."""
     if not any("irregular" in special_units.base_tags(p) for p in pieces):
         return None
     if rec is None:
-        rec = new_record(g, seg, {"type": "attack", "side": seg.params["attacker"], "target": g.board.label(target),
-                                  "attackers": [p.id for p in pieces]})
+        rec = new_record(
+            g,
+            seg,
+            {
+                "type": "attack",
+                "side": seg.params["attacker"],
+                "target": g.board.label(target),
+                "attackers": [p.id for p in pieces],
+            },
+        )
     calc = compute(g, {**rec, "crt": rec["crt"] or POSITIONAL})
     mandatory = target in due_same_hex(g, seg)
-    return combat_hooks.irregular_attack_problem(g, pieces, calc.ratio or Fraction(0), mandatory,
-                                                 {ln.piece: ln.value for ln in calc.attack_lines})
+    return combat_hooks.irregular_attack_problem(
+        g,
+        pieces,
+        calc.ratio or Fraction(0),
+        mandatory,
+        {ln.piece: ln.value for ln in calc.attack_lines},
+    )
 
 
 # ============================================================================ the combat segment
@@ -386,10 +446,16 @@ class CombatSegment(Step):
                 ps = [p for p in by_hex.get(h, []) if attacker_problem(g, f, p, t) is None]
                 if not ps:
                     continue
-                normal = sorted((p for p in ps if stacking.OVERSTACKED not in p.status), key=lambda p: (-printed_value(g, p, "attack"), p.id))
+                normal = sorted(
+                    (p for p in ps if stacking.OVERSTACKED not in p.status),
+                    key=lambda p: (-printed_value(g, p, "attack"), p.id),
+                )
                 while normal and not stacking.attack_stack_ok(g, normal, t):
                     normal.pop()
-                over = sorted((p for p in ps if stacking.OVERSTACKED in p.status), key=lambda p: (-printed_value(g, p, "attack"), p.id))
+                over = sorted(
+                    (p for p in ps if stacking.OVERSTACKED in p.status),
+                    key=lambda p: (-printed_value(g, p, "attack"), p.id),
+                )
                 while over and not stacking.fits(g, over, stacking.limit_for(g, h)):
                     over.pop()
                 if normal or over:
@@ -397,18 +463,31 @@ class CombatSegment(Step):
             if not per_source:
                 continue
             everyone = [p for grp in per_source for p in grp]
-            ranged = [p for p in rangers if p not in everyone and attacker_problem(g, f, p, t) is None and is_ranged(g, p, t)]
+            ranged = [
+                p
+                for p in rangers
+                if p not in everyone and attacker_problem(g, f, p, t) is None and is_ranged(g, p, t)
+            ]
             groups.append(everyone + ranged)
             if len(per_source) > 1:
                 groups.extend(per_source)
             for grp in groups:
                 if group_problem(g, f, grp, t) or irregular_problem(g, f, grp, t):
                     continue
-                a: Action = {"type": "attack", "side": side, "target": g.board.label(t), "attackers": [p.id for p in grp]}
+                a: Action = {
+                    "type": "attack",
+                    "side": side,
+                    "target": g.board.label(t),
+                    "attackers": [p.id for p in grp],
+                }
                 chooser = None
-                if terrain.crt_for_hex(g, t) == POSITIONAL:  # OT 9A exception B arises in mountain hexes only
+                if (
+                    terrain.crt_for_hex(g, t) == POSITIONAL
+                ):  # OT 9A exception B arises in mountain hexes only
                     pieces_near = [p for p in grp if not is_ranged(g, p, t)]
-                    _, chooser, _ = crt_choice(g, t, pieces_near, _defenders(g, f, t), bool(f.params.get("reaction")))
+                    _, chooser, _ = crt_choice(
+                        g, t, pieces_near, _defenders(g, f, t), bool(f.params.get("reaction"))
+                    )
                 if chooser == side:
                     out.extend({**a, "crt": c} for c in (MOBILE, POSITIONAL))
                 else:
@@ -424,7 +503,11 @@ class CombatSegment(Step):
         if action["type"] == "end-phase":
             due = due_same_hex(g, f)
             if due:
-                raise IllegalAction("OT 9K", f"the units in {', '.join(g.board.label(h) for h in due)} must attack the enemy units in their hex first")
+                raise IllegalAction(
+                    "OT 9K",
+                    f"the units in {', '.join(g.board.label(h) for h in due)} must attack the enemy"
+                    " units in their hex first",
+                )
             return
         check_attack(g, f, action)
 
@@ -433,8 +516,13 @@ class CombatSegment(Step):
             end_segment(g, f)
             return
         rec = new_record(g, f, action)
-        g.emit("attack", f"{action['side']} attacks {action['target']} with {', '.join(action['attackers'])}", rule="OT 9A",
-               target=action["target"], attackers=action["attackers"])
+        g.emit(
+            "attack",
+            f"{action['side']} attacks {action['target']} with {', '.join(action['attackers'])}",
+            rule="OT 9A",
+            target=action["target"],
+            attackers=action["attackers"],
+        )
         g.push("combat", rec)
 
 
@@ -466,29 +554,44 @@ class CombatChoice(Step):
         return [f.params["side"]]
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [{"type": "choose", "side": side, "key": f.params["key"], "choice": c} for c in f.params["options"]]
+        return [
+            {"type": "choose", "side": side, "key": f.params["key"], "choice": c}
+            for c in f.params["options"]
+        ]
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         rule = f.params.get("rule", "OT 9A")
         if action["type"] != "choose":
             raise IllegalAction(rule, f"{f.params['side']} must first decide: {f.params['prompt']}")
         if action.get("choice") not in f.params["options"]:
-            raise IllegalAction(rule, f"{action.get('choice')!r} is not one of {f.params['options']}")
+            raise IllegalAction(
+                rule, f"{action.get('choice')!r} is not one of {f.params['options']}"
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         cf = combat_frame(g)
         if cf is not None:
             cf.params.setdefault("choices", {})[f.params["key"]] = action["choice"]
-        g.emit("decision", f"{action['side']} decides {f.params['key']}: {action['choice']}", rule=f.params.get("rule", "OT 9A"),
-               key=f.params["key"], choice=action["choice"])
+        g.emit(
+            "decision",
+            f"{action['side']} decides {f.params['key']}: {action['choice']}",
+            rule=f.params.get("rule", "OT 9A"),
+            key=f.params["key"],
+            choice=action["choice"],
+        )
         g.finish(f)
 
 
-def push_choice(g: Game, side: str, key: str, options: Sequence[Any], prompt: str, rule: str) -> None:
-    g.push("combat-choice", {"side": side, "key": key, "options": list(options), "prompt": prompt, "rule": rule})
+def push_choice(
+    g: Game, side: str, key: str, options: Sequence[Any], prompt: str, rule: str
+) -> None:
+    g.push(
+        "combat-choice",
+        {"side": side, "key": key, "options": list(options), "prompt": prompt, "rule": rule},
+    )
 
 
-# ============================================================================ retreat before combat (OT 9I)
+# ==================================================================== retreat before combat (OT 9I)
 @implements("OT 9I")
 class RetreatBeforeCombat(Step):
     """OT 9I: with the attacking forces committed, the defender chooses which eligible units try to
@@ -512,18 +615,29 @@ class RetreatBeforeCombat(Step):
     def _untried(self, g: Game, f: Frame) -> list[Piece]:
         target = g.board.idx(f.params["target"])
         here = {p.id for p in units.units_in_hex(g, target)}
-        return [g.state.pieces[i] for i in f.params["eligible"] if i not in f.params["tried"] and i in here]
+        return [
+            g.state.pieces[i]
+            for i in f.params["eligible"]
+            if i not in f.params["tried"] and i in here
+        ]
 
     def _must(self, g: Game, f: Frame) -> list[Piece]:
         from grognard.rulesets.greatwar.retreat import retreat_options
 
         target = g.board.idx(f.params["target"])
         ratio = Fraction(f.params.get("ratio", 0))
-        return [p for p in self._untried(g, f)
-                if combat_hooks.irregular_must_try_retreat(g, p, ratio, bool(retreat_options(g, p, target, target)))]
+        return [
+            p
+            for p in self._untried(g, f)
+            if combat_hooks.irregular_must_try_retreat(
+                g, p, ratio, bool(retreat_options(g, p, target, target))
+            )
+        ]
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        out: list[Action] = [{"type": "retreat-attempt", "side": side, "piece": p.id} for p in self._untried(g, f)]
+        out: list[Action] = [
+            {"type": "retreat-attempt", "side": side, "piece": p.id} for p in self._untried(g, f)
+        ]
         if not self._must(g, f):
             out.append({"type": "done", "side": side})
         return out
@@ -537,7 +651,9 @@ class RetreatBeforeCombat(Step):
         if t != "retreat-attempt":
             raise IllegalAction("OT 9I", f"{t!r} is not allowed during retreat before combat")
         if action.get("piece") not in [p.id for p in self._untried(g, f)]:
-            raise IllegalAction("OT 9I", f"{action.get('piece')!r} may not try to retreat before this combat")
+            raise IllegalAction(
+                "OT 9I", f"{action.get('piece')!r} may not try to retreat before this combat"
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar.retreat import retreat_params
@@ -550,10 +666,19 @@ class RetreatBeforeCombat(Step):
         f.params["tried"].append(p.id)
         res = table_roll(g, "gst", "standard", f"retreat before combat of {p.id}", "OT 9I")
         ok = str(res.result).startswith("S")
-        g.emit("retreat-attempt", f"{p.id} {'retreats before combat' if ok else 'fails to retreat before combat'} ({res.result})", rule="OT 9I", piece=p.id)
+        g.emit(
+            "retreat-attempt",
+            f"{p.id} {'retreats before combat' if ok else 'fails to retreat before combat'}"
+            f" ({res.result})",
+            rule="OT 9I",
+            piece=p.id,
+        )
         if ok:
             t = f.params["target"]
-            g.push("combat-retreat", retreat_params(p.side, [{"piece": p.id, "origin": t, "at": t}], rule="OT 9I"))
+            g.push(
+                "combat-retreat",
+                retreat_params(p.side, [{"piece": p.id, "origin": t, "at": t}], rule="OT 9I"),
+            )
         elif mandatory:
             combat_hooks.irregular_failed_retreat(g, p)
         if not self._untried(g, f):
@@ -603,7 +728,9 @@ class Combat(Step):
 
     def _sit(self, g: Game, f: Frame) -> Any:
         fo = forces(g, f.params)
-        return combat_hooks.situation(g, fo.participants, fo.defenders, fo.target, f.params.get("crt"), f.params["reaction"])
+        return combat_hooks.situation(
+            g, fo.participants, fo.defenders, fo.target, f.params.get("crt"), f.params["reaction"]
+        )
 
     def _target(self, g: Game, f: Frame) -> int:
         return g.board.idx(f.params["target"])
@@ -621,27 +748,56 @@ class Combat(Step):
             seg = segment_of(g)
             if seg is not None:
                 seg.params.setdefault("called_off", []).extend(f.params["attackers"])
-            g.emit("combat", f"the attack on {f.params['target']} is called off (flooding)", rule="OT 15A6")
+            g.emit(
+                "combat",
+                f"the attack on {f.params['target']} is called off (flooding)",
+                rule="OT 15A6",
+            )
             g.finish(f)
 
     def _crt(self, g: Game, f: Frame) -> None:
         self._go(f, "rbc")
         if f.params.get("crt") is None:
             chooser = f.params.get("crt_chooser") or f.params["defender"]
-            push_choice(g, chooser, "crt", (MOBILE, POSITIONAL), "choose the CRT (mountain hex, OT 9A exception B)", "OT 9A")
+            push_choice(
+                g,
+                chooser,
+                "crt",
+                (MOBILE, POSITIONAL),
+                "choose the CRT (mountain hex, OT 9A exception B)",
+                "OT 9A",
+            )
 
     def _rbc(self, g: Game, f: Frame) -> None:
         if f.params.get("crt") is None:
             f.params["crt"] = f.params["choices"].get("crt", POSITIONAL)
-        g.emit("combat", f"the attack on {f.params['target']} uses the {f.params['crt']} CRT ({f.params.get('crt_reason')})", rule="OT 9A")
+        g.emit(
+            "combat",
+            f"the attack on {f.params['target']} uses the {f.params['crt']} CRT"
+            f" ({f.params.get('crt_reason')})",
+            rule="OT 9A",
+        )
         self._go(f, "zero")
         target = self._target(g, f)
-        elig = [p.id for p in units.units_in_hex(g, target, f.params["defender"])
-                if retreat_before_combat_eligible(g, p) and not combat_hexes.besieged(g, p) and not is_hq(p)]
+        elig = [
+            p.id
+            for p in units.units_in_hex(g, target, f.params["defender"])
+            if retreat_before_combat_eligible(g, p)
+            and not combat_hexes.besieged(g, p)
+            and not is_hq(p)
+        ]
         if elig:
             calc = compute(g, f.params)
-            g.push("retreat-before-combat", {"side": f.params["defender"], "target": f.params["target"], "eligible": elig, "tried": [],
-                                             "ratio": calc.ratio if calc.ratio is not None else Fraction(0)})
+            g.push(
+                "retreat-before-combat",
+                {
+                    "side": f.params["defender"],
+                    "target": f.params["target"],
+                    "eligible": elig,
+                    "tried": [],
+                    "ratio": calc.ratio if calc.ratio is not None else Fraction(0),
+                },
+            )
 
     def _zero(self, g: Game, f: Frame) -> None:
         """OT 9G1 / 9K1 / 9I: defenders gone or without strength; attackers without strength in a
@@ -649,17 +805,26 @@ class Combat(Step):
         target = self._target(g, f)
         fo = forces(g, f.params)
         if not [p for p in fo.defenders if not is_hq(p)]:
-            for p in sorted(fo.defenders, key=lambda q: q.id):  # headquarters alone: no defense strength (OT 9G1)
+            for p in sorted(
+                fo.defenders, key=lambda q: q.id
+            ):  # headquarters alone: no defense strength (OT 9G1)
                 units.eliminate(g, p, "OT 9G1", "no defense strength when attacked")
             g.emit("combat", f"no defending unit remains in {f.params['target']}", rule="OT 9I")
             self._free_advance(g, f)
             return
-        if fo.same_hex and not any(printed_value(g, p, "attack") * units.disruption_factors(p)["attack"] > 0 for p in fo.attackers):
+        if fo.same_hex and not any(
+            printed_value(g, p, "attack") * units.disruption_factors(p)["attack"] > 0
+            for p in fo.attackers
+        ):
             for p in list(fo.attackers):
                 eliminate_in_combat(g, p, "OT 9K1", "same-hex attack without attack strength")
             self._go(f, "cleanup")
             return
-        def_ok = [p for p in fo.counted if printed_value(g, p, "defense") * units.disruption_factors(p)["defense"] > 0]
+        def_ok = [
+            p
+            for p in fo.counted
+            if printed_value(g, p, "defense") * units.disruption_factors(p)["defense"] > 0
+        ]
         if not def_ok:
             for p in sorted(fo.defenders, key=lambda q: q.id):
                 if units.hex_of(g, p) == target:
@@ -678,36 +843,65 @@ class Combat(Step):
         fo = forces(g, f.params)
         ids = [p.id for p in fo.attackers if units.hex_of(g, p) != target]
         if ids:
-            g.push("combat-advance", advance_params(f.params["attacker"], [{"to": f.params["target"], "units": ids}]))
+            g.push(
+                "combat-advance",
+                advance_params(f.params["attacker"], [{"to": f.params["target"], "units": ids}]),
+            )
 
     def _reserves(self, g: Game, f: Frame) -> None:
         fo = forces(g, f.params)
         sit = self._sit(g, f)
         f.params.setdefault("combat_supply", {})[f.params["attacker"]] = sorted(
-            combat_hooks.combat_supplied(g, f.params["attacker"], fo.participants, sit, commit=True))
+            combat_hooks.combat_supplied(g, f.params["attacker"], fo.participants, sit, commit=True)
+        )
         calc = compute(g, f.params)
         f.params["attack_total"] = calc.attack
         for ln in calc.attack_lines:
             g.emit("strength", f"attack {ln.explain()}", rule="OT 9A")
         self._go(f, "odds")
         if f.params["crt"] == POSITIONAL:
-            g.push("reserve-commitment", {"target": f.params["target"], "side": f.params["defender"], "attacker": f.params["attacker"]})
+            g.push(
+                "reserve-commitment",
+                {
+                    "target": f.params["target"],
+                    "side": f.params["defender"],
+                    "attacker": f.params["attacker"],
+                },
+            )
 
     def _odds(self, g: Game, f: Frame) -> None:
         target = self._target(g, f)
-        f.params["defenders_at_start"] = sorted(set(f.params["defenders_at_start"]) | {p.id for p in units.units_in_hex(g, target, f.params["defender"])})
+        f.params["defenders_at_start"] = sorted(
+            set(f.params["defenders_at_start"])
+            | {p.id for p in units.units_in_hex(g, target, f.params["defender"])}
+        )
         fo = forces(g, f.params)
         f.params["combat_supply"][f.params["defender"]] = sorted(
-            combat_hooks.combat_supplied(g, f.params["defender"], fo.counted, self._sit(g, f), commit=True))
+            combat_hooks.combat_supplied(
+                g, f.params["defender"], fo.counted, self._sit(g, f), commit=True
+            )
+        )
         calc = compute(g, f.params)
         for ln in calc.defense_lines:
             g.emit("strength", f"defense {ln.explain()}", rule="OT 9A")
         for v, rule, why in calc.attack_adjust + calc.defense_adjust:
             g.emit("strength", f"{fmt(v)}: {why}", rule=rule)
         f.params["base_odds"] = calc.ladder.level_label(calc.base_level)
-        f.params["frozen"] = {"attack": calc.attack, "defense": calc.defense, "ratio": calc.ratio, "base_level": calc.base_level}
-        g.emit("odds", f"attack {fmt(calc.attack)} against defense {fmt(calc.defense)}: {f.params['base_odds']}", rule="OT 9A",
-               attack=calc.attack, defense=calc.defense, odds=f.params["base_odds"])
+        f.params["frozen"] = {
+            "attack": calc.attack,
+            "defense": calc.defense,
+            "ratio": calc.ratio,
+            "base_level": calc.base_level,
+        }
+        g.emit(
+            "odds",
+            f"attack {fmt(calc.attack)} against defense {fmt(calc.defense)}:"
+            f" {f.params['base_odds']}",
+            rule="OT 9A",
+            attack=calc.attack,
+            defense=calc.defense,
+            odds=f.params["base_odds"],
+        )
         self._go(f, "effects_attacker")
 
     def _effects_attacker(self, g: Game, f: Frame) -> None:
@@ -737,7 +931,14 @@ class Combat(Step):
         if g.opt("incremental-odds"):
             calc = compute(g, f.params)
             if incremental_eligible(calc) and calc.automatic is None:
-                push_choice(g, f.params["attacker"], "incremental", ("yes", "no"), "use incremental odds (OT 9L)?", "OT 9L")
+                push_choice(
+                    g,
+                    f.params["attacker"],
+                    "incremental",
+                    ("yes", "no"),
+                    "use incremental odds (OT 9L)?",
+                    "OT 9L",
+                )
 
     def _incremental(self, g: Game, f: Frame) -> None:
         self._go(f, "resolve")
@@ -745,23 +946,48 @@ class Combat(Step):
             calc = compute(g, f.params)
             r = g.roll("d10", f"incremental odds ({fmt(calc.ratio)} -> nearest tenth)", "OT 9L")  # type: ignore[arg-type]
             f.params["incremental_level"] = incremental_level(calc, int(r.natural))
-            g.emit("odds", f"incremental odds: {calc.ladder.level_label(int(f.params['incremental_level']))}", rule="OT 9L")
+            g.emit(
+                "odds",
+                f"incremental odds: {calc.ladder.level_label(int(f.params['incremental_level']))}",
+                rule="OT 9L",
+            )
 
     def _resolve(self, g: Game, f: Frame) -> None:
         calc = compute(g, f.params)
         sit = self._sit(g, f)
         if calc.automatic is not None:
             code = calc.automatic
-            g.emit("result", f"odds {calc.ladder.level_label(calc.level)} are below 1:4: automatic {code}", rule="OT 9B", result=code)
+            g.emit(
+                "result",
+                f"odds {calc.ladder.level_label(calc.level)} are below 1:4: automatic {code}",
+                rule="OT 9B",
+                result=code,
+            )
         else:
-            r = g.roll("d6", f"combat on {f.params['target']} at {calc.column}", "OT 9A", modifiers=calc.drms,
-                       clamp=(calc.ladder.table.row_min, calc.ladder.table.row_max))
+            r = g.roll(
+                "d6",
+                f"combat on {f.params['target']} at {calc.column}",
+                "OT 9A",
+                modifiers=calc.drms,
+                clamp=(calc.ladder.table.row_min, calc.ladder.table.row_max),
+            )
             code = str(calc.ladder.table.lookup(calc.level, int(r["unclamped"])).result)
-            g.emit("result", f"{calc.crt} CRT, {calc.column} (base {calc.ladder.level_label(calc.base_level)}, shift {calc.shift:+d}), "
-                   f"roll {r.natural} modified {int(r['unclamped']):+d} -> {code}", rule="OT 9A", result=code, column=calc.column)
+            g.emit(
+                "result",
+                f"{calc.crt} CRT, {calc.column} (base {calc.ladder.level_label(calc.base_level)},"
+                f" shift {calc.shift:+d}), roll {r.natural} modified {int(r['unclamped']):+d} ->"
+                f" {code}",
+                rule="OT 9A",
+                result=code,
+                column=calc.column,
+            )
         code = convert(g, f.params, calc, sit, code)
         f.params["result"] = code
-        f.params["calc"] = {"attack": calc.attack, "defense": calc.defense, "column": calc.column or calc.automatic}
+        f.params["calc"] = {
+            "attack": calc.attack,
+            "defense": calc.defense,
+            "column": calc.column or calc.automatic,
+        }
         self._go(f, "losses")
 
     def _losses(self, g: Game, f: Frame) -> None:
@@ -783,8 +1009,14 @@ class Combat(Step):
         side_role = optional_retreat_side(g, f.params)
         if side_role is not None:
             side = f.params[side_role]
-            push_choice(g, side, "optional-retreat", ("retreat", "stay"),
-                        "retreat after suffering the larger loss (OT 9C2)?", "OT 9C2")
+            push_choice(
+                g,
+                side,
+                "optional-retreat",
+                ("retreat", "stay"),
+                "retreat after suffering the larger loss (OT 9C2)?",
+                "OT 9C2",
+            )
 
     def _declare(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import plan_retreats
@@ -800,8 +1032,15 @@ class Combat(Step):
         if grp is None:
             self._go(f, "retreat")
             return
-        push_choice(g, grp["decl"], grp["key"], ("advance", "decline"),
-                    f"advance a unit of the combat into {grp['hex']} if it is vacated? (declining cancels the retreat)", "OT 9F1")
+        push_choice(
+            g,
+            grp["decl"],
+            grp["key"],
+            ("advance", "decline"),
+            f"advance a unit of the combat into {grp['hex']} if it is vacated? (declining cancels"
+            " the retreat)",
+            "OT 9F1",
+        )
 
     def _retreat(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import push_retreats
@@ -851,7 +1090,12 @@ def convert(g: Game, rec: dict[str, Any], calc: Calc, sit: Any, code: str) -> st
         elif code == "BX" and combat_hooks.infantry_capable(g, fo.counted):
             new = "BXM"
     if new != code:
-        g.emit("result", f"{code} becomes {new}", rule="OT 9C1" if code == "AQ" else "OT 9C2", result=new)
+        g.emit(
+            "result",
+            f"{code} becomes {new}",
+            rule="OT 9C1" if code == "AQ" else "OT 9C2",
+            result=new,
+        )
     return new
 
 
@@ -888,14 +1132,23 @@ def finish_combat(g: Game, f: Frame) -> None:
                 seg.params["defended"].append(pid)
     for pid in rec["attackers"]:
         p = ps.get(pid)
-        if p is not None and stacking.OVERSTACKED in p.status and p.attrs.get("overstacked_since") is not None:
+        if (
+            p is not None
+            and stacking.OVERSTACKED in p.status
+            and p.attrs.get("overstacked_since") is not None
+        ):
             h = units.hex_of(g, p)
             if h is not None:
                 for q in units.units_in_hex(g, h, p.side):
                     if stacking.OVERSTACKED in q.status:
                         q.attrs["attacked_from_overstack"] = True
     zoc.update_ownership(g)
-    g.emit("combat", f"the attack on {rec['target']} is over ({rec.get('result', 'no result')})", rule="OT 9A", result=rec.get("result"))
+    g.emit(
+        "combat",
+        f"the attack on {rec['target']} is over ({rec.get('result', 'no result')})",
+        rule="OT 9A",
+        result=rec.get("result"),
+    )
     g.finish(f)
 
 
@@ -921,13 +1174,19 @@ def preview_attack(g: Game, action: Action) -> dict[str, Any] | None:
     lines += [f"  attack  {fmt(v)} {why} ({rule})" for v, rule, why in calc.attack_adjust]
     lines += [f"  defense {ln.explain()}" for ln in calc.defense_lines]
     lines += [f"  defense {fmt(v)} {why} ({rule})" for v, rule, why in calc.defense_adjust]
-    lines.append(f"  totals {fmt(calc.attack)} : {fmt(calc.defense)} -> {calc.ladder.level_label(calc.base_level)}")
+    lines.append(
+        f"  totals {fmt(calc.attack)} : {fmt(calc.defense)} ->"
+        f" {calc.ladder.level_label(calc.base_level)}"
+    )
     if len(calc.shifts):
         lines.append(f"  shifts {calc.shifts.explain()}")
     lines.append(f"  column {calc.column or ('automatic ' + str(calc.automatic))}")
     lines.append(f"  die roll modifiers {calc.drms.explain()} (net {calc.drm:+d})")
     dist = calc.distribution()
-    lines.append("  results " + ", ".join(f"{k} {v:.0%}" for k, v in sorted(dist.items(), key=lambda kv: -kv[1])))
+    lines.append(
+        "  results "
+        + ", ".join(f"{k} {v:.0%}" for k, v in sorted(dist.items(), key=lambda kv: -kv[1]))
+    )
     if calc.crt == POSITIONAL:
         lines.append("  (the defender may still commit reserves, OT 6C)")
     lines.append("  (retreat before combat and special combat effects may still change this)")
@@ -936,7 +1195,7 @@ def preview_attack(g: Game, action: Action) -> dict[str, Any] | None:
     return out
 
 
-# ============================================================================ strengths for overruns (OT 6F1)
+# ================================================================== strengths for overruns (OT 6F1)
 def supply_multiplier(g: Game, p: Piece) -> Fraction:
     """OT 11F as used by overruns (general supply status only): in general supply x1/2; first turn
     out x1/4 if isolated (x1/2 otherwise: interpretation default); later turns x1/4."""
@@ -950,7 +1209,9 @@ def supply_multiplier(g: Game, p: Piece) -> Fraction:
 
 
 @implements("OT 6F1")
-def overrun_strength(g: Game, p: Piece, role: str, target: int, companions: Sequence[Piece]) -> Fraction:
+def overrun_strength(
+    g: Game, p: Piece, role: str, target: int, companions: Sequence[Piece]
+) -> Fraction:
     """OT 6F1: a unit's modified attack (``role="attack"``) or defense strength in an overrun:
     disruption (OT 3A5), general supply status (OT 11F), support (OT 12A; fast c/m units count as
     supported in clear, rough or stony desert without fortifications, OT 14C4), artillery tactics
@@ -967,13 +1228,23 @@ def overrun_strength(g: Game, p: Piece, role: str, target: int, companions: Sequ
     v = base * units.disruption_factors(p)[role]
     v *= supply_multiplier(g, p)
     supported = artillery.is_supported(g, p, companions)
-    if not supported and special_units.is_fast_cm(p) and role == "attack" and terrain.terrain(g, target) in ("clear", "rough", "stony-desert") and not fortified(g, target):
+    if (
+        not supported
+        and special_units.is_fast_cm(p)
+        and role == "attack"
+        and terrain.terrain(g, target) in ("clear", "rough", "stony-desert")
+        and not fortified(g, target)
+    ):
         supported = True
     if not supported:
         v /= 2
     if role == "attack" and units.is_artillery(p) and not uses_modern_tactics(g, p):
         v /= 2
-    if role == "attack" and "heavy-cavalry" in units.utype(p).tags and (geography.is_major_city_hex(g, target) or fortified(g, target)):
+    if (
+        role == "attack"
+        and "heavy-cavalry" in units.utype(p).tags
+        and (geography.is_major_city_hex(g, target) or fortified(g, target))
+    ):
         v /= 2
     return v
 
@@ -986,7 +1257,7 @@ def fortified(g: Game, i: int) -> bool:
     return any(pt.kind == "fortress" for pt in g.board.points_at(i))
 
 
-# ============================================================================ retreats used by overruns (OT 6F2)
+# =============================================================== retreats used by overruns (OT 6F2)
 @dataclass(frozen=True)
 class RetreatChoice:
     hexes: tuple[int, ...]
@@ -1001,13 +1272,17 @@ def ignores_zoc_on_retreat(p: Piece) -> bool:
 
 
 @implements("OT 6F2")
-def retreat_step_options(g: Game, p: Piece, origin: int, here: int, exclude_zoc_of: set[str] | None = None) -> list[RetreatChoice]:
+def retreat_step_options(
+    g: Game, p: Piece, origin: int, here: int, exclude_zoc_of: set[str] | None = None
+) -> list[RetreatChoice]:
     """The hexes a unit may retreat to next, best priority first, per OT 9F2 (see
     :func:`.retreat.retreat_options`: priorities, depot tie-break, each step farther from the hex
     the retreat started from). Empty: no retreat route (the unit is eliminated)."""
     from grognard.rulesets.greatwar.retreat import retreat_options
 
-    return [RetreatChoice((o.to,), o.tier) for o in retreat_options(g, p, origin, here) if not o.overrun]
+    return [
+        RetreatChoice((o.to,), o.tier) for o in retreat_options(g, p, origin, here) if not o.overrun
+    ]
 
 
 # ============================================================================ phase ends

@@ -52,7 +52,11 @@ def odds_label(value: Fraction) -> str:
     v = Fraction(value)
     if v >= 1:
         return f"{v.numerator}:{v.denominator}" if v.denominator != 1 else f"{v.numerator}:1"
-    return f"1:{Fraction(1) / v}" if (Fraction(1) / v).denominator == 1 else f"{v.numerator}:{v.denominator}"
+    return (
+        f"1:{Fraction(1) / v}"
+        if (Fraction(1) / v).denominator == 1
+        else f"{v.numerator}:{v.denominator}"
+    )
 
 
 # ============================================================================ CRT tables
@@ -67,7 +71,8 @@ class Ladder:
     automatic: str
 
     def level_of(self, ratio: Fraction) -> int:
-        """OT 9A: the level a ratio rounds down to (in the defender's favour), on the unbounded ladder.
+        """OT 9A: the level a ratio rounds down to (in the defender's favour), on the unbounded
+        ladder.
 
         Below the first column: one level per step of 1:n (1:5 is one level under 1:4). Above the
         last column: one level per whole N:1.
@@ -113,7 +118,9 @@ def ladder(g: Game, crt: str) -> Ladder:
     values = tuple(parse_odds(c) for c in t.columns)
     top = t.columns.index(str(t.extra.get("top", t.columns[-1])))
     inf = t.columns.index(str(t.extra.get("infantry_top", t.columns[-1])))
-    out = Ladder(t, values, top, inf, str(t.extra.get("automatic", "AE" if crt == MOBILE else "AD")))
+    out = Ladder(
+        t, values, top, inf, str(t.extra.get("automatic", "AE" if crt == MOBILE else "AD"))
+    )
     cache[crt] = out
     return out
 
@@ -140,13 +147,15 @@ def check_crt_table(t: ResultsTable, crt: str) -> None:
     for row, cells in t.rows.items():
         for c in cells:
             if c not in known:
-                raise ValueError(f"{t.source}: rows.{row}: unknown result {c!r} (known: {', '.join(known)})")
+                raise ValueError(
+                    f"{t.source}: rows.{row}: unknown result {c!r} (known: {', '.join(known)})"
+                )
     for key in ("top", "infantry_top"):
         if key in t.extra and str(t.extra[key]) not in t.columns:
             raise ValueError(f"{t.source}: extra.{key} must name a column")
 
 
-# ============================================================================ TEC / FEC combat columns
+# ========================================================================= TEC / FEC combat columns
 @dataclass(frozen=True)
 class CombatEffect:
     """A combat effect of terrain, a fortification, a city or the weather (OT 9H)."""
@@ -171,7 +180,7 @@ def _effect(d: Any, where: str) -> CombatEffect:
     try:
         attack = Fraction(str(d.get("attack", 1)))
     except ValueError:
-        raise ChartError(f"{where}.attack: must be a number or fraction like \"1/2\"") from None
+        raise ChartError(f'{where}.attack: must be a number or fraction like "1/2"') from None
     for k in ("drm", "drm_vs_infantry"):
         if k in d and (isinstance(d[k], bool) or not isinstance(d[k], int)):
             raise ChartError(f"{where}.{k}: must be a whole number")
@@ -181,8 +190,14 @@ def _effect(d: Any, where: str) -> CombatEffect:
     aec = d.get("aec", "full")
     if aec not in ("full", "half", "none"):
         raise ChartError(f"{where}.aec: must be 'full', 'half' or 'none'")
-    return CombatEffect(attack, int(d.get("drm", 0)), d.get("drm_vs_infantry"), bool(d.get("no_aec", False)),
-                        bool(d.get("mortar_exempt", False)), str(aec))
+    return CombatEffect(
+        attack,
+        int(d.get("drm", 0)),
+        d.get("drm_vs_infantry"),
+        bool(d.get("no_aec", False)),
+        bool(d.get("mortar_exempt", False)),
+        str(aec),
+    )
 
 
 @dataclass(frozen=True)
@@ -197,7 +212,14 @@ class CombatCharts:
     fortresses: Mapping[str, CombatEffect]
 
 
-def _tec_combat(ch: Chart) -> tuple[dict[str, CombatEffect], dict[str, CombatEffect], dict[str, CombatEffect], dict[str, CombatEffect]]:
+def _tec_combat(
+    ch: Chart,
+) -> tuple[
+    dict[str, CombatEffect],
+    dict[str, CombatEffect],
+    dict[str, CombatEffect],
+    dict[str, CombatEffect],
+]:
     b = ch.body
     hexes = {}
     sides = {}
@@ -213,7 +235,10 @@ def _tec_combat(ch: Chart) -> tuple[dict[str, CombatEffect], dict[str, CombatEff
         if w not in WEATHERS:
             raise ChartError(f"{ch.source}: combat_weather.{w}: unknown weather")
         weather[w] = _effect(d, f"{ch.source}: combat_weather.{w}")
-    places = {k: _effect(d, f"{ch.source}: combat_places.{k}") for k, d in b.get("combat_places", {}).items()}
+    places = {
+        k: _effect(d, f"{ch.source}: combat_places.{k}")
+        for k, d in b.get("combat_places", {}).items()
+    }
     return hexes, sides, weather, places
 
 
@@ -230,12 +255,18 @@ def _fec(ch: Chart) -> tuple[dict[str, CombatEffect], dict[str, CombatEffect]]:
     forts = {}
     for k, d in b.get("fortification", {}).items():
         if k not in FORTIFICATION_LEVELS:
-            raise ChartError(f"{ch.source}: fortification.{k}: unknown fortification (known: {', '.join(FORTIFICATION_LEVELS)})")
+            raise ChartError(
+                f"{ch.source}: fortification.{k}: unknown fortification (known:"
+                f" {', '.join(FORTIFICATION_LEVELS)})"
+            )
         forts[k] = _effect(d, f"{ch.source}: fortification.{k}")
     fortresses = {}
     for k, d in b.get("fortress", {}).items():
         if k not in FORTRESS_ROWS:
-            raise ChartError(f"{ch.source}: fortress.{k}: unknown fortress row (known: {', '.join(FORTRESS_ROWS)})")
+            raise ChartError(
+                f"{ch.source}: fortress.{k}: unknown fortress row (known:"
+                f" {', '.join(FORTRESS_ROWS)})"
+            )
         fortresses[k] = _effect(d, f"{ch.source}: fortress.{k}")
     for need in FORTIFICATION_LEVELS:
         if need not in forts:
@@ -274,7 +305,9 @@ def effects_table(g: Game) -> ResultsTable:
 
 def size_modifier(g: Game, re: Fraction) -> int:
     """OT 10: the attempt-size modifier of the Ground Success Table (+1 for a brigade, 2 RE)."""
-    brackets = [(Fraction(str(a)), int(m)) for a, m in effects_table(g).extra.get("size_modifiers", [])]
+    brackets = [
+        (Fraction(str(a)), int(m)) for a, m in effects_table(g).extra.get("size_modifiers", [])
+    ]
     out = 0
     for at_least, mod in sorted(brackets):
         if re >= at_least:

@@ -30,7 +30,14 @@ from grognard.rulesets.greatwar.mechanics import marker, set_marker
 if TYPE_CHECKING:
     from grognard.core.game import Game
 
-PHASE_ORDER = ("initial", "movement", "combat", "reaction-movement", "reaction-combat", "exploitation")
+PHASE_ORDER = (
+    "initial",
+    "movement",
+    "combat",
+    "reaction-movement",
+    "reaction-combat",
+    "exploitation",
+)
 BESIEGED = "besieged"
 
 
@@ -39,7 +46,11 @@ def phase_tag(g: Game) -> list[int]:
     st = g.state.vars.get("gw", {})
     half = 0 if st.get("phasing") == nations.SIDES[0] else 1
     phase = st.get("phase", "initial")
-    return [int(g.state.turn.get("index", 0)), half, PHASE_ORDER.index(phase) if phase in PHASE_ORDER else 0]
+    return [
+        int(g.state.turn.get("index", 0)),
+        half,
+        PHASE_ORDER.index(phase) if phase in PHASE_ORDER else 0,
+    ]
 
 
 def _holders(g: Game, i: int) -> set[str]:
@@ -101,9 +112,12 @@ def entered(g: Game, movers: Sequence[Piece], i: int) -> None:
 
 @implements("OT 9J")
 def blocked(g: Game, side: str, i: int) -> bool:
-    """OT 9J: no unit may enter or retreat into an enemy-occupied/contested hex (overruns, sieges and
+    """OT 9J: no unit may enter or retreat into an enemy-occupied/contested hex (overruns, sieges
+    and
     landings aside)."""
-    return bool(marker(g, "contested", i)) and bool(units.units_in_hex(g, i, nations.other_side(side)))
+    return bool(marker(g, "contested", i)) and bool(
+        units.units_in_hex(g, i, nations.other_side(side))
+    )
 
 
 @implements("OT 9J")
@@ -130,11 +144,16 @@ def phase_end(g: Game, phase: str) -> None:
         if now >= [since[0] + 1, since[1], since[2]]:
             set_marker(g, "contested", i, None)
             g.state.control[i] = side
-            g.emit("contested", f"{side} gains uncontested ownership of {g.board.label(i)}", rule="OT 9J", hex=g.board.label(i))
+            g.emit(
+                "contested",
+                f"{side} gains uncontested ownership of {g.board.label(i)}",
+                rule="OT 9J",
+                hex=g.board.label(i),
+            )
             zoc.on_ownership_change(g, i, info.get("was"), side)
 
 
-# ============================================================================ same-hex combat (OT 9K)
+# ========================================================================== same-hex combat (OT 9K)
 def besieged(g: Game, p: Piece) -> bool:
     """A unit of the besieged side in a hex under siege (OT 15G, ``siege.is_besieged``)."""
     from grognard.rulesets.greatwar import combat_hooks
@@ -168,6 +187,7 @@ def siege_after_combat(g: Game, rec: dict[str, Any]) -> None:
 @implements("OT 9K")
 def same_hex_hexes(g: Game, side: str) -> list[int]:
     """OT 9K: hexes where ``side``'s units share the hex with enemy units."""
+
     def compute() -> list[int]:
         occupied: dict[str, set[int]] = {}
         for p in units.on_map_units(g):
@@ -203,7 +223,6 @@ def _can_attack(p: Piece) -> bool:
     from grognard.rulesets.greatwar.combat_strength import is_hq
 
     return units.is_unit(p) and not is_hq(p)
-
 
 
 class ContestedEntry:

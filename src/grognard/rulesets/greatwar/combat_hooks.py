@@ -49,8 +49,14 @@ class Situation:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def situation(g: Game, attackers: Sequence[Piece], defenders: Sequence[Piece], target: int, crt: str | None,
-              reaction: bool) -> Any:
+def situation(
+    g: Game,
+    attackers: Sequence[Piece],
+    defenders: Sequence[Piece],
+    target: int,
+    crt: str | None,
+    reaction: bool,
+) -> Any:
     """The combat situation object handed to the Rule 14-15 functions (``CombatSituation``)."""
     for module in ("special_units", "special_rules"):
         try:
@@ -63,13 +69,18 @@ def situation(g: Game, attackers: Sequence[Piece], defenders: Sequence[Piece], t
     return Situation(list(attackers), list(defenders), target, crt, reaction)
 
 
-# ============================================================================ side capabilities (OT 9A / 14H)
+# ================================================================== side capabilities (OT 9A / 14H)
 def _non_art_re(g: Game, pieces: Sequence[Piece]) -> Fraction:
-    return sum((units.re_size(g, p) for p in pieces if units.is_unit(p) and not units.is_artillery(p)), Fraction(0))
+    return sum(
+        (units.re_size(g, p) for p in pieces if units.is_unit(p) and not units.is_artillery(p)),
+        Fraction(0),
+    )
 
 
 @implements("OT 9A")
-def infantry_capable(g: Game, pieces: Sequence[Piece], sit: Any = None, role: str = "attack") -> bool:
+def infantry_capable(
+    g: Game, pieces: Sequence[Piece], sit: Any = None, role: str = "attack"
+) -> bool:
     """OT 9A/9B/9C1 (as defined by OT 14H1): a side is infantry-capable when infantry units make up
     half or more of its REs, artillery left out. Rule 14's ``special_rules.capabilities`` decides
     when it exists (it also knows OT 15E3 pooling)."""
@@ -79,12 +90,21 @@ def infantry_capable(g: Game, pieces: Sequence[Piece], sit: Any = None, role: st
     total = _non_art_re(g, pieces)
     if total <= 0:
         return False
-    inf = sum((units.re_size(g, p) for p in pieces if not units.is_artillery(p) and special_units.is_infantry(g, p)), Fraction(0))
+    inf = sum(
+        (
+            units.re_size(g, p)
+            for p in pieces
+            if not units.is_artillery(p) and special_units.is_infantry(g, p)
+        ),
+        Fraction(0),
+    )
     return inf * 2 >= total
 
 
 @implements("OT 9A")
-def mountain_infantry_capable(g: Game, pieces: Sequence[Piece], sit: Any = None, role: str = "attack") -> bool:
+def mountain_infantry_capable(
+    g: Game, pieces: Sequence[Piece], sit: Any = None, role: str = "attack"
+) -> bool:
     """OT 9A exception B (as defined by OT 14H2): mountain and infantry units together make up half
     or more of the side's non-artillery REs."""
     fn = provided("special_rules", "capabilities")
@@ -93,8 +113,15 @@ def mountain_infantry_capable(g: Game, pieces: Sequence[Piece], sit: Any = None,
     total = _non_art_re(g, pieces)
     if total <= 0:
         return False
-    mi = sum((units.re_size(g, p) for p in pieces if not units.is_artillery(p)
-              and (special_units.is_infantry(g, p) or "mountain" in special_units.movement_tags(g, p))), Fraction(0))
+    mi = sum(
+        (
+            units.re_size(g, p)
+            for p in pieces
+            if not units.is_artillery(p)
+            and (special_units.is_infantry(g, p) or "mountain" in special_units.movement_tags(g, p))
+        ),
+        Fraction(0),
+    )
     return mi * 2 >= total
 
 
@@ -108,16 +135,25 @@ def rifle_assault_capable(g: Game, pieces: Sequence[Piece], sit: Any = None) -> 
 
     def counted(p: Piece) -> bool:
         tags = units.utype(p).tags
-        return not units.is_artillery(p) and not ({"combat-engineer", "assault-engineer", "engineer-tank"} & tags)
+        return not units.is_artillery(p) and not (
+            {"combat-engineer", "assault-engineer", "engineer-tank"} & tags
+        )
 
     total = sum((units.re_size(g, p) for p in pieces if counted(p)), Fraction(0))
     if total <= 0:
         return False
-    ra = sum((units.re_size(g, p) for p in pieces if counted(p) and "rifle-assault" in units.utype(p).tags), Fraction(0))
+    ra = sum(
+        (
+            units.re_size(g, p)
+            for p in pieces
+            if counted(p) and "rifle-assault" in units.utype(p).tags
+        ),
+        Fraction(0),
+    )
     return ra * 2 >= total
 
 
-# ============================================================================ calls into Rules 14-15
+# =========================================================================== calls into Rules 14-15
 def declaration_checks(g: Game, sit: Any) -> None:
     fn = provided("special_rules", "declaration_checks")
     if fn is not None:
@@ -143,7 +179,9 @@ def effective_fortification(g: Game, sit: Any) -> Any:
     return fn(g, sit) if fn is not None else None
 
 
-def combat_drms(g: Game, sit: Any, attacker_hq: Piece | None, defender_hq: Piece | None) -> Modifiers:
+def combat_drms(
+    g: Game, sit: Any, attacker_hq: Piece | None, defender_hq: Piece | None
+) -> Modifiers:
     fn = provided("special_rules", "combat_drms")
     if fn is None:
         return Modifiers()
@@ -214,14 +252,23 @@ def loss_rules(g: Game, sit: Any, role: str) -> list[dict[str, Any]]:
         return []
     out = []
     for r in fn(g, sit, "attack" if role in ("attacker", "attack") else "defense"):
-        d = dict(r) if isinstance(r, dict) else {k: getattr(r, k) for k in ("pieces", "share", "last", "rule") if hasattr(r, k)}
+        d = (
+            dict(r)
+            if isinstance(r, dict)
+            else {k: getattr(r, k) for k in ("pieces", "share", "last", "rule") if hasattr(r, k)}
+        )
         d["pieces"] = [q.id if isinstance(q, Piece) else str(q) for q in d.get("pieces", [])]
         out.append(d)
     return out
 
 
-def irregular_attack_problem(g: Game, attackers: Sequence[Piece], ratio: Fraction, mandatory: bool,
-                             strengths: dict[str, Fraction]) -> str | None:
+def irregular_attack_problem(
+    g: Game,
+    attackers: Sequence[Piece],
+    ratio: Fraction,
+    mandatory: bool,
+    strengths: dict[str, Fraction],
+) -> str | None:
     """OT 14L: why irregular units may not make this attack, or None."""
     fn = provided("special_units", "irregular_attack_problem")
     if fn is not None:
@@ -233,7 +280,11 @@ def irregular_attack_problem(g: Game, attackers: Sequence[Piece], ratio: Fractio
     ok = fn(g, list(attackers), ratio, mandatory=mandatory, strengths=strengths)
     if ok is True or ok is None:
         return None
-    return ok if isinstance(ok, str) else "irregular units may not make this attack at these odds (OT 14L)"
+    return (
+        ok
+        if isinstance(ok, str)
+        else "irregular units may not make this attack at these odds (OT 14L)"
+    )
 
 
 def irregular_must_try_retreat(g: Game, p: Piece, ratio: Fraction, has_retreat_hex: bool) -> bool:
@@ -291,7 +342,9 @@ def retreat_problem(g: Game, p: Piece, here: int, to: int) -> str | None:
 
 
 # ============================================================================ supply and artillery
-def combat_supplied(g: Game, side: str, pieces: Sequence[Piece], sit: Any, commit: bool = False) -> set[str]:
+def combat_supplied(
+    g: Game, side: str, pieces: Sequence[Piece], sit: Any, commit: bool = False
+) -> set[str]:
     """OT 11D: the pieces in combat supply for this combat; with ``commit`` the supply rules record
     the Res Pts drawn on (once per side when the combat starts)."""
     if commit:
@@ -338,9 +391,17 @@ def res_pts(g: Game, side: str) -> list[Piece]:
     """Friendly Res Pts on the map (OT 11G)."""
     fn = provided("logistics", "res_pts")
     if fn is not None:
-        return sorted((r for r in fn(g, side) if units.hex_of(g, r) is not None), key=lambda r: r.id)
-    return sorted((r for r in g.state.pieces.values() if r.side == side and units.utype(r).id == "res-pt" and r.loc.kind == "hex"),
-                  key=lambda r: r.id)
+        return sorted(
+            (r for r in fn(g, side) if units.hex_of(g, r) is not None), key=lambda r: r.id
+        )
+    return sorted(
+        (
+            r
+            for r in g.state.pieces.values()
+            if r.side == side and units.utype(r).id == "res-pt" and r.loc.kind == "hex"
+        ),
+        key=lambda r: r.id,
+    )
 
 
 def spend_res_pt(g: Game, rp: Piece, rule: str, why: str) -> None:
@@ -374,7 +435,9 @@ def overland_line(g: Game, side: str, start: int, goal: int) -> bool:
     return supply.traces_to(g, start, reach)
 
 
-def artillery_factors(g: Game, p: Piece, sit: Any, role: str) -> list[tuple[Fraction, str, str]] | None:
+def artillery_factors(
+    g: Game, p: Piece, sit: Any, role: str
+) -> list[tuple[Fraction, str, str]] | None:
     fn = provided("artillery", "combat_factors")
     if fn is None:
         return None
@@ -390,7 +453,9 @@ def support_factor(g: Game, p: Piece, companions: Sequence[Piece], target: int) 
     return Fraction(fn(g, p, Fraction(1), list(companions), target))
 
 
-def artillery_ratio(g: Game, values: dict[str, Fraction], pieces: Sequence[Piece]) -> tuple[list[str], Fraction] | None:
+def artillery_ratio(
+    g: Game, values: dict[str, Fraction], pieces: Sequence[Piece]
+) -> tuple[list[str], Fraction] | None:
     """OT 12B: the artillery rules' choice of full-strength artillery: (ids, artillery total)."""
     fn = provided("artillery", "full_strength_choice")
     if fn is None:
@@ -399,7 +464,9 @@ def artillery_ratio(g: Game, values: dict[str, Fraction], pieces: Sequence[Piece
     return list(full), Fraction(total)
 
 
-def engineer_factor(g: Game, p: Piece, target: int, role: str) -> tuple[Fraction, str, str] | bool | None:
+def engineer_factor(
+    g: Game, p: Piece, target: int, role: str
+) -> tuple[Fraction, str, str] | bool | None:
     """OT 13E/13F/13G: the engineer rules' strength factor; ``False`` if they do not provide one."""
     fn = provided("engineers", "strength_factor")
     if fn is None:

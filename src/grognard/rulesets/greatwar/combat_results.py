@@ -43,7 +43,9 @@ class ResultSpec:
 
     first: str | None  # attacker, defender, weaker (HX/EX) or None
     amount: str  # all, half, quarter or "" (no loss)
-    second_basis: str = ""  # mandated (a share of the first side's required loss), actual (of its loss), own (its own total)
+    # mandated (a share of the first side's required loss), actual (of its loss), own (its own
+    # total)
+    second_basis: str = ""
     second_share: Fraction = Fraction(0)
     retreat: tuple[str, ...] = ()
     optional: bool = False
@@ -65,13 +67,33 @@ RESULTS: dict[str, ResultSpec] = {
     "EX": ResultSpec(WEAKER, "all", "actual", Fraction(1), retreat=(WEAKER,)),
     "AD": ResultSpec(ATTACKER, "all", retreat=(ATTACKER,), rule="OT 9C2"),
     "DD": ResultSpec(DEFENDER, "all", retreat=(DEFENDER,), rule="OT 9C2"),
-    "AL": ResultSpec(ATTACKER, "half", "mandated", Fraction(1, 4), retreat=(ATTACKER,), nonart=True, rule="OT 9C2"),
-    "DL": ResultSpec(DEFENDER, "half", "mandated", Fraction(1, 4), retreat=(DEFENDER,), nonart=True, rule="OT 9C2"),
+    "AL": ResultSpec(
+        ATTACKER,
+        "half",
+        "mandated",
+        Fraction(1, 4),
+        retreat=(ATTACKER,),
+        nonart=True,
+        rule="OT 9C2",
+    ),
+    "DL": ResultSpec(
+        DEFENDER,
+        "half",
+        "mandated",
+        Fraction(1, 4),
+        retreat=(DEFENDER,),
+        nonart=True,
+        rule="OT 9C2",
+    ),
     "AX": ResultSpec(ATTACKER, "half", "mandated", HALF, optional=True, nonart=True, rule="OT 9C2"),
     "DX": ResultSpec(DEFENDER, "half", "mandated", HALF, optional=True, nonart=True, rule="OT 9C2"),
-    "DXM": ResultSpec(DEFENDER, "half", "mandated", Fraction(1), retreat=(DEFENDER,), nonart=True, rule="OT 9C2"),
+    "DXM": ResultSpec(
+        DEFENDER, "half", "mandated", Fraction(1), retreat=(DEFENDER,), nonart=True, rule="OT 9C2"
+    ),
     "BX": ResultSpec(ATTACKER, "half", "own", HALF, optional=True, nonart=True, rule="OT 9C2"),
-    "BXM": ResultSpec(ATTACKER, "half", "own", HALF, retreat=(DEFENDER,), nonart=True, rule="OT 9C2"),
+    "BXM": ResultSpec(
+        ATTACKER, "half", "own", HALF, retreat=(DEFENDER,), nonart=True, rule="OT 9C2"
+    ),
 }
 OVERSTACK_RESULTS = ("AX", "BX", "BXM", "DX", "DXM")
 SAME_HEX_RETREAT = ("AQ", "AS", "AX")
@@ -91,7 +113,9 @@ def affected(fo: Forces, role: str) -> list[Piece]:
 def side_total(g: Game, fo: Forces, role: str) -> Fraction:
     """OT 9D: a side's total strength for losses and exchanges, in printed strengths."""
     if role == ATTACKER:
-        return sum((printed_value(g, p, "attack") for p in fo.attackers if not is_hq(p)), Fraction(0))
+        return sum(
+            (printed_value(g, p, "attack") for p in fo.attackers if not is_hq(p)), Fraction(0)
+        )
     return sum((printed_value(g, p, "defense") for p in fo.counted), Fraction(0))
 
 
@@ -109,25 +133,39 @@ def _loss_pool(g: Game, fo: Forces, role: str) -> list[str]:
 
 def _share_rules(g: Game, rec: dict[str, Any], role: str) -> list[dict[str, Any]]:
     fo = forces(g, rec)
-    sit = combat_hooks.situation(g, fo.participants, fo.defenders, fo.target, rec.get("crt"), rec["reaction"])
+    sit = combat_hooks.situation(
+        g, fo.participants, fo.defenders, fo.target, rec.get("crt"), rec["reaction"]
+    )
     out = []
     for r in combat_hooks.loss_rules(g, sit, role):
-        out.append({"pieces": list(r["pieces"]), "share": Fraction(r.get("share") or 0), "last": bool(r.get("last", False)),
-                    "rule": str(r.get("rule", "")), "lost": Fraction(0)})
+        out.append(
+            {
+                "pieces": list(r["pieces"]),
+                "share": Fraction(r.get("share") or 0),
+                "last": bool(r.get("last", False)),
+                "rule": str(r.get("rule", "")),
+                "lost": Fraction(0),
+            }
+        )
     return out
 
 
 def _overstack_factor(g: Game, rec: dict[str, Any], fo: Forces, role: str) -> Fraction:
     """OT 8C2: with overstacked units in an attack on the Positional CRT, AX, BX, BXM, DX and DXM
     cost the attacker one and a half times the normal loss."""
-    if role == ATTACKER and rec.get("crt") == "positional" and rec["result"] in OVERSTACK_RESULTS \
-            and any(stacking.OVERSTACKED in p.status for p in fo.attackers):
+    if (
+        role == ATTACKER
+        and rec.get("crt") == "positional"
+        and rec["result"] in OVERSTACK_RESULTS
+        and any(stacking.OVERSTACKED in p.status for p in fo.attackers)
+    ):
         return Fraction(3, 2)
     return Fraction(1)
 
 
 def _eliminate_all(g: Game, rec: dict[str, Any], fo: Forces, role: str, rule: str) -> Fraction:
-    """Eliminate every affected unit of a side (cadres and remnants stay, OT 9E); returns the loss."""
+    """Eliminate every affected unit of a side (cadres and remnants stay, OT 9E); returns the
+    loss."""
     counted = {p.id for p in (fo.attackers if role == ATTACKER else fo.counted)}
     vrole = "attack" if role == ATTACKER else "defense"
     lost = Fraction(0)
@@ -157,7 +195,9 @@ def start_losses(g: Game, rec: dict[str, Any], first: bool) -> None:
             rec["mandated"][role] = total
             lost = _eliminate_all(g, rec, fo, role, spec.rule)
             rec["lost"][role] = Fraction(rec["lost"].get(role, 0)) + lost
-            g.emit("loss", f"the {role} loses every unit ({fmt(lost)} strength points)", rule=spec.rule)
+            g.emit(
+                "loss", f"the {role} loses every unit ({fmt(lost)} strength points)", rule=spec.rule
+            )
             return
         share = HALF if spec.amount == "half" else Fraction(1, 4)
         need = share * total
@@ -179,14 +219,34 @@ def start_losses(g: Game, rec: dict[str, Any], first: bool) -> None:
     _push_losses(g, rec, fo, role, need, spec)
 
 
-def _push_losses(g: Game, rec: dict[str, Any], fo: Forces, role: str, need: Fraction, spec: ResultSpec) -> None:
+def _push_losses(
+    g: Game, rec: dict[str, Any], fo: Forces, role: str, need: Fraction, spec: ResultSpec
+) -> None:
     if need <= 0:
         return
     side = rec[role]
     first_re = rec.get("effect_success", {}).get(role, {})
-    g.emit("loss", f"the {role} must lose at least {fmt(need)} strength points ({rec['result']})", rule=spec.rule, side=side, need=need)
-    g.push("combat-losses", loss_params(side, role, need, _loss_pool(g, fo, role), spec.nonart, f"{rec['result']} result", spec.rule,
-                                        first_re, _share_rules(g, rec, role)))
+    g.emit(
+        "loss",
+        f"the {role} must lose at least {fmt(need)} strength points ({rec['result']})",
+        rule=spec.rule,
+        side=side,
+        need=need,
+    )
+    g.push(
+        "combat-losses",
+        loss_params(
+            side,
+            role,
+            need,
+            _loss_pool(g, fo, role),
+            spec.nonart,
+            f"{rec['result']} result",
+            spec.rule,
+            first_re,
+            _share_rules(g, rec, role),
+        ),
+    )
 
 
 @implements("OT 9C2")
@@ -230,8 +290,10 @@ def _can_advance_into(g: Game, rec: dict[str, Any], pieces: list[Piece], j: int)
 def plan_retreats(g: Game, rec: dict[str, Any]) -> None:
     """Who retreats after the result, and which declarations of OT 9F1 are due.
 
-    The defender's units retreat out of the attacked hex; the attackers out of each hex they attacked
-    from (units that did not attack stay). A retreat that would leave a hex empty of the side's units
+    The defender's units retreat out of the attacked hex; the attackers out of each hex they
+    attacked
+    from (units that did not attack stay). A retreat that would leave a hex empty of the side's
+    units
     needs the opponent's truthful declaration that he will advance a unit of the combat into it;
     if he declines (or none of his units could), that retreat is cancelled. Voluntary retreats and
     same-hex retreats (OT 9K1: attackers in the hex after AQ, AS or AX) need none. Overstacked
@@ -261,7 +323,9 @@ def plan_retreats(g: Game, rec: dict[str, Any]) -> None:
                 if units.hex_of(g, p) is None:
                     continue
             if heavy_siege_cannot_retreat(p):
-                eliminate_in_combat(g, p, "OT 12B4", "heavy siege artillery may not retreat", totally=True)
+                eliminate_in_combat(
+                    g, p, "OT 12B4", "heavy siege artillery may not retreat", totally=True
+                )
                 continue
             why = combat_hooks.retreat_eliminates(g, p)
             if why:
@@ -277,13 +341,26 @@ def plan_retreats(g: Game, rec: dict[str, Any]) -> None:
             decl = None
             if DEFENDER in must:
                 key = f"advance:{rec['target']}"
-                survivors = [p for p in fo.attackers if units.hex_of(g, p) is not None and units.hex_of(g, p) != target]
+                survivors = [
+                    p
+                    for p in fo.attackers
+                    if units.hex_of(g, p) is not None and units.hex_of(g, p) != target
+                ]
                 if _can_advance_into(g, rec, survivors, target):
                     decl = rec["attacker"]
                 else:
                     rec["choices"][key] = "decline"
-            groups.append({"side": rec["defender"], "key": key, "decl": decl, "hex": rec["target"],
-                           "entries": [{"piece": p.id, "origin": rec["target"], "at": rec["target"]} for p in ps]})
+            groups.append(
+                {
+                    "side": rec["defender"],
+                    "key": key,
+                    "decl": decl,
+                    "hex": rec["target"],
+                    "entries": [
+                        {"piece": p.id, "origin": rec["target"], "at": rec["target"]} for p in ps
+                    ],
+                }
+            )
     if ATTACKER in must or ATTACKER in chosen:
         mandatory = ATTACKER in must
         by_hex: dict[int, list[Piece]] = {}
@@ -295,24 +372,56 @@ def plan_retreats(g: Game, rec: dict[str, Any]) -> None:
             ps = prepare(ps0, mandatory)
             if not ps:
                 continue
-            staying = [q for q in units.units_in_hex(g, h, rec["attacker"]) if q.id not in {p.id for p in ps}]
+            staying = [
+                q
+                for q in units.units_in_hex(g, h, rec["attacker"])
+                if q.id not in {p.id for p in ps}
+            ]
             key = None
             decl = None
             if mandatory and not staying:
                 key = f"advance:{g.board.label(h)}"
-                defs = [g.state.pieces[i] for i in rec.get("defenders_at_start", []) if i in g.state.pieces]
+                defs = [
+                    g.state.pieces[i]
+                    for i in rec.get("defenders_at_start", [])
+                    if i in g.state.pieces
+                ]
                 defs = [p for p in defs if units.hex_of(g, p) == target]
                 if _can_advance_into(g, rec, defs, h):
                     decl = rec["defender"]
                 else:
                     rec["choices"][key] = "decline"
-            groups.append({"side": rec["attacker"], "key": key, "decl": decl, "hex": g.board.label(h),
-                           "entries": [{"piece": p.id, "origin": g.board.label(h), "at": g.board.label(h), "avoid": [rec["target"]]} for p in ps]})
+            groups.append(
+                {
+                    "side": rec["attacker"],
+                    "key": key,
+                    "decl": decl,
+                    "hex": g.board.label(h),
+                    "entries": [
+                        {
+                            "piece": p.id,
+                            "origin": g.board.label(h),
+                            "at": g.board.label(h),
+                            "avoid": [rec["target"]],
+                        }
+                        for p in ps
+                    ],
+                }
+            )
     if "same-hex" in must:
         ps = prepare([p for p in same_hex_att if units.hex_of(g, p) == target], True)
         if ps:
-            groups.append({"side": rec["attacker"], "key": None, "decl": None, "hex": rec["target"],
-                           "entries": [{"piece": p.id, "origin": rec["target"], "at": rec["target"]} for p in ps]})
+            groups.append(
+                {
+                    "side": rec["attacker"],
+                    "key": None,
+                    "decl": None,
+                    "hex": rec["target"],
+                    "entries": [
+                        {"piece": p.id, "origin": rec["target"], "at": rec["target"]} for p in ps
+                    ],
+                }
+            )
     rec["retreat_groups"] = groups
 
 
@@ -332,7 +441,12 @@ def push_retreats(g: Game, rec: dict[str, Any], second: bool) -> None:
         done = []
         for grp in rec.get("retreat_groups", []):
             if grp["key"] and rec["choices"].get(grp["key"]) == "decline":
-                g.emit("retreat", f"the retreat from {grp['hex']} is cancelled: the opponent declines to advance (OT 9F1)", rule="OT 9F1")
+                g.emit(
+                    "retreat",
+                    f"the retreat from {grp['hex']} is cancelled: the opponent declines to advance"
+                    " (OT 9F1)",
+                    rule="OT 9F1",
+                )
                 continue
             by_side.setdefault(grp["side"], []).extend(grp["entries"])
             done.extend(grp["entries"])
@@ -346,7 +460,10 @@ def push_retreats(g: Game, rec: dict[str, Any], second: bool) -> None:
             by_side.setdefault(p.side, []).append({**e, "at": g.board.label(h)})
     for side in (rec["defender"], rec["attacker"]):
         if by_side.get(side):
-            g.push("combat-retreat", retreat_params(side, by_side[side], rule="OT 9F4" if second else "OT 9F2"))
+            g.push(
+                "combat-retreat",
+                retreat_params(side, by_side[side], rule="OT 9F4" if second else "OT 9F2"),
+            )
 
 
 @implements("OT 9F3", "OT 9F4", "OT 9F1")
@@ -359,8 +476,13 @@ def push_advances(g: Game, rec: dict[str, Any], second: bool) -> None:
     target = fo.target
     if second:
         for side in (rec["attacker"], rec["defender"]):
-            ids = [pid for pid in sorted(rec.get("advanced", {})) if pid in g.state.pieces
-                   and g.state.pieces[pid].side == side and units.hex_of(g, g.state.pieces[pid]) is not None]
+            ids = [
+                pid
+                for pid in sorted(rec.get("advanced", {}))
+                if pid in g.state.pieces
+                and g.state.pieces[pid].side == side
+                and units.hex_of(g, g.state.pieces[pid]) is not None
+            ]
             if ids:
                 g.push("combat-advance", advance_params(side, [{"units": ids}], second=True))
         return
@@ -373,12 +495,33 @@ def push_advances(g: Game, rec: dict[str, Any], second: bool) -> None:
             continue
         key = f"advance:{lab}"
         if defs:
-            targets_def.append({"to": lab, "units": [p.id for p in defs], "required": rec["choices"].get(key) == "advance"})
+            targets_def.append(
+                {
+                    "to": lab,
+                    "units": [p.id for p in defs],
+                    "required": rec["choices"].get(key) == "advance",
+                }
+            )
     if not units.units_in_hex(g, target, rec["defender"]):
-        ids = [p.id for p in fo.attackers if units.hex_of(g, p) is not None and units.hex_of(g, p) != target]
+        ids = [
+            p.id
+            for p in fo.attackers
+            if units.hex_of(g, p) is not None and units.hex_of(g, p) != target
+        ]
         if ids:
             key = f"advance:{rec['target']}"
-            g.push("combat-advance", advance_params(rec["attacker"], [{"to": rec["target"], "units": ids,
-                                                                        "required": rec["choices"].get(key) == "advance"}]))
+            g.push(
+                "combat-advance",
+                advance_params(
+                    rec["attacker"],
+                    [
+                        {
+                            "to": rec["target"],
+                            "units": ids,
+                            "required": rec["choices"].get(key) == "advance",
+                        }
+                    ],
+                ),
+            )
     if targets_def:
         g.push("combat-advance", advance_params(rec["defender"], targets_def))

@@ -1,4 +1,5 @@
-"""OT 9A (CRT choice, strength totals, odds), 9B (column limits, automatic results), 9G (zero-strength
+"""OT 9A (CRT choice, strength totals, odds), 9B (column limits, automatic results), 9G
+(zero-strength
 and marginal units), 9H (terrain, fortification and weather effects), 9L (incremental odds).
 
 Everything here is a pure calculation over the state and a combat record (the frame params of the
@@ -8,8 +9,10 @@ combat procedure and :meth:`GreatWar.preview` both use :func:`compute`.
 
 Per attacking unit, in order: printed attack (OT 9G2 marginal 1/2; Rule 14's elite brigades),
 disruption (OT 3A5), overstack (OT 8C2), terrain of the attacked hex and of the hexside crossed (OT
-9H, TEC; mortars exempt from mountain halving, OT 12B6), fortifications (OT 9H, FEC), supply (OT 11F:
-x1 in combat supply, else x1/2 in general supply, U-1 x1/4 isolated, U-2 x1/4), support (OT 12A, with
+9H, TEC; mortars exempt from mountain halving, OT 12B6), fortifications (OT 9H, FEC), supply (OT
+11F:
+x1 in combat supply, else x1/2 in general supply, U-1 x1/4 isolated, U-2 x1/4), support (OT 12A,
+with
 OT 13D and 14C4), artillery (OT 12B tactics, 12B1-12B4 types, 12B7 range, 12C bombarded), assault
 engineers (OT 13E), Rule 14 unit factors (14D1, 14L, 14C2, 14I2). Then artillery beyond the ratio of
 OT 12B attacks with the lower of 1 and its modified total. Per defending unit: printed defense,
@@ -61,7 +64,11 @@ if TYPE_CHECKING:
 Factor = tuple[Fraction, str, str]
 BOMBARDED = "bombarded"
 BESIEGED = "besieged"
-MODERN_TACTICS = (("Oct I 17", ("Austria-Hungary", "Germany")), ("Jul I 18", ("USA", "Britain", "France")), ("Feb I 19", None))
+MODERN_TACTICS = (
+    ("Oct I 17", ("Austria-Hungary", "Germany")),
+    ("Jul I 18", ("USA", "Britain", "France")),
+    ("Feb I 19", None),
+)
 
 
 # ============================================================================ small predicates
@@ -76,7 +83,11 @@ def uses_modern_tactics(g: Game, p: Piece) -> bool:
 
 
 def is_hq(p: Piece) -> bool:
-    return special_units.is_army_hq(p) or special_units.is_corps_hq(p) or "art-xx-hq" in units.utype(p).tags
+    return (
+        special_units.is_army_hq(p)
+        or special_units.is_corps_hq(p)
+        or "art-xx-hq" in units.utype(p).tags
+    )
 
 
 def single_strength(p: Piece) -> bool:
@@ -89,7 +100,8 @@ def single_strength(p: Piece) -> bool:
 def printed_value(g: Game, p: Piece, role: str) -> Fraction:
     """The printed attack (``role="attack"``) or defense strength used for combat and losses
     (OT 9D), with OT 9G2 (option ``marginal-units``): a printed 0 counts as 1/2, except for a unit
-    with a single combat strength of 0. Rule 14's elite brigades (14Q) are included when provided."""
+    with a single combat strength of 0. Rule 14's elite brigades (14Q) are included when provided.
+    """
     key = "attack" if role == "attack" else "defense"
     v = combat_hooks.combat_strength(g, p, key)
     if v is None:
@@ -110,10 +122,11 @@ def long_range(p: Piece) -> int:
         return 0
 
 
-# ============================================================================ fortifications and terrain (OT 9H)
+# =============================================================== fortifications and terrain (OT 9H)
 @dataclass(frozen=True)
 class Works:
-    """The fortifications of a hex that count in combat (OT 15B): the marker level and the fortress."""
+    """The fortifications of a hex that count in combat (OT 15B): the marker level and the
+    fortress."""
 
     level: str | None
     fortress: str | None  # FEC fortress row: great-improved, old-improved, new-improved, unimproved
@@ -138,7 +151,13 @@ def works(g: Game, i: int, sit: Any = None) -> Works:
     if sit is not None:
         eff = combat_hooks.effective_fortification(g, sit)
         if eff is not None:
-            level = None if eff in ("", "none") else (eff if eff in ("fieldworks", "entrenchment", "fort", "improved-fort") else level)
+            level = (
+                None
+                if eff in ("", "none")
+                else (
+                    eff if eff in ("fieldworks", "entrenchment", "fort", "improved-fort") else level
+                )
+            )
     fortress = None
     ftype = None
     improved = False
@@ -162,7 +181,8 @@ def _fec_rows(g: Game, w: Works) -> list[CombatEffect]:
 
 
 def fec_effect(g: Game, w: Works) -> CombatEffect | None:
-    """OT 9H: the FEC row in force (the strongest one when a hex has both a marker and a fortress)."""
+    """OT 9H: the FEC row in force (the strongest one when a hex has both a marker and a
+    fortress)."""
     rows = _fec_rows(g, w)
     if not rows:
         return None
@@ -181,7 +201,8 @@ def hex_effect(g: Game, i: int) -> CombatEffect | None:
 
 
 def hexside_effects(g: Game, s: int, entering: int) -> list[tuple[str, CombatEffect]]:
-    """OT 9H: the TEC combat columns of the features of hexside ``s`` (frozen features have none)."""
+    """OT 9H: the TEC combat columns of the features of hexside ``s`` (frozen features have
+    none)."""
     tec = terrain.charts(g).tec
     cc = combat_charts(g)
     out = []
@@ -204,9 +225,15 @@ def is_major_city(g: Game, i: int) -> bool:
     return geography.is_major_city_hex(g, i)
 
 
-# ============================================================================ CRT choice (OT 9A step 1)
+# ======================================================================== CRT choice (OT 9A step 1)
 @implements("OT 9A", "OT 9J")
-def crt_choice(g: Game, target: int, attackers: Sequence[Piece], defenders: Sequence[Piece], reaction: bool = False) -> tuple[str, str | None, str]:
+def crt_choice(
+    g: Game,
+    target: int,
+    attackers: Sequence[Piece],
+    defenders: Sequence[Piece],
+    reaction: bool = False,
+) -> tuple[str, str | None, str]:
     """OT 9A step 1: (CRT, side that may choose or None, reason).
 
     Positional if the hex has mountain terrain, a major city or a fortification other than
@@ -226,20 +253,36 @@ def crt_choice(g: Game, target: int, attackers: Sequence[Piece], defenders: Sequ
         crt, chooser = hooked
         if chooser is not None:
             why = "mountain hex: the mountain/infantry-capable side chooses (OT 9A exception B)"
-        elif crt == MOBILE and (terrain.crt_for_hex(g, target) == POSITIONAL or is_major_city(g, target) or works(g, target, sit).beyond_fieldworks()):
+        elif crt == MOBILE and (
+            terrain.crt_for_hex(g, target) == POSITIONAL
+            or is_major_city(g, target)
+            or works(g, target, sit).beyond_fieldworks()
+        ):
             why = "infantry-capable attacker, open city or works ignored (OT 9A, 14H1, 15A9, 15B)"
         else:
-            why = "mountain, major city or fortification (OT 9A)" if crt == POSITIONAL else "open terrain (OT 9A)"
+            why = (
+                "mountain, major city or fortification (OT 9A)"
+                if crt == POSITIONAL
+                else "open terrain (OT 9A)"
+            )
         return crt, chooser, why
     w = works(g, target, sit)
     mountain = terrain.crt_for_hex(g, target) == POSITIONAL
     base = POSITIONAL if (mountain or is_major_city(g, target) or w.beyond_fieldworks()) else MOBILE
-    why = "mountain, major city or fortification (OT 9A)" if base == POSITIONAL else "open terrain (OT 9A)"
+    why = (
+        "mountain, major city or fortification (OT 9A)"
+        if base == POSITIONAL
+        else "open terrain (OT 9A)"
+    )
     if mountain and not w.beyond_fieldworks():
         a_mi = combat_hooks.mountain_infantry_capable(g, attackers)
         d_mi = combat_hooks.mountain_infantry_capable(g, defenders)
         if a_mi != d_mi:
-            return base, att_side if a_mi else def_side, "mountain hex: the mountain/infantry-capable side chooses (OT 9A exception B)"
+            return (
+                base,
+                att_side if a_mi else def_side,
+                "mountain hex: the mountain/infantry-capable side chooses (OT 9A exception B)",
+            )
     if combat_hooks.infantry_capable(g, attackers):
         return MOBILE, None, "infantry-capable attacker (OT 9A exception A)"
     return base, None, why
@@ -273,10 +316,24 @@ def forces(g: Game, rec: dict[str, Any]) -> Forces:
     ranged = [p for p in on_map if p.id in ranged_ids]
     defenders = [p for p in units.units_in_hex(g, target, rec["defender"])]
     retreated = set(rec.get("retreated_in", []))
-    counted = [p for p in defenders if stacking.OVERSTACKED not in p.status and p.id not in retreated and not is_hq(p)]
+    counted = [
+        p
+        for p in defenders
+        if stacking.OVERSTACKED not in p.status and p.id not in retreated and not is_hq(p)
+    ]
     ignored = [p for p in defenders if p not in counted and not is_hq(p)]
     same = any(units.hex_of(g, p) == target for p in attackers)
-    return Forces(target, rec["attacker"], rec["defender"], attackers, ranged, defenders, counted, ignored, same)
+    return Forces(
+        target,
+        rec["attacker"],
+        rec["defender"],
+        attackers,
+        ranged,
+        defenders,
+        counted,
+        ignored,
+        same,
+    )
 
 
 # ============================================================================ unit strengths
@@ -297,7 +354,11 @@ class Line:
 
     def explain(self) -> str:
         parts = [fmt(self.base)]
-        parts += [f"x{fmt(f)} {why} ({rule})" for f, rule, why in self.factors if f != 1 or rule.startswith("OT 11F")]
+        parts += [
+            f"x{fmt(f)} {why} ({rule})"
+            for f, rule, why in self.factors
+            if f != 1 or rule.startswith("OT 11F")
+        ]
         return f"{self.piece}: " + " ".join(parts) + f" = {fmt(self.value)}"
 
 
@@ -333,14 +394,20 @@ def _auto_supported_engineer(g: Game, p: Piece, target: int) -> bool:
     return is_major_city(g, target) or works(g, target).beyond_fieldworks()
 
 
-def _supported(g: Game, p: Piece, companions: Sequence[Piece], target: int, sit: Any, role: str) -> bool:
+def _supported(
+    g: Game, p: Piece, companions: Sequence[Piece], target: int, sit: Any, role: str
+) -> bool:
     """OT 12A: supported intrinsically or by a supporting unit of the same attack from the same hex
     (attack) or in the hex (defense); OT 13D engineers and OT 14C4 fast c/m as those rules say.
     Engineers supported only by OT 13D support nobody else."""
     hooked = combat_hooks.counts_as_supported(g, p, sit, role)
     if hooked:
         return True
-    helpers = [q for q in companions if not (_auto_supported_engineer(g, q, target) and not artillery.intrinsically_supported(q))]
+    helpers = [
+        q
+        for q in companions
+        if not (_auto_supported_engineer(g, q, target) and not artillery.intrinsically_supported(q))
+    ]
     provided = combat_hooks.support_factor(g, p, helpers, target)
     if provided is not None:
         return provided == 1
@@ -350,8 +417,13 @@ def _supported(g: Game, p: Piece, companions: Sequence[Piece], target: int, sit:
         return True
     if hooked is not None:
         return hooked
-    return (role == "attack" and special_units.is_fast_cm(p) and terrain.terrain(g, target) in ("clear", "rough", "stony-desert")
-            and not works(g, target).level and not works(g, target).fortress)
+    return (
+        role == "attack"
+        and special_units.is_fast_cm(p)
+        and terrain.terrain(g, target) in ("clear", "rough", "stony-desert")
+        and not works(g, target).level
+        and not works(g, target).fortress
+    )
 
 
 def artillery_type_factor(g: Game, p: Piece, target: int) -> Factor | None:
@@ -377,18 +449,36 @@ def artillery_type_factor(g: Game, p: Piece, target: int) -> Factor | None:
         if old:
             return (Fraction(3), "OT 12B3", "siege artillery against an improved fortress (old)")
         if new or city:
-            return (Fraction(2), "OT 12B3", "siege artillery against an improved fortress (new) or major city")
+            return (
+                Fraction(2),
+                "OT 12B3",
+                "siege artillery against an improved fortress (new) or major city",
+            )
     elif kind == "heavy-siege":
         if old:
-            return (Fraction(4), "OT 12B4", "heavy siege artillery against an improved fortress (old)")
+            return (
+                Fraction(4),
+                "OT 12B4",
+                "heavy siege artillery against an improved fortress (old)",
+            )
         if new or city:
-            return (Fraction(3), "OT 12B4", "heavy siege artillery against an improved fortress (new) or major city")
+            return (
+                Fraction(3),
+                "OT 12B4",
+                "heavy siege artillery against an improved fortress (new) or major city",
+            )
         if great:
-            return (Fraction(2), "OT 12B4", "heavy siege artillery against an improved great fortress")
+            return (
+                Fraction(2),
+                "OT 12B4",
+                "heavy siege artillery against an improved great fortress",
+            )
     return None
 
 
-def _artillery_factors(g: Game, p: Piece, target: int, role: str, ranged: bool, sit: Any) -> list[Factor]:
+def _artillery_factors(
+    g: Game, p: Piece, target: int, role: str, ranged: bool, sit: Any
+) -> list[Factor]:
     hooked = combat_hooks.artillery_factors(g, p, sit, role)
     if hooked is not None:
         return hooked
@@ -421,9 +511,16 @@ def _engineer_factor(g: Game, p: Piece, target: int, role: str) -> Factor | None
         if w.improved and w.fortress_type == "old":
             return (Fraction(3), "OT 13E", "assault engineers against an improved fortress (old)")
         if (w.improved and w.fortress_type == "new") or city:
-            return (Fraction(2), "OT 13E", "assault engineers against an improved fortress (new) or major city")
-    if role == "defense" and ("assault-engineer" in tags or units.utype(p).id == "siege-engineer") and \
-            (city or w.improved or w.level == "improved-fort"):
+            return (
+                Fraction(2),
+                "OT 13E",
+                "assault engineers against an improved fortress (new) or major city",
+            )
+    if (
+        role == "defense"
+        and ("assault-engineer" in tags or units.utype(p).id == "siege-engineer")
+        and (city or w.improved or w.level == "improved-fort")
+    ):
         rule = "OT 13G" if units.utype(p).id == "siege-engineer" else "OT 13E"
         return (Fraction(2), rule, "engineers defending in a major city or improved fortification")
     return None
@@ -462,7 +559,11 @@ def attack_line(g: Game, p: Piece, fo: Forces, supplied: set[str], sit: Any) -> 
     if e is not None:
         add(e)
     uf = combat_hooks.unit_factor(g, p, sit, "attack")
-    if uf is None and "heavy-cavalry" in units.utype(p).tags and (is_major_city(g, fo.target) or works(g, fo.target).beyond_fieldworks()):
+    if (
+        uf is None
+        and "heavy-cavalry" in units.utype(p).tags
+        and (is_major_city(g, fo.target) or works(g, fo.target).beyond_fieldworks())
+    ):
         uf = Fraction(1, 2)
     if uf is not None and uf != 1:
         add((uf, "OT 14", "special unit (Rule 14)"))
@@ -493,7 +594,9 @@ def defense_line(g: Game, p: Piece, fo: Forces, supplied: set[str], sit: Any) ->
 
 
 @implements("OT 9A")
-def artillery_ratio(g: Game, lines: Sequence[Line], pieces: Sequence[Piece]) -> tuple[list[str], Fraction]:
+def artillery_ratio(
+    g: Game, lines: Sequence[Line], pieces: Sequence[Piece]
+) -> tuple[list[str], Fraction]:
     """OT 12B (applied to the combat totals): artillery uses its full strength only while the
     non-artillery REs (participating, or in the hex) are at least twice its REs (equal to them for a
     nation with modern tactics); the artillery beyond that counts the lower of 1 and its modified
@@ -508,8 +611,14 @@ def artillery_ratio(g: Game, lines: Sequence[Line], pieces: Sequence[Piece]) -> 
     if provided is not None:
         full_ids, art_total = provided
         return full_ids, sum((ln.value for ln in arts), Fraction(0)) - art_total
-    allowance = sum((units.re_size(g, p) for p in pieces if not units.is_artillery(p) and not is_hq(p)
-                     and stacking.OVERSTACKED not in p.status), Fraction(0))
+    allowance = sum(
+        (
+            units.re_size(g, p)
+            for p in pieces
+            if not units.is_artillery(p) and not is_hq(p) and stacking.OVERSTACKED not in p.status
+        ),
+        Fraction(0),
+    )
 
     def cost(ln: Line) -> Fraction:
         p = by_id[ln.piece]
@@ -529,7 +638,10 @@ def artillery_ratio(g: Game, lines: Sequence[Line], pieces: Sequence[Piece]) -> 
                 if total > best[0]:
                     best = (total, combo)
     else:
-        order = sorted(range(len(arts)), key=lambda i: (-(arts[i].value / max(cost(arts[i]), Fraction(1, 4))), arts[i].piece))
+        order = sorted(
+            range(len(arts)),
+            key=lambda i: (-(arts[i].value / max(cost(arts[i]), Fraction(1, 4))), arts[i].piece),
+        )
         chosen: list[int] = []
         used = Fraction(0)
         for i in order:
@@ -617,11 +729,24 @@ def compute(g: Game, rec: dict[str, Any]) -> Calc:
     1:4, and the net die-roll modifier (terrain, fortifications, weather, cities, contested hex,
     special effects, Rules 14-15)."""
     fo = forces(g, rec)
-    crt = rec.get("crt") or crt_choice(g, fo.target, fo.participants, fo.counted, bool(rec.get("reaction")))[0]
-    sit = combat_hooks.situation(g, fo.participants, fo.defenders, fo.target, crt, bool(rec.get("reaction")))
+    crt = (
+        rec.get("crt")
+        or crt_choice(g, fo.target, fo.participants, fo.counted, bool(rec.get("reaction")))[0]
+    )
+    sit = combat_hooks.situation(
+        g, fo.participants, fo.defenders, fo.target, crt, bool(rec.get("reaction"))
+    )
     stored = rec.get("combat_supply", {})
-    a_sup = set(stored[fo.attacker]) if fo.attacker in stored else combat_hooks.combat_supplied(g, fo.attacker, fo.participants, sit)
-    d_sup = set(stored[fo.defender]) if fo.defender in stored else combat_hooks.combat_supplied(g, fo.defender, fo.counted, sit)
+    a_sup = (
+        set(stored[fo.attacker])
+        if fo.attacker in stored
+        else combat_hooks.combat_supplied(g, fo.attacker, fo.participants, sit)
+    )
+    d_sup = (
+        set(stored[fo.defender])
+        if fo.defender in stored
+        else combat_hooks.combat_supplied(g, fo.defender, fo.counted, sit)
+    )
     a_lines = [attack_line(g, p, fo, a_sup, sit) for p in fo.participants]
     d_lines = [defense_line(g, p, fo, d_sup, sit) for p in fo.counted]
     a_adj: list[Factor] = []
@@ -672,13 +797,25 @@ def compute(g: Game, rec: dict[str, Any]) -> Calc:
     if we.drm:
         drms.add(we.drm, "OT 9H", f"{weather_at(g, fo.target)} weather (TEC)")
     cc = combat_charts(g)
-    city_drm = min((cc.places[pt.kind].drm for pt in g.board.points_at(fo.target) if pt.kind in cc.places), default=0)
+    city_drm = min(
+        (cc.places[pt.kind].drm for pt in g.board.points_at(fo.target) if pt.kind in cc.places),
+        default=0,
+    )
     if city_drm:
         drms.add(city_drm, "OT 9H", "city (TEC)")
     fe = fec_effect(g, works(g, fo.target, sit))
     if fe is not None:
         v = fe.drm_vs_infantry if (infantry and fe.drm_vs_infantry is not None) else fe.drm
-        drms.add(v, "OT 9H", "fortification (FEC)" + (" against an infantry-capable attacker (OT 14H1)" if infantry and fe.drm_vs_infantry is not None else ""))
+        drms.add(
+            v,
+            "OT 9H",
+            "fortification (FEC)"
+            + (
+                " against an infantry-capable attacker (OT 14H1)"
+                if infantry and fe.drm_vs_infantry is not None
+                else ""
+            ),
+        )
     if marker(g, "contested", fo.target):
         drms.add(-1, "OT 9J", "attack into a contested hex")
     for e in rec.get("effect_drms", []):
@@ -704,11 +841,30 @@ def compute(g: Game, rec: dict[str, Any]) -> Calc:
         automatic = lad.automatic
     else:
         column = lad.table.columns[level]
-    return Calc(fo.target, crt, fo, a_lines, d_lines, a_adj, d_adj, attack, defense, ratio, base, shifts, drms, level,
-                top, column, automatic, infantry, lad)
+    return Calc(
+        fo.target,
+        crt,
+        fo,
+        a_lines,
+        d_lines,
+        a_adj,
+        d_adj,
+        attack,
+        defense,
+        ratio,
+        base,
+        shifts,
+        drms,
+        level,
+        top,
+        column,
+        automatic,
+        infantry,
+        lad,
+    )
 
 
-# ============================================================================ OT 9L incremental odds
+# =========================================================================== OT 9L incremental odds
 @implements("OT 9L")
 def incremental_eligible(calc: Calc) -> bool:
     """OT 9L: the attacker may use incremental odds when the ratio is 2:1 or more."""

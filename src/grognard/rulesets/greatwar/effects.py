@@ -1,4 +1,5 @@
-"""OT 10: special combat effects -- armor and antitank (10A), cavalry (10B), engineers (10C), gas (10D)
+"""OT 10: special combat effects -- armor and antitank (10A), cavalry (10B), engineers (10C), gas
+(10D)
 and siege (10E) effects capabilities.
 
 Right after the odds of an attack are calculated (interpretation default for the order of OT 9A
@@ -57,7 +58,15 @@ if TYPE_CHECKING:
 ATTACK_CAPS = ("AECA", "CEC", "EEC", "GEC", "SEC")
 DEFENSE_CAPS = ("AECD", "ATEC", "GEC")
 MAX_ATTEMPTS = {"AECA": 2, "AECD": 1, "CEC": 1, "EEC": 2, "GEC": 1, "SEC": 1, "ATEC": 3}
-RULE_OF = {"AECA": "OT 10A", "AECD": "OT 10A", "ATEC": "OT 10A", "CEC": "OT 10B", "EEC": "OT 10C", "GEC": "OT 10D", "SEC": "OT 10E"}
+RULE_OF = {
+    "AECA": "OT 10A",
+    "AECD": "OT 10A",
+    "ATEC": "OT 10A",
+    "CEC": "OT 10B",
+    "EEC": "OT 10C",
+    "GEC": "OT 10D",
+    "SEC": "OT 10E",
+}
 
 
 # ============================================================================ capabilities of units
@@ -104,7 +113,9 @@ def aeca_terrain_ok(g: Game, p: Piece, target: int) -> bool:
     h = units.hex_of(g, p)
     if h is None or h == target or target not in g.board.neighbors(h):
         return True
-    return not any(eff.no_aec for _, eff in hexside_effects(g, g.board.side_between(h, target), target))
+    return not any(
+        eff.no_aec for _, eff in hexside_effects(g, g.board.side_between(h, target), target)
+    )
 
 
 @implements("OT 10A")
@@ -139,7 +150,11 @@ def res_pt_for(g: Game, side: str, pieces: Sequence[Piece]) -> Piece | None:
         h = units.hex_of(g, rp)
         if h is None or g.state.control.get(h) != side:
             continue
-        if all(units.hex_of(g, q) is not None and combat_hooks.overland_line(g, side, units.hex_of(g, q), h) for q in pieces):  # type: ignore[arg-type]
+        if all(
+            units.hex_of(g, q) is not None
+            and combat_hooks.overland_line(g, side, units.hex_of(g, q), h)
+            for q in pieces
+        ):  # type: ignore[arg-type]
             return rp
     return None
 
@@ -180,7 +195,10 @@ def side_units(g: Game, rec: dict[str, Any], role: str) -> list[Piece]:
 
 def aeca_capable_raw_re(g: Game, rec: dict[str, Any]) -> Fraction:
     """OT 10A: the raw REs of the AECA-capable units in the attack (whatever their AEC weight)."""
-    return sum((units.re_size(g, p) for p in side_units(g, rec, "attacker") if capable(p, "AECA")), Fraction(0))
+    return sum(
+        (units.re_size(g, p) for p in side_units(g, rec, "attacker") if capable(p, "AECA")),
+        Fraction(0),
+    )
 
 
 @implements("OT 10A")
@@ -194,7 +212,9 @@ def atec_limit(g: Game, rec: dict[str, Any]) -> int:
 
 
 @implements("OT 10", "OT 10A", "OT 10B", "OT 10C", "OT 10E")
-def capability_open(g: Game, rec: dict[str, Any], cap: str, role: str, announced: Sequence[dict[str, Any]]) -> str | None:
+def capability_open(
+    g: Game, rec: dict[str, Any], cap: str, role: str, announced: Sequence[dict[str, Any]]
+) -> str | None:
     """Why ``role`` may not announce (another) ``cap`` attempt in this combat, or None."""
     target = g.board.idx(rec["target"])
     if cap not in (ATTACK_CAPS if role == "attacker" else DEFENSE_CAPS):
@@ -220,7 +240,11 @@ def attempt_size(g: Game, rec: dict[str, Any], pieces: Sequence[Piece], cap: str
     target = g.board.idx(rec["target"])
     total = Fraction(0)
     for p in pieces:
-        total += units.re_size(g, p) * capability_weight(g, p, cap, target) * units.disruption_factors(p)["re"]
+        total += (
+            units.re_size(g, p)
+            * capability_weight(g, p, cap, target)
+            * units.disruption_factors(p)["re"]
+        )
     if cap in ("AECA", "AECD") and aec_level(g, target) == "half":
         total /= 2
     return total
@@ -235,7 +259,9 @@ def _weak_gas_target(g: Game, p: Piece) -> bool:
 
 
 @implements("OT 10", "OT 10B", "OT 10C", "OT 10D")
-def attempt_modifiers(g: Game, rec: dict[str, Any], pieces: Sequence[Piece], cap: str, role: str) -> Modifiers:
+def attempt_modifiers(
+    g: Game, rec: dict[str, Any], pieces: Sequence[Piece], cap: str, role: str
+) -> Modifiers:
     """OT 10: the Ground Success Table modifiers of an attempt: its size (+1 for a brigade, 2 RE),
     a flamethrower in an EEC attempt (+1, OT 13F), gas against Russian, Italian and minor-power
     units (OT 10D), cavalry charges where armor effects are impossible unless every defender is
@@ -250,17 +276,32 @@ def attempt_modifiers(g: Game, rec: dict[str, Any], pieces: Sequence[Piece], cap
     if cap == "GEC":
         others = side_units(g, rec, "defender" if role == "attacker" else "attacker")
         if others and all(_weak_gas_target(g, q) for q in others):
-            mods.add(int(extra.get("gas_bonus", 1)), "OT 10D", "gas against Russian, Italian or minor-power units")
+            mods.add(
+                int(extra.get("gas_bonus", 1)),
+                "OT 10D",
+                "gas against Russian, Italian or minor-power units",
+            )
     if cap == "CEC":
         from grognard.rulesets.greatwar import artillery
 
         defenders = side_units(g, rec, "defender")
-        weak = bool(defenders) and all(not artillery.is_supported(g, q) and "machinegun" not in units.utype(q).tags for q in defenders)
+        weak = bool(defenders) and all(
+            not artillery.is_supported(g, q) and "machinegun" not in units.utype(q).tags
+            for q in defenders
+        )
         no_aec = aec_level(g, target) == "none" or not aecd_terrain_ok(g, target)
         if weak:
-            mods.add(int(extra.get("cavalry_all_unsupported", 1)), "OT 10B", "every defender unsupported and no machinegun")
+            mods.add(
+                int(extra.get("cavalry_all_unsupported", 1)),
+                "OT 10B",
+                "every defender unsupported and no machinegun",
+            )
         elif no_aec:
-            mods.add(int(extra.get("cavalry_no_aec", -3)), "OT 10B", "charge where armor effects are impossible")
+            mods.add(
+                int(extra.get("cavalry_no_aec", -3)),
+                "OT 10B",
+                "charge where armor effects are impossible",
+            )
     return mods
 
 
@@ -301,10 +342,14 @@ class CombatEffects(Step):
         role = f.params["role"]
         used = self._used(rec, role)
         out: dict[str, list[Piece]] = {}
-        for cap in (ATTACK_CAPS if role == "attacker" else DEFENSE_CAPS):
+        for cap in ATTACK_CAPS if role == "attacker" else DEFENSE_CAPS:
             if capability_open(g, rec, cap, role, self._announced(rec, role)):
                 continue
-            ps = [p for p in side_units(g, rec, role) if p.id not in used and unit_can_attempt(g, rec, p, cap, role) is None]
+            ps = [
+                p
+                for p in side_units(g, rec, role)
+                if p.id not in used and unit_can_attempt(g, rec, p, cap, role) is None
+            ]
             if cap == "SEC" and ps and res_pt_for(g, p_side(rec, role), ps) is None:
                 ps = [p for p in ps if res_pt_for(g, p.side, [p]) is not None]
             if ps:
@@ -318,9 +363,14 @@ class CombatEffects(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         out: list[Action] = []
         for cap, ps in self.options(g, f).items():
-            out.append({"type": "attempt", "side": side, "capability": cap, "pieces": [p.id for p in ps]})
+            out.append(
+                {"type": "attempt", "side": side, "capability": cap, "pieces": [p.id for p in ps]}
+            )
             if len(ps) > 1:
-                out.extend({"type": "attempt", "side": side, "capability": cap, "pieces": [p.id]} for p in ps[:6])
+                out.extend(
+                    {"type": "attempt", "side": side, "capability": cap, "pieces": [p.id]}
+                    for p in ps[:6]
+                )
         out.append({"type": "done", "side": side})
         return out
 
@@ -328,7 +378,9 @@ class CombatEffects(Step):
         if action["type"] == "done":
             return
         if action["type"] != "attempt":
-            raise IllegalAction("OT 10", f"{action['type']!r} is not allowed while announcing special effects")
+            raise IllegalAction(
+                "OT 10", f"{action['type']!r} is not allowed while announcing special effects"
+            )
         rec = self._rec(g)
         role = f.params["role"]
         cap = action.get("capability")
@@ -344,14 +396,18 @@ class CombatEffects(Step):
         used = self._used(rec, role)
         for pid in ids:
             if pid not in mine:
-                raise IllegalAction("OT 10", f"{pid!r} is not one of the {role}'s units in this combat")
+                raise IllegalAction(
+                    "OT 10", f"{pid!r} is not one of the {role}'s units in this combat"
+                )
             if pid in used:
                 raise IllegalAction("OT 10", f"{pid} is already making another attempt")
             why = unit_can_attempt(g, rec, mine[pid], cap, role)
             if why:
                 raise IllegalAction(RULE_OF[cap], why)
         if cap == "SEC" and res_pt_for(g, f.params["side"], [mine[i] for i in ids]) is None:
-            raise IllegalAction("OT 10E", "the siege engineers trace no overland supply line to a friendly Res Pt")
+            raise IllegalAction(
+                "OT 10E", "the siege engineers trace no overland supply line to a friendly Res Pt"
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         if action["type"] == "done":
@@ -361,9 +417,17 @@ class CombatEffects(Step):
         role = f.params["role"]
         ps = [g.state.pieces[i] for i in action["pieces"]]
         size = attempt_size(g, rec, ps, action["capability"])
-        self._announced(rec, role).append({"capability": action["capability"], "pieces": list(action["pieces"])})
-        g.emit("effects", f"{action['side']} announces a {action['capability']} attempt with {', '.join(action['pieces'])} ({fmt(size)} RE)",
-               rule=RULE_OF[action["capability"]], capability=action["capability"], pieces=action["pieces"])
+        self._announced(rec, role).append(
+            {"capability": action["capability"], "pieces": list(action["pieces"])}
+        )
+        g.emit(
+            "effects",
+            f"{action['side']} announces a {action['capability']} attempt with"
+            f" {', '.join(action['pieces'])} ({fmt(size)} RE)",
+            rule=RULE_OF[action["capability"]],
+            capability=action["capability"],
+            pieces=action["pieces"],
+        )
         if not self.options(g, f):
             g.finish(f)
 
@@ -384,36 +448,81 @@ def resolve_attempts(g: Game, rec: dict[str, Any]) -> None:
         for att in rec.get("attempts", {}).get(role, []):
             cap = att["capability"]
             rule = RULE_OF[cap]
-            ps = [g.state.pieces[i] for i in att["pieces"] if i in g.state.pieces and units.hex_of(g, g.state.pieces[i]) is not None]
+            ps = [
+                g.state.pieces[i]
+                for i in att["pieces"]
+                if i in g.state.pieces and units.hex_of(g, g.state.pieces[i]) is not None
+            ]
             if not ps:
                 continue
             if cap == "SEC":
                 rp = res_pt_for(g, side, ps)
                 if rp is None:
-                    g.emit("effects", f"the SEC attempt of {', '.join(att['pieces'])} has no Res Pt to spend and is not made", rule="OT 10E")
+                    g.emit(
+                        "effects",
+                        f"the SEC attempt of {', '.join(att['pieces'])} has no Res Pt to spend and"
+                        " is not made",
+                        rule="OT 10E",
+                    )
                     continue
                 combat_hooks.spend_res_pt(g, rp, "OT 10E", "SEC attempt")
             mods = attempt_modifiers(g, rec, ps, cap, role)
-            res = table_roll(g, "gst-effects", cap, f"{side} {cap} attempt ({', '.join(att['pieces'])})", rule, mods)
+            res = table_roll(
+                g,
+                "gst-effects",
+                cap,
+                f"{side} {cap} attempt ({', '.join(att['pieces'])})",
+                rule,
+                mods,
+            )
             code = str(res.result)
             att["result"] = code
             if code in ("S", "S*"):
                 rec.setdefault("effect_drms", []).append([sign, rule, f"{role} {cap} success"])
                 if cap != "GEC":
                     succ = rec.setdefault("effect_success", {}).setdefault(role, {})
-                    succ.setdefault(cap, sorted(q.id for q in side_units(g, rec, role) if capable(q, cap)))
-                g.emit("effects", f"{cap} attempt succeeds: combat roll {sign:+d}", rule=rule, capability=cap, result=code)
+                    succ.setdefault(
+                        cap, sorted(q.id for q in side_units(g, rec, role) if capable(q, cap))
+                    )
+                g.emit(
+                    "effects",
+                    f"{cap} attempt succeeds: combat roll {sign:+d}",
+                    rule=rule,
+                    capability=cap,
+                    result=code,
+                )
                 if code == "S*":
-                    again = g.roll(str(table.die), f"{side} {cap} column shift", rule, clamp=(table.row_min, table.row_max))
+                    again = g.roll(
+                        str(table.die),
+                        f"{side} {cap} column shift",
+                        rule,
+                        clamp=(table.row_min, table.row_max),
+                    )
                     shift = table.lookup("column-shift", int(again["unclamped"])).result
                     if shift == "shift":
-                        rec.setdefault("effect_shifts", []).append([sign, rule, f"{role} {cap} column shift"])
-                        g.emit("effects", f"{cap} also shifts the odds one column {'right' if sign > 0 else 'left'}", rule=rule)
+                        rec.setdefault("effect_shifts", []).append(
+                            [sign, rule, f"{role} {cap} column shift"]
+                        )
+                        g.emit(
+                            "effects",
+                            f"{cap} also shifts the odds one column"
+                            f" {'right' if sign > 0 else 'left'}",
+                            rule=rule,
+                        )
             elif code == "F*":
                 if cap == "GEC":
-                    g.emit("effects", "GEC attempt fails; gas units are never eliminated by a failed attempt", rule="OT 10D")
+                    g.emit(
+                        "effects",
+                        "GEC attempt fails; gas units are never eliminated by a failed attempt",
+                        rule="OT 10D",
+                    )
                     continue
-                g.emit("effects", f"{cap} attempt fails disastrously: the attempting units are eliminated", rule=rule, capability=cap)
+                g.emit(
+                    "effects",
+                    f"{cap} attempt fails disastrously: the attempting units are eliminated",
+                    rule=rule,
+                    capability=cap,
+                )
                 for p in ps:
                     if units.hex_of(g, p) is not None and "gas" not in units.utype(p).tags:
                         eliminate_in_combat(g, p, rule, f"disastrous {cap} attempt")

@@ -51,9 +51,29 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 PORT_DUTY = "port-duty"  # status of a port construction engineer maintaining an upgrade (OT 13C2)
-MP_TASKS = ("fieldworks", "entrenchment", "demolish-fortification", "demolish-bridge", "demolish-port", "repair-rail", "clear-rail",
-            "repair-port", "repair-bridge", "regauge", "pontoon", "demolish-pontoon")
-TURN_TASKS = ("fort", "improved-fort", "fortress", "road", "rail-upgrade", "rail-extend", "port-upgrade")
+MP_TASKS = (
+    "fieldworks",
+    "entrenchment",
+    "demolish-fortification",
+    "demolish-bridge",
+    "demolish-port",
+    "repair-rail",
+    "clear-rail",
+    "repair-port",
+    "repair-bridge",
+    "regauge",
+    "pontoon",
+    "demolish-pontoon",
+)
+TURN_TASKS = (
+    "fort",
+    "improved-fort",
+    "fortress",
+    "road",
+    "rail-upgrade",
+    "rail-extend",
+    "port-upgrade",
+)
 
 
 def chart(g: Game) -> dict[str, Any]:
@@ -76,9 +96,17 @@ _DIV_ENG: dict[tuple[Any, ...], bool] = {}
 @implements("OT 13I")
 def is_divisional_engineer(p: Piece, cadre_ok: bool = False) -> bool:
     """OT 13I: divisional units with a printed attack of 5 or more have divisional engineers (the
-    full-strength side counts; a cadre keeps only the maintenance of fieldworks and entrenchments)."""
-    key = (p.type, p.face, p.attrs.get("size"), cadre_ok,
-           tuple(sorted((name, str(f.get("attack", f.get("strength")))) for name, f in p.faces.items())))
+    full-strength side counts; a cadre keeps only the maintenance of fieldworks and entrenchments).
+    """
+    key = (
+        p.type,
+        p.face,
+        p.attrs.get("size"),
+        cadre_ok,
+        tuple(
+            sorted((name, str(f.get("attack", f.get("strength")))) for name, f in p.faces.items())
+        ),
+    )
     hit = _DIV_ENG.get(key)
     if hit is None:
         hit = _is_divisional_engineer(p, cadre_ok)
@@ -88,12 +116,17 @@ def is_divisional_engineer(p: Piece, cadre_ok: bool = False) -> bool:
 
 def _is_divisional_engineer(p: Piece, cadre_ok: bool) -> bool:
     """OT 13I: divisional units with a printed attack of 5 or more have divisional engineers (the
-    full-strength side counts; a cadre keeps only the maintenance of fieldworks and entrenchments)."""
+    full-strength side counts; a cadre keeps only the maintenance of fieldworks and entrenchments).
+    """
     size = units.catalogue().sizes.get(str(p.attrs.get("size", "")))
     if not units.is_unit(p) or size is None or size.category != "divisional":
         return False
     full = [f for name, f in p.faces.items() if name not in units.SIZES_CADRE]
-    best = max((units._val(f.get("attack", f.get("strength", 0))) for f in full), default=Fraction(0), key=lambda v: v if isinstance(v, Fraction) else Fraction(0))
+    best = max(
+        (units._val(f.get("attack", f.get("strength", 0))) for f in full),
+        default=Fraction(0),
+        key=lambda v: v if isinstance(v, Fraction) else Fraction(0),
+    )
     if not isinstance(best, Fraction) or best < 5:
         return False
     return cadre_ok or p.face not in units.SIZES_CADRE
@@ -189,7 +222,11 @@ def fortification_beyond_fieldworks(g: Game, i: int) -> bool:
 
 def _improved_fortress(g: Game, i: int) -> str | None:
     for pt in g.board.points_at(i):
-        if pt.kind == "fortress" and str(marker(g, "fortress-state", i) or pt.attrs.get("state", "unimproved")) == "improved":
+        if (
+            pt.kind == "fortress"
+            and str(marker(g, "fortress-state", i) or pt.attrs.get("state", "unimproved"))
+            == "improved"
+        ):
             return str(pt.attrs.get("type", "new"))
     return None
 
@@ -241,7 +278,8 @@ def eec_re(g: Game, p: Piece, target: int) -> Fraction:
 
 @implements("OT 13F")
 def flamethrower_bonus(pieces: Sequence[Piece]) -> int:
-    """OT 13F: a flamethrower unit included in an EEC attempt gives +1 on the Ground Success Table."""
+    """OT 13F: a flamethrower unit included in an EEC attempt gives +1 on the Ground Success
+    Table."""
     return 1 if any("flamethrower" in _tags(p) for p in pieces) else 0
 
 
@@ -278,12 +316,24 @@ def strength_factor(g: Game, p: Piece, target: int, role: str) -> tuple[Fraction
         if kind == "old":
             return (Fraction(3), "OT 13E", "assault engineers against an improved fortress (old)")
         if kind == "new" or city:
-            return (Fraction(2), "OT 13E", "assault engineers against an improved fortress (new) or major city")
+            return (
+                Fraction(2),
+                "OT 13E",
+                "assault engineers against an improved fortress (new) or major city",
+            )
         return None
     strong = city or kind is not None or marker(g, "fortification", target) == "improved-fort"
-    if role == "defense" and ("assault-engineer" in t or units.utype(p).id == "siege-engineer") and strong:
+    if (
+        role == "defense"
+        and ("assault-engineer" in t or units.utype(p).id == "siege-engineer")
+        and strong
+    ):
         rule = "OT 13G" if units.utype(p).id == "siege-engineer" else "OT 13E"
-        return (Fraction(2), rule, "engineers defending in a major city, improved fortress or improved fort")
+        return (
+            Fraction(2),
+            rule,
+            "engineers defending in a major city, improved fortress or improved fort",
+        )
     return None
 
 
@@ -292,8 +342,12 @@ def _poor(g: Game, i: int) -> bool:
     return is_poor_weather(weather_at(g, i))
 
 
-@implements("OT 13A1b", "OT 13A2", "OT 13A3", "OT 13B1", "OT 13B2", "OT 13B3a", "OT 13C1", "OT 13A7")
-def base_mp_cost(g: Game, task: str, kinds: Sequence[str], i: int, s: int | None = None) -> Fraction:
+@implements(
+    "OT 13A1b", "OT 13A2", "OT 13A3", "OT 13B1", "OT 13B2", "OT 13B3a", "OT 13C1", "OT 13A7"
+)
+def base_mp_cost(
+    g: Game, task: str, kinds: Sequence[str], i: int, s: int | None = None
+) -> Fraction:
     """The good-weather MP cost of a job done by units of ``kinds`` (the lower railroad or port
     engineer rate applies when one of them is one, OT 13B2, 13C1)."""
     mp = chart(g)["mp"]
@@ -309,7 +363,9 @@ def base_mp_cost(g: Game, task: str, kinds: Sequence[str], i: int, s: int | None
     if task == "demolish-bridge":
         return Fraction(mp["demolish_bridge"])
     if task == "demolish-port":
-        return Fraction(mp["port_engineer_demolish_per_hit"] if port else mp["demolish_port_per_hit"])
+        return Fraction(
+            mp["port_engineer_demolish_per_hit"] if port else mp["demolish_port_per_hit"]
+        )
     if task == "repair-port":
         return Fraction(mp["port_engineer_repair_per_hit"] if port else mp["repair_port_per_hit"])
     if task == "repair-rail":
@@ -319,20 +375,33 @@ def base_mp_cost(g: Game, task: str, kinds: Sequence[str], i: int, s: int | None
     if task == "regauge":
         return Fraction(mp["regauge"])
     if task == "repair-bridge":
-        return Fraction(mp["repair_bridge_major"] if s is not None and _major_crossing(g, s) else mp["repair_bridge"])
+        return Fraction(
+            mp["repair_bridge_major"]
+            if s is not None and _major_crossing(g, s)
+            else mp["repair_bridge"]
+        )
     if task == "pontoon":
-        return Fraction(mp["pontoon_bridge_major"] if s is not None and _major_crossing(g, s) else mp["pontoon_bridge"])
+        return Fraction(
+            mp["pontoon_bridge_major"]
+            if s is not None and _major_crossing(g, s)
+            else mp["pontoon_bridge"]
+        )
     if task == "demolish-pontoon":
         return Fraction(mp["demolish_pontoon"])
     raise KeyError(task)
 
 
 def _major_crossing(g: Game, s: int) -> bool:
-    return any(f.startswith("major-river") or f.startswith("great-river") for f in terrain.side_features(g, s))
+    return any(
+        f.startswith("major-river") or f.startswith("great-river")
+        for f in terrain.side_features(g, s)
+    )
 
 
 @implements("OT 13A4", "OT 13I", "OT 13A5")
-def job_cost(g: Game, task: str, workers: Sequence[Piece], i: int, s: int | None = None) -> Fraction:
+def job_cost(
+    g: Game, task: str, workers: Sequence[Piece], i: int, s: int | None = None
+) -> Fraction:
     """The MP cost of a whole job for these workers: the base cost (OT 13A-13C), doubled in poor
     weather (OT 13A4) and for divisional engineers (OT 13I). With quick engineering the workers
     share it (each pays half, never less, OT 13A5)."""
@@ -366,7 +435,10 @@ def worker_problem(g: Game, f: Frame | None, p: Piece, side: str) -> str | None:
         return f"{p.id} is not a construction unit (OT 13A)"
     kind = _phase_kind(g, f)
     if kind not in ("initial", "movement"):
-        return "construction, demolition and repair happen only in the initial and movement phases (OT 13A)"
+        return (
+            "construction, demolition and repair happen only in the initial and movement phases (OT"
+            " 13A)"
+        )
     h = units.hex_of(g, p)
     if h is None:
         return f"{p.id} is not on the map"
@@ -390,15 +462,18 @@ def worker_problem(g: Game, f: Frame | None, p: Piece, side: str) -> str | None:
 @implements("OT 13A1g")
 def date_allows(g: Game, side: str, task: str) -> bool:
     """OT 13A1g: the Central Powers may upgrade fieldworks to entrenchments from Oct II 14,
-    entrenchments to forts from Feb I 15, forts to improved forts from Feb I 17; the Entente from Oct
+    entrenchments to forts from Feb I 15, forts to improved forts from Feb I 17; the Entente from
+    Oct
     II 14, Feb I 16 and Feb I 18."""
-    key = {"entrenchment": "entrenchment", "fort": "fort", "improved-fort": "improved_fort"}.get(task)
+    key = {"entrenchment": "entrenchment", "fort": "fort", "improved-fort": "improved_fort"}.get(
+        task
+    )
     if key is None:
         return True
     return calendar.on_or_after(g, str(chart(g)["dates"][side][key]))
 
 
-# ============================================================================ MP work (movement phase)
+# ========================================================================= MP work (movement phase)
 @dataclass
 class Job:
     task: str
@@ -415,7 +490,9 @@ class Job:
 def _workers(g: Game, action: Action) -> list[Piece]:
     ids = action.get("pieces")
     if not isinstance(ids, list) or not 1 <= len(ids) <= 2 or len(set(map(str, ids))) != len(ids):
-        raise IllegalAction("OT 13A5", "'pieces' names one construction unit, or two working together")
+        raise IllegalAction(
+            "OT 13A5", "'pieces' names one construction unit, or two working together"
+        )
     out = []
     for pid in ids:
         p = g.state.pieces.get(pid) if isinstance(pid, str) else None
@@ -438,7 +515,9 @@ def _hexside(g: Game, action: Action) -> int | None:
 
 
 @implements("OT 13A5", "OT 13A6", "OT 13B3", "OT 13C2", "OT 13I")
-def quick_engineering(g: Game, workers: Sequence[Piece], task: str, civilian: bool, hex_: int) -> bool:
+def quick_engineering(
+    g: Game, workers: Sequence[Piece], task: str, civilian: bool, hex_: int
+) -> bool:
     """OT 13A5: two construction units stacked together (a brigade-sized one alone counts as two) do
     quick engineering. The pair must be able to do the task together: for railroad engineering and
     port upgrades one railroad / port engineer is enough, the other may be any construction unit
@@ -451,13 +530,29 @@ def quick_engineering(g: Game, workers: Sequence[Piece], task: str, civilian: bo
         if units.hex_of(g, a) != units.hex_of(g, b):
             raise IllegalAction("OT 13A5", "quick engineering needs the two units stacked together")
         if "divisional" in kinds and kinds != ["divisional", "divisional"]:
-            raise IllegalAction("OT 13I", "a divisional engineer does quick engineering only with another divisional engineer")
+            raise IllegalAction(
+                "OT 13I",
+                "a divisional engineer does quick engineering only with another divisional"
+                " engineer",
+            )
         allowed = TASK_KINDS[task]
         if not any(k in allowed for k in kinds):
             raise IllegalAction("OT 13A", f"neither unit may do {task}")
         for p, k in zip(workers, kinds, strict=True):
-            if k not in allowed and not (k == "general" and task in ("regauge", "repair-rail", "clear-rail", "rail-upgrade", "rail-extend",
-                                                                    "port-upgrade", "repair-port", "demolish-port")):
+            if k not in allowed and not (
+                k == "general"
+                and task
+                in (
+                    "regauge",
+                    "repair-rail",
+                    "clear-rail",
+                    "rail-upgrade",
+                    "rail-extend",
+                    "port-upgrade",
+                    "repair-port",
+                    "demolish-port",
+                )
+            ):
                 raise IllegalAction("OT 13A", f"{p.id} may not take part in {task}")
         return True
     p = workers[0]
@@ -467,13 +562,21 @@ def quick_engineering(g: Game, workers: Sequence[Piece], task: str, civilian: bo
         if kinds[0] == "divisional":
             raise IllegalAction("OT 13I", "a divisional engineer may not use civilian labour")
         if not (geography.is_major_city_hex(g, hex_) and g.state.control.get(hex_) == p.side):
-            raise IllegalAction("OT 13A6", "civilian labour is available in a friendly-owned major city hex (default)")
+            raise IllegalAction(
+                "OT 13A6",
+                "civilian labour is available in a friendly-owned major city hex (default)",
+            )
         return True
     return engineer_count(p) >= 2
 
 
 def _work_key(task: str, i: int, s: int | None) -> str:
-    base = {"repair-rail": "rail", "clear-rail": "clear", "demolish-port": "port-", "repair-port": "port+"}.get(task, task)
+    base = {
+        "repair-rail": "rail",
+        "clear-rail": "clear",
+        "demolish-port": "port-",
+        "repair-port": "port+",
+    }.get(task, task)
     return f"{base}:{i}:{s if s is not None else ''}"
 
 
@@ -484,7 +587,18 @@ def rail_hits(g: Game, i: int) -> int:
     return int(v or 0)
 
 
-@implements("OT 13A1a", "OT 13A1b", "OT 13A2", "OT 13A3", "OT 13A7", "OT 13B2", "OT 13B3a", "OT 13C1", "OT 13A4", "OT 13A5")
+@implements(
+    "OT 13A1a",
+    "OT 13A1b",
+    "OT 13A2",
+    "OT 13A3",
+    "OT 13A7",
+    "OT 13B2",
+    "OT 13B3a",
+    "OT 13C1",
+    "OT 13A4",
+    "OT 13A5",
+)
 def plan_job(g: Game, f: Frame, action: Action) -> Job:
     """Check an ``engineer`` action (see the module docstring) and work out what it does."""
     from grognard.rulesets.greatwar import movement, rail
@@ -492,7 +606,9 @@ def plan_job(g: Game, f: Frame, action: Action) -> Job:
     side = action["side"]
     task = action.get("task")
     if task not in MP_TASKS:
-        raise IllegalAction("OT 13A", f"unknown engineering task {task!r} (MP tasks: {', '.join(MP_TASKS)})")
+        raise IllegalAction(
+            "OT 13A", f"unknown engineering task {task!r} (MP tasks: {', '.join(MP_TASKS)})"
+        )
     workers = _workers(g, action)
     for p in workers:
         why = worker_problem(g, f, p, side)
@@ -505,45 +621,83 @@ def plan_job(g: Game, f: Frame, action: Action) -> Job:
     tgt = action.get("target")
     i = g.board.idx(tgt) if isinstance(tgt, str) and g.board.has_label(tgt) else here
     if i != here:
-        big = all(units.size_of(p) in ("division", "divisional-grouping") and construction_kind(p) == "general" for p in workers)
+        big = all(
+            units.size_of(p) in ("division", "divisional-grouping")
+            and construction_kind(p) == "general"
+            for p in workers
+        )
         from grognard.rulesets.greatwar import supply
 
-        if not big or i not in g.board.neighbors(here) or g.state.control.get(i) != side or not supply.hex_in_general_supply(g, side, i):
-            raise IllegalAction("OT 13A5", "only a division-sized construction unit works in an adjacent friendly-owned hex in general supply")
+        if (
+            not big
+            or i not in g.board.neighbors(here)
+            or g.state.control.get(i) != side
+            or not supply.hex_in_general_supply(g, side, i)
+        ):
+            raise IllegalAction(
+                "OT 13A5",
+                "only a division-sized construction unit works in an adjacent friendly-owned hex in"
+                " general supply",
+            )
     s = _hexside(g, action)
     civilian = bool(action.get("civilian_labour"))
     quick = quick_engineering(g, workers, str(task), civilian, i)
     if task == "fieldworks":
         if terrain.hex_prohibited_to_all(g, i):
             raise IllegalAction("OT 13A1a", "no fieldworks in prohibited terrain")
-        if marker(g, "fortification", i) or any(pt.kind == "fortress" for pt in g.board.points_at(i)):
+        if marker(g, "fortification", i) or any(
+            pt.kind == "fortress" for pt in g.board.points_at(i)
+        ):
             raise IllegalAction("OT 13A1a", "the hex already holds a fortification")
     elif task == "entrenchment":
         if marker(g, "fortification", i) != "fieldworks":
             raise IllegalAction("OT 13A1b", "entrenchments upgrade fieldworks")
         if not date_allows(g, side, "entrenchment"):
-            raise IllegalAction("OT 13A1g", f"{side} may not build entrenchments before {chart(g)['dates'][side]['entrenchment']}")
+            raise IllegalAction(
+                "OT 13A1g",
+                f"{side} may not build entrenchments before"
+                f" {chart(g)['dates'][side]['entrenchment']}",
+            )
     elif task == "demolish-fortification":
         if marker(g, "fortification", i) not in ("entrenchment", "fort", "improved-fort"):
-            raise IllegalAction("OT 13A2", "only an improved fort, fort or entrenchment can be demolished (fieldworks are abandoned, fortresses never demolished)")
+            raise IllegalAction(
+                "OT 13A2",
+                "only an improved fort, fort or entrenchment can be demolished (fieldworks are"
+                " abandoned, fortresses never demolished)",
+            )
     elif task in ("demolish-bridge", "repair-bridge", "pontoon", "demolish-pontoon"):
         if s is None or i not in [int(x) for x in g.board.side_hexes[s]]:
             raise IllegalAction("OT 13A2", "name a 'hexside' of the hex the unit works in")
         a, b = (int(x) for x in g.board.side_hexes[s])
         if task == "demolish-bridge":
-            if not terrain.bridge_features(g, s) or not terrain.road_link(g, s) or marker(g, "bridge-demolished", s):
+            if (
+                not terrain.bridge_features(g, s)
+                or not terrain.road_link(g, s)
+                or marker(g, "bridge-demolished", s)
+            ):
                 raise IllegalAction("OT 13A2", "there is no standing bridge on that hexside")
             owner = marker(g, "bridge-owner", s)
-            if owner not in (None, side) and not (g.state.control.get(a) == side and g.state.control.get(b) == side):
-                raise IllegalAction("OT 13A2", "the bridge must be friendly-owned or unowned (OT 15A1)")
+            if owner not in (None, side) and not (
+                g.state.control.get(a) == side and g.state.control.get(b) == side
+            ):
+                raise IllegalAction(
+                    "OT 13A2", "the bridge must be friendly-owned or unowned (OT 15A1)"
+                )
         elif task == "repair-bridge":
             if not marker(g, "bridge-demolished", s):
                 raise IllegalAction("OT 13A3", "the bridge on that hexside is not demolished")
             if not (g.state.control.get(a) == side and g.state.control.get(b) == side):
-                raise IllegalAction("OT 13A3", "a bridge is repaired only by the owner of both hexes next to it")
+                raise IllegalAction(
+                    "OT 13A3", "a bridge is repaired only by the owner of both hexes next to it"
+                )
         elif task == "pontoon":
-            if not any(f in ("river", "canal", "major-river", "major-river-unfordable") for f in terrain.side_features(g, s)):
-                raise IllegalAction("OT 13A7", "a pontoon bridge spans a river, canal or major river hexside")
+            if not any(
+                f in ("river", "canal", "major-river", "major-river-unfordable")
+                for f in terrain.side_features(g, s)
+            ):
+                raise IllegalAction(
+                    "OT 13A7", "a pontoon bridge spans a river, canal or major river hexside"
+                )
             if pontoon_owner(g, s) is not None:
                 raise IllegalAction("OT 13A7", "a pontoon bridge is already there")
         elif pontoon_owner(g, s) != side:
@@ -565,7 +719,9 @@ def plan_job(g: Game, f: Frame, action: Action) -> Job:
         if not marker(g, "rail-obstructed", i):
             raise IllegalAction("OT 13A3", "the rail line in the hex is not obstructed")
         if rail_hits(g, i):
-            raise IllegalAction("OT 13A3", "a broken and obstructed rail line is repaired before it is cleared")
+            raise IllegalAction(
+                "OT 13A3", "a broken and obstructed rail line is repaired before it is cleared"
+            )
     elif task == "regauge":
         if i not in rail.rail_hexes(g) or rail_hits(g, i) or marker(g, "rail-obstructed", i):
             raise IllegalAction("OT 13B3a", "only a cleared and unbroken rail line is regauged")
@@ -574,7 +730,11 @@ def plan_job(g: Game, f: Frame, action: Action) -> Job:
     cost = job_cost(g, str(task), workers, i, s)
     key = _work_key(str(task), i, s)
     works = eng(g).get("works", {})
-    remaining = Fraction(works.get(key, {}).get("left", 1)) if works.get(key, {}).get("task") == task else Fraction(1)
+    remaining = (
+        Fraction(works.get(key, {}).get("left", 1))
+        if works.get(key, {}).get("task") == task
+        else Fraction(1)
+    )
     need_total = remaining * cost
     share = Fraction(1, 2) if quick else Fraction(1)
     left_mp = {p.id: movement.remaining(g, f, p) for p in workers}
@@ -594,7 +754,11 @@ def plan_job(g: Game, f: Frame, action: Action) -> Job:
         if want > left_mp[p.id]:
             raise IllegalAction("OT 13A", f"{p.id} has {left_mp[p.id]} MP left; {want} asked")
         spend[p.id] = want
-    done = sum(spend.values(), Fraction(0)) / share if len(workers) == 1 else sum(spend.values(), Fraction(0))
+    done = (
+        sum(spend.values(), Fraction(0)) / share
+        if len(workers) == 1
+        else sum(spend.values(), Fraction(0))
+    )
     progress = min(remaining, done / cost)
     if progress <= 0:
         raise IllegalAction("OT 13A", "no work would be done")
@@ -604,7 +768,17 @@ def plan_job(g: Game, f: Frame, action: Action) -> Job:
     return Job(str(task), workers, i, s, spend, progress, key, remaining, res)
 
 
-@implements("OT 13A1a", "OT 13A1b", "OT 13A2", "OT 13A3", "OT 13A4", "OT 13A7", "OT 13B2", "OT 13B3a", "OT 13C1")
+@implements(
+    "OT 13A1a",
+    "OT 13A1b",
+    "OT 13A2",
+    "OT 13A3",
+    "OT 13A4",
+    "OT 13A7",
+    "OT 13B2",
+    "OT 13B3a",
+    "OT 13C1",
+)
 def do_job(g: Game, f: Frame, job: Job, gauge: str | None = None) -> None:
     """Spend the MPs and record the work; a finished job takes effect at once."""
     from grognard.rulesets.greatwar import logistics, movement
@@ -619,19 +793,45 @@ def do_job(g: Game, f: Frame, job: Job, gauge: str | None = None) -> None:
     who = ", ".join(p.id for p in job.workers)
     if left > 0:
         works[job.key] = {"task": job.task, "left": left}
-        g.emit("engineering", f"{who} work on {job.task} at {g.board.label(job.hex)} ({left} of the job left)", rule="OT 13A4", task=job.task)
+        g.emit(
+            "engineering",
+            f"{who} work on {job.task} at {g.board.label(job.hex)} ({left} of the job left)",
+            rule="OT 13A4",
+            task=job.task,
+        )
         return
     works.pop(job.key, None)
     _complete_mp_job(g, job, gauge)
-    g.emit("engineering", f"{who} complete {job.task} at {g.board.label(job.hex)}", rule=_TASK_RULE.get(job.task, "OT 13A"), task=job.task,
-           hex=g.board.label(job.hex))
+    g.emit(
+        "engineering",
+        f"{who} complete {job.task} at {g.board.label(job.hex)}",
+        rule=_TASK_RULE.get(job.task, "OT 13A"),
+        task=job.task,
+        hex=g.board.label(job.hex),
+    )
 
 
-_TASK_RULE = {"fieldworks": "OT 13A1a", "entrenchment": "OT 13A1b", "demolish-fortification": "OT 13A2", "demolish-bridge": "OT 13A2",
-              "demolish-port": "OT 13A2", "repair-rail": "OT 13A3", "clear-rail": "OT 13A3", "repair-port": "OT 13A3",
-              "repair-bridge": "OT 13A3", "regauge": "OT 13B3a", "pontoon": "OT 13A7", "demolish-pontoon": "OT 13A7",
-              "fort": "OT 13A1c", "improved-fort": "OT 13A1d", "fortress": "OT 13A1e", "road": "OT 13A1f", "rail-upgrade": "OT 13B3b",
-              "rail-extend": "OT 13B3c", "port-upgrade": "OT 13C2"}
+_TASK_RULE = {
+    "fieldworks": "OT 13A1a",
+    "entrenchment": "OT 13A1b",
+    "demolish-fortification": "OT 13A2",
+    "demolish-bridge": "OT 13A2",
+    "demolish-port": "OT 13A2",
+    "repair-rail": "OT 13A3",
+    "clear-rail": "OT 13A3",
+    "repair-port": "OT 13A3",
+    "repair-bridge": "OT 13A3",
+    "regauge": "OT 13B3a",
+    "pontoon": "OT 13A7",
+    "demolish-pontoon": "OT 13A7",
+    "fort": "OT 13A1c",
+    "improved-fort": "OT 13A1d",
+    "fortress": "OT 13A1e",
+    "road": "OT 13A1f",
+    "rail-upgrade": "OT 13B3b",
+    "rail-extend": "OT 13B3c",
+    "port-upgrade": "OT 13C2",
+}
 
 
 def _complete_mp_job(g: Game, job: Job, gauge: str | None) -> None:
@@ -643,7 +843,9 @@ def _complete_mp_job(g: Game, job: Job, gauge: str | None) -> None:
         set_marker(g, "fortification", i, "entrenchment")
     elif t == "demolish-fortification":
         level = marker(g, "fortification", i)
-        set_marker(g, "fortification", i, "entrenchment" if level in ("fort", "improved-fort") else None)
+        set_marker(
+            g, "fortification", i, "entrenchment" if level in ("fort", "improved-fort") else None
+        )
     elif t == "demolish-bridge":
         assert s is not None
         set_marker(g, "bridge-demolished", s, True)
@@ -715,11 +917,16 @@ def check_abandoned(g: Game) -> None:
             continue
         level = store[key]
         set_marker(g, "fortification", i, None)
-        g.emit("fortification", f"the {level} at {g.board.label(i)} are abandoned (no construction unit to maintain them)", rule="OT 13A1a",
-               hex=g.board.label(i))
+        g.emit(
+            "fortification",
+            f"the {level} at {g.board.label(i)} are abandoned (no construction unit to maintain"
+            " them)",
+            rule="OT 13A1a",
+            hex=g.board.label(i),
+        )
 
 
-# ============================================================================ turn projects (initial phase)
+# ==================================================================== turn projects (initial phase)
 def _res_pt_for(g: Game, p: Piece, ids: Any, count: int = 1) -> Piece:
     """A Res Pt the unit can trace an overland supply line to (OT 11B), the named one if given."""
     from grognard.rulesets.greatwar import logistics, supply
@@ -738,7 +945,9 @@ def _res_pt_for(g: Game, p: Piece, ids: Any, count: int = 1) -> Piece:
     if isinstance(ids, list) and ids:
         named = [r for r in cands if r.id in ids]
         if not named:
-            raise IllegalAction("OT 13A1c", f"none of {ids} is a Res Pt {p.id} can trace an overland supply line to")
+            raise IllegalAction(
+                "OT 13A1c", f"none of {ids} is a Res Pt {p.id} can trace an overland supply line to"
+            )
         return named[0]
     if len(cands) < count:
         raise IllegalAction("OT 13A1c", f"{p.id} can trace an overland supply line to no Res Pt")
@@ -748,7 +957,15 @@ def _res_pt_for(g: Game, p: Piece, ids: Any, count: int = 1) -> Piece:
 def _res_pts_for(g: Game, p: Piece, ids: Any, count: int) -> list[Piece]:
     out: list[Piece] = []
     for _ in range(count):
-        r = _res_pt_for(g, p, [x for x in ids if x not in {q.id for q in out}] if isinstance(ids, list) and ids else None)
+        r = _res_pt_for(
+            g,
+            p,
+            (
+                [x for x in ids if x not in {q.id for q in out}]
+                if isinstance(ids, list) and ids
+                else None
+            ),
+        )
         eng(g).setdefault("reserved", []).append(r.id)
         out.append(r)
     eng(g)["reserved"] = [x for x in eng(g).get("reserved", []) if x not in {q.id for q in out}]
@@ -768,7 +985,7 @@ def _line_links(g: Game, kind: str, i: int) -> list[int]:
     out = []
     for j in g.board.neighbors(i):
         s = g.board.side_between(i, j)
-        if (terrain.road_link(g, s) if kind == "road" else terrain.rail_link(g, s)):
+        if terrain.road_link(g, s) if kind == "road" else terrain.rail_link(g, s):
             out.append(j)
     return out
 
@@ -790,29 +1007,49 @@ def extension_target(g: Game, kind: str, i: int, raw: Any) -> int:
         raise IllegalAction("OT 13A1f", "'target' must name a hex")
     t = g.board.idx(raw)
     if t not in g.board.neighbors(i) or t in links:
-        raise IllegalAction("OT 13A1f", f"{raw} is not a hex next to the {kind}head that the {kind} does not reach yet")
+        raise IllegalAction(
+            "OT 13A1f",
+            f"{raw} is not a hex next to the {kind}head that the {kind} does not reach yet",
+        )
     return t
 
 
 def _difficult(g: Game, frm: int, to: int) -> tuple[bool, bool]:
-    """(slow, always-spend) of extending into ``to`` across the hexside from ``frm`` (OT 13A1f, 13B3c)."""
+    """(slow, always-spend) of extending into ``to`` across the hexside from ``frm`` (OT 13A1f,
+    13B3c)."""
     t = chart(g)["terrain"]
     s = g.board.side_between(frm, to)
     feats = set(terrain.side_features(g, s))
-    slow = terrain.terrain(g, to) in t["difficult_hexes"] or bool(feats & set(t["difficult_hexsides"]))
+    slow = terrain.terrain(g, to) in t["difficult_hexes"] or bool(
+        feats & set(t["difficult_hexsides"])
+    )
     spend = terrain.terrain(g, to) == "mountain" or bool(feats & set(t["difficult_hexsides"]))
     return slow, spend
 
 
-@implements("OT 13A1c", "OT 13A1d", "OT 13A1e", "OT 13A1f", "OT 13A1g", "OT 13B3b", "OT 13B3c", "OT 13C2", "OT 13A4", "OT 13A5")
+@implements(
+    "OT 13A1c",
+    "OT 13A1d",
+    "OT 13A1e",
+    "OT 13A1f",
+    "OT 13A1g",
+    "OT 13B3b",
+    "OT 13B3c",
+    "OT 13C2",
+    "OT 13A4",
+    "OT 13A5",
+)
 def plan_project(g: Game, f: Frame | None, action: Action) -> dict[str, Any]:
     """Check a ``begin-project`` action (initial phase) and return the project record.
 
     Forts (13A1c: an entrenchment, 1 turn in clear or rough, else 2), improved forts (13A1d: a fort,
-    2 or 3 turns), fortresses (13A1e: an unimproved fortress, 12 turns, 6 Res Pts, one a month), roads
-    (13A1f: from the roadhead into the next hex of the road, 4 turns into difficult terrain or across
+    2 or 3 turns), fortresses (13A1e: an unimproved fortress, 12 turns, 6 Res Pts, one a month),
+    roads
+    (13A1f: from the roadhead into the next hex of the road, 4 turns into difficult terrain or
+    across
     a mountain or river/canal hexside, else 2; a Res Pt is spent on a roll of 1-2, always into a
-    mountain hex or across such a hexside), rail upgrades (13B3b: 2 turns, a Res Pt), rail extensions
+    mountain hex or across such a hexside), rail upgrades (13B3b: 2 turns, a Res Pt), rail
+    extensions
     (13B3c: 8 or 4 turns, 1 Res Pt, 2 into a mountain hex or across a mountain or river/canal
     hexside), port upgrades (13C2: in the port hex, 12 turns, a Res Pt). Res Pts are reached by an
     overland supply line and spent. Poor weather doubles the duration (13A4); quick engineering
@@ -820,7 +1057,9 @@ def plan_project(g: Game, f: Frame | None, action: Action) -> dict[str, Any]:
     side = action["side"]
     task = action.get("task")
     if task not in TURN_TASKS:
-        raise IllegalAction("OT 13A", f"unknown project {task!r} (projects: {', '.join(TURN_TASKS)})")
+        raise IllegalAction(
+            "OT 13A", f"unknown project {task!r} (projects: {', '.join(TURN_TASKS)})"
+        )
     workers = _workers(g, action)
     for p in workers:
         why = worker_problem(g, f, p, side)
@@ -851,8 +1090,15 @@ def plan_project(g: Game, f: Frame | None, action: Action) -> dict[str, Any]:
         dur = turns["improved_fort_clear_rough"] if cheap else turns["improved_fort_other"]
         n_res = int(rp["improved_fort"])
     elif task == "fortress":
-        if not any(pt.kind == "fortress" for pt in g.board.points_at(i)) or marker(g, "fortress-state", i, "unimproved") != "unimproved":
-            raise IllegalAction("OT 13A1e", "only an unimproved fortress can be improved (improved forts never become fortresses)")
+        if (
+            not any(pt.kind == "fortress" for pt in g.board.points_at(i))
+            or marker(g, "fortress-state", i, "unimproved") != "unimproved"
+        ):
+            raise IllegalAction(
+                "OT 13A1e",
+                "only an unimproved fortress can be improved (improved forts never become"
+                " fortresses)",
+            )
         dur = turns["fortress"]
         n_res = 1
     elif task in ("road", "rail-extend"):
@@ -860,14 +1106,25 @@ def plan_project(g: Game, f: Frame | None, action: Action) -> dict[str, Any]:
         target = extension_target(g, kind, i, action.get("target"))
         s = g.board.side_between(i, target)
         bad = set(chart(g)["terrain"]["no_road_hexsides"]) & set(terrain.side_features(g, s))
-        if terrain.hex_prohibited_to_all(g, target) or bad or terrain.terrain(g, target) in chart(g)["terrain"]["no_road_hexes"]:
-            raise IllegalAction("OT 13A1f", f"no {kind} can be extended into {g.board.label(target)}")
+        if (
+            terrain.hex_prohibited_to_all(g, target)
+            or bad
+            or terrain.terrain(g, target) in chart(g)["terrain"]["no_road_hexes"]
+        ):
+            raise IllegalAction(
+                "OT 13A1f", f"no {kind} can be extended into {g.board.label(target)}"
+            )
         slow, spend = _difficult(g, i, target)
         if task == "road":
             from grognard.rulesets.greatwar import supply
 
-            if g.state.control.get(target) != side or not supply.hex_in_general_supply(g, side, target):
-                raise IllegalAction("OT 13A1f", f"{g.board.label(target)} must be friendly-owned and in general supply")
+            if g.state.control.get(target) != side or not supply.hex_in_general_supply(
+                g, side, target
+            ):
+                raise IllegalAction(
+                    "OT 13A1f",
+                    f"{g.board.label(target)} must be friendly-owned and in general supply",
+                )
             dur = turns["road_difficult"] if slow else turns["road_other"]
             n_res = 1 if spend else 0
             roll_spend = not spend
@@ -887,11 +1144,17 @@ def plan_project(g: Game, f: Frame | None, action: Action) -> dict[str, Any]:
 
         size = supply._port_size(g, i)
         if size is None or marker_port_upgrade(g, i):
-            raise IllegalAction("OT 13C2", "the engineer must be in the hex of a port not yet upgraded")
+            raise IllegalAction(
+                "OT 13C2", "the engineer must be in the hex of a port not yet upgraded"
+            )
         dur = turns["port_upgrade"]
         n_res = int(rp["port_upgrade"])
     if not date_allows(g, side, str(task)):
-        raise IllegalAction("OT 13A1g", f"{side} may not begin {task} before {chart(g)['dates'][side][str(task).replace('-', '_')]}")
+        raise IllegalAction(
+            "OT 13A1g",
+            f"{side} may not begin {task} before"
+            f" {chart(g)['dates'][side][str(task).replace('-', '_')]}",
+        )
     if any(pr["hex"] == target and pr["task"] == task for pr in eng(g).get("projects", [])):
         raise IllegalAction("OT 13A", f"{task} is already under way there")
     res: list[Piece] = []
@@ -900,9 +1163,21 @@ def plan_project(g: Game, f: Frame | None, action: Action) -> dict[str, Any]:
     good = Fraction(dur)
     if quick:
         good = Fraction(math.ceil(Fraction(dur, 2)))
-    return {"task": task, "side": side, "pieces": [p.id for p in workers], "hex": i, "target": target, "left": good,
-            "res": [r.id for r in res], "spend_all": n_res > 0, "roll": roll_spend, "quick": quick,
-            "weather": weather_at(g, target), "turns": 0, "stalled": False}
+    return {
+        "task": task,
+        "side": side,
+        "pieces": [p.id for p in workers],
+        "hex": i,
+        "target": target,
+        "left": good,
+        "res": [r.id for r in res],
+        "spend_all": n_res > 0,
+        "roll": roll_spend,
+        "quick": quick,
+        "weather": weather_at(g, target),
+        "turns": 0,
+        "stalled": False,
+    }
 
 
 def marker_port_upgrade(g: Game, i: int) -> bool:
@@ -911,24 +1186,36 @@ def marker_port_upgrade(g: Game, i: int) -> bool:
 
 @implements("OT 13A1c", "OT 13A1f", "OT 13B3b", "OT 13B3c", "OT 13C2")
 def begin_project(g: Game, pr: dict[str, Any]) -> None:
-    """Start a project: spend its Res Pts (a road's only on a roll of 1-2, OT 13A1f) and record it."""
+    """Start a project: spend its Res Pts (a road's only on a roll of 1-2, OT 13A1f) and record
+    it."""
     from grognard.rulesets.greatwar import logistics
 
     res = [g.state.pieces[x] for x in pr.pop("res")]
     if pr["roll"]:
-        r = g.roll("d6", f"does the road into {g.board.label(pr['target'])} need the Res Pt?", "OT 13A1f")
+        r = g.roll(
+            "d6", f"does the road into {g.board.label(pr['target'])} need the Res Pt?", "OT 13A1f"
+        )
         spend = r.natural <= int(chart(g)["res_pts"]["road_roll_spend_max"])
         if not spend:
             res = []
     for r in res:
-        logistics.expend(g, r, _TASK_RULE[pr["task"]], f"{pr['task']} begun at {g.board.label(pr['target'])}")
-    pr["id"] = f"{pr['task']}@{g.board.label(pr['target'])}#{int(eng(g).get('project_counter', 0)) + 1}"
+        logistics.expend(
+            g, r, _TASK_RULE[pr["task"]], f"{pr['task']} begun at {g.board.label(pr['target'])}"
+        )
+    pr["id"] = (
+        f"{pr['task']}@{g.board.label(pr['target'])}#{int(eng(g).get('project_counter', 0)) + 1}"
+    )
     eng(g)["project_counter"] = int(eng(g).get("project_counter", 0)) + 1
     if pr["task"] == "fortress":
         pr["res_spent"] = 1
     eng(g).setdefault("projects", []).append(pr)
-    g.emit("engineering", f"{', '.join(pr['pieces'])} begin {pr['task']} at {g.board.label(pr['target'])} ({pr['left']} turns of work)",
-           rule=_TASK_RULE[pr["task"]], task=pr["task"])
+    g.emit(
+        "engineering",
+        f"{', '.join(pr['pieces'])} begin {pr['task']} at {g.board.label(pr['target'])}"
+        f" ({pr['left']} turns of work)",
+        rule=_TASK_RULE[pr["task"]],
+        task=pr["task"],
+    )
 
 
 @implements("OT 13A1c", "OT 13A1e", "OT 13A1f", "OT 13A4", "OT 13C2")
@@ -936,7 +1223,8 @@ def progress_projects(g: Game, side: str) -> None:
     """In each of its owner's initial phases a project gains one game turn of work -- half a turn if
     the weather was poor in the turn that passed (OT 13A4) -- and completes when none is left. A
     project is cancelled (its Res Pts lost) when its unit has left the hex (OT 13A1c), or for a road
-    when the new hex is no longer friendly-owned and in general supply (OT 13A1f). A fortress needs a
+    when the new hex is no longer friendly-owned and in general supply (OT 13A1f). A fortress needs
+    a
     further Res Pt at each month (every 2 turns); without one the work stalls (digest default A30).
     Port upgrades whose engineer no longer stands in the port revert (OT 13C2)."""
     from grognard.rulesets.greatwar import logistics, supply
@@ -946,13 +1234,29 @@ def progress_projects(g: Game, side: str) -> None:
         if pr["side"] != side:
             keep.append(pr)
             continue
-        here = [pid for pid in pr["pieces"] if g.state.pieces.get(pid) is not None and units.hex_of(g, pid) == pr["hex"]]
+        here = [
+            pid
+            for pid in pr["pieces"]
+            if g.state.pieces.get(pid) is not None and units.hex_of(g, pid) == pr["hex"]
+        ]
         if not here:
-            g.emit("engineering", f"{pr['task']} at {g.board.label(pr['target'])} is cancelled: its unit left the hex", rule=_TASK_RULE[pr["task"]])
+            g.emit(
+                "engineering",
+                f"{pr['task']} at {g.board.label(pr['target'])} is cancelled: its unit left"
+                " the hex",
+                rule=_TASK_RULE[pr["task"]],
+            )
             continue
-        if pr["task"] == "road" and (g.state.control.get(pr["target"]) != side or not supply.hex_in_general_supply(g, side, pr["target"])):
-            g.emit("engineering", f"the road into {g.board.label(pr['target'])} is cancelled: the hex is not friendly-owned and in general supply",
-                   rule="OT 13A1f")
+        if pr["task"] == "road" and (
+            g.state.control.get(pr["target"]) != side
+            or not supply.hex_in_general_supply(g, side, pr["target"])
+        ):
+            g.emit(
+                "engineering",
+                f"the road into {g.board.label(pr['target'])} is cancelled: the hex is not"
+                " friendly-owned and in general supply",
+                rule="OT 13A1f",
+            )
             continue
         step = Fraction(1, 2) if is_poor_weather(str(pr["weather"])) else Fraction(1)
         pr["turns"] = int(pr["turns"]) + 1
@@ -963,7 +1267,12 @@ def progress_projects(g: Game, side: str) -> None:
                 pr["stalled"] = True
                 pr["turns"] -= 1
                 pr["weather"] = weather_at(g, pr["target"])
-                g.emit("engineering", f"the fortress work at {g.board.label(pr['target'])} stalls: no Res Pt for this month", rule="OT 13A1e")
+                g.emit(
+                    "engineering",
+                    f"the fortress work at {g.board.label(pr['target'])} stalls: no Res Pt for this"
+                    " month",
+                    rule="OT 13A1e",
+                )
                 keep.append(pr)
                 continue
             logistics.expend(g, r, "OT 13A1e", "fortress improvement: monthly Res Pt")
@@ -1020,7 +1329,13 @@ def complete_project(g: Game, pr: dict[str, Any]) -> None:
         p.status.add(PORT_DUTY)
         if "zero-movement" in p.faces:
             p.face = "zero-movement"
-    g.emit("engineering", f"{t} at {g.board.label(i)} is completed", rule=_TASK_RULE[t], task=t, hex=g.board.label(i))
+    g.emit(
+        "engineering",
+        f"{t} at {g.board.label(i)} is completed",
+        rule=_TASK_RULE[t],
+        task=t,
+        hex=g.board.label(i),
+    )
 
 
 def _check_port_duty(g: Game, side: str) -> None:
@@ -1042,7 +1357,12 @@ def abandon_port_upgrade(g: Game, p: Piece, i: int, why: str = "abandoned") -> N
     p.status.discard(PORT_DUTY)
     if p.face == "zero-movement":
         p.face = next((k for k in p.faces if k != "zero-movement"), p.face)
-    g.emit("engineering", f"the port upgrade at {g.board.label(i)} ends ({why})", rule="OT 13C2", piece=p.id)
+    g.emit(
+        "engineering",
+        f"the port upgrade at {g.board.label(i)} ends ({why})",
+        rule="OT 13C2",
+        piece=p.id,
+    )
 
 
 @implements("OT 13A5")
@@ -1052,11 +1372,22 @@ def finish_problem(g: Game, f: Frame, action: Action) -> tuple[dict[str, Any], l
     from grognard.rulesets.greatwar import movement
 
     pid = action.get("project")
-    pr = next((x for x in eng(g).get("projects", []) if x.get("id") == pid and x["side"] == action["side"]), None)
+    pr = next(
+        (
+            x
+            for x in eng(g).get("projects", [])
+            if x.get("id") == pid and x["side"] == action["side"]
+        ),
+        None,
+    )
     if pr is None:
         raise IllegalAction("OT 13A5", f"no project {pid!r} of {action['side']}")
     if not pr["quick"] or Fraction(pr["left"]) > 1 or int(pr["turns"]) > 0:
-        raise IllegalAction("OT 13A5", "only a one-turn project begun this turn with quick engineering is finished in the movement phase")
+        raise IllegalAction(
+            "OT 13A5",
+            "only a one-turn project begun this turn with quick engineering is finished in the"
+            " movement phase",
+        )
     ws = [g.state.pieces[x] for x in pr["pieces"]]
     for p in ws:
         why = worker_problem(g, f, p, action["side"])
@@ -1119,7 +1450,11 @@ class MovementWork:
             out.append("repair-rail")
         elif marker(g, "rail-obstructed", h) and can_do(g, p, "clear-rail"):
             out.append("clear-rail")
-        if supply._port_size(g, h) is not None and supply.port_damage(g, h) and can_do(g, p, "repair-port"):
+        if (
+            supply._port_size(g, h) is not None
+            and supply.port_damage(g, h)
+            and can_do(g, p, "repair-port")
+        ):
             out.append("repair-port")
         return out
 
@@ -1139,7 +1474,9 @@ class MovementWork:
         pr, ws = finish_problem(g, f, action)
         for p in ws:
             rec = movement.record(f, p, g)
-            rec["spent"] = Fraction(rec["spent"]) + movement.movement_allowance(g, p, "movement") / 2
+            rec["spent"] = (
+                Fraction(rec["spent"]) + movement.movement_allowance(g, p, "movement") / 2
+            )
         eng(g)["projects"] = [x for x in eng(g).get("projects", []) if x is not pr]
         complete_project(g, pr)
 
@@ -1177,7 +1514,9 @@ class InitialWork:
             return
         p = g.state.pieces.get(action.get("piece"))  # type: ignore[arg-type]
         if p is None or p.side != action["side"] or PORT_DUTY not in p.status:
-            raise IllegalAction("OT 13C2", f"{action.get('piece')!r} is not maintaining a port upgrade")
+            raise IllegalAction(
+                "OT 13C2", f"{action.get('piece')!r} is not maintaining a port upgrade"
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         if action["type"] == "begin-project":

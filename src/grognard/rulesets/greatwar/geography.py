@@ -26,14 +26,19 @@ def _hexes_with(g: Game, kinds: tuple[str, ...]) -> frozenset[int]:
     memo = g.__dict__.setdefault("_gw_point_hexes", {})
     hit = memo.get(kinds)
     if hit is None:
-        hit = frozenset(int(i) for i in g.board.points if any(pt.kind in kinds for pt in g.board.points_at(int(i))))
+        hit = frozenset(
+            int(i)
+            for i in g.board.points
+            if any(pt.kind in kinds for pt in g.board.points_at(int(i)))
+        )
         memo[kinds] = hit
     return hit  # type: ignore[no-any-return]
 
 
 @implements("OT 3E2")
 def is_city(g: Game, i: int) -> bool:
-    """OT 3E2: "cities" are point, partial and full hex cities plus every fortress and resource center."""
+    """OT 3E2: "cities" are point, partial and full hex cities plus every fortress and resource
+    center."""
     return i in _hexes_with(g, CITY_LIKE)
 
 
@@ -45,7 +50,8 @@ def is_major_city_hex(g: Game, i: int) -> bool:
 
 @implements("OT 3E2")
 def multi_hex_city(g: Game, i: int) -> frozenset[int]:
-    """OT 3E2: the major city containing hex ``i``: adjacent partial/full city hexes form one city."""
+    """OT 3E2: the major city containing hex ``i``: adjacent partial/full city hexes form one
+    city."""
     if not is_major_city_hex(g, i):
         return frozenset()
     seen = {i}
@@ -90,7 +96,9 @@ def district_of(g: Game, i: int) -> str | None:
 @implements("OT 3E5")
 def adjacent(g: Game, i: int, j: int) -> bool:
     """OT 3E5: two hexes are adjacent for rule purposes only if they are neighbours and the hexside
-    between them is not prohibited terrain (prohibited to every ground unit: interpretation default)."""
+    between them is not prohibited terrain (prohibited to every ground unit: interpretation
+    default).
+    """
     if j not in g.board.neighbors(i):
         return False
     return not terrain.side_prohibited_to_all(g, g.board.side_between(i, j))

@@ -32,9 +32,14 @@ def army_hq_attributes(g: Game, hq: Piece) -> dict[str, Any]:
     like cavalry (OT 6B4), is ignored when losses are taken and eliminated when no friendly unit is
     left in its hex after a combat (OT 9D)."""
     return {
-        "re": units.re_size(g, hq), "he": units.has_he(g, hq), "aa": hq.faces.get(hq.face, {}).get("aa", 0),
-        "logistics_capacity": HQ_LOGISTICS_RE, "zoc": units.utype(hq).zoc, "stacking": units.utype(hq).stacking,
-        "attack": units.printed_attack(hq), "defense": units.printed_defense(hq),
+        "re": units.re_size(g, hq),
+        "he": units.has_he(g, hq),
+        "aa": hq.faces.get(hq.face, {}).get("aa", 0),
+        "logistics_capacity": HQ_LOGISTICS_RE,
+        "zoc": units.utype(hq).zoc,
+        "stacking": units.utype(hq).stacking,
+        "attack": units.printed_attack(hq),
+        "defense": units.printed_defense(hq),
     }
 
 
@@ -46,28 +51,41 @@ def hq_stack_problem(g: Game, movers: Sequence[Piece], dest: int) -> str | None:
     hqs = [p for p in movers if special_units.is_army_hq(p)]
     if not hqs:
         return None
-    here = [p for p in units.units_in_hex(g, dest, hqs[0].side) if special_units.is_army_hq(p) and p not in movers]
+    here = [
+        p
+        for p in units.units_in_hex(g, dest, hqs[0].side)
+        if special_units.is_army_hq(p) and p not in movers
+    ]
     nats = {nationality(g, p) for p in [*hqs, *here]}
     if len(nats) > 1:
-        return f"Army HQs of different nationalities ({', '.join(sorted(nats))}) may not stack together (OT 14M)"
+        return (
+            f"Army HQs of different nationalities ({', '.join(sorted(nats))}) may not stack"
+            " together (OT 14M)"
+        )
     return None
 
 
 @implements("OT 14M")
 def eliminated_alone(g: Game, hq: Piece) -> bool:
-    """OT 14M / 9D: after a combat an Army HQs (or Corps HQs) with no friendly unit left in its hex is
+    """OT 14M / 9D: after a combat an Army HQs (or Corps HQs) with no friendly unit left in its hex
+    is
     eliminated (the combat rules call this for the hexes of the combat)."""
     h = units.hex_of(g, hq)
     if h is None:
         return False
-    others = [q for q in units.units_in_hex(g, h, hq.side) if q.id != hq.id and not special_units.is_army_hq(q) and not special_units.is_corps_hq(q)]
+    others = [
+        q
+        for q in units.units_in_hex(g, h, hq.side)
+        if q.id != hq.id and not special_units.is_army_hq(q) and not special_units.is_corps_hq(q)
+    ]
     return not others
 
 
 @implements("OT 14M1", "OT 14M2", "OT 14M3", "OT 14P1")
 def check_hqs(g: Game, hqs: Sequence[Piece], leader: Piece | None = None) -> bool:
     """The reaction-movement activation check of one Army HQs, or (OT 14M3, advanced option
-    ``hq-coordination``) one check for several HQs coordinating: a Ground Success Table roll with the
+    ``hq-coordination``) one check for several HQs coordinating: a Ground Success Table roll with
+    the
     nation/scenario modifiers (Rules 41, 42B; for a coordination the worst of the HQs'), -1 if an
     HQs is disrupted (OT 14M2), -1 for each HQs beyond the first (OT 14M3), and the rating a
     leader's roll selects (OT 14P1). Success: all stay active; failure: all turn inactive."""
@@ -90,8 +108,13 @@ def check_hqs(g: Game, hqs: Sequence[Piece], leader: Piece | None = None) -> boo
     names = ", ".join(h.id for h in hqs)
     res = table_roll(g, "gst", "standard", f"activation check of {names}", "OT 14M1", mods)
     ok = str(res.result).startswith("S")
-    g.emit("activation", f"{names}: activation check {res.result} ({'stay active' if ok else 'become inactive'})", rule="OT 14M1",
-           pieces=[h.id for h in hqs], result=res.result)
+    g.emit(
+        "activation",
+        f"{names}: activation check {res.result} ({'stay active' if ok else 'become inactive'})",
+        rule="OT 14M1",
+        pieces=[h.id for h in hqs],
+        result=res.result,
+    )
     if not ok:
         for h in hqs:
             special_units.set_hq_active(g, h, False)
@@ -104,6 +127,10 @@ def corps_hq_attributes(g: Game, hq: Piece) -> dict[str, Any]:
     slowest unit in its box (8 alone: ``special_units.modified_ma``), has no HE, no AA value and no
     ZOC, and never counts against stacking. It helps stacking and regulates overstacking (OT 8C)."""
     return {
-        "re": units.re_size(g, hq), "he": units.has_he(g, hq), "zoc": units.utype(hq).zoc, "stacking": units.utype(hq).stacking,
-        "move": special_units.modified_ma(g, hq, units.printed_move(hq)), "attack": units.printed_attack(hq),
+        "re": units.re_size(g, hq),
+        "he": units.has_he(g, hq),
+        "zoc": units.utype(hq).zoc,
+        "stacking": units.utype(hq).stacking,
+        "move": special_units.modified_ma(g, hq, units.printed_move(hq)),
+        "attack": units.printed_attack(hq),
     }

@@ -55,7 +55,13 @@ def _set(g: Game, hq: Piece, unknown: bool, why: str) -> None:
         hq.status.add(UNKNOWN)
     else:
         hq.status.discard(UNKNOWN)
-    g.emit("corps-status", f"{hq.id} is now {'unknown' if unknown else 'known'} ({why})", rule="OT 14N2", piece=hq.id, unknown=unknown)
+    g.emit(
+        "corps-status",
+        f"{hq.id} is now {'unknown' if unknown else 'known'} ({why})",
+        rule="OT 14N2",
+        piece=hq.id,
+        unknown=unknown,
+    )
 
 
 def corps_hqs(g: Game, side: str | None = None) -> list[Piece]:
@@ -158,7 +164,14 @@ def redact(g: Game, side: str | None, view: dict[str, Any]) -> dict[str, Any]:
     for ev in view.get("log", []):
         text = json.dumps(ev, ensure_ascii=False)
         if any(h in text for h in hidden):
-            log.append({"n": ev.get("n"), "type": "concealed", "text": "activity of an unknown corps (OT 14N2)", "turn": ev.get("turn")})
+            log.append(
+                {
+                    "n": ev.get("n"),
+                    "type": "concealed",
+                    "text": "activity of an unknown corps (OT 14N2)",
+                    "turn": ev.get("turn"),
+                }
+            )
         else:
             log.append(ev)
     view["log"] = log
@@ -175,7 +188,7 @@ def _scrub(x: Any, hidden: set[str]) -> Any:
     return x
 
 
-# ----------------------------------------------------------------------------- movement and overruns
+# ---------------------------------------------------------------------------- movement and overruns
 @implements("OT 14N2")
 def zoc_units(g: Game, hq: Piece) -> bool:
     """Whether an unknown corps holds units that exert ZOCs into adjacent hexes."""
@@ -207,8 +220,13 @@ def after_move(g: Game, movers: list[Piece], dest: int) -> None:
         if is_unknown(hq) and not told.get(hq.id) and g.board.distance(h, dest) == 1:
             told[hq.id] = True
             says = "holds" if zoc_units(g, hq) else "holds no"
-            g.emit("corps-zoc", f"{hq.side}: the unknown corps {hq.id} in {g.board.label(h)} {says} units exerting ZOCs into adjacent hexes",
-                   rule="OT 14N2", piece=hq.id)
+            g.emit(
+                "corps-zoc",
+                f"{hq.side}: the unknown corps {hq.id} in {g.board.label(h)} {says} units exerting"
+                " ZOCs into adjacent hexes",
+                rule="OT 14N2",
+                piece=hq.id,
+            )
 
 
 def unknown_corps_in(g: Game, side: str, i: int) -> list[Piece]:
@@ -216,7 +234,11 @@ def unknown_corps_in(g: Game, side: str, i: int) -> list[Piece]:
     if not active(g):
         return []
     enemy = nations.other_side(side)
-    return [p for p in g.state.at_hex(i) if p.side == enemy and special_units.is_corps_hq(p) and is_unknown(p)]
+    return [
+        p
+        for p in g.state.at_hex(i)
+        if p.side == enemy and special_units.is_corps_hq(p) and is_unknown(p)
+    ]
 
 
 @implements("OT 14N2")
@@ -230,6 +252,11 @@ def secret_overrun_check(g: Game, side: str, target: int, odds: int) -> bool:
         if ok:
             reveal(g, hq, "a 10:1 overrun")
     if not ok:
-        g.emit("overrun", f"the overrun of {g.board.label(target)} does not reach 10:1 against the unknown corps there: the overrunning units end their movement",
-               rule="OT 14N2", hex=g.board.label(target))
+        g.emit(
+            "overrun",
+            f"the overrun of {g.board.label(target)} does not reach 10:1 against the unknown corps"
+            " there: the overrunning units end their movement",
+            rule="OT 14N2",
+            hex=g.board.label(target),
+        )
     return ok

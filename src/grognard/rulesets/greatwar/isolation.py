@@ -38,8 +38,17 @@ def check_isolation(g: Game, reason: str) -> None:
         before = store.get(side, [])
         store[side] = iso
         if iso != before:
-            labels = ", ".join(g.board.label(i) for i in iso[:12]) + (" ..." if len(iso) > 12 else "")
-            g.emit("isolation", f"{side}: {len(iso)} isolated hex(es) at the {reason}" + (f": {labels}" if iso else ""), rule="OT 3G", side=side, hexes=[g.board.label(i) for i in iso])
+            labels = ", ".join(g.board.label(i) for i in iso[:12]) + (
+                " ..." if len(iso) > 12 else ""
+            )
+            g.emit(
+                "isolation",
+                f"{side}: {len(iso)} isolated hex(es) at the {reason}"
+                + (f": {labels}" if iso else ""),
+                rule="OT 3G",
+                side=side,
+                hexes=[g.board.label(i) for i in iso],
+            )
 
 
 def is_isolated(g: Game, side: str, i: int) -> bool:

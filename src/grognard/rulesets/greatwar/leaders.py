@@ -41,7 +41,12 @@ def ratings(g: Game, p: Piece) -> tuple[int, int, int]:
         return int(r[0]), int(r[1]), int(r[2])
     chart = _chart(g)
     for name, d in chart.items():
-        if p.name == name or p.id == name or p.name in d.get("aliases", []) or p.id in d.get("aliases", []):
+        if (
+            p.name == name
+            or p.id == name
+            or p.name in d.get("aliases", [])
+            or p.id in d.get("aliases", [])
+        ):
             v = d["ratings"]
             return int(v[0]), int(v[1]), int(v[2])
     return 0, 0, 0
@@ -87,11 +92,22 @@ def assignment_problem(g: Game, side: str, action: Action) -> str | None:
     if action["type"] == "unassign-leader":
         return None if hq_of(g, ld) is not None else f"{ld.id} is not assigned to an Army HQs"
     if hq_of(g, ld) is not None:
-        return f"{ld.id} is on the map: take it off first (it then spends an initial phase in the pool)"
+        return (
+            f"{ld.id} is on the map: take it off first (it then spends an initial phase in the"
+            " pool)"
+        )
     if ld.attrs.get("pool_since") == replacements.ip_id(g):
-        return f"{ld.id} entered the leader pool in this initial phase and must spend one there (OT 14P)"
+        return (
+            f"{ld.id} entered the leader pool in this initial phase and must spend one there (OT"
+            " 14P)"
+        )
     hq = g.state.pieces.get(str(action.get("hq")))
-    if hq is None or hq.side != side or not special_units.is_army_hq(hq) or units.hex_of(g, hq) is None:
+    if (
+        hq is None
+        or hq.side != side
+        or not special_units.is_army_hq(hq)
+        or units.hex_of(g, hq) is None
+    ):
         return f"{action.get('hq')!r} is not an Army HQs of {side} on the map"
     if leader_of(g, hq) is not None:
         return f"{hq.id} already has a leader (OT 14P)"
@@ -119,7 +135,9 @@ def ip_actions(g: Game, side: str) -> list[Action]:
         return []
     out: list[Action] = []
     hqs = [p for p in units.on_map_units(g, side) if special_units.is_army_hq(p)]
-    for ld in sorted((q for q in g.state.pieces.values() if q.side == side and is_leader(q)), key=lambda q: q.id):
+    for ld in sorted(
+        (q for q in g.state.pieces.values() if q.side == side and is_leader(q)), key=lambda q: q.id
+    ):
         if hq_of(g, ld) is not None:
             out.append({"type": "unassign-leader", "side": side, "leader": ld.id})
             continue
@@ -139,7 +157,13 @@ def activation_modifier(g: Game, hqs: Sequence[Piece], leader: Piece) -> int:
     interpretation default)."""
     r = g.roll("d6", f"leader {leader.id} influences the activation check", "OT 14P1")
     v = rating_for_roll(ratings(g, leader), r.natural)
-    g.emit("leader", f"{leader.id}: activation check modified by {v:+d}", rule="OT 14P1", piece=leader.id, modifier=v)
+    g.emit(
+        "leader",
+        f"{leader.id}: activation check modified by {v:+d}",
+        rule="OT 14P1",
+        piece=leader.id,
+        modifier=v,
+    )
     return v
 
 
@@ -149,7 +173,9 @@ def eligible_leaders(g: Game, side: str, pieces: Sequence[Piece]) -> list[Piece]
     """OT 14P2: a leader may influence a combat if every unit of its side in the combat is in the
     zone of influence of its (active, OT 14M1) Army HQs."""
     out = []
-    for ld in sorted((q for q in g.state.pieces.values() if q.side == side and is_leader(q)), key=lambda q: q.id):
+    for ld in sorted(
+        (q for q in g.state.pieces.values() if q.side == side and is_leader(q)), key=lambda q: q.id
+    ):
         hq = hq_of(g, ld)
         if hq is None or not special_units.hq_active(hq) or not pieces:
             continue
@@ -168,10 +194,20 @@ def push_leader_step(g: Game, sit: Any) -> bool:
     dfn = eligible_leaders(g, sit.defender_side, sit.defenders)
     if not att and not dfn:
         return False
-    g.push("leader-influence", {"order": [s for s, ls in ((sit.defender_side, dfn), (sit.attacker_side, att)) if ls],
-                                "defender": sit.defender_side, "attacker": sit.attacker_side,
-                                "eligible": {sit.attacker_side: [p.id for p in att], sit.defender_side: [p.id for p in dfn]},
-                                "chosen": {}, "hex": g.board.label(sit.hex)})
+    g.push(
+        "leader-influence",
+        {
+            "order": [s for s, ls in ((sit.defender_side, dfn), (sit.attacker_side, att)) if ls],
+            "defender": sit.defender_side,
+            "attacker": sit.attacker_side,
+            "eligible": {
+                sit.attacker_side: [p.id for p in att],
+                sit.defender_side: [p.id for p in dfn],
+            },
+            "chosen": {},
+            "hex": g.board.label(sit.hex),
+        },
+    )
     return True
 
 
@@ -188,7 +224,13 @@ def combat_modifier(g: Game, leader: Piece, defender: bool) -> int:
     v = rating_for_roll(ratings(g, leader), r.natural)
     if defender:
         v = -v
-    g.emit("leader", f"{leader.id}: combat roll modified by {v:+d}", rule="OT 14P2", piece=leader.id, modifier=v)
+    g.emit(
+        "leader",
+        f"{leader.id}: combat roll modified by {v:+d}",
+        rule="OT 14P2",
+        piece=leader.id,
+        modifier=v,
+    )
     return v
 
 
@@ -208,15 +250,24 @@ class LeaderInfluence(Step):
         return f"Leaders at {f.params['hex']}"
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [*[{"type": "use-leader", "side": side, "leader": lid} for lid in f.params["eligible"][side]],
-                {"type": "decline", "side": side}]
+        return [
+            *[
+                {"type": "use-leader", "side": side, "leader": lid}
+                for lid in f.params["eligible"][side]
+            ],
+            {"type": "decline", "side": side},
+        ]
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         t = action.get("type")
         if t == "decline":
             return
         if t != "use-leader" or action.get("leader") not in f.params["eligible"][action["side"]]:
-            raise IllegalAction("OT 14P2", f"{action.get('leader')!r} is not an eligible leader (every unit of the side must be in its HQs' ZOI)")
+            raise IllegalAction(
+                "OT 14P2",
+                f"{action.get('leader')!r} is not an eligible leader (every unit of the side must"
+                " be in its HQs' ZOI)",
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
@@ -233,5 +284,10 @@ class LeaderInfluence(Step):
                 total += combat_modifier(g, g.state.pieces[lid], s == f.params["defender"])
         gw(g)["leader_drm"] = total
         if f.params["chosen"]:
-            g.emit("leader", f"leadership modifies the combat roll by {total:+d}", rule="OT 14P2", modifier=total)
+            g.emit(
+                "leader",
+                f"leadership modifies the combat roll by {total:+d}",
+                rule="OT 14P2",
+                modifier=total,
+            )
         g.finish(f)

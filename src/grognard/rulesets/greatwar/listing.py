@@ -30,7 +30,10 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 MEMO_LIMIT = 20000
-SIDE_MARKERS = ("bridge-owner", "bridge-demolished")  # markers keyed by hexside (OT 15A1); the others by hex
+SIDE_MARKERS = (
+    "bridge-owner",
+    "bridge-demolished",
+)  # markers keyed by hexside (OT 15A1); the others by hex
 
 
 def piece_signature(p: Piece) -> tuple[Hashable, ...]:
@@ -49,10 +52,20 @@ class Snapshot:
             loc = g.state.where(p.id)
             if loc.kind == "hex":
                 by_hex.setdefault(int(loc.ref), []).append(piece_signature(p))
-        self.hexes: dict[int, tuple[tuple[Hashable, ...], ...]] = {h: tuple(sorted(v)) for h, v in by_hex.items()}
+        self.hexes: dict[int, tuple[tuple[Hashable, ...], ...]] = {
+            h: tuple(sorted(v)) for h, v in by_hex.items()
+        }
         markers = g.state.markers
         # every marker (OT 3D) of the position, for signatures that look at the whole map (rail)
-        self.markers = hash(repr(sorted((k, sorted(v.items(), key=repr)) for k, v in markers.items() if k != "bridge-owner")))
+        self.markers = hash(
+            repr(
+                sorted(
+                    (k, sorted(v.items(), key=repr))
+                    for k, v in markers.items()
+                    if k != "bridge-owner"
+                )
+            )
+        )
         # markers by hex and by hexside, for local signatures (they change with ownership)
         self.hex_markers: dict[int, list[tuple[str, Any]]] = {}
         self.side_markers: dict[int, list[tuple[str, Any]]] = {}
@@ -141,7 +154,11 @@ def move_signature(g: Game, i: int, side: str) -> tuple[Hashable, ...]:
     hexes = list(within1(g, i))
     for j in g.board.neighbors(i):
         owner = snap.control.get(j)
-        if owner is not None and owner != side and any(ps[1] != side for ps in snap.hexes.get(j, ())):
+        if (
+            owner is not None
+            and owner != side
+            and any(ps[1] != side for ps in snap.hexes.get(j, ()))
+        ):
             hexes.extend(k for k in g.board.neighbors(j) if k not in hexes)
     bridges = tuple(snap.side_signature(s) for s in sides_around(g, i))
     return (snap.base, bridges, tuple(snap.hex_signature(j) for j in hexes))

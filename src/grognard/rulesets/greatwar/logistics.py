@@ -71,16 +71,29 @@ def _on_map(g: Game, p: Piece) -> bool:
 
 def depots(g: Game, side: str) -> list[Piece]:
     """The supply depots ``side`` has on the map."""
-    return sorted((p for p in g.state.pieces.values() if p.side == side and is_depot(p) and p.loc.kind == "hex"), key=lambda p: p.id)
+    return sorted(
+        (
+            p
+            for p in g.state.pieces.values()
+            if p.side == side and is_depot(p) and p.loc.kind == "hex"
+        ),
+        key=lambda p: p.id,
+    )
 
 
 def res_pts(g: Game, side: str) -> list[Piece]:
     """``side``'s Res Pts on the map (carried ones included)."""
-    return sorted((p for p in g.state.pieces.values() if p.side == side and is_res_pt(p) and _on_map(g, p)), key=lambda p: p.id)
+    return sorted(
+        (p for p in g.state.pieces.values() if p.side == side and is_res_pt(p) and _on_map(g, p)),
+        key=lambda p: p.id,
+    )
 
 
 def gsps(g: Game, side: str) -> list[Piece]:
-    return sorted((p for p in g.state.pieces.values() if p.side == side and is_gsp(p) and _on_map(g, p)), key=lambda p: p.id)
+    return sorted(
+        (p for p in g.state.pieces.values() if p.side == side and is_gsp(p) and _on_map(g, p)),
+        key=lambda p: p.id,
+    )
 
 
 def gsp_stacks(g: Game, side: str, usable_now: bool = False) -> dict[int, list[Piece]]:
@@ -126,7 +139,18 @@ def setup(g: Game) -> None:
         if is_res_pt(p):
             n = int(p.attrs.pop("amount", 1) or 1)
             for k in range(2, n + 1):
-                q = Piece(f"{p.id}#{k}", p.type, p.side, p.nation, p.face, p.loc, set(p.status), dict(p.attrs), p.faces, p.name)
+                q = Piece(
+                    f"{p.id}#{k}",
+                    p.type,
+                    p.side,
+                    p.nation,
+                    p.face,
+                    p.loc,
+                    set(p.status),
+                    dict(p.attrs),
+                    p.faces,
+                    p.name,
+                )
                 g.state.add_piece(q)
                 g.state.move(q.id, p.loc)
         elif is_gsp(p):
@@ -169,7 +193,8 @@ def _depot(g: Game, action: Action, rule: str = "OT 11C1") -> Piece:
 @implements("OT 11C1", "OT 7A5e")
 def check_activate(g: Game, action: Action) -> tuple[str, int]:
     """OT 11C1: in a friendly initial phase a player may activate a depot on a rail net in a
-    command he controls: it needs 3 RE of the net's capacity (2 RE upkeep each turn and 1 RE lost for
+    command he controls: it needs 3 RE of the net's capacity (2 RE upkeep each turn and 1 RE lost
+    for
     good, OT 7A5e), and is placed operational side up in an unisolated, friendly-owned rail hex of
     that net."""
     from grognard.rulesets.greatwar import isolation, nations, rail
@@ -194,7 +219,9 @@ def check_activate(g: Game, action: Action) -> tuple[str, int]:
         raise IllegalAction("OT 11C1", f"{at} is in {cmd}, a command {side} does not control")
     avail = rail.available(g, side, str(net), at=h)
     if avail is not None and avail < 3:
-        raise IllegalAction("OT 11C1", f"activating a depot needs 3 RE of capacity on {net}; {avail} RE left")
+        raise IllegalAction(
+            "OT 11C1", f"activating a depot needs 3 RE of capacity on {net}; {avail} RE left"
+        )
     return str(net), h
 
 
@@ -204,19 +231,40 @@ def activate_depot(g: Game, side: str, net: str, h: int) -> Piece:
     net loses 1 RE of capacity for good (OT 7A5e)."""
     from grognard.rulesets.greatwar import rail
 
-    pool = sorted((p for p in g.state.pieces.values() if is_depot(p) and p.side == side and p.loc == Loc.box(POOL_BOX)), key=lambda p: p.id)
+    pool = sorted(
+        (
+            p
+            for p in g.state.pieces.values()
+            if is_depot(p) and p.side == side and p.loc == Loc.box(POOL_BOX)
+        ),
+        key=lambda p: p.id,
+    )
     if pool:
         d = pool[0]
     else:
         k = int(gw(g).get("depot_counter", 0)) + 1
         gw(g)["depot_counter"] = k
-        d = g.state.add_piece(Piece(f"depot-{side[:2].lower()}-{k}", DEPOT, side, _default_nation(g, side), OPERATIONAL,
-                                    faces={OPERATIONAL: {}, NON_OPERATIONAL: {}}))
+        d = g.state.add_piece(
+            Piece(
+                f"depot-{side[:2].lower()}-{k}",
+                DEPOT,
+                side,
+                _default_nation(g, side),
+                OPERATIONAL,
+                faces={OPERATIONAL: {}, NON_OPERATIONAL: {}},
+            )
+        )
     d.face = OPERATIONAL
     d.attrs["net"] = net
     g.state.move(d.id, Loc.hex(h))
     rail.depot_activated(g, side, net)
-    g.emit("depot", f"{side} activates supply depot {d.id} at {g.board.label(h)} on {net}", rule="OT 11C1", piece=d.id, hex=g.board.label(h))
+    g.emit(
+        "depot",
+        f"{side} activates supply depot {d.id} at {g.board.label(h)} on {net}",
+        rule="OT 11C1",
+        piece=d.id,
+        hex=g.board.label(h),
+    )
     return d
 
 
@@ -249,7 +297,9 @@ def check_depot_move(g: Game, f: Frame, action: Action) -> list[int]:
     from grognard.rulesets.greatwar import nations, rail, zoc
 
     if f.params.get("kind") != "movement":
-        raise IllegalAction("OT 11C1", "supply depots move by strategic rail movement, in the movement phase")
+        raise IllegalAction(
+            "OT 11C1", "supply depots move by strategic rail movement, in the movement phase"
+        )
     d = _depot(g, action)
     if depot_operational(d):
         raise IllegalAction("OT 11C1", f"{d.id} is operational and may not move")
@@ -257,22 +307,50 @@ def check_depot_move(g: Game, f: Frame, action: Action) -> list[int]:
         raise IllegalAction("OT 11C1", f"{d.id} already moved this phase")
     path = _path(g, action, "OT 11C1")
     start = int(d.loc.ref)
-    net = str(d.attrs.get("net", rail.nets_of_hex(g, start)[0] if rail.nets_of_hex(g, start) else rail.ALL_NET))
+    net = str(
+        d.attrs.get(
+            "net", rail.nets_of_hex(g, start)[0] if rail.nets_of_hex(g, start) else rail.ALL_NET
+        )
+    )
     rates = rail.rail_rates(g)
     if len(path) > int(rates["strategic_hexes"]):
-        raise IllegalAction("OT 7A3", f"strategic rail movement is limited to {rates['strategic_hexes']} hexes")
-    _check_rail_path(g, f, d.side, start, path, {net}, zoc.cached_zoc_map(g, nations.other_side(d.side)), "OT 11C1")
+        raise IllegalAction(
+            "OT 7A3", f"strategic rail movement is limited to {rates['strategic_hexes']} hexes"
+        )
+    _check_rail_path(
+        g,
+        f,
+        d.side,
+        start,
+        path,
+        {net},
+        zoc.cached_zoc_map(g, nations.other_side(d.side)),
+        "OT 11C1",
+    )
     return path
 
 
 def _path(g: Game, action: Action, rule: str) -> list[int]:
     raw = action.get("path")
-    if not isinstance(raw, list) or not raw or not all(isinstance(h, str) and g.board.has_label(h) for h in raw):
+    if (
+        not isinstance(raw, list)
+        or not raw
+        or not all(isinstance(h, str) and g.board.has_label(h) for h in raw)
+    ):
         raise IllegalAction(rule, "'path' must list the hexes of the rail route")
     return [g.board.idx(h) for h in raw]
 
 
-def _check_rail_path(g: Game, f: Frame, side: str, start: int, path: list[int], nets: set[str] | None, ez: dict[int, str], rule: str) -> bool:
+def _check_rail_path(
+    g: Game,
+    f: Frame,
+    side: str,
+    start: int,
+    path: list[int],
+    nets: set[str] | None,
+    ez: dict[int, str],
+    rule: str,
+) -> bool:
     """A rail route from ``start`` along ``path``: rail links, friendly-owned hexes joined to a
     friendly yard, usable bridges, no breaks, obstructions or enemy ZOCs (OT 7A). Returns whether
     a low-volume line was used."""
@@ -284,7 +362,9 @@ def _check_rail_path(g: Game, f: Frame, side: str, start: int, path: list[int], 
         raise IllegalAction(rule, "the rail route does not leave the hex")
     comp = rail.usable_component(g, side)
     if start not in comp:
-        raise IllegalAction(rule, f"{g.board.label(start)} is not on a friendly rail line linked to a friendly yard")
+        raise IllegalAction(
+            rule, f"{g.board.label(start)} is not on a friendly rail line linked to a friendly yard"
+        )
     why = rail._hex_blocked_for_rail(g, f, side, start, ez, [])
     if why:
         raise IllegalAction(rule, f"no rail move from {g.board.label(start)}: {why}")
@@ -294,11 +374,15 @@ def _check_rail_path(g: Game, f: Frame, side: str, start: int, path: list[int], 
     for v in path:
         lk = next((x for x in ln.get(u, []) if x.to == v), None)
         if lk is None:
-            raise IllegalAction(rule, f"no rail line joins {g.board.label(u)} and {g.board.label(v)}")
+            raise IllegalAction(
+                rule, f"no rail line joins {g.board.label(u)} and {g.board.label(v)}"
+            )
         if v not in comp or not rail._link_ok_for(g, side, lk, u):
             raise IllegalAction(rule, f"{g.board.label(v)} is not a usable friendly rail hex")
         if nets is not None and not (set(rail.nets_of_hex(g, v)) & nets):
-            raise IllegalAction(rule, f"{g.board.label(v)} is not on the rail net {', '.join(sorted(nets))}")
+            raise IllegalAction(
+                rule, f"{g.board.label(v)} is not on the rail net {', '.join(sorted(nets))}"
+            )
         why = rail._hex_blocked_for_rail(g, f, side, v, ez, [])
         if why:
             raise IllegalAction(rule, why)
@@ -307,7 +391,7 @@ def _check_rail_path(g: Game, f: Frame, side: str, start: int, path: list[int], 
     return low
 
 
-# ============================================================================ OT 11C2bii GSP generation
+# ======================================================================== OT 11C2bii GSP generation
 def _gsp_cap_from_low(low: float) -> int:
     c = math.ceil(low - 1e-9)
     if c <= 0:
@@ -324,13 +408,15 @@ _PORT_CAPS = (("major", "great"), ("standard",), ("minor",), ("marginal",))
 
 @implements("OT 11C2bii", "OT 11B3")
 def gsp_cap(g: Game, d: Piece) -> int:
-    """OT 11C2bii: the GSPs depot ``d`` may generate now (memoised per position; see :func:`_gsp_cap`)."""
+    """OT 11C2bii: the GSPs depot ``d`` may generate now (memoised per position; see
+    :func:`_gsp_cap`)."""
     return int(g.cached(f"gw:gsp-cap:{d.id}:{d.loc}:{d.face}", lambda: _gsp_cap(g, d)))
 
 
 def _gsp_cap(g: Game, d: Piece) -> int:
     """OT 11C2bii: GSPs a depot may generate this initial phase, by how its rail/naval element to a
-    regular source is traced: 16 along high-volume lines through major or great ports only; 8 with at
+    regular source is traced: 16 along high-volume lines through major or great ports only; 8 with
+    at
     most 7 low-volume hexes and/or standard ports; 4 with 8-14 low-volume hexes and/or minor ports;
     1 with 15 or more low-volume hexes and/or marginal ports (the best route counts). Interpretation
     default (option ``gsp-brackets``): the brackets apply beyond the 7-hex limit of OT 11B3a; with
@@ -343,10 +429,17 @@ def _gsp_cap(g: Game, d: Piece) -> int:
     srcs = [i for i in supply.regular_sources(g, d.side) if supply.source_allowed(g, d.nation, i)]
     if not srcs:
         return 0
-    limit = 10_000.0 if g.opt("gsp-brackets") else float(supply.summary(g)["rail"]["low_volume_max"])
+    limit = (
+        10_000.0 if g.opt("gsp-brackets") else float(supply.summary(g)["rail"]["low_volume_max"])
+    )
     best = 0
     caps = supply.summary(g)["gsp"]
-    port_cap = [int(caps["high_volume_major_ports"]), int(caps["low_7_or_standard"]), int(caps["low_8_to_14_or_minor"]), int(caps["low_15_or_marginal"])]
+    port_cap = [
+        int(caps["high_volume_major_ports"]),
+        int(caps["low_7_or_standard"]),
+        int(caps["low_8_to_14_or_minor"]),
+        int(caps["low_15_or_marginal"]),
+    ]
     # rail only
     res = supply.rail_element(g, d.side, d.nation, srcs, naval=False, limit=limit)
     if res.dist[h] < float("inf"):
@@ -377,12 +470,27 @@ def generate_gsps(g: Game, d: Piece, amount: int) -> list[Piece]:
     for _ in range(amount):
         k = int(gw(g).get("gsp_counter", 0)) + 1
         gw(g)["gsp_counter"] = k
-        p = g.state.add_piece(Piece(f"gsp-{d.side[:2].lower()}-{k}", GSP, d.side, d.nation, "front", attrs={"born": born}))
+        p = g.state.add_piece(
+            Piece(
+                f"gsp-{d.side[:2].lower()}-{k}",
+                GSP,
+                d.side,
+                d.nation,
+                "front",
+                attrs={"born": born},
+            )
+        )
         g.state.move(p.id, Loc.hex(h))
         out.append(p)
     gen = gw(g).setdefault("gsp_generated", {})
     gen[d.id] = born
-    g.emit("logistics", f"{amount} GSP(s) generated at {d.id} ({g.board.label(h)})", rule="OT 11C2bii", piece=d.id, amount=amount)
+    g.emit(
+        "logistics",
+        f"{amount} GSP(s) generated at {d.id} ({g.board.label(h)})",
+        rule="OT 11C2bii",
+        piece=d.id,
+        amount=amount,
+    )
     return out
 
 
@@ -418,7 +526,9 @@ def _item(g: Game, action: Action, rule: str, key: str = "item") -> Piece:
 
 
 @implements("OT 11H")
-def eliminate_item(g: Game, p: Piece, rule: str = "OT 11H", why: str = "voluntarily eliminated") -> None:
+def eliminate_item(
+    g: Game, p: Piece, rule: str = "OT 11H", why: str = "voluntarily eliminated"
+) -> None:
     g.state.move(p.id, Loc.box(units.ELIMINATED_BOX))
     g.emit("logistics", f"{p.id} is eliminated ({why})", rule=rule, piece=p.id)
 
@@ -427,18 +537,24 @@ def eliminate_item(g: Game, p: Piece, rule: str = "OT 11H", why: str = "voluntar
 def on_capture(g: Game, i: int, old: str, new: str) -> None:
     """OT 11H: when a hex is captured, the captor rolls on the Ground Success Table (no modifiers)
     for each logistics item of the old owner in it: success captures it, failure eliminates it."""
-    items = sorted((p for p in g.state.at_hex(i) if is_logistics_item(p) and p.side == old), key=lambda p: p.id)
+    items = sorted(
+        (p for p in g.state.at_hex(i) if is_logistics_item(p) and p.side == old), key=lambda p: p.id
+    )
     for p in items:
         res = table_roll(g, "gst", "standard", f"capture of {p.id} at {g.board.label(i)}", "OT 11H")
         if str(res.result).startswith("S"):
             p.side = new
             g.emit("logistics", f"{new} captures {p.id} ({res.result})", rule="OT 11H", piece=p.id)
         else:
-            eliminate_item(g, p, "OT 11H", f"lost when {g.board.label(i)} was captured ({res.result})")
+            eliminate_item(
+                g, p, "OT 11H", f"lost when {g.board.label(i)} was captured ({res.result})"
+            )
 
 
 def _item_rec(f: Frame, p: Piece) -> dict[str, Any]:
-    return f.params.setdefault("items", {}).setdefault(p.id, {"rail": False, "cart": False, "strategic": False, "transport": False})
+    return f.params.setdefault("items", {}).setdefault(
+        p.id, {"rail": False, "cart": False, "strategic": False, "transport": False}
+    )
 
 
 @implements("OT 11H4")
@@ -453,15 +569,27 @@ def combine_ok(f: Frame, p: Piece, mode: str) -> str | None:
         if rec.get("rail") or rec.get("cart") or rec.get("transport"):
             return f"{p.id} already moved this phase and may not use strategic rail movement"
         return None
-    key = {"operational": "rail", "river": "rail", "cart": "cart", "air": "transport", "naval": "transport"}[mode]
+    key = {
+        "operational": "rail",
+        "river": "rail",
+        "cart": "cart",
+        "air": "transport",
+        "naval": "transport",
+    }[mode]
     if rec.get(key):
-        what = {"rail": "by operational rail or river", "cart": "by cartage", "transport": "by air or naval transport"}[key]
+        what = {
+            "rail": "by operational rail or river",
+            "cart": "by cartage",
+            "transport": "by air or naval transport",
+        }[key]
         return f"{p.id} already moved {what} this phase"
     return None
 
 
 @implements("OT 11H1", "OT 7A4")
-def check_item_rail(g: Game, f: Frame, action: Action) -> tuple[Piece, list[int], str, dict[str, Fraction], bool]:
+def check_item_rail(
+    g: Game, f: Frame, action: Action
+) -> tuple[Piece, list[int], str, dict[str, Fraction], bool]:
     """OT 11H1: a logistics item moves by rail by itself, in the movement phase, using rail capacity
     (its RE: Res Pt 3, GSP 1/4; doubled on a low-volume line, OT 7A4): at most 40 hexes by
     operational rail movement, 200 by strategic."""
@@ -483,10 +611,25 @@ def check_item_rail(g: Game, f: Frame, action: Action) -> tuple[Piece, list[int]
     if path and path[0] == start:
         path = path[1:]
     rates = rail.rail_rates(g)
-    cap = int(rates["logistics_operational_max"] if kind == "operational" else rates["logistics_strategic_max"])
+    cap = int(
+        rates["logistics_operational_max"]
+        if kind == "operational"
+        else rates["logistics_strategic_max"]
+    )
     if len(path) > cap:
-        raise IllegalAction("OT 11H1", f"a logistics item moving alone by {kind} rail goes at most {cap} hexes")
-    low = _check_rail_path(g, f, p.side, start, path, None, zoc.cached_zoc_map(g, nations.other_side(p.side)), "OT 11H1")
+        raise IllegalAction(
+            "OT 11H1", f"a logistics item moving alone by {kind} rail goes at most {cap} hexes"
+        )
+    low = _check_rail_path(
+        g,
+        f,
+        p.side,
+        start,
+        path,
+        None,
+        zoc.cached_zoc_map(g, nations.other_side(p.side)),
+        "OT 11H1",
+    )
     charges: dict[str, Fraction] = {}
     nets: set[str] = set()
     for h in [start, *path]:
@@ -497,13 +640,17 @@ def check_item_rail(g: Game, f: Frame, action: Action) -> tuple[Piece, list[int]
         extra = max(Fraction(0), need - Fraction(rec["charged"].get(p.id, 0)))
         avail = rail.available(g, p.side, net, at=start)
         if avail is not None and extra > avail:
-            raise IllegalAction("OT 7A4", f"not enough rail capacity on {net}: {extra} RE needed, {avail} left")
+            raise IllegalAction(
+                "OT 7A4", f"not enough rail capacity on {net}: {extra} RE needed, {avail} left"
+            )
         charges[net] = extra
     return p, path, str(kind), charges, low
 
 
 @implements("OT 11H1", "OT 7C5")
-def check_item_river(g: Game, f: Frame, action: Action) -> tuple[Piece, list[int], int, frozenset[int]]:
+def check_item_river(
+    g: Game, f: Frame, action: Action
+) -> tuple[Piece, list[int], int, frozenset[int]]:
     """OT 11H1: a logistics item moves by river by itself (river capacity used: its RE), at most 40
     hexsides, along connected navigable hexsides from a side of its hex (OT 7C)."""
     from grognard.rulesets.greatwar import rivers
@@ -528,7 +675,9 @@ def check_item_river(g: Game, f: Frame, action: Action) -> tuple[Piece, list[int
             raise IllegalAction("OT 11H1", f"{x!r} is not a hexside (write 'AAAA/BBBB')")
         sides.append(s)
     if len(sides) > 40:
-        raise IllegalAction("OT 11H1", "a logistics item moving alone by river goes at most 40 hexsides")
+        raise IllegalAction(
+            "OT 11H1", "a logistics item moving alone by river goes at most 40 hexsides"
+        )
     start = int(p.loc.ref)
     if sides[0] not in rivers.hex_sides(g, start):
         raise IllegalAction("OT 7C2", "the first hexside must be a side of the item's hex")
@@ -537,9 +686,15 @@ def check_item_river(g: Game, f: Frame, action: Action) -> tuple[Piece, list[int
             raise IllegalAction("OT 7C2", "the hexsides must follow each other along the waterway")
     for s in sides:
         if not rivers.navigable(g, s) or rivers.blocked(g, p.side, s):
-            raise IllegalAction("OT 7C1", f"hexside {rivers._label(g, s)} is not a navigable, unblocked waterway")
+            raise IllegalAction(
+                "OT 7C1", f"hexside {rivers._label(g, s)} is not a navigable, unblocked waterway"
+            )
     to = action.get("to")
-    if not isinstance(to, str) or not g.board.has_label(to) or g.board.idx(to) not in [int(x) for x in g.board.side_hexes[sides[-1]]]:
+    if (
+        not isinstance(to, str)
+        or not g.board.has_label(to)
+        or g.board.idx(to) not in [int(x) for x in g.board.side_hexes[sides[-1]]]
+    ):
         raise IllegalAction("OT 7C2", "'to' must be one of the two hexes of the last hexside")
     dest = g.board.idx(to)
     if g.state.control.get(dest) != p.side:
@@ -577,9 +732,17 @@ def cartage_problem(g: Game, carrier: Piece, items: Sequence[Piece]) -> str | No
     kind = _carrier_kind(carrier)
     total = sum((units.re_size(g, q) for q in items), Fraction(0))
     if kind == "army-hq":
-        return None if total <= 9 else f"an Army HQs carries at most 9 RE of logistics items ({total} asked)"
+        return (
+            None
+            if total <= 9
+            else f"an Army HQs carries at most 9 RE of logistics items ({total} asked)"
+        )
     if kind == "transport":
-        return None if total <= 6 else f"a transport unit carries at most 6 RE of logistics items ({total} asked)"
+        return (
+            None
+            if total <= 6
+            else f"a transport unit carries at most 6 RE of logistics items ({total} asked)"
+        )
     rps = [q for q in items if is_res_pt(q)]
     if rps:
         if len(rps) > 1 or len(items) > 1:
@@ -591,10 +754,17 @@ def cartage_problem(g: Game, carrier: Piece, items: Sequence[Piece]) -> str | No
         key = f"{g.state.turn.get('index', 0)}:{carrier.side}:{cmd}"
         who = gw(g).get("res_pt_carriers", {}).get(key)
         if who is not None and who != carrier.id:
-            return f"{who} already carries a Res Pt for {carrier.side} in {cmd or 'this command'} this turn"
+            return (
+                f"{who} already carries a Res Pt for {carrier.side} in {cmd or 'this command'} this"
+                " turn"
+            )
         return None
     cap = 2 * units.re_size(g, carrier)
-    return None if total <= cap else f"{carrier.id} carries at most {cap} RE of GSPs (twice its size; {total} asked)"
+    return (
+        None
+        if total <= cap
+        else f"{carrier.id} carries at most {cap} RE of GSPs (twice its size; {total} asked)"
+    )
 
 
 @implements("OT 11H2")
@@ -668,7 +838,10 @@ def check_pick_up(g: Game, f: Frame, action: Action) -> tuple[Piece, list[Piece]
         else:
             c.attrs.pop("cartage_mp", None)
     if left < 0:
-        raise IllegalAction("OT 11H2", f"{c.id} has already spent more MPs than it would have while carrying this load")
+        raise IllegalAction(
+            "OT 11H2",
+            f"{c.id} has already spent more MPs than it would have while carrying this load",
+        )
     return c, items
 
 
@@ -685,9 +858,16 @@ def pick_up(g: Game, f: Frame, c: Piece, items: Sequence[Piece]) -> None:
         _item_rec(f, q)["cart"] = True
         if is_res_pt(q) and _carrier_kind(c) == "other":
             h = units.hex_of(g, c)
-            key = f"{g.state.turn.get('index', 0)}:{c.side}:{command_of(g, h) if h is not None else None}"
+            cmd = command_of(g, h) if h is not None else None
+            key = f"{g.state.turn.get('index', 0)}:{c.side}:{cmd}"
             gw(g).setdefault("res_pt_carriers", {})[key] = c.id
-    g.emit("logistics", f"{c.id} picks up {', '.join(q.id for q in items)}", rule="OT 11H2", piece=c.id, items=[q.id for q in items])
+    g.emit(
+        "logistics",
+        f"{c.id} picks up {', '.join(q.id for q in items)}",
+        rule="OT 11H2",
+        piece=c.id,
+        items=[q.id for q in items],
+    )
 
 
 @implements("OT 11H2")
@@ -696,7 +876,12 @@ def drop(g: Game, c: Piece, items: Sequence[Piece]) -> None:
     assert h is not None
     for q in items:
         g.state.move(q.id, Loc.hex(h))
-    g.emit("logistics", f"{c.id} drops {', '.join(q.id for q in items)} at {g.board.label(h)}", rule="OT 11H2", piece=c.id)
+    g.emit(
+        "logistics",
+        f"{c.id} drops {', '.join(q.id for q in items)} at {g.board.label(h)}",
+        rule="OT 11H2",
+        piece=c.id,
+    )
 
 
 @implements("OT 11H3", "OT 11H4")
@@ -708,7 +893,9 @@ def record_transport(g: Game, f: Frame, item: Piece, mode: str) -> None:
     if mode not in ("naval", "air"):
         raise IllegalAction("OT 11H3", f"unknown transport mode {mode!r}")
     if mode == "air" and not g.opt("advanced-air"):
-        raise IllegalAction("OT 11H3", "air transport of logistics items needs the advanced air rules (OT 20H)")
+        raise IllegalAction(
+            "OT 11H3", "air transport of logistics items needs the advanced air rules (OT 20H)"
+        )
     why = combine_ok(f, item, mode)
     if why:
         raise IllegalAction("OT 11H4", why)
@@ -728,7 +915,12 @@ class InitialExtension:
         ds = depots(g, side)
         for d in ds:
             out.append({"type": "flip-depot", "side": side, "depot": d.id})
-            cap = gsp_cap(g, d) if d.id not in gw(g).get("gsp_generated", {}) or gw(g)["gsp_generated"][d.id] != _ordinal(g) else 0
+            cap = (
+                gsp_cap(g, d)
+                if d.id not in gw(g).get("gsp_generated", {})
+                or gw(g)["gsp_generated"][d.id] != _ordinal(g)
+                else 0
+            )
             if cap:
                 out.append({"type": "generate-gsp", "side": side, "depot": d.id, "amount": cap})
         for net in rail.net_names(g):
@@ -737,9 +929,19 @@ class InitialExtension:
                 continue
             taken = {int(d.loc.ref) for d in ds}
             for y in rail.yards(g):
-                if y in taken or net not in rail.nets_of_hex(g, y) or g.state.control.get(y) != side or isolation.is_isolated(g, side, y):
+                if (
+                    y in taken
+                    or net not in rail.nets_of_hex(g, y)
+                    or g.state.control.get(y) != side
+                    or isolation.is_isolated(g, side, y)
+                ):
                     continue
-                a: Action = {"type": "activate-depot", "side": side, "net": net, "at": g.board.label(y)}
+                a: Action = {
+                    "type": "activate-depot",
+                    "side": side,
+                    "net": net,
+                    "at": g.board.label(y),
+                }
                 try:
                     check_activate(g, a)
                 except IllegalAction:
@@ -757,10 +959,14 @@ class InitialExtension:
         elif t == "generate-gsp":
             d = _depot(g, action, "OT 11C2bii")
             if gw(g).get("gsp_generated", {}).get(d.id) == _ordinal(g):
-                raise IllegalAction("OT 11C2bii", f"{d.id} has already generated GSPs in this initial phase")
+                raise IllegalAction(
+                    "OT 11C2bii", f"{d.id} has already generated GSPs in this initial phase"
+                )
             amount = action.get("amount")
             if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-                raise IllegalAction("OT 11C2bii", "'amount' must be a positive whole number of GSPs")
+                raise IllegalAction(
+                    "OT 11C2bii", "'amount' must be a positive whole number of GSPs"
+                )
             cap = gsp_cap(g, d)
             if amount > cap:
                 raise IllegalAction("OT 11C2bii", f"{d.id} may generate at most {cap} GSPs now")
@@ -789,7 +995,15 @@ class MovementExtension:
     """Movement-step actions of OT 11C1 (depot moves and deactivation) and OT 11H (items by rail,
     by river, carried, eliminated)."""
 
-    action_types = ("depot-move", "item-rail-move", "item-river-move", "pick-up", "drop", "eliminate-item", "deactivate-depot")
+    action_types = (
+        "depot-move",
+        "item-rail-move",
+        "item-river-move",
+        "pick-up",
+        "drop",
+        "eliminate-item",
+        "deactivate-depot",
+    )
 
     def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         kind = f.params.get("kind")
@@ -797,7 +1011,9 @@ class MovementExtension:
             return []
         out: list[Action] = []
         if may_deactivate_now(g, side):
-            out += [{"type": "deactivate-depot", "side": side, "depot": d.id} for d in depots(g, side)]
+            out += [
+                {"type": "deactivate-depot", "side": side, "depot": d.id} for d in depots(g, side)
+            ]
         items = res_pts(g, side) + gsps(g, side)
         if may_eliminate_items_now(g, side):  # listed once per hex; any item may be named
             seen: set[Any] = set()
@@ -818,7 +1034,9 @@ class MovementExtension:
                 continue
             load = cargo(g, c)
             if load:
-                out.append({"type": "drop", "side": side, "carrier": c.id, "items": [q.id for q in load]})
+                out.append(
+                    {"type": "drop", "side": side, "carrier": c.id, "items": [q.id for q in load]}
+                )
             here = by_hex.get(h, [])
             if not here or movement.can_move_now(g, f, c):
                 continue
@@ -850,11 +1068,19 @@ class MovementExtension:
                     raise IllegalAction("OT 11H2", f"{c.id} is not carrying {q.id}")
         elif t == "eliminate-item":
             if not may_eliminate_items_now(g, side):
-                raise IllegalAction("OT 11H", "logistics items may be eliminated only in the owner's movement, combat or exploitation phases, or reaction phases in which he reacts")
+                raise IllegalAction(
+                    "OT 11H",
+                    "logistics items may be eliminated only in the owner's movement, combat or"
+                    " exploitation phases, or reaction phases in which he reacts",
+                )
             _item(g, action, "OT 11H")
         elif t == "deactivate-depot":
             if not may_deactivate_now(g, side):
-                raise IllegalAction("OT 11C1", "depots are deactivated only in the owner's own phases or the reaction phases in which he reacts")
+                raise IllegalAction(
+                    "OT 11C1",
+                    "depots are deactivated only in the owner's own phases or the reaction phases"
+                    " in which he reacts",
+                )
             _depot(g, action)
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
@@ -866,7 +1092,12 @@ class MovementExtension:
             d = _depot(g, action)
             g.state.move(d.id, Loc.hex(path[-1]))
             f.params.setdefault("items", {})[d.id] = {"strategic": True}
-            g.emit("depot", f"supply depot {d.id} moves by strategic rail to {g.board.label(path[-1])}", rule="OT 11C1", piece=d.id)
+            g.emit(
+                "depot",
+                f"supply depot {d.id} moves by strategic rail to {g.board.label(path[-1])}",
+                rule="OT 11C1",
+                piece=d.id,
+            )
         elif t == "item-rail-move":
             p, path, kind, charges, _low = check_item_rail(g, f, action)
             for net, amount in charges.items():
@@ -877,15 +1108,25 @@ class MovementExtension:
             rec = _item_rec(f, p)
             rec["rail"] = True
             rec["strategic"] = kind == "strategic"
-            g.emit("logistics", f"{p.id} moves by {kind} rail to {g.board.label(path[-1])}", rule="OT 11H1", piece=p.id,
-                   capacity={k: v for k, v in charges.items() if v})
+            g.emit(
+                "logistics",
+                f"{p.id} moves by {kind} rail to {g.board.label(path[-1])}",
+                rule="OT 11H1",
+                piece=p.id,
+                capacity={k: v for k, v in charges.items() if v},
+            )
         elif t == "item-river-move":
             p, _sides, dest, net = check_item_river(g, f, action)
             led = rivers._ledger(g, p.side, net, write=True)
             led["used"] = Fraction(led["used"]) + units.re_size(g, p)
             g.state.move(p.id, Loc.hex(dest))
             _item_rec(f, p)["rail"] = True
-            g.emit("logistics", f"{p.id} moves by river to {g.board.label(dest)}", rule="OT 11H1", piece=p.id)
+            g.emit(
+                "logistics",
+                f"{p.id} moves by river to {g.board.label(dest)}",
+                rule="OT 11H1",
+                piece=p.id,
+            )
         elif t == "pick-up":
             c, items = check_pick_up(g, f, action)
             pick_up(g, f, c, items)

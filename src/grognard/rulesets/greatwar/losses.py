@@ -56,7 +56,9 @@ def cadre_face(p: Piece) -> str | None:
 
 
 @implements("OT 9E")
-def eliminate_in_combat(g: Game, p: Piece, rule: str, reason: str, role: str | None = None, totally: bool = False) -> Fraction:
+def eliminate_in_combat(
+    g: Game, p: Piece, rule: str, reason: str, role: str | None = None, totally: bool = False
+) -> Fraction:
     """OT 9E: eliminate a unit in combat -- a unit with a cadre or remnant side is reduced to it,
     any other (or a cadre) is removed. ``totally`` removes it even if it has a cadre (OT 9F2 no
     retreat route). Returns the strength loss counted for it (its full printed ``role`` strength,
@@ -68,10 +70,18 @@ def eliminate_in_combat(g: Game, p: Piece, rule: str, reason: str, role: str | N
 
         old = p.face
         p.face = face
-        replacements.on_reduced(g, p, old, rule)  # OT 16B4a: the loss counts for special replacements
+        replacements.on_reduced(
+            g, p, old, rule
+        )  # OT 16B4a: the loss counts for special replacements
         p.status.discard(stacking.OVERSTACKED)
         g.invalidate()
-        g.emit("reduced", f"{p.id} is reduced to its {face}" + (f" ({reason})" if reason else ""), rule=rule, piece=p.id, face=face)
+        g.emit(
+            "reduced",
+            f"{p.id} is reduced to its {face}" + (f" ({reason})" if reason else ""),
+            rule=rule,
+            piece=p.id,
+            face=face,
+        )
     else:
         units.eliminate(g, p, rule, reason)
     return value
@@ -91,12 +101,32 @@ def combat_frame(g: Game) -> Frame | None:
     return None
 
 
-def loss_params(side: str, role: str, need: Fraction, pool: Sequence[str], nonart: bool, reason: str, rule: str,
-                first_re: dict[str, list[str]] | None = None, rules: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+def loss_params(
+    side: str,
+    role: str,
+    need: Fraction,
+    pool: Sequence[str],
+    nonart: bool,
+    reason: str,
+    rule: str,
+    first_re: dict[str, list[str]] | None = None,
+    rules: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
     """Frame params of a ``combat-losses`` step."""
-    return {"side": side, "role": role, "need": Fraction(need), "pool": list(pool), "nonart": nonart, "reason": reason,
-            "rule": rule, "first_re": {k: list(v) for k, v in (first_re or {}).items()}, "first_done": {}, "lost": Fraction(0),
-            "taken": [], "share_rules": list(rules)}
+    return {
+        "side": side,
+        "role": role,
+        "need": Fraction(need),
+        "pool": list(pool),
+        "nonart": nonart,
+        "reason": reason,
+        "rule": rule,
+        "first_re": {k: list(v) for k, v in (first_re or {}).items()},
+        "first_done": {},
+        "lost": Fraction(0),
+        "taken": [],
+        "share_rules": list(rules),
+    }
 
 
 @implements("OT 9D", "OT 9E", "OT 10")
@@ -112,7 +142,10 @@ class CombatLosses(Step):
 
     def label(self, g: Game, f: Frame) -> str:
         p = f.params
-        return f"{p['side']} eliminates at least {fmt(Fraction(p['need']))} more strength points ({p['reason']})"
+        return (
+            f"{p['side']} eliminates at least {fmt(Fraction(p['need']))} more strength points"
+            f" ({p['reason']})"
+        )
 
     def enter(self, g: Game, f: Frame) -> None:
         self._auto(g, f)
@@ -141,11 +174,17 @@ class CombatLosses(Step):
         return out
 
     def allowed(self, g: Game, f: Frame) -> list[Piece]:
-        """The units the owner may eliminate next (constraints relaxed only when none can be met)."""
+        """The units the owner may eliminate next (constraints relaxed only when none can be
+        met)."""
         pool = self._pool(g, f)
         if not pool or Fraction(f.params["need"]) <= 0:
             return []
-        layers = [self._first_re_filter, self._share_filter, self._order_filter, self._overstack_filter]
+        layers = [
+            self._first_re_filter,
+            self._share_filter,
+            self._order_filter,
+            self._overstack_filter,
+        ]
         for drop in range(len(layers) + 1):
             cands = list(pool)
             for k, flt in enumerate(layers):
@@ -157,7 +196,9 @@ class CombatLosses(Step):
                 return cands
         return pool
 
-    def _order_filter(self, g: Game, f: Frame, cands: list[Piece], pool: list[Piece]) -> list[Piece]:
+    def _order_filter(
+        self, g: Game, f: Frame, cands: list[Piece], pool: list[Piece]
+    ) -> list[Piece]:
         """OT 9D: all non-artillery before any artillery (cadres of non-artillery units exempt)."""
         if not f.params.get("nonart"):
             return cands
@@ -167,19 +208,29 @@ class CombatLosses(Step):
             return [p for p in cands if _nonart(g, p)]
         return cands
 
-    def _overstack_filter(self, g: Game, f: Frame, cands: list[Piece], pool: list[Piece]) -> list[Piece]:
+    def _overstack_filter(
+        self, g: Game, f: Frame, cands: list[Piece], pool: list[Piece]
+    ) -> list[Piece]:
         """OT 8C2: overstacked units only after every normally stacked unit of their hex."""
         out = []
         for p in cands:
             if stacking.OVERSTACKED in p.status:
                 h = units.hex_of(g, p)
-                if any(q.id != p.id and units.hex_of(g, q) == h and stacking.OVERSTACKED not in q.status for q in pool):
+                if any(
+                    q.id != p.id
+                    and units.hex_of(g, q) == h
+                    and stacking.OVERSTACKED not in q.status
+                    for q in pool
+                ):
                     continue
             out.append(p)
         return out
 
-    def _first_re_filter(self, g: Game, f: Frame, cands: list[Piece], pool: list[Piece]) -> list[Piece]:
-        """OT 10: the first RE eliminated comes from units capable of a capability used successfully."""
+    def _first_re_filter(
+        self, g: Game, f: Frame, cands: list[Piece], pool: list[Piece]
+    ) -> list[Piece]:
+        """OT 10: the first RE eliminated comes from units capable of a capability used
+        successfully."""
         pending = self._pending_caps(g, f, pool)
         if not pending:
             return cands
@@ -190,8 +241,15 @@ class CombatLosses(Step):
                 if p not in capable:
                     continue
                 re = units.re_size(g, p)
-                smaller = sum((units.re_size(g, q) for q in capable if units.re_size(g, q) < missing), Fraction(0))
-                if re >= missing or smaller >= missing or not any(units.re_size(g, q) >= missing for q in capable):
+                smaller = sum(
+                    (units.re_size(g, q) for q in capable if units.re_size(g, q) < missing),
+                    Fraction(0),
+                )
+                if (
+                    re >= missing
+                    or smaller >= missing
+                    or not any(units.re_size(g, q) >= missing for q in capable)
+                ):
                     out.append(p)
                     break
         return out
@@ -207,7 +265,9 @@ class CombatLosses(Step):
             out[cap] = 1 - done
         return out
 
-    def _share_filter(self, g: Game, f: Frame, cands: list[Piece], pool: list[Piece]) -> list[Piece]:
+    def _share_filter(
+        self, g: Game, f: Frame, cands: list[Piece], pool: list[Piece]
+    ) -> list[Piece]:
         """Rule 14-15 loss rules: at least a share of the loss from the listed units, if possible;
         units listed as ``last`` only when no other unit remains."""
         out = cands
@@ -237,11 +297,16 @@ class CombatLosses(Step):
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if action["type"] != "eliminate":
-            raise IllegalAction("OT 9D", f"{f.params['side']} must first eliminate units for the combat result")
+            raise IllegalAction(
+                "OT 9D", f"{f.params['side']} must first eliminate units for the combat result"
+            )
         pid = action.get("piece")
         allowed = [p.id for p in self.allowed(g, f)]
         if pid not in allowed:
-            raise IllegalAction("OT 9D", f"{pid!r} may not be eliminated now (allowed: {', '.join(allowed) or 'none'})")
+            raise IllegalAction(
+                "OT 9D",
+                f"{pid!r} may not be eliminated now (allowed: {', '.join(allowed) or 'none'})",
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         self._take(g, f, g.state.pieces[action["piece"]])
@@ -265,11 +330,18 @@ class CombatLosses(Step):
         for r in f.params.get("share_rules", []):
             if p.id in r.get("pieces", []):
                 r["lost"] = Fraction(r.get("lost", 0)) + v
-        g.emit("loss", f"{p.id} counts {fmt(v)} towards the loss ({fmt(max(Fraction(0), Fraction(f.params['need'])))} still due)",
-               rule=f.params["rule"], piece=p.id, value=v)
+        g.emit(
+            "loss",
+            f"{p.id} counts {fmt(v)} towards the loss"
+            f" ({fmt(max(Fraction(0), Fraction(f.params['need'])))} still due)",
+            rule=f.params["rule"],
+            piece=p.id,
+            value=v,
+        )
 
     def _auto(self, g: Game, f: Frame) -> None:
-        """Finish when the loss is met or nothing can be eliminated; take the only choice at once."""
+        """Finish when the loss is met or nothing can be eliminated; take the only choice at
+        once."""
         for _ in range(200):
             if f.done:
                 return
@@ -285,7 +357,8 @@ class CombatLosses(Step):
         cf = combat_frame(g)
         if cf is not None:
             lost = cf.params.setdefault("lost", {})
-            lost[f.params["role"]] = Fraction(lost.get(f.params["role"], 0)) + Fraction(f.params["lost"])
+            lost[f.params["role"]] = Fraction(lost.get(f.params["role"], 0)) + Fraction(
+                f.params["lost"]
+            )
             cf.params.setdefault("eliminated", []).extend(f.params["taken"])
         g.finish(f)
-

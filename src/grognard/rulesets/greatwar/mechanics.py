@@ -1,4 +1,5 @@
-"""OT 3C game mechanics (fractions, cumulative effects, table rolls, accumulation) and OT 3D markers."""
+"""OT 3C game mechanics (fractions, cumulative effects, table rolls, accumulation) and OT 3D
+markers."""
 
 from __future__ import annotations
 
@@ -39,12 +40,20 @@ def table_roll(
     modifiers: Modifiers | int = 0,
     visible_to: Iterable[str] | None = None,
 ) -> Lookup:
-    """OT 3C3: roll the table's dice, apply every modifier, clamp to the printed rows, read the result.
+    """OT 3C3: roll the table's dice, apply every modifier, clamp to the printed rows, read the
+    result.
 
     Modified rolls above the highest row read as the highest, below the lowest as the lowest.
     """
     table = g.ruleset.tables(g.scenario.table_overrides)[table_id]
-    r = g.roll(str(table.die), reason, rule, modifiers=modifiers, clamp=(table.row_min, table.row_max), visible_to=visible_to)
+    r = g.roll(
+        str(table.die),
+        reason,
+        rule,
+        modifiers=modifiers,
+        clamp=(table.row_min, table.row_max),
+        visible_to=visible_to,
+    )
     return table.lookup(column, int(r["unclamped"]))
 
 
@@ -53,9 +62,11 @@ def clamp_roll(roll: int, low: int, high: int) -> int:
     return max(low, min(high, roll))
 
 
-# ----------------------------------------------------------------------------- accumulation (OT 3C4)
+# ---------------------------------------------------------------------------- accumulation (OT 3C4)
 @implements("OT 3C4")
-def allowance_left(g: Game, key: str, per_turn: int | Fraction, period: str | None = None) -> Fraction:
+def allowance_left(
+    g: Game, key: str, per_turn: int | Fraction, period: str | None = None
+) -> Fraction:
     """OT 3C4: what is left of a per-turn allowance; unused amounts never carry over.
 
     ``period`` identifies the turn the allowance belongs to (default: the current game turn and
@@ -69,7 +80,9 @@ def allowance_left(g: Game, key: str, per_turn: int | Fraction, period: str | No
 
 
 @implements("OT 3C4")
-def use_allowance(g: Game, key: str, amount: int | Fraction, per_turn: int | Fraction, period: str | None = None) -> None:
+def use_allowance(
+    g: Game, key: str, amount: int | Fraction, per_turn: int | Fraction, period: str | None = None
+) -> None:
     """OT 3C4: spend part of a per-turn allowance (raises ValueError if it would exceed it)."""
     period = period or current_period(g)
     left = allowance_left(g, key, per_turn, period)
@@ -102,8 +115,12 @@ HEX_MARKERS = {
     "bridge-owner": "last owner of both hexes of a bridge, keyed by hexside (OT 15A1)",
     "flooded": "partially flooded hex (OT 15A6)",
     "isolated": "hex isolated for its owner at the last check (OT 3G)",
-    "port-upgrade": "port upgraded by a port construction engineer, keyed by hex: the engineer's id (OT 13C2)",
-    "port-damage": "hits of damage on the port in the hex (OT 13A2, 13A3; read by the supply rules)",
+    "port-upgrade": (
+        "port upgraded by a port construction engineer, keyed by hex: the engineer's id (OT 13C2)"
+    ),
+    "port-damage": (
+        "hits of damage on the port in the hex (OT 13A2, 13A3; read by the supply rules)"
+    ),
 }
 
 

@@ -81,8 +81,11 @@ def movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = Fa
     legal actions are listed, :func:`.listing.scope`)."""
     from grognard.rulesets.greatwar import listing
 
-    return listing.scoped(g, ("ma", p.id, listing.piece_state(p), units.loc_version(g), kind, accel),
-                          lambda: _movement_allowance(g, p, kind, accel))
+    return listing.scoped(
+        g,
+        ("ma", p.id, listing.piece_state(p), units.loc_version(g), kind, accel),
+        lambda: _movement_allowance(g, p, kind, accel),
+    )
 
 
 @implements("OT 6", "OT 6B3", "OT 6C", "OT 6E", "OT 11F1", "OT 11F2", "OT 11H2")
@@ -101,7 +104,9 @@ def _movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = F
         return Fraction(0)
     from grognard.rulesets.greatwar import logistics
 
-    ma = max(Fraction(0), ma - logistics.cartage_deduction(g, p))  # OT 11H2: before halving or doubling
+    ma = max(
+        Fraction(0), ma - logistics.cartage_deduction(g, p)
+    )  # OT 11H2: before halving or doubling
     if accel:
         ma = ma * 2
     ma = ma * units.disruption_factors(p)["move"]
@@ -113,15 +118,23 @@ def _movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = F
     return ma
 
 
-# ============================================================================ per-phase unit records
+# =========================================================================== per-phase unit records
 def record(f: Frame, p: Piece, g: Game | None = None) -> dict[str, Any]:
     """The movement record of a unit in this phase's frame (created on first use)."""
     recs = f.params.setdefault("units", {})
     rec = recs.get(p.id)
     if rec is None:
         start = units.hex_of(g, p) if g is not None else None
-        rec = {"spent": Fraction(0), "mode": "regular", "moved": False, "done": False, "rested": Fraction(0),
-               "hits_removed": 0, "trigger": False, "start": start}
+        rec = {
+            "spent": Fraction(0),
+            "mode": "regular",
+            "moved": False,
+            "done": False,
+            "rested": Fraction(0),
+            "hits_removed": 0,
+            "trigger": False,
+            "start": start,
+        }
         recs[p.id] = rec
     return rec
 
@@ -163,7 +176,9 @@ class MoveContext:
         return t
 
 
-def context(g: Game, side: str, kind: str, fresh: bool = False, exclude: set[str] | None = None) -> MoveContext:
+def context(
+    g: Game, side: str, kind: str, fresh: bool = False, exclude: set[str] | None = None
+) -> MoveContext:
     """Build the movement context of ``side`` (``fresh``: do not use the per-position cache)."""
     enemy = nations.other_side(side)
     if exclude:
@@ -187,13 +202,23 @@ def entry_block(ctx: MoveContext, p: Piece, v: int) -> str | None:
     why = special_units.entry_problem(g, p, v)
     if why:
         return why
-    if g.state.control.get(v) == ctx.enemy and any(q.side == ctx.enemy and q.id not in ctx.ignore_zoc_of for q in units.units_in_hex(g, v)) \
-            and not special_units.may_enter_enemy_hex(g, ctx.side, p, v):
+    if (
+        g.state.control.get(v) == ctx.enemy
+        and any(
+            q.side == ctx.enemy and q.id not in ctx.ignore_zoc_of for q in units.units_in_hex(g, v)
+        )
+        and not special_units.may_enter_enemy_hex(g, ctx.side, p, v)
+    ):
         return "the hex is enemy-occupied and enemy-owned (OT 6)"
     if not nations.may_enter_command(g, ctx.side, v):
         return "the hex is outside the commands this side controls (OT 3F)"
-    if g.state.marker("contested", v) and any(q.side == ctx.enemy and q.id not in ctx.ignore_zoc_of for q in units.units_in_hex(g, v)) \
-            and not special_units.may_enter_enemy_hex(g, ctx.side, p, v):
+    if (
+        g.state.marker("contested", v)
+        and any(
+            q.side == ctx.enemy and q.id not in ctx.ignore_zoc_of for q in units.units_in_hex(g, v)
+        )
+        and not special_units.may_enter_enemy_hex(g, ctx.side, p, v)
+    ):
         return "the hex is enemy-occupied and contested (OT 9J)"
     return None
 
@@ -258,7 +283,9 @@ def step(ctx: MoveContext, p: Piece, u: int, v: int, accel: bool = False) -> Ste
         if off is not None and (best is None or off < best):
             best, road_used = off, False
     if best is None:
-        return StepInfo(None, why="prohibited terrain" + (" for accelerated movement" if accel else ""))
+        return StepInfo(
+            None, why="prohibited terrain" + (" for accelerated movement" if accel else "")
+        )
     return StepInfo(best, road_used)
 
 
@@ -314,7 +341,13 @@ def reach_of(ctx: MoveContext, f: Frame, p: Piece, accel: bool = False) -> Any:
             memo[key] = _float(None if info.cost is None else info.cost + zoc_exit_cost(ctx, p, u))
         return memo[key]
 
-    return reach_generic(start, float(max(rem, Fraction(0))), g.board.neighbors, cost, minimum_move=minimum and rem > 0)
+    return reach_generic(
+        start,
+        float(max(rem, Fraction(0))),
+        g.board.neighbors,
+        cost,
+        minimum_move=minimum and rem > 0,
+    )
 
 
 def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
@@ -322,8 +355,18 @@ def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
     listed, :func:`.listing.scope`)."""
     from grognard.rulesets.greatwar import listing
 
-    return listing.scoped(g, ("can-move", id(f), p.id, listing.piece_state(p), units.loc_version(g), repr(f.params.get("units", {}).get(p.id))),
-                          lambda: _can_move_now(g, f, p))
+    return listing.scoped(
+        g,
+        (
+            "can-move",
+            id(f),
+            p.id,
+            listing.piece_state(p),
+            units.loc_version(g),
+            repr(f.params.get("units", {}).get(p.id)),
+        ),
+        lambda: _can_move_now(g, f, p),
+    )
 
 
 def _can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
@@ -345,9 +388,14 @@ def _can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
     if rec.get("done"):
         return f"{p.id} has finished moving this phase"
     if rec.get("strategic_only"):
-        return f"{p.id} arrived by strategic rail and may only continue by strategic rail (OT 16A1aa)"
+        return (
+            f"{p.id} arrived by strategic rail and may only continue by strategic rail (OT 16A1aa)"
+        )
     if p.id in f.params.get("anchors", []):
-        return f"{p.id} negates an enemy ZOC for rail movement and must stay in its hex this phase (OT 7A)"
+        return (
+            f"{p.id} negates an enemy ZOC for rail movement and must stay in its hex this phase"
+            " (OT 7A)"
+        )
     if kind == RESERVE and p.id not in f.params.get("ready", []):
         return f"{p.id} did not succeed in a reserve commitment roll (OT 6C)"
     if kind == EXPLOITATION and STRATEGIC in p.status:
@@ -359,7 +407,9 @@ def _can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
     if kind == REACTION:
         allowed = f.params.get("eligible", [])
         if p.id not in allowed:
-            return f"{p.id} is not in the zone of influence of the active Army HQs being moved (OT 6D)"
+            return (
+                f"{p.id} is not in the zone of influence of the active Army HQs being moved (OT 6D)"
+            )
         if special_units.is_army_hq(p):
             return "Army HQs do not move in reaction movement (OT 6D)"
     return None
@@ -453,7 +503,8 @@ class PlannedMove:
 
 @implements("OT 6", "OT 6A", "OT 6B", "OT 6B3")
 def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> PlannedMove:
-    """Check a move action against the movement rules; raise :class:`IllegalAction` naming the rule."""
+    """Check a move action against the movement rules; raise :class:`IllegalAction` naming the
+    rule."""
     kind = f.params.get("kind", MOVEMENT)
     pieces = moving_pieces(g, action, "OT 6")
     for p in pieces:
@@ -465,13 +516,19 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
     accel = bool(action.get("accel", False))
     if accel:
         if kind != MOVEMENT:
-            raise IllegalAction("OT 6B", "accelerated movement is allowed in the movement phase only")
+            raise IllegalAction(
+                "OT 6B", "accelerated movement is allowed in the movement phase only"
+            )
         for p in pieces:
             rec = f.params.get("units", {}).get(p.id, {})
             if rec.get("moved") and rec.get("mode") != "accel":
-                raise IllegalAction("OT 6B", f"{p.id} already moved this phase without accelerated movement")
+                raise IllegalAction(
+                    "OT 6B", f"{p.id} already moved this phase without accelerated movement"
+                )
             if Fraction(rec.get("rested", 0)) > 0:
-                raise IllegalAction("OT 6B4", f"{p.id} rested this phase and may not use accelerated movement")
+                raise IllegalAction(
+                    "OT 6B4", f"{p.id} rested this phase and may not use accelerated movement"
+                )
             why = special_units.accel_forbidden(g, p)
             if why:
                 raise IllegalAction(why[0], why[1])
@@ -485,7 +542,9 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
         ctx0 = context(g, action["side"], kind, fresh=fresh)
         r = reach_of(ctx0, f, pieces[0], accel)
         if target not in r.cost:
-            raise IllegalAction("OT 6", f"{pieces[0].id} cannot reach {g.board.label(target)} this phase")
+            raise IllegalAction(
+                "OT 6", f"{pieces[0].id} cannot reach {g.board.label(target)} this phase"
+            )
         path = [int(h) for h in r.path(target)][1:]
     ctx = context(g, action["side"], kind, fresh=fresh)
     ctx._tags.update(special_units.guided_tags(g, pieces, ctx.tags))
@@ -499,7 +558,11 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
         for n, v in enumerate(path):
             info = step(ctx, p, u, v, accel)
             if info.cost is None:
-                raise IllegalAction(_rule_of(info.why), f"{p.id} may not move from {g.board.label(u)} to {g.board.label(v)}: {info.why}")
+                raise IllegalAction(
+                    _rule_of(info.why),
+                    f"{p.id} may not move from {g.board.label(u)} to {g.board.label(v)}:"
+                    f" {info.why}",
+                )
             s = g.board.side_between(u, v)
             if terrain.crossing_disrupts(g, s, v, info.road, side=p.side):
                 crossings.append(n)
@@ -511,7 +574,9 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
             if len(path) == 1 and not accel and min_move_allowed(g, f, p):
                 one_hex = True
             else:
-                raise IllegalAction("OT 6", f"{p.id} needs {total} MP for this move but has {rem} left")
+                raise IllegalAction(
+                    "OT 6", f"{p.id} needs {total} MP for this move but has {rem} left"
+                )
         costs[p.id] = rem if one_hex else total
         mins[p.id] = one_hex
         disrupt_on[p.id] = crossings
@@ -559,7 +624,10 @@ def execute_move(g: Game, f: Frame, pm: PlannedMove, rule: str = "OT 6") -> None
             nations.attack_neutral(g, nat, side)
         for p in pm.pieces:
             rec = record(f, p, g)
-            if rec["mode"] == "accel" and (g.state.control.get(v) == nations.other_side(side) or _adjacent_enemy_with_zoc(g, side, v)):
+            if rec["mode"] == "accel" and (
+                g.state.control.get(v) == nations.other_side(side)
+                or _adjacent_enemy_with_zoc(g, side, v)
+            ):
                 rec["trigger"] = True
             if n in pm.disrupt_on.get(p.id, []):
                 units.disrupt(g, p, rule="OT 15A4", reason="crossed an unfordable major river")
@@ -578,8 +646,16 @@ def execute_move(g: Game, f: Frame, pm: PlannedMove, rule: str = "OT 6") -> None
     who = ", ".join(p.id for p in pm.pieces)
     extra = " (one-hex move, all MPs)" if any(pm.min_move.values()) else ""
     mode = " by accelerated movement" if pm.accel else ""
-    g.emit("move", f"{who} moves{mode} {g.board.label(start) if start is not None else '?'} -> {' -> '.join(labels)}{extra}",
-           rule=rule, pieces=[p.id for p in pm.pieces], path=labels, cost={p.id: pm.costs[p.id] for p in pm.pieces}, phase=kind)
+    g.emit(
+        "move",
+        f"{who} moves{mode} {g.board.label(start) if start is not None else '?'} ->"
+        f" {' -> '.join(labels)}{extra}",
+        rule=rule,
+        pieces=[p.id for p in pm.pieces],
+        path=labels,
+        cost={p.id: pm.costs[p.id] for p in pm.pieces},
+        phase=kind,
+    )
     for ext in EXTENSIONS:
         if hasattr(ext, "after_move"):
             ext.after_move(g, f, pm.pieces, pm.path)
@@ -598,7 +674,8 @@ def _adjacent_enemy_with_zoc(g: Game, side: str, i: int) -> bool:
 
 # ============================================================================ fatigue (OT 6B4)
 def _fatigue_rate(p: Piece) -> int:
-    """OT 6B4: artillery, cavalry and Army HQs take a hit per MP (and rest 2 MP per hit), others per 2 MP."""
+    """OT 6B4: artillery, cavalry and Army HQs take a hit per MP (and rest 2 MP per hit), others per
+    2 MP."""
     if units.is_artillery(p) or special_units.is_cavalry(p) or special_units.is_army_hq(p):
         return 1
     return 2
@@ -633,7 +710,13 @@ def apply_fatigue(g: Game, f: Frame) -> None:
         hits = fatigue_hits_for(p, Fraction(rec["spent"]))
         if hits:
             p.attrs["fatigue"] = int(p.attrs.get("fatigue", 0)) + hits
-            g.emit("fatigue", f"{pid} gains {hits} fatigue hit(s) (now {p.attrs['fatigue']})", rule="OT 6B4", piece=pid, hits=hits)
+            g.emit(
+                "fatigue",
+                f"{pid} gains {hits} fatigue hit(s) (now {p.attrs['fatigue']})",
+                rule="OT 6B4",
+                piece=pid,
+                hits=hits,
+            )
 
 
 @implements("OT 6B4")
@@ -653,7 +736,13 @@ def rest(g: Game, f: Frame, p: Piece, mp: Fraction) -> int:
         p.attrs["fatigue"] = have - gone
         if p.attrs["fatigue"] == 0:
             del p.attrs["fatigue"]
-    g.emit("rest", f"{p.id} rests {mp} MP and removes {gone} fatigue hit(s)", rule="OT 6B4", piece=p.id, removed=gone)
+    g.emit(
+        "rest",
+        f"{p.id} rests {mp} MP and removes {gone} fatigue hit(s)",
+        rule="OT 6B4",
+        piece=p.id,
+        removed=gone,
+    )
     return gone
 
 
@@ -662,13 +751,25 @@ def fatigue(p: Piece) -> int:
 
 
 @implements("OT 6B4")
-def combat_fatigue_shift(attackers: Sequence[Piece], defenders: Sequence[Piece],
-                         attacker_hq: Piece | None = None, defender_hq: Piece | None = None) -> int:
+def combat_fatigue_shift(
+    attackers: Sequence[Piece],
+    defenders: Sequence[Piece],
+    attacker_hq: Piece | None = None,
+    defender_hq: Piece | None = None,
+) -> int:
     """OT 6B4: the net odds shift fatigue causes in a combat, in levels (positive = up): down one
     level per two hits (or fraction) on the most fatigued attacking unit or the Army HQs the
     attackers trace combat supply through; up likewise for the defender. For the combat rules."""
-    a = max([fatigue(p) for p in attackers] + ([fatigue(attacker_hq)] if attacker_hq is not None else []) + [0])
-    d = max([fatigue(p) for p in defenders] + ([fatigue(defender_hq)] if defender_hq is not None else []) + [0])
+    a = max(
+        [fatigue(p) for p in attackers]
+        + ([fatigue(attacker_hq)] if attacker_hq is not None else [])
+        + [0]
+    )
+    d = max(
+        [fatigue(p) for p in defenders]
+        + ([fatigue(defender_hq)] if defender_hq is not None else [])
+        + [0]
+    )
     return math.ceil(d / 2) - math.ceil(a / 2)
 
 
@@ -722,8 +823,14 @@ class MovementStep(Step):
         kind = f.params.get("kind", MOVEMENT)
         ctx = context(g, side, kind)
         table = listing.memo(g, "moves")
-        self._step_memo: dict[tuple[object, ...], StepInfo] | None = {}  # this listing's step costs, by unit class
-        frame_sig = (f.step, side, repr(sorted((k, v) for k, v in f.params.items() if k != "units")))
+        self._step_memo: (
+            dict[tuple[object, ...], StepInfo] | None
+        ) = {}  # this listing's step costs, by unit class
+        frame_sig = (
+            f.step,
+            side,
+            repr(sorted((k, v) for k, v in f.params.items() if k != "units")),
+        )
         records = f.params.get("units", {})
         for p in self.movers(g, f):
             if g.state.pieces[p.id].loc.kind == "piece":
@@ -732,8 +839,14 @@ class MovementStep(Step):
             assert h is not None
             group = [p, *[q for q in g.state.contents(p.id) if units.is_unit(q)]]
             # the one-hex moves and rests of this group depend only on its hex and neighbours,
-            # the group and its records (listing.move_signature): reuse them while those are unchanged
-            key = (frame_sig, p.id, tuple(repr(records.get(q.id)) for q in group), listing.move_signature(g, h, side))
+            # the group and its records (listing.move_signature): reuse them while those are
+            # unchanged
+            key = (
+                frame_sig,
+                p.id,
+                tuple(repr(records.get(q.id)) for q in group),
+                listing.move_signature(g, h, side),
+            )
             hit = table.get(key)
             if hit is None:
                 hit = self._group_actions(g, f, ctx, side, kind, p, group, h)
@@ -751,23 +864,45 @@ class MovementStep(Step):
         out.append(end)
         return out
 
-    def _group_actions(self, g: Game, f: Frame, ctx: MoveContext, side: str, kind: str, p: Piece, group: list[Piece],
-                       h: int) -> list[Action]:
+    def _group_actions(
+        self,
+        g: Game,
+        f: Frame,
+        ctx: MoveContext,
+        side: str,
+        kind: str,
+        p: Piece,
+        group: list[Piece],
+        h: int,
+    ) -> list[Action]:
         """The one-hex moves (regular and accelerated) and the rests open to a unit and its box."""
         out: list[Action] = []
         if any(can_move_now(g, f, q) for q in group):
             return out
         accel_options = [False]
         recs = f.params.get("units", {})
-        if kind == MOVEMENT and not recs.get(p.id, {}).get("moved") and all(
-            special_units.accel_forbidden(g, q) is None and not Fraction(recs.get(q.id, {}).get("rested", 0))
-            and not (recs.get(q.id, {}).get("moved") and recs.get(q.id, {}).get("mode") != "accel") for q in group
+        if (
+            kind == MOVEMENT
+            and not recs.get(p.id, {}).get("moved")
+            and all(
+                special_units.accel_forbidden(g, q) is None
+                and not Fraction(recs.get(q.id, {}).get("rested", 0))
+                and not (
+                    recs.get(q.id, {}).get("moved") and recs.get(q.id, {}).get("mode") != "accel"
+                )
+                for q in group
+            )
         ):
             accel_options.append(True)
         if mode_of(f, p) == "accel":
             accel_options = [True]
         for accel in accel_options:
-            rems = {q.id: movement_allowance(g, q, kind, accel or mode_of(f, q) == "accel") - spent(f, q) for q in group}
+            rems = {
+                q.id: (
+                    movement_allowance(g, q, kind, accel or mode_of(f, q) == "accel") - spent(f, q)
+                )
+                for q in group
+            }
             for v in g.board.neighbors(h):
                 a: Action = {"type": "move", "side": side, "piece": p.id, "to": g.board.label(v)}
                 if accel and mode_of(f, p) != "accel":
@@ -780,8 +915,17 @@ class MovementStep(Step):
                 out.append({"type": "rest", "side": side, "piece": p.id, "mp": per_hit})
         return out
 
-    def _quick_ok(self, g: Game, f: Frame, ctx: MoveContext, group: list[Piece], u: int, v: int, accel: bool,
-                  rems: dict[str, Fraction] | None = None) -> bool:
+    def _quick_ok(
+        self,
+        g: Game,
+        f: Frame,
+        ctx: MoveContext,
+        group: list[Piece],
+        u: int,
+        v: int,
+        accel: bool,
+        rems: dict[str, Fraction] | None = None,
+    ) -> bool:
         from grognard.rulesets.greatwar import hq as hqmod
         from grognard.rulesets.greatwar import stacking
 
@@ -802,7 +946,9 @@ class MovementStep(Step):
             if rems is not None:
                 rem = rems[q.id]
             else:
-                rem = movement_allowance(g, q, f.params.get("kind", MOVEMENT), accel or mode_of(f, q) == "accel") - spent(f, q)
+                rem = movement_allowance(
+                    g, q, f.params.get("kind", MOVEMENT), accel or mode_of(f, q) == "accel"
+                ) - spent(f, q)
             if need > rem and not (not accel and min_move_allowed(g, f, q)):
                 return False
         if hqmod.hq_stack_problem(g, group, v) is not None:
@@ -846,20 +992,26 @@ class MovementStep(Step):
         if why:
             raise IllegalAction("OT 6B4", why)
         if mode_of(f, p) == "accel":
-            raise IllegalAction("OT 6B3", f"{p.id} uses accelerated movement and may spend MPs only on moving")
+            raise IllegalAction(
+                "OT 6B3", f"{p.id} uses accelerated movement and may spend MPs only on moving"
+            )
         try:
             mp = Fraction(str(action.get("mp")))
         except (ValueError, TypeError):
             raise IllegalAction("OT 6B4", "'mp' must be a number") from None
         if mp <= 0 or mp > remaining(g, f, p):
-            raise IllegalAction("OT 6B4", f"{p.id} has {remaining(g, f, p)} MP left; cannot rest {mp}")
+            raise IllegalAction(
+                "OT 6B4", f"{p.id} has {remaining(g, f, p)} MP left; cannot rest {mp}"
+            )
 
     def check_end(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar import stacking
 
         bad = stacking.violations(g, side=f.params["side"])
         if bad:
-            raise IllegalAction("OT 8B", f"stacking limit exceeded at the end of the phase: {bad[0]}")
+            raise IllegalAction(
+                "OT 8B", f"stacking limit exceeded at the end of the phase: {bad[0]}"
+            )
 
     def check_other(self, g: Game, f: Frame, action: Action) -> None:
         raise IllegalAction("OT 4C", f"{action['type']!r} is not allowed in the {self.label(g, f)}")
@@ -889,7 +1041,8 @@ class MovementStep(Step):
         raise IllegalAction("OT 4C", f"{action['type']!r} is not allowed here")
 
     def end_phase(self, g: Game, f: Frame) -> None:
-        """Work done when the player ends the phase (fatigue, artillery disruption, stacking record)."""
+        """Work done when the player ends the phase (fatigue, artillery disruption, stacking
+        record)."""
         from grognard.rulesets.greatwar import artillery, stacking
 
         kind = f.params.get("kind", MOVEMENT)
@@ -916,8 +1069,20 @@ class MovementPhaseGround(MovementStep):
     title = "Ground movement"
     rule = "OT 6"
     kind = MOVEMENT
-    ACTIONS = ("move", "rest", "end-phase", "rail-move", "break-rail", "overrun", "rail-boost", "river-move",
-               "corps-assign", "corps-remove", "overstack", "leave-overstack")
+    ACTIONS = (
+        "move",
+        "rest",
+        "end-phase",
+        "rail-move",
+        "break-rail",
+        "overrun",
+        "rail-boost",
+        "river-move",
+        "corps-assign",
+        "corps-remove",
+        "overstack",
+        "leave-overstack",
+    )
 
     def enter(self, g: Game, f: Frame) -> None:
         super().enter(g, f)
@@ -969,7 +1134,19 @@ class ReactionMovement(MovementStep):
     title = "Reaction movement phase"
     rule = "OT 6D"
     kind = REACTION
-    ACTIONS = ("move", "rest", "end-phase", "check-hq", "coordinate-hqs", "overrun", "break-rail", "corps-assign", "corps-remove", "overstack", "leave-overstack")
+    ACTIONS = (
+        "move",
+        "rest",
+        "end-phase",
+        "check-hq",
+        "coordinate-hqs",
+        "overrun",
+        "break-rail",
+        "corps-assign",
+        "corps-remove",
+        "overstack",
+        "leave-overstack",
+    )
 
     def enter(self, g: Game, f: Frame) -> None:
         super().enter(g, f)
@@ -977,7 +1154,9 @@ class ReactionMovement(MovementStep):
         f.params.setdefault("eligible", [])
         f.params.setdefault("hq", None)
         if not special_units.army_hqs(g, f.params["side"]):
-            g.emit("phase", f"{f.params['side']} has no Army HQs: no reaction movement", rule="OT 6D")
+            g.emit(
+                "phase", f"{f.params['side']} has no Army HQs: no reaction movement", rule="OT 6D"
+            )
             f.params["skip"] = True
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
@@ -987,7 +1166,11 @@ class ReactionMovement(MovementStep):
         g.finish(f)
 
     def unchecked(self, g: Game, f: Frame) -> list[Piece]:
-        return [h for h in special_units.army_hqs(g, f.params["side"]) if h.id not in f.params["checked"]]
+        return [
+            h
+            for h in special_units.army_hqs(g, f.params["side"])
+            if h.id not in f.params["checked"]
+        ]
 
     def extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         from grognard.rulesets.greatwar import leaders, overrun, rail, stacking
@@ -1015,21 +1198,38 @@ class ReactionMovement(MovementStep):
 
             hid = action.get("hq")
             if hid not in [h.id for h in self.unchecked(g, f)]:
-                raise IllegalAction("OT 14M1", f"{hid!r} is not an Army HQs of {action['side']} still to be checked")
+                raise IllegalAction(
+                    "OT 14M1", f"{hid!r} is not an Army HQs of {action['side']} still to be checked"
+                )
             if action.get("leader") and leaders.leader_of(g, g.state.pieces[hid]) is None:
                 raise IllegalAction("OT 14P1", f"no leader is assigned to {hid}")
         elif t == "coordinate-hqs":
             from grognard.rulesets.greatwar import leaders
 
             if not g.opt("hq-coordination"):
-                raise IllegalAction("OT 14M3", "Army HQs coordination is an advanced rule not in use")
+                raise IllegalAction(
+                    "OT 14M3", "Army HQs coordination is an advanced rule not in use"
+                )
             ids = action.get("hqs")
             todo = [h.id for h in self.unchecked(g, f)]
-            if not isinstance(ids, list) or len(ids) < 2 or len(set(ids)) != len(ids) or any(i not in todo for i in ids):
-                raise IllegalAction("OT 14M3", "name two or more Army HQs still to be checked in 'hqs'")
+            if (
+                not isinstance(ids, list)
+                or len(ids) < 2
+                or len(set(ids)) != len(ids)
+                or any(i not in todo for i in ids)
+            ):
+                raise IllegalAction(
+                    "OT 14M3", "name two or more Army HQs still to be checked in 'hqs'"
+                )
             lid = action.get("leader")
-            if lid is not None and not any(leaders.leader_of(g, g.state.pieces[i]) is not None and leaders.leader_of(g, g.state.pieces[i]).id == lid for i in ids):  # type: ignore[union-attr]
-                raise IllegalAction("OT 14P1", f"{lid!r} is not a leader assigned to one of the coordinating HQs")
+            if lid is not None and not any(
+                leaders.leader_of(g, g.state.pieces[i]) is not None
+                and leaders.leader_of(g, g.state.pieces[i]).id == lid
+                for i in ids
+            ):  # type: ignore[union-attr]
+                raise IllegalAction(
+                    "OT 14P1", f"{lid!r} is not a leader assigned to one of the coordinating HQs"
+                )
         elif t == "overrun":
             overrun.plan_overrun(g, f, action)
         else:
@@ -1047,7 +1247,11 @@ class ReactionMovement(MovementStep):
             from grognard.rulesets.greatwar import leaders
 
             self._close_window(f)
-            hqs = [g.state.pieces[action["hq"]]] if t == "check-hq" else [g.state.pieces[i] for i in action["hqs"]]
+            hqs = (
+                [g.state.pieces[action["hq"]]]
+                if t == "check-hq"
+                else [g.state.pieces[i] for i in action["hqs"]]
+            )
             ld = None
             if t == "check-hq" and action.get("leader"):
                 ld = leaders.leader_of(g, hqs[0])
@@ -1057,8 +1261,13 @@ class ReactionMovement(MovementStep):
                 f.params["checked"].append(h.id)
             if hqmod.check_hqs(g, hqs, ld):
                 moved = set(f.params.get("moved_before", []))
-                elig = [p.id for p in units.on_map_units(g, f.params["side"])
-                        if any(special_units.in_zoi(g, h, p) for h in hqs) and p.id not in moved and not special_units.is_army_hq(p)]
+                elig = [
+                    p.id
+                    for p in units.on_map_units(g, f.params["side"])
+                    if any(special_units.in_zoi(g, h, p) for h in hqs)
+                    and p.id not in moved
+                    and not special_units.is_army_hq(p)
+                ]
                 f.params["eligible"] = elig
                 f.params["hq"] = hqs[0].id
             else:
@@ -1096,7 +1305,17 @@ class ExploitationMovement(MovementStep):
     title = "Exploitation phase"
     rule = "OT 6E"
     kind = EXPLOITATION
-    ACTIONS = ("move", "rest", "end-phase", "overrun", "break-rail", "corps-assign", "corps-remove", "overstack", "leave-overstack")
+    ACTIONS = (
+        "move",
+        "rest",
+        "end-phase",
+        "overrun",
+        "break-rail",
+        "corps-assign",
+        "corps-remove",
+        "overstack",
+        "leave-overstack",
+    )
 
     def movers(self, g: Game, f: Frame) -> list[Piece]:
         out = super().movers(g, f)
@@ -1107,7 +1326,11 @@ class ExploitationMovement(MovementStep):
     def extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         from grognard.rulesets.greatwar import overrun, rail, stacking
 
-        return overrun.overrun_actions(g, f, side) + rail.break_actions(g, f, side) + stacking.corps_actions(g, f, side)
+        return (
+            overrun.overrun_actions(g, f, side)
+            + rail.break_actions(g, f, side)
+            + stacking.corps_actions(g, f, side)
+        )
 
     def check_other(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar import overrun, stacking
@@ -1129,11 +1352,18 @@ class ExploitationMovement(MovementStep):
         if action["type"] == "move" and g.opt("exploitation-eligibility") == "listed-4A6":
             for p in moving_pieces(g, action, "OT 4A6"):
                 if not _listed_for_exploitation(g, p):
-                    raise IllegalAction("OT 4A6", f"{p.id} is not of a type that moves in the exploitation phase")
+                    raise IllegalAction(
+                        "OT 4A6", f"{p.id} is not of a type that moves in the exploitation phase"
+                    )
         super().check(g, f, action)
 
 
 def _listed_for_exploitation(g: Game, p: Piece) -> bool:
-    """OT 4A6 (when chosen over OT 6E): only c/m, water-only, cavalry, light, mountain and infantry units."""
+    """OT 4A6 (when chosen over OT 6E): only c/m, water-only, cavalry, light, mountain and infantry
+    units."""
     tags = special_units.movement_tags(g, p)
-    return units.is_cm(p) or units.is_water_only(p) or bool(tags & {"cavalry", "light", "mountain", "infantry"})
+    return (
+        units.is_cm(p)
+        or units.is_water_only(p)
+        or bool(tags & {"cavalry", "light", "mountain", "infantry"})
+    )

@@ -65,7 +65,13 @@ def join_war(g: Game, nation: str, side: str, rule: str = "OT 3B3", reason: str 
         for i in gained:
             if side not in ever.get(str(i), []):
                 ever.setdefault(str(i), []).append(side)
-    g.emit("joins-war", f"{nation} joins the {side}" + (f" ({reason})" if reason else ""), rule=rule, nation=nation, side=side)
+    g.emit(
+        "joins-war",
+        f"{nation} joins the {side}" + (f" ({reason})" if reason else ""),
+        rule=rule,
+        nation=nation,
+        side=side,
+    )
 
 
 @implements("OT 3B3")
@@ -102,7 +108,8 @@ def power_class(g: Game, nation: str) -> str:
 
 @implements("OT 3B4")
 def demote_power(g: Game, nation: str) -> None:
-    """OT 3B4: the home district of a great or major power is conquered: it becomes a minor power."""
+    """OT 3B4: the home district of a great or major power is conquered: it becomes a minor
+    power."""
     gw = g.state.vars.setdefault("gw", {})
     dem = gw.setdefault("demoted", [])
     if nation not in dem:
@@ -136,7 +143,8 @@ def is_german(g: Game, p: Piece) -> bool:
 
 
 def nation_flag(g: Game, nation: str, flag: str) -> bool:
-    """A morale flag of a nation: ``shaken`` (OT 40B) or ``collapse`` (OT 40C), from the scenario or play."""
+    """A morale flag of a nation: ``shaken`` (OT 40B) or ``collapse`` (OT 40C), from the scenario or
+    play."""
     live = g.state.vars.get("gw", {}).get("nation_flags", {}).get(nation, {})
     if flag in live:
         return bool(live[flag])
@@ -150,7 +158,8 @@ def command_of(g: Game, i: int) -> str | None:
 
 
 def theater_of(g: Game, i: int) -> str | None:
-    """OT 3F: the theater of a hex (from its command, or the command area's ``theater`` attribute)."""
+    """OT 3F: the theater of a hex (from its command, or the command area's ``theater``
+    attribute)."""
     cmd = command_of(g, i)
     if cmd is None:
         return None
@@ -172,7 +181,8 @@ def controlled_commands(g: Game, side: str) -> set[str] | None:
 
 @implements("OT 3F")
 def may_enter_command(g: Game, side: str, i: int) -> bool:
-    """OT 3F: a side's forces may not voluntarily enter or attack hexes outside the commands it controls."""
+    """OT 3F: a side's forces may not voluntarily enter or attack hexes outside the commands it
+    controls."""
     allowed = controlled_commands(g, side)
     if allowed is None:
         return True

@@ -31,7 +31,9 @@ ZERO_DEFENSE_ODDS = 12
 
 
 @implements("OT 6F1", "OT 6B4")
-def overrun_odds(g: Game, attackers: Sequence[Piece], defenders: Sequence[Piece], target: int) -> tuple[int, int, int]:
+def overrun_odds(
+    g: Game, attackers: Sequence[Piece], defenders: Sequence[Piece], target: int
+) -> tuple[int, int, int]:
     """OT 6F1: (odds before shifts, net fatigue shift, final odds) of an overrun, as N for N:1.
 
     Attack and defense totals of modified strengths (overstacked defenders ignored, OT 8C2); the
@@ -41,11 +43,17 @@ def overrun_odds(g: Game, attackers: Sequence[Piece], defenders: Sequence[Piece]
     """
     from grognard.rulesets.greatwar.movement import fatigue
 
-    att = sum((combat.overrun_strength(g, p, "attack", target, attackers) for p in attackers), Fraction(0))
+    att = sum(
+        (combat.overrun_strength(g, p, "attack", target, attackers) for p in attackers), Fraction(0)
+    )
     counted = [p for p in defenders if stacking.OVERSTACKED not in p.status]
-    dfn = sum((combat.overrun_strength(g, p, "defense", target, counted) for p in counted), Fraction(0))
+    dfn = sum(
+        (combat.overrun_strength(g, p, "defense", target, counted) for p in counted), Fraction(0)
+    )
     base = overrun_ratio(att, dfn)
-    shift = max((fatigue(p) for p in defenders), default=0) - max((fatigue(p) for p in attackers), default=0)
+    shift = max((fatigue(p) for p in defenders), default=0) - max(
+        (fatigue(p) for p in attackers), default=0
+    )
     return base, shift, base + shift
 
 
@@ -73,7 +81,9 @@ def overrun_mp_cost(g: Game, p: Piece) -> Fraction:
     units pay the reduced cost)."""
     ch = load_charts(g.scenario.table_overrides).overrun_costs.body
     tags = special_units.movement_tags(g, p)
-    return Fraction(str(ch["reduced_cost"] if tags & set(ch["reduced_cost_tags"]) else ch["standard"]))
+    return Fraction(
+        str(ch["reduced_cost"] if tags & set(ch["reduced_cost_tags"]) else ch["standard"])
+    )
 
 
 @dataclass
@@ -123,7 +133,9 @@ def plan_overrun(g: Game, f: Frame, action: Action, fresh: bool = False) -> Over
         if stacking.OVERSTACKED in p.status:
             raise IllegalAction("OT 8C2", f"{p.id} is overstacked and may not overrun")
         if mode_of(f, p) == "accel":
-            raise IllegalAction("OT 6B3", f"{p.id} uses accelerated movement: it may not spend MPs on an overrun")
+            raise IllegalAction(
+                "OT 6B3", f"{p.id} uses accelerated movement: it may not spend MPs on an overrun"
+            )
         if units.printed_attack(p) <= 0 and units.printed_defense(p) <= 0:
             raise IllegalAction("OT 6F1", f"{p.id} has no combat strength")
         pieces.append(p)
@@ -147,7 +159,9 @@ def plan_overrun(g: Game, f: Frame, action: Action, fresh: bool = False) -> Over
     if not nations.may_enter_command(g, side, target):
         raise IllegalAction("OT 3F", f"{t} is outside the commands {side} controls")
     if not stacking.attack_stack_ok(g, pieces, target):
-        raise IllegalAction("OT 8B", f"more units than the stacking limit of {t} may not overrun it from one hex")
+        raise IllegalAction(
+            "OT 8B", f"more units than the stacking limit of {t} may not overrun it from one hex"
+        )
     costs: dict[str, Fraction] = {}
     if not same_hex:
         exclude = {p.id for p in defenders}
@@ -158,21 +172,32 @@ def plan_overrun(g: Game, f: Frame, action: Action, fresh: bool = False) -> Over
                 raise IllegalAction("OT 6F1", f"{p.id} cannot enter {t}: {info.why}")
             need = info.cost + zoc_exit_cost(ctx, p, source) + overrun_mp_cost(g, p)
             if need > remaining(g, f, p):
-                raise IllegalAction("OT 6F1", f"{p.id} needs {need} MP to overrun {t} and has {remaining(g, f, p)}")
+                raise IllegalAction(
+                    "OT 6F1", f"{p.id} needs {need} MP to overrun {t} and has {remaining(g, f, p)}"
+                )
             costs[p.id] = need
     else:
         costs = {p.id: Fraction(0) for p in pieces}
     odds = overrun_odds(g, pieces, defenders, target)
     from grognard.rulesets.greatwar import intelligence
 
-    if odds[2] < REQUIRED_ODDS and not intelligence.unknown_corps_in(g, side, target):  # OT 14N2: compared in secret
-        raise IllegalAction("OT 6F1", f"overrun odds are {odds[0]}:1 shifted {odds[1]:+d} to {odds[2]}:1; 10:1 is needed")
+    if odds[2] < REQUIRED_ODDS and not intelligence.unknown_corps_in(
+        g, side, target
+    ):  # OT 14N2: compared in secret
+        raise IllegalAction(
+            "OT 6F1",
+            f"overrun odds are {odds[0]}:1 shifted {odds[1]:+d} to {odds[2]}:1; 10:1 is needed",
+        )
     adv = action.get("advance", [])
     if not isinstance(adv, list) or any(a not in ids for a in adv):
         raise IllegalAction("OT 6F1", "'advance' lists overrunning units that move into the hex")
     if adv and not same_hex:
         movers = [p for p in pieces if p.id in adv]
-        if stacking.stack_problem(g, target, side, extra=movers, without={p.id for p in defenders}) is not None and not (g.opt("overstacking") and stacking.has_corps_hq(g, target, side, movers)):
+        if stacking.stack_problem(
+            g, target, side, extra=movers, without={p.id for p in defenders}
+        ) is not None and not (
+            g.opt("overstacking") and stacking.has_corps_hq(g, target, side, movers)
+        ):
             raise IllegalAction("OT 8B", f"advancing into {t} would exceed its stacking limit")
     return OverrunPlan(pieces, source, target, costs, list(adv), odds, same_hex)
 
@@ -199,16 +224,35 @@ def start_overrun(g: Game, f: Frame, action: Action) -> None:
 
     plan = plan_overrun(g, f, action, fresh=True)
     if intelligence.unknown_corps_in(g, action["side"], plan.target):
-        g.emit("overrun", f"{action['side']} announces an overrun of {g.board.label(plan.target)} by {', '.join(p.id for p in plan.pieces)}", rule="OT 14N2")
+        g.emit(
+            "overrun",
+            f"{action['side']} announces an overrun of {g.board.label(plan.target)} by"
+            f" {', '.join(p.id for p in plan.pieces)}",
+            rule="OT 14N2",
+        )
         if not intelligence.secret_overrun_check(g, action["side"], plan.target, plan.odds[2]):
             for p in plan.pieces:
                 record(f, p, g)["done"] = True
             return
-    params: dict[str, Any] = {"side": nations.other_side(action["side"]), "attacker": action["side"],
-                              "pieces": [p.id for p in plan.pieces], "target": g.board.label(plan.target),
-                              "advance": plan.advance, "tried": []}
-    g.emit("overrun", f"{action['side']} announces an overrun of {g.board.label(plan.target)} by {', '.join(p.id for p in plan.pieces)} at {plan.odds[2]}:1", rule="OT 6F1")
-    eligible = [p.id for p in _defenders(g, action["side"], plan.target) if retreat_before_combat_eligible(g, p)]
+    params: dict[str, Any] = {
+        "side": nations.other_side(action["side"]),
+        "attacker": action["side"],
+        "pieces": [p.id for p in plan.pieces],
+        "target": g.board.label(plan.target),
+        "advance": plan.advance,
+        "tried": [],
+    }
+    g.emit(
+        "overrun",
+        f"{action['side']} announces an overrun of {g.board.label(plan.target)} by"
+        f" {', '.join(p.id for p in plan.pieces)} at {plan.odds[2]}:1",
+        rule="OT 6F1",
+    )
+    eligible = [
+        p.id
+        for p in _defenders(g, action["side"], plan.target)
+        if retreat_before_combat_eligible(g, p)
+    ]
     if eligible and not plan.same_hex:
         params["eligible"] = eligible
         g.push("retreat-before-overrun", params)
@@ -230,11 +274,20 @@ def resolve_overrun(g: Game, f: Frame, params: dict[str, Any]) -> None:
     pieces = [g.state.pieces[pid] for pid in params["pieces"]]
     defenders = _defenders(g, side, target)
     if not defenders:
-        g.emit("overrun", f"every unit in {params['target']} escaped: the overrun costs nothing", rule="OT 6F2")
+        g.emit(
+            "overrun",
+            f"every unit in {params['target']} escaped: the overrun costs nothing",
+            rule="OT 6F2",
+        )
         return
     base, shift, final = overrun_odds(g, pieces, defenders, target)
     if final < REQUIRED_ODDS:
-        g.emit("overrun", f"after the retreats the overrun of {params['target']} is only {final}:1 and does not take place", rule="OT 6F2")
+        g.emit(
+            "overrun",
+            f"after the retreats the overrun of {params['target']} is only {final}:1 and does not"
+            " take place",
+            rule="OT 6F2",
+        )
         return
     source = units.hex_of(g, pieces[0])
     same_hex = source == target
@@ -245,7 +298,11 @@ def resolve_overrun(g: Game, f: Frame, params: dict[str, Any]) -> None:
         ctx = context(g, side, f.params.get("kind", "movement"), exclude={p.id for p in defenders})
         for p in pieces:
             info = step(ctx, p, int(source), target)  # type: ignore[arg-type]
-            costs[p.id] = (info.cost or Fraction(0)) + zoc_exit_cost(ctx, p, int(source)) + overrun_mp_cost(g, p)  # type: ignore[arg-type]
+            costs[p.id] = (
+                (info.cost or Fraction(0))
+                + zoc_exit_cost(ctx, p, int(source))
+                + overrun_mp_cost(g, p)
+            )  # type: ignore[arg-type]
     for d in defenders:
         d.status.add(zoc.NO_ZOC)
     for d in sorted(defenders, key=lambda q: q.id):
@@ -262,8 +319,15 @@ def resolve_overrun(g: Game, f: Frame, params: dict[str, Any]) -> None:
     if adv and not same_hex:
         stacking.after_arrival(g, adv, target)
     zoc.update_ownership(g)
-    g.emit("overrun", f"{', '.join(p.id for p in pieces)} overrun {params['target']} at {base}:1 ({shift:+d} fatigue) = {final}:1", rule="OT 6F1",
-           target=params["target"], odds=final, advance=[p.id for p in adv])
+    g.emit(
+        "overrun",
+        f"{', '.join(p.id for p in pieces)} overrun {params['target']} at {base}:1 ({shift:+d}"
+        f" fatigue) = {final}:1",
+        rule="OT 6F1",
+        target=params["target"],
+        odds=final,
+        advance=[p.id for p in adv],
+    )
 
 
 def overrun_actions(g: Game, f: Frame, side: str) -> list[Action]:
@@ -276,7 +340,12 @@ def overrun_actions(g: Game, f: Frame, side: str) -> list[Action]:
     by_hex: dict[int, list[Piece]] = {}
     for p in units.on_map_units(g, side):
         h = units.hex_of(g, p)
-        if h is None or can_move_now(g, f, p) or mode_of(f, p) == "accel" or stacking.OVERSTACKED in p.status:
+        if (
+            h is None
+            or can_move_now(g, f, p)
+            or mode_of(f, p) == "accel"
+            or stacking.OVERSTACKED in p.status
+        ):
             continue
         if units.printed_attack(p) <= 0 and units.printed_defense(p) <= 0:
             continue
@@ -291,7 +360,11 @@ def overrun_actions(g: Game, f: Frame, side: str) -> list[Action]:
             continue
         # the overruns out of a hex depend only on what lies within two hexes and on the units'
         # records (listing.py): reuse them while those are unchanged
-        key = (frame_sig, tuple((p.id, repr(records.get(p.id))) for p in ps), listing.local_signature(g, h))
+        key = (
+            frame_sig,
+            tuple((p.id, repr(records.get(p.id))) for p in ps),
+            listing.local_signature(g, h),
+        )
         hit = table.get(key)
         if hit is None:
             hit = _overruns_from(g, f, side, enemy, h, ps)
@@ -300,7 +373,9 @@ def overrun_actions(g: Game, f: Frame, side: str) -> list[Action]:
     return out
 
 
-def _overruns_from(g: Game, f: Frame, side: str, enemy: str, h: int, ps: list[Piece]) -> list[Action]:
+def _overruns_from(
+    g: Game, f: Frame, side: str, enemy: str, h: int, ps: list[Piece]
+) -> list[Action]:
     out: list[Action] = []
     for t in [h, *g.board.neighbors(h)]:
         if not units.units_in_hex(g, t, enemy):
@@ -310,7 +385,12 @@ def _overruns_from(g: Game, f: Frame, side: str, enemy: str, h: int, ps: list[Pi
             group = group[:-1]
         if not group:
             continue
-        a: Action = {"type": "overrun", "side": side, "pieces": [p.id for p in group], "target": g.board.label(t)}
+        a: Action = {
+            "type": "overrun",
+            "side": side,
+            "pieces": [p.id for p in group],
+            "target": g.board.label(t),
+        }
         try:
             plan_overrun(g, f, a)
         except IllegalAction:
@@ -341,26 +421,47 @@ class RetreatBeforeOverrun(Step):
     def _untried(self, g: Game, f: Frame) -> list[Piece]:
         target = g.board.idx(f.params["target"])
         here = {p.id for p in units.units_in_hex(g, target)}
-        return [g.state.pieces[pid] for pid in f.params["eligible"] if pid not in f.params["tried"] and pid in here]
+        return [
+            g.state.pieces[pid]
+            for pid in f.params["eligible"]
+            if pid not in f.params["tried"] and pid in here
+        ]
 
     def _options(self, g: Game, f: Frame) -> list[combat.RetreatChoice]:
         r = self._pending(f)
         assert r is not None
         p = g.state.pieces[r["piece"]]
-        return combat.retreat_step_options(g, p, g.board.idx(f.params["target"]), g.board.idx(r["at"]))
+        return combat.retreat_step_options(
+            g, p, g.board.idx(f.params["target"]), g.board.idx(r["at"])
+        )
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         r = self._pending(f)
         if r is not None:
-            return [{"type": "retreat", "side": side, "piece": r["piece"], "to": g.board.label(c.hexes[0])} for c in self._options(g, f)]
-        out: list[Action] = [{"type": "retreat-attempt", "side": side, "piece": p.id} for p in self._untried(g, f)]
+            return [
+                {
+                    "type": "retreat",
+                    "side": side,
+                    "piece": r["piece"],
+                    "to": g.board.label(c.hexes[0]),
+                }
+                for c in self._options(g, f)
+            ]
+        out: list[Action] = [
+            {"type": "retreat-attempt", "side": side, "piece": p.id} for p in self._untried(g, f)
+        ]
         if not self._must_try(g, f):
             out.append({"type": "done", "side": side})
         return out
 
     def _must_try(self, g: Game, f: Frame) -> list[Piece]:
         target = g.board.idx(f.params["target"])
-        return [p for p in self._untried(g, f) if "irregular" in special_units.base_tags(p) and combat.retreat_step_options(g, p, target, target)]
+        return [
+            p
+            for p in self._untried(g, f)
+            if "irregular" in special_units.base_tags(p)
+            and combat.retreat_step_options(g, p, target, target)
+        ]
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         t = action["type"]
@@ -369,14 +470,21 @@ class RetreatBeforeOverrun(Step):
             if t != "retreat" or action.get("piece") != r["piece"]:
                 raise IllegalAction("OT 6F2", f"{r['piece']} must first finish its retreat")
             if action.get("to") not in [g.board.label(c.hexes[0]) for c in self._options(g, f)]:
-                raise IllegalAction("OT 9F2", f"{action.get('to')!r} is not an allowed retreat hex (priorities of OT 9F2)")
+                raise IllegalAction(
+                    "OT 9F2",
+                    f"{action.get('to')!r} is not an allowed retreat hex (priorities of OT 9F2)",
+                )
             return
         if t == "retreat-attempt":
             if action.get("piece") not in [p.id for p in self._untried(g, f)]:
-                raise IllegalAction("OT 6F2", f"{action.get('piece')!r} may not try to retreat before this overrun")
+                raise IllegalAction(
+                    "OT 6F2", f"{action.get('piece')!r} may not try to retreat before this overrun"
+                )
         elif t == "done":
             if self._must_try(g, f):
-                raise IllegalAction("OT 14L", "irregular units must try to retreat before an overrun")
+                raise IllegalAction(
+                    "OT 14L", "irregular units must try to retreat before an overrun"
+                )
         else:
             raise IllegalAction("OT 4C", f"{t!r} is not allowed during retreat before overrun")
 
@@ -388,7 +496,12 @@ class RetreatBeforeOverrun(Step):
             f.params["tried"].append(p.id)
             res = table_roll(g, "gst", "standard", f"retreat before overrun of {p.id}", "OT 6F2")
             ok = str(res.result).startswith("S")
-            g.emit("retreat-attempt", f"{p.id} {'may retreat' if ok else 'fails to retreat'} ({res.result})", rule="OT 6F2", piece=p.id)
+            g.emit(
+                "retreat-attempt",
+                f"{p.id} {'may retreat' if ok else 'fails to retreat'} ({res.result})",
+                rule="OT 6F2",
+                piece=p.id,
+            )
             if ok:
                 if not combat.retreat_step_options(g, p, target, target):
                     units.eliminate(g, p, "OT 9F2", "no retreat route")
@@ -403,7 +516,13 @@ class RetreatBeforeOverrun(Step):
             choice = opts[action["to"]]
             j = choice.hexes[0]
             g.state.move(p.id, Loc.hex(j))
-            g.emit("retreat", f"{p.id} retreats to {action['to']}", rule="OT 9F2", piece=p.id, to=action["to"])
+            g.emit(
+                "retreat",
+                f"{p.id} retreats to {action['to']}",
+                rule="OT 9F2",
+                piece=p.id,
+                to=action["to"],
+            )
             if choice.tier == 3:
                 _reduce_or_eliminate(g, p)
                 f.params["retreating"] = None
@@ -435,6 +554,11 @@ def _reduce_or_eliminate(g: Game, p: Piece) -> None:
             old = p.face
             p.face = face
             replacements.on_reduced(g, p, old, "OT 6F2")
-            g.emit("reduced", f"{p.id} retreats into an enemy ZOC and is reduced to its {face}", rule="OT 9F2", piece=p.id)
+            g.emit(
+                "reduced",
+                f"{p.id} retreats into an enemy ZOC and is reduced to its {face}",
+                rule="OT 9F2",
+                piece=p.id,
+            )
             return
     units.eliminate(g, p, "OT 9F2", "retreated into an enemy ZOC")

@@ -11,7 +11,8 @@ Nothing here changes the game. The functions are called through :class:`GreatWar
   for an attack the combat rules' own preview (totals with every modifier and rule id, odds,
   shifts and the exact distribution of results), with a bar per result;
 * :func:`render_text` -- the map in three characters a hex, two characters between columns, so a
-  30 by 20 hex map fits an 80-column terminal (a header with the turn, weather, victory points and rail capacity; a legend; the
+  30 by 20 hex map fits an 80-column terminal (a header with the turn, weather, victory points and
+  rail capacity; a legend; the
   stacks on the front line);
 * :func:`reachable` -- hex label -> MP cost for the pieces given (the server's hook).
 """
@@ -34,10 +35,27 @@ Action = Mapping[str, Any]
 
 # ----------------------------------------------------------------------------- names
 TERRAIN_CHAR = {
-    "clear": ".", "rough": "r", "wooded-rough": "R", "woods": "w", "forest": "f", "mountain": "m", "swamp": "s",
-    "wooded-swamp": "S", "ravines": "v", "bocage": "b", "canal-intensive": "k", "karst": "K", "sand": "d",
-    "stony-desert": "D", "salt-desert": "D", "permafrost-tundra": "t", "glacier": "g", "intermittent-lake": "l",
-    "intermittent-salt-lake": "l", "lake": "~", "sea": "~",
+    "clear": ".",
+    "rough": "r",
+    "wooded-rough": "R",
+    "woods": "w",
+    "forest": "f",
+    "mountain": "m",
+    "swamp": "s",
+    "wooded-swamp": "S",
+    "ravines": "v",
+    "bocage": "b",
+    "canal-intensive": "k",
+    "karst": "K",
+    "sand": "d",
+    "stony-desert": "D",
+    "salt-desert": "D",
+    "permafrost-tundra": "t",
+    "glacier": "g",
+    "intermittent-lake": "l",
+    "intermittent-salt-lake": "l",
+    "lake": "~",
+    "sea": "~",
 }
 MAJOR_CITY = ("partial-city", "full-city")
 CITY_LIKE = ("point-city", "fortress", "resource-center")
@@ -122,28 +140,43 @@ def describe_action(g: Game, action: Action) -> str:
     if t == "move":
         first = (a.get("pieces") or [a.get("piece")])[0]
         route = [*a.get("path", [])] or [a.get("to")]
-        via = " -> ".join(hex_name(g, h) if k == len(route) - 1 else str(h) for k, h in enumerate(route))
-        return f"move {who} {_hex_of_piece(g, first)} -> {via}" + (" (accelerated)" if a.get("accel") else "")
+        via = " -> ".join(
+            hex_name(g, h) if k == len(route) - 1 else str(h) for k, h in enumerate(route)
+        )
+        return f"move {who} {_hex_of_piece(g, first)} -> {via}" + (
+            " (accelerated)" if a.get("accel") else ""
+        )
     if t == "rest":
         return f"{who} rests {a.get('mp')} MP (recovers from fatigue)"
     if t == "rail-move":
         path = a.get("path") or ["?"]
-        return f"{a.get('kind', 'operational')} rail move: {who} {_hex_of_piece(g, a.get('piece'))} -> {hex_name(g, path[-1])} ({len(path)} rail hexes)"
+        return (
+            f"{a.get('kind', 'operational')} rail move: {who} {_hex_of_piece(g, a.get('piece'))} ->"
+            f" {hex_name(g, path[-1])} ({len(path)} rail hexes)"
+        )
     if t == "river-move":
         return f"river move: {who} to {hex_name(g, a.get('to'))}"
     if t == "break-rail":
         return f"{who} breaks the rail line in {_hex_of_piece(g, a.get('piece'))}"
     if t == "rail-boost":
-        return f"temporary rail capacity on {a.get('net')} (Res Pts {', '.join(a.get('res_pts', []))})"
+        return (
+            f"temporary rail capacity on {a.get('net')} (Res Pts {', '.join(a.get('res_pts', []))})"
+        )
     if t == "rail-build":
         return f"build rail capacity on {a.get('net')} (Res Pts {', '.join(a.get('res_pts', []))})"
     if t == "rail-transfer":
-        return f"transfer {a.get('amount')} RE of rail capacity from {a.get('from')} to {a.get('to')}"
+        return (
+            f"transfer {a.get('amount')} RE of rail capacity from {a.get('from')} to {a.get('to')}"
+        )
     if t == "overrun":
-        return f"overrun {hex_name(g, a.get('target'))} with {who}" + ("" if a.get("advance", True) else " (no advance)")
+        return f"overrun {hex_name(g, a.get('target'))} with {who}" + (
+            "" if a.get("advance", True) else " (no advance)"
+        )
     if t == "attack":
         crt = f" on the {a['crt']} CRT" if a.get("crt") else ""
-        return f"attack {hex_name(g, a.get('target'))} with {_names(g, a.get('attackers', []))}{crt}"
+        return (
+            f"attack {hex_name(g, a.get('target'))} with {_names(g, a.get('attackers', []))}{crt}"
+        )
     if t == "bombard":
         return f"bombard {hex_name(g, a.get('target'))} with {who}"
     if t == "check-hq":
@@ -171,7 +204,9 @@ def describe_action(g: Game, action: Action) -> str:
     if t == "choose":
         return f"{a.get('key')}: {a.get('choice')}"
     if t == "place":
-        return f"place {who} in {hex_name(g, a.get('hex'))}" + (f" (arriving by {a['rail']} rail)" if a.get("rail") else "")
+        return f"place {who} in {hex_name(g, a.get('hex'))}" + (
+            f" (arriving by {a['rail']} rail)" if a.get("rail") else ""
+        )
     if t == "place-res":
         return f"place a Res Pt (production) in {hex_name(g, a.get('hex'))}"
     if t == "withdraw":
@@ -183,8 +218,15 @@ def describe_action(g: Game, action: Action) -> str:
     if t == "deactivate-depot":
         return f"deactivate supply depot {a.get('depot')}"
     if t == "draw-supply":
-        via = {"res-pt": "the resource point", "gsp": "the GSPs", "fortress": "the improved fortress"}.get(str(a.get("via")), "")
-        return f"{who} draw general supply from {via + ' at ' if via else ''}{hex_name(g, a.get('source'))}"
+        via = {
+            "res-pt": "the resource point",
+            "gsp": "the GSPs",
+            "fortress": "the improved fortress",
+        }.get(str(a.get("via")), "")
+        return (
+            f"{who} draw general supply from"
+            f" {via + ' at ' if via else ''}{hex_name(g, a.get('source'))}"
+        )
     if t == "engineer":
         return f"{who}: {a.get('task')} at {hex_name(g, a.get('target') or a.get('hexside') or '')}"
     if t == "open-city":
@@ -234,18 +276,28 @@ def _cell(g: Game, i: int, counts: dict[int, dict[str, int]], marks: Mapping[int
     if len(here) > 1:
         body = "**"
     elif here:
-        (side, n), = here.items()
+        ((side, n),) = here.items()
         body = side[:1].upper() + (str(n) if n < 10 else "+")
     else:
         owner = g.state.control.get(i)
-        body = (str(owner)[:1].lower() if owner and not str(owner).startswith("neutral:") else "n" if owner else " ") + " "
+        body = (
+            str(owner)[:1].lower()
+            if owner and not str(owner).startswith("neutral:")
+            else "n"
+            if owner
+            else " "
+        ) + " "
     if i in marks:
         body = body[0] + marks[i][:1]
     return t + body
 
 
-def map_lines(g: Game, side: str | None, marks: Mapping[int, str] | None = None,
-              window: tuple[int, int, int, int] | None = None) -> list[str]:
+def map_lines(
+    g: Game,
+    side: str | None,
+    marks: Mapping[int, str] | None = None,
+    window: tuple[int, int, int, int] | None = None,
+) -> list[str]:
     """The map as text, three characters a hex: a terrain (or city) character, then either the
     side initial and number of units in the hex, or the owner's initial in lower case. Columns
     are two characters apart and each printed row takes two lines (the shifted columns on the
@@ -287,7 +339,7 @@ def map_lines(g: Game, side: str | None, marks: Mapping[int, str] | None = None,
             line = [" "] * width
             for c in cols:
                 if ((c & 1) == lower) == bool(half):
-                    line[x[c]:x[c] + 2] = list(f"{c:02d}")
+                    line[x[c] : x[c] + 2] = list(f"{c:02d}")
             out.append("".join(line).rstrip())
         for r in rows:
             for half in (0, 1):
@@ -297,21 +349,27 @@ def map_lines(g: Game, side: str | None, marks: Mapping[int, str] | None = None,
                         continue
                     i = pos.get((c, r))
                     if i is not None:
-                        line[x[c]:x[c] + 3] = list(_cell(g, i, counts, marks))
+                        line[x[c] : x[c] + 3] = list(_cell(g, i, counts, marks))
                 out.append("".join(line).rstrip())
     return out
 
 
-LEGEND = ("hexes: terrain . clear, f forest, w woods, r rough, R wooded rough, s swamp, b bocage, k canal-intensive,"
-          " m mountain, ~ sea; # major city, * other city or fortress; then E3 = 3 Entente units, C6 = 6 Central"
-          " Powers units, ** = both sides, e / c = empty hex owned by the Entente / Central Powers, n = neutral;"
-          " each row takes two lines: the even columns, half a hex lower, on the second")
+LEGEND = (
+    "hexes: terrain . clear, f forest, w woods, r rough, R wooded rough, s swamp, b bocage, k"
+    " canal-intensive, m mountain, ~ sea; # major city, * other city or fortress; then E3 = 3"
+    " Entente units, C6 = 6 Central Powers units, ** = both sides, e / c = empty hex owned by the"
+    " Entente / Central Powers, n = neutral; each row takes two lines: the even columns, half a hex"
+    " lower, on the second"
+)
 
 
 def header_lines(g: Game, side: str | None) -> list[str]:
     from grognard.rulesets.greatwar import rail, victory, weather
 
-    out = [f"{g.scenario.data.scenario.title} -- {g.turn_label()} -- {' > '.join(g.phase_path()[3:] or g.phase_path()[-1:])}"]
+    out = [
+        f"{g.scenario.data.scenario.title} -- {g.turn_label()} --"
+        f" {' > '.join(g.phase_path()[3:] or g.phase_path()[-1:])}"
+    ]
     zones: dict[str, str] = {}
     for i in range(g.board.n):
         z = weather.weather_zone(g, i)
@@ -320,7 +378,9 @@ def header_lines(g: Game, side: str | None) -> list[str]:
     if zones:
         out.append("weather: " + ", ".join(f"zone {z} {w}" for z, w in sorted(zones.items())))
     if victory.model(g).objectives:
-        out.append("victory points held: " + ", ".join(f"{s} {n}" for s, n in victory.points(g).items()))
+        out.append(
+            "victory points held: " + ", ".join(f"{s} {n}" for s, n in victory.points(g).items())
+        )
     if side is not None:
         caps = []
         for net in rail.net_names(g):
@@ -354,8 +414,13 @@ def front_stacks(g: Game, side: str | None) -> list[str]:
     return out
 
 
-def render_text(g: Game, side: str | None, marks: Mapping[int, str] | None = None,
-                window: tuple[int, int, int, int] | None = None, stacks: bool = True) -> str:
+def render_text(
+    g: Game,
+    side: str | None,
+    marks: Mapping[int, str] | None = None,
+    window: tuple[int, int, int, int] | None = None,
+    stacks: bool = True,
+) -> str:
     """The whole text display: header, map, legend and the stacks in contact with the enemy."""
     lines = header_lines(g, side)
     lines += map_lines(g, side, marks, window)
@@ -375,7 +440,9 @@ def reachable(g: Game, piece_ids: Sequence[str]) -> dict[str, str] | None:
 
     if movement.current_move_frame(g) is None:
         return None
-    return {g.board.label(h): fmt(c) for h, c in sorted(movement.reachable(g, list(piece_ids)).items())}
+    return {
+        g.board.label(h): fmt(c) for h, c in sorted(movement.reachable(g, list(piece_ids)).items())
+    }
 
 
 def _cost_char(c: Fraction) -> str:
@@ -388,7 +455,12 @@ def _window_around(g: Game, hexes: Sequence[int], pad: int = 2) -> tuple[int, in
         return None
     sheet = next(iter(g.board.sheets.values()))
     cr = [sheet.to_offset(g.board.hexes[i]) for i in hexes]
-    return (min(c for c, _ in cr) - pad, max(c for c, _ in cr) + pad, min(r for _, r in cr) - pad, max(r for _, r in cr) + pad)
+    return (
+        min(c for c, _ in cr) - pad,
+        max(c for c, _ in cr) + pad,
+        min(r for _, r in cr) - pad,
+        max(r for _, r in cr) + pad,
+    )
 
 
 def reach_map(g: Game, piece_ids: Sequence[str], side: str, chosen: int | None = None) -> list[str]:
@@ -406,8 +478,13 @@ def reach_map(g: Game, piece_ids: Sequence[str], side: str, chosen: int | None =
         marks[chosen] = "@"
     win = _window_around(g, [*reach, *([here] if here is not None else [])])
     lines = map_lines(g, side, marks, win)
-    far = sorted((h for h, c in reach.items() if g.board.distance(here, h) > 1) if here is not None else [])
-    text = [f"reachable now ({len(reach)} hexes; digit = MP cost, o = here, @ = this move):", *lines]
+    far = sorted(
+        (h for h, c in reach.items() if g.board.distance(here, h) > 1) if here is not None else []
+    )
+    text = [
+        f"reachable now ({len(reach)} hexes; digit = MP cost, o = here, @ = this move):",
+        *lines,
+    ]
     if far:
         example = {"type": "move", "piece": piece_ids[0], "to": g.board.label(far[-1])}
         text.append("to move farther than one hex, enter: j " + json.dumps(example))
@@ -435,9 +512,14 @@ def preview_move(g: Game, action: Action) -> str | None:
     for p in plan.pieces:
         left = movement.remaining(g, f, p) - plan.costs[p.id]
         extra = " (the one-hex move: all its MPs)" if plan.min_move.get(p.id) else ""
-        lines.append(f"  {piece_name(g, p.id)}: {fmt(plan.costs[p.id])} MP{extra}, {fmt(max(left, Fraction(0)))} MP left")
+        lines.append(
+            f"  {piece_name(g, p.id)}: {fmt(plan.costs[p.id])} MP{extra},"
+            f" {fmt(max(left, Fraction(0)))} MP left"
+        )
         if plan.disrupt_on.get(p.id):
-            lines.append("  crossing an unfordable major river without a bridge disrupts it (OT 15A4)")
+            lines.append(
+                "  crossing an unfordable major river without a bridge disrupts it (OT 15A4)"
+            )
     ids = [p.id for p in plan.pieces]
     lines += reach_map(g, ids[:1] if len(ids) == 1 else ids, str(a["side"]), plan.path[-1])
     return "\n".join(lines)
@@ -454,16 +536,26 @@ def preview_rail(g: Game, action: Action) -> str | None:
         plan = rail.plan_rail_move(g, f, a)
     except IllegalAction as e:
         return f"illegal: {e.message} ({e.rule})"
-    cost = f"{fmt(plan.mp)} MP" if plan.kind == "operational" else f"{plan.hexes} of the 200 strategic rail hexes"
+    cost = (
+        f"{fmt(plan.mp)} MP"
+        if plan.kind == "operational"
+        else f"{plan.hexes} of the 200 strategic rail hexes"
+    )
     lines = [describe_action(g, a), f"  cost: {cost}"]
     for net, amt in plan.charges.items():
         left = rail.available(g, str(a["side"]), net)
         after = "" if left is None else f", {fmt(left - amt)} RE left afterwards"
         lines.append(f"  capacity: {fmt(amt)} RE on {net}{after} (OT 7A4)")
     if plan.anchors:
-        lines.append(f"  enemy ZOC negated by {', '.join(plan.anchors)}, which must stay put this phase (OT 7A)")
+        lines.append(
+            f"  enemy ZOC negated by {', '.join(plan.anchors)}, which must stay put this phase"
+            " (OT 7A)"
+        )
     if plan.kind == "strategic":
-        lines.append("  strategic rail: the unit may not attack this player turn nor move in exploitation (OT 7A3)")
+        lines.append(
+            "  strategic rail: the unit may not attack this player turn nor move in exploitation"
+            " (OT 7A3)"
+        )
     return "\n".join(lines)
 
 
@@ -480,8 +572,13 @@ def preview_overrun(g: Game, action: Action) -> str | None:
         return f"illegal: {e.message} ({e.rule})"
     base, shift, final = plan.odds
     need = overrun.REQUIRED_ODDS
-    lines = [describe_action(g, a),
-             f"  odds {base}:1, fatigue shift {shift:+d}, final {final}:1 -- {'succeeds' if final >= need else 'fails'} (needs {need}:1, OT 6F1)"]
+    lines = [
+        describe_action(g, a),
+        (
+            f"  odds {base}:1, fatigue shift {shift:+d}, final {final}:1 --"
+            f" {'succeeds' if final >= need else 'fails'} (needs {need}:1, OT 6F1)"
+        ),
+    ]
     for pid, c in plan.costs.items():
         lines.append(f"  {piece_name(g, pid)}: {fmt(c)} MP")
     return "\n".join(lines)
@@ -510,7 +607,9 @@ def preview_attack(g: Game, action: Action) -> str | dict[str, Any] | None:
     dist = raw.get("distribution")
     if isinstance(dist, Mapping) and dist:
         raw = dict(raw)
-        raw["text"] = "\n".join([str(raw.get("text", "")), "  distribution of results:", *_bars(dist)])
+        raw["text"] = "\n".join(
+            [str(raw.get("text", "")), "  distribution of results:", *_bars(dist)]
+        )
     return raw
 
 

@@ -61,8 +61,18 @@ def links(g: Game) -> dict[int, list[RailLink]]:
     (OT 13B3a, 13B3b) change a link's gauge and volume."""
     cut = terrain.heads(g).rail_cut
     eng = gw(g).get("eng", {})
-    gauge_over, volume_over, built = eng.get("gauge", {}), eng.get("volume", {}), eng.get("rails", {})
-    key = ("gw:links", tuple(sorted(cut)), tuple(sorted(gauge_over.items())), tuple(sorted(volume_over.items())), tuple(sorted(built)))
+    gauge_over, volume_over, built = (
+        eng.get("gauge", {}),
+        eng.get("volume", {}),
+        eng.get("rails", {}),
+    )
+    key = (
+        "gw:links",
+        tuple(sorted(cut)),
+        tuple(sorted(gauge_over.items())),
+        tuple(sorted(volume_over.items())),
+        tuple(sorted(built)),
+    )
     cache = g.__dict__.setdefault("_gw_static", {})
     if key in cache:
         return cache[key]
@@ -76,12 +86,18 @@ def links(g: Game) -> dict[int, list[RailLink]]:
                 continue
             a, b = (int(x) for x in g.board.side_hexes[s])
             at = _link_attrs(net, s)
-            vol = "low" if net.kind == "rail-ferry" else str(volume_over.get(str(s), at.get("volume", "high")))
+            vol = (
+                "low"
+                if net.kind == "rail-ferry"
+                else str(volume_over.get(str(s), at.get("volume", "high")))
+            )
             gauge = str(gauge_over.get(str(s), at.get("gauge", "standard")))
             for u, v in ((a, b), (b, a)):
                 out.setdefault(u, []).append(RailLink(v, s, vol, gauge, net.kind == "rail-ferry"))
             seen.add((min(a, b), max(a, b)))
-    for key_s in sorted(built, key=int):  # rail lines built by railroad engineers (OT 13B3c): low-volume
+    for key_s in sorted(
+        built, key=int
+    ):  # rail lines built by railroad engineers (OT 13B3c): low-volume
         s = int(key_s)
         a, b = (int(x) for x in g.board.side_hexes[s])
         if a < 0 or b < 0 or (min(a, b), max(a, b)) in seen:
@@ -121,7 +137,10 @@ def is_yard(g: Game, i: int) -> bool:
     if i not in rail_hexes(g):
         return False
     for pt in g.board.points_at(i):
-        if pt.kind in ("rail-yard", "fortress", "resource-center") or pt.kind in geography.MAJOR_CITY_KINDS:
+        if (
+            pt.kind in ("rail-yard", "fortress", "resource-center")
+            or pt.kind in geography.MAJOR_CITY_KINDS
+        ):
             return True
         if pt.kind == "port" and str(pt.attrs.get("size", "")) in YARD_PORT_SIZES:
             return True
@@ -210,7 +229,14 @@ def nets_of_hex(g: Game, i: int) -> list[str]:
 def _net_areas(g: Game) -> dict[str, frozenset[int]]:
     hit = g.__dict__.get("_gw_net_areas")
     if hit is None:
-        hit = {d.name: frozenset(int(x) for x in g.board.areas[d.area].hexes.tolist()) if d.area else frozenset() for d in net_defs(g)}
+        hit = {
+            d.name: (
+                frozenset(int(x) for x in g.board.areas[d.area].hexes.tolist())
+                if d.area
+                else frozenset()
+            )
+            for d in net_defs(g)
+        }
         g.__dict__["_gw_net_areas"] = hit
     return hit
 
@@ -233,7 +259,8 @@ def init_ledgers(g: Game) -> None:
 
 
 def ledger(g: Game, net: str, side: str) -> dict[str, Any]:
-    """The capacity record of ``side`` on ``net`` (created from the scenario's starting capacity)."""
+    """The capacity record of ``side`` on ``net`` (created from the scenario's starting
+    capacity)."""
     store = gw(g).setdefault("rail", {})
     per_net = store.setdefault(net, {})
     rec = per_net.get(side)
@@ -243,9 +270,23 @@ def ledger(g: Game, net: str, side: str) -> dict[str, Any]:
             start: Fraction | None = None  # no nets declared: capacity is not limited
         else:
             start = Fraction(str(d.capacity.get(side, 0)))
-        rec = {"capacity": start, "pending": Fraction(0), "temp": Fraction(0), "used": Fraction(0), "charged": {},
-               "temp_res_pts": 0, "deterioration_due": 0, "start_capacity": start, "locked": Fraction(0), "transfers": {}, "builds": 0,
-               "used_by_section": {}, "temp_by_section": {}, "orphan_adjust": {}, "temp_sections": []}
+        rec = {
+            "capacity": start,
+            "pending": Fraction(0),
+            "temp": Fraction(0),
+            "used": Fraction(0),
+            "charged": {},
+            "temp_res_pts": 0,
+            "deterioration_due": 0,
+            "start_capacity": start,
+            "locked": Fraction(0),
+            "transfers": {},
+            "builds": 0,
+            "used_by_section": {},
+            "temp_by_section": {},
+            "orphan_adjust": {},
+            "temp_sections": [],
+        }
         per_net[side] = rec
     return rec
 
@@ -261,7 +302,12 @@ def depots_on_net(g: Game, side: str, net: str) -> list[Piece]:
         hexes = net_hexes(g, net)
         out = []
         for p in g.state.pieces.values():
-            if p.side == side and p.loc.kind == "hex" and units.utype(p).id == "supply-depot" and int(p.loc.ref) in hexes:
+            if (
+                p.side == side
+                and p.loc.kind == "hex"
+                and units.utype(p).id == "supply-depot"
+                and int(p.loc.ref) in hexes
+            ):
                 out.append(p)
         return sorted(out, key=lambda p: p.id)
 
@@ -285,8 +331,19 @@ def available(g: Game, side: str, net: str, at: int | None = None) -> Fraction |
             sec = next((s for s in secs if at in s.hexes), None)
             if sec is None:
                 return Fraction(0)
-            return section_capacity(g, side, net, sec, secs) + Fraction(rec["temp_by_section"].get(str(sec.id), 0)) - Fraction(rec["used_by_section"].get(str(sec.id), 0)) - 2 * sec.depots
-    return rec["capacity"] + rec["temp"] - rec["locked"] - rec["used"] - 2 * len(depots_on_net(g, side, net))
+            return (
+                section_capacity(g, side, net, sec, secs)
+                + Fraction(rec["temp_by_section"].get(str(sec.id), 0))
+                - Fraction(rec["used_by_section"].get(str(sec.id), 0))
+                - 2 * sec.depots
+            )
+    return (
+        rec["capacity"]
+        + rec["temp"]
+        - rec["locked"]
+        - rec["used"]
+        - 2 * len(depots_on_net(g, side, net))
+    )
 
 
 @dataclass(frozen=True)
@@ -322,7 +379,14 @@ def sections(g: Game, side: str, net: str) -> list[Section]:
                     todo.append(lk.to)
         seen |= comp
         ys = sorted(comp & yard_set)
-        out.append(Section(ys[0] if ys else min(comp), frozenset(comp), len(ys), sum(1 for h in depot_hexes if h in comp)))
+        out.append(
+            Section(
+                ys[0] if ys else min(comp),
+                frozenset(comp),
+                len(ys),
+                sum(1 for h in depot_hexes if h in comp),
+            )
+        )
     out.sort(key=lambda s: (-s.yards, s.id))
     return out
 
@@ -351,7 +415,13 @@ def new_player_turn(g: Game, side: str) -> None:
         rec = ledger(g, net, side)
         if not unlimited(rec) and rec["pending"]:
             rec["capacity"] += rec["pending"]
-            g.emit("rail", f"{side} gains {rec['pending']} RE of capacity on {net}", rule="OT 7A5f", net=net, side=side)
+            g.emit(
+                "rail",
+                f"{side} gains {rec['pending']} RE of capacity on {net}",
+                rule="OT 7A5f",
+                net=net,
+                side=side,
+            )
         rec["pending"] = Fraction(0)
         rec["used"] = Fraction(0)
         rec["charged"] = {}
@@ -370,12 +440,26 @@ def _change(g: Game, side: str, net: str, delta: Fraction, rule: str, why: str) 
     if unlimited(rec):
         return
     rec["capacity"] = max(Fraction(0), rec["capacity"] + delta)
-    g.emit("rail", f"{side} capacity on {net} {'+' if delta >= 0 else ''}{delta} RE ({why}); now {rec['capacity']}", rule=rule, net=net, side=side, delta=delta)
+    g.emit(
+        "rail",
+        f"{side} capacity on {net} {'+' if delta >= 0 else ''}{delta} RE ({why}); now"
+        f" {rec['capacity']}",
+        rule=rule,
+        net=net,
+        side=side,
+        delta=delta,
+    )
 
 
 def connected_unisolated_yards(g: Game, side: str, net: str) -> list[int]:
     """Friendly-owned, unisolated yards of ``net`` that are rail-connected to another such yard."""
-    ys = [y for y in yards(g) if net in nets_of_hex(g, y) and g.state.control.get(y) == side and not isolation.is_isolated(g, side, y)]
+    ys = [
+        y
+        for y in yards(g)
+        if net in nets_of_hex(g, y)
+        and g.state.control.get(y) == side
+        and not isolation.is_isolated(g, side, y)
+    ]
     comps = yard_components(g, side)
     per: dict[int, int] = {}
     for y in ys:
@@ -399,7 +483,11 @@ def yard_components(g: Game, side: str) -> dict[int, int]:
                 u = todo.popleft()
                 for lk in ln.get(u, []):
                     v = lk.to
-                    if v in comp or g.state.control.get(v) != side or not _link_ok_for(g, side, lk, u):
+                    if (
+                        v in comp
+                        or g.state.control.get(v) != side
+                        or not _link_ok_for(g, side, lk, u)
+                    ):
                         continue
                     comp[v] = cid
                     todo.append(v)
@@ -425,7 +513,12 @@ def apply_ob_increases(g: Game, side: str) -> None:
         if len(connected_unisolated_yards(g, side, net)) >= 2:
             _change(g, side, net, amount, "OT 7A5c", "OB increase")
         else:
-            g.emit("rail", f"{side} forfeits an OB increase of {amount} RE on {net} (needs two connected, unisolated yards)", rule="OT 7A5c")
+            g.emit(
+                "rail",
+                f"{side} forfeits an OB increase of {amount} RE on {net} (needs two connected,"
+                " unisolated yards)",
+                rule="OT 7A5c",
+            )
 
 
 @implements("OT 7A5e")
@@ -443,8 +536,17 @@ def on_capture(g: Game, i: int, old: str, new: str) -> None:
     on it, and the captor gains nothing. OT 11C1: a depot in the captured hex is removed."""
     if i in rail_hexes(g):
         set_marker(g, "rail-obstructed", i, True)
-        g.emit("rail", f"rail line in {g.board.label(i)} is obstructed", rule="OT 7A7", hex=g.board.label(i))
-    depots = [p for p in units.pieces_in_hex(g, i) if units.utype(p).id == "supply-depot" and p.side == old]
+        g.emit(
+            "rail",
+            f"rail line in {g.board.label(i)} is obstructed",
+            rule="OT 7A7",
+            hex=g.board.label(i),
+        )
+    depots = [
+        p
+        for p in units.pieces_in_hex(g, i)
+        if units.utype(p).id == "supply-depot" and p.side == old
+    ]
     for d in depots:
         g.state.move(d.id, Loc.box(units.ELIMINATED_BOX))
         g.emit("depot", f"supply depot {d.id} is captured", rule="OT 11C1", piece=d.id)
@@ -458,7 +560,14 @@ def on_capture(g: Game, i: int, old: str, new: str) -> None:
         for _ in range(items):
             if old_rec["capacity"] < 2:
                 if old_rec["capacity"]:
-                    _change(g, old, net, -old_rec["capacity"], "OT 7A5f", f"capture of {g.board.label(i)}")
+                    _change(
+                        g,
+                        old,
+                        net,
+                        -old_rec["capacity"],
+                        "OT 7A5f",
+                        f"capture of {g.board.label(i)}",
+                    )
                 continue
             _change(g, old, net, Fraction(-2), "OT 7A5f", f"capture of {g.board.label(i)}")
             new_rec = ledger(g, net, new)
@@ -483,17 +592,27 @@ def _force_depot_deactivation(g: Game, side: str, net: str) -> None:
     while ds and 2 * len(ds) > rec["capacity"]:
         d = ds.pop()
         g.state.move(d.id, Loc.box(units.ELIMINATED_BOX))
-        g.emit("depot", f"supply depot {d.id} is deactivated: not enough rail capacity on {net}", rule="OT 11C1", piece=d.id)
+        g.emit(
+            "depot",
+            f"supply depot {d.id} is deactivated: not enough rail capacity on {net}",
+            rule="OT 11C1",
+            piece=d.id,
+        )
 
 
-# ============================================================================ deterioration (OT 7A5g)
+# ========================================================================== deterioration (OT 7A5g)
 def _entente_penalty(g: Game, side: str, net: str) -> int:
     """OT 7A5g specials: +1 RE loss on the NW Europe net without Lille, on the NE/SE Europe and West
     Russia nets without Warszawa (not Entente-owned, or isolated)."""
     if side != "Entente":
         return 0
-    for place, nets_hit in (("Lille", ("NW Europe Standard Gauge",)),
-                            ("Warszawa", ("NE Europe Standard Gauge", "SE Europe Standard Gauge", "West Russia Broad Gauge"))):
+    for place, nets_hit in (
+        ("Lille", ("NW Europe Standard Gauge",)),
+        (
+            "Warszawa",
+            ("NE Europe Standard Gauge", "SE Europe Standard Gauge", "West Russia Broad Gauge"),
+        ),
+    ):
         if net in nets_hit:
             i = geography.place_named(g, place)
             if i is None or g.state.control.get(i) != side or isolation.is_isolated(g, side, i):
@@ -507,8 +626,14 @@ def deterioration_roll(g: Game, side: str, net: str, reason: str) -> int:
     hexes (OT 13B4), -1 per 2 friendly depots there; 1-6 lose 1 RE (+1 for the Lille/Warszawa
     specials), 7 or more no loss. Returns the RE lost."""
     hexes = net_hexes(g, net)
-    eng = sum((units.re_size(g, p) for p in units.on_map_units(g, side)
-               if "railroad-engineer" in units.utype(p).tags and units.hex_of(g, p) in hexes), Fraction(0))
+    eng = sum(
+        (
+            units.re_size(g, p)
+            for p in units.on_map_units(g, side)
+            if "railroad-engineer" in units.utype(p).tags and units.hex_of(g, p) in hexes
+        ),
+        Fraction(0),
+    )
     mods = Modifiers()
     mods.add(math.floor(eng / 2), "OT 7A5g", "railroad engineers")
     mods.add(-(len(depots_on_net(g, side, net)) // 2), "OT 7A5g", "supply depots")
@@ -613,7 +738,9 @@ def _section_id(g: Game, side: str, net: str, at: int) -> int | None:
     return next((s.id for s in secs if at in s.hexes), None)
 
 
-def _hex_blocked_for_rail(g: Game, f: Frame, side: str, i: int, ez: dict[int, str], anchors: list[str]) -> str | None:
+def _hex_blocked_for_rail(
+    g: Game, f: Frame, side: str, i: int, ez: dict[int, str], anchors: list[str]
+) -> str | None:
     if marker(g, "rail-break", i):
         return f"the rail line in {g.board.label(i)} is broken (OT 7A6)"
     if marker(g, "rail-obstructed", i):
@@ -662,7 +789,9 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
     rail_only = units.is_rail_only(p)
     arrived = f.params.get("units", {}).get(p.id, {}).get("strategic_only")  # OT 16A1aa
     if arrived and action.get("kind", "operational") != "strategic":
-        raise IllegalAction("OT 16A1aa", f"{p.id} arrived by strategic rail and may only continue by strategic rail")
+        raise IllegalAction(
+            "OT 16A1aa", f"{p.id} arrived by strategic rail and may only continue by strategic rail"
+        )
     if arrived and f.params.get("units", {}).get(p.id, {}).get("done"):
         raise IllegalAction("OT 16A1aa", f"{p.id} has finished moving this phase")
     if not rail_only and not arrived:
@@ -678,7 +807,11 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
         raise IllegalAction("OT 14B1", f"{p.id} is rail-only and uses strategic rail movement")
     start = units.hex_of(g, p)
     raw = action.get("path")
-    if not isinstance(raw, list) or not raw or not all(isinstance(h, str) and g.board.has_label(h) for h in raw):
+    if (
+        not isinstance(raw, list)
+        or not raw
+        or not all(isinstance(h, str) and g.board.has_label(h) for h in raw)
+    ):
         raise IllegalAction("OT 7A", "'path' must list the hexes of the rail route")
     path = [g.board.idx(h) for h in raw]
     if path[0] == start:
@@ -692,8 +825,14 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
         raise IllegalAction("OT 8C2", problem)
     comp = usable_component(g, side)
     if start not in comp:
-        raise IllegalAction("OT 7A", f"{p.id} is not on a friendly rail line linked to a friendly yard")
-    ez = zoc.zoc_map(g, nations.other_side(side)) if fresh else zoc.cached_zoc_map(g, nations.other_side(side))
+        raise IllegalAction(
+            "OT 7A", f"{p.id} is not on a friendly rail line linked to a friendly yard"
+        )
+    ez = (
+        zoc.zoc_map(g, nations.other_side(side))
+        if fresh
+        else zoc.cached_zoc_map(g, nations.other_side(side))
+    )
     anchors: list[str] = []
     why = _hex_blocked_for_rail(g, f, side, start, ez, anchors)
     if why:
@@ -705,18 +844,30 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
     for v in path:
         lk = next((lk for lk in ln.get(u, []) if lk.to == v), None)
         if lk is None:
-            raise IllegalAction("OT 7A", f"no rail line joins {g.board.label(u)} and {g.board.label(v)}")
+            raise IllegalAction(
+                "OT 7A", f"no rail line joins {g.board.label(u)} and {g.board.label(v)}"
+            )
         if v not in comp:
-            raise IllegalAction("OT 7A", f"{g.board.label(v)} is not a friendly-owned rail hex linked to a friendly yard")
+            raise IllegalAction(
+                "OT 7A",
+                f"{g.board.label(v)} is not a friendly-owned rail hex linked to a friendly yard",
+            )
         if not _link_ok_for(g, side, lk, u):
-            raise IllegalAction("OT 15A1", f"the bridge or ferry between {g.board.label(u)} and {g.board.label(v)} is not usable")
+            raise IllegalAction(
+                "OT 15A1",
+                f"the bridge or ferry between {g.board.label(u)} and {g.board.label(v)} is not"
+                " usable",
+            )
         why = _hex_blocked_for_rail(g, f, side, v, ez, anchors)
         if why:
             raise IllegalAction("OT 7A", why)
         low = low or lk.volume == "low"
         gauges.append(lk.gauge)
         u = v
-    group = [p, *[q for q in g.state.contents(p.id) if units.is_unit(q)]]  # a Corps HQs moves with its box
+    group = [
+        p,
+        *[q for q in g.state.contents(p.id) if units.is_unit(q)],
+    ]  # a Corps HQs moves with its box
     problem = stacking.move_stacking_problem(g, group, path[-1])
     if problem:
         raise IllegalAction("OT 8B", problem)
@@ -727,11 +878,19 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
     if kind == "strategic":
         rec = f.params.get("units", {}).get(p.id, {})
         if rec.get("moved") or spent(f, p) > 0:
-            raise IllegalAction("OT 7A3", f"{p.id} already moved this phase and may not use strategic rail movement")
-        if n + changes * int(rates["gauge_change_hexes"]) + int(rec.get("strategic_used", 0)) > int(rates["strategic_hexes"]):
-            raise IllegalAction("OT 7A3", f"strategic rail movement is limited to {rates['strategic_hexes']} hexes")
+            raise IllegalAction(
+                "OT 7A3", f"{p.id} already moved this phase and may not use strategic rail movement"
+            )
+        if n + changes * int(rates["gauge_change_hexes"]) + int(rec.get("strategic_used", 0)) > int(
+            rates["strategic_hexes"]
+        ):
+            raise IllegalAction(
+                "OT 7A3", f"strategic rail movement is limited to {rates['strategic_hexes']} hexes"
+            )
     else:
-        mp = Fraction(math.ceil(Fraction(n, int(rates["operational_hexes_per_mp"])))) + changes * Fraction(str(rates["gauge_change_mp"]))
+        mp = Fraction(
+            math.ceil(Fraction(n, int(rates["operational_hexes_per_mp"])))
+        ) + changes * Fraction(str(rates["gauge_change_mp"]))
         accel = mode_of(f, p) == "accel"
         if accel:
             mp *= int(rates["accel_multiplier"])
@@ -752,7 +911,9 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
             extra = max(Fraction(0), need - prior)
             avail = available(g, side, net, at=start)
             if avail is not None and extra > avail:
-                raise IllegalAction("OT 7A4", f"not enough rail capacity on {net}: {extra} RE needed, {avail} left")
+                raise IllegalAction(
+                    "OT 7A4", f"not enough rail capacity on {net}: {extra} RE needed, {avail} left"
+                )
             charges[net] = extra
     return RailPlan(p, path, kind, mp, n, charges, anchors)
 
@@ -773,7 +934,9 @@ def execute_rail_move(g: Game, f: Frame, plan: RailPlan, low_used: bool) -> None
         if g.opt("isolated-rail-sections") and start is not None:
             sid = _section_id(g, p.side, net, start)
             if sid is not None:
-                led["used_by_section"][str(sid)] = Fraction(led["used_by_section"].get(str(sid), 0)) + amount
+                led["used_by_section"][str(sid)] = (
+                    Fraction(led["used_by_section"].get(str(sid), 0)) + amount
+                )
         led["charged"][p.id] = Fraction(led["charged"].get(p.id, 0)) + amount
         if low_used:
             led["charged"][f"{p.id}:low"] = True
@@ -789,8 +952,14 @@ def execute_rail_move(g: Game, f: Frame, plan: RailPlan, low_used: bool) -> None
     zoc.update_ownership(g)
     cost = f"{plan.mp} MP" if plan.kind == "operational" else f"{plan.hexes} of 200 hexes"
     cap = ", ".join(f"{amt} RE on {n}" for n, amt in plan.charges.items() if amt) or "no capacity"
-    g.emit("rail-move", f"{p.id} moves by {plan.kind} rail {g.board.label(start) if start is not None else '?'} -> {g.board.label(plan.path[-1])} ({cost}; {cap})",
-           rule="OT 7A3" if plan.kind == "strategic" else "OT 7A2", piece=p.id, path=[g.board.label(h) for h in plan.path])
+    g.emit(
+        "rail-move",
+        f"{p.id} moves by {plan.kind} rail {g.board.label(start) if start is not None else '?'} ->"
+        f" {g.board.label(plan.path[-1])} ({cost}; {cap})",
+        rule="OT 7A3" if plan.kind == "strategic" else "OT 7A2",
+        piece=p.id,
+        path=[g.board.label(h) for h in plan.path],
+    )
 
 
 def _path_uses_low(g: Game, start: int, path: list[int]) -> bool:
@@ -899,8 +1068,22 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
         if not units.is_rail_only(p) and not _start_capacity_ok(g, p, start, dict(caps)):
             continue  # every route uses the nets of the start hex (OT 7A4): no capacity left there
         mp_left = movement_allowance(g, p, MOVEMENT, accel) - spent(f, p)
-        charged = tuple(repr(ledger(g, net, side)["charged"].get(k)) for net in net_names(g) for k in (p.id, f"{p.id}:low"))
-        key = (railsig, start, listing.piece_signature(p), repr(sorted(rec.items())), tuple(limits.items()), accel, mp_left, caps, charged)
+        charged = tuple(
+            repr(ledger(g, net, side)["charged"].get(k))
+            for net in net_names(g)
+            for k in (p.id, f"{p.id}:low")
+        )
+        key = (
+            railsig,
+            start,
+            listing.piece_signature(p),
+            repr(sorted(rec.items())),
+            tuple(limits.items()),
+            accel,
+            mp_left,
+            caps,
+            charged,
+        )
         hit = offers.get(key)
         if hit is None:
             tkey = (railsig, start)
@@ -917,7 +1100,10 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
                 dests = sorted(v for v in sub if ok(v))
                 if len(dests) > RAIL_LIST_LIMIT:
                     dests = [v for v in dests if v in yard_set]
-                hit.extend((kind, tuple(g.board.label(h) for h in _tree_path(sub, start, v))) for v in dests)
+                hit.extend(
+                    (kind, tuple(g.board.label(h) for h in _tree_path(sub, start, v)))
+                    for v in dests
+                )
             offers[key] = hit
         group = [p, *[q for q in g.state.contents(p.id) if units.is_unit(q)]]
         ids = tuple(q.id for q in group)
@@ -925,10 +1111,27 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
             dest = g.board.idx(path[-1])
             # OT 8B: not into a hex the move puts over the stacking limit (checked outside the memo:
             # it depends on the units at the destination)
-            over = listing.scoped(g, ("rail-stack", ids, tuple(listing.piece_state(q) for q in group), units.loc_version(g), dest),
-                                  lambda group=group, dest=dest: stacking.move_stacking_problem(g, group, dest))
+            over = listing.scoped(
+                g,
+                (
+                    "rail-stack",
+                    ids,
+                    tuple(listing.piece_state(q) for q in group),
+                    units.loc_version(g),
+                    dest,
+                ),
+                lambda group=group, dest=dest: stacking.move_stacking_problem(g, group, dest),
+            )
             if over is None:
-                out.append({"type": "rail-move", "side": side, "piece": p.id, "kind": kind, "path": list(path)})
+                out.append(
+                    {
+                        "type": "rail-move",
+                        "side": side,
+                        "piece": p.id,
+                        "kind": kind,
+                        "path": list(path),
+                    }
+                )
     out += break_actions(g, f, side)
     out += res_pt_actions(g, side, "movement")
     return out
@@ -1004,10 +1207,19 @@ def _rail_tree_from(g: Game, f: Frame, side: str, start: int, max_hexes: int) ->
             v = lk.to
             if v in nodes or v not in comp or (not lk.ferry and str(lk.side) in demolished):
                 continue
-            if (str(v) in breaks or str(v) in obstructed or v in ez) and _hex_blocked_for_rail(g, f, side, v, ez, []):
+            if (str(v) in breaks or str(v) in obstructed or v in ez) and _hex_blocked_for_rail(
+                g, f, side, v, ez, []
+            ):
                 continue
             change = 1 if nu.gauge and nu.gauge != lk.gauge else 0
-            nodes[v] = _Node(u, nu.hexes + 1, nu.changes + change, lk.gauge, nu.low or lk.volume == "low", nu.nets | frozenset(nets_of_hex(g, v)))
+            nodes[v] = _Node(
+                u,
+                nu.hexes + 1,
+                nu.changes + change,
+                lk.gauge,
+                nu.low or lk.volume == "low",
+                nu.nets | frozenset(nets_of_hex(g, v)),
+            )
             todo.append(v)
     del nodes[start]
     return nodes
@@ -1020,8 +1232,17 @@ def _tree_path(tree: dict[int, _Node], start: int, v: int) -> list[int]:
     return list(reversed(path))
 
 
-def _rail_checks(g: Game, f: Frame, p: Piece, kind: str, start: int, tree: dict[int, _Node], rates: dict[str, Any],
-                 accel: bool, mp_left: Fraction) -> Any:
+def _rail_checks(
+    g: Game,
+    f: Frame,
+    p: Piece,
+    kind: str,
+    start: int,
+    tree: dict[int, _Node],
+    rates: dict[str, Any],
+    accel: bool,
+    mp_left: Fraction,
+) -> Any:
     """The cost and capacity checks of :func:`plan_rail_move` for the routes of :func:`_rail_tree`
     (which follows only usable lines), as a predicate on the destination."""
     rail_only = units.is_rail_only(p)
@@ -1073,7 +1294,11 @@ def break_actions(g: Game, f: Frame, side: str) -> list[Action]:
     out: list[Action] = []
     table = listing.memo(g, "rail-breaks")
     rh = rail_hexes(g)
-    base = (f.step, repr(sorted((k, v) for k, v in f.params.items() if k != "units")), listing.snapshot(g).base)
+    base = (
+        f.step,
+        repr(sorted((k, v) for k, v in f.params.items() if k != "units")),
+        listing.snapshot(g).base,
+    )
     records = f.params.get("units", {})
     for p in units.on_map_units(g, side):
         h = units.hex_of(g, p)
@@ -1081,8 +1306,12 @@ def break_actions(g: Game, f: Frame, side: str) -> list[Action]:
             continue
         a: Action = {"type": "break-rail", "side": side, "piece": p.id}
         # whether the unit may break the line depends on the unit, what it carries, its record
-        key = (base, listing.piece_signature(p), tuple(listing.piece_signature(q) for q in g.state.contents(p.id)),
-               repr(records.get(p.id)))
+        key = (
+            base,
+            listing.piece_signature(p),
+            tuple(listing.piece_signature(q) for q in g.state.contents(p.id)),
+            repr(records.get(p.id)),
+        )
         ok = table.get(key)
         if ok is None:
             try:
@@ -1103,7 +1332,9 @@ def check_break(g: Game, f: Frame, action: Action) -> Fraction:
     from grognard.rulesets.greatwar.movement import MOVEMENT, can_move_now, mode_of, remaining
 
     if f.params.get("kind") != MOVEMENT and g.opt("rail-break-phases") == "movement-only":
-        raise IllegalAction("OT 7A6", "rail lines are broken in the movement phase only (option rail-break-phases)")
+        raise IllegalAction(
+            "OT 7A6", "rail lines are broken in the movement phase only (option rail-break-phases)"
+        )
     pid = action.get("piece")
     p = g.state.pieces.get(pid) if isinstance(pid, str) else None
     if p is None or p.side != action["side"]:
@@ -1112,7 +1343,9 @@ def check_break(g: Game, f: Frame, action: Action) -> Fraction:
     if why:
         raise IllegalAction("OT 7A6", why)
     if mode_of(f, p) == "accel":
-        raise IllegalAction("OT 6B3", f"{p.id} uses accelerated movement and may spend MPs only on moving")
+        raise IllegalAction(
+            "OT 6B3", f"{p.id} uses accelerated movement and may spend MPs only on moving"
+        )
     h = units.hex_of(g, p)
     if h is None or h not in rail_hexes(g):
         raise IllegalAction("OT 7A6", f"{p.id} is not on a rail line")
@@ -1148,12 +1381,18 @@ def check_boost(g: Game, f: Frame | None, action: Action) -> tuple[str, list[Pie
         secs = sections(g, side, str(net))
         if at is not None and len(secs) > 1:
             sec = next(s for s in secs if at in s.hexes)
-            room = section_capacity(g, side, str(net), sec, secs) / 2 - Fraction(rec["temp_by_section"].get(str(sec.id), 0))
+            room = section_capacity(g, side, str(net), sec, secs) / 2 - Fraction(
+                rec["temp_by_section"].get(str(sec.id), 0)
+            )
     if room <= 0:
-        raise IllegalAction("OT 7A5a", f"the temporary increase on {net} is already at half its capacity")
+        raise IllegalAction(
+            "OT 7A5a", f"the temporary increase on {net} is already at half its capacity"
+        )
     gain = min(Fraction(10 * len(res)), room)
     if Fraction(10 * (len(res) - 1)) >= room:
-        raise IllegalAction("OT 7A5a", f"{len(res)} Res Pts buy more than the {room} RE still allowed")
+        raise IllegalAction(
+            "OT 7A5a", f"{len(res)} Res Pts buy more than the {room} RE still allowed"
+        )
     return str(net), res, gain
 
 
@@ -1186,7 +1425,9 @@ def res_pt_actions(g: Game, side: str, kind: str) -> list[Action]:
     out: list[Action] = []
     if not net_defs(g):
         return out
-    res = [p for p in g.state.of_side(side) if units.utype(p).id == "res-pt" and p.loc.kind == "hex"]
+    res = [
+        p for p in g.state.of_side(side) if units.utype(p).id == "res-pt" and p.loc.kind == "hex"
+    ]
     if not res:
         return out
     for net in net_names(g):
@@ -1199,7 +1440,14 @@ def res_pt_actions(g: Game, side: str, kind: str) -> list[Action]:
         else:
             cost = build_cost(g, side, net)
             if len(here) >= cost:
-                out.append({"type": "rail-build", "side": side, "net": net, "res_pts": [p.id for p in here[:cost]]})
+                out.append(
+                    {
+                        "type": "rail-build",
+                        "side": side,
+                        "net": net,
+                        "res_pts": [p.id for p in here[:cost]],
+                    }
+                )
     return out
 
 
@@ -1209,7 +1457,11 @@ def build_cost(g: Game, side: str, net: str) -> int:
     without Lille or on the NE/SE Europe and West Russia nets without Warszawa; 2 on every Entente
     net once the USA has joined the Entente."""
     if side == "Entente":
-        usa = [n for n in g.scenario.data.nations if nations.rulebook_name(g, n) in ("USA", "United States", "America")]
+        usa = [
+            n
+            for n in g.scenario.data.nations
+            if nations.rulebook_name(g, n) in ("USA", "United States", "America")
+        ]
         if any(nations.side_of_nation(g, n) == "Entente" for n in usa):
             return 2
         if _entente_penalty(g, side, net):
@@ -1236,7 +1488,10 @@ def check_build(g: Game, action: Action) -> tuple[str, list[Piece], int]:
     k = len(res) // cost
     rec = ledger(g, str(net), side)
     if rec["builds"] + k > len(ys):
-        raise IllegalAction("OT 7A5b", f"at most {len(ys)} RE may be built on {net} this initial phase (one per yard)")
+        raise IllegalAction(
+            "OT 7A5b",
+            f"at most {len(ys)} RE may be built on {net} this initial phase (one per yard)",
+        )
     return str(net), res, k
 
 
@@ -1264,17 +1519,29 @@ def check_transfer(g: Game, action: Action) -> tuple[str, str, Fraction, list[Pi
         raise IllegalAction("OT 7A5d", "at most 3 RE may move from one net to another per turn")
     minimum = Fraction(str(da.minimum.get(side, 0)))
     if ra["capacity"] - amount < minimum:
-        raise IllegalAction("OT 7A5d", f"{a} may not go below its voluntary minimum of {minimum} RE")
+        raise IllegalAction(
+            "OT 7A5d", f"{a} may not go below its voluntary minimum of {minimum} RE"
+        )
     ha, hb = net_hexes(g, str(a)), net_hexes(g, str(b))
     all_yards = set(yards(g))
     ya_, yb_ = ha & all_yards, hb & all_yards
-    ya = {x for x in ya_ if not isolation.is_isolated(g, side, x) and any(rail_connected(g, side, x, y) for y in yb_)}
-    ya |= {y for y in yb_ if not isolation.is_isolated(g, side, y) and any(rail_connected(g, side, x, y) for x in ya_)}
+    ya = {
+        x
+        for x in ya_
+        if not isolation.is_isolated(g, side, x) and any(rail_connected(g, side, x, y) for y in yb_)
+    }
+    ya |= {
+        y
+        for y in yb_
+        if not isolation.is_isolated(g, side, y) and any(rail_connected(g, side, x, y) for x in ya_)
+    }
     if not ya:
         raise IllegalAction("OT 7A5d", f"{a} and {b} are not rail-connected")
     res = _res_pts(g, action, side, ya, "OT 7A5d")
     if len(res) != math.ceil(amount / 3):
-        raise IllegalAction("OT 7A5d", f"{math.ceil(amount / 3)} Res Pt(s) must be spent for {amount} RE")
+        raise IllegalAction(
+            "OT 7A5d", f"{math.ceil(amount / 3)} Res Pt(s) must be spent for {amount} RE"
+        )
     return str(a), str(b), amount, res
 
 
@@ -1316,7 +1583,12 @@ def apply_break(g: Game, f: Frame, action: Action) -> None:
     h = units.hex_of(g, p)
     assert h is not None
     set_marker(g, "rail-break", h, True)
-    g.emit("rail", f"{p.id} breaks the rail line in {g.board.label(h)} ({cost} MP)", rule="OT 7A6", hex=g.board.label(h))
+    g.emit(
+        "rail",
+        f"{p.id} breaks the rail line in {g.board.label(h)} ({cost} MP)",
+        rule="OT 7A6",
+        hex=g.board.label(h),
+    )
 
 
 @implements("OT 7A5a")
@@ -1327,14 +1599,23 @@ def apply_boost(g: Game, action: Action) -> None:
     net, res, gain = check_boost(g, f, action)
     rec = ledger(g, net, action["side"])
     at = units.hex_of(g, res[0]) if res else None
-    sid = _section_id(g, action["side"], net, at) if (at is not None and g.opt("isolated-rail-sections")) else None
+    sid = (
+        _section_id(g, action["side"], net, at)
+        if (at is not None and g.opt("isolated-rail-sections"))
+        else None
+    )
     rec["temp"] = Fraction(rec["temp"]) + gain
     if sid is not None:
         rec["temp_by_section"][str(sid)] = Fraction(rec["temp_by_section"].get(str(sid), 0)) + gain
     rec["deterioration_due"] = int(rec.get("deterioration_due", 0)) + len(res)
     rec["temp_sections"] = [*rec.get("temp_sections", []), *([sid] * len(res))]
     spend_res_pts(g, res, "OT 7A5a", f"temporary capacity on {net}")
-    g.emit("rail", f"{action['side']} raises its capacity on {net} by {gain} RE this player turn", rule="OT 7A5a", net=net)
+    g.emit(
+        "rail",
+        f"{action['side']} raises its capacity on {net} by {gain} RE this player turn",
+        rule="OT 7A5a",
+        net=net,
+    )
 
 
 def apply_initial_action(g: Game, action: Action) -> None:
@@ -1343,7 +1624,11 @@ def apply_initial_action(g: Game, action: Action) -> None:
     if t == "rail-build":
         net, res, k = check_build(g, action)
         at = units.hex_of(g, res[0])
-        sid = _section_id(g, side, net, at) if (at is not None and g.opt("isolated-rail-sections")) else None
+        sid = (
+            _section_id(g, side, net, at)
+            if (at is not None and g.opt("isolated-rail-sections"))
+            else None
+        )
         spend_res_pts(g, res, "OT 7A5b", f"permanent capacity on {net}")
         rec = ledger(g, net, side)
         rec["builds"] += k
@@ -1359,7 +1644,11 @@ def apply_initial_action(g: Game, action: Action) -> None:
         ra["transfers"][b] = Fraction(ra["transfers"].get(b, 0)) + amount
         _change(g, side, a, -amount, "OT 7A5d", f"transfer to {b}")
         rb["pending"] = Fraction(rb["pending"]) + amount
-        g.emit("rail", f"{amount} RE of capacity moves from {a} to {b} (usable from next turn)", rule="OT 7A5d")
+        g.emit(
+            "rail",
+            f"{amount} RE of capacity moves from {a} to {b} (usable from next turn)",
+            rule="OT 7A5d",
+        )
 
 
 def check_initial_action(g: Game, action: Action) -> None:

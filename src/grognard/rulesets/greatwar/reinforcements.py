@@ -36,23 +36,99 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 OB_KINDS = (
-    "receive", "arrive", "transfer", "withdraw", "add", "assemble", "breakdown", "assign", "switch", "move", "available",
-    "convert", "reorganize", "upgrade", "demobilize", "mobilize", "remobilize", "disarm", "disband", "scrap", "forming",
-    "full", "release", "remove", "remove-to-awq", "replace", "sequester", "stand-down", "substitute", "foreign-aid",
-    "historical", "special", "either", "combination", "linked", "conditional", "trigger-cr", "production",
+    "receive",
+    "arrive",
+    "transfer",
+    "withdraw",
+    "add",
+    "assemble",
+    "breakdown",
+    "assign",
+    "switch",
+    "move",
+    "available",
+    "convert",
+    "reorganize",
+    "upgrade",
+    "demobilize",
+    "mobilize",
+    "remobilize",
+    "disarm",
+    "disband",
+    "scrap",
+    "forming",
+    "full",
+    "release",
+    "remove",
+    "remove-to-awq",
+    "replace",
+    "sequester",
+    "stand-down",
+    "substitute",
+    "foreign-aid",
+    "historical",
+    "special",
+    "either",
+    "combination",
+    "linked",
+    "conditional",
+    "trigger-cr",
+    "production",
 )
 PLACEMENT_KINDS = ("receive", "arrive", "full", "release", "mobilize", "remobilize", "replace")
 OPTIONAL_KINDS = ("convert", "reorganize", "upgrade", "historical")
-TRNG_REPL_VERBS = ("add", "available", "convert", "forming", "full", "mobilize", "remobilize", "receive", "reorganize", "replace", "upgrade")
+TRNG_REPL_VERBS = (
+    "add",
+    "available",
+    "convert",
+    "forming",
+    "full",
+    "mobilize",
+    "remobilize",
+    "receive",
+    "reorganize",
+    "replace",
+    "upgrade",
+)
 RULE_OF = {
-    "add": "OT 16A1a", "assemble": "OT 16A1b", "assign": "OT 16A1c", "available": "OT 16A1d", "breakdown": "OT 16A1e",
-    "convert": "OT 16A1f", "demobilize": "OT 16A1g", "disarm": "OT 16A1h", "disband": "OT 16A1i", "foreign-aid": "OT 16A1k",
-    "forming": "OT 16A1l", "full": "OT 16A1l", "historical": "OT 16A1m", "mobilize": "OT 16A1n", "remobilize": "OT 16A1n",
-    "move": "OT 16A1o", "receive": "OT 16A1p", "release": "OT 16A1q", "remove": "OT 16A1r", "remove-to-awq": "OT 16A1s",
-    "reorganize": "OT 16A1t", "replace": "OT 16A1u", "scrap": "OT 16A1v", "sequester": "OT 16A1w", "stand-down": "OT 16A1x",
-    "substitute": "OT 16A1y", "switch": "OT 16A1z", "arrive": "OT 16A1aa", "transfer": "OT 16A1aa", "upgrade": "OT 16A1bb",
-    "withdraw": "OT 16A1cc", "either": "OT 16A1dd", "combination": "OT 16A1ee", "linked": "OT 16A1ff", "special": "OT 16A1gg",
-    "conditional": "OT 16A2", "trigger-cr": "OT 16A2", "production": "OT 16B1a",
+    "add": "OT 16A1a",
+    "assemble": "OT 16A1b",
+    "assign": "OT 16A1c",
+    "available": "OT 16A1d",
+    "breakdown": "OT 16A1e",
+    "convert": "OT 16A1f",
+    "demobilize": "OT 16A1g",
+    "disarm": "OT 16A1h",
+    "disband": "OT 16A1i",
+    "foreign-aid": "OT 16A1k",
+    "forming": "OT 16A1l",
+    "full": "OT 16A1l",
+    "historical": "OT 16A1m",
+    "mobilize": "OT 16A1n",
+    "remobilize": "OT 16A1n",
+    "move": "OT 16A1o",
+    "receive": "OT 16A1p",
+    "release": "OT 16A1q",
+    "remove": "OT 16A1r",
+    "remove-to-awq": "OT 16A1s",
+    "reorganize": "OT 16A1t",
+    "replace": "OT 16A1u",
+    "scrap": "OT 16A1v",
+    "sequester": "OT 16A1w",
+    "stand-down": "OT 16A1x",
+    "substitute": "OT 16A1y",
+    "switch": "OT 16A1z",
+    "arrive": "OT 16A1aa",
+    "transfer": "OT 16A1aa",
+    "upgrade": "OT 16A1bb",
+    "withdraw": "OT 16A1cc",
+    "either": "OT 16A1dd",
+    "combination": "OT 16A1ee",
+    "linked": "OT 16A1ff",
+    "special": "OT 16A1gg",
+    "conditional": "OT 16A2",
+    "trigger-cr": "OT 16A2",
+    "production": "OT 16B1a",
 }
 NAVAL_TRANSPORT_RE = Fraction(3)
 
@@ -70,11 +146,24 @@ def _turn_index(g: Game, turn: int | str) -> int:
 def _norm(g: Game, key: str, e: Any, turn: int | None = None) -> dict[str, Any]:
     if isinstance(e, dict):
         d = dict(e)
-        return {"key": key, "kind": str(d.get("kind", "")), "pieces": list(d.get("pieces", [])), "at": d.get("at"),
-                "params": dict(d.get("params", {})), "turn": turn if turn is not None else _turn_index(g, d.get("turn", 0)),
-                "state": {}}
-    return {"key": key, "kind": e.kind, "pieces": list(e.pieces), "at": e.at, "params": dict(e.params),
-            "turn": _turn_index(g, e.turn), "state": {}}
+        return {
+            "key": key,
+            "kind": str(d.get("kind", "")),
+            "pieces": list(d.get("pieces", [])),
+            "at": d.get("at"),
+            "params": dict(d.get("params", {})),
+            "turn": turn if turn is not None else _turn_index(g, d.get("turn", 0)),
+            "state": {},
+        }
+    return {
+        "key": key,
+        "kind": e.kind,
+        "pieces": list(e.pieces),
+        "at": e.at,
+        "params": dict(e.params),
+        "turn": _turn_index(g, e.turn),
+        "state": {},
+    }
 
 
 def schedule_entries(g: Game) -> list[dict[str, Any]]:
@@ -94,7 +183,11 @@ def entry_side(g: Game, e: dict[str, Any]) -> str | None:
         p = g.state.pieces.get(pid)
         if p is not None:
             return p.side
-    for sub in (*e["params"].get("steps", []), *e["params"].get("options", []), *e["params"].get("then", [])):
+    for sub in (
+        *e["params"].get("steps", []),
+        *e["params"].get("options", []),
+        *e["params"].get("then", []),
+    ):
         s2 = entry_side(g, _norm(g, "?", sub, 0))
         if s2:
             return s2
@@ -123,7 +216,14 @@ def _finish(g: Game, item: dict[str, Any], how: str = "done") -> None:
             break
 
 
-def _add_child(g: Game, parent: dict[str, Any], sub: Any, idx: int, requires: Sequence[str] = (), extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def _add_child(
+    g: Game,
+    parent: dict[str, Any],
+    sub: Any,
+    idx: int,
+    requires: Sequence[str] = (),
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     child = _norm(g, f"{parent['key']}.{idx}", sub, int(g.state.turn.get("index", 0)))
     child["side"] = parent["side"]
     child["requires"] = list(requires)
@@ -134,7 +234,7 @@ def _add_child(g: Game, parent: dict[str, Any], sub: Any, idx: int, requires: Se
     return child
 
 
-# ============================================================================ conditional reinforcements
+# ======================================================================= conditional reinforcements
 @implements("OT 16A2")
 def cr_triggered(g: Game, side: str, number: int) -> bool:
     """OT 16A2: whether conditional reinforcement ``number`` of ``side`` has been triggered."""
@@ -145,7 +245,13 @@ def trigger_cr(g: Game, side: str, number: int, why: str = "") -> None:
     lst = ob(g)["cr"].setdefault(side, [])
     if int(number) not in lst:
         lst.append(int(number))
-        g.emit("cr", f"{side}: conditional reinforcement {number} is triggered" + (f" ({why})" if why else ""), rule="OT 16A2", cr=int(number))
+        g.emit(
+            "cr",
+            f"{side}: conditional reinforcement {number} is triggered"
+            + (f" ({why})" if why else ""),
+            rule="OT 16A2",
+            cr=int(number),
+        )
 
 
 @implements("OT 16A2")
@@ -191,7 +297,8 @@ def _ports(g: Game) -> set[int]:
 
 @implements("OT 16A", "OT 16A1n", "OT 16A1q", "OT 16A1aa", "OT 16C12")
 def placement_options(g: Game, item: dict[str, Any], p: Piece) -> list[int]:
-    """OT 16A: where a reinforcement may be placed -- friendly-owned hexes only (enemy ZOCs allowed):
+    """OT 16A: where a reinforcement may be placed -- friendly-owned hexes only (enemy ZOCs
+    allowed):
     the hex ``at``; else the OB's ``hexes``; an arrival (OT 16A1aa) by rail on a friendly-owned rail
     hex, by sea in a friendly-owned port, overland anywhere, of the receiving command (next to the
     sending command: the ``hexes`` given, else the map edge); a mobilizing unit (OT 16A1n) anywhere
@@ -225,7 +332,11 @@ def placement_options(g: Game, item: dict[str, Any], p: Piece) -> list[int]:
         elif kind in ("mobilize", "remobilize"):
             cands = area or []
         else:
-            cands = [i for i in (area if area is not None else range(g.board.n)) if geography.is_city(g, i)]
+            cands = [
+                i
+                for i in (area if area is not None else range(g.board.n))
+                if geography.is_city(g, i)
+            ]
     out = []
     for i in cands:
         if g.state.control.get(i) != side:
@@ -240,7 +351,12 @@ def placement_options(g: Game, item: dict[str, Any], p: Piece) -> list[int]:
             continue
         out.append(i)
     dist = params.get("district")
-    if dist and kind not in ("mobilize", "remobilize", "arrive") and not params.get("hexes") and not isinstance(at, str):
+    if (
+        dist
+        and kind not in ("mobilize", "remobilize", "arrive")
+        and not params.get("hexes")
+        and not isinstance(at, str)
+    ):
         uniso = [i for i in out if not isolation.is_isolated(g, side, i)]
         if uniso and ob(g).get("iso_placed", {}).get(str(dist)) == replacements.ip_id(g):
             out = uniso
@@ -269,7 +385,11 @@ def trng_repl_missing(g: Game, side: str, nation: str, command: str | None) -> b
     missing (released, Rule 37F4; nation attribute ``trng_repl_missing``: true or a list of
     commands, or set during play in ``gw(g)["trng_repl_missing"]``)."""
     live = gw(g).get("trng_repl_missing", {}).get(nation)
-    v = live if live is not None else nations.nation_attrs(g, nation).get("trng_repl_missing", False)
+    v = (
+        live
+        if live is not None
+        else nations.nation_attrs(g, nation).get("trng_repl_missing", False)
+    )
     if isinstance(v, list):
         return command in v
     return bool(v)
@@ -290,13 +410,24 @@ def trng_repl_check(g: Game, item: dict[str, Any]) -> bool:
             nation = q.nation
             break
     nation = item["params"].get("nation", nation)
-    if nation is None or not trng_repl_missing(g, item["side"], str(nation), item["params"].get("command")):
+    if nation is None or not trng_repl_missing(
+        g, item["side"], str(nation), item["params"].get("command")
+    ):
         return True
     item["state"]["trng_checked"] = True
-    res = special_units.gst(g, "trng-repl", f"{item['kind']} ({item['key']}) with the training garrison missing", "OT 16C9a")
+    res = special_units.gst(
+        g,
+        "trng-repl",
+        f"{item['kind']} ({item['key']}) with the training garrison missing",
+        "OT 16C9a",
+    )
     if res.startswith("S"):
         return True
-    g.emit("reinforcement", f"the {item['kind']} activity {item['key']} is forfeited ({res})", rule="OT 16C9a")
+    g.emit(
+        "reinforcement",
+        f"the {item['kind']} activity {item['key']} is forfeited ({res})",
+        rule="OT 16C9a",
+    )
     return False
 
 
@@ -330,14 +461,24 @@ def withdraw_problem(g: Game, p: Piece) -> str | None:
 
 
 @implements("OT 16A1cc")
-def withdraw(g: Game, p: Piece, rule: str, why: str = "withdrawn", to_box: str | None = None) -> None:
+def withdraw(
+    g: Game, p: Piece, rule: str, why: str = "withdrawn", to_box: str | None = None
+) -> None:
     """OT 16A1cc: a withdrawn unit leaves play (or goes to a box: assign, demobilize); from a
     replacement pool its owner forfeits its replacement cost (a deficit if he is short)."""
     if replacements.in_pool(g, p):
         cost = replacements.replacement_strength(g, p, isolated=False)
         c = replacements.contingent_of(g, p)
-        replacements.pay_points(g, p.side, str(p.attrs["pool"]), {c: cost[MAN]} if cost[MAN] else {}, cost[EQU], rule="OT 16A1cc",
-                                why=f"withdrawing {p.id} from the pool", allow_deficit=True)
+        replacements.pay_points(
+            g,
+            p.side,
+            str(p.attrs["pool"]),
+            {c: cost[MAN]} if cost[MAN] else {},
+            cost[EQU],
+            rule="OT 16A1cc",
+            why=f"withdrawing {p.id} from the pool",
+            allow_deficit=True,
+        )
     if to_box is None:
         _out(g, p, rule, why)
     else:
@@ -348,7 +489,11 @@ def withdraw(g: Game, p: Piece, rule: str, why: str = "withdrawn", to_box: str |
 
 
 def _match(g: Game, p: Piece, m: dict[str, Any]) -> bool:
-    if "nation" in m and p.nation != m["nation"] and nations.rulebook_name(g, p.nation) != m["nation"]:
+    if (
+        "nation" in m
+        and p.nation != m["nation"]
+        and nations.rulebook_name(g, p.nation) != m["nation"]
+    ):
         return False
     if "contingent" in m and replacements.contingent_of(g, p) != m["contingent"]:
         return False
@@ -357,7 +502,9 @@ def _match(g: Game, p: Piece, m: dict[str, Any]) -> bool:
     if "size" in m and units.size_of(p) != m["size"]:
         return False
     for k in ("attack", "defense", "move"):
-        if k in m and str(units.printed(p, k)) != str(Fraction(str(m[k])) if k != "move" or str(m[k]) not in "RW" else m[k]):
+        if k in m and str(units.printed(p, k)) != str(
+            Fraction(str(m[k])) if k != "move" or str(m[k]) not in "RW" else m[k]
+        ):
             return False
     return True
 
@@ -382,7 +529,11 @@ def withdraw_candidates(g: Game, item: dict[str, Any]) -> list[tuple[str, Piece,
             continue
         if _match(g, p, m):
             out.append((p.id, p, False))
-        elif item["params"].get("cadre") and replacements.reduced_face(p) and p.face != replacements.reduced_face(p):
+        elif (
+            item["params"].get("cadre")
+            and replacements.reduced_face(p)
+            and p.face != replacements.reduced_face(p)
+        ):
             keep = p.face
             p.face = str(replacements.reduced_face(p))
             try:
@@ -403,7 +554,17 @@ def _transfer_capacity(g: Game, item: dict[str, Any], movers: list[Piece]) -> No
 
     side = item["side"]
     by = item["params"].get("by", "rail")
-    need = Fraction(str(item["params"].get("re", sum((units.transport_re(g, p, "rail" if by == "rail" else "naval") for p in movers), Fraction(0)))))
+    need = Fraction(
+        str(
+            item["params"].get(
+                "re",
+                sum(
+                    (units.transport_re(g, p, "rail" if by == "rail" else "naval") for p in movers),
+                    Fraction(0),
+                ),
+            )
+        )
+    )
     if by == "rail":
         net = item["params"].get("net")
         if not net:
@@ -413,12 +574,17 @@ def _transfer_capacity(g: Game, item: dict[str, Any], movers: list[Piece]) -> No
             return
         while avail < need:
             ys = set(rail.connected_unisolated_yards(g, side, str(net)))
-            res = [q for q in sorted(g.state.pieces.values(), key=lambda q: q.id)
-                   if q.side == side and units.utype(q).id == "res-pt" and units.hex_of(g, q) in ys]
+            res = [
+                q
+                for q in sorted(g.state.pieces.values(), key=lambda q: q.id)
+                if q.side == side and units.utype(q).id == "res-pt" and units.hex_of(g, q) in ys
+            ]
             if not res:
                 break
             try:
-                rail.apply_boost(g, {"type": "rail-boost", "side": side, "net": str(net), "res_pts": [res[0].id]})
+                rail.apply_boost(
+                    g, {"type": "rail-boost", "side": side, "net": str(net), "res_pts": [res[0].id]}
+                )
             except IllegalAction:
                 break
             avail = rail.available(g, side, str(net)) or Fraction(0)
@@ -426,15 +592,25 @@ def _transfer_capacity(g: Game, item: dict[str, Any], movers: list[Piece]) -> No
         led = rail.ledger(g, str(net), side)
         led["used"] = Fraction(led["used"]) + use
         short = need - use
-        g.emit("transfer", f"{side} uses {use} RE of rail capacity on {net} for the transfer" + (f"; {short} RE come from outside" if short else ""),
-               rule="OT 16A1aa")
+        g.emit(
+            "transfer",
+            f"{side} uses {use} RE of rail capacity on {net} for the transfer"
+            + (f"; {short} RE come from outside" if short else ""),
+            rule="OT 16A1aa",
+        )
     elif by == "sea":
         listed = Fraction(len(item["params"].get("transports", []))) * NAVAL_TRANSPORT_RE
         need = max(Fraction(0), need - listed)
         cmd = item["params"].get("from")
         hexes = set(replacements.command_hexes(g, str(cmd))) if cmd else set(range(g.board.n))
-        own = [q for q in sorted(g.state.pieces.values(), key=lambda q: q.id) if q.side == side and units.utype(q).id == "naval-transport"
-               and q.id not in item["params"].get("transports", []) and units.hex_of(g, q) in hexes]
+        own = [
+            q
+            for q in sorted(g.state.pieces.values(), key=lambda q: q.id)
+            if q.side == side
+            and units.utype(q).id == "naval-transport"
+            and q.id not in item["params"].get("transports", [])
+            and units.hex_of(g, q) in hexes
+        ]
         used = []
         for q in own:
             if need <= 0:
@@ -442,8 +618,13 @@ def _transfer_capacity(g: Game, item: dict[str, Any], movers: list[Piece]) -> No
             used.append(q.id)
             q.attrs["allocated_turn"] = int(g.state.turn.get("index", 0))
             need -= NAVAL_TRANSPORT_RE
-        g.emit("transfer", f"{side} allocates naval transports {', '.join(used) or 'none'} to the transfer"
-               + (f"; {max(need, Fraction(0))} RE of shipping come from outside" if need > 0 else ""), rule="OT 16A1aa", transports=used)
+        g.emit(
+            "transfer",
+            f"{side} allocates naval transports {', '.join(used) or 'none'} to the transfer"
+            + (f"; {max(need, Fraction(0))} RE of shipping come from outside" if need > 0 else ""),
+            rule="OT 16A1aa",
+            transports=used,
+        )
 
 
 def _arrival_mark(g: Game, item: dict[str, Any], rail_kind: str | None) -> str | None:
@@ -455,8 +636,12 @@ def _arrival_mark(g: Game, item: dict[str, Any], rail_kind: str | None) -> str |
     to_cmd = item["params"].get("command")
     from grognard.rulesets.greatwar.catalogue import theater_of_command
 
-    same = bool(from_cmd and to_cmd and theater_of_command(str(from_cmd)) is not None
-                and theater_of_command(str(from_cmd)) == theater_of_command(str(to_cmd)))
+    same = bool(
+        from_cmd
+        and to_cmd
+        and theater_of_command(str(from_cmd)) is not None
+        and theater_of_command(str(from_cmd)) == theater_of_command(str(to_cmd))
+    )
     if "same_theater" in item["params"]:
         same = bool(item["params"]["same_theater"])
     if by == "rail":
@@ -476,7 +661,12 @@ def _rail_choice_needed(item: dict[str, Any]) -> bool:
     if "same_theater" in item["params"]:
         return bool(item["params"]["same_theater"])
     a, b = item["params"].get("from"), item["params"].get("command")
-    return bool(a and b and theater_of_command(str(a)) is not None and theater_of_command(str(a)) == theater_of_command(str(b)))
+    return bool(
+        a
+        and b
+        and theater_of_command(str(a)) is not None
+        and theater_of_command(str(a)) == theater_of_command(str(b))
+    )
 
 
 def _pending_placements(g: Game, item: dict[str, Any]) -> list[Piece]:
@@ -499,7 +689,14 @@ def _place(g: Game, item: dict[str, Any], p: Piece, i: int, rail_kind: str | Non
     mark = _arrival_mark(g, item, rail_kind)
     if mark:
         gw(g).setdefault("arrivals", {})[p.id] = {"mark": mark, "side": p.side}
-        g.emit("arrival", f"{p.id} arrived by {item['params'].get('by', 'rail')}: {mark} in the next movement phase", rule="OT 16A1aa", piece=p.id, mark=mark)
+        g.emit(
+            "arrival",
+            f"{p.id} arrived by {item['params'].get('by', 'rail')}: {mark} in the next movement"
+            " phase",
+            rule="OT 16A1aa",
+            piece=p.id,
+            mark=mark,
+        )
     dist = item["params"].get("district")
     if dist and isolation.is_isolated(g, item["side"], i):
         ob(g).setdefault("iso_placed", {})[str(dist)] = replacements.ip_id(g)
@@ -529,7 +726,12 @@ def run_item(g: Game, item: dict[str, Any]) -> str:
         if kind == "replace" and not item["state"].get("resolved"):
             return _run_replace(g, item)
         area = _area_of_item(item)
-        if kind != "arrive" and not item.get("at") and not params.get("hexes") and all_cities_enemy_owned(g, side, area):
+        if (
+            kind != "arrive"
+            and not item.get("at")
+            and not params.get("hexes")
+            and all_cities_enemy_owned(g, side, area)
+        ):
             for p in _pending_placements(g, item):
                 _out(g, p, "OT 16C14", f"every city of {area} is enemy-owned: forfeited")
             _finish(g, item, "forfeited")
@@ -542,11 +744,23 @@ def run_item(g: Game, item: dict[str, Any]) -> str:
                     assert h is not None
                     if replacements.regular_supply(g, side, h):
                         p.face = replacements.full_face(p)
-                        g.emit("reinforcement", f"{p.id} mobilizes to full strength", rule="OT 16A1n", piece=p.id)
+                        g.emit(
+                            "reinforcement",
+                            f"{p.id} mobilizes to full strength",
+                            rule="OT 16A1n",
+                            piece=p.id,
+                        )
                     else:
                         cost = replacements.rebuild_cost(g, p)
-                        replacements.add_points(g, side, replacements.command_of(g, h), {replacements.contingent_of(g, p): cost[MAN]},
-                                                cost[EQU], rule="OT 16A1n", why=f"{p.id} mobilizes out of supply")
+                        replacements.add_points(
+                            g,
+                            side,
+                            replacements.command_of(g, h),
+                            {replacements.contingent_of(g, p): cost[MAN]},
+                            cost[EQU],
+                            rule="OT 16A1n",
+                            why=f"{p.id} mobilizes out of supply",
+                        )
                     item["state"].setdefault("placed", []).append(p.id)
         pend = _pending_placements(g, item)
         if not pend:
@@ -558,29 +772,54 @@ def run_item(g: Game, item: dict[str, Any]) -> str:
                 item["state"].setdefault("placed", []).append(p.id)
             _finish(g, item)
             return "done"
-        if isinstance(item.get("at"), str) and g.board.has_label(item["at"]) and not _rail_choice_needed(item):
+        if (
+            isinstance(item.get("at"), str)
+            and g.board.has_label(item["at"])
+            and not _rail_choice_needed(item)
+        ):
             for p in pend:
                 if placement_options(g, item, p):
                     _place(g, item, p, g.board.idx(item["at"]), None)
             if not _pending_placements(g, item):
                 _finish(g, item)
                 return "done"
-            g.emit("reinforcement", f"{item['kind']} {item['key']} of {side} is delayed: {item['at']} cannot take it now", rule="OT 16A")
+            g.emit(
+                "reinforcement",
+                f"{item['kind']} {item['key']} of {side} is delayed: {item['at']} cannot take"
+                " it now",
+                rule="OT 16A",
+            )
             return "wait"
         if any(placement_options(g, item, p) for p in pend):
             return "task"
-        g.emit("reinforcement", f"{item['kind']} {item['key']} of {side} is delayed: no legal hex", rule="OT 16A")
+        g.emit(
+            "reinforcement",
+            f"{item['kind']} {item['key']} of {side} is delayed: no legal hex",
+            rule="OT 16A",
+        )
         return "wait"
     if kind in ("withdraw", "assign", "demobilize", "transfer"):
         if kind == "transfer":
             to = params.get("to")
-            if to and replacements.controls_command(g, side, str(to)) and nations.controlled_commands(g, side) is not None:
-                g.emit("transfer", f"{item['key']}: a transfer between commands {side} controls is ignored", rule="OT 16A1aa")
+            if (
+                to
+                and replacements.controls_command(g, side, str(to))
+                and nations.controlled_commands(g, side) is not None
+            ):
+                g.emit(
+                    "transfer",
+                    f"{item['key']}: a transfer between commands {side} controls is ignored",
+                    rule="OT 16A1aa",
+                )
                 _finish(g, item, "ignored")
                 return "done"
         cands = withdraw_candidates(g, item)
         if item["pieces"]:
-            need = [p for p in _pieces(g, item) if g.state.where(p.id) != Loc.box(replacements.OUT_OF_PLAY)]
+            need = [
+                p
+                for p in _pieces(g, item)
+                if g.state.where(p.id) != Loc.box(replacements.OUT_OF_PLAY)
+            ]
             if any(withdraw_problem(g, p) for p in need):
                 return "wait"
             if kind == "transfer":
@@ -590,12 +829,20 @@ def run_item(g: Game, item: dict[str, Any]) -> str:
             _finish(g, item)
             return "done"
         if not cands:
-            g.emit("reinforcement", f"{item['kind']} {item['key']}: no matching unit can be withdrawn yet; deferred", rule="OT 16A1cc")
+            g.emit(
+                "reinforcement",
+                f"{item['kind']} {item['key']}: no matching unit can be withdrawn yet; deferred",
+                rule="OT 16A1cc",
+            )
             return "wait"
         return "task"
     if kind in OPTIONAL_KINDS:
         if kind == "historical" and not params.get("then"):
-            g.emit("historical", str(params.get("text", f"historical note {item['key']}")), rule="OT 16A1m")
+            g.emit(
+                "historical",
+                str(params.get("text", f"historical note {item['key']}")),
+                rule="OT 16A1m",
+            )
             _finish(g, item)
             return "done"
         return "optional"
@@ -610,7 +857,9 @@ def run_item(g: Game, item: dict[str, Any]) -> str:
             for k, sub in enumerate(params.get("steps", [])):
                 c = _add_child(g, item, sub, k, prev)
                 prev = [c["key"]]
-            item["state"]["children"] = [f"{item['key']}.{k}" for k in range(len(params.get("steps", [])))]
+            item["state"]["children"] = [
+                f"{item['key']}.{k}" for k in range(len(params.get("steps", [])))
+            ]
         if all(k in ob(g)["done"] for k in item["state"]["children"]):
             _finish(g, item)
             return "done"
@@ -625,7 +874,11 @@ def run_item(g: Game, item: dict[str, Any]) -> str:
             return "done"
         return "wait"
     if kind == "special":
-        g.emit("special", str(params.get("text", f"special OB instruction {item['key']}")), rule="OT 16A1gg")
+        g.emit(
+            "special",
+            str(params.get("text", f"special OB instruction {item['key']}")),
+            rule="OT 16A1gg",
+        )
         for k, sub in enumerate(params.get("then", [])):
             _add_child(g, item, sub, k)
         _finish(g, item)
@@ -644,15 +897,38 @@ def _do_withdraw(g: Game, item: dict[str, Any], p: Piece, full_for_cadre: bool) 
     if full_for_cadre:
         cost = replacements.rebuild_cost(g, p, replacements.reduced_face(p))
         h = units.hex_of(g, p)
-        cmd = replacements.command_of(g, h) if h is not None else str(item["params"].get("command", replacements.NO_COMMAND))
-        replacements.add_points(g, p.side, cmd, {replacements.contingent_of(g, p): cost[MAN]}, cost[EQU], rule="OT 16A1cc",
-                                why=f"{p.id} withdrawn at full strength instead of its cadre", locked=True)
+        cmd = (
+            replacements.command_of(g, h)
+            if h is not None
+            else str(item["params"].get("command", replacements.NO_COMMAND))
+        )
+        replacements.add_points(
+            g,
+            p.side,
+            cmd,
+            {replacements.contingent_of(g, p): cost[MAN]},
+            cost[EQU],
+            rule="OT 16A1cc",
+            why=f"{p.id} withdrawn at full strength instead of its cadre",
+            locked=True,
+        )
     if kind == "withdraw" or kind == "transfer":
-        withdraw(g, p, rule, "transferred to a command not controlled" if kind == "transfer" else "withdrawn")
+        withdraw(
+            g,
+            p,
+            rule,
+            "transferred to a command not controlled" if kind == "transfer" else "withdrawn",
+        )
     elif kind == "assign":
         withdraw(g, p, rule, "assigned to a garrison", to_box=_box(item, "garrison"))
     elif kind == "demobilize":
-        withdraw(g, p, rule, "demobilized", to_box=_box(item, f"demobilized:{item['params'].get('district', '')}"))
+        withdraw(
+            g,
+            p,
+            rule,
+            "demobilized",
+            to_box=_box(item, f"demobilized:{item['params'].get('district', '')}"),
+        )
 
 
 @implements("OT 16A1u")
@@ -667,12 +943,25 @@ def _run_replace(g: Game, item: dict[str, Any]) -> str:
         if replacements.in_pool(g, p, side):
             found.append(p.id)
         else:
-            cost = replacements.replacement_strength(g, p, replacements.full_face(p), isolated=False)
-            replacements.add_points(g, side, cmd, {replacements.contingent_of(g, p): cost[MAN]}, cost[EQU], rule="OT 16A1u",
-                                    why=f"{p.id} is not in the pool")
+            cost = replacements.replacement_strength(
+                g, p, replacements.full_face(p), isolated=False
+            )
+            replacements.add_points(
+                g,
+                side,
+                cmd,
+                {replacements.contingent_of(g, p): cost[MAN]},
+                cost[EQU],
+                rule="OT 16A1u",
+                why=f"{p.id} is not in the pool",
+            )
     item["pieces"] = found
     item["state"]["resolved"] = True
-    if "district" not in item["params"] and "hexes" not in item["params"] and "command" not in item["params"]:
+    if (
+        "district" not in item["params"]
+        and "hexes" not in item["params"]
+        and "command" not in item["params"]
+    ):
         item["params"]["command"] = cmd
     return run_item(g, item)
 
@@ -704,7 +993,9 @@ def linked_available(item: dict[str, Any], g: Game) -> list[str]:
     if not open_nums:
         return []
     low = min(open_nums)
-    return sorted(k for k, v in labels.items() if v["number"] == low and k not in done and k not in started)
+    return sorted(
+        k for k, v in labels.items() if v["number"] == low and k not in done and k not in started
+    )
 
 
 def _run_automatic(g: Game, item: dict[str, Any], rule: str) -> str:
@@ -729,7 +1020,15 @@ def verb_add(g: Game, item: dict[str, Any]) -> str | None:
     cmd = str(params.get("command", replacements.NO_COMMAND))
     if params.get("man") or params.get("equ"):
         man = {str(c): Fraction(str(v)) for c, v in dict(params.get("man", {})).items()}
-        replacements.add_points(g, side, cmd, man, Fraction(str(params.get("equ", 0))), rule="OT 16A1a", why=f"OB {item['key']}")
+        replacements.add_points(
+            g,
+            side,
+            cmd,
+            man,
+            Fraction(str(params.get("equ", 0))),
+            rule="OT 16A1a",
+            why=f"OB {item['key']}",
+        )
     for p in _pieces(g, item):
         box = _box(item, f"pool:{cmd}")
         if box.startswith("pool") or box == units.ELIMINATED_BOX:
@@ -761,7 +1060,12 @@ def verb_available(g: Game, item: dict[str, Any]) -> str | None:
     call-up (attribute ``available``)."""
     for p in _pieces(g, item):
         p.attrs["available"] = str(item["params"].get("for", "assembly"))
-        g.emit("reinforcement", f"{p.id} is available for {p.attrs['available']}", rule="OT 16A1d", piece=p.id)
+        g.emit(
+            "reinforcement",
+            f"{p.id} is available for {p.attrs['available']}",
+            rule="OT 16A1d",
+            piece=p.id,
+        )
     return None
 
 
@@ -771,7 +1075,9 @@ def verb_sequester(g: Game, item: dict[str, Any]) -> str | None:
     released only as their conditional reinforcement allows (OT 37F)."""
     for p in _pieces(g, item):
         p.status.add("sequestered")
-        g.emit("reinforcement", f"{p.id} is sequestered in its garrison", rule="OT 16A1w", piece=p.id)
+        g.emit(
+            "reinforcement", f"{p.id} is sequestered in its garrison", rule="OT 16A1w", piece=p.id
+        )
     return None
 
 
@@ -789,7 +1095,8 @@ def verb_stand_down(g: Game, item: dict[str, Any]) -> str | None:
 
 @implements("OT 16A1y")
 def verb_substitute(g: Game, item: dict[str, Any]) -> str | None:
-    """OT 16A1y: Substitute -- the unit is exchanged, wherever it is, for the new one (``into``); the
+    """OT 16A1y: Substitute -- the unit is exchanged, wherever it is, for the new one (``into``);
+    the
     old unit is out of play."""
     into = [g.state.pieces[x] for x in item["params"].get("into", []) if x in g.state.pieces]
     for old, new in zip(_pieces(g, item), into, strict=False):
@@ -799,7 +1106,9 @@ def verb_substitute(g: Game, item: dict[str, Any]) -> str | None:
                 new.attrs[k] = old.attrs[k]
         _out(g, old, "OT 16A1y", f"replaced by {new.id}")
         g.state.move(new.id, loc)
-        g.emit("reinforcement", f"{new.id} takes the place of {old.id}", rule="OT 16A1y", piece=new.id)
+        g.emit(
+            "reinforcement", f"{new.id} takes the place of {old.id}", rule="OT 16A1y", piece=new.id
+        )
     return None
 
 
@@ -821,10 +1130,20 @@ def verb_remove_to_awq(g: Game, item: dict[str, Any]) -> str | None:
         if replacements.in_pool(g, p):
             p.attrs["awq_pending"] = True
             p.attrs["awq_box"] = _box(item, f"awq:{cmd}")
-            g.emit("reinforcement", f"{p.id} will go to the African Winter Quarters box when replaced", rule="OT 16A1s", piece=p.id)
+            g.emit(
+                "reinforcement",
+                f"{p.id} will go to the African Winter Quarters box when replaced",
+                rule="OT 16A1s",
+                piece=p.id,
+            )
         else:
             g.state.move(p.id, Loc.box(_box(item, f"awq:{cmd}")))
-            g.emit("reinforcement", f"{p.id} goes to the African Winter Quarters box", rule="OT 16A1s", piece=p.id)
+            g.emit(
+                "reinforcement",
+                f"{p.id} goes to the African Winter Quarters box",
+                rule="OT 16A1s",
+                piece=p.id,
+            )
     return None
 
 
@@ -835,7 +1154,11 @@ def verb_forming(g: Game, item: dict[str, Any]) -> str | None:
     params = item["params"]
     cmd = str(params.get("command", replacements.NO_COMMAND))
     for p in _pieces(g, item):
-        p.attrs["forming"] = {"turn": int(g.state.turn.get("index", 0)), "district": params.get("district"), "command": params.get("command")}
+        p.attrs["forming"] = {
+            "turn": int(g.state.turn.get("index", 0)),
+            "district": params.get("district"),
+            "command": params.get("command"),
+        }
         g.state.move(p.id, Loc.box(_box(item, f"forming:{params.get('district', cmd)}")))
         g.emit("reinforcement", f"{p.id} begins forming", rule="OT 16A1l", piece=p.id)
     return None
@@ -864,7 +1187,9 @@ def verb_scrap(g: Game, item: dict[str, Any]) -> str | None:
 
 
 def verb_trigger(g: Game, item: dict[str, Any]) -> str | None:
-    trigger_cr(g, item["side"], int(item["params"].get("cr", 0)), str(item["params"].get("text", "")))
+    trigger_cr(
+        g, item["side"], int(item["params"].get("cr", 0)), str(item["params"].get("text", ""))
+    )
     return None
 
 
@@ -891,7 +1216,11 @@ def verb_assemble(g: Game, item: dict[str, Any]) -> str | None:
     comps = [g.state.pieces[x] for x in params.get("components", []) if x in g.state.pieces]
     if parent is None or not comps:
         return None
-    why = breakdowns.assemble_problem(g, parent, comps) if kind == "assemble" else breakdowns.breakdown_problem(g, parent, comps, ob=True)
+    why = (
+        breakdowns.assemble_problem(g, parent, comps)
+        if kind == "assemble"
+        else breakdowns.breakdown_problem(g, parent, comps, ob=True)
+    )
     if why:
         g.emit("reinforcement", f"{item['key']}: {why}; delayed", rule=rule)
         return "wait"
@@ -903,10 +1232,24 @@ def verb_assemble(g: Game, item: dict[str, Any]) -> str | None:
 
 
 AUTOMATIC: dict[str, Any] = {
-    "add": verb_add, "switch": verb_switch, "move": verb_switch, "available": verb_available, "sequester": verb_sequester,
-    "stand-down": verb_stand_down, "substitute": verb_substitute, "remove": verb_remove, "remove-to-awq": verb_remove_to_awq,
-    "forming": verb_forming, "disarm": verb_disarm, "disband": verb_disband, "scrap": verb_scrap, "trigger-cr": verb_trigger,
-    "production": verb_production, "foreign-aid": verb_foreign_aid, "assemble": verb_assemble, "breakdown": verb_assemble,
+    "add": verb_add,
+    "switch": verb_switch,
+    "move": verb_switch,
+    "available": verb_available,
+    "sequester": verb_sequester,
+    "stand-down": verb_stand_down,
+    "substitute": verb_substitute,
+    "remove": verb_remove,
+    "remove-to-awq": verb_remove_to_awq,
+    "forming": verb_forming,
+    "disarm": verb_disarm,
+    "disband": verb_disband,
+    "scrap": verb_scrap,
+    "trigger-cr": verb_trigger,
+    "production": verb_production,
+    "foreign-aid": verb_foreign_aid,
+    "assemble": verb_assemble,
+    "breakdown": verb_assemble,
 }
 
 
@@ -914,7 +1257,8 @@ AUTOMATIC: dict[str, Any] = {
 def _disarm(g: Game, p: Piece) -> None:
     """OT 16A1h: a unit disarmed on the map gives its special replacement value (OT 16B4) halved,
     rounded down to the nearest 1/2 (divided once, interpretation default), into its command's pool
-    or its hex -- into the hex if it is isolated; from a pool it gives nothing. It is out of play."""
+    or its hex -- into the hex if it is isolated; from a pool it gives nothing. It is out of play.
+    """
     h = units.hex_of(g, p)
     if h is None:
         _out(g, p, "OT 16A1h", "disarmed")
@@ -928,10 +1272,21 @@ def _disarm(g: Game, p: Piece) -> None:
     iso = isolation.is_isolated(g, side, h)
     _out(g, p, "OT 16A1h", "disarmed")
     if iso:
-        replacements.place_points(g, side, h, MAN, man, c, p.nation, rule="OT 16A1h", why="disarmed")
+        replacements.place_points(
+            g, side, h, MAN, man, c, p.nation, rule="OT 16A1h", why="disarmed"
+        )
         replacements.place_points(g, side, h, EQU, equ, rule="OT 16A1h", why="disarmed")
     else:
-        replacements.add_points(g, side, replacements.command_of(g, h), {c: man}, equ, rule="OT 16A1h", why=f"disarming {p.id}", locked=True)
+        replacements.add_points(
+            g,
+            side,
+            replacements.command_of(g, h),
+            {c: man},
+            equ,
+            rule="OT 16A1h",
+            why=f"disarming {p.id}",
+            locked=True,
+        )
 
 
 @implements("OT 16A1k")
@@ -944,15 +1299,26 @@ def _mandatory_aid(g: Game, item: dict[str, Any]) -> None:
     nation = str(params.get("nation", "?"))
     equ = Fraction(str(params.get("equ", 0)))
     if equ:
-        replacements.pay_points(g, side, cmd, {}, equ, rule="OT 16A1k", why=f"foreign aid to {nation}")
+        replacements.pay_points(
+            g, side, cmd, {}, equ, rule="OT 16A1k", why=f"foreign aid to {nation}"
+        )
     res = int(params.get("res", 0))
-    rp = [q for q in sorted(g.state.pieces.values(), key=lambda q: q.id) if q.side == side and units.utype(q).id == "res-pt" and units.hex_of(g, q) is not None]
+    rp = [
+        q
+        for q in sorted(g.state.pieces.values(), key=lambda q: q.id)
+        if q.side == side and units.utype(q).id == "res-pt" and units.hex_of(g, q) is not None
+    ]
     for q in rp[:res]:
         g.state.move(q.id, Loc.box(f"aid:{nation}"))
     aid = gw(g).setdefault("aid", {}).setdefault(nation, {})
     aid["equ-pt"] = Fraction(aid.get("equ-pt", 0)) + equ
     aid["res-pt"] = Fraction(aid.get("res-pt", 0)) + min(res, len(rp))
-    g.emit("foreign-aid", f"{side} sends {equ} Equ Pts and {min(res, len(rp))} Res Pts to {nation} as the OB requires", rule="OT 16A1k")
+    g.emit(
+        "foreign-aid",
+        f"{side} sends {equ} Equ Pts and {min(res, len(rp))} Res Pts to {nation} as the OB"
+        " requires",
+        rule="OT 16A1k",
+    )
 
 
 # ============================================================================ production (OT 16B1a)
@@ -962,7 +1328,8 @@ def produce(g: Game, item: dict[str, Any]) -> None:
     Sep, Nov; or the turn track's ``production`` attribute), in the owner's initial phase.
     (i) Man Pts by contingent per the Manpower Production Charts (the entry's ``man``), halved for a
     nation whose training and replacement garrison is missing (OT 16C9b), into the command's general
-    pool (the owner may move them onto the map by the transfers of OT 16B3). (ii) Basic rule: Equ Pts
+    pool (the owner may move them onto the map by the transfers of OT 16B3). (ii) Basic rule: Equ
+    Pts
     per the Historical Production Table (``equ``) into the pool, Res Pts (``res``) placed as Res Pt
     markers at friendly-owned cities in regular general supply of the command (the owner chooses).
     (iii) Advanced rule (option ``advanced-production``): Equ and Res Pts come only from the
@@ -974,7 +1341,11 @@ def produce(g: Game, item: dict[str, Any]) -> None:
         return
     item["state"]["produced"] = True
     if not calendar.is_production_cycle(g):
-        g.emit("production", f"{item['key']}: {g.turn_label()} is not a production turn; nothing is received", rule="OT 16B1a")
+        g.emit(
+            "production",
+            f"{item['key']}: {g.turn_label()} is not a production turn; nothing is received",
+            rule="OT 16B1a",
+        )
         return
     man = {}
     for c, v in dict(params.get("man", {})).items():
@@ -982,7 +1353,11 @@ def produce(g: Game, item: dict[str, Any]) -> None:
         nation = str(params.get("nation", c))
         if trng_repl_missing(g, side, nation, cmd):
             amount = replacements.half_down(amount / 2)
-            g.emit("production", f"{c} Man Pts halved: its training and replacement garrison is missing", rule="OT 16C9b")
+            g.emit(
+                "production",
+                f"{c} Man Pts halved: its training and replacement garrison is missing",
+                rule="OT 16C9b",
+            )
         man[str(c)] = amount
     equ = Fraction(str(params.get("equ", 0)))
     res = int(params.get("res", 0))
@@ -997,7 +1372,11 @@ def produce(g: Game, item: dict[str, Any]) -> None:
             if g.state.control.get(i) == side and fac and fac[0].attrs.get("in_production", True):
                 equ += Fraction(str(d.get("equ", 0)))
                 res += int(d.get("res", 0))
-        g.emit("production", f"{side} factories in {cmd} produce {equ} Equ Pts and {res} Res Pts", rule="OT 16B1a-iii")
+        g.emit(
+            "production",
+            f"{side} factories in {cmd} produce {equ} Equ Pts and {res} Res Pts",
+            rule="OT 16B1a-iii",
+        )
     replacements.add_points(g, side, cmd, man, equ, rule="OT 16B1a", why="production")
     if res:
         item["state"]["res_todo"] = res
@@ -1005,7 +1384,9 @@ def produce(g: Game, item: dict[str, Any]) -> None:
 
 def res_cities(g: Game, item: dict[str, Any]) -> list[int]:
     cmd = str(item["params"].get("command", replacements.NO_COMMAND))
-    return replacements.friendly_cities(g, item["side"], replacements.command_hexes(g, cmd), supplied=True)
+    return replacements.friendly_cities(
+        g, item["side"], replacements.command_hexes(g, cmd), supplied=True
+    )
 
 
 def place_res_pt(g: Game, item: dict[str, Any], i: int) -> None:
@@ -1017,12 +1398,17 @@ def place_res_pt(g: Game, item: dict[str, Any], i: int) -> None:
     g.state.add_piece(q)
     g.state.move(pid, Loc.hex(i))
     item["state"]["res_todo"] = int(item["state"]["res_todo"]) - 1
-    g.emit("production", f"{side} places Res Pt {pid} in {g.board.label(i)}", rule="OT 16B1a-ii", piece=pid)
+    g.emit(
+        "production",
+        f"{side} places Res Pt {pid} in {g.board.label(i)}",
+        rule="OT 16B1a-ii",
+        piece=pid,
+    )
     if item["state"]["res_todo"] <= 0:
         _finish(g, item)
 
 
-# ============================================================================ conversions (16A1f, t, bb)
+# ======================================================================= conversions (16A1f, t, bb)
 @implements("OT 16A1f", "OT 16A1t", "OT 16A1bb", "OT 16A1j")
 def convert_problem(g: Game, item: dict[str, Any]) -> str | None:
     """OT 16A1f: a conversion may be made in any of the owner's initial phases on or after its turn,
@@ -1052,9 +1438,15 @@ def convert_problem(g: Game, item: dict[str, Any]) -> str | None:
         cost_e = Fraction(str(item["params"].get("equ", 0)))
         if cost_m > 0 or cost_e > 0:
             h = int(loc.ref) if loc.kind == "hex" else None
-            cmd = replacements.command_of(g, h) if h is not None else str(item["params"].get("command", replacements.NO_COMMAND))
+            cmd = (
+                replacements.command_of(g, h)
+                if h is not None
+                else str(item["params"].get("command", replacements.NO_COMMAND))
+            )
             c = replacements.contingent_of(g, ps[0])
-            why = replacements.payment_problem(g, side, cmd, h, c, max(cost_m, Fraction(0)), max(cost_e, Fraction(0)))
+            why = replacements.payment_problem(
+                g, side, cmd, h, c, max(cost_m, Fraction(0)), max(cost_e, Fraction(0))
+            )
             if why:
                 return f"cannot pay for the reorganization: {why} (OT 16A1t)"
     return None
@@ -1069,7 +1461,11 @@ def _factory_linked(g: Game, item: dict[str, Any], p: Piece) -> int | None:
             continue
         i = g.board.idx(lab)
         fac = [pt for pt in g.board.points_at(i) if pt.kind == "factory"]
-        if not fac or g.state.control.get(i) != p.side or not fac[0].attrs.get("in_production", True):
+        if (
+            not fac
+            or g.state.control.get(i) != p.side
+            or not fac[0].attrs.get("in_production", True)
+        ):
             continue
         if h is None or supply.traces_to(g, h, supply.overland_reach(g, p.side, {i})):
             return i
@@ -1083,19 +1479,47 @@ def do_convert(g: Game, item: dict[str, Any]) -> None:
     ps = _pieces(g, item)
     loc = g.state.where(ps[0].id)
     h = int(loc.ref) if loc.kind == "hex" else None
-    cmd = replacements.command_of(g, h) if h is not None else str(params.get("command", replacements.NO_COMMAND))
+    cmd = (
+        replacements.command_of(g, h)
+        if h is not None
+        else str(params.get("command", replacements.NO_COMMAND))
+    )
     rule = RULE_OF[item["kind"]]
     if item["kind"] == "upgrade":
         fac = _factory_linked(g, item, ps[0])
         if fac is None:
             cost = replacements.rebuild_cost(g, ps[0])
-            eligible = [g.board.idx(x) for x in params.get("factories", []) if g.board.has_label(x)
-                        and g.state.control.get(g.board.idx(x)) == side]
+            eligible = [
+                g.board.idx(x)
+                for x in params.get("factories", [])
+                if g.board.has_label(x) and g.state.control.get(g.board.idx(x)) == side
+            ]
             if eligible:
-                replacements.place_points(g, side, eligible[0], MAN, cost[MAN], replacements.contingent_of(g, ps[0]), rule=rule, why="upgrade without a factory line")
-                replacements.place_points(g, side, eligible[0], EQU, cost[EQU], rule=rule, why="upgrade without a factory line")
+                replacements.place_points(
+                    g,
+                    side,
+                    eligible[0],
+                    MAN,
+                    cost[MAN],
+                    replacements.contingent_of(g, ps[0]),
+                    rule=rule,
+                    why="upgrade without a factory line",
+                )
+                replacements.place_points(
+                    g,
+                    side,
+                    eligible[0],
+                    EQU,
+                    cost[EQU],
+                    rule=rule,
+                    why="upgrade without a factory line",
+                )
             else:
-                g.emit("upgrade", f"{item['key']}: no eligible factory; the points are forfeited", rule=rule)
+                g.emit(
+                    "upgrade",
+                    f"{item['key']}: no eligible factory; the points are forfeited",
+                    rule=rule,
+                )
             _finish(g, item)
             return
     if item["kind"] == "reorganize":
@@ -1103,10 +1527,28 @@ def do_convert(g: Game, item: dict[str, Any]) -> None:
         e = Fraction(str(params.get("equ", 0)))
         c = replacements.contingent_of(g, ps[0])
         if m > 0 or e > 0:
-            replacements.pay(g, side, cmd, h, c, max(m, Fraction(0)), max(e, Fraction(0)), rule, f"reorganization {item['key']}")
+            replacements.pay(
+                g,
+                side,
+                cmd,
+                h,
+                c,
+                max(m, Fraction(0)),
+                max(e, Fraction(0)),
+                rule,
+                f"reorganization {item['key']}",
+            )
         if m < 0 or e < 0:
-            replacements.add_points(g, side, cmd, {c: -m} if m < 0 else {}, -e if e < 0 else Fraction(0), rule=rule,
-                                    why=f"reorganization {item['key']}", locked=True)
+            replacements.add_points(
+                g,
+                side,
+                cmd,
+                {c: -m} if m < 0 else {},
+                -e if e < 0 else Fraction(0),
+                rule=rule,
+                why=f"reorganization {item['key']}",
+                locked=True,
+            )
     full_face = params.get("full_face")
     for p in ps:
         if full_face and p.face == full_face and params.get("from_weaker"):
@@ -1114,8 +1556,15 @@ def do_convert(g: Game, item: dict[str, Any]) -> None:
             if weaker is not None:
                 cost = replacements.rebuild_cost(g, p, weaker)
                 p.face = weaker
-                replacements.add_points(g, side, cmd, {replacements.contingent_of(g, p): cost[MAN]}, cost[EQU], rule="OT 16A1f",
-                                        why=f"{p.id} already at full strength")
+                replacements.add_points(
+                    g,
+                    side,
+                    cmd,
+                    {replacements.contingent_of(g, p): cost[MAN]},
+                    cost[EQU],
+                    rule="OT 16A1f",
+                    why=f"{p.id} already at full strength",
+                )
     if params.get("into_face"):
         for p in ps:
             p.face = str(params["into_face"])
@@ -1158,7 +1607,11 @@ def process_agenda(g: Game, side: str) -> None:
                 continue
             if any(r not in ob(g)["done"] for r in item.get("requires", [])):
                 continue
-            if item.get("status_ip") == replacements.ip_id(g) and item.get("status") in ("wait", "task", "optional"):
+            if item.get("status_ip") == replacements.ip_id(g) and item.get("status") in (
+                "wait",
+                "task",
+                "optional",
+            ):
                 continue
             st = run_item(g, item)
             if st != "done":
@@ -1171,7 +1624,11 @@ def process_agenda(g: Game, side: str) -> None:
 
 
 def open_items(g: Game, side: str) -> list[dict[str, Any]]:
-    return [it for it in agenda(g, side) if it.get("status_ip") == replacements.ip_id(g) and it.get("status") in ("task", "optional")]
+    return [
+        it
+        for it in agenda(g, side)
+        if it.get("status_ip") == replacements.ip_id(g) and it.get("status") in ("task", "optional")
+    ]
 
 
 def _refresh(g: Game, side: str) -> None:
@@ -1182,7 +1639,16 @@ def _refresh(g: Game, side: str) -> None:
     process_agenda(g, side)
 
 
-@implements("OT 16A", "OT 16A1", "OT 16A1aa", "OT 16A1cc", "OT 16A1dd", "OT 16A1ff", "OT 16A1m", "OT 16B1a-ii")
+@implements(
+    "OT 16A",
+    "OT 16A1",
+    "OT 16A1aa",
+    "OT 16A1cc",
+    "OT 16A1dd",
+    "OT 16A1ff",
+    "OT 16A1m",
+    "OT 16B1a-ii",
+)
 def agenda_actions(g: Game, side: str) -> list[Action]:
     """The OB choices open to the owner now: placing reinforcements (and Res Pts), choosing the
     unit to withdraw, choosing between two activities, carrying out an optional conversion,
@@ -1196,12 +1662,31 @@ def agenda_actions(g: Game, side: str) -> list[Action]:
                 for i in placement_options(g, it, p):
                     if _rail_choice_needed(it):
                         for rk in ("operational", "strategic"):
-                            out.append({"type": "place", "side": side, "entry": key, "piece": p.id, "hex": g.board.label(i), "rail": rk})
+                            out.append(
+                                {
+                                    "type": "place",
+                                    "side": side,
+                                    "entry": key,
+                                    "piece": p.id,
+                                    "hex": g.board.label(i),
+                                    "rail": rk,
+                                }
+                            )
                     else:
-                        out.append({"type": "place", "side": side, "entry": key, "piece": p.id, "hex": g.board.label(i)})
+                        out.append(
+                            {
+                                "type": "place",
+                                "side": side,
+                                "entry": key,
+                                "piece": p.id,
+                                "hex": g.board.label(i),
+                            }
+                        )
         elif k == "production":
             for i in res_cities(g, it):
-                out.append({"type": "place-res", "side": side, "entry": key, "hex": g.board.label(i)})
+                out.append(
+                    {"type": "place-res", "side": side, "entry": key, "hex": g.board.label(i)}
+                )
         elif k in ("withdraw", "assign", "demobilize", "transfer"):
             for _, p, full in withdraw_candidates(g, it):
                 a: Action = {"type": "withdraw", "side": side, "entry": key, "piece": p.id}
@@ -1236,10 +1721,17 @@ def check_agenda_action(g: Game, side: str, action: Action) -> None:
     if t == "convert" and not allowed:
         raise IllegalAction(RULE_OF[it["kind"]], convert_problem(g, it) or "not possible now")
     want = {k: v for k, v in action.items()}
-    if not any(all(want.get(k) == v for k, v in a.items()) and set(want) <= set(a) | {"side"} for a in allowed):
+    if not any(
+        all(want.get(k) == v for k, v in a.items()) and set(want) <= set(a) | {"side"}
+        for a in allowed
+    ):
         rule = RULE_OF.get(it["kind"], "OT 16A")
         if t == "place":
-            raise IllegalAction("OT 16A", f"{action.get('hex')!r} is not a legal placement for {action.get('piece')!r} (friendly-owned hex of the OB's district/command; OT 16C12)")
+            raise IllegalAction(
+                "OT 16A",
+                f"{action.get('hex')!r} is not a legal placement for {action.get('piece')!r}"
+                " (friendly-owned hex of the OB's district/command; OT 16C12)",
+            )
         raise IllegalAction(rule, f"{t!r} with these values is not allowed for {it['key']}")
 
 
@@ -1247,7 +1739,9 @@ def apply_agenda_action(g: Game, side: str, action: Action) -> None:
     it = _item(g, side, action["entry"])
     t = action["type"]
     if t == "place":
-        _place(g, it, g.state.pieces[action["piece"]], g.board.idx(action["hex"]), action.get("rail"))
+        _place(
+            g, it, g.state.pieces[action["piece"]], g.board.idx(action["hex"]), action.get("rail")
+        )
     elif t == "place-res":
         place_res_pt(g, it, g.board.idx(action["hex"]))
     elif t == "withdraw":
@@ -1274,7 +1768,9 @@ def apply_agenda_action(g: Game, side: str, action: Action) -> None:
         lab = str(action["label"])
         info = it["state"]["labels"][lab]
         sub = it["params"]["steps"][info["index"]]
-        child = _add_child(g, it, sub, info["index"], extra={"link_label": lab, "link_parent": it["key"]})
+        child = _add_child(
+            g, it, sub, info["index"], extra={"link_label": lab, "link_parent": it["key"]}
+        )
         it["state"].setdefault("started", []).append(lab)
         g.emit("reinforcement", f"{side} carries out step {lab} of {it['key']}", rule="OT 16A1ff")
         child["on_done"] = {"parent": it["key"], "label": lab}
@@ -1287,14 +1783,20 @@ def _close_links(g: Game, side: str) -> None:
         if it["kind"] != "linked":
             continue
         for lab, info in it["state"].get("labels", {}).items():
-            if f"{it['key']}.{info['index']}" in ob(g)["done"] and lab not in it["state"].get("finished", []):
+            if f"{it['key']}.{info['index']}" in ob(g)["done"] and lab not in it["state"].get(
+                "finished", []
+            ):
                 it["state"].setdefault("finished", []).append(lab)
     _refresh_linked(g, side)
 
 
 def _refresh_linked(g: Game, side: str) -> None:
     for it in list(agenda(g, side)):
-        if it["kind"] == "linked" and len(it["state"].get("finished", [])) == len(it["state"].get("labels", {})) and it["state"].get("labels"):
+        if (
+            it["kind"] == "linked"
+            and len(it["state"].get("finished", [])) == len(it["state"].get("labels", {}))
+            and it["state"].get("labels")
+        ):
             _finish(g, it)
 
 
@@ -1306,7 +1808,9 @@ def mandatory_left(g: Game, side: str) -> list[str]:
     for it in open_items(g, side):
         if it["status"] != "task":
             continue
-        if it["kind"] in PLACEMENT_KINDS and not any(placement_options(g, it, p) for p in _pending_placements(g, it)):
+        if it["kind"] in PLACEMENT_KINDS and not any(
+            placement_options(g, it, p) for p in _pending_placements(g, it)
+        ):
             continue
         if it["kind"] == "production" and not res_cities(g, it):
             continue
@@ -1314,7 +1818,7 @@ def mandatory_left(g: Game, side: str) -> list[str]:
     return out
 
 
-# ============================================================================ automatic initial-phase work
+# ===================================================================== automatic initial-phase work
 @implements("OT 16C14")
 def loss_of_all_cities(g: Game, side: str) -> None:
     """OT 16C14: in a player's initial phase -- with no city left in a district, his forming and
@@ -1342,18 +1846,37 @@ def loss_of_all_cities(g: Game, side: str) -> None:
             area = b.attrs.get("area") or b.attrs.get("district")
         if area is None and box.startswith("demobilized:"):
             area = box.split(":", 1)[1]
-        if area and owns_no_city(str(area)) and (forming or box.startswith(("demobilized", "garrison", "forming")) or (b is not None and b.kind == "garrison")):
+        if (
+            area
+            and owns_no_city(str(area))
+            and (
+                forming
+                or box.startswith(("demobilized", "garrison", "forming"))
+                or (b is not None and b.kind == "garrison")
+            )
+        ):
             p.attrs.pop("forming", None)
-            p.attrs["pool"] = str((b.attrs.get("command") if b is not None else None) or replacements.NO_COMMAND)
+            p.attrs["pool"] = str(
+                (b.attrs.get("command") if b is not None else None) or replacements.NO_COMMAND
+            )
             g.state.move(p.id, Loc.box(units.ELIMINATED_BOX))
-            g.emit("eliminated", f"{p.id} is eliminated: {side} owns no city of {area}", rule="OT 16C14", piece=p.id)
+            g.emit(
+                "eliminated",
+                f"{p.id} is eliminated: {side} owns no city of {area}",
+                rule="OT 16C14",
+                piece=p.id,
+            )
     cmds = nations.controlled_commands(g, side) or set()
     for cmd in sorted(cmds):
         if owns_no_city(cmd) and cmd in g.board.areas:
             st = gw(g).get("points", {}).get(side, {}).get(cmd)
             if st and (st.get(MAN) or st.get(EQU)):
                 gw(g)["points"][side][cmd] = {MAN: {}, EQU: Fraction(0)}
-                g.emit("points", f"{side} forfeits its {cmd} general pool: it owns no city there", rule="OT 16C14")
+                g.emit(
+                    "points",
+                    f"{side} forfeits its {cmd} general pool: it owns no city there",
+                    rule="OT 16C14",
+                )
             for p in replacements.pool_units(g, side, cmd):
                 replacements.to_out_of_play(g, p, "OT 16C14", f"no city left in {cmd}")
         _ = enemy
@@ -1378,7 +1901,12 @@ class InitialSpecial(Step):
         if side == g.state.sides[0] and int(g.state.turn.get("index", 0)) > 1:
             special_rules.progress_devastation(g)  # the work of the game turn just ended
         fl = g.state.markers.get("flooded", {})
-        for k in [k for k, v in fl.items() if not str(v).endswith(f":{side}") or not str(v).startswith(f"{g.state.turn.get('index', 0)}:")]:
+        for k in [
+            k
+            for k, v in fl.items()
+            if not str(v).endswith(f":{side}")
+            or not str(v).startswith(f"{g.state.turn.get('index', 0)}:")
+        ]:
             del fl[k]
         intelligence.initial_phase(g)
         replacements.settle_isolated_losses(g)
@@ -1391,14 +1919,50 @@ class InitialSpecial(Step):
         g.finish(f)
 
 
-IP_ACTIONS = ("place", "place-res", "withdraw", "choose", "convert", "follow", "linked-step",
-              "replace", "rebuild", "augment", "disband", "scrap", "early-activation", "march-assemble", "march-breakdown",
-              "mobilize-artillery", "foreign-aid", "pool-unit-transfer", "pool-transfer", "points-to-pool", "points-to-map",
-              "repair-tank", "transport-mode", "assign-leader", "unassign-leader", "assign-elite")
+IP_ACTIONS = (
+    "place",
+    "place-res",
+    "withdraw",
+    "choose",
+    "convert",
+    "follow",
+    "linked-step",
+    "replace",
+    "rebuild",
+    "augment",
+    "disband",
+    "scrap",
+    "early-activation",
+    "march-assemble",
+    "march-breakdown",
+    "mobilize-artillery",
+    "foreign-aid",
+    "pool-unit-transfer",
+    "pool-transfer",
+    "points-to-pool",
+    "points-to-map",
+    "repair-tank",
+    "transport-mode",
+    "assign-leader",
+    "unassign-leader",
+    "assign-elite",
+)
 TRANSFERS = ("pool-unit-transfer", "pool-transfer", "points-to-pool", "points-to-map")
 
 
-@implements("OT 16", "OT 16B3c", "OT 16B3d", "OT 16B3e", "OT 16C1", "OT 16C2", "OT 16C4", "OT 16C8", "OT 16C10", "OT 16B2", "OT 16B3")
+@implements(
+    "OT 16",
+    "OT 16B3c",
+    "OT 16B3d",
+    "OT 16B3e",
+    "OT 16C1",
+    "OT 16C2",
+    "OT 16C4",
+    "OT 16C8",
+    "OT 16C10",
+    "OT 16B2",
+    "OT 16B3",
+)
 class Reinforcement(Step):
     """The owner's reinforcement and replacement activities in his initial phase (OT 16): the OB
     choices (``place``, ``place-res``, ``withdraw``, ``choose``, ``convert``, ``follow``,
@@ -1406,7 +1970,8 @@ class Reinforcement(Step):
     phase) and augmenting (``augment``) units; voluntary disbanding and scrapping; early activation;
     March brigades; zero-movement artillery made mobile; foreign aid; the initial-phase activities
     of Rule 14 (``repair-tank`` OT 14C2, ``transport-mode`` OT 14O1, ``assign-leader`` and
-    ``unassign-leader`` OT 14P, ``assign-elite`` OT 14Q); last, the transfers of pool units and points
+    ``unassign-leader`` OT 14P, ``assign-elite`` OT 14Q); last, the transfers of pool units and
+    points
     (OT 16B2, 16B3), after which no other activity may follow. With ``rebuild_only`` (the other
     player's window in this initial phase) only rebuilding is allowed (OT 16B3d)."""
 
@@ -1430,7 +1995,11 @@ class Reinforcement(Step):
 
     def label(self, g: Game, f: Frame) -> str:
         who = f.params["side"]
-        return f"Rebuilding in the enemy initial phase ({who})" if f.params.get("rebuild_only") else f"Reinforcements and replacements ({who})"
+        return (
+            f"Rebuilding in the enemy initial phase ({who})"
+            if f.params.get("rebuild_only")
+            else f"Reinforcements and replacements ({who})"
+        )
 
     def _rebuilds(self, g: Game, side: str) -> list[Action]:
         own = not bool(gw(g).get("phasing") != side)
@@ -1438,7 +2007,11 @@ class Reinforcement(Step):
         for p in units.on_map_units(g, side):
             if p.face == replacements.full_face(p):
                 continue
-            a: Action = {"type": "augment" if p.face not in units.SIZES_CADRE else "rebuild", "side": side, "piece": p.id}
+            a: Action = {
+                "type": "augment" if p.face not in units.SIZES_CADRE else "rebuild",
+                "side": side,
+                "piece": p.id,
+            }
             if replacements.rebuild_problem(g, side, a, own) is None:
                 out.append(a)
         return out
@@ -1451,7 +2024,10 @@ class Reinforcement(Step):
 
     def _legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         if f.params.get("rebuild_only"):
-            return [*[a for a in self._rebuilds(g, side) if a["type"] == "rebuild"], {"type": "end-phase", "side": side}]
+            return [
+                *[a for a in self._rebuilds(g, side) if a["type"] == "rebuild"],
+                {"type": "end-phase", "side": side},
+            ]
         out: list[Action] = []
         if not gw(g).get("transfers_done"):
             out += agenda_actions(g, side)
@@ -1469,7 +2045,13 @@ class Reinforcement(Step):
         for p in replacements.pool_units(g, side):
             for face in replacements.replacement_faces(p):
                 for i in replacements.replace_hexes(g, side, p)[:3]:
-                    a: Action = {"type": "replace", "side": side, "piece": p.id, "face": face, "hex": g.board.label(i)}
+                    a: Action = {
+                        "type": "replace",
+                        "side": side,
+                        "piece": p.id,
+                        "face": face,
+                        "hex": g.board.label(i),
+                    }
                     if replacements.replace_problem(g, side, a) is None:
                         out.append(a)
         return out
@@ -1479,7 +2061,11 @@ class Reinforcement(Step):
 
         out: list[Action] = []
         for p in units.on_map_units(g, side):
-            if special_units.is_disabled(p) and special_units.tank_repair_problem(g, p, side) is None and _tank_payable(g, p):
+            if (
+                special_units.is_disabled(p)
+                and special_units.tank_repair_problem(g, p, side) is None
+                and _tank_payable(g, p)
+            ):
                 out.append({"type": "repair-tank", "side": side, "piece": p.id})
             if special_units.is_transport(p):
                 out.append({"type": "transport-mode", "side": side, "piece": p.id})
@@ -1512,18 +2098,28 @@ class Reinforcement(Step):
         if t == "end-phase":
             left = [] if f.params.get("rebuild_only") else mandatory_left(g, side)
             if left:
-                raise IllegalAction("OT 16A", f"reinforcement activities must be carried out first: {', '.join(left)}")
+                raise IllegalAction(
+                    "OT 16A",
+                    f"reinforcement activities must be carried out first: {', '.join(left)}",
+                )
             return
         if f.params.get("rebuild_only") and t != "rebuild":
-            raise IllegalAction("OT 16B3d", "in the other player's initial phase only cadres and remnants may be rebuilt")
+            raise IllegalAction(
+                "OT 16B3d",
+                "in the other player's initial phase only cadres and remnants may be rebuilt",
+            )
         if t not in IP_ACTIONS:
             raise IllegalAction("OT 4C", f"{t!r} is not allowed in the {self.label(g, f)}")
         if gw(g).get("transfers_done") and t not in TRANSFERS:
-            raise IllegalAction("OT 16B3", "transfers come after every other reinforcement and replacement activity")
+            raise IllegalAction(
+                "OT 16B3", "transfers come after every other reinforcement and replacement activity"
+            )
         if t in TRANSFERS:
             left = mandatory_left(g, side)
             if left:
-                raise IllegalAction("OT 16B3", f"transfers come after the other activities: {', '.join(left)}")
+                raise IllegalAction(
+                    "OT 16B3", f"transfers come after the other activities: {', '.join(left)}"
+                )
             why = replacements.transfer_problem(g, side, action)
             if why:
                 raise IllegalAction("OT 16B2" if t == "pool-unit-transfer" else "OT 16B3", why)
@@ -1531,7 +2127,11 @@ class Reinforcement(Step):
         if t in ("place", "place-res", "withdraw", "choose", "convert", "follow", "linked-step"):
             check_agenda_action(g, side, action)
             return
-        p = g.state.pieces.get(str(action.get("piece"))) if action.get("piece") is not None else None
+        p = (
+            g.state.pieces.get(str(action.get("piece")))
+            if action.get("piece") is not None
+            else None
+        )
         why: str | None = None
         rule = "OT 16"
         if t == "replace":
@@ -1539,13 +2139,28 @@ class Reinforcement(Step):
         elif t in ("rebuild", "augment"):
             rule = "OT 16B3e" if t == "augment" else "OT 16B3d"
             why = replacements.rebuild_problem(g, side, action, own)
-            if why is None and p is not None and (t == "augment") != (p.face not in units.SIZES_CADRE):
-                why = f"{p.id} is {'not ' if t == 'augment' else ''}at a cadre or remnant side: use '{'rebuild' if t == 'augment' else 'augment'}'"
+            if (
+                why is None
+                and p is not None
+                and (t == "augment") != (p.face not in units.SIZES_CADRE)
+            ):
+                why = (
+                    f"{p.id} is {'not ' if t == 'augment' else ''}at a cadre or remnant side: use"
+                    f" '{'rebuild' if t == 'augment' else 'augment'}'"
+                )
         elif t == "disband":
             rule, why = "OT 16C1", replacements.disband_problem(g, side, p)
         elif t == "scrap":
             rule = "OT 16C2"
-            why = None if (p is not None and replacements.in_pool(g, p, side) and replacements.controls_command(g, side, str(p.attrs["pool"]))) else "only units in a replacement pool of a command you control may be scrapped"
+            why = (
+                None
+                if (
+                    p is not None
+                    and replacements.in_pool(g, p, side)
+                    and replacements.controls_command(g, side, str(p.attrs["pool"]))
+                )
+                else "only units in a replacement pool of a command you control may be scrapped"
+            )
         elif t == "early-activation":
             rule, why = "OT 16C4", replacements.early_activation_problem(g, side, p)
         elif t == "march-assemble":
@@ -1553,14 +2168,25 @@ class Reinforcement(Step):
             why = replacements.march_assemble_problem(g, side, p, action.get("hex"))
         elif t == "march-breakdown":
             rule = "OT 16C8"
-            why = None if (p is not None and p.side == side and units.hex_of(g, p) is not None and replacements.march_value(g, p) is not None) else "name a March brigade on the map"
+            why = (
+                None
+                if (
+                    p is not None
+                    and p.side == side
+                    and units.hex_of(g, p) is not None
+                    and replacements.march_value(g, p) is not None
+                )
+                else "name a March brigade on the map"
+            )
         elif t == "mobilize-artillery":
             rule, why = "OT 16C10", replacements.zero_ma_problem(g, side, p)
         elif t == "foreign-aid":
             rule, why = "OT 16C3", replacements.foreign_aid_problem(g, side, p)
         elif t == "repair-tank":
             rule = "OT 14C2"
-            why = special_units.tank_repair_problem(g, p, side) if p is not None else "name the tank"
+            why = (
+                special_units.tank_repair_problem(g, p, side) if p is not None else "name the tank"
+            )
             if why is None and not _tank_payable(g, p):  # type: ignore[arg-type]
                 why = f"not enough Equ Pts to repair {p.id} (OT 14C2)"  # type: ignore[union-attr]
         elif t == "transport-mode":
@@ -1574,7 +2200,11 @@ class Reinforcement(Step):
         elif t == "assign-elite":
             rule = "OT 14Q"
             div = g.state.pieces.get(str(action.get("division")))
-            why = special_units.elite_assignment_problem(g, p, div) if (p is not None and div is not None) else "name the elite brigade and the division"
+            why = (
+                special_units.elite_assignment_problem(g, p, div)
+                if (p is not None and div is not None)
+                else "name the elite brigade and the division"
+            )
         if why:
             raise IllegalAction(rule, why)
 
@@ -1593,7 +2223,11 @@ class Reinforcement(Step):
         if t in ("place", "place-res", "withdraw", "choose", "convert", "follow", "linked-step"):
             apply_agenda_action(g, side, action)
             return
-        p = g.state.pieces.get(str(action.get("piece"))) if action.get("piece") is not None else None
+        p = (
+            g.state.pieces.get(str(action.get("piece")))
+            if action.get("piece") is not None
+            else None
+        )
         if t == "replace":
             replacements.do_replace(g, side, action)
         elif t in ("rebuild", "augment"):
@@ -1645,14 +2279,29 @@ def _tank_payable(g: Game, p: Piece) -> bool:
     cost = special_units.tank_repair_cost(p)
     if h is None or cost is None:
         return False
-    return replacements.payment_problem(g, p.side, replacements.command_of(g, h), h, "", Fraction(0), cost) is None
+    return (
+        replacements.payment_problem(
+            g, p.side, replacements.command_of(g, h), h, "", Fraction(0), cost
+        )
+        is None
+    )
 
 
 def _pay_tank(g: Game, p: Piece) -> None:
     h = units.hex_of(g, p)
     cost = special_units.tank_repair_cost(p)
     assert h is not None and cost is not None
-    replacements.pay(g, p.side, replacements.command_of(g, h), h, "", Fraction(0), cost, "OT 14C2", f"repairing {p.id}")
+    replacements.pay(
+        g,
+        p.side,
+        replacements.command_of(g, h),
+        h,
+        "",
+        Fraction(0),
+        cost,
+        "OT 14C2",
+        f"repairing {p.id}",
+    )
 
 
 @implements("OT 16C4")
@@ -1668,17 +2317,41 @@ def _early_activation(g: Game, side: str, p: Piece) -> None:
         p.attrs.pop("forming", None)
         p.attrs["pool"] = cmd
         g.state.move(p.id, Loc.box(units.ELIMINATED_BOX))
-        g.emit("eliminated", f"{p.id} fails to activate ({res}) and goes to the replacement pool", rule="OT 16C4", piece=p.id)
+        g.emit(
+            "eliminated",
+            f"{p.id} fails to activate ({res}) and goes to the replacement pool",
+            rule="OT 16C4",
+            piece=p.id,
+        )
         return
     p.face = replacements.full_face(p) if res.startswith("S") else str(red)
-    item = {"key": f"early:{p.id}", "kind": "full", "pieces": [p.id], "at": None, "side": side, "requires": [], "turn": 0,
-            "params": {k: v for k, v in (("district", info.get("district")), ("command", info.get("command"))) if v}, "state": {}}
+    item = {
+        "key": f"early:{p.id}",
+        "kind": "full",
+        "pieces": [p.id],
+        "at": None,
+        "side": side,
+        "requires": [],
+        "turn": 0,
+        "params": {
+            k: v
+            for k, v in (("district", info.get("district")), ("command", info.get("command")))
+            if v
+        },
+        "state": {},
+    }
     agenda(g, side).append(item)
-    g.emit("reinforcement", f"{p.id} is activated early ({res}) at {'full' if res.startswith('S') else 'reduced'} strength", rule="OT 16C4", piece=p.id)
+    g.emit(
+        "reinforcement",
+        f"{p.id} is activated early ({res}) at {'full' if res.startswith('S') else 'reduced'}"
+        " strength",
+        rule="OT 16C4",
+        piece=p.id,
+    )
     _refresh(g, side)
 
 
-# ============================================================================ arrival marks (16A1aa)
+# =========================================================================== arrival marks (16A1aa)
 @implements("OT 16A1aa")
 def apply_arrival_marks(g: Game, f: Frame) -> None:
     """OT 16A1aa: in the first friendly movement phase after arriving, a unit that came by
@@ -1708,13 +2381,41 @@ def apply_arrival_marks(g: Game, f: Frame) -> None:
         elif m["mark"] == "strategic-100":
             rec["strategic_used"] = 100
             rec["strategic_only"] = True
-        g.emit("arrival", f"{pid} starts its movement phase marked {m['mark']}", rule="OT 16A1aa", piece=pid)
+        g.emit(
+            "arrival",
+            f"{pid} starts its movement phase marked {m['mark']}",
+            rule="OT 16A1aa",
+            piece=pid,
+        )
 
 
 # ============================================================================ scenario checks
-NEEDS_PIECES = ("receive", "arrive", "assign", "switch", "move", "available", "convert", "reorganize", "upgrade", "demobilize",
-                "mobilize", "remobilize", "disarm", "disband", "scrap", "forming", "full", "release", "remove", "remove-to-awq",
-                "replace", "sequester", "stand-down", "substitute")
+NEEDS_PIECES = (
+    "receive",
+    "arrive",
+    "assign",
+    "switch",
+    "move",
+    "available",
+    "convert",
+    "reorganize",
+    "upgrade",
+    "demobilize",
+    "mobilize",
+    "remobilize",
+    "disarm",
+    "disband",
+    "scrap",
+    "forming",
+    "full",
+    "release",
+    "remove",
+    "remove-to-awq",
+    "replace",
+    "sequester",
+    "stand-down",
+    "substitute",
+)
 
 
 def check_schedule(sc: Any) -> list[tuple[str, str]]:
@@ -1726,9 +2427,21 @@ def check_schedule(sc: Any) -> list[tuple[str, str]]:
     sides = set(data.scenario.sides)
     board = sc.board
 
-    def check(where: str, kind: str, pieces: list[str], at: Any, params: dict[str, Any], inherited: str | None = None) -> None:
+    def check(
+        where: str,
+        kind: str,
+        pieces: list[str],
+        at: Any,
+        params: dict[str, Any],
+        inherited: str | None = None,
+    ) -> None:
         if kind not in OB_KINDS and kind != "rail-capacity":
-            out.append((f"{where}.kind", f"unknown order-of-battle kind {kind!r} (known: {', '.join(OB_KINDS)})"))
+            out.append(
+                (
+                    f"{where}.kind",
+                    f"unknown order-of-battle kind {kind!r} (known: {', '.join(OB_KINDS)})",
+                )
+            )
             return
         if kind == "rail-capacity":
             return
@@ -1736,12 +2449,33 @@ def check_schedule(sc: Any) -> list[tuple[str, str]]:
             if pid not in ids:
                 out.append((f"{where}.pieces", f"unknown piece {pid!r}"))
         if kind in NEEDS_PIECES and not pieces:
-            out.append((f"{where}.pieces", f"a {kind!r} entry names the pieces it acts on ({RULE_OF.get(kind, 'OT 16A1')})"))
+            out.append(
+                (
+                    f"{where}.pieces",
+                    (
+                        f"a {kind!r} entry names the pieces it acts on"
+                        f" ({RULE_OF.get(kind, 'OT 16A1')})"
+                    ),
+                )
+            )
         side = params.get("side")
         if side is not None and side not in sides:
             out.append((f"{where}.params.side", f"unknown side {side!r}"))
         side = side or inherited
-        if not pieces and side is None and kind in ("production", "add", "trigger-cr", "withdraw", "conditional", "foreign-aid", "transfer"):
+        if (
+            not pieces
+            and side is None
+            and kind
+            in (
+                "production",
+                "add",
+                "trigger-cr",
+                "withdraw",
+                "conditional",
+                "foreign-aid",
+                "transfer",
+            )
+        ):
             out.append((f"{where}.params.side", f"a {kind!r} entry without pieces needs 'side'"))
         for key in ("district", "command"):
             v = params.get(key)
@@ -1751,19 +2485,39 @@ def check_schedule(sc: Any) -> list[tuple[str, str]]:
             if not board.has_label(h):
                 out.append((f"{where}.params.hexes", f"unknown hex {h!r}"))
         if kind == "arrive" and params.get("by", "rail") not in ("rail", "sea", "overland"):
-            out.append((f"{where}.params.by", "an arrival is by 'rail', 'sea' or 'overland' (OT 16A1aa)"))
-        if kind in ("withdraw", "transfer") and not pieces and not isinstance(params.get("match"), dict):
+            out.append(
+                (f"{where}.params.by", "an arrival is by 'rail', 'sea' or 'overland' (OT 16A1aa)")
+            )
+        if (
+            kind in ("withdraw", "transfer")
+            and not pieces
+            and not isinstance(params.get("match"), dict)
+        ):
             out.append((f"{where}.params.match", "name the pieces or give 'match' (OT 16A1cc)"))
         if kind == "either" and len(params.get("options", [])) != 2:
             out.append((f"{where}.params.options", "'either' offers two activities (OT 16A1dd)"))
         if kind in ("combination", "linked") and not params.get("steps"):
             out.append((f"{where}.params.steps", f"'{kind}' lists its activities in 'steps'"))
         if kind == "conditional" and (params.get("cr") is None or not params.get("then")):
-            out.append((f"{where}.params", "a conditional reinforcement gives 'cr', 'when' and 'then' (OT 16A2)"))
+            out.append(
+                (
+                    f"{where}.params",
+                    "a conditional reinforcement gives 'cr', 'when' and 'then' (OT 16A2)",
+                )
+            )
         if kind == "trigger-cr" and params.get("cr") is None:
             out.append((f"{where}.params.cr", "name the conditional reinforcement number"))
-        if kind in ("convert", "reorganize", "upgrade", "substitute") and not params.get("into") and not params.get("into_face"):
-            out.append((f"{where}.params.into", f"a {kind!r} entry names the resulting pieces ('into') or face ('into_face')"))
+        if (
+            kind in ("convert", "reorganize", "upgrade", "substitute")
+            and not params.get("into")
+            and not params.get("into_face")
+        ):
+            out.append(
+                (
+                    f"{where}.params.into",
+                    f"a {kind!r} entry names the resulting pieces ('into') or face ('into_face')",
+                )
+            )
         for x in params.get("into", []) or []:
             if x not in ids:
                 out.append((f"{where}.params.into", f"unknown piece {x!r}"))
@@ -1772,10 +2526,19 @@ def check_schedule(sc: Any) -> list[tuple[str, str]]:
                 if not isinstance(sub, dict):
                     out.append((f"{where}.params.{key}[{k}]", "must be a table with 'kind'"))
                     continue
-                check(f"{where}.params.{key}[{k}]", str(sub.get("kind", "")), list(sub.get("pieces", [])), sub.get("at"), dict(sub.get("params", {})),
-                      side or _first_side(pieces))
+                check(
+                    f"{where}.params.{key}[{k}]",
+                    str(sub.get("kind", "")),
+                    list(sub.get("pieces", [])),
+                    sub.get("at"),
+                    dict(sub.get("params", {})),
+                    side or _first_side(pieces),
+                )
 
-    piece_side = {pd.id: pd.side or (data.nations[pd.nation].side if pd.nation in data.nations else None) for pd in data.pieces}
+    piece_side = {
+        pd.id: pd.side or (data.nations[pd.nation].side if pd.nation in data.nations else None)
+        for pd in data.pieces
+    }
 
     def _first_side(pieces: list[str]) -> str | None:
         return next((piece_side[p] for p in pieces if piece_side.get(p)), None)

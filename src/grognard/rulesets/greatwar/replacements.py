@@ -181,10 +181,12 @@ def to_leader_pool(g: Game, leader: Piece, why: str) -> None:
     gets away)."""
     g.state.move(leader.id, Loc.box(leader_pool(leader.side)))
     leader.attrs["pool_since"] = ip_id(g)
-    g.emit("leader", f"{leader.id} returns to the leader pool ({why})", rule="OT 14P", piece=leader.id)
+    g.emit(
+        "leader", f"{leader.id} returns to the leader pool ({why})", rule="OT 14P", piece=leader.id
+    )
 
 
-# ============================================================================ the chart (OT 16B3a/b)
+# =========================================================================== the chart (OT 16B3a/b)
 def chart(g: Game) -> dict[str, Any]:
     from grognard.rulesets.greatwar.charts import load_charts
 
@@ -218,7 +220,9 @@ def face_values(g: Game, p: Piece, face: str) -> tuple[Fraction, Fraction]:
 
 
 @implements("OT 16B3a", "OT 16B3b")
-def replacement_strength(g: Game, p: Piece, face: str | None = None, isolated: bool | None = None) -> dict[str, Fraction]:
+def replacement_strength(
+    g: Game, p: Piece, face: str | None = None, isolated: bool | None = None
+) -> dict[str, Fraction]:
     """OT 16B3a: the Man Pts and Equ Pts it costs to replace a unit at ``face`` (default: its face
     now), from the Replacement Costs Chart; doubled while it is in the eliminated-while-isolated
     section of a replacement pool. OT 16B3b: the split between Man Pts and Equ Pts comes from the
@@ -227,19 +231,35 @@ def replacement_strength(g: Game, p: Piece, face: str | None = None, isolated: b
     body = chart(g)
     tid = units.utype(p).id
     attack, re = face_values(g, p, face)
-    size = str(p.faces.get(face, {}).get("size", face if face in units.SIZES_CADRE else p.attrs.get("size", "")))
+    size = str(
+        p.faces.get(face, {}).get(
+            "size", face if face in units.SIZES_CADRE else p.attrs.get("size", "")
+        )
+    )
     man = equ = None
     for u in body.get("unit", []):
-        if tid in u.get("types", []) and u.get("size", size) == size and Fraction(str(u.get("attack", attack))) == attack:
+        if (
+            tid in u.get("types", [])
+            and u.get("size", size) == size
+            and Fraction(str(u.get("attack", attack))) == attack
+        ):
             man, equ = Fraction(str(u.get("man", 0))), Fraction(str(u.get("equ", 0)))
             break
     if man is None or equ is None:
-        row = next((r for r in body.get("row", []) if _matches(g, p, r.get("match", {}), tid)), None)
+        row = next(
+            (r for r in body.get("row", []) if _matches(g, p, r.get("match", {}), tid)), None
+        )
         if row is None:
             man = equ = Fraction(0)
         else:
-            man = half_up(Fraction(str(row["man_per_attack"])) * attack + Fraction(str(row["man_per_re"])) * re)
-            equ = half_up(Fraction(str(row["equ_per_attack"])) * attack + Fraction(str(row["equ_per_re"])) * re)
+            man = half_up(
+                Fraction(str(row["man_per_attack"])) * attack
+                + Fraction(str(row["man_per_re"])) * re
+            )
+            equ = half_up(
+                Fraction(str(row["equ_per_attack"])) * attack
+                + Fraction(str(row["equ_per_re"])) * re
+            )
     iso = bool(p.attrs.get("pool_isolated")) if isolated is None else isolated
     if iso:
         man, equ = man * 2, equ * 2
@@ -280,10 +300,13 @@ def rebuild_cost(g: Game, p: Piece, from_face: str | None = None) -> dict[str, F
     strength: the full replacement strength less that of the reduced face (OT 16B3d, 16B4a)."""
     full = replacement_strength(g, p, full_face(p), isolated=False)
     red = replacement_strength(g, p, from_face or p.face, isolated=False)
-    return {MAN: max(Fraction(0), full[MAN] - red[MAN]), EQU: max(Fraction(0), full[EQU] - red[EQU])}
+    return {
+        MAN: max(Fraction(0), full[MAN] - red[MAN]),
+        EQU: max(Fraction(0), full[EQU] - red[EQU]),
+    }
 
 
-# ============================================================================ general pools (OT 16B3)
+# ========================================================================== general pools (OT 16B3)
 def _points_store(g: Game, side: str, command: str) -> dict[str, Any]:
     store = gw(g).setdefault("points", {}).setdefault(side, {}).setdefault(command, {})
     store.setdefault(MAN, {})
@@ -292,7 +315,8 @@ def _points_store(g: Game, side: str, command: str) -> dict[str, Any]:
 
 
 def pool_points(g: Game, side: str, command: str) -> dict[str, Any]:
-    """The general pool of ``side`` in ``command``: ``{"man": {contingent: n}, "equ": n}`` (a copy)."""
+    """The general pool of ``side`` in ``command``: ``{"man": {contingent: n}, "equ": n}`` (a
+    copy)."""
     st = gw(g).get("points", {}).get(side, {}).get(command, {})
     return {MAN: dict(st.get(MAN, {})), EQU: Fraction(st.get(EQU, 0))}
 
@@ -306,7 +330,9 @@ def locked_points(g: Game, side: str, command: str) -> dict[str, Any]:
     return {MAN: dict(st.get(MAN, {})), EQU: Fraction(st.get(EQU, 0))}
 
 
-def spendable(g: Game, side: str, command: str, kind: str, contingent: str | None = None) -> Fraction:
+def spendable(
+    g: Game, side: str, command: str, kind: str, contingent: str | None = None
+) -> Fraction:
     """Pool points that may be spent now (OT 16C13 and deficits of OT 16B1b considered)."""
     pool = pool_points(g, side, command)
     lk = locked_points(g, side, command)
@@ -326,8 +352,15 @@ def deficit(g: Game, side: str, command: str, kind: str, contingent: str | None 
     return Fraction(d.get(EQU, 0))
 
 
-def _set_deficit(g: Game, side: str, command: str, kind: str, contingent: str | None, value: Fraction) -> None:
-    d = gw(g).setdefault("deficit", {}).setdefault(side, {}).setdefault(command, {MAN: {}, EQU: Fraction(0)})
+def _set_deficit(
+    g: Game, side: str, command: str, kind: str, contingent: str | None, value: Fraction
+) -> None:
+    d = (
+        gw(g)
+        .setdefault("deficit", {})
+        .setdefault(side, {})
+        .setdefault(command, {MAN: {}, EQU: Fraction(0)})
+    )
     if kind == MAN:
         if value:
             d[MAN][contingent] = value
@@ -338,8 +371,16 @@ def _set_deficit(g: Game, side: str, command: str, kind: str, contingent: str | 
 
 
 @implements("OT 16B1b", "OT 16C13")
-def add_points(g: Game, side: str, command: str, man: dict[str, Fraction] | None = None, equ: Fraction = Fraction(0),
-               rule: str = "OT 16B3", why: str = "", locked: bool = False) -> None:
+def add_points(
+    g: Game,
+    side: str,
+    command: str,
+    man: dict[str, Fraction] | None = None,
+    equ: Fraction = Fraction(0),
+    rule: str = "OT 16B3",
+    why: str = "",
+    locked: bool = False,
+) -> None:
     """Add Man Pts (by contingent) and Equ Pts to a general pool. Points first pay off any deficit
     of their type (OT 16B1b). With ``locked`` they may not be spent in this initial phase
     (OT 16C13: points from disarming, disbanding, reorganizing, scrapping and full-for-cadre
@@ -375,10 +416,18 @@ def add_points(g: Game, side: str, command: str, man: dict[str, Fraction] | None
             if locked:
                 _lock(g, side, command, EQU, None, rest)
     if parts:
-        g.emit("points", f"{side} {command} general pool: + " + ", ".join(parts) + (f" ({why})" if why else ""), rule=rule, side=side, command=command)
+        g.emit(
+            "points",
+            f"{side} {command} general pool: + " + ", ".join(parts) + (f" ({why})" if why else ""),
+            rule=rule,
+            side=side,
+            command=command,
+        )
 
 
-def _lock(g: Game, side: str, command: str, kind: str, contingent: str | None, amount: Fraction) -> None:
+def _lock(
+    g: Game, side: str, command: str, kind: str, contingent: str | None, amount: Fraction
+) -> None:
     lk = gw(g).setdefault("locked", {})
     if lk.get("ip") != ip_id(g):
         lk.clear()
@@ -391,8 +440,16 @@ def _lock(g: Game, side: str, command: str, kind: str, contingent: str | None, a
 
 
 @implements("OT 16B1b")
-def pay_points(g: Game, side: str, command: str, man: dict[str, Fraction] | None = None, equ: Fraction = Fraction(0),
-               rule: str = "OT 16B1b", why: str = "", allow_deficit: bool = True) -> None:
+def pay_points(
+    g: Game,
+    side: str,
+    command: str,
+    man: dict[str, Fraction] | None = None,
+    equ: Fraction = Fraction(0),
+    rule: str = "OT 16B1b",
+    why: str = "",
+    allow_deficit: bool = True,
+) -> None:
     """Pay a required amount from a general pool; what cannot be paid becomes a deficit
     (OT 16B1b) when ``allow_deficit``."""
     store = _points_store(g, side, command)
@@ -414,10 +471,14 @@ def pay_points(g: Game, side: str, command: str, man: dict[str, Fraction] | None
         if short and allow_deficit:
             _set_deficit(g, side, command, EQU, None, deficit(g, side, command, EQU) + short)
             g.emit("deficit", f"{side} owes {short} Equ Pts in {command}", rule="OT 16B1b")
-    g.emit("points", f"{side} pays from the {command} general pool" + (f" ({why})" if why else ""), rule=rule)
+    g.emit(
+        "points",
+        f"{side} pays from the {command} general pool" + (f" ({why})" if why else ""),
+        rule=rule,
+    )
 
 
-# ============================================================================ on-map points (OT 16B3)
+# ========================================================================== on-map points (OT 16B3)
 @implements("OT 16B3")
 def point_faces(kind: str, points: Fraction) -> dict[str, dict[str, Any]]:
     """OT 16B3: an on-map Man Pt is an unsupported 1/2-RE static unit of strength 0 attack and 1/2
@@ -435,19 +496,41 @@ def _new_id(g: Game, prefix: str) -> str:
     return f"{prefix}-{n}"
 
 
-def points_in_hex(g: Game, side: str, i: int, kind: str, contingent: str | None = None) -> list[Piece]:
+def points_in_hex(
+    g: Game, side: str, i: int, kind: str, contingent: str | None = None
+) -> list[Piece]:
     t = "man-pt" if kind == MAN else "equ-pt"
-    return [q for q in g.state.at_hex(i) if q.side == side and units.utype(q).id == t
-            and (kind != MAN or contingent is None or q.attrs.get("contingent") == contingent)]
+    return [
+        q
+        for q in g.state.at_hex(i)
+        if q.side == side
+        and units.utype(q).id == t
+        and (kind != MAN or contingent is None or q.attrs.get("contingent") == contingent)
+    ]
 
 
 def hex_points(g: Game, side: str, i: int, kind: str, contingent: str | None = None) -> Fraction:
-    return sum((Fraction(str(q.attrs.get("points", 1))) for q in points_in_hex(g, side, i, kind, contingent)), Fraction(0))
+    return sum(
+        (
+            Fraction(str(q.attrs.get("points", 1)))
+            for q in points_in_hex(g, side, i, kind, contingent)
+        ),
+        Fraction(0),
+    )
 
 
 @implements("OT 16B3")
-def place_points(g: Game, side: str, i: int, kind: str, amount: Fraction, contingent: str | None = None,
-                 nation: str = "", rule: str = "OT 16B3", why: str = "") -> Piece | None:
+def place_points(
+    g: Game,
+    side: str,
+    i: int,
+    kind: str,
+    amount: Fraction,
+    contingent: str | None = None,
+    nation: str = "",
+    rule: str = "OT 16B3",
+    why: str = "",
+) -> Piece | None:
     """Put Man Pts (of a contingent) or Equ Pts on the map in hex ``i``: added to a marker already
     there, or a new marker piece."""
     from grognard.core.state import Piece as P
@@ -463,18 +546,31 @@ def place_points(g: Game, side: str, i: int, kind: str, amount: Fraction, contin
         q.faces = point_faces(kind, total)
     else:
         pid = _new_id(g, "man" if kind == MAN else "equ")
-        q = P(pid, "man-pt" if kind == MAN else "equ-pt", side, nation or _nation_of_side(g, side),
-              faces=point_faces(kind, amount), attrs={"points": str(amount), "support": "unsupported"})
+        q = P(
+            pid,
+            "man-pt" if kind == MAN else "equ-pt",
+            side,
+            nation or _nation_of_side(g, side),
+            faces=point_faces(kind, amount),
+            attrs={"points": str(amount), "support": "unsupported"},
+        )
         if kind == MAN and contingent:
             q.attrs["contingent"] = contingent
         g.state.add_piece(q)
         g.state.move(q.id, Loc.hex(i))
-    g.emit("points", f"{amount} {contingent + ' ' if contingent else ''}{'Man' if kind == MAN else 'Equ'} Pts placed in {g.board.label(i)}"
-           + (f" ({why})" if why else ""), rule=rule, hex=g.board.label(i))
+    g.emit(
+        "points",
+        f"{amount} {contingent + ' ' if contingent else ''}{'Man' if kind == MAN else 'Equ'} Pts"
+        f" placed in {g.board.label(i)}" + (f" ({why})" if why else ""),
+        rule=rule,
+        hex=g.board.label(i),
+    )
     return q
 
 
-def take_hex_points(g: Game, side: str, i: int, kind: str, amount: Fraction, contingent: str | None = None) -> None:
+def take_hex_points(
+    g: Game, side: str, i: int, kind: str, amount: Fraction, contingent: str | None = None
+) -> None:
     """Spend on-map points in hex ``i`` (markers emptied go out of play)."""
     left = Fraction(amount)
     for q in points_in_hex(g, side, i, kind, contingent):
@@ -500,21 +596,28 @@ def _nation_of_side(g: Game, side: str) -> str:
     return ""
 
 
-# ============================================================================ replacement pools (OT 16B2)
+# ====================================================================== replacement pools (OT 16B2)
 def in_pool(g: Game, p: Piece, side: str | None = None, command: str | None = None) -> bool:
     """A unit in a replacement pool (eliminated, not set aside)."""
-    if g.state.where(p.id) != Loc.box(units.ELIMINATED_BOX) or "pool" not in p.attrs or p.attrs.get("set_aside"):
+    if (
+        g.state.where(p.id) != Loc.box(units.ELIMINATED_BOX)
+        or "pool" not in p.attrs
+        or p.attrs.get("set_aside")
+    ):
         return False
     return (side is None or p.side == side) and (command is None or p.attrs["pool"] == command)
 
 
 def pool_units(g: Game, side: str, command: str | None = None) -> list[Piece]:
     """OT 16B2: the units of ``side``'s replacement pool in ``command`` (both sections)."""
-    return sorted((p for p in g.state.pieces.values() if in_pool(g, p, side, command)), key=lambda p: p.id)
+    return sorted(
+        (p for p in g.state.pieces.values() if in_pool(g, p, side, command)), key=lambda p: p.id
+    )
 
 
 def is_combat_loss(rule: str) -> bool:
-    """OT 16B4: eliminations by combat or overrun (the rules of 9, 10, 6F and water-only interdiction)."""
+    """OT 16B4: eliminations by combat or overrun (the rules of 9, 10, 6F and water-only
+    interdiction)."""
     return rule.startswith(COMBAT_RULE_PREFIXES)
 
 
@@ -552,7 +655,9 @@ def on_eliminated(g: Game, p: Piece, rule: str) -> None:
         p.attrs["pool_isolated"] = True
     if combat:
         cost = replacement_strength(g, p, full_face(p), isolated=False)
-        _record_loss(g, side, cmd, h, iso, {_loss_key(g, p): cost[MAN]} if cost[MAN] else {}, cost[EQU])
+        _record_loss(
+            g, side, cmd, h, iso, {_loss_key(g, p): cost[MAN]} if cost[MAN] else {}, cost[EQU]
+        )
         if not iso:
             p.attrs["set_aside"] = True
 
@@ -570,18 +675,44 @@ def on_reduced(g: Game, p: Piece, from_face: str, rule: str) -> None:
     red = replacement_strength(g, p, p.face, isolated=False)
     man = max(Fraction(0), full[MAN] - red[MAN])
     equ = max(Fraction(0), full[EQU] - red[EQU])
-    _record_loss(g, p.side, command_of(g, h), h, isolation.is_isolated(g, p.side, h), {_loss_key(g, p): man} if man else {}, equ)
+    _record_loss(
+        g,
+        p.side,
+        command_of(g, h),
+        h,
+        isolation.is_isolated(g, p.side, h),
+        {_loss_key(g, p): man} if man else {},
+        equ,
+    )
 
 
 def _loss_key(g: Game, p: Piece) -> str:
     return f"{nations.rulebook_name(g, p.nation)}|{contingent_of(g, p)}"
 
 
-def _record_loss(g: Game, side: str, command: str, h: int, isolated: bool, man: dict[str, Fraction], equ: Fraction) -> None:
+def _record_loss(
+    g: Game,
+    side: str,
+    command: str,
+    h: int,
+    isolated: bool,
+    man: dict[str, Fraction],
+    equ: Fraction,
+) -> None:
     if isolated:
-        led = gw(g).setdefault("iso_losses", {}).setdefault(side, {}).setdefault(str(h), {MAN: {}, EQU: Fraction(0)})
+        led = (
+            gw(g)
+            .setdefault("iso_losses", {})
+            .setdefault(side, {})
+            .setdefault(str(h), {MAN: {}, EQU: Fraction(0)})
+        )
     else:
-        led = gw(g).setdefault("losses", {}).setdefault(side, {}).setdefault(command, {MAN: {}, EQU: Fraction(0)})
+        led = (
+            gw(g)
+            .setdefault("losses", {})
+            .setdefault(side, {})
+            .setdefault(command, {MAN: {}, EQU: Fraction(0)})
+        )
     for k, v in man.items():
         led[MAN][k] = Fraction(led[MAN].get(k, 0)) + Fraction(v)
     led[EQU] = Fraction(led[EQU]) + Fraction(equ)
@@ -611,7 +742,9 @@ def special_divisor(nation: str, contingent: str) -> int:
 def special_replacements(losses: dict[str, Any]) -> dict[str, Any]:
     """OT 16B4a: special replacements from a loss total: Equ Pts / 4, Man Pts per contingent
     divided per ``special_divisor``, each rounded down to the nearest 1/2.
-    ``losses`` = {"man": {"nation|contingent": n}, "equ": n}; returns {"man": {contingent: n}, "equ": n}."""
+    ``losses`` = {"man": {"nation|contingent": n}, "equ": n}; returns {"man": {contingent: n},
+    "equ": n}.
+    """
     man: dict[str, Fraction] = {}
     for key, amount in sorted(losses.get(MAN, {}).items()):
         nation, _, contingent = key.partition("|")
@@ -631,7 +764,9 @@ def settle_special_replacements(g: Game) -> None:
         for cmd in sorted(led):
             got = special_replacements(led[cmd])
             if got[MAN] or got[EQU]:
-                add_points(g, side, cmd, got[MAN], got[EQU], rule="OT 16B4a", why="special replacements")
+                add_points(
+                    g, side, cmd, got[MAN], got[EQU], rule="OT 16B4a", why="special replacements"
+                )
         gw(g).setdefault("losses", {})[side] = {}
     for p in g.state.pieces.values():
         if p.attrs.get("set_aside"):
@@ -658,14 +793,37 @@ def settle_isolated_losses(g: Game) -> None:
                 dest = min(adj) if adj else None
             if dest is not None:
                 for c, amt in sorted(got[MAN].items()):
-                    place_points(g, side, dest, MAN, amt, c, rule="OT 16B4b", why="special replacements (isolated)")
+                    place_points(
+                        g,
+                        side,
+                        dest,
+                        MAN,
+                        amt,
+                        c,
+                        rule="OT 16B4b",
+                        why="special replacements (isolated)",
+                    )
                 if got[EQU]:
-                    place_points(g, side, dest, EQU, got[EQU], rule="OT 16B4b", why="special replacements (isolated)")
+                    place_points(
+                        g,
+                        side,
+                        dest,
+                        EQU,
+                        got[EQU],
+                        rule="OT 16B4b",
+                        why="special replacements (isolated)",
+                    )
             else:
                 enemy = nations.other_side(side)
-                g.emit("points", f"{side} forfeits its special replacement Man Pts at {g.board.label(h)}", rule="OT 16B4b")
+                g.emit(
+                    "points",
+                    f"{side} forfeits its special replacement Man Pts at {g.board.label(h)}",
+                    rule="OT 16B4b",
+                )
                 if got[EQU]:
-                    place_points(g, enemy, h, EQU, got[EQU], rule="OT 16B4b", why=f"captured from {side}")
+                    place_points(
+                        g, enemy, h, EQU, got[EQU], rule="OT 16B4b", why=f"captured from {side}"
+                    )
         store[side] = {}
 
 
@@ -675,7 +833,8 @@ LIMIT_CATEGORIES = ("cm", "artillery", "engineer", "cavalry", "light-mountain")
 
 @implements("OT 16B3f")
 def limit_categories(g: Game, p: Piece) -> dict[str, Fraction]:
-    """OT 16B3f: the categories a unit counts against and the RE it counts there: c/m units; artillery
+    """OT 16B3f: the categories a unit counts against and the RE it counts there: c/m units;
+    artillery
     (field artillery at half its RE, siege and heavy siege artillery double); engineers
     (construction engineers half, railroad, port construction, flamethrower, siege and gas engineers
     double); cavalry; light and mountain units. A unit in several categories counts in each."""
@@ -688,12 +847,20 @@ def limit_categories(g: Game, p: Piece) -> dict[str, Fraction]:
     if units.is_cm(p):
         out["cm"] = re
     if units.is_artillery(p):
-        factor = {"field": HALF, "siege": Fraction(2), "heavy-siege": Fraction(2)}.get(t.artillery, Fraction(1))
+        factor = {"field": HALF, "siege": Fraction(2), "heavy-siege": Fraction(2)}.get(
+            t.artillery, Fraction(1)
+        )
         out["artillery"] = re * factor
     if "engineer" in t.tags or "engineer-tank" in t.tags:
         if t.id == "construction":
             factor = HALF
-        elif t.id in ("railroad-engineer", "port-construction-engineer", "flamethrower", "siege-engineer", "gas-engineer"):
+        elif t.id in (
+            "railroad-engineer",
+            "port-construction-engineer",
+            "flamethrower",
+            "siege-engineer",
+            "gas-engineer",
+        ):
             factor = Fraction(2)
         else:
             factor = Fraction(1)
@@ -716,7 +883,13 @@ def monthly_limit(g: Game, nation: str, category: str) -> Fraction:
     info = nation_info(nations.rulebook_name(g, nation))
     name = info.id if info else nation
     minor = nations.power_class(g, nation) == "minor"
-    base = {"cm": Fraction(1), "artillery": Fraction(6), "engineer": Fraction(2), "cavalry": Fraction(6), "light-mountain": Fraction(6)}[category]
+    base = {
+        "cm": Fraction(1),
+        "artillery": Fraction(6),
+        "engineer": Fraction(2),
+        "cavalry": Fraction(6),
+        "light-mountain": Fraction(6),
+    }[category]
     if category == "cavalry" and name == "Russia":
         base = Fraction(12)
     if side == "Entente":
@@ -753,7 +926,10 @@ def limit_problem(g: Game, p: Piece, from_isolated: bool = False) -> str | None:
         need = re * (2 if from_isolated else 1)
         left = monthly_limit(g, p.nation, cat) - limit_used(g, p.nation, cat)
         if need > left:
-            return f"{p.nation} may replace only {monthly_limit(g, p.nation, cat)} RE of {cat} units per month ({left} left; {p.id} counts {need}) (OT 16B3f)"
+            return (
+                f"{p.nation} may replace only {monthly_limit(g, p.nation, cat)} RE of {cat} units"
+                f" per month ({left} left; {p.id} counts {need}) (OT 16B3f)"
+            )
     return None
 
 
@@ -784,7 +960,8 @@ def receive_piece(g: Game, p: Piece, i: int, rule: str, why: str = "") -> None:
     supply status (its turn count), and at an isolated location out of supply for two turns or more
     it is not checked for supply elimination (OT 11F3) in the player turn it arrives (attribute
     ``arrived_exempt`` = that player turn, read by the supply rules); what the initial-phase supply
-    check found for it at its old place, if it was on the map then, no longer applies. OT 14N2: a Corps HQs enters
+    check found for it at its old place, if it was on the map then, no longer applies. OT 14N2: a
+    Corps HQs enters
     known or unknown by its distance to the enemy."""
     from grognard.rulesets.greatwar import isolation, supply
 
@@ -797,7 +974,13 @@ def receive_piece(g: Game, p: Piece, i: int, rule: str, why: str = "") -> None:
         p.attrs["supply_out_since"] = since
         if isolation.is_isolated(g, p.side, i) and supply.turns_out_of_supply(g, p) >= 2:
             p.attrs["arrived_exempt"] = supply.player_turn_ordinal(g)
-    g.emit("reinforcement", f"{p.id} enters play in {g.board.label(i)}" + (f" ({why})" if why else ""), rule=rule, piece=p.id, hex=g.board.label(i))
+    g.emit(
+        "reinforcement",
+        f"{p.id} enters play in {g.board.label(i)}" + (f" ({why})" if why else ""),
+        rule=rule,
+        piece=p.id,
+        hex=g.board.label(i),
+    )
     from grognard.rulesets.greatwar import intelligence
 
     intelligence.on_enter_play(g, p)
@@ -809,7 +992,11 @@ def location_supply_since(g: Game, side: str, i: int) -> int | None:
     else None (in supply)."""
     from grognard.rulesets.greatwar import supply
 
-    marks = [int(q.attrs["supply_out_since"]) for q in units.units_in_hex(g, i, side) if "supply_out_since" in q.attrs]
+    marks = [
+        int(q.attrs["supply_out_since"])
+        for q in units.units_in_hex(g, i, side)
+        if "supply_out_since" in q.attrs
+    ]
     if marks:
         return min(marks)
     if not regular_supply(g, side, i):
@@ -830,8 +1017,16 @@ def _cost_for(g: Game, p: Piece, cost: dict[str, Fraction]) -> tuple[str, Fracti
     return contingent_of(g, p), cost[MAN], cost[EQU]
 
 
-def payment_problem(g: Game, side: str, command: str, hex_: int | None, contingent: str, man: Fraction, equ: Fraction,
-                    use_pool: bool = True) -> str | None:
+def payment_problem(
+    g: Game,
+    side: str,
+    command: str,
+    hex_: int | None,
+    contingent: str,
+    man: Fraction,
+    equ: Fraction,
+    use_pool: bool = True,
+) -> str | None:
     """Whether ``side`` can pay ``man`` (contingent) and ``equ`` from the points in one hex (if any)
     and the command's general pool (OT 16B3b-d: Man Pts by contingent, Equ Pts generic, points of
     different hexes never combined)."""
@@ -850,7 +1045,17 @@ def payment_problem(g: Game, side: str, command: str, hex_: int | None, continge
     return None
 
 
-def pay(g: Game, side: str, command: str, hex_: int | None, contingent: str, man: Fraction, equ: Fraction, rule: str, why: str) -> None:
+def pay(
+    g: Game,
+    side: str,
+    command: str,
+    hex_: int | None,
+    contingent: str,
+    man: Fraction,
+    equ: Fraction,
+    rule: str,
+    why: str,
+) -> None:
     """Spend points: the hex's points first, the rest from the general pool."""
     if hex_ is not None:
         hm = min(man, hex_points(g, side, hex_, MAN, contingent))
@@ -861,13 +1066,23 @@ def pay(g: Game, side: str, command: str, hex_: int | None, contingent: str, man
             take_hex_points(g, side, hex_, EQU, he)
         man, equ = man - hm, equ - he
     if man or equ:
-        pay_points(g, side, command, {contingent: man} if man else {}, equ, rule=rule, why=why, allow_deficit=False)
+        pay_points(
+            g,
+            side,
+            command,
+            {contingent: man} if man else {},
+            equ,
+            rule=rule,
+            why=why,
+            allow_deficit=False,
+        )
 
 
 # ============================================================================ replacing (OT 16B3c)
 @implements("OT 16B3c")
 def replacement_faces(p: Piece) -> list[str]:
-    """OT 16B3c: the faces an eliminated unit may be replaced at: only its cadre or remnant if it has
+    """OT 16B3c: the faces an eliminated unit may be replaced at: only its cadre or remnant if it
+    has
     one; a two-sided unit without one at either side if both sides have the same unit type and
     movement rating, otherwise only at the side it was eliminated at."""
     red = reduced_face(p)
@@ -876,9 +1091,17 @@ def replacement_faces(p: Piece) -> list[str]:
     faces = [f for f in p.faces if f != "disabled"]
     if len(faces) == 2:
         a, b = (p.faces[f] for f in faces)
-        if a.get("type", p.type) == b.get("type", p.type) and str(a.get("move")) == str(b.get("move")):
+        if a.get("type", p.type) == b.get("type", p.type) and str(a.get("move")) == str(
+            b.get("move")
+        ):
             return faces
-    return [str(p.attrs.get("eliminated_face", p.face)) if p.attrs.get("eliminated_face", p.face) in p.faces else faces[0]]
+    return [
+        (
+            str(p.attrs.get("eliminated_face", p.face))
+            if p.attrs.get("eliminated_face", p.face) in p.faces
+            else faces[0]
+        )
+    ]
 
 
 def replace_hexes(g: Game, side: str, p: Piece) -> list[int]:
@@ -888,8 +1111,13 @@ def replace_hexes(g: Game, side: str, p: Piece) -> list[int]:
     from grognard.rulesets.greatwar import listing
 
     cmd = str(p.attrs.get("pool"))
-    return list(listing.scoped(g, ("replace-hexes", side, cmd),
-                               lambda: friendly_cities(g, side, command_hexes(g, cmd), supplied=True)))
+    return list(
+        listing.scoped(
+            g,
+            ("replace-hexes", side, cmd),
+            lambda: friendly_cities(g, side, command_hexes(g, cmd), supplied=True),
+        )
+    )
 
 
 @implements("OT 16B3c", "OT 16B3f")
@@ -912,14 +1140,18 @@ def replace_problem(g: Game, side: str, action: dict[str, Any]) -> str | None:
         return "name the hex ('hex') the unit is placed in"
     i = g.board.idx(h)
     if command_of(g, i) != cmd:
-        return f"{h} is not in {cmd}: points of a command replace only its own pool's units (OT 16B3c)"
+        return (
+            f"{h} is not in {cmd}: points of a command replace only its own pool's units (OT 16B3c)"
+        )
     if g.state.control.get(i) != side or not regular_supply(g, side, i):
         return f"{h} must be friendly-owned and in regular general supply (OT 16B3c)"
     on_map = hex_points(g, side, i, MAN, contingent_of(g, p)) + hex_points(g, side, i, EQU) > 0
     if not on_map and i not in replace_hexes(g, side, p):
         return f"{h} is not a friendly-owned city in regular general supply in {cmd} (OT 16B3c)"
     cost = replacement_strength(g, p, face)
-    why = payment_problem(g, side, cmd, i if on_map else None, contingent_of(g, p), cost[MAN], cost[EQU])
+    why = payment_problem(
+        g, side, cmd, i if on_map else None, contingent_of(g, p), cost[MAN], cost[EQU]
+    )
     if why:
         return f"cannot replace {p.id}: {why}"
     return limit_problem(g, _at_face(p, face), bool(p.attrs.get("pool_isolated")))
@@ -949,7 +1181,17 @@ def do_replace(g: Game, side: str, action: dict[str, Any], free: bool = False) -
     if not free:
         cost = replacement_strength(g, p, face)
         on_map = hex_points(g, side, i, MAN, contingent_of(g, p)) + hex_points(g, side, i, EQU) > 0
-        pay(g, side, cmd, i if on_map else None, contingent_of(g, p), cost[MAN], cost[EQU], "OT 16B3c", f"replacing {p.id}")
+        pay(
+            g,
+            side,
+            cmd,
+            i if on_map else None,
+            contingent_of(g, p),
+            cost[MAN],
+            cost[EQU],
+            "OT 16B3c",
+            f"replacing {p.id}",
+        )
         p.face = face
         charge_limit(g, p, iso)
     else:
@@ -958,12 +1200,18 @@ def do_replace(g: Game, side: str, action: dict[str, Any], free: bool = False) -
         g.state.move(p.id, Loc.box(str(p.attrs.pop("awq_box", f"awq:{cmd}"))))
         for k in ("pool", "pool_isolated", "eliminated_face"):
             p.attrs.pop(k, None)
-        g.emit("reinforcement", f"{p.id} is replaced into the African Winter Quarters box", rule="OT 16A1s")
+        g.emit(
+            "reinforcement",
+            f"{p.id} is replaced into the African Winter Quarters box",
+            rule="OT 16A1s",
+        )
         return
-    receive_piece(g, p, i, "OT 16A1u" if free else "OT 16B3c", "free replacement" if free else "replaced")
+    receive_piece(
+        g, p, i, "OT 16A1u" if free else "OT 16B3c", "free replacement" if free else "replaced"
+    )
 
 
-# ============================================================================ rebuilding and augmenting
+# ======================================================================== rebuilding and augmenting
 @implements("OT 16B3d", "OT 16B3e", "OT 16B3f")
 def rebuild_problem(g: Game, side: str, action: dict[str, Any], own_ip: bool) -> str | None:
     """OT 16B3d: a cadre or remnant on the map is rebuilt to full strength in any initial phase
@@ -987,7 +1235,10 @@ def rebuild_problem(g: Game, side: str, action: dict[str, Any], own_ip: bool) ->
         if not own_ip:
             return f"{p.id} may be augmented only in {side}'s own initial phase (OT 16B3e)"
         if str(p.faces[p.face].get("move")) != str(p.faces[full].get("move")):
-            return f"{p.id}'s two sides have different movement ratings: it changes only as the OB directs (OT 16B3e)"
+            return (
+                f"{p.id}'s two sides have different movement ratings: it changes only as the OB"
+                " directs (OT 16B3e)"
+            )
     h = units.hex_of(g, p)
     assert h is not None
     if in_enemy_zoc(g, p) and not fortified_beyond_fieldworks(g, h):
@@ -997,8 +1248,10 @@ def rebuild_problem(g: Game, side: str, action: dict[str, Any], own_ip: bool) ->
 
         over = stacking.stack_problem(g, h, side, extra=[_at_face(p, full)], without={p.id})  # type: ignore[list-item]
         if over and not (g.opt("overstacking") and stacking.has_corps_hq(g, h, side)):
-            return (f"with {p.id} rebuilt, the {over}; the limit is in force at the end of the enemy "
-                    "movement phase, in which the stack cannot move (OT 8B)")
+            return (
+                f"with {p.id} rebuilt, the {over}; the limit is in force at the end of the enemy "
+                "movement phase, in which the stack cannot move (OT 8B)"
+            )
     cmd = command_of(g, h)
     cost = rebuild_cost(g, p)
     c = contingent_of(g, p)
@@ -1007,7 +1260,11 @@ def rebuild_problem(g: Game, side: str, action: dict[str, Any], own_ip: bool) ->
     use_pool = supplied and controls_command(g, side, cmd)
     why = payment_problem(g, side, cmd, h, c, cost[MAN], cost[EQU], use_pool=use_pool)
     if why:
-        extra = "" if use_pool or on_map else " (the pool may pay only for a unit in regular general supply)"
+        extra = (
+            ""
+            if use_pool or on_map
+            else " (the pool may pay only for a unit in regular general supply)"
+        )
         return f"cannot {'augment' if augment else 'rebuild'} {p.id}: {why}{extra}"
     return limit_problem(g, _at_face(p, full))
 
@@ -1018,7 +1275,17 @@ def do_rebuild(g: Game, side: str, action: dict[str, Any]) -> None:
     assert h is not None
     rule = "OT 16B3e" if p.face not in units.SIZES_CADRE else "OT 16B3d"
     cost = rebuild_cost(g, p)
-    pay(g, side, command_of(g, h), h, contingent_of(g, p), cost[MAN], cost[EQU], rule, f"bringing {p.id} to full strength")
+    pay(
+        g,
+        side,
+        command_of(g, h),
+        h,
+        contingent_of(g, p),
+        cost[MAN],
+        cost[EQU],
+        rule,
+        f"bringing {p.id} to full strength",
+    )
     p.face = full_face(p)
     charge_limit(g, p)
     g.emit("rebuilt", f"{p.id} is brought to full strength", rule=rule, piece=p.id)
@@ -1027,7 +1294,7 @@ def do_rebuild(g: Game, side: str, action: dict[str, Any]) -> None:
     stacking.after_arrival(g, [p], h)  # OT 8C2: an excess under a Corps HQs goes into the overstack
 
 
-# ============================================================================ transfers (OT 16B2, 16B3)
+# ======================================================================== transfers (OT 16B2, 16B3)
 @implements("OT 16B2", "OT 16B3")
 def commands_linked(g: Game, side: str, a: str, b: str) -> bool:
     """OT 16B2/16B3: an overland supply line of any length joins a friendly-owned city in regular
@@ -1058,7 +1325,10 @@ def transfer_problem(g: Game, side: str, action: dict[str, Any]) -> str | None:
         if not controls_command(g, side, to) or not controls_command(g, side, str(p.attrs["pool"])):
             return f"{side} must control both commands (OT 16B2)"
         if not commands_linked(g, side, str(p.attrs["pool"]), to):
-            return f"no overland supply line joins supplied friendly cities of {p.attrs['pool']} and {to} (OT 16B2)"
+            return (
+                f"no overland supply line joins supplied friendly cities of {p.attrs['pool']} and"
+                f" {to} (OT 16B2)"
+            )
         return None
     kind = str(action.get("kind", MAN))
     if kind not in (MAN, EQU):
@@ -1077,7 +1347,9 @@ def transfer_problem(g: Game, side: str, action: dict[str, Any]) -> str | None:
         if spendable(g, side, a, kind, c) < amount:
             return f"the {a} general pool does not hold {amount} such points"
         if not commands_linked(g, side, a, b):
-            return f"no overland supply line joins supplied friendly cities of {a} and {b} (OT 16B3)"
+            return (
+                f"no overland supply line joins supplied friendly cities of {a} and {b} (OT 16B3)"
+            )
         return None
     h = action.get("hex")
     if not isinstance(h, str) or not g.board.has_label(h):
@@ -1105,7 +1377,12 @@ def do_transfer(g: Game, side: str, action: dict[str, Any]) -> None:
         p = g.state.pieces[str(action["piece"])]
         old = p.attrs["pool"]
         p.attrs["pool"] = str(action["to"])
-        g.emit("pool", f"{p.id} moves from the {old} replacement pool to the {action['to']} pool", rule="OT 16B2", piece=p.id)
+        g.emit(
+            "pool",
+            f"{p.id} moves from the {old} replacement pool to the {action['to']} pool",
+            rule="OT 16B2",
+            piece=p.id,
+        )
         return
     kind = str(action.get("kind", MAN))
     amount = Fraction(str(action["amount"]))
@@ -1113,15 +1390,41 @@ def do_transfer(g: Game, side: str, action: dict[str, Any]) -> None:
     man = {c: amount} if kind == MAN and c is not None else {}
     equ = amount if kind == EQU else Fraction(0)
     if t == "pool-transfer":
-        pay_points(g, side, str(action["from"]), man, equ, rule="OT 16B3", why=f"to the {action['to']} pool", allow_deficit=False)
-        add_points(g, side, str(action["to"]), man, equ, rule="OT 16B3", why=f"from the {action['from']} pool")
+        pay_points(
+            g,
+            side,
+            str(action["from"]),
+            man,
+            equ,
+            rule="OT 16B3",
+            why=f"to the {action['to']} pool",
+            allow_deficit=False,
+        )
+        add_points(
+            g,
+            side,
+            str(action["to"]),
+            man,
+            equ,
+            rule="OT 16B3",
+            why=f"from the {action['from']} pool",
+        )
     elif t == "points-to-pool":
         i = g.board.idx(str(action["hex"]))
         take_hex_points(g, side, i, kind, amount, c)
         add_points(g, side, command_of(g, i), man, equ, rule="OT 16B3", why=f"from {action['hex']}")
     else:
         i = g.board.idx(str(action["hex"]))
-        pay_points(g, side, command_of(g, i), man, equ, rule="OT 16B3", why=f"to {action['hex']}", allow_deficit=False)
+        pay_points(
+            g,
+            side,
+            command_of(g, i),
+            man,
+            equ,
+            rule="OT 16B3",
+            why=f"to {action['hex']}",
+            allow_deficit=False,
+        )
         place_points(g, side, i, kind, amount, c, rule="OT 16B3")
 
 
@@ -1158,7 +1461,15 @@ def disband(g: Game, p: Piece, to: str = "pool", rule: str = "OT 16A1i") -> None
     c = contingent_of(g, p)
     scrap = scrap_value(g, p)
     if in_pool(g, p):
-        add_points(g, side, str(p.attrs["pool"]), {c: scrap}, rule=rule, why=f"disbanding {p.id} in the pool", locked=True)
+        add_points(
+            g,
+            side,
+            str(p.attrs["pool"]),
+            {c: scrap},
+            rule=rule,
+            why=f"disbanding {p.id} in the pool",
+            locked=True,
+        )
         to_out_of_play(g, p, rule, "disbanded")
         return
     h = units.hex_of(g, p)
@@ -1172,14 +1483,31 @@ def disband(g: Game, p: Piece, to: str = "pool", rule: str = "OT 16A1i") -> None
         place_points(g, side, h, MAN, man, c, p.nation, rule=rule, why="disbanded")
         place_points(g, side, h, EQU, equ, rule=rule, why="disbanded")
     else:
-        add_points(g, side, command_of(g, h), {c: man}, equ, rule=rule, why=f"disbanding {p.id}", locked=True)
+        add_points(
+            g,
+            side,
+            command_of(g, h),
+            {c: man},
+            equ,
+            rule=rule,
+            why=f"disbanding {p.id}",
+            locked=True,
+        )
 
 
 @implements("OT 16C2", "OT 16A1v")
 def scrap(g: Game, p: Piece, rule: str = "OT 16A1v") -> None:
     """OT 16A1v / 16C2: a unit in a replacement pool is scrapped for its scrapping value in Man Pts
     (not usable in this initial phase, OT 16C13); it is out of play."""
-    add_points(g, p.side, str(p.attrs["pool"]), {contingent_of(g, p): scrap_value(g, p)}, rule=rule, why=f"scrapping {p.id}", locked=True)
+    add_points(
+        g,
+        p.side,
+        str(p.attrs["pool"]),
+        {contingent_of(g, p): scrap_value(g, p)},
+        rule=rule,
+        why=f"scrapping {p.id}",
+        locked=True,
+    )
     to_out_of_play(g, p, rule, "scrapped")
 
 
@@ -1199,19 +1527,27 @@ def foreign_aid_problem(g: Game, side: str, p: Piece | None) -> str | None:
 def give_aid(g: Game, p: Piece) -> None:
     h = units.hex_of(g, p)
     assert h is not None
-    nation = str(g.state.control[h])[len("neutral:"):]
+    nation = str(g.state.control[h])[len("neutral:") :]
     kind = units.utype(p).id
     amount = Fraction(str(p.attrs.get("points", 1)))
     aid = gw(g).setdefault("aid", {}).setdefault(nation, {})
     aid[kind] = Fraction(aid.get(kind, 0)) + amount
     g.state.move(p.id, Loc.box(f"aid:{nation}"))
-    g.emit("foreign-aid", f"{p.side} gives {amount} {'Res' if kind == 'res-pt' else 'Equ'} Pt(s) to {nation}; they now belong to it", rule="OT 16C3", nation=nation)
+    g.emit(
+        "foreign-aid",
+        f"{p.side} gives {amount} {'Res' if kind == 'res-pt' else 'Equ'} Pt(s) to {nation}; they"
+        " now belong to it",
+        rule="OT 16C3",
+        nation=nation,
+    )
 
 
 @implements("OT 16C4")
 def early_activation_problem(g: Game, side: str, p: Piece | None) -> str | None:
-    """OT 16C4: a unit in a forming box may try to activate early in any friendly initial phase after
-    the turn it was placed there, unless no enemy unit in regular general supply is in its command."""
+    """OT 16C4: a unit in a forming box may try to activate early in any friendly initial phase
+    after
+    the turn it was placed there, unless no enemy unit in regular general supply is in its command.
+    """
     if p is None or p.side != side or "forming" not in p.attrs:
         return "only units in a forming box may be activated early (OT 16C4)"
     info = p.attrs["forming"]
@@ -1220,17 +1556,22 @@ def early_activation_problem(g: Game, side: str, p: Piece | None) -> str | None:
     cmd = str(info.get("command") or NO_COMMAND)
     enemy = nations.other_side(side)
     hexes = set(command_hexes(g, cmd))
-    if not any((h := units.hex_of(g, q)) is not None and h in hexes and regular_supply(g, enemy, h) for q in units.on_map_units(g, enemy)):
+    if not any(
+        (h := units.hex_of(g, q)) is not None and h in hexes and regular_supply(g, enemy, h)
+        for q in units.on_map_units(g, enemy)
+    ):
         return f"no enemy unit in regular general supply is in {cmd} (OT 16C4)"
     return None
 
 
 @implements("OT 16C10")
 def zero_ma_limit(g: Game, nation: str) -> Fraction:
-    """OT 16C10: the monthly limit (RE) on making zero-movement artillery mobile: minor powers, Japan
+    """OT 16C10: the monthly limit (RE) on making zero-movement artillery mobile: minor powers,
+    Japan
     and the Ottoman Empire 1/2/3/4; Britain, France, Italy, Russia and the USA 3/6/9/12;
     Austria-Hungary and Germany 6/12/18/24 (Oct-Dec 14, Jan-Mar 15, Apr-Jun 15, from Jul 15), the
-    last halved if the East or the West theater is out of play (``[rules] theaters_out_of_play``)."""
+    last halved if the East or the West theater is out of play (``[rules] theaters_out_of_play``).
+    """
     from grognard.rulesets.greatwar.catalogue import nation_info
 
     d = calendar.current_date(g)
@@ -1252,7 +1593,10 @@ def zero_ma_limit(g: Game, nation: str) -> Fraction:
         if out & {"East", "West"}:
             lim /= 2
         return lim
-    if name in ("Britain", "France", "Italy", "Russia", "USA") and nations.power_class(g, nation) != "minor":
+    if (
+        name in ("Britain", "France", "Italy", "Russia", "USA")
+        and nations.power_class(g, nation) != "minor"
+    ):
         return Fraction((3, 6, 9, 12)[k])
     return Fraction((1, 2, 3, 4)[k])
 
@@ -1264,7 +1608,12 @@ def zero_ma_problem(g: Game, side: str, p: Piece | None) -> str | None:
     within the nation's monthly RE limit."""
     from grognard.rulesets.greatwar import special_units
 
-    if p is None or p.side != side or not special_units.is_zero_move(p) or units.utype(p).artillery not in ("field", "heavy"):
+    if (
+        p is None
+        or p.side != side
+        or not special_units.is_zero_move(p)
+        or units.utype(p).artillery not in ("field", "heavy")
+    ):
         return "only zero-movement field or heavy artillery may be made mobile (OT 16C10)"
     loc = g.state.where(p.id)
     if loc.kind != "hex" and not (loc.kind == "box" and _fortress_garrison(g, str(loc.ref))):
@@ -1272,7 +1621,10 @@ def zero_ma_problem(g: Game, side: str, p: Piece | None) -> str | None:
     used = monthly_count(g, "zero-ma", p.nation)
     lim = zero_ma_limit(g, p.nation)
     if used + units.re_size(g, p) > lim:
-        return f"{p.nation} may make only {lim} RE of zero-movement artillery mobile this month ({used} used) (OT 16C10)"
+        return (
+            f"{p.nation} may make only {lim} RE of zero-movement artillery mobile this month"
+            f" ({used} used) (OT 16C10)"
+        )
     return None
 
 
@@ -1283,7 +1635,8 @@ def _fortress_garrison(g: Game, box: str) -> bool:
 
 @implements("OT 16C10", "OT 15B4")
 def make_mobile(g: Game, p: Piece) -> None:
-    """OT 16C10: a non-Russian unit flips to its mobile side if it has one; otherwise (and always for
+    """OT 16C10: a non-Russian unit flips to its mobile side if it has one; otherwise (and always
+    for
     Russia, after a successful Ground Success Table roll) it is withdrawn for twice its replacement
     strength in points. A failed Russian attempt still counts against the limit. A unit leaving a
     fortress garrison is released from it; an improved fortress in its hex becomes unimproved."""
@@ -1297,19 +1650,36 @@ def make_mobile(g: Game, p: Piece) -> None:
         if not res.startswith("S"):
             g.emit("artillery", f"{p.id} is not made mobile ({res})", rule="OT 16C10", piece=p.id)
             return
-    mobile = [f for f, d in p.faces.items() if f != p.face and str(d.get("move", 0)) not in ("0", "R", "W")]
+    mobile = [
+        f
+        for f, d in p.faces.items()
+        if f != p.face and str(d.get("move", 0)) not in ("0", "R", "W")
+    ]
     if h is not None:
         special_rules.unimprove_fortress(g, h, "zero-movement artillery made mobile")
     if mobile and not russian:
         p.face = mobile[0]
         if g.state.where(p.id).kind == "box":
-            g.emit("artillery", f"{p.id} is released from its fortress garrison", rule="OT 16C10", piece=p.id)
+            g.emit(
+                "artillery",
+                f"{p.id} is released from its fortress garrison",
+                rule="OT 16C10",
+                piece=p.id,
+            )
         g.emit("artillery", f"{p.id} flips to its mobile side", rule="OT 16C10", piece=p.id)
         return
     cost = replacement_strength(g, p, isolated=False)
     cmd = command_of(g, h) if h is not None else _box_command(g, p)
     to_out_of_play(g, p, "OT 16C10", "withdrawn to be made mobile")
-    add_points(g, p.side, cmd, {contingent_of(g, p): cost[MAN] * 2}, cost[EQU] * 2, rule="OT 16C10", why=f"{p.id} made mobile")
+    add_points(
+        g,
+        p.side,
+        cmd,
+        {contingent_of(g, p): cost[MAN] * 2},
+        cost[EQU] * 2,
+        rule="OT 16C10",
+        why=f"{p.id} made mobile",
+    )
 
 
 def _box_command(g: Game, p: Piece) -> str:
@@ -1318,7 +1688,11 @@ def _box_command(g: Game, p: Piece) -> str:
     return str(b.attrs.get("command", NO_COMMAND)) if b is not None else NO_COMMAND
 
 
-MARCH_BRIGADE_MAN = {(1, "march-brigade"): Fraction(4), (1, "mountain-march-brigade"): Fraction(4), (2, "march-brigade"): Fraction(6)}
+MARCH_BRIGADE_MAN = {
+    (1, "march-brigade"): Fraction(4),
+    (1, "mountain-march-brigade"): Fraction(4),
+    (2, "march-brigade"): Fraction(6),
+}
 
 
 @implements("OT 16C8")
@@ -1330,13 +1704,19 @@ def march_value(g: Game, p: Piece) -> Fraction | None:
 
 
 @implements("OT 16C8")
-def march_assemble_problem(g: Game, side: str, brigade: Piece | None, hex_: str | None) -> str | None:
+def march_assemble_problem(
+    g: Game, side: str, brigade: Piece | None, hex_: str | None
+) -> str | None:
     """OT 16C8: Man Pts all in one hex are exchanged for a March brigade of the matching strength
     (the rule's opening is missing from the rulebook: the default allows it in the owner's initial
     phases, with Man Pts of the brigade's contingent, from counters not in play)."""
     if brigade is None or brigade.side != side or march_value(g, brigade) is None:
         return "name a March brigade counter of this side"
-    if g.state.where(brigade.id).kind == "hex" or in_pool(g, brigade) or g.state.where(brigade.id) == Loc.box(OUT_OF_PLAY):
+    if (
+        g.state.where(brigade.id).kind == "hex"
+        or in_pool(g, brigade)
+        or g.state.where(brigade.id) == Loc.box(OUT_OF_PLAY)
+    ):
         return f"{brigade.id} is already in play"
     if not isinstance(hex_, str) or not g.board.has_label(hex_):
         return "name the hex holding the Man Pts"
@@ -1344,7 +1724,10 @@ def march_assemble_problem(g: Game, side: str, brigade: Piece | None, hex_: str 
     assert need is not None
     have = hex_points(g, side, g.board.idx(hex_), MAN, contingent_of(g, brigade))
     if have < need:
-        return f"{hex_} holds {have} {contingent_of(g, brigade)} Man Pts; {brigade.id} needs {need} (OT 16C8)"
+        return (
+            f"{hex_} holds {have} {contingent_of(g, brigade)} Man Pts; {brigade.id} needs {need}"
+            " (OT 16C8)"
+        )
     return None
 
 
@@ -1354,7 +1737,9 @@ def march_assemble(g: Game, brigade: Piece, hex_: str) -> None:
     assert need is not None
     take_hex_points(g, brigade.side, i, MAN, need, contingent_of(g, brigade))
     g.state.move(brigade.id, Loc.hex(i))
-    g.emit("march", f"{need} Man Pts in {hex_} become {brigade.id}", rule="OT 16C8", piece=brigade.id)
+    g.emit(
+        "march", f"{need} Man Pts in {hex_} become {brigade.id}", rule="OT 16C8", piece=brigade.id
+    )
 
 
 def march_breakdown(g: Game, brigade: Piece) -> None:
@@ -1363,7 +1748,17 @@ def march_breakdown(g: Game, brigade: Piece) -> None:
     need = march_value(g, brigade)
     assert h is not None and need is not None
     g.state.move(brigade.id, Loc.box(f"march:{brigade.side}"))
-    place_points(g, brigade.side, h, MAN, need, contingent_of(g, brigade), brigade.nation, rule="OT 16C8", why=f"{brigade.id} broken down")
+    place_points(
+        g,
+        brigade.side,
+        h,
+        MAN,
+        need,
+        contingent_of(g, brigade),
+        brigade.nation,
+        rule="OT 16C8",
+        why=f"{brigade.id} broken down",
+    )
 
 
 @implements("OT 16C11")
@@ -1372,7 +1767,12 @@ def local_draft_due(g: Game, i: int, old: str | None, new: str) -> str | None:
     after the enemy held it for 12 consecutive turns or more, may draft 3 Man Pts per hex of the
     district's contingent. Returns that contingent, or None. (Districts name their nation with the
     area attribute ``nation`` and ``home = true``; ``contingent`` overrides the nation name.)"""
-    if old is None or old == new or old not in g.state.sides or not geography.is_major_city_hex(g, i):
+    if (
+        old is None
+        or old == new
+        or old not in g.state.sides
+        or not geography.is_major_city_hex(g, i)
+    ):
         return None
     dist = geography.district_of(g, i)
     if dist is None:
@@ -1392,6 +1792,13 @@ def local_draft(g: Game, side: str, i: int, contingent: str) -> None:
     """OT 16C11: 3 Man Pts, to the command's general pool if the hex is in regular general supply,
     otherwise placed in the hex."""
     if regular_supply(g, side, i):
-        add_points(g, side, command_of(g, i), {contingent: Fraction(3)}, rule="OT 16C11", why=f"local draft in {g.board.label(i)}")
+        add_points(
+            g,
+            side,
+            command_of(g, i),
+            {contingent: Fraction(3)},
+            rule="OT 16C11",
+            why=f"local draft in {g.board.label(i)}",
+        )
     else:
         place_points(g, side, i, MAN, Fraction(3), contingent, rule="OT 16C11", why="local draft")

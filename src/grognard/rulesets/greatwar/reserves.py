@@ -79,7 +79,10 @@ class ReserveCommitment(MovementStep):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         target = self._target(g, f)
         if f.params["stage"] == "choose":
-            out: list[Action] = [{"type": "commit-reserves", "side": side, "from": g.board.label(i)} for i in reserve_stacks(g, side, target)]
+            out: list[Action] = [
+                {"type": "commit-reserves", "side": side, "from": g.board.label(i)}
+                for i in reserve_stacks(g, side, target)
+            ]
             out.append({"type": "decline", "side": side})
             return out
         out = []
@@ -90,7 +93,12 @@ class ReserveCommitment(MovementStep):
                 continue
             r = reach_of(ctx, f, p)
             if target in r.cost:
-                a: Action = {"type": "move", "side": side, "piece": pid, "path": [g.board.label(h) for h in r.path(target)]}
+                a: Action = {
+                    "type": "move",
+                    "side": side,
+                    "piece": pid,
+                    "path": [g.board.label(h) for h in r.path(target)],
+                }
                 try:
                     plan_move(g, f, a)
                 except IllegalAction:
@@ -106,10 +114,20 @@ class ReserveCommitment(MovementStep):
             if t == "decline":
                 return
             if t != "commit-reserves":
-                raise IllegalAction("OT 6C", "first name the stack that attempts reserve commitment, or decline")
+                raise IllegalAction(
+                    "OT 6C", "first name the stack that attempts reserve commitment, or decline"
+                )
             h = action.get("from")
-            if not isinstance(h, str) or not g.board.has_label(h) or g.board.idx(h) not in reserve_stacks(g, action["side"], target):
-                raise IllegalAction("OT 6C", f"{h!r} is not a stack within 2 hexes of {f.params['target']} outside enemy ZOCs")
+            if (
+                not isinstance(h, str)
+                or not g.board.has_label(h)
+                or g.board.idx(h) not in reserve_stacks(g, action["side"], target)
+            ):
+                raise IllegalAction(
+                    "OT 6C",
+                    f"{h!r} is not a stack within 2 hexes of {f.params['target']} outside enemy"
+                    " ZOCs",
+                )
             return
         if t == "done":
             bad = stacking.stack_problem(g, target, action["side"])
@@ -120,10 +138,15 @@ class ReserveCommitment(MovementStep):
             raise IllegalAction("OT 6C", f"{t!r} is not allowed in reserve commitment")
         pid = action.get("piece")
         if pid not in f.params["ready"] or f.params.get("units", {}).get(pid, {}).get("moved"):
-            raise IllegalAction("OT 6C", f"{pid!r} did not succeed a reserve commitment roll, or has already moved")
+            raise IllegalAction(
+                "OT 6C", f"{pid!r} did not succeed a reserve commitment roll, or has already moved"
+            )
         pm = plan_move(g, f, action)
         if pm.path[-1] != target:
-            raise IllegalAction("OT 6C", f"reserve commitment movement only goes to the attacked hex {f.params['target']}")
+            raise IllegalAction(
+                "OT 6C",
+                f"reserve commitment movement only goes to the attacked hex {f.params['target']}",
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         t = action["type"]
@@ -139,9 +162,16 @@ class ReserveCommitment(MovementStep):
                 mods = Modifiers()
                 if adjacent:
                     mods.add(2, "OT 6C", "adjacent to the attacked hex")
-                res = table_roll(g, "gst", "standard", f"reserve commitment of {p.id}", "OT 6C", mods)
+                res = table_roll(
+                    g, "gst", "standard", f"reserve commitment of {p.id}", "OT 6C", mods
+                )
                 ok = str(res.result).startswith("S")
-                g.emit("reserves", f"{p.id} {'may move' if ok else 'may not move'} ({res.result})", rule="OT 6C", piece=p.id)
+                g.emit(
+                    "reserves",
+                    f"{p.id} {'may move' if ok else 'may not move'} ({res.result})",
+                    rule="OT 6C",
+                    piece=p.id,
+                )
                 if ok:
                     f.params["ready"].append(p.id)
             f.params["stage"] = "move"

@@ -1,4 +1,5 @@
-"""OT 9F: movement after combat -- retreats (9F2), advances (9F3), multiple-hex retreats and advances
+"""OT 9F: movement after combat -- retreats (9F2), advances (9F3), multiple-hex retreats and
+advances
 (9F4) and overruns during them (9F5). Declarations (9F1) are made by the combat procedure
 (:mod:`.combat`) before it pushes the steps here.
 
@@ -71,7 +72,9 @@ def _depots(g: Game, side: str) -> list[tuple[int, bool]]:
 
 
 @implements("OT 9F2")
-def depot_score(g: Game, side: str, j: int, depots: Sequence[tuple[int, bool]] | None = None) -> tuple[int, int]:
+def depot_score(
+    g: Game, side: str, j: int, depots: Sequence[tuple[int, bool]] | None = None
+) -> tuple[int, int]:
     """OT 9F2 tie-break: (distance to the nearest friendly supply depot, 0 if one of the nearest is
     operational else 1); (0, 0) when the side has no depots (the owner then chooses)."""
     ds = _depots(g, side) if depots is None else depots
@@ -110,8 +113,15 @@ def _can_overrun(g: Game, group: Sequence[Piece], j: int, enemy: str, ez: dict[i
 
 
 @implements("OT 9F2", "OT 9F5", "OT 9J")
-def retreat_options(g: Game, p: Piece, origin: int, here: int, avoid: Sequence[int] = (), group: Sequence[Piece] | None = None,
-                    best_only: bool = True) -> list[RetreatOption]:
+def retreat_options(
+    g: Game,
+    p: Piece,
+    origin: int,
+    here: int,
+    avoid: Sequence[int] = (),
+    group: Sequence[Piece] | None = None,
+    best_only: bool = True,
+) -> list[RetreatOption]:
     """The hexes ``p`` may retreat into from ``here`` (the best ones by OT 9F2 unless
     ``best_only`` is False), moving away from ``origin``. ``group``: units retreating together into
     the same hex (for the overrun of OT 9F5)."""
@@ -132,7 +142,10 @@ def retreat_options(g: Game, p: Piece, origin: int, here: int, avoid: Sequence[i
             return False
         if terrain.hexside_cost(g, p, g.board.side_between(here, j), j, tags) is None:
             return False
-        if not nations.may_enter_command(g, side, j) or nations.neutral_nation_of_hex(g, j) is not None:
+        if (
+            not nations.may_enter_command(g, side, j)
+            or nations.neutral_nation_of_hex(g, j) is not None
+        ):
             return False
         if combat_hooks.retreat_problem(g, p, here, j):
             return False
@@ -143,14 +156,21 @@ def retreat_options(g: Game, p: Piece, origin: int, here: int, avoid: Sequence[i
             over_run = True
         friendly = g.state.control.get(j) == side or bool(units.units_in_hex(g, j, side))
         in_zoc = j in ez and not (ignores_zoc_on_retreat(p) and friendly)
-        over = stacking.stack_problem(g, j, side, extra=[q for q in movers if not stacking.exempt(g, q)]) is not None
+        over = (
+            stacking.stack_problem(
+                g, j, side, extra=[q for q in movers if not stacking.exempt(g, q)]
+            )
+            is not None
+        )
         if over and g.opt("overstacking") and stacking.has_corps_hq(g, j, side):
             over = False
         tier = TIER_ZOC if in_zoc else (TIER_OVER if over else TIER_CLEAR)
         info[j] = RetreatOption(j, tier, depot_score(g, side, j, depots), over_run)
         return True
 
-    res = retreat_paths(g.board.nbr, here, 1, can_enter=can_enter, score=lambda path: info[path[-1]].score)
+    res = retreat_paths(
+        g.board.nbr, here, 1, can_enter=can_enter, score=lambda path: info[path[-1]].score
+    )
     paths = res.best if best_only else res.paths
     return [info[path[-1]] for path in paths]
 
@@ -201,7 +221,9 @@ def reduce_in_zoc(g: Game, p: Piece) -> None:
         units.eliminate(g, p, "OT 9F2", "retreated into an enemy ZOC")
 
 
-def retreat_params(side: str, entries: Sequence[dict[str, Any]], rule: str = "OT 9F2") -> dict[str, Any]:
+def retreat_params(
+    side: str, entries: Sequence[dict[str, Any]], rule: str = "OT 9F2"
+) -> dict[str, Any]:
     """Frame params of a ``combat-retreat`` step; each entry: ``piece``, ``origin``, ``at`` (hex
     labels), optional ``avoid`` (labels)."""
     return {"side": side, "rule": rule, "queue": [dict(e) for e in entries]}
@@ -222,7 +244,9 @@ class CombatRetreat(Step):
         return f"Retreat after combat ({f.params['side']})"
 
     def enter(self, g: Game, f: Frame) -> None:
-        f.params["queue"] = sorted(f.params["queue"], key=lambda e: (is_hq(g.state.pieces[e["piece"]]), e["piece"]))
+        f.params["queue"] = sorted(
+            f.params["queue"], key=lambda e: (is_hq(g.state.pieces[e["piece"]]), e["piece"])
+        )
         self._auto(g, f)
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
@@ -239,15 +263,31 @@ class CombatRetreat(Step):
                 return e
         return None
 
-    def _options(self, g: Game, e: dict[str, Any], group: Sequence[Piece] | None = None) -> list[RetreatOption]:
+    def _options(
+        self, g: Game, e: dict[str, Any], group: Sequence[Piece] | None = None
+    ) -> list[RetreatOption]:
         p = g.state.pieces[e["piece"]]
-        return retreat_options(g, p, g.board.idx(e["origin"]), g.board.idx(e["at"]), [g.board.idx(a) for a in e.get("avoid", [])], group)
+        return retreat_options(
+            g,
+            p,
+            g.board.idx(e["origin"]),
+            g.board.idx(e["at"]),
+            [g.board.idx(a) for a in e.get("avoid", [])],
+            group,
+        )
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         out: list[Action] = []
         for e in f.params["queue"]:
             for o in self._options(g, e):
-                out.append({"type": "retreat", "side": side, "piece": e["piece"], "to": g.board.label(o.to)})
+                out.append(
+                    {
+                        "type": "retreat",
+                        "side": side,
+                        "piece": e["piece"],
+                        "to": g.board.label(o.to),
+                    }
+                )
         return out
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
@@ -269,13 +309,20 @@ class CombatRetreat(Step):
             opts = {o.to for o in self._options(g, e, group if len(group) > 1 else None)}  # type: ignore[arg-type]
             if g.board.idx(to) not in opts:
                 allowed = ", ".join(sorted(g.board.label(x) for x in opts)) or "none"
-                raise IllegalAction("OT 9F2", f"{e['piece']} may not retreat into {to} (its best retreat hexes: {allowed})")  # type: ignore[index]
+                raise IllegalAction(
+                    "OT 9F2",
+                    f"{e['piece']} may not retreat into {to} (its best retreat hexes: {allowed})",
+                )  # type: ignore[index]
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         ids = action.get("pieces") if "pieces" in action else [action["piece"]]
         group = [g.state.pieces[pid] for pid in ids]
         j = g.board.idx(action["to"])
-        opts = [o for o in self._options(g, self._entry(f, ids[0]), group if len(group) > 1 else None) if o.to == j]  # type: ignore[arg-type]
+        opts = [
+            o
+            for o in self._options(g, self._entry(f, ids[0]), group if len(group) > 1 else None)
+            if o.to == j
+        ]  # type: ignore[arg-type]
         self._move(g, f, group, opts[0])
         self._auto(g, f)
 
@@ -289,19 +336,35 @@ class CombatRetreat(Step):
             for p in list(movers):
                 _unload_corps(g, p)
                 g.state.move(p.id, Loc.hex(j))
-                g.emit("retreat", f"{p.id} retreats to {g.board.label(j)} (into an enemy ZOC)", rule="OT 9F2", piece=p.id, to=g.board.label(j))
+                g.emit(
+                    "retreat",
+                    f"{p.id} retreats to {g.board.label(j)} (into an enemy ZOC)",
+                    rule="OT 9F2",
+                    piece=p.id,
+                    to=g.board.label(j),
+                )
                 reduce_in_zoc(g, p)
                 if units.hex_of(g, p) is None:
                     movers.remove(p)
         if opt.overrun:
             for d in sorted(units.units_in_hex(g, j, enemy), key=lambda q: q.id):
                 units.eliminate(g, d, "OT 9F5", "overrun by retreating units")
-            g.emit("overrun", f"{', '.join(p.id for p in group)} overrun {g.board.label(j)} while retreating", rule="OT 9F5")
+            g.emit(
+                "overrun",
+                f"{', '.join(p.id for p in group)} overrun {g.board.label(j)} while retreating",
+                rule="OT 9F5",
+            )
         for p in movers:
             if units.hex_of(g, p) != j:
                 _unload_corps(g, p)
                 g.state.move(p.id, Loc.hex(j))
-                g.emit("retreat", f"{p.id} retreats to {g.board.label(j)}", rule="OT 9F2", piece=p.id, to=g.board.label(j))
+                g.emit(
+                    "retreat",
+                    f"{p.id} retreats to {g.board.label(j)}",
+                    rule="OT 9F2",
+                    piece=p.id,
+                    to=g.board.label(j),
+                )
             _crossing(g, p, here, j, "OT 9F2")
             note_retreated(g, p.id)
         stacking.after_arrival(g, movers, j)
@@ -309,8 +372,13 @@ class CombatRetreat(Step):
             e = entries[p.id]
             assert e is not None
             f.params["queue"].remove(e)
-            if p in movers and units.hex_of(g, p) is not None and opt.tier == TIER_OVER and stacking.stack_problem(g, j, p.side) is not None \
-                    and not (g.opt("overstacking") and stacking.has_corps_hq(g, j, p.side)):
+            if (
+                p in movers
+                and units.hex_of(g, p) is not None
+                and opt.tier == TIER_OVER
+                and stacking.stack_problem(g, j, p.side) is not None
+                and not (g.opt("overstacking") and stacking.has_corps_hq(g, j, p.side))
+            ):
                 f.params["queue"].append({**e, "at": g.board.label(j), "continuing": True})
         g.invalidate()
 
@@ -331,7 +399,11 @@ class CombatRetreat(Step):
                 opts = self._options(g, e)
                 if not opts:
                     f.params["queue"].remove(e)
-                    why = "could not retreat within the stacking limit" if e.get("continuing") else "no retreat route"
+                    why = (
+                        "could not retreat within the stacking limit"
+                        if e.get("continuing")
+                        else "no retreat route"
+                    )
                     eliminate_in_combat(g, p, "OT 9F2", why, totally=True)
                     progressed = True
                     break
@@ -343,7 +415,7 @@ class CombatRetreat(Step):
                 return
 
 
-# ============================================================================ advances (OT 9F3, 9F4)
+# =========================================================================== advances (OT 9F3, 9F4)
 @implements("OT 9F3")
 def advance_problem(g: Game, p: Piece, rec: dict[str, Any] | None = None) -> str | None:
     """OT 9F3: why a unit may not advance after combat: siege and heavy siege artillery (OT 12B3,
@@ -359,8 +431,11 @@ def advance_problem(g: Game, p: Piece, rec: dict[str, Any] | None = None) -> str
     return combat_hooks.no_advance(g, p)
 
 
-def advance_step_ok(g: Game, p: Piece, here: int, j: int, allow_overrun: bool = False) -> str | None:
-    """Why ``p`` may not advance from ``here`` into ``j`` (terrain, commands, neutrals, enemy units),
+def advance_step_ok(
+    g: Game, p: Piece, here: int, j: int, allow_overrun: bool = False
+) -> str | None:
+    """Why ``p`` may not advance from ``here`` into ``j`` (terrain, commands, neutrals, enemy
+    units),
     or None. Advancing costs no MPs (interpretation default) but prohibited terrain still blocks."""
     if j not in g.board.neighbors(here) and j != here:
         return "not adjacent"
@@ -388,12 +463,23 @@ def fits_after(g: Game, side: str, j: int, movers: Sequence[Piece]) -> bool:
             by_start.setdefault(h, []).append(q)
     if any(stacking.departure_problem(g, ps, h) for h, ps in by_start.items()):
         return False
-    if stacking.stack_problem(g, j, side, extra=[q for q in movers if not stacking.exempt(g, q)], without={q.id for q in movers}) is None:
+    if (
+        stacking.stack_problem(
+            g,
+            j,
+            side,
+            extra=[q for q in movers if not stacking.exempt(g, q)],
+            without={q.id for q in movers},
+        )
+        is None
+    ):
         return True
     return bool(g.opt("overstacking")) and stacking.has_corps_hq(g, j, side, movers)
 
 
-def advance_params(side: str, targets: Sequence[dict[str, Any]], second: bool = False) -> dict[str, Any]:
+def advance_params(
+    side: str, targets: Sequence[dict[str, Any]], second: bool = False
+) -> dict[str, Any]:
     """Frame params of a ``combat-advance`` step. ``targets``: ``{"to": label, "units": [ids],
     "required": bool}`` (first advance); for the second advance of OT 9F4, ``{"units": [ids]}``
     with ``to`` omitted (any adjacent hex without enemy units)."""
@@ -413,7 +499,10 @@ class CombatAdvance(Step):
     rule = "OT 9F3"
 
     def label(self, g: Game, f: Frame) -> str:
-        return f"{'Second advance' if f.params.get('second') else 'Advance'} after combat ({f.params['side']})"
+        return (
+            f"{'Second advance' if f.params.get('second') else 'Advance'} after combat"
+            f" ({f.params['side']})"
+        )
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [] if f.done else [f.params["side"]]
@@ -473,7 +562,11 @@ class CombatAdvance(Step):
         for t in f.params["targets"]:
             if not t.get("required") or t.get("met"):
                 continue
-            if any(fits_after(g, p.side, j, [p]) for p in self._eligible(g, f, t) for j in self._dests(g, f, t, p)):
+            if any(
+                fits_after(g, p.side, j, [p])
+                for p in self._eligible(g, f, t)
+                for j in self._dests(g, f, t, p)
+            ):
                 out.append(t["to"])
         return out
 
@@ -485,7 +578,14 @@ class CombatAdvance(Step):
             for p in elig:
                 for j in self._dests(g, f, t, p):
                     if fits_after(g, side, j, [p]):
-                        out.append({"type": "advance", "side": side, "pieces": [p.id], "to": g.board.label(j)})
+                        out.append(
+                            {
+                                "type": "advance",
+                                "side": side,
+                                "pieces": [p.id],
+                                "to": g.board.label(j),
+                            }
+                        )
                         by_dest.setdefault(j, []).append(p)
             if "to" in t:
                 for j, ps in by_dest.items():
@@ -493,7 +593,14 @@ class CombatAdvance(Step):
                     while len(group) > 1 and not fits_after(g, side, j, group):
                         group.pop()
                     if len(group) > 1:
-                        out.append({"type": "advance", "side": side, "pieces": [p.id for p in group], "to": g.board.label(j)})
+                        out.append(
+                            {
+                                "type": "advance",
+                                "side": side,
+                                "pieces": [p.id for p in group],
+                                "to": g.board.label(j),
+                            }
+                        )
         if not self._pending_required(g, f):
             out.append({"type": "done", "side": side})
         return out
@@ -503,7 +610,11 @@ class CombatAdvance(Step):
         if t == "done":
             pend = self._pending_required(g, f)
             if pend:
-                raise IllegalAction("OT 9F1", f"the declared advance into {', '.join(pend)} must be made with at least one unit")
+                raise IllegalAction(
+                    "OT 9F1",
+                    f"the declared advance into {', '.join(pend)} must be made with at least one"
+                    " unit",
+                )
             return
         if t != "advance":
             raise IllegalAction("OT 9F3", f"{t!r} is not allowed while advancing after combat")
@@ -544,7 +655,11 @@ class CombatAdvance(Step):
         if units.units_in_hex(g, j, enemy):
             for d in sorted(units.units_in_hex(g, j, enemy), key=lambda q: q.id):
                 units.eliminate(g, d, "OT 9F5", "overrun by advancing units")
-            g.emit("overrun", f"{', '.join(action['pieces'])} overrun {action['to']} in their second advance", rule="OT 9F5")
+            g.emit(
+                "overrun",
+                f"{', '.join(action['pieces'])} overrun {action['to']} in their second advance",
+                rule="OT 9F5",
+            )
         advance_units(g, movers, j, "OT 9F4" if f.params.get("second") else "OT 9F3")
         f.params["moved"].extend(action["pieces"])
         if not self._any_option(g, f) and not self._pending_required(g, f):
@@ -560,7 +675,13 @@ def advance_units(g: Game, movers: Sequence[Piece], j: int, rule: str) -> None:
         here = units.hex_of(g, p)
         _unload_corps(g, p)
         g.state.move(p.id, Loc.hex(j))
-        g.emit("advance", f"{p.id} advances to {g.board.label(j)}", rule=rule, piece=p.id, to=g.board.label(j))
+        g.emit(
+            "advance",
+            f"{p.id} advances to {g.board.label(j)}",
+            rule=rule,
+            piece=p.id,
+            to=g.board.label(j),
+        )
         if here is not None and here != j:
             _crossing(g, p, here, j, rule)
     stacking.after_arrival(g, list(movers), j)

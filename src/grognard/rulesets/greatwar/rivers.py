@@ -66,7 +66,10 @@ def _navigable(g: Game, s: int) -> bool:
     rules = g.scenario.rules
     if rules is not None and getattr(rules, "map_scale", "european") == "non-european":
         return g.board.side_has(s, "navigable")
-    return not (any(f != "lake" for f in feats) and any(h >= 0 and terrain.terrain(g, h) == "mountain" for h in (a, b)))
+    return not (
+        any(f != "lake" for f in feats)
+        and any(h >= 0 and terrain.terrain(g, h) == "mountain" for h in (a, b))
+    )
 
 
 def connected_sides(g: Game, s: int) -> list[int]:
@@ -93,7 +96,8 @@ def _connected_sides(g: Game, s: int) -> list[int]:
 
 @implements("OT 7C6")
 def waterway_net(g: Game, s: int) -> frozenset[int]:
-    """OT 7C6: the inland waterway net of a navigable hexside -- all navigable hexsides connected to it."""
+    """OT 7C6: the inland waterway net of a navigable hexside -- all navigable hexsides connected to
+    it."""
     if not navigable(g, s):
         return frozenset()
     memo = view(g).memo
@@ -125,7 +129,8 @@ def hex_sides(g: Game, i: int) -> list[int]:
 @implements("OT 7C4")
 def is_river_yard(g: Game, i: int) -> bool:
     """OT 7C4: on the European maps every major city hex next to a navigable hexside is a river
-    transport marshaling yard; on the non-European maps they are marked (place kind ``river-yard``)."""
+    transport marshaling yard; on the non-European maps they are marked (place kind ``river-yard``).
+    """
     if any(pt.kind == "river-yard" for pt in g.board.points_at(i)):
         return True
     rules = g.scenario.rules
@@ -244,7 +249,9 @@ def plan_river_move(g: Game, f: Frame, action: Action) -> RiverPlan:
         raise IllegalAction("OT 7C2", "the first hexside must be a side of the unit's hex")
     for a, b in pairwise(sides):
         if b not in connected_sides(g, a):
-            raise IllegalAction("OT 7C2", f"{_label(g, a)} and {_label(g, b)} are not connected hexsides")
+            raise IllegalAction(
+                "OT 7C2", f"{_label(g, a)} and {_label(g, b)} are not connected hexsides"
+            )
     for s in sides:
         if not navigable(g, s):
             raise IllegalAction("OT 7C1", f"{_label(g, s)} is not a navigable waterway")
@@ -252,13 +259,17 @@ def plan_river_move(g: Game, f: Frame, action: Action) -> RiverPlan:
             raise IllegalAction("OT 7C3", f"{_label(g, s)} is blocked by enemy coast defenses")
     net = waterway_net(g, sides[0])
     if not _yard_reachable(g, side, sides[0], net):
-        raise IllegalAction("OT 7C3", "no unblocked waterway links the unit to a friendly river transport yard")
+        raise IllegalAction(
+            "OT 7C3", "no unblocked waterway links the unit to a friendly river transport yard"
+        )
     to = action.get("to")
     if not isinstance(to, str) or not g.board.has_label(to):
         raise IllegalAction("OT 7C2", f"no hex {to!r}")
     dest = g.board.idx(to)
     if dest not in _ends(g, sides[-1]):
-        raise IllegalAction("OT 7C2", "the unit is placed in one of the two hexes of its last hexside")
+        raise IllegalAction(
+            "OT 7C2", "the unit is placed in one of the two hexes of its last hexside"
+        )
     enemy = nations.other_side(side)
     if g.state.control.get(dest) == enemy and units.units_in_hex(g, dest, enemy):
         raise IllegalAction("OT 7C3", "a river move may not end in an enemy-occupied/owned hex")
@@ -283,7 +294,11 @@ def plan_river_move(g: Game, f: Frame, action: Action) -> RiverPlan:
     extra = max(Fraction(0), need - Fraction(rec["charged"].get(p.id, 0)))
     cap = river_capacity(g, side, net)
     if rec["used"] + extra > cap:
-        raise IllegalAction("OT 7C5", f"not enough river capacity on this waterway net: {extra} RE needed, {cap - rec['used']} left")
+        raise IllegalAction(
+            "OT 7C5",
+            f"not enough river capacity on this waterway net: {extra} RE needed,"
+            f" {cap - rec['used']} left",
+        )
     return RiverPlan(p, sides, dest, mp, net, extra)
 
 
@@ -292,7 +307,9 @@ def _yard_reachable(g: Game, side: str, s0: int, net: frozenset[int]) -> bool:
     todo = deque([s0])
     while todo:
         s = todo.popleft()
-        if any(h >= 0 and is_river_yard(g, h) and g.state.control.get(h) == side for h in _ends(g, s)):
+        if any(
+            h >= 0 and is_river_yard(g, h) and g.state.control.get(h) == side for h in _ends(g, s)
+        ):
             return True
         for v in connected_sides(g, s):
             if v in net and v not in seen and not blocked(g, side, v):
@@ -321,8 +338,14 @@ def apply_river_move(g: Game, f: Frame, action: Action) -> None:
     led["used"] = Fraction(led["used"]) + plan.charge
     led["charged"][p.id] = Fraction(led["charged"].get(p.id, 0)) + plan.charge
     zoc.update_ownership(g)
-    g.emit("river-move", f"{p.id} moves by river {g.board.label(start) if start is not None else '?'} -> {g.board.label(plan.dest)} ({len(plan.sides)} hexsides, {plan.mp} MP)",
-           rule="OT 7C2", piece=p.id, to=g.board.label(plan.dest))
+    g.emit(
+        "river-move",
+        f"{p.id} moves by river {g.board.label(start) if start is not None else '?'} ->"
+        f" {g.board.label(plan.dest)} ({len(plan.sides)} hexsides, {plan.mp} MP)",
+        rule="OT 7C2",
+        piece=p.id,
+        to=g.board.label(plan.dest),
+    )
 
 
 def river_actions(g: Game, f: Frame, side: str) -> list[Action]:
@@ -354,7 +377,10 @@ def river_actions(g: Game, f: Frame, side: str) -> list[Action]:
             if not _yard_reachable(g, side, s0, net):
                 continue
             rec = _ledger(g, side, net)
-            extra = max(Fraction(0), units.transport_re(g, p, "river") - Fraction(rec["charged"].get(p.id, 0)))
+            extra = max(
+                Fraction(0),
+                units.transport_re(g, p, "river") - Fraction(rec["charged"].get(p.id, 0)),
+            )
             if rec["used"] + extra > river_capacity(g, side, net):
                 continue
             prev = {s0: -1}
@@ -375,12 +401,22 @@ def river_actions(g: Game, f: Frame, side: str) -> list[Action]:
                         continue
                     if g.state.control.get(d) == enemy and units.units_in_hex(g, d, enemy):
                         continue
-                    if terrain.hex_entry_cost(g, p, d) is None or stacking.move_stacking_problem(g, [p], d):
+                    if terrain.hex_entry_cost(g, p, d) is None or stacking.move_stacking_problem(
+                        g, [p], d
+                    ):
                         continue
                     chain = [end]
                     while prev[chain[-1]] != -1:
                         chain.append(prev[chain[-1]])
                     chain.reverse()
                     seen_dest.add(d)
-                    out.append({"type": "river-move", "side": side, "piece": p.id, "hexsides": [_label(g, x) for x in chain], "to": g.board.label(d)})
+                    out.append(
+                        {
+                            "type": "river-move",
+                            "side": side,
+                            "piece": p.id,
+                            "hexsides": [_label(g, x) for x in chain],
+                            "to": g.board.label(d),
+                        }
+                    )
     return out

@@ -31,8 +31,22 @@ if TYPE_CHECKING:
     from grognard.core.state import Piece
 
 POINT_KINDS = (
-    "point-city", "partial-city", "full-city", "fortress", "resource-center", "factory", "port", "rail-yard",
-    "river-yard", "oasis", "objective", "capital", "fieldworks", "entrenchment", "fort", "improved-fort",
+    "point-city",
+    "partial-city",
+    "full-city",
+    "fortress",
+    "resource-center",
+    "factory",
+    "port",
+    "rail-yard",
+    "river-yard",
+    "oasis",
+    "objective",
+    "capital",
+    "fieldworks",
+    "entrenchment",
+    "fort",
+    "improved-fort",
 )
 FORTIFICATION_KINDS = ("fieldworks", "entrenchment", "fort", "improved-fort")
 
@@ -50,7 +64,16 @@ class GreatWar(Ruleset):
     terrain_types = terrain.HEX_TERRAIN
     hexside_features = terrain.HEXSIDE_FEATURES
     point_kinds = POINT_KINDS
-    area_kinds = ("weather-zone", "command", "district", "good-roads", "poor-roads", "rail-net", "nation", "sea-area")
+    area_kinds = (
+        "weather-zone",
+        "command",
+        "district",
+        "good-roads",
+        "poor-roads",
+        "rail-net",
+        "nation",
+        "sea-area",
+    )
     box_kinds = ("eliminated", "pool", "holding", "garrison", "off-map", "expended")
     network_kinds = ("rail", "road", "rail-ferry")
     schedule_kinds = ("rail-capacity", *reinforcements.OB_KINDS)
@@ -58,7 +81,8 @@ class GreatWar(Ruleset):
     # ------------------------------------------------------------------ data
     def tables(self, overrides: Mapping[str, str] | None = None) -> dict[str, ResultsTable]:
         """Die tables (``data/tables``); overrides of the non-die charts (``data/charts``: TEC, ZOC
-        and overrun costs, rail and river rates, Stacking Summary) are accepted and validated too."""
+        and overrun costs, rail and river rates, Stacking Summary) are accepted and validated too.
+        """
         ov = dict(overrides or {})
         memo_key = tuple(sorted(ov.items()))
         memo = self.__dict__.setdefault("_tables_memo", {})
@@ -106,14 +130,18 @@ class GreatWar(Ruleset):
         for h in getattr(rules, "heads", []) if rules is not None else []:
             heads.append({"kind": h.kind, "hexes": [g.board.idx(x) for x in (h.hex, *h.beyond)]})
         state["heads"] = heads
-        for nation, refs in (getattr(rules, "neutral_territory", {}) if rules is not None else {}).items():
+        for nation, refs in (
+            getattr(rules, "neutral_territory", {}) if rules is not None else {}
+        ).items():
             if g.state.alignment.get(nation, "missing") is not None:
                 continue
             for ref in refs:
                 hexes = g.board.areas[ref].hexes if ref in g.board.areas else [g.board.idx(ref)]
                 for i in hexes:
                     g.state.control[int(i)] = f"neutral:{nation}"
-        state["ever_owned"] = {str(i): [s] for i, s in sorted(g.state.control.items()) if s in g.state.sides}
+        state["ever_owned"] = {
+            str(i): [s] for i, s in sorted(g.state.control.items()) if s in g.state.sides
+        }
         state["stacking_violations"] = []
         from grognard.rulesets.greatwar import rail
 
@@ -129,11 +157,18 @@ class GreatWar(Ruleset):
                 if pt.kind in FORTIFICATION_KINDS:
                     set_marker(g, "fortification", int(i), pt.kind)
                 if pt.kind == "fortress":
-                    set_marker(g, "fortress-state", int(i), str(pt.attrs.get("state", "unimproved")))
+                    set_marker(
+                        g, "fortress-state", int(i), str(pt.attrs.get("state", "unimproved"))
+                    )
         for s in range(g.board.m):
             if terrain.bridge_features(g, s) and terrain.road_link(g, s):
                 a, b = (int(x) for x in g.board.side_hexes[s])
-                if a >= 0 and b >= 0 and g.state.control.get(a) == g.state.control.get(b) and g.state.control.get(a) is not None:
+                if (
+                    a >= 0
+                    and b >= 0
+                    and g.state.control.get(a) == g.state.control.get(b)
+                    and g.state.control.get(a) is not None
+                ):
                     set_marker(g, "bridge-owner", s, g.state.control[a])
 
     # ------------------------------------------------------------------ views
@@ -150,7 +185,9 @@ class GreatWar(Ruleset):
             "tracks": g.state.tracks,
             "weather": zones,
             "rail_capacity": st.get("rail", {}),
-            "isolated": {s: [g.board.label(i) for i in v] for s, v in st.get("isolated", {}).items()},
+            "isolated": {
+                s: [g.board.label(i) for i in v] for s, v in st.get("isolated", {}).items()
+            },
         }
 
     def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
@@ -175,9 +212,12 @@ class GreatWar(Ruleset):
 
     def preview(self, g: Game, action: Mapping[str, Any]) -> str | dict[str, Any] | None:
         """OT 9A: for a declared attack, the totals with every modifier, the odds column and shifts,
-        the die-roll modifiers and the exact distribution of results (:func:`.combat.preview_attack`).
+        the die-roll modifiers and the exact distribution of results
+        (:func:`.combat.preview_attack`).
         Moves, rail moves and overruns get their cost and what is left (a move also the map of the
-        hexes still in reach): :func:`.presentation.preview`, which draws the attack's distribution too."""
+        hexes still in reach): :func:`.presentation.preview`, which draws the attack's distribution
+        too.
+        """
         from grognard.rulesets.greatwar import presentation
 
         return presentation.preview(g, action)
@@ -198,7 +238,8 @@ class GreatWar(Ruleset):
     # ------------------------------------------------------------------ invariants
     def invariants(self, g: Game) -> list[str]:
         """Stacking at phase ends (OT 8B), no unit in terrain no unit may enter, boxes only inside
-        Corps HQs, known owners, and general supply status consistent with a fresh trace (OT 11B). (Units of both sides may share a hex: OT 6 lets a unit enter
+        Corps HQs, known owners, and general supply status consistent with a fresh trace (OT 11B).
+        (Units of both sides may share a hex: OT 6 lets a unit enter
         an enemy-occupied hex its enemy does not own.)"""
         from grognard.rulesets.greatwar import supply
 
@@ -213,7 +254,9 @@ class GreatWar(Ruleset):
             if loc.kind == "piece" and units.utype(p).logistics:
                 carrier = g.state.pieces.get(str(loc.ref))
                 if carrier is None or not units.is_unit(carrier) or carrier.side != p.side:
-                    out.append(f"OT 11H2: {p.id} is carried by {loc.ref}, which is not a unit of its side")
+                    out.append(
+                        f"OT 11H2: {p.id} is carried by {loc.ref}, which is not a unit of its side"
+                    )
             elif loc.kind == "piece":
                 carrier = g.state.pieces.get(str(loc.ref))
                 if carrier is None or "corps-hq" not in units.utype(carrier).tags:
@@ -228,8 +271,14 @@ class GreatWar(Ruleset):
         for i, owner in g.state.control.items():
             if owner not in sides and not str(owner).startswith("neutral:"):
                 out.append(f"OT 5B: {g.board.label(i)} has an unknown owner {owner!r}")
-            elif str(owner).startswith("neutral:") and g.state.alignment.get(str(owner)[8:], "missing") is not None:
-                out.append(f"OT 3B3: {g.board.label(i)} still belongs to {str(owner)[8:]}, which is no longer neutral")
+            elif (
+                str(owner).startswith("neutral:")
+                and g.state.alignment.get(str(owner)[8:], "missing") is not None
+            ):
+                out.append(
+                    f"OT 3B3: {g.board.label(i)} still belongs to {str(owner)[8:]}, which is no"
+                    " longer neutral"
+                )
         return out
 
     def stacking_now(self, g: Game) -> list[str]:

@@ -25,14 +25,28 @@ class Strict(BaseModel):
 
 
 class RailNetDef(Strict):
-    """A rail net (OT 7A5): its territory, gauge, each side's starting capacity and voluntary minimum."""
+    """A rail net (OT 7A5): its territory, gauge, each side's starting capacity and voluntary
+    minimum."""
 
     name: str
     gauge: str = "standard"
-    area: str | None = Field(default=None, description="map area (kind 'rail-net') holding the net's territory; none: every rail hex")
-    capacity: dict[str, int] = Field(default_factory=dict, description="side -> starting capacity in REs")
-    minimum: dict[str, int] = Field(default_factory=dict, description="side -> voluntary minimum capacity (OT 7A5d)")
-    controller: str | None = Field(default=None, description="nation controlling the net (Rule 41): other nations' supply lines count its high-volume hexes half low-volume (OT 11E)")
+    area: str | None = Field(
+        default=None,
+        description="map area (kind 'rail-net') holding the net's territory; none: every rail hex",
+    )
+    capacity: dict[str, int] = Field(
+        default_factory=dict, description="side -> starting capacity in REs"
+    )
+    minimum: dict[str, int] = Field(
+        default_factory=dict, description="side -> voluntary minimum capacity (OT 7A5d)"
+    )
+    controller: str | None = Field(
+        default=None,
+        description=(
+            "nation controlling the net (Rule 41): other nations' supply lines count its"
+            " high-volume hexes half low-volume (OT 11E)"
+        ),
+    )
 
 
 class HeadDef(Strict):
@@ -67,20 +81,35 @@ class BreakdownDef(Strict):
 class GreatWarRules(Strict):
     """The scenario's ``[rules]`` table."""
 
-    commands: dict[str, list[str]] = Field(default_factory=dict, description="side -> commands it controls (OT 3F)")
-    road_quality: Literal["good", "poor"] = Field(default="good", description="road quality outside good-roads/poor-roads areas (OT 6B1/6B2)")
+    commands: dict[str, list[str]] = Field(
+        default_factory=dict, description="side -> commands it controls (OT 3F)"
+    )
+    road_quality: Literal["good", "poor"] = Field(
+        default="good", description="road quality outside good-roads/poor-roads areas (OT 6B1/6B2)"
+    )
     map_scale: Literal["european", "non-european"] = "european"
     rail_nets: list[RailNetDef] = Field(default_factory=list)
     heads: list[HeadDef] = Field(default_factory=list, description="railheads and roadheads (OT 7)")
     division_re: list[DivisionRE] = Field(default_factory=list)
-    hq_activation_modifiers: dict[str, int] = Field(default_factory=dict, description="nation -> Army HQs activation modifier (Rules 41/42B)")
-    home_territory: dict[str, list[str]] = Field(
-        default_factory=dict, description="nation -> map areas (or hexes) of its home territory (Rule 41): its units trace only to regular sources there (OT 11E)"
+    hq_activation_modifiers: dict[str, int] = Field(
+        default_factory=dict, description="nation -> Army HQs activation modifier (Rules 41/42B)"
     )
-    breakdowns: list[BreakdownDef] = Field(default_factory=list, description="breakdown combinations of the game charts (OT 15F)")
-    theaters_out_of_play: list[str] = Field(default_factory=list, description="theaters out of play (OT 16C10)")
+    home_territory: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description=(
+            "nation -> map areas (or hexes) of its home territory (Rule 41): its units trace only"
+            " to regular sources there (OT 11E)"
+        ),
+    )
+    breakdowns: list[BreakdownDef] = Field(
+        default_factory=list, description="breakdown combinations of the game charts (OT 15F)"
+    )
+    theaters_out_of_play: list[str] = Field(
+        default_factory=list, description="theaters out of play (OT 16C10)"
+    )
     neutral_territory: dict[str, list[str]] = Field(
-        default_factory=dict, description="neutral nation -> map areas (or hexes) it owns while neutral (OT 3B3)"
+        default_factory=dict,
+        description="neutral nation -> map areas (or hexes) it owns while neutral (OT 3B3)",
     )
 
 
@@ -104,12 +133,27 @@ class VictoryModel(Strict):
     sudden_death: list[SuddenDeath] = Field(default_factory=list)
 
 
-PIECE_ATTRS = {"size", "support", "contingent", "camel", "fatigue", "supply_out_since", "attacked_from_overstack", "overstacked_since",
-               "ratings", "points", "pool", "pool_isolated", "forming"}
+PIECE_ATTRS = {
+    "size",
+    "support",
+    "contingent",
+    "camel",
+    "fatigue",
+    "supply_out_since",
+    "attacked_from_overstack",
+    "overstacked_since",
+    "ratings",
+    "points",
+    "pool",
+    "pool_isolated",
+    "forming",
+}
 FACE_KEYS = {"attack", "defense", "move", "strength", "size", "range", "aa", "gunnery", "type"}
 
-# Logistics and artillery attributes a scenario may set: a Res Pt marker's ``amount`` (OT 11G), a depot's rail
-# ``net`` (OT 11C1), a GSP's generating initial phase ``born`` (OT 11C2bii), an artillery division component's
+# Logistics and artillery attributes a scenario may set: a Res Pt marker's ``amount`` (OT 11G), a
+# depot's rail
+# ``net`` (OT 11C1), a GSP's generating initial phase ``born`` (OT 11C2bii), an artillery division
+# component's
 # Art XX HQs ``division`` (OT 12B9).
 PIECE_ATTRS = PIECE_ATTRS | {"amount", "net", "born", "division"}
 
@@ -135,7 +179,12 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     data = sc.data
     if list(data.scenario.sides) != list(nations.SIDES):
-        out.append(("scenario.sides", f"the Great War series is played by {list(nations.SIDES)} in that order (OT 3B, 4)"))
+        out.append(
+            (
+                "scenario.sides",
+                f"the Great War series is played by {list(nations.SIDES)} in that order (OT 3B, 4)",
+            )
+        )
     cat = catalogue.load_catalogue()
     for i, pd in enumerate(data.pieces):
         where = f"pieces[{i}]"
@@ -145,26 +194,45 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
         t = cat.resolve(pd.type)
         for k in pd.attrs:
             if k not in PIECE_ATTRS:
-                out.append((f"{where}.attrs.{k}", f"unknown attribute (known: {', '.join(sorted(PIECE_ATTRS))})"))
+                out.append(
+                    (
+                        f"{where}.attrs.{k}",
+                        f"unknown attribute (known: {', '.join(sorted(PIECE_ATTRS))})",
+                    )
+                )
         size = pd.attrs.get("size")
         is_unit = not (t.logistics or t.naval)
         needs_size = is_unit and t.re is None
         if needs_size and size is None:
-            out.append((f"{where}.attrs.size", f"a {t.title} unit needs a size ({', '.join(cat.sizes)})"))
+            out.append(
+                (f"{where}.attrs.size", f"a {t.title} unit needs a size ({', '.join(cat.sizes)})")
+            )
         if size is not None and size not in cat.sizes:
             out.append((f"{where}.attrs.size", f"unknown size {size!r} ({', '.join(cat.sizes)})"))
         if pd.attrs.get("support", "none") not in SUPPORT_INDICATORS:
-            out.append((f"{where}.attrs.support", f"support indicator must be one of {SUPPORT_INDICATORS}"))
+            out.append(
+                (f"{where}.attrs.support", f"support indicator must be one of {SUPPORT_INDICATORS}")
+            )
         if not pd.faces and is_unit:
             out.append((f"{where}.faces", "a unit needs at least one face with its printed values"))
         for fname, face in pd.faces.items():
             for k, v in face.items():
                 fw = f"{where}.faces.{fname}.{k}"
                 if k not in FACE_KEYS:
-                    out.append((fw, f"unknown printed value (known: {', '.join(sorted(FACE_KEYS))})"))
+                    out.append(
+                        (fw, f"unknown printed value (known: {', '.join(sorted(FACE_KEYS))})")
+                    )
                 elif k == "move":
                     if not (_is_number(v) or (isinstance(v, str) and v.upper() in ("R", "W"))):
-                        out.append((fw, "movement rating must be a number, 'R' (rail-only) or 'W' (water-only)"))
+                        out.append(
+                            (
+                                fw,
+                                (
+                                    "movement rating must be a number, 'R' (rail-only) or 'W'"
+                                    " (water-only)"
+                                ),
+                            )
+                        )
                 elif k == "size":
                     if v not in cat.sizes:
                         out.append((fw, f"unknown size {v!r}"))
@@ -174,11 +242,18 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
                 elif not _is_number(v):
                     out.append((fw, "must be a number"))
             if is_unit and t.re is None and not any(k in face for k in ("attack", "strength")):
-                out.append((f"{where}.faces.{fname}", "needs 'attack' and 'defense' (or a single 'strength')"))
+                out.append(
+                    (
+                        f"{where}.faces.{fname}",
+                        "needs 'attack' and 'defense' (or a single 'strength')",
+                    )
+                )
             if is_unit and "move" not in face and t.stacking != "exempt":
                 out.append((f"{where}.faces.{fname}", "needs a movement rating 'move'"))
         if "army-hq" in t.tags and not {"active", "inactive"} <= set(pd.faces):
-            out.append((f"{where}.faces", "an Army HQs needs faces 'active' and 'inactive' (OT 14M1)"))
+            out.append(
+                (f"{where}.faces", "an Army HQs needs faces 'active' and 'inactive' (OT 14M1)")
+            )
         if pd.face in SIZES_CADRE and pd.face not in pd.faces:
             out.append((f"{where}.face", f"face {pd.face!r} is not among its faces"))
     zones = {a.name for a in sc.board.areas.values() if a.kind == "weather-zone"}
@@ -210,7 +285,12 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
                     out.append((f"rules.commands.{side}", f"unknown command {c!r} (OT 3F)"))
         for k, net in enumerate(rules.rail_nets):
             if net.gauge not in GAUGES:
-                out.append((f"rules.rail_nets[{k}].gauge", f"unknown gauge {net.gauge!r} ({', '.join(GAUGES)})"))
+                out.append(
+                    (
+                        f"rules.rail_nets[{k}].gauge",
+                        f"unknown gauge {net.gauge!r} ({', '.join(GAUGES)})",
+                    )
+                )
             if net.area is not None and net.area not in sc.board.areas:
                 out.append((f"rules.rail_nets[{k}].area", f"no map area {net.area!r}"))
             for side in (*net.capacity, *net.minimum):
@@ -237,7 +317,9 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
             for ref in refs:
                 if ref in sc.board.areas:
                     if ref in controlled_areas:
-                        out.append((where, f"area {ref!r} is also given to a side in [control.areas]"))
+                        out.append(
+                            (where, f"area {ref!r} is also given to a side in [control.areas]")
+                        )
                     hexes = [sc.board.label(int(i)) for i in sc.board.areas[ref].hexes]
                 elif sc.board.has_label(ref):
                     hexes = [ref]
@@ -246,20 +328,35 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
                     continue
                 both = sorted(set(hexes) & controlled)
                 if both:
-                    out.append((where, f"{', '.join(both[:5])} also owned by a side in [control.hexes]"))
+                    out.append(
+                        (where, f"{', '.join(both[:5])} also owned by a side in [control.hexes]")
+                    )
         for i, pd in enumerate(data.pieces):
             nd = data.nations.get(pd.nation) if pd.nation else None
             if nd is None or nd.side is not None or pd.at is None:
                 continue
             if getattr(pd.at, "box", None) is None:
-                out.append((f"pieces[{i}].at", f"{pd.nation} is neutral: its forces stay off the map (no 'at', or a box) until it joins the war (OT 3B3)"))
+                out.append(
+                    (
+                        f"pieces[{i}].at",
+                        (
+                            f"{pd.nation} is neutral: its forces stay off the map (no 'at', or a"
+                            " box) until it joins the war (OT 3B3)"
+                        ),
+                    )
+                )
         ids = {pd.id for pd in data.pieces}
         for k, b in enumerate(rules.breakdowns):
             for ref in ([b.parent] if b.parent else []) + list(b.parents) + list(b.components):
                 if ref not in ids:
                     out.append((f"rules.breakdowns[{k}]", f"unknown piece {ref!r}"))
             if not b.parent and not b.parents:
-                out.append((f"rules.breakdowns[{k}]", "give the 'parent' or, for a lettered set, its 'parents' (OT 15F3)"))
+                out.append(
+                    (
+                        f"rules.breakdowns[{k}]",
+                        "give the 'parent' or, for a lettered set, its 'parents' (OT 15F3)",
+                    )
+                )
         for k, row in enumerate(rules.division_re):
             for tname in row.types:
                 if not cat.known(tname):

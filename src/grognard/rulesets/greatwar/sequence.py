@@ -54,7 +54,9 @@ if TYPE_CHECKING:
 def reject_unless(step: Step, g: Game, f: Frame, action: Action, allowed: Iterable[str]) -> None:
     """OT 4C: activities happen only where the sequence of play allows them."""
     if action.get("type") not in allowed:
-        raise IllegalAction("OT 4C", f"{action.get('type')!r} is not allowed in the {step.label(g, f)}")
+        raise IllegalAction(
+            "OT 4C", f"{action.get('type')!r} is not allowed in the {step.label(g, f)}"
+        )
 
 
 def phasing(g: Game) -> str:
@@ -107,14 +109,23 @@ class PlayerTurn(Sequence_):
     name = "player-turn"
     title = "Player turn"
     rule = "OT 4A"
-    children = ("initial-phase", "movement-phase", "combat-phase", "reaction-movement-phase", "reaction-combat-phase", "exploitation-phase")
+    children = (
+        "initial-phase",
+        "movement-phase",
+        "combat-phase",
+        "reaction-movement-phase",
+        "reaction-combat-phase",
+        "exploitation-phase",
+    )
 
     def label(self, g: Game, f: Frame) -> str:
         return f"{f.params['side']} player turn"
 
     def enter(self, g: Game, f: Frame) -> None:
         gw(g)["phasing"] = f.params["side"]
-        g.emit("player-turn", f"{f.params['side']} player turn", rule="OT 4B", side=f.params["side"])
+        g.emit(
+            "player-turn", f"{f.params['side']} player turn", rule="OT 4B", side=f.params["side"]
+        )
 
     def leave(self, g: Game, f: Frame) -> None:
         for p in g.state.of_side(f.params["side"]):
@@ -122,7 +133,8 @@ class PlayerTurn(Sequence_):
         victory.sudden_death(g)
 
 
-# Called with (game, phase key) when any phase ends (e.g. OT 9J contested hexes, OT 8C2 overstack exits).
+# Called with (game, phase key) when any phase ends (e.g. OT 9J contested hexes, OT 8C2 overstack
+# exits).
 PHASE_END_HOOKS: list[Any] = []
 
 
@@ -285,9 +297,14 @@ class CombatPhase(Phase):
 
     def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
         side = f.params["side"]
-        return [("open-cities", {"sides": [side, nations.other_side(side)]}),  # OT 15A9
-                ("bombardment-segment", {"attacker": side}),
-                ("combat-segment", {"attacker": side, "defender": nations.other_side(side), "reaction": False})]
+        return [
+            ("open-cities", {"sides": [side, nations.other_side(side)]}),  # OT 15A9
+            ("bombardment-segment", {"attacker": side}),
+            (
+                "combat-segment",
+                {"attacker": side, "defender": nations.other_side(side), "reaction": False},
+            ),
+        ]
 
     def leave(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar import stacking
@@ -308,7 +325,12 @@ class ReactionMovementPhase(Phase):
     phase_key = "reaction-movement"
 
     def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
-        return [("reaction-movement", {"side": nations.other_side(f.params["side"]), "kind": "reaction"})]
+        return [
+            (
+                "reaction-movement",
+                {"side": nations.other_side(f.params["side"]), "kind": "reaction"},
+            )
+        ]
 
 
 @implements("OT 4A5")
@@ -327,8 +349,13 @@ class ReactionCombatPhase(Phase):
 
     def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
         side = f.params["side"]
-        return [("open-cities", {"sides": [nations.other_side(side), side]}),  # OT 15A9
-                ("combat-segment", {"attacker": nations.other_side(side), "defender": side, "reaction": True})]
+        return [
+            ("open-cities", {"sides": [nations.other_side(side), side]}),  # OT 15A9
+            (
+                "combat-segment",
+                {"attacker": nations.other_side(side), "defender": side, "reaction": True},
+            ),
+        ]
 
     def leave(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar import stacking
@@ -340,7 +367,8 @@ class ReactionCombatPhase(Phase):
 
 @implements("OT 4A6")
 class ExploitationPhase(Phase):
-    """OT 4A6: the phasing player moves by exploitation movement (naval movement has no step yet)."""
+    """OT 4A6: the phasing player moves by exploitation movement (naval movement has no step
+    yet)."""
 
     name = "exploitation-phase"
     title = "Exploitation phase"
@@ -352,7 +380,11 @@ class ExploitationPhase(Phase):
 
 
 def step_classes() -> tuple[type[Step], ...]:
-    from grognard.rulesets.greatwar import artillery, engineers, logistics  # noqa: F401  (register their step extensions)
+    from grognard.rulesets.greatwar import (
+        artillery,  # noqa: F401
+        engineers,  # noqa: F401
+        logistics,  # noqa: F401
+    )  # (register their step extensions)
     from grognard.rulesets.greatwar.artillery import BombardmentHits, BombardmentSegment
     from grognard.rulesets.greatwar.combat import (
         Combat,
@@ -372,8 +404,33 @@ def step_classes() -> tuple[type[Step], ...]:
     from grognard.rulesets.greatwar.retreat import CombatAdvance, CombatRetreat
     from grognard.rulesets.greatwar.supply import SpecialSupply, SupplyEnd
 
-    return (GameTurns, GameTurn, PlayerTurn, InitialPhase, InitialStart, InitialActions, MovementPhase,
-            MovementPhaseGround, CombatPhase, BombardmentSegment, CombatSegment, ReactionMovementPhase,
-            ReactionMovement, ReactionCombatPhase, ExploitationPhase, ExploitationMovement, RetreatBeforeOverrun,
-            ReserveCommitment, SpecialSupply, SupplyEnd, BombardmentHits, Combat, CombatChoice, RetreatBeforeCombat, CombatEffects,
-            CombatLosses, CombatRetreat, CombatAdvance)
+    return (
+        GameTurns,
+        GameTurn,
+        PlayerTurn,
+        InitialPhase,
+        InitialStart,
+        InitialActions,
+        MovementPhase,
+        MovementPhaseGround,
+        CombatPhase,
+        BombardmentSegment,
+        CombatSegment,
+        ReactionMovementPhase,
+        ReactionMovement,
+        ReactionCombatPhase,
+        ExploitationPhase,
+        ExploitationMovement,
+        RetreatBeforeOverrun,
+        ReserveCommitment,
+        SpecialSupply,
+        SupplyEnd,
+        BombardmentHits,
+        Combat,
+        CombatChoice,
+        RetreatBeforeCombat,
+        CombatEffects,
+        CombatLosses,
+        CombatRetreat,
+        CombatAdvance,
+    )

@@ -52,7 +52,8 @@ def is_besieged(g: Game, p: Piece) -> bool:
 
 @implements("OT 15G")
 def surrounded(g: Game, side: str, i: int) -> bool:
-    """OT 15G: hex ``i`` holds units of ``side``'s enemy and ``side`` has units in every hex adjacent
+    """OT 15G: hex ``i`` holds units of ``side``'s enemy and ``side`` has units in every hex
+    adjacent
     to it (adjacency per OT 3E5)."""
     enemy = nations.other_side(side)
     if not units.units_in_hex(g, i, enemy):
@@ -68,16 +69,28 @@ def start_of_movement_phase(g: Game, side: str) -> list[int]:
     if not g.opt("siege"):
         return []
     enemy = nations.other_side(side)
-    cands = sorted({h for p in units.on_map_units(g, enemy) if (h := units.hex_of(g, p)) is not None
-                    and str(h) not in sieges(g) and surrounded(g, side, h)})
+    cands = sorted(
+        {
+            h
+            for p in units.on_map_units(g, enemy)
+            if (h := units.hex_of(g, p)) is not None
+            and str(h) not in sieges(g)
+            and surrounded(g, side, h)
+        }
+    )
     gw(g)["siege_candidates"] = {"side": side, "hexes": cands}
     if cands:
-        g.emit("siege", f"{side} may put under siege: {', '.join(g.board.label(h) for h in cands)}", rule="OT 15G")
+        g.emit(
+            "siege",
+            f"{side} may put under siege: {', '.join(g.board.label(h) for h in cands)}",
+            rule="OT 15G",
+        )
     return cands
 
 
 def sieging_entry_allowed(g: Game, side: str, v: int) -> bool:
-    """OT 15G / OT 6: the sieging player's units may enter the enemy-occupied hex they besiege, and a
+    """OT 15G / OT 6: the sieging player's units may enter the enemy-occupied hex they besiege, and
+    a
     hex they may put under siege this movement phase (entering it establishes the siege)."""
     if not g.opt("siege"):
         return False
@@ -94,24 +107,31 @@ def entry_problem(g: Game, p: Piece, v: int) -> str | None:
     transport (ground movement may not)."""
     s = siege_at(g, v)
     if s is not None and s["besieged"] == p.side:
-        return f"{g.board.label(v)} is under siege: {p.side} units enter it only by air or naval transport (OT 15G)"
+        return (
+            f"{g.board.label(v)} is under siege: {p.side} units enter it only by air or naval"
+            " transport (OT 15G)"
+        )
     return None
 
 
 @implements("OT 15G")
 def establish(g: Game, side: str, i: int) -> None:
-    """OT 15G: a surrounding unit moved into a hex the player may put under siege: the siege begins."""
+    """OT 15G: a surrounding unit moved into a hex the player may put under siege: the siege
+    begins."""
     sieges_ = gw(g).setdefault("sieges", {})
     sieges_[str(i)] = {"besieged": nations.other_side(side), "sieging": side}
     c = gw(g).get("siege_candidates", {})
     if i in c.get("hexes", []):
         c["hexes"] = [h for h in c["hexes"] if h != i]
-    g.emit("siege", f"{side} puts {g.board.label(i)} under siege", rule="OT 15G", hex=g.board.label(i))
+    g.emit(
+        "siege", f"{side} puts {g.board.label(i)} under siege", rule="OT 15G", hex=g.board.label(i)
+    )
 
 
 @implements("OT 15G")
 def zoc_only_own_hex(g: Game, p: Piece) -> bool:
-    """OT 15G (a): besieged units exert a ZOC in their own hex only (sieging units are unaffected)."""
+    """OT 15G (a): besieged units exert a ZOC in their own hex only (sieging units are
+    unaffected)."""
     return is_besieged(g, p)
 
 
@@ -149,14 +169,24 @@ def check_sieges(g: Game) -> None:
             continue
         if any(units.units_in_hex(g, j, s["besieged"]) for j in geography.adjacent_hexes(g, i)):
             s["retreating"] = "yes"
-            g.emit("siege", f"a {s['besieged']} unit next to {g.board.label(i)} lifts the siege: the sieging units retreat", rule="OT 15G")
+            g.emit(
+                "siege",
+                f"a {s['besieged']} unit next to {g.board.label(i)} lifts the siege: the sieging"
+                " units retreat",
+                rule="OT 15G",
+            )
             g.push("siege-retreat", {"side": s["sieging"], "hex": g.board.label(i)})
 
 
 def lift(g: Game, i: int, why: str) -> None:
     sieges_ = gw(g).setdefault("sieges", {})
     if sieges_.pop(str(i), None) is not None:
-        g.emit("siege", f"the siege of {g.board.label(i)} is lifted ({why})", rule="OT 15G", hex=g.board.label(i))
+        g.emit(
+            "siege",
+            f"the siege of {g.board.label(i)} is lifted ({why})",
+            rule="OT 15G",
+            hex=g.board.label(i),
+        )
         from grognard.rulesets.greatwar import zoc
 
         zoc.update_ownership(g)
@@ -179,7 +209,10 @@ class SiegeRetreat(Step):
         return f"Retreat from the siege of {f.params['hex']} ({f.params['side']})"
 
     def _units(self, g: Game, f: Frame) -> list[Piece]:
-        return sorted(units.units_in_hex(g, g.board.idx(f.params["hex"]), f.params["side"]), key=lambda p: p.id)
+        return sorted(
+            units.units_in_hex(g, g.board.idx(f.params["hex"]), f.params["side"]),
+            key=lambda p: p.id,
+        )
 
     def _options(self, g: Game, f: Frame, p: Piece) -> list[int]:
         from grognard.rulesets.greatwar import combat, special_units
@@ -207,8 +240,11 @@ class SiegeRetreat(Step):
             g.finish(f)
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [{"type": "retreat", "side": side, "piece": p.id, "to": g.board.label(j)}
-                for p in self._units(g, f) for j in self._options(g, f, p)]
+        return [
+            {"type": "retreat", "side": side, "piece": p.id, "to": g.board.label(j)}
+            for p in self._units(g, f)
+            for j in self._options(g, f, p)
+        ]
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if action.get("type") != "retreat":
@@ -218,13 +254,23 @@ class SiegeRetreat(Step):
         if p is None:
             raise IllegalAction("OT 15G", f"{pid!r} is not a sieging unit in {f.params['hex']}")
         to = action.get("to")
-        if not isinstance(to, str) or not g.board.has_label(to) or g.board.idx(to) not in self._options(g, f, p):
+        if (
+            not isinstance(to, str)
+            or not g.board.has_label(to)
+            or g.board.idx(to) not in self._options(g, f, p)
+        ):
             raise IllegalAction("OT 9F2", f"{to!r} is not an allowed retreat hex for {pid}")
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[action["piece"]]
         g.state.move(p.id, Loc.hex(g.board.idx(action["to"])))
-        g.emit("retreat", f"{p.id} retreats from the siege to {action['to']}", rule="OT 15G", piece=p.id, to=action["to"])
+        g.emit(
+            "retreat",
+            f"{p.id} retreats from the siege to {action['to']}",
+            rule="OT 15G",
+            piece=p.id,
+            to=action["to"],
+        )
         self._settle(g, f)
 
 

@@ -61,7 +61,9 @@ def is_causeway(g: Game, s: int) -> bool:
     feats = set(g.board.side_feature_list(s))
     if "causeway" in feats:
         return True
-    return bool(feats & {"sea", "lake", "great-river", "great-river-fordable"}) and (terrain.road_link(g, s) or terrain.rail_link(g, s))
+    return bool(feats & {"sea", "lake", "great-river", "great-river-fordable"}) and (
+        terrain.road_link(g, s) or terrain.rail_link(g, s)
+    )
 
 
 @implements("OT 15A2")
@@ -90,8 +92,12 @@ def ferry_usable(g: Game, side: str, u: int, v: int) -> bool:
     """OT 15A3: a rail ferry carries rail movement only if the player owns both its ports and both
     function. (It is a low-volume line, charged on each rail net it links, and never a road,
     bridge or causeway: ``rail.links``.)"""
-    return (g.state.control.get(u) == side and g.state.control.get(v) == side
-            and port_functioning(g, u) and port_functioning(g, v))
+    return (
+        g.state.control.get(u) == side
+        and g.state.control.get(v) == side
+        and port_functioning(g, u)
+        and port_functioning(g, v)
+    )
 
 
 @implements("OT 15A5")
@@ -104,10 +110,12 @@ def is_great_river(g: Game, s: int) -> bool:
     feats = set(g.board.side_feature_list(s))
     if feats & {"great-river", "great-river-fordable"}:
         return True
-    return bool(feats & {"major-river", "major-river-unfordable"}) and bool(g.board.side_attrs.get(s, {}).get("great"))
+    return bool(feats & {"major-river", "major-river-unfordable"}) and bool(
+        g.board.side_attrs.get(s, {}).get("great")
+    )
 
 
-# ----------------------------------------------------------------------------- partial flooding (OT 15A6)
+# ----------------------------------------------------------------------- partial flooding (OT 15A6)
 def _player_turn_key(g: Game) -> str:
     return f"{g.state.turn.get('index', 0)}:{gw(g).get('phasing', '')}"
 
@@ -140,13 +148,22 @@ def push_flooding(g: Game, sit: CombatSituation) -> bool:
         gw(g)["flood_outcome"] = {"hex": i, "flooded": is_flooded(g, i), "called_off": False}
         return False
     gw(g)["flood_outcome"] = {"hex": i, "flooded": False, "called_off": False}
-    g.push("flooding", {"side": owner, "attacker": sit.attacker_side, "hex": g.board.label(i), "stage": "owner",
-                        "attackers": [p.id for p in sit.attackers]})
+    g.push(
+        "flooding",
+        {
+            "side": owner,
+            "attacker": sit.attacker_side,
+            "hex": g.board.label(i),
+            "stage": "owner",
+            "attackers": [p.id for p in sit.attackers],
+        },
+    )
     return True
 
 
 def flood_outcome(g: Game) -> dict[str, Any]:
-    """OT 15A6: after the ``flooding`` step: ``flooded`` (the hex is swamp for the rest of the player
+    """OT 15A6: after the ``flooding`` step: ``flooded`` (the hex is swamp for the rest of the
+    player
     turn) and ``called_off`` (the attacker called the attack off: its units may not attack another
     hex)."""
     return dict(gw(g).get("flood_outcome", {}))
@@ -163,8 +180,15 @@ def flood(g: Game, i: int, side: str) -> bool:
     ok = res.startswith("S")
     if ok:
         set_marker(g, "flooded", i, _player_turn_key(g))
-        g.emit("flooded", f"{side} floods {g.board.label(i)}: it counts as swamp for the rest of the player turn", rule="OT 15A6", hex=g.board.label(i))
-        near_city = geography.is_city(g, i) or any(geography.is_city(g, j) for j in g.board.neighbors(i))
+        g.emit(
+            "flooded",
+            f"{side} floods {g.board.label(i)}: it counts as swamp for the rest of the player turn",
+            rule="OT 15A6",
+            hex=g.board.label(i),
+        )
+        near_city = geography.is_city(g, i) or any(
+            geography.is_city(g, j) for j in g.board.neighbors(i)
+        )
         if near_city:
             humanitarian_relief(g, side, i, "partial flooding")
     else:
@@ -179,20 +203,39 @@ def humanitarian_relief(g: Game, side: str, i: int, why: str) -> bool:
     recorded (a possible atrocity, Rule 40A). Returns whether a Res Pt was spent."""
     from grognard.rulesets.greatwar import supply
 
-    humane = any(nations.nation_attrs(g, n).get("humanitarian") for n, d in g.scenario.data.nations.items() if d.side == side)
+    humane = any(
+        nations.nation_attrs(g, n).get("humanitarian")
+        for n, d in g.scenario.data.nations.items()
+        if d.side == side
+    )
     if not humane:
         return False
     reach = supply.overland_reach(g, side, {i})
     for q in sorted(g.state.pieces.values(), key=lambda q: q.id):
         h = units.hex_of(g, q)
-        if q.side == side and units.utype(q).id == "res-pt" and h is not None and supply.traces_to(g, h, reach):
+        if (
+            q.side == side
+            and units.utype(q).id == "res-pt"
+            and h is not None
+            and supply.traces_to(g, h, reach)
+        ):
             from grognard.core.state import Loc
 
             g.state.move(q.id, Loc.box("expended"))
-            g.emit("relief", f"{side} spends {q.id} on disaster relief ({why} of {g.board.label(i)})", rule="OT 15A6")
+            g.emit(
+                "relief",
+                f"{side} spends {q.id} on disaster relief ({why} of {g.board.label(i)})",
+                rule="OT 15A6",
+            )
             return True
-    gw(g).setdefault("atrocities", []).append({"side": side, "hex": g.board.label(i), "why": f"no relief for {why}"})
-    g.emit("relief", f"{side} cannot pay for disaster relief after the {why} of {g.board.label(i)}", rule="OT 15A6")
+    gw(g).setdefault("atrocities", []).append(
+        {"side": side, "hex": g.board.label(i), "why": f"no relief for {why}"}
+    )
+    g.emit(
+        "relief",
+        f"{side} cannot pay for disaster relief after the {why} of {g.board.label(i)}",
+        rule="OT 15A6",
+    )
     return False
 
 
@@ -238,7 +281,11 @@ class Flooding(Step):
             if used.get("key") != _player_turn_key(g):
                 used.update({"key": _player_turn_key(g), "ids": []})
             used["ids"] = sorted(set(used["ids"]) | set(f.params.get("attackers", [])))
-            g.emit("flooded", f"{f.params['attacker']} calls off the attack on {f.params['hex']}", rule="OT 15A6")
+            g.emit(
+                "flooded",
+                f"{f.params['attacker']} calls off the attack on {f.params['hex']}",
+                rule="OT 15A6",
+            )
         g.finish(f)
 
 
@@ -250,7 +297,7 @@ def called_off(g: Game, p: Piece) -> bool:
     return used.get("key") == _player_turn_key(g) and p.id in used.get("ids", [])
 
 
-# ----------------------------------------------------------------------------- resource centers (OT 15A7)
+# ----------------------------------------------------------------------- resource centers (OT 15A7)
 @implements("OT 15A7")
 def resource_center_check(g: Game, sit: CombatSituation) -> int:
     """OT 15A7: when a hex with a resource center is attacked, its owner rolls on the Ground Success
@@ -258,13 +305,20 @@ def resource_center_check(g: Game, sit: CombatSituation) -> int:
     the combat roll by -1. Returns the modifier (0 without a resource center)."""
     if not any(pt.kind == "resource-center" for pt in g.board.points_at(sit.hex)):
         return 0
-    res = special_units.gst(g, "resource-center", f"resource center in {g.board.label(sit.hex)}", "OT 15A7")
+    res = special_units.gst(
+        g, "resource-center", f"resource center in {g.board.label(sit.hex)}", "OT 15A7"
+    )
     ok = res.startswith("S")
-    g.emit("resource-center", f"the resource center in {g.board.label(sit.hex)} {'helps the defense (-1)' if ok else 'has no effect'}", rule="OT 15A7")
+    g.emit(
+        "resource-center",
+        f"the resource center in {g.board.label(sit.hex)}"
+        f" {'helps the defense (-1)' if ok else 'has no effect'}",
+        rule="OT 15A7",
+    )
     return -1 if ok else 0
 
 
-# ----------------------------------------------------------------------------- devastation (OT 15A8)
+# ---------------------------------------------------------------------------- devastation (OT 15A8)
 DEVASTATION_RE = Fraction(4)
 
 
@@ -273,7 +327,9 @@ def _job_turns(g: Game, kind: str, poor: bool) -> int:
 
 
 @implements("OT 15A8")
-def devastation_problem(g: Game, side: str, i: int, pieces: Sequence[Piece], kind: str = "devastate") -> str | None:
+def devastation_problem(
+    g: Game, side: str, i: int, pieces: Sequence[Piece], kind: str = "devastate"
+) -> str | None:
     """OT 15A8: devastating a friendly-owned hex (not before Feb I 16) or repairing a devastated one
     takes 4 RE of construction units in regular general supply in the hex (no quick engineering);
     for a repair they must all trace overland supply to the same Res Pt, spent when the repair
@@ -291,7 +347,11 @@ def devastation_problem(g: Game, side: str, i: int, pieces: Sequence[Piece], kin
         return f"{g.board.label(i)} is not friendly-owned (OT 15A8)"
     if str(i) in gw(g).get("devastation_jobs", {}):
         return f"work is already under way in {g.board.label(i)}"
-    eng = [p for p in pieces if p.side == side and units.utype(p).id == "construction" and units.hex_of(g, p) == i]
+    eng = [
+        p
+        for p in pieces
+        if p.side == side and units.utype(p).id == "construction" and units.hex_of(g, p) == i
+    ]
     if len(eng) != len(pieces):
         return "only construction units in the hex may do this work (OT 15A8)"
     if sum((units.re_size(g, p) for p in eng), Fraction(0)) < DEVASTATION_RE:
@@ -299,7 +359,10 @@ def devastation_problem(g: Game, side: str, i: int, pieces: Sequence[Piece], kin
     if not all(replacements.regular_supply(g, side, i) for _ in (0,)):
         return "the construction units must be in regular general supply (OT 15A8)"
     if kind == "repair" and _repair_res_pt(g, side, i) is None:
-        return "the construction units must trace overland supply to a Res Pt, spent for the repair (OT 15A8)"
+        return (
+            "the construction units must trace overland supply to a Res Pt, spent for the repair"
+            " (OT 15A8)"
+        )
     return None
 
 
@@ -309,7 +372,12 @@ def _repair_res_pt(g: Game, side: str, i: int) -> Piece | None:
     reach = supply.overland_reach(g, side, {i})
     for q in sorted(g.state.pieces.values(), key=lambda q: q.id):
         h = units.hex_of(g, q)
-        if q.side == side and units.utype(q).id == "res-pt" and h is not None and (h == i or supply.traces_to(g, h, reach)):
+        if (
+            q.side == side
+            and units.utype(q).id == "res-pt"
+            and h is not None
+            and (h == i or supply.traces_to(g, h, reach))
+        ):
             return q
     return None
 
@@ -323,15 +391,27 @@ def start_devastation_work(g: Game, side: str, i: int, pieces: Sequence[Piece], 
     from grognard.core.state import Loc
 
     jobs = gw(g).setdefault("devastation_jobs", {})
-    jobs[str(i)] = {"side": side, "kind": kind, "work": Fraction(0), "units": [p.id for p in pieces]}
+    jobs[str(i)] = {
+        "side": side,
+        "kind": kind,
+        "work": Fraction(0),
+        "units": [p.id for p in pieces],
+    }
     if kind == "devastate":
-        gw(g).setdefault("atrocities", []).append({"side": side, "hex": g.board.label(i), "why": "devastation"})
+        gw(g).setdefault("atrocities", []).append(
+            {"side": side, "hex": g.board.label(i), "why": "devastation"}
+        )
         humanitarian_relief(g, side, i, "devastation")
     else:
         rp = _repair_res_pt(g, side, i)
         assert rp is not None
         g.state.move(rp.id, Loc.box("expended"))
-    g.emit("devastation", f"{side} begins to {'devastate' if kind == 'devastate' else 'repair'} {g.board.label(i)}", rule="OT 15A8", hex=g.board.label(i))
+    g.emit(
+        "devastation",
+        f"{side} begins to {'devastate' if kind == 'devastate' else 'repair'} {g.board.label(i)}",
+        rule="OT 15A8",
+        hex=g.board.label(i),
+    )
 
 
 @implements("OT 15A8")
@@ -346,8 +426,15 @@ def progress_devastation(g: Game) -> None:
     for key in sorted(jobs, key=int):
         job = jobs[key]
         i = int(key)
-        here = [g.state.pieces[pid] for pid in job["units"] if pid in g.state.pieces and units.hex_of(g, g.state.pieces[pid]) == i]
-        if sum((units.re_size(g, p) for p in here), Fraction(0)) < DEVASTATION_RE or g.state.control.get(i) != job["side"]:
+        here = [
+            g.state.pieces[pid]
+            for pid in job["units"]
+            if pid in g.state.pieces and units.hex_of(g, g.state.pieces[pid]) == i
+        ]
+        if (
+            sum((units.re_size(g, p) for p in here), Fraction(0)) < DEVASTATION_RE
+            or g.state.control.get(i) != job["side"]
+        ):
             del jobs[key]
             g.emit("devastation", f"work in {g.board.label(i)} stops", rule="OT 15A8")
             continue
@@ -359,11 +446,21 @@ def progress_devastation(g: Game) -> None:
                 set_marker(g, "devastated", i, True)
                 if _rail_hex(g, i):
                     set_marker(g, "rail-break", i, True)
-                g.emit("devastation", f"{g.board.label(i)} is devastated", rule="OT 15A8", hex=g.board.label(i))
+                g.emit(
+                    "devastation",
+                    f"{g.board.label(i)} is devastated",
+                    rule="OT 15A8",
+                    hex=g.board.label(i),
+                )
             else:
                 set_marker(g, "devastated", i, None)
                 set_marker(g, "rail-break", i, None)
-                g.emit("devastation", f"{g.board.label(i)} is repaired", rule="OT 15A8", hex=g.board.label(i))
+                g.emit(
+                    "devastation",
+                    f"{g.board.label(i)} is repaired",
+                    rule="OT 15A8",
+                    hex=g.board.label(i),
+                )
 
 
 def _rail_hex(g: Game, i: int) -> bool:
@@ -393,7 +490,7 @@ def rail_supply_hexes(g: Game, i: int) -> tuple[int, str]:
     return (2, "low") if marker(g, "devastated", i) else (1, "")
 
 
-# ----------------------------------------------------------------------------- open cities (OT 15A9)
+# ---------------------------------------------------------------------------- open cities (OT 15A9)
 @implements("OT 15A9")
 def open_city_eligible(g: Game, side: str, city: frozenset[int]) -> bool:
     """OT 15A9: at the start of a combat or reaction combat phase, a major city of ``side`` that is
@@ -405,7 +502,9 @@ def open_city_eligible(g: Game, side: str, city: frozenset[int]) -> bool:
     enemy = nations.other_side(side)
     if any(isolation.is_isolated(g, side, h) for h in city):
         return True
-    return any(g.state.control.get(j) == enemy for h in city for j in g.board.neighbors(h) if j not in city)
+    return any(
+        g.state.control.get(j) == enemy for h in city for j in g.board.neighbors(h) if j not in city
+    )
 
 
 def _phase_key(g: Game) -> str:
@@ -431,7 +530,11 @@ class OpenCities(Step):
 
     def _eligible(self, g: Game, side: str) -> list[frozenset[int]]:
         done = set(gw(g).get("open_cities", {}).get(_phase_key(g), []))
-        return [c for c in geography.major_cities(g) if open_city_eligible(g, side, c) and not {str(h) for h in c} <= done]
+        return [
+            c
+            for c in geography.major_cities(g)
+            if open_city_eligible(g, side, c) and not {str(h) for h in c} <= done
+        ]
 
     def enter(self, g: Game, f: Frame) -> None:
         f.params["waiting"] = [s for s in f.params["sides"] if self._eligible(g, s)]
@@ -441,7 +544,10 @@ class OpenCities(Step):
         return w[:1]
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        out: list[Action] = [{"type": "open-city", "side": side, "hex": g.board.label(min(c))} for c in self._eligible(g, side)]
+        out: list[Action] = [
+            {"type": "open-city", "side": side, "hex": g.board.label(min(c))}
+            for c in self._eligible(g, side)
+        ]
         return [*out, {"type": "done", "side": side}]
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
@@ -454,7 +560,9 @@ class OpenCities(Step):
             raise IllegalAction("OT 15A9", f"no hex {h!r}")
         i = g.board.idx(h)
         if not any(i in c for c in self._eligible(g, action["side"])):
-            raise IllegalAction("OT 15A9", f"{h} is not a major city {action['side']} may declare open now")
+            raise IllegalAction(
+                "OT 15A9", f"{h} is not a major city {action['side']} may declare open now"
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
@@ -469,7 +577,12 @@ class OpenCities(Step):
         for k in [k for k in store if k != _phase_key(g)]:
             del store[k]
         store.setdefault(_phase_key(g), []).extend(sorted(str(h) for h in city))
-        g.emit("open-city", f"{side} declares {action['hex']} an open city for this phase", rule="OT 15A9", hex=action["hex"])
+        g.emit(
+            "open-city",
+            f"{side} declares {action['hex']} an open city for this phase",
+            rule="OT 15A9",
+            hex=action["hex"],
+        )
 
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
@@ -508,7 +621,8 @@ def fortress_rule_applies(fortress: tuple[str, str], wording: str) -> bool:
 @implements("OT 15B", "OT 15B1", "OT 15B3", "OT 15B4")
 def reduce_fortification(g: Game, i: int, cause: str) -> None:
     """Fortifications in a hex captured by the enemy (``cause="capture"``) or reduced by bombardment
-    (``"bombardment"``, OT 12C2): fieldworks are destroyed on capture (OT 15B1); entrenchments are not
+    (``"bombardment"``, OT 12C2): fieldworks are destroyed on capture (OT 15B1); entrenchments are
+    not
     affected by capture (OT 15B2); an improved fort becomes a fort and a fort an entrenchment
     (OT 15B3); an improved fortress becomes unimproved (with a fort marker) and an unimproved one is
     never reduced further (OT 15B4)."""
@@ -521,10 +635,20 @@ def reduce_fortification(g: Game, i: int, cause: str) -> None:
         return
     if level == "fieldworks" and cause == "capture":
         set_marker(g, "fortification", i, None)
-        g.emit("fortification", f"the fieldworks in {g.board.label(i)} are destroyed", rule="OT 15B1", hex=g.board.label(i))
+        g.emit(
+            "fortification",
+            f"the fieldworks in {g.board.label(i)} are destroyed",
+            rule="OT 15B1",
+            hex=g.board.label(i),
+        )
     elif level in FORT_LADDER:
         set_marker(g, "fortification", i, FORT_LADDER[level])
-        g.emit("fortification", f"the {level} in {g.board.label(i)} becomes a {FORT_LADDER[level]} ({cause})", rule="OT 15B3", hex=g.board.label(i))
+        g.emit(
+            "fortification",
+            f"the {level} in {g.board.label(i)} becomes a {FORT_LADDER[level]} ({cause})",
+            rule="OT 15B3",
+            hex=g.board.label(i),
+        )
 
 
 @implements("OT 15B4")
@@ -536,7 +660,12 @@ def unimprove_fortress(g: Game, i: int, why: str) -> None:
         return
     set_marker(g, "fortress-state", i, "unimproved")
     set_marker(g, "fortification", i, "fort")
-    g.emit("fortification", f"the fortress in {g.board.label(i)} becomes unimproved ({why})", rule="OT 15B4", hex=g.board.label(i))
+    g.emit(
+        "fortification",
+        f"the fortress in {g.board.label(i)} becomes unimproved ({why})",
+        rule="OT 15B4",
+        hex=g.board.label(i),
+    )
 
 
 @implements("OT 15B1", "OT 15B2")
@@ -570,7 +699,9 @@ def effective_fortification(g: Game, sit: CombatSituation) -> str | None:
     level = fortification(g, sit.hex)
     if level not in ("fieldworks", "entrenchment") or fortress_of(g, sit.hex) is not None:
         return None
-    if not (concentric(g, sit.hex, sit.attackers) and detached(g, sit.hex, g.state.control.get(sit.hex))):
+    if not (
+        concentric(g, sit.hex, sit.attackers) and detached(g, sit.hex, g.state.control.get(sit.hex))
+    ):
         return None
     return "none" if level == "fieldworks" else "fieldworks"
 
@@ -615,13 +746,16 @@ class LocalDraft(Step):
         from grognard.rulesets.greatwar import replacements
 
         if action["type"] == "draft":
-            replacements.local_draft(g, f.params["side"], g.board.idx(f.params["hex"]), f.params["contingent"])
+            replacements.local_draft(
+                g, f.params["side"], g.board.idx(f.params["hex"]), f.params["contingent"]
+            )
         g.finish(f)
 
 
 # ============================================================================ 15D morale
 def nation_nw(g: Game, nation: str) -> Fraction:
-    """A nation's National Will (Rule 40, not in the rulebook: nation attribute ``nw``, live value in
+    """A nation's National Will (Rule 40, not in the rulebook: nation attribute ``nw``, live value
+    in
     ``gw(g)["nw"]``)."""
     live = gw(g).get("nw", {})
     if nation in live:
@@ -640,7 +774,11 @@ def home_bonus(g: Game, p: Piece) -> int:
     h = units.hex_of(g, p)
     if h is None or not caps:
         return 0
-    dist = min(g.board.distance(h, g.board.idx(c)) for c in caps if g.board.has_label(c)) if any(g.board.has_label(c) for c in caps) else 99
+    dist = (
+        min(g.board.distance(h, g.board.idx(c)) for c in caps if g.board.has_label(c))
+        if any(g.board.has_label(c) for c in caps)
+        else 99
+    )
     if nations.is_great_or_major(g, p.nation):
         return 2 if dist <= 3 else 0
     return 1 if dist <= 1 else 0
@@ -718,7 +856,9 @@ def base_cooperate(g: Game, a: str, b: str) -> bool:
         return False
     ra, rbn = _rb(g, a), _rb(g, b)
     if sa == "Entente":
-        return (ra == "France" and nations.power_class(g, b) == "minor") or (rbn == "France" and nations.power_class(g, a) == "minor")
+        return (ra == "France" and nations.power_class(g, b) == "minor") or (
+            rbn == "France" and nations.power_class(g, a) == "minor"
+        )
     return ra == "Germany" or rbn == "Germany"
 
 
@@ -736,13 +876,17 @@ def supply_cooperate(g: Game, unit_nation: str, source_nation: str) -> bool:
 
 @implements("OT 15E2")
 def supply_cooperation_cap(g: Game, unit_nation: str, source_nation: str) -> Fraction | None:
-    """OT 15E2: how many RE of ``unit_nation`` may trace to ``source_nation``'s regular general supply
+    """OT 15E2: how many RE of ``unit_nation`` may trace to ``source_nation``'s regular general
+    supply
     sources: unlimited (None) for cooperating nations; 15 RE between two great or major powers of
     one side; 0 otherwise."""
     if supply_cooperate(g, unit_nation, source_nation):
         return None
-    if nations.side_of_nation(g, unit_nation) == nations.side_of_nation(g, source_nation) and \
-            nations.is_great_or_major(g, unit_nation) and nations.is_great_or_major(g, source_nation):
+    if (
+        nations.side_of_nation(g, unit_nation) == nations.side_of_nation(g, source_nation)
+        and nations.is_great_or_major(g, unit_nation)
+        and nations.is_great_or_major(g, source_nation)
+    ):
         return Fraction(15)
     return Fraction(0)
 
@@ -816,7 +960,7 @@ def air_naval_support_allowed(g: Game, supporting_nation: str, supported: Sequen
     return all(cooperate(g, supporting_nation, p.nation) for p in supported)
 
 
-# ============================================================================ capabilities (14H, 14R, 15C)
+# ===================================================================== capabilities (14H, 14R, 15C)
 @dataclass(frozen=True)
 class Capabilities:
     infantry: bool = False
@@ -835,7 +979,11 @@ def _qualifies(g: Game, pieces: Sequence[Piece], counted: Sequence[Piece], test:
     total = sum((units.re_size(g, p) for p in counted), Fraction(0))
     if total <= 0:
         return False
-    groups = cooperating_groups(g, list(counted)) if not (pieces and _entente_unified(g, pieces)) else [list(counted)]
+    groups = (
+        cooperating_groups(g, list(counted))
+        if not (pieces and _entente_unified(g, pieces))
+        else [list(counted)]
+    )
     for grp in groups:
         num = sum((units.re_size(g, p) for p in grp if test(p)), Fraction(0))
         if num * 2 >= total:
@@ -858,16 +1006,29 @@ def infantry_capable(g: Game, pieces: Sequence[Piece]) -> bool:
 @implements("OT 14H2")
 def mountain_infantry_capable(g: Game, pieces: Sequence[Piece]) -> bool:
     """OT 14H2: mountain units and infantry units together make up half or more of the side's
-    non-artillery REs. (Infantry-capable implies it; it is a different status with its own effect.)"""
+    non-artillery REs. (Infantry-capable implies it; it is a different status with its own effect.)
+    """
     counted = _non_art(pieces)
-    return _qualifies(g, pieces, counted, lambda p: special_units.is_infantry(g, p) or "mountain" in special_units.families(g, p))
+    return _qualifies(
+        g,
+        pieces,
+        counted,
+        lambda p: special_units.is_infantry(g, p) or "mountain" in special_units.families(g, p),
+    )
 
 
 @implements("OT 14R")
-def rifle_assault_capable(g: Game, pieces: Sequence[Piece], engineer_modifier_possible: bool = True) -> bool:
-    """OT 14R: rifle assault units make up half or more of the attacker's REs, not counting artillery
+def rifle_assault_capable(
+    g: Game, pieces: Sequence[Piece], engineer_modifier_possible: bool = True
+) -> bool:
+    """OT 14R: rifle assault units make up half or more of the attacker's REs, not counting
+    artillery
     or units with combat or assault engineer abilities (OT 13D-13F, 14C3)."""
-    counted = [p for p in _non_art(pieces) if special_units.engineer_role(g, p, engineer_modifier_possible) is None]
+    counted = [
+        p
+        for p in _non_art(pieces)
+        if special_units.engineer_role(g, p, engineer_modifier_possible) is None
+    ]
     return _qualifies(g, pieces, counted, special_units.is_rifle_assault)
 
 
@@ -885,7 +1046,9 @@ def adverse_terrain_unit(g: Game, p: Piece, i: int) -> bool:
     if special_units.counts_as_rifle_for(p, "adverse-terrain"):
         tags.discard("cavalry")
     w = _weather(g, i)
-    return any(exc.tags & tags and w in exc.cost and exc.cost[w] is not None for exc in row.exceptions)
+    return any(
+        exc.tags & tags and w in exc.cost and exc.cost[w] is not None for exc in row.exceptions
+    )
 
 
 @implements("OT 15C")
@@ -898,7 +1061,8 @@ def adverse_terrain_capable(g: Game, attackers: Sequence[Piece], i: int) -> bool
 
 @implements("OT 14H1", "OT 14H2", "OT 14R", "OT 15C", "OT 15E3")
 def capabilities(g: Game, sit: CombatSituation, role: str) -> Capabilities:
-    """The side capabilities in a combat: infantry-capable and mountain/infantry-capable (both sides),
+    """The side capabilities in a combat: infantry-capable and mountain/infantry-capable (both
+    sides),
     rifle assault-capable and adverse terrain-capable (the attacker only)."""
     pieces = sit.attackers if role == "attack" else sit.defenders
     if not pieces:
@@ -907,7 +1071,8 @@ def capabilities(g: Game, sit: CombatSituation, role: str) -> Capabilities:
     return Capabilities(
         infantry=infantry_capable(g, pieces),
         mountain_infantry=mountain_infantry_capable(g, pieces),
-        rifle_assault=attack and rifle_assault_capable(g, pieces, _engineer_modifier_possible(g, sit)),
+        rifle_assault=attack
+        and rifle_assault_capable(g, pieces, _engineer_modifier_possible(g, sit)),
         adverse_terrain=attack and adverse_terrain_capable(g, pieces, sit.hex),
     )
 
@@ -962,11 +1127,17 @@ def mobile_column_cap(g: Game, sit: CombatSituation) -> int:
 
 
 @implements("OT 14H1", "OT 14R", "OT 15C", "OT 15D1", "OT 15E3", "OT 15A8", "OT 14M2")
-def combat_drms(g: Game, sit: CombatSituation, attacker_hq: Piece | None = None, defender_hq: Piece | None = None) -> Modifiers:
+def combat_drms(
+    g: Game,
+    sit: CombatSituation,
+    attacker_hq: Piece | None = None,
+    defender_hq: Piece | None = None,
+) -> Modifiers:
     """The combat roll modifiers of Rules 14 and 15: infantry-capable attacker +1, defender -1
     (OT 14H1); rifle assault-capable attacker on the Positional CRT +1 (OT 14R); adverse
     terrain-capable attacker on the Mobile CRT in clear, frost, winter or snow +1 (OT 15C); morale
-    advantage +1/-1 (OT 15D1); non-cooperating attackers -1, non-cooperating defenders +1, unless the
+    advantage +1/-1 (OT 15D1); non-cooperating attackers -1, non-cooperating defenders +1, unless
+    the
     side has Unified Command (OT 15E3, 15E4); an attacking unit in a devastated hex -2 (OT 15A8);
     combat supply traced to a Res Pt with a disrupted Army HQs: -1 for the attacker's, +1 for the
     defender's (OT 14M2). (Fortifications come from the FEC, leaders from ``leaders.leader_drm``,
@@ -985,11 +1156,21 @@ def combat_drms(g: Game, sit: CombatSituation, attacker_hq: Piece | None = None,
     mor = morale_drm(g, sit)
     if mor:
         m.add(mor, "OT 15D1", "morale advantage of the " + ("attacker" if mor > 0 else "defender"))
-    if sit.attackers and not all_cooperate(g, sit.attackers) and not _entente_unified(g, sit.attackers):
+    if (
+        sit.attackers
+        and not all_cooperate(g, sit.attackers)
+        and not _entente_unified(g, sit.attackers)
+    ):
         m.add(-1, "OT 15E3", "non-cooperating attackers")
-    if sit.defenders and not all_cooperate(g, sit.defenders) and not _entente_unified(g, sit.defenders):
+    if (
+        sit.defenders
+        and not all_cooperate(g, sit.defenders)
+        and not _entente_unified(g, sit.defenders)
+    ):
         m.add(1, "OT 15E3", "non-cooperating defenders")
-    if any((h := units.hex_of(g, p)) is not None and marker(g, "devastated", h) for p in sit.attackers):
+    if any(
+        (h := units.hex_of(g, p)) is not None and marker(g, "devastated", h) for p in sit.attackers
+    ):
         m.add(-2, "OT 15A8", "attacking from a devastated hex")
     if attacker_hq is not None and units.disruption(attacker_hq) > 0:
         m.add(-1, "OT 14M2", f"attacker's combat supply HQs {attacker_hq.id} disrupted")
@@ -1018,7 +1199,8 @@ def loss_rules(g: Game, sit: CombatSituation, role: str) -> list[dict[str, Any]]
     least part of the loss to take from them "if possible", or ``last`` = lose them only when no
     other unit is left). OT 14H3: an infantry-capable side (else a mountain/infantry-capable side)
     on the Mobile CRT, half from infantry (mountain or infantry) units; OT 14R: a rifle
-    assault-capable attacker on the Positional CRT, half from rifle assault units; OT 15C: an adverse
+    assault-capable attacker on the Positional CRT, half from rifle assault units; OT 15C: an
+    adverse
     terrain-capable attacker on the Mobile CRT, half from adverse terrain-capable units; OT 14L:
     irregular units last (until every other unit is eliminated or reduced)."""
     pieces = sit.attackers if role == "attack" else sit.defenders
@@ -1027,14 +1209,42 @@ def loss_rules(g: Game, sit: CombatSituation, role: str) -> list[dict[str, Any]]
     half = Fraction(1, 2)
     if sit.crt == "mobile":
         if caps.infantry:
-            out.append({"rule": "OT 14H3", "share": half, "pieces": [p.id for p in pieces if special_units.is_infantry(g, p)]})
+            out.append(
+                {
+                    "rule": "OT 14H3",
+                    "share": half,
+                    "pieces": [p.id for p in pieces if special_units.is_infantry(g, p)],
+                }
+            )
         elif caps.mountain_infantry:
-            out.append({"rule": "OT 14H3", "share": half, "pieces": [p.id for p in pieces
-                                                                     if special_units.is_infantry(g, p) or "mountain" in special_units.families(g, p)]})
+            out.append(
+                {
+                    "rule": "OT 14H3",
+                    "share": half,
+                    "pieces": [
+                        p.id
+                        for p in pieces
+                        if special_units.is_infantry(g, p)
+                        or "mountain" in special_units.families(g, p)
+                    ],
+                }
+            )
         if role == "attack" and caps.adverse_terrain and _weather(g, sit.hex) in ADVERSE_WEATHER:
-            out.append({"rule": "OT 15C", "share": half, "pieces": [p.id for p in pieces if adverse_terrain_unit(g, p, sit.hex)]})
+            out.append(
+                {
+                    "rule": "OT 15C",
+                    "share": half,
+                    "pieces": [p.id for p in pieces if adverse_terrain_unit(g, p, sit.hex)],
+                }
+            )
     if sit.crt == "positional" and role == "attack" and caps.rifle_assault:
-        out.append({"rule": "OT 14R", "share": half, "pieces": [p.id for p in pieces if special_units.is_rifle_assault(p)]})
+        out.append(
+            {
+                "rule": "OT 14R",
+                "share": half,
+                "pieces": [p.id for p in pieces if special_units.is_rifle_assault(p)],
+            }
+        )
     irr = [p.id for p in pieces if special_units.is_irregular(p)]
     if irr and len(irr) < len(pieces):
         out.append({"rule": "OT 14L", "last": True, "pieces": irr})
@@ -1072,14 +1282,24 @@ def devastation_actions(g: Game, f: Frame, side: str) -> list[Action]:
     by_hex: dict[int, list[Piece]] = {}
     for p in units.on_map_units(g, side):
         h = units.hex_of(g, p)
-        if h is not None and units.utype(p).id == "construction" and movement.can_move_now(g, f, p) is None \
-                and not f.params.get("units", {}).get(p.id, {}).get("moved"):
+        if (
+            h is not None
+            and units.utype(p).id == "construction"
+            and movement.can_move_now(g, f, p) is None
+            and not f.params.get("units", {}).get(p.id, {}).get("moved")
+        ):
             by_hex.setdefault(h, []).append(p)
     for h, ps in sorted(by_hex.items()):
         for kind in ("devastate", "repair"):
             if devastation_problem(g, side, h, ps, kind) is None:
-                out.append({"type": "devastate" if kind == "devastate" else "repair-devastation", "side": side,
-                            "hex": g.board.label(h), "pieces": [p.id for p in ps]})
+                out.append(
+                    {
+                        "type": "devastate" if kind == "devastate" else "repair-devastation",
+                        "side": side,
+                        "hex": g.board.label(h),
+                        "pieces": [p.id for p in ps],
+                    }
+                )
     return out
 
 
@@ -1120,7 +1340,9 @@ class Rules14To16Extension:
             if why or f.params.get("units", {}).get(p.id, {}).get("moved"):
                 raise IllegalAction("OT 15A8", why or f"{p.id} has moved this phase")
         kind = "devastate" if action["type"] == "devastate" else "repair"
-        why = devastation_problem(g, action["side"], g.board.idx(h), [p for p in ps if p is not None], kind)
+        why = devastation_problem(
+            g, action["side"], g.board.idx(h), [p for p in ps if p is not None], kind
+        )
         if why:
             raise IllegalAction("OT 15A8", why)
 
@@ -1128,7 +1350,13 @@ class Rules14To16Extension:
         from grognard.rulesets.greatwar import movement
 
         ps = [g.state.pieces[str(x)] for x in action["pieces"]]
-        start_devastation_work(g, action["side"], g.board.idx(action["hex"]), ps, "devastate" if action["type"] == "devastate" else "repair")
+        start_devastation_work(
+            g,
+            action["side"],
+            g.board.idx(action["hex"]),
+            ps,
+            "devastate" if action["type"] == "devastate" else "repair",
+        )
         for p in ps:
             movement.record(f, p, g)["done"] = True
 
@@ -1141,7 +1369,11 @@ class Rules14To16Extension:
         intelligence.after_move(g, pieces, dest)
         side = pieces[0].side
         c = gw(g).get("siege_candidates", {})
-        if c.get("side") == side and dest in c.get("hexes", []) and units.units_in_hex(g, dest, nations.other_side(side)):
+        if (
+            c.get("side") == side
+            and dest in c.get("hexes", [])
+            and units.units_in_hex(g, dest, nations.other_side(side))
+        ):
             siege.establish(g, side, dest)
         siege.check_sieges(g)
 
@@ -1162,8 +1394,14 @@ def register_extensions() -> None:
         return
     from grognard.rulesets.greatwar import breakdowns, movement, transport_units, water_only
 
-    movement.EXTENSIONS.extend([Rules14To16Extension(), transport_units.TransportExtension(), breakdowns.BreakdownExtension(),
-                                water_only.WaterOnlyExtension()])
+    movement.EXTENSIONS.extend(
+        [
+            Rules14To16Extension(),
+            transport_units.TransportExtension(),
+            breakdowns.BreakdownExtension(),
+            water_only.WaterOnlyExtension(),
+        ]
+    )
     _REGISTERED.append(True)
 
 
@@ -1172,5 +1410,13 @@ def steps() -> tuple[type[Step], ...]:
     from grognard.rulesets.greatwar import leaders, reinforcements, siege, water_only
 
     register_extensions()
-    return (reinforcements.InitialSpecial, reinforcements.Reinforcement, Flooding, OpenCities, LocalDraft,
-            leaders.LeaderInfluence, siege.SiegeRetreat, water_only.GunboatRetreat)
+    return (
+        reinforcements.InitialSpecial,
+        reinforcements.Reinforcement,
+        Flooding,
+        OpenCities,
+        LocalDraft,
+        leaders.LeaderInfluence,
+        siege.SiegeRetreat,
+        water_only.GunboatRetreat,
+    )

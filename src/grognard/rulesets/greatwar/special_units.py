@@ -65,9 +65,20 @@ def is_infantry(g: Game, p: Piece) -> bool:
         return True
     if calendar.on_or_after(g, "Feb I 19") and (units.is_cm(p) or "cavalry" in tags) and ma >= 6:
         return True
-    if calendar.on_or_after(g, "Apr I 19") and ("light" in movement_tags(g, p, dated=False) or "mountain" in movement_tags(g, p, dated=False)) and ma >= 6:
+    if (
+        calendar.on_or_after(g, "Apr I 19")
+        and (
+            "light" in movement_tags(g, p, dated=False)
+            or "mountain" in movement_tags(g, p, dated=False)
+        )
+        and ma >= 6
+    ):
         return True
-    if calendar.on_or_after(g, "Jun I 19") and t.id in ("rifle", "mountain-rifle", "mechanized-rifle"):
+    if calendar.on_or_after(g, "Jun I 19") and t.id in (
+        "rifle",
+        "mountain-rifle",
+        "mechanized-rifle",
+    ):
         d = units.printed_defense(p)
         if units.is_divisional(p) and t.id != "mechanized-rifle" and d >= 12:
             return True
@@ -83,8 +94,18 @@ def movement_tags(g: Game, p: Piece, dated: bool = True) -> frozenset[str]:
     from grognard.rulesets.greatwar.weather import view
 
     memo = view(g).memo
-    key = ("tags", p.type, bool(p.attrs.get("camel")), p.face, str(p.faces.get(p.face, {}).get("move")),
-           str(p.faces.get(p.face, {}).get("defense")), p.attrs.get("size"), p.nation, p.attrs.get("contingent"), dated)
+    key = (
+        "tags",
+        p.type,
+        bool(p.attrs.get("camel")),
+        p.face,
+        str(p.faces.get(p.face, {}).get("move")),
+        str(p.faces.get(p.face, {}).get("defense")),
+        p.attrs.get("size"),
+        p.nation,
+        p.attrs.get("contingent"),
+        dated,
+    )
     hit = memo.get(key)
     if hit is not None:
         return hit
@@ -132,12 +153,19 @@ def set_hq_active(g: Game, p: Piece, active: bool, rule: str = "OT 14M1") -> Non
     if p.face == want:
         return
     p.face = want
-    g.emit("hq", f"{p.id} is now {'active' if active else 'inactive'}", rule=rule, piece=p.id, active=active)
+    g.emit(
+        "hq",
+        f"{p.id} is now {'active' if active else 'inactive'}",
+        rule=rule,
+        piece=p.id,
+        active=active,
+    )
 
 
 @implements("OT 14M1")
 def reactivate_hqs(g: Game, side: str) -> None:
-    """OT 14M1: at the start of his initial phase the phasing player flips all his inactive Army HQs."""
+    """OT 14M1: at the start of his initial phase the phasing player flips all his inactive Army
+    HQs."""
     for p in sorted(g.state.of_side(side), key=lambda q: q.id):
         if is_army_hq(p) and not hq_active(p):
             set_hq_active(g, p, True)
@@ -174,7 +202,9 @@ def in_zoi(g: Game, hq: Piece, p: Piece) -> bool:
         if loc.kind != "hexside":
             return False
         zoi = zoi_hexes(g, hq)
-        return any(int(x) in zoi for x in g.board.side_hexes[int(loc.ref)] if int(x) >= 0) and covers(g, hq, p)
+        return any(
+            int(x) in zoi for x in g.board.side_hexes[int(loc.ref)] if int(x) >= 0
+        ) and covers(g, hq, p)
     return h in zoi_hexes(g, hq) and covers(g, hq, p)
 
 
@@ -199,7 +229,13 @@ def activation_check(g: Game, hq: Piece) -> bool:
         mods.add(-1, "OT 14M2", "disrupted Army HQs")
     res = table_roll(g, "gst", "standard", f"activation check of {hq.id}", "OT 14M1", mods)
     ok = str(res.result).startswith("S")
-    g.emit("activation", f"{hq.id} activation check: {res.result} ({'stays active' if ok else 'becomes inactive'})", rule="OT 14M1", piece=hq.id, result=res.result)
+    g.emit(
+        "activation",
+        f"{hq.id} activation check: {res.result} ({'stays active' if ok else 'becomes inactive'})",
+        rule="OT 14M1",
+        piece=hq.id,
+        result=res.result,
+    )
     if not ok:
         set_hq_active(g, hq, False)
     return ok
@@ -214,7 +250,10 @@ def accel_forbidden(g: Game, p: Piece) -> tuple[str, str] | None:
     if "tank" in t.tags and "disabled" in p.faces:
         return ("OT 14C2", f"{p.id} is an unreliable tank and may not use accelerated movement")
     if t.id == "motorized-transport" and calendar.before(g, "Feb I 17"):
-        return ("OT 14O2a", f"{p.id}: motorized transport may not use accelerated movement before Feb I 17")
+        return (
+            "OT 14O2a",
+            f"{p.id}: motorized transport may not use accelerated movement before Feb I 17",
+        )
     if units.is_water_only(p):
         return ("OT 14B2", f"{p.id} is water-only and may not use accelerated movement")
     return None
@@ -377,7 +416,11 @@ def camel_zone_problem(g: Game, p: Piece, i: int) -> str | None:
 def counts_as_rifle_for(p: Piece, purpose: str) -> bool:
     """OT 14D3: a mixed mounted rifle and rifle unit is a rifle unit (not cavalry) for exploitation
     movement, adverse terrain expertise and the tsetse fly; cavalry for everything else."""
-    return "mixed-mounted" in base_tags(p) and purpose in ("exploitation", "adverse-terrain", "tsetse")
+    return "mixed-mounted" in base_tags(p) and purpose in (
+        "exploitation",
+        "adverse-terrain",
+        "tsetse",
+    )
 
 
 @implements("OT 14D5")
@@ -418,7 +461,11 @@ def over_snow_retreat_allowed(g: Game, p: Piece, i: int) -> bool:
     """OT 14G: over-snow units with printed MA 7-8 may retreat before combat and overrun in snow."""
     from grognard.rulesets.greatwar.weather import weather_at
 
-    return "over-snow" in base_tags(p) and units.printed_ma_number(p) in (7, 8) and weather_at(g, i) == "snow"
+    return (
+        "over-snow" in base_tags(p)
+        and units.printed_ma_number(p) in (7, 8)
+        and weather_at(g, i) == "snow"
+    )
 
 
 @implements("OT 14I")
@@ -457,17 +504,24 @@ def engineer_role(g: Game, p: Piece, engineer_modifier_possible: bool) -> str | 
     Returns ``combat-engineer``, ``assault-engineer``, ``flamethrower`` or None. Combat and assault
     engineers themselves (OT 13D/13E/13F) return their own role whatever the hex."""
     t = units.utype(p)
-    own = {"combat-engineer": "combat-engineer", "assault-engineer": "assault-engineer",
-           "amphibious-assault-engineer": "assault-engineer", "flamethrower": "flamethrower"}
+    own = {
+        "combat-engineer": "combat-engineer",
+        "assault-engineer": "assault-engineer",
+        "amphibious-assault-engineer": "assault-engineer",
+        "flamethrower": "flamethrower",
+    }
     if t.id in own:
         return own[t.id]
     if not engineer_modifier_possible:
         return None
-    return {"engineer-tank": "combat-engineer", "assault-engineer-tank": "assault-engineer",
-            "flame-thrower-tank": "flamethrower"}.get(t.id)
+    return {
+        "engineer-tank": "combat-engineer",
+        "assault-engineer-tank": "assault-engineer",
+        "flame-thrower-tank": "flamethrower",
+    }.get(t.id)
 
 
-# ============================================================================ transport units (OT 14O)
+# ========================================================================= transport units (OT 14O)
 SUPPLY_LINE = "supply-line"
 
 
@@ -525,7 +579,11 @@ def retreat_problem(g: Game, p: Piece, here: int, to: int) -> str | None:
 
     if units.is_rail_only(p):
         s = g.board.side_between(here, to)
-        if not terrain.rail_link(g, s) or marker(g, "rail-break", here) or marker(g, "rail-break", to):
+        if (
+            not terrain.rail_link(g, s)
+            or marker(g, "rail-break", here)
+            or marker(g, "rail-break", to)
+        ):
             return f"{p.id} is rail-only and may retreat only along a usable rail line (OT 14B1)"
         if not terrain.bridge_usable(g, p.side, s) and terrain.bridge_features(g, s):
             return f"{p.id} may not use the bridge between the hexes (OT 14B1, 15A1)"
@@ -547,10 +605,14 @@ def no_advance(g: Game, p: Piece, along_waterway: bool = False) -> str | None:
 
 
 @implements("OT 14B1", "OT 14B3")
-def transport_allowed(g: Game, p: Piece, mode: str, embark: int | None = None, disembark: int | None = None) -> str | None:
+def transport_allowed(
+    g: Game, p: Piece, mode: str, embark: int | None = None, disembark: int | None = None
+) -> str | None:
     """Whether a unit may be carried by air (``mode="air"``) or naval transport (``"naval"``):
     zero-movement units by neither (OT 14B3); rail-only units never by air, and by sea only from a
-    port to a port on a rail line of the same gauge (OT 14B1). Returns the reason it may not, or None."""
+    port to a port on a rail line of the same gauge (OT 14B1). Returns the reason it may not, or
+    None.
+    """
     from grognard.rulesets.greatwar import rail
 
     if is_zero_move(p):
@@ -566,13 +628,21 @@ def transport_allowed(g: Game, p: Piece, mode: str, embark: int | None = None, d
             ga = {lk.gauge for lk in ln.get(embark, [])}
             gb = {lk.gauge for lk in ln.get(disembark, [])}
             if not ga or not (ga & gb):
-                return f"{p.id} is rail-only: both ports must be on rail lines of the same gauge (OT 14B1)"
+                return (
+                    f"{p.id} is rail-only: both ports must be on rail lines of the same gauge (OT"
+                    " 14B1)"
+                )
     return None
 
 
 # ============================================================================ tanks (OT 14C2)
 DISABLED = "disabled"
-TANK_REPAIR_EQU = {"battalion": Fraction(2), "battalion-grouping": Fraction(2), "regiment": Fraction(4), "regimental-grouping": Fraction(4)}
+TANK_REPAIR_EQU = {
+    "battalion": Fraction(2),
+    "battalion-grouping": Fraction(2),
+    "regiment": Fraction(4),
+    "regimental-grouping": Fraction(4),
+}
 
 
 @implements("OT 14C2")
@@ -606,7 +676,13 @@ def tank_check(g: Game, p: Piece, why: str) -> str:
     res = gst(g, "tank", f"reliability check of {p.id} ({why})", "OT 14C2")
     level = units.disruption(p)
     if res.startswith("S"):
-        g.emit("tank-check", f"{p.id} passes its reliability check ({res})", rule="OT 14C2", piece=p.id, result=res)
+        g.emit(
+            "tank-check",
+            f"{p.id} passes its reliability check ({res})",
+            rule="OT 14C2",
+            piece=p.id,
+            result=res,
+        )
     elif res == "F":
         units.disrupt(g, p, badly=level >= 1, rule="OT 14C2", reason="breakdowns")
     else:
@@ -670,7 +746,12 @@ def end_of_phase_movement(g: Game, f: Any) -> None:
     retreat or advance after combat are not checked)."""
     for pid, rec in sorted(f.params.get("units", {}).items()):
         p = g.state.pieces.get(pid)
-        if p is None or not rec.get("overland") or not is_unreliable_tank(p) or units.hex_of(g, p) is None:
+        if (
+            p is None
+            or not rec.get("overland")
+            or not is_unreliable_tank(p)
+            or units.hex_of(g, p) is None
+        ):
             continue
         tank_check(g, p, "after moving")
 
@@ -679,7 +760,9 @@ def end_of_phase_movement(g: Game, f: Any) -> None:
 @implements("OT 14F1")
 def guide_capacity(g: Game, pieces: list[Piece]) -> Fraction:
     """OT 14F1: high mountain units guide up to 4 times their RE size of other mountain units."""
-    return sum((4 * units.re_size(g, p) for p in pieces if "high-mountain" in base_tags(p)), Fraction(0))
+    return sum(
+        (4 * units.re_size(g, p) for p in pieces if "high-mountain" in base_tags(p)), Fraction(0)
+    )
 
 
 @implements("OT 14F1")
@@ -691,7 +774,9 @@ def guided(g: Game, pieces: list[Piece]) -> set[str]:
     cap = guide_capacity(g, pieces)
     if cap <= 0:
         return set()
-    mtn = [p for p in pieces if "high-mountain" not in base_tags(p) and "mountain" in families(g, p)]
+    mtn = [
+        p for p in pieces if "high-mountain" not in base_tags(p) and "mountain" in families(g, p)
+    ]
     if not mtn or sum((units.re_size(g, p) for p in mtn), Fraction(0)) > cap:
         return set()
     return {p.id for p in mtn}
@@ -700,7 +785,10 @@ def guided(g: Game, pieces: list[Piece]) -> set[str]:
 def guided_tags(g: Game, pieces: list[Piece], tags_of: Any) -> dict[str, frozenset[str]]:
     """OT 14F1: movement tags of guided units while they move with their guides (they cross as
     high mountain units do)."""
-    return {pid: frozenset(tags_of(g.state.pieces[pid]) | {"high-mountain"}) for pid in guided(g, pieces)}
+    return {
+        pid: frozenset(tags_of(g.state.pieces[pid]) | {"high-mountain"})
+        for pid in guided(g, pieces)
+    }
 
 
 @implements("OT 14F1")
@@ -726,15 +814,25 @@ def is_irregular(p: Piece) -> bool:
 
 
 @implements("OT 14L")
-def irregular_attack_allowed(g: Game, attackers: list[Piece], odds: Fraction, mandatory: bool = False,
-                              strengths: dict[str, Fraction] | None = None) -> bool:
+def irregular_attack_allowed(
+    g: Game,
+    attackers: list[Piece],
+    odds: Fraction,
+    mandatory: bool = False,
+    strengths: dict[str, Fraction] | None = None,
+) -> bool:
     """OT 14L: whether the attack is allowed (``irregular_attack_problem``)."""
     return irregular_attack_problem(g, attackers, odds, mandatory, strengths) is None
 
 
 @implements("OT 14L")
-def irregular_attack_problem(g: Game, attackers: list[Piece], odds: Fraction, mandatory: bool = False,
-                             strengths: dict[str, Fraction] | None = None) -> str | None:
+def irregular_attack_problem(
+    g: Game,
+    attackers: list[Piece],
+    odds: Fraction,
+    mandatory: bool = False,
+    strengths: dict[str, Fraction] | None = None,
+) -> str | None:
     """OT 14L: irregular units may not voluntarily attack below 3:1 unless non-irregular units give
     half or more of the attacking strength (the modified strengths at declaration, interpretation
     default). Mandatory attacks are exempt. Returns why the attack is not allowed, or None."""
@@ -742,14 +840,21 @@ def irregular_attack_problem(g: Game, attackers: list[Piece], odds: Fraction, ma
         return None
     st = strengths or {p.id: units.printed_attack(p) for p in attackers}
     total = sum((Fraction(st.get(p.id, 0)) for p in attackers), Fraction(0))
-    regular = sum((Fraction(st.get(p.id, 0)) for p in attackers if not is_irregular(p)), Fraction(0))
+    regular = sum(
+        (Fraction(st.get(p.id, 0)) for p in attackers if not is_irregular(p)), Fraction(0)
+    )
     if total > 0 and regular * 2 >= total:
         return None
-    return "irregular units may not attack voluntarily below 3:1 unless regular units give half the strength (OT 14L)"
+    return (
+        "irregular units may not attack voluntarily below 3:1 unless regular units give half the"
+        " strength (OT 14L)"
+    )
 
 
 @implements("OT 14L")
-def irregular_must_try_retreat(g: Game, p: Piece, odds: Fraction, has_retreat_hex: bool = True) -> bool:
+def irregular_must_try_retreat(
+    g: Game, p: Piece, odds: Fraction, has_retreat_hex: bool = True
+) -> bool:
     """OT 14L: an irregular unit must try to retreat before combat or overrun when the enemy musters
     3:1 or better (the computed ratio before shifts, interpretation default) and it has a hex to
     retreat to; a failed mandatory attempt disrupts it (``irregular_failed_retreat``)."""
@@ -762,7 +867,7 @@ def irregular_failed_retreat(g: Game, p: Piece) -> None:
     units.disrupt(g, p, rule="OT 14L", reason="failed a mandatory retreat")
 
 
-# ============================================================================ elite brigades (OT 14Q)
+# ========================================================================== elite brigades (OT 14Q)
 def is_elite_brigade(p: Piece) -> bool:
     return "elite-brigade" in units.utype(p).tags
 
@@ -833,12 +938,17 @@ def modified_ma(g: Game, p: Piece, ma: Fraction | str) -> Fraction | str:
     if is_corps_hq(p):
         inside = [q for q in g.state.contents(p.id) if units.is_unit(q)]
         if inside:
-            return min(modified_ma(g, q, units.printed_move(q)) if isinstance(units.printed_move(q), Fraction) else Fraction(0) for q in inside)  # type: ignore[type-var]
+            return min(
+                modified_ma(g, q, units.printed_move(q))
+                if isinstance(units.printed_move(q), Fraction)
+                else Fraction(0)
+                for q in inside
+            )  # type: ignore[type-var]
         return Fraction(8)
     return ma
 
 
-# ============================================================================ combat effects on units
+# ========================================================================== combat effects on units
 @dataclass
 class CombatSituation:
     """One combat as Rules 14 and 15 see it: the units on each side, the attacked hex, the CRT in
@@ -899,11 +1009,17 @@ def raid_targets(g: Game, i: int, side: str) -> list[Piece]:
     ``i`` (``side`` raids them)."""
     from grognard.rulesets.greatwar.nations import other_side
 
-    return [q for q in units.units_in_hex(g, i, other_side(side)) if units.utype(q).artillery in RAID_TARGET_KINDS]
+    return [
+        q
+        for q in units.units_in_hex(g, i, other_side(side))
+        if units.utype(q).artillery in RAID_TARGET_KINDS
+    ]
 
 
 @implements("OT 14I1")
-def raid_problem(g: Game, raiders: list[Piece], i: int, targets: list[str], landing_planned: bool, night: bool) -> str | None:
+def raid_problem(
+    g: Game, raiders: list[Piece], i: int, targets: list[str], landing_planned: bool, night: bool
+) -> str | None:
     """OT 14I1 (advanced naval rules, option ``marine-units``): only marine units raid, each with an
     amphibious landing planned for the hex (OT 32C), carried by a naval group entering it by night
     movement (OT 34A2); at most one raider per coast, heavy siege and siege artillery unit in the
@@ -916,12 +1032,21 @@ def raid_problem(g: Game, raiders: list[Piece], i: int, targets: list[str], land
     if any(not is_marine(p) for p in raiders):
         return "only marine units make coastal raids (OT 14I1)"
     if not landing_planned or not night:
-        return "raiders need an amphibious landing planned for the hex and a night-moving naval group (OT 14I1)"
+        return (
+            "raiders need an amphibious landing planned for the hex and a night-moving naval group"
+            " (OT 14I1)"
+        )
     cands = {q.id for q in raid_targets(g, i, raiders[0].side)}
     if len(raiders) > len(cands):
-        return f"at most {len(cands)} raiders: one per coast, heavy siege or siege artillery unit in the hex (OT 14I1)"
+        return (
+            f"at most {len(cands)} raiders: one per coast, heavy siege or siege artillery unit in"
+            " the hex (OT 14I1)"
+        )
     if len(targets) != len(raiders) or any(t not in cands for t in targets):
-        return "each raider designates a coast, heavy siege or siege artillery unit of the hex (OT 14I1)"
+        return (
+            "each raider designates a coast, heavy siege or siege artillery unit of the hex (OT"
+            " 14I1)"
+        )
     return None
 
 
@@ -935,7 +1060,13 @@ def coastal_raid(g: Game, raiders: list[Piece], targets: list[str], land: bool) 
         t = g.state.pieces[tid]
         res = gst(g, "coastal-raid", f"coastal raid of {p.id} on {t.id}", "OT 14I1")
         if res.startswith("S"):
-            units.disrupt(g, t, badly=units.disruption(t) >= 1, rule="OT 14I1", reason=f"coastal raid by {p.id}")
+            units.disrupt(
+                g,
+                t,
+                badly=units.disruption(t) >= 1,
+                rule="OT 14I1",
+                reason=f"coastal raid by {p.id}",
+            )
         elif res == "F*":
             units.eliminate(g, p, "OT 14I1", "the coastal raid failed")
         else:
@@ -981,7 +1112,8 @@ def counts_as_supported(g: Game, p: Piece, sit: CombatSituation, role: str) -> b
 
 def may_enter_enemy_hex(g: Game, side: str, p: Piece, v: int) -> bool:
     """Exceptions to OT 6's ban on entering an enemy-occupied and enemy-owned hex from Rule 15:
-    the sieging player's units enter a hex under siege, or one he may put under siege now (OT 15G)."""
+    the sieging player's units enter a hex under siege, or one he may put under siege now (OT 15G).
+    """
     from grognard.rulesets.greatwar import siege
 
     return siege.sieging_entry_allowed(g, side, v)

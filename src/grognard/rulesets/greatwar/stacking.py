@@ -120,8 +120,11 @@ def normal_stack(g: Game, i: int, side: str) -> list[Piece]:
     return [p for p in units.units_in_hex(g, i, side) if OVERSTACKED not in p.status]
 
 
-def stack_problem(g: Game, i: int, side: str, extra: Sequence[Piece] = (), without: set[str] | None = None) -> str | None:
-    """OT 8A: a message if ``side``'s normal stack in hex ``i`` (plus ``extra``, minus ``without``) is over the limit."""
+def stack_problem(
+    g: Game, i: int, side: str, extra: Sequence[Piece] = (), without: set[str] | None = None
+) -> str | None:
+    """OT 8A: a message if ``side``'s normal stack in hex ``i`` (plus ``extra``, minus ``without``)
+    is over the limit."""
     without = without or set()
     ps = [p for p in normal_stack(g, i, side) if p.id not in without]
     ids = {p.id for p in ps}
@@ -160,7 +163,9 @@ def departure_problem(g: Game, movers: Sequence[Piece], start: int) -> str | Non
     side = movers[0].side
     ids = {p.id for p in movers}
     staying = [q for q in units.units_in_hex(g, start, side) if q.id not in ids]
-    if any(OVERSTACKED in q.status for q in staying) and not any(special_units.is_corps_hq(q) for q in staying):
+    if any(OVERSTACKED in q.status for q in staying) and not any(
+        special_units.is_corps_hq(q) for q in staying
+    ):
         return f"the overstack in {g.board.label(start)} would be left without a Corps HQs (OT 8C2)"
     return None
 
@@ -179,7 +184,12 @@ def after_arrival(g: Game, movers: Sequence[Piece], dest: int) -> None:
             if not exempt(g, p) and stack_problem(g, dest, side) is not None:
                 p.status.add(OVERSTACKED)
                 p.attrs["overstacked_since"] = _phase_tag(g)
-                g.emit("overstack", f"{p.id} enters the overstack in {g.board.label(dest)}", rule="OT 8C2", piece=p.id)
+                g.emit(
+                    "overstack",
+                    f"{p.id} enters the overstack in {g.board.label(dest)}",
+                    rule="OT 8C2",
+                    piece=p.id,
+                )
 
 
 def _phase_tag(g: Game) -> str:
@@ -188,7 +198,8 @@ def _phase_tag(g: Game) -> str:
 
 @implements("OT 8B")
 def violations(g: Game, side: str | None = None) -> list[str]:
-    """OT 8B: every hex whose normal stack is over the limit, and every overstack without a Corps HQs."""
+    """OT 8B: every hex whose normal stack is over the limit, and every overstack without a Corps
+    HQs."""
     out = []
     occupied: dict[int, set[str]] = {}
     for p in units.on_map_units(g):
@@ -200,7 +211,9 @@ def violations(g: Game, side: str | None = None) -> list[str]:
             msg = stack_problem(g, i, s)
             if msg:
                 out.append(msg)
-            if any(OVERSTACKED in p.status for p in units.units_in_hex(g, i, s)) and not has_corps_hq(g, i, s):
+            if any(
+                OVERSTACKED in p.status for p in units.units_in_hex(g, i, s)
+            ) and not has_corps_hq(g, i, s):
                 out.append(f"{s} overstack in {g.board.label(i)} has no Corps HQs (OT 8C2)")
     return out
 
@@ -214,7 +227,9 @@ def record_phase_end(g: Game, phase: str) -> None:
     for b in bad:
         store.append(f"end of {phase}: {b}")
     if bad:
-        g.emit("stacking", f"stacking limit violated at the end of the {phase}: {bad[0]}", rule="OT 8B")
+        g.emit(
+            "stacking", f"stacking limit violated at the end of the {phase}: {bad[0]}", rule="OT 8B"
+        )
 
 
 @implements("OT 8B")
@@ -234,7 +249,8 @@ def combat_supply_re(g: Game, p: Piece) -> Fraction:
 
 @implements("OT 8C2")
 def overstack_attack_factor(p: Piece) -> Fraction:
-    """OT 8C2: units attacking or bombarding out of an overstack: artillery halved, others quartered."""
+    """OT 8C2: units attacking or bombarding out of an overstack: artillery halved, others
+    quartered."""
     return Fraction(1, 2) if units.is_artillery(p) else Fraction(1, 4)
 
 
@@ -249,11 +265,20 @@ def _corps(g: Game, pid: object, side: str, rule: str) -> Piece:
 def corps_actions(g: Game, f: Frame, side: str) -> list[Action]:
     """Corps box (OT 8C1) and overstack (OT 8C2) actions available to ``side`` now."""
     out: list[Action] = []
-    corps = [p for p in units.on_map_units(g, side) if special_units.is_corps_hq(p) and p.loc.kind == "hex"]
+    corps = [
+        p
+        for p in units.on_map_units(g, side)
+        if special_units.is_corps_hq(p) and p.loc.kind == "hex"
+    ]
     for c in corps:
         h = units.hex_of(g, c)
         for p in g.state.at_hex(int(h)) if h is not None else []:
-            if p.side == side and units.is_unit(p) and not special_units.is_corps_hq(p) and not special_units.is_army_hq(p):
+            if (
+                p.side == side
+                and units.is_unit(p)
+                and not special_units.is_corps_hq(p)
+                and not special_units.is_army_hq(p)
+            ):
                 out.append({"type": "corps-assign", "side": side, "piece": p.id, "corps": c.id})
         for p in g.state.contents(c.id):
             out.append({"type": "corps-remove", "side": side, "piece": p.id})
@@ -265,7 +290,9 @@ def corps_actions(g: Game, f: Frame, side: str) -> list[Action]:
             if h is None or exempt(g, p):
                 continue
             if OVERSTACKED in p.status:
-                if stack_problem(g, h, side, extra=[p]) is None and remaining(g, f, p) >= overstack_leave_cost(g, p):
+                if stack_problem(g, h, side, extra=[p]) is None and remaining(
+                    g, f, p
+                ) >= overstack_leave_cost(g, p):
                     out.append({"type": "leave-overstack", "side": side, "piece": p.id})
             elif has_corps_hq(g, h, side):
                 out.append({"type": "overstack", "side": side, "pieces": [p.id]})
@@ -284,7 +311,13 @@ def check_corps_action(g: Game, f: Frame, action: Action) -> None:
     if t == "corps-assign":
         c = _corps(g, action.get("corps"), side, "OT 8C1")
         p = g.state.pieces.get(action.get("piece", ""))
-        if p is None or p.side != side or not units.is_unit(p) or special_units.is_corps_hq(p) or special_units.is_army_hq(p):
+        if (
+            p is None
+            or p.side != side
+            or not units.is_unit(p)
+            or special_units.is_corps_hq(p)
+            or special_units.is_army_hq(p)
+        ):
             raise IllegalAction("OT 8C1", f"{action.get('piece')!r} cannot go into a Corps HQs box")
         if units.hex_of(g, p) != units.hex_of(g, c) or p.loc.kind != "hex":
             raise IllegalAction("OT 8C1", f"{p.id} must be on the map in the hex of {c.id}")
@@ -314,7 +347,11 @@ def check_corps_action(g: Game, f: Frame, action: Action) -> None:
         h = units.hex_of(g, p)
         assert h is not None
         if stack_problem(g, h, side, extra=[p]) is not None:
-            raise IllegalAction("OT 8B", f"{p.id} cannot rejoin the normal stack in {g.board.label(h)} without exceeding the limit")
+            raise IllegalAction(
+                "OT 8B",
+                f"{p.id} cannot rejoin the normal stack in {g.board.label(h)} without exceeding the"
+                " limit",
+            )
         if remaining(g, f, p) < overstack_leave_cost(g, p):
             raise IllegalAction("OT 8C2", f"{p.id} lacks the MPs to leave the overstack")
     else:

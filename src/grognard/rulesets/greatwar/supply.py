@@ -65,7 +65,8 @@ def element_length(g: Game, element: str, weather: str) -> int:
 
 # ============================================================================ OT 11A blocking
 def _prohibited_to_non_motorized(g: Game, i: int) -> bool:
-    """Interpretation default (OT 11A): prohibited terrain for supply is what a non-motorized unit may not enter."""
+    """Interpretation default (OT 11A): prohibited terrain for supply is what a non-motorized unit
+    may not enter."""
     tec = load_charts(g.scenario.table_overrides).tec
     row = tec.hexes.get(terrain.terrain(g, i))
     if row is None:
@@ -102,7 +103,7 @@ def ever_owned_by(g: Game, i: int) -> set[str]:
     return set(gw(g).get("ever_owned", {}).get(str(i), []))
 
 
-# ============================================================================ OT 11C2a regular sources
+# ========================================================================= OT 11C2a regular sources
 @implements("OT 11C2a")
 def regular_sources(g: Game, side: str) -> set[int]:
     """OT 11C2a: friendly major cities and factories in production that are rail-connected
@@ -118,7 +119,11 @@ def _regular_sources(g: Game, side: str) -> frozenset[int]:
 
     enemy = other_side(side)
     cities = geography.major_cities(g)
-    factories = [int(i) for i, pl in g.board.points.items() if any(pt.kind == "factory" and pt.attrs.get("in_production", True) for pt in pl)]
+    factories = [
+        int(i)
+        for i, pl in g.board.points.items()
+        if any(pt.kind == "factory" and pt.attrs.get("in_production", True) for pt in pl)
+    ]
     groups: list[frozenset[int]] = list(cities)
     for f in factories:
         if not any(f in c for c in cities):
@@ -253,7 +258,7 @@ def foreign_nets(g: Game, nation: str) -> frozenset[str]:
     return frozenset(out)
 
 
-# ============================================================================ per-turn terrain arrays
+# ========================================================================== per-turn terrain arrays
 @dataclass
 class _Static:
     """Terrain facts for supply lines that change only with the turn (weather) and the heads."""
@@ -276,7 +281,13 @@ def _static(g: Game) -> _Static:
     tv = view(g)
     hk = terrain.heads(g)
     e = gw(g).get("eng", {})
-    key = ("supply-static", hk.rail_cut, hk.road_cut, tuple(sorted(e.get("roads", {}))), tuple(sorted(e.get("rails", {}))))
+    key = (
+        "supply-static",
+        hk.rail_cut,
+        hk.road_cut,
+        tuple(sorted(e.get("roads", {}))),
+        tuple(sorted(e.get("rails", {}))),
+    )
     hit = tv.memo.get(key)
     if hit is not None:
         return hit
@@ -389,7 +400,7 @@ def _build_dynamic(g: Game, side: str) -> _Dynamic:
     return _Dynamic(side, enterable, friendly, road_ok, overland)
 
 
-# ============================================================================ OT 11B3 rail/naval element
+# ======================================================================= OT 11B3 rail/naval element
 def _port_size(g: Game, i: int) -> str | None:
     for pt in g.board.points_at(i):
         if pt.kind == "port":
@@ -398,13 +409,15 @@ def _port_size(g: Game, i: int) -> str | None:
 
 
 def port_damage(g: Game, i: int) -> int:
-    """Hits of damage on the port in hex ``i`` (marker ``port-damage``; OT 13A2/13A3, naval rules)."""
+    """Hits of damage on the port in hex ``i`` (marker ``port-damage``; OT 13A2/13A3, naval
+    rules)."""
     return int(marker(g, "port-damage", i, 0) or 0)
 
 
 @implements("OT 11B3b")
 def port_functioning(g: Game, i: int) -> bool:
-    """OT 11B3b: a port functions unless it has the maximum damage of the Port Summary (provisional)."""
+    """OT 11B3b: a port functions unless it has the maximum damage of the Port Summary
+    (provisional)."""
     size = _port_size(g, i)
     if size is None:
         return False
@@ -415,7 +428,8 @@ def port_functioning(g: Game, i: int) -> bool:
 def port_throughput(g: Game, i: int) -> Fraction | None:
     """OT 11B3b: REs of units that may trace a naval sub-element through the port in hex ``i``:
     major 60, standard 30, minor 15, marginal 3, great unlimited (None), less 3 RE per hit of
-    damage; a port upgraded by a port construction engineer counts as its upgraded size (OT 13C2)."""
+    damage; a port upgraded by a port construction engineer counts as its upgraded size (OT 13C2).
+    """
     size = _port_size(g, i)
     if size is None:
         return Fraction(0)
@@ -428,7 +442,11 @@ def port_throughput(g: Game, i: int) -> Fraction | None:
         return None
     extra = 0
     if up and _port_size(g, i) in ("major", "great"):
-        extra = int(load_charts(g.scenario.table_overrides).raw["engineering"].body["res_pts"]["port_upgrade_re"])
+        extra = int(
+            load_charts(g.scenario.table_overrides)
+            .raw["engineering"]
+            .body["res_pts"]["port_upgrade_re"]
+        )
     return max(Fraction(0), Fraction(cap + extra - int(ports["per_hit"]) * port_damage(g, i)))
 
 
@@ -454,11 +472,15 @@ def inland_port_links(g: Game, side: str) -> list[tuple[int, int]]:
     from grognard.rulesets.greatwar import rivers
     from grognard.rulesets.greatwar.nations import other_side
 
-    # the answer depends on the turn's waterways (navigable: weather, floods -- the turn view) and on
+    # the answer depends on the turn's waterways (navigable: weather, floods -- the turn view) and
+    # on
     # where enemy coast defenses stand (rivers.blocked): memoised on those
     enemy = other_side(side)
-    defenses = frozenset(units.hex_of(g, p) for p in units.on_map_units(g, enemy)
-                         if units.utype(p).artillery in rivers.COAST_DEFENSE_ARTILLERY)
+    defenses = frozenset(
+        units.hex_of(g, p)
+        for p in units.on_map_units(g, enemy)
+        if units.utype(p).artillery in rivers.COAST_DEFENSE_ARTILLERY
+    )
     memo = view(g).memo
     key = ("inland-port-links", side, defenses)
     if key not in memo:
@@ -475,7 +497,12 @@ def _inland_port_links(g: Game, side: str) -> list[tuple[int, int]]:
     for i in sorted(int(x) for x in b.points):
         if _port_size(g, i) is None or any(st.sea[j] for j in b.neighbors(i)):
             continue
-        start = [int(b.side_of[i, d]) for d in range(6) if rivers.navigable(g, int(b.side_of[i, d])) and not rivers.blocked(g, side, int(b.side_of[i, d]))]
+        start = [
+            int(b.side_of[i, d])
+            for d in range(6)
+            if rivers.navigable(g, int(b.side_of[i, d]))
+            and not rivers.blocked(g, side, int(b.side_of[i, d]))
+        ]
         seen = set(start)
         todo = deque(start)
         mouths: set[int] = set()
@@ -522,7 +549,9 @@ def rail_graph(g: Game, side: str, nation: str, naval: bool = True) -> RailGraph
     Naval sub-element (OT 11B3b): from a functioning friendly-owned port through sea hexes (sea
     areas allowed to the side) to another; inland ports through their waterways.
     """
-    return g.cached(f"gw:rail-graph:{side}:{nation}:{naval}", lambda: _rail_graph(g, side, nation, naval))
+    return g.cached(
+        f"gw:rail-graph:{side}:{nation}:{naval}", lambda: _rail_graph(g, side, nation, naval)
+    )
 
 
 def _rail_graph(g: Game, side: str, nation: str, naval: bool) -> RailGraph:
@@ -569,13 +598,19 @@ def _rail_graph(g: Game, side: str, nation: str, naval: bool) -> RailGraph:
         for i in sorted(int(x) for x in b.points):
             if _port_size(g, i) is not None and dyn.friendly[i] and port_functioning(g, i):
                 ports.add(i)
-        sea_ok = np.array([bool(st.sea[i]) and _sea_area_allowed(g, side, i) for i in range(n)], dtype=bool)
+        sea_ok = np.array(
+            [bool(st.sea[i]) and _sea_area_allowed(g, side, i) for i in range(n)], dtype=bool
+        )
         for i in range(n):
             for d in range(6):
                 j = int(b.nbr[i, d])
                 if j < 0:
                     continue
-                if (sea_ok[i] and sea_ok[j]) or (i in ports and sea_ok[j]) or (sea_ok[i] and j in ports):
+                if (
+                    (sea_ok[i] and sea_ok[j])
+                    or (i in ports and sea_ok[j])
+                    or (sea_ok[i] and j in ports)
+                ):
                     edges[i, d] = True
         blocked = blocked & ~sea_ok
         for p, m in inland_port_links(g, side):
@@ -584,7 +619,14 @@ def _rail_graph(g: Game, side: str, nation: str, naval: bool) -> RailGraph:
     return RailGraph(edges, cost, blocked, links, naval, frozenset(ports))
 
 
-def rail_element(g: Game, side: str, nation: str, sources: Iterable[int], naval: bool = True, limit: float | None = None) -> Any:
+def rail_element(
+    g: Game,
+    side: str,
+    nation: str,
+    sources: Iterable[int],
+    naval: bool = True,
+    limit: float | None = None,
+) -> Any:
     """OT 11B3: trace the railroad/naval element from ``sources`` (the low-volume count as distance;
     at most 7 unless ``limit`` says otherwise)."""
     from grognard.search.trace import trace_from_sources
@@ -594,8 +636,16 @@ def rail_element(g: Game, side: str, nation: str, sources: Iterable[int], naval:
 
     def run() -> Any:
         rg = rail_graph(g, side, nation, naval)
-        return trace_from_sources(g.board.nbr, rg.cost, src, limit=lim + 1e-9, blocked=rg.blocked, edges=rg.edges,
-                                  links=rg.links or None, n_nodes=g.board.n)
+        return trace_from_sources(
+            g.board.nbr,
+            rg.cost,
+            src,
+            limit=lim + 1e-9,
+            blocked=rg.blocked,
+            edges=rg.edges,
+            links=rg.links or None,
+            n_nodes=g.board.n,
+        )
 
     return g.cached(f"gw:rail-element:{side}:{nation}:{naval}:{lim}:{src}", run)
 
@@ -625,16 +675,20 @@ def road_distances(g: Game, side: str, seeds: Iterable[int]) -> np.ndarray:
     n = g.board.n
     blocked = ~(dyn.enterable & dyn.friendly)
     ones = np.ones((n, 6))
-    dist = overland_trace(g, side, src, "road", step_cost=ones, edges=dyn.road_ok & st.step_ok, blocked=blocked)[0].copy()
+    dist = overland_trace(
+        g, side, src, "road", step_cost=ones, edges=dyn.road_ok & st.step_ok, blocked=blocked
+    )[0].copy()
     on_road = dyn.road_ok.any(axis=1)
     # the first hex: from the HQs' hex overland onto a road hex
     nbr = g.board.nbr
     cand = np.where((nbr >= 0) & st.step_ok, dist[np.maximum(nbr, 0)] + 1.0, INF)
-    cand = np.where((nbr >= 0) & on_road[np.maximum(nbr, 0)] & ~blocked[np.maximum(nbr, 0)], cand, INF)
+    cand = np.where(
+        (nbr >= 0) & on_road[np.maximum(nbr, 0)] & ~blocked[np.maximum(nbr, 0)], cand, INF
+    )
     return np.minimum(dist, cand.min(axis=1))
 
 
-# ============================================================================ OT 11B the general trace
+# ========================================================================= OT 11B the general trace
 @dataclass
 class GeneralTrace:
     """Who is in general supply through a regular line, for one side (OT 11B)."""
@@ -757,7 +811,9 @@ def _trace_general(g: Game, side: str) -> GeneralTrace:
                 assert h is not None
                 if eff[h] <= element_length(g, "overland", weather_at(g, h)) + 1e-9:
                     src = int(nearest[h])
-                    sup[p.id] = f"hq:{seed_hq[src]}" if src in seed_hq and src not in srcs else "source"
+                    sup[p.id] = (
+                        f"hq:{seed_hq[src]}" if src in seed_hq and src not in srcs else "source"
+                    )
         results[naval] = sup
         if not naval:
             base_sup, base_links, base_live = sup, links, live_n
@@ -776,7 +832,12 @@ def _trace_general(g: Game, side: str) -> GeneralTrace:
             if how.startswith("hq:"):
                 link = nav_links.get(how[3:], "")
                 if link.startswith("depot:"):
-                    ports = line_ports(g, side, p.nation, depot_paths.get((g.state.pieces[how[3:]].nation, link[6:]), []))
+                    ports = line_ports(
+                        g,
+                        side,
+                        p.nation,
+                        depot_paths.get((g.state.pieces[how[3:]].nation, link[6:]), []),
+                    )
             need = units.re_size(g, p)
             ok = True
             for port in ports:
@@ -800,16 +861,19 @@ def _trace_general(g: Game, side: str) -> GeneralTrace:
     return GeneralTrace(side, supplied, hq_links, live, port_use)
 
 
-# ============================================================================ special sources (OT 11C2b)
+# ======================================================================= special sources (OT 11C2b)
 @implements("OT 11C2b")
-def overland_distances(g: Game, side: str, seeds: Iterable[int], element: str = "overland") -> np.ndarray:
+def overland_distances(
+    g: Game, side: str, seeds: Iterable[int], element: str = "overland"
+) -> np.ndarray:
     """Overland element lengths (OT 11B1) from every hex to the nearest of ``seeds`` (less the
     extension of supply-line transports on the way, OT 14O3)."""
     return overland_trace(g, side, seeds, element)[0]
 
 
 def _transport_counts(g: Game, side: str) -> dict[int, int]:
-    """OT 14O3: per hex, the undisrupted transports in supply-line mode that may extend a line there."""
+    """OT 14O3: per hex, the undisrupted transports in supply-line mode that may extend a line
+    there."""
     from grognard.rulesets.greatwar import combat_hooks
 
     fn = combat_hooks.provided("transport_units", "extends_in")
@@ -826,14 +890,21 @@ def _transport_counts(g: Game, side: str) -> dict[int, int]:
 
 
 def _bonus(t: int) -> int:
-    """OT 14O3: +1 hex with one transport on the element, +2 with three or more (two: +1, default)."""
+    """OT 14O3: +1 hex with one transport on the element, +2 with three or more (two: +1,
+    default)."""
     return 2 if t >= 3 else (1 if t >= 1 else 0)
 
 
 @implements("OT 11B1", "OT 14O3")
-def overland_trace(g: Game, side: str, seeds: Iterable[int], element: str = "overland",
-                   step_cost: np.ndarray | None = None, edges: np.ndarray | None = None,
-                   blocked: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def overland_trace(
+    g: Game,
+    side: str,
+    seeds: Iterable[int],
+    element: str = "overland",
+    step_cost: np.ndarray | None = None,
+    edges: np.ndarray | None = None,
+    blocked: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """An element traced from ``seeds``: (effective length per hex, nearest seed). The effective
     length is the length less the extension of supply-line transports in the hexes the line enters
     (OT 14O3: +1 for one, +2 for three or more, never more), so it is compared with the element's
@@ -842,14 +913,23 @@ def overland_trace(g: Game, side: str, seeds: Iterable[int], element: str = "ove
         # the default element depends only on the side's blocking and costs (``_dynamic``, memoised
         # for the position) and the transports: memoised the same way (copies handed out)
         src_key = tuple(sorted(set(int(x) for x in seeds)))
-        dist, origin = g.cached(f"gw:overland:{side}:{element}:{src_key}", lambda: _overland_trace(g, side, src_key, element))
+        dist, origin = g.cached(
+            f"gw:overland:{side}:{element}:{src_key}",
+            lambda: _overland_trace(g, side, src_key, element),
+        )
         return dist.copy(), origin.copy()
     return _overland_trace(g, side, seeds, element, step_cost, edges, blocked)
 
 
-def _overland_trace(g: Game, side: str, seeds: Iterable[int], element: str = "overland",
-                    step_cost: np.ndarray | None = None, edges: np.ndarray | None = None,
-                    blocked: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _overland_trace(
+    g: Game,
+    side: str,
+    seeds: Iterable[int],
+    element: str = "overland",
+    step_cost: np.ndarray | None = None,
+    edges: np.ndarray | None = None,
+    blocked: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     from grognard.search.trace import trace_from_sources
 
     dyn = _dynamic(g, side)
@@ -860,13 +940,25 @@ def _overland_trace(g: Game, side: str, seeds: Iterable[int], element: str = "ov
     src = sorted(set(int(x) for x in seeds))
     trans = _transport_counts(g, side)
     if not trans or not src:
-        res = trace_from_sources(g.board.nbr, cost, src, limit=top + 1e-9, blocked=blk, edges=edges, n_nodes=n)
+        res = trace_from_sources(
+            g.board.nbr, cost, src, limit=top + 1e-9, blocked=blk, edges=edges, n_nodes=n
+        )
         return res.dist[:n], res.source[:n]
-    return _layered(g, src, cost if edges is None else np.where(edges, cost, INF), blk, top + 2, trans)
+    return _layered(
+        g, src, cost if edges is None else np.where(edges, cost, INF), blk, top + 2, trans
+    )
 
 
-def _layered(g: Game, seeds: list[int], cost: np.ndarray, blocked: np.ndarray, limit: float, trans: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Shortest paths to the seeds keeping count (up to 3) of the transports in the hexes entered."""
+def _layered(
+    g: Game,
+    seeds: list[int],
+    cost: np.ndarray,
+    blocked: np.ndarray,
+    limit: float,
+    trans: dict[int, int],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Shortest paths to the seeds keeping count (up to 3) of the transports in the hexes
+    entered."""
     import heapq
 
     nbr = g.board.nbr
@@ -959,9 +1051,18 @@ def special_options(g: Game, side: str) -> list[SpecialOption]:
         h = units.hex_of(g, rp)
         if h is None:
             continue
-        hqs = [q for q in units.units_in_hex(g, h, side) if special_units.is_army_hq(q) and special_units.hq_active(q)]
+        hqs = [
+            q
+            for q in units.units_in_hex(g, h, side)
+            if special_units.is_army_hq(q) and special_units.hq_active(q)
+        ]
         dist = overland_distances(g, side, [h])
-        elig = [p.id for p in need if overland_ok(g, dist, units.hex_of(g, p)) and (not hqs or any(q.nation == p.nation for q in hqs))]  # type: ignore[arg-type]
+        elig = [
+            p.id
+            for p in need
+            if overland_ok(g, dist, units.hex_of(g, p))
+            and (not hqs or any(q.nation == p.nation for q in hqs))
+        ]  # type: ignore[arg-type]
         if elig:
             out.append(SpecialOption("res-pt", rp.id, h, None, elig))
     for h, items in sorted(logistics.gsp_stacks(g, side, usable_now=True).items()):
@@ -990,9 +1091,11 @@ def _fill(g: Game, ids: Sequence[str], cap: Fraction | None) -> list[str]:
     return out
 
 
-# ============================================================================ the initial-phase check
+# ========================================================================== the initial-phase check
 def player_turn_ordinal(g: Game) -> int:
-    return int(g.state.turn.get("index", 0)) * 2 + (1 if gw(g).get("phasing") == g.state.sides[-1] else 0)
+    return int(g.state.turn.get("index", 0)) * 2 + (
+        1 if gw(g).get("phasing") == g.state.sides[-1] else 0
+    )
 
 
 def _fingerprint(g: Game) -> int:
@@ -1003,13 +1106,38 @@ def _fingerprint(g: Game) -> int:
     from grognard.rulesets.greatwar import rail, special_units
 
     st = g.state
-    ps = tuple((p.id, p.side, p.loc, "" if special_units.is_army_hq(p) else p.face, tuple(sorted(p.status)))
-               for p in sorted(st.pieces.values(), key=lambda q: q.id))
-    caps = tuple((net, side, repr(rail.ledger(g, net, side)["capacity"])) for net in rail.net_names(g) for side in st.sides)
-    marks = tuple((k, repr(sorted(v.items()))) for k, v in sorted(st.markers.items()) if k != "isolated")
+    ps = tuple(
+        (
+            p.id,
+            p.side,
+            p.loc,
+            "" if special_units.is_army_hq(p) else p.face,
+            tuple(sorted(p.status)),
+        )
+        for p in sorted(st.pieces.values(), key=lambda q: q.id)
+    )
+    caps = tuple(
+        (net, side, repr(rail.ledger(g, net, side)["capacity"]))
+        for net in rail.net_names(g)
+        for side in st.sides
+    )
+    marks = tuple(
+        (k, repr(sorted(v.items()))) for k, v in sorted(st.markers.items()) if k != "isolated"
+    )
     state = gw(g)
-    return hash((ps, tuple(sorted(st.control.items())), marks, st.turn.get("index", 0), repr(state.get("ever_owned", {})),
-                 repr(state.get("depleted", {})), repr(state.get("heads", [])), repr(state.get("eng", {})), caps))
+    return hash(
+        (
+            ps,
+            tuple(sorted(st.control.items())),
+            marks,
+            st.turn.get("index", 0),
+            repr(state.get("ever_owned", {})),
+            repr(state.get("depleted", {})),
+            repr(state.get("heads", [])),
+            repr(state.get("eng", {})),
+            caps,
+        )
+    )
 
 
 @implements("OT 11B", "OT 11F")
@@ -1024,7 +1152,13 @@ def determine_general_supply(g: Game) -> None:
     checks of OT 11F3 and the fortress depletion checks of OT 11C2biii.
     """
     now = player_turn_ordinal(g)
-    rec: dict[str, Any] = {"ordinal": now, "regular": {}, "checked": {}, "special": [], "fortresses_used": []}
+    rec: dict[str, Any] = {
+        "ordinal": now,
+        "regular": {},
+        "checked": {},
+        "special": [],
+        "fortresses_used": [],
+    }
     for side in g.state.sides:
         tr = trace_general(g, side)
         checked = [p.id for p in units.on_map_units(g, side)]
@@ -1065,7 +1199,11 @@ class SpecialSupply(Step):
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         side = f.params["side"]
-        return [side] if any(_fill(g, o.eligible, o.capacity) for o in special_options(g, side)) else []
+        return (
+            [side]
+            if any(_fill(g, o.eligible, o.capacity) for o in special_options(g, side))
+            else []
+        )
 
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
@@ -1078,7 +1216,15 @@ class SpecialSupply(Step):
         for o in special_options(g, side):
             ids = _fill(g, o.eligible, o.capacity)
             if ids:
-                out.append({"type": "draw-supply", "side": side, "source": o.source, "via": o.kind, "pieces": ids})
+                out.append(
+                    {
+                        "type": "draw-supply",
+                        "side": side,
+                        "source": o.source,
+                        "via": o.kind,
+                        "pieces": ids,
+                    }
+                )
         out.append({"type": "done", "side": side})
         return out
 
@@ -1086,16 +1232,24 @@ class SpecialSupply(Step):
         src, via = action.get("source"), action.get("via")
         ids = action.get("pieces")
         if not isinstance(ids, list) or not ids or len(set(map(str, ids))) != len(ids):
-            raise IllegalAction("OT 11C2b", "'pieces' must list the units drawing supply, each once")
+            raise IllegalAction(
+                "OT 11C2b", "'pieces' must list the units drawing supply, each once"
+            )
         found = [o for o in special_options(g, side) if o.source == src and via in (None, o.kind)]
         if not found:
             what = f"{src!r}" + (f" ({via})" if via is not None else "")
-            raise IllegalAction("OT 11C2b", f"{what} is not a special supply source {side} may use now")
+            raise IllegalAction(
+                "OT 11C2b", f"{what} is not a special supply source {side} may use now"
+            )
         why = ""
         for o in found:  # a GSP stack and an improved fortress may share a hex
             bad = [x for x in ids if x not in o.eligible]
             if bad:
-                why = why or f"{bad[0]!r} cannot draw general supply from {src} (no overland line, in supply already, or not eligible)"
+                why = (
+                    why
+                    or f"{bad[0]!r} cannot draw general supply from {src} (no overland line, "
+                    "in supply already, or not eligible)"
+                )
                 continue
             if o.capacity is not None:
                 total = sum((units.re_size(g, g.state.pieces[x]) for x in ids), Fraction(0))
@@ -1136,8 +1290,13 @@ def draw_special_supply(g: Game, o: SpecialOption, ids: Sequence[str]) -> None:
             used.append(o.source)
     if o.kind == "fortress" and o.hex not in rec.setdefault("fortresses_used", []):
         rec["fortresses_used"].append(o.hex)
-    g.emit("supply", f"{', '.join(ids)} draw general supply from the {o.kind} at {g.board.label(o.hex)}", rule="OT 11C2b",
-           pieces=list(ids), source=o.source)
+    g.emit(
+        "supply",
+        f"{', '.join(ids)} draw general supply from the {o.kind} at {g.board.label(o.hex)}",
+        rule="OT 11C2b",
+        pieces=list(ids),
+        source=o.source,
+    )
 
 
 class SupplyEnd(Step):
@@ -1172,11 +1331,23 @@ def fortress_depletion(g: Game) -> None:
         owner = g.state.control.get(h)
         if owner is None or not isolation.is_isolated(g, owner, h):
             continue
-        res = table_roll(g, "gst", "standard", f"depletion of the fortress at {g.board.label(h)}", "OT 11C2biii",
-                         visible_to=None)
+        res = table_roll(
+            g,
+            "gst",
+            "standard",
+            f"depletion of the fortress at {g.board.label(h)}",
+            "OT 11C2biii",
+            visible_to=None,
+        )
         if str(res.result).startswith("S"):
             gw(g).setdefault("depleted", {})[str(h)] = True
-            g.emit("supply", f"the fortress at {g.board.label(h)} is depleted ({other_side(owner)} rolled {res.result})", rule="OT 11C2biii", hex=g.board.label(h))
+            g.emit(
+                "supply",
+                f"the fortress at {g.board.label(h)} is depleted ({other_side(owner)} rolled"
+                f" {res.result})",
+                rule="OT 11C2biii",
+                hex=g.board.label(h),
+            )
 
 
 @implements("OT 11C2biii")
@@ -1193,7 +1364,12 @@ def fortress_replenishment(g: Game) -> None:
             continue
         if hex_in_general_supply(g, phasing, h):
             del dep[key]
-            g.emit("supply", f"the fortress at {g.board.label(h)} is replenished", rule="OT 11C2biii", hex=g.board.label(h))
+            g.emit(
+                "supply",
+                f"the fortress at {g.board.label(h)} is replenished",
+                rule="OT 11C2biii",
+                hex=g.board.label(h),
+            )
 
 
 def hex_in_general_supply(g: Game, side: str, h: int, nation: str | None = None) -> bool:
@@ -1204,7 +1380,11 @@ def hex_in_general_supply(g: Game, side: str, h: int, nation: str | None = None)
     srcs = [i for i in regular_sources(g, side) if nation is None or source_allowed(g, nation, i)]
     seeds = list(srcs)
     for hq in units.on_map_units(g, side):
-        if special_units.is_army_hq(hq) and hq.id in tr.hq_links and (nation is None or hq.nation == nation):
+        if (
+            special_units.is_army_hq(hq)
+            and hq.id in tr.hq_links
+            and (nation is None or hq.nation == nation)
+        ):
             seeds.append(units.hex_of(g, hq))  # type: ignore[arg-type]
     if not seeds:
         return False
@@ -1231,9 +1411,16 @@ def elimination_checks(g: Game) -> None:
             if h is None or not isolation.is_isolated(g, side, h):
                 continue
             mods = elimination_modifiers(g, h)
-            res = table_roll(g, "gst", "standard", f"supply elimination check of {p.id}", "OT 11F3", mods)
+            res = table_roll(
+                g, "gst", "standard", f"supply elimination check of {p.id}", "OT 11F3", mods
+            )
             if str(res.result).startswith("S"):
-                g.emit("supply", f"{p.id} survives its supply check ({res.result})", rule="OT 11F3", piece=p.id)
+                g.emit(
+                    "supply",
+                    f"{p.id} survives its supply check ({res.result})",
+                    rule="OT 11F3",
+                    piece=p.id,
+                )
             else:
                 units.eliminate(g, p, "OT 11F3", f"out of supply and isolated ({res.result})")
 
@@ -1243,7 +1430,10 @@ def elimination_modifiers(g: Game, h: int) -> Modifiers:
     """OT 11F3: +3 in a major city hex or an improved fortress; -1 in frost, winter or snow weather
     (not in a major city or improved fortress)."""
     mods = Modifiers()
-    fortress = any(pt.kind == "fortress" for pt in g.board.points_at(h)) and marker(g, "fortress-state", h) == "improved"
+    fortress = (
+        any(pt.kind == "fortress" for pt in g.board.points_at(h))
+        and marker(g, "fortress-state", h) == "improved"
+    )
     if geography.is_major_city_hex(g, h) or fortress:
         mods.add(3, "OT 11F3", "major city or improved fortress")
     elif weather_at(g, h) in ("frost", "winter", "snow"):
@@ -1296,7 +1486,9 @@ def turns_out_of_supply(g: Game, p: Piece) -> int:
 
 
 @implements("OT 11F", "OT 11F1", "OT 11F2")
-def strength_factor(g: Game, p: Piece, in_combat_supply: bool, isolated: bool | None = None) -> Fraction:
+def strength_factor(
+    g: Game, p: Piece, in_combat_supply: bool, isolated: bool | None = None
+) -> Fraction:
     """OT 11F: the multiplier of a unit's attack and defense for supply.
 
     In combat supply: x1 whatever its general supply. Otherwise: in general supply x1/2; first turn
@@ -1342,7 +1534,8 @@ def has_special_effects(g: Game, p: Piece) -> bool:
 
 @implements("OT 11F2")
 def zoc_reduced_by_supply(g: Game, p: Piece) -> bool:
-    """OT 11F2: from the second turn out of general supply a ZOC is reduced (a reduced one is lost)."""
+    """OT 11F2: from the second turn out of general supply a ZOC is reduced (a reduced one is
+    lost)."""
     return turns_out_of_supply(g, p) >= 2
 
 
@@ -1385,7 +1578,10 @@ def res_pt_capacity(g: Game, rp: Piece) -> Fraction:
 
     cs = summary(g)["combat_supply"]
     h = units.hex_of(g, rp)
-    if h is not None and any(special_units.is_army_hq(q) and special_units.hq_active(q) for q in units.units_in_hex(g, h, rp.side)):
+    if h is not None and any(
+        special_units.is_army_hq(q) and special_units.hq_active(q)
+        for q in units.units_in_hex(g, h, rp.side)
+    ):
         return Fraction(int(cs["with_active_army_hq"]))
     return Fraction(int(cs["without"]))
 
@@ -1399,8 +1595,14 @@ def combat_supply_re(g: Game, p: Piece) -> Fraction:
 
 
 @implements("OT 11D", "OT 11E")
-def combat_supply(g: Game, side: str, pieces: Sequence[Piece], segment: str, commit: bool = False,
-                  prefer: dict[str, str] | None = None) -> CombatSupply:
+def combat_supply(
+    g: Game,
+    side: str,
+    pieces: Sequence[Piece],
+    segment: str,
+    commit: bool = False,
+    prefer: dict[str, str] | None = None,
+) -> CombatSupply:
     """OT 11D: determine combat supply for ``side``'s ``pieces`` in one combat or bombardment.
 
     Each unit needs an overland line (the combat length of the Supply Line Summary) to a friendly
@@ -1424,14 +1626,22 @@ def combat_supply(g: Game, side: str, pieces: Sequence[Piece], segment: str, com
     free = {k: (v[0], Fraction(v[1])) for k, v in led.get("free", {}).items()}
     free_only = {v[0] for v in free.values()}
     spent = set(led.get("spent", []))
-    rps = [r for r in logistics.res_pts(g, side) if r.id not in spent and units.hex_of(g, r) is not None]
+    rps = [
+        r
+        for r in logistics.res_pts(g, side)
+        if r.id not in spent and units.hex_of(g, r) is not None
+    ]
     reach: dict[str, np.ndarray] = {}
     for r in rps:
         reach[r.id] = overland_distances(g, side, [units.hex_of(g, r)], element="combat")  # type: ignore[list-item]
     hq_nat: dict[str, set[str]] = {}
     for r in rps:
         h = units.hex_of(g, r)
-        hq_nat[r.id] = {q.nation for q in units.units_in_hex(g, h, side) if special_units.is_army_hq(q) and special_units.hq_active(q)}  # type: ignore[arg-type]
+        hq_nat[r.id] = {
+            q.nation
+            for q in units.units_in_hex(g, h, side)
+            if special_units.is_army_hq(q) and special_units.hq_active(q)
+        }  # type: ignore[arg-type]
     cs = summary(g)["combat_supply"]
     free_cap = Fraction(int(cs["free_re_per_command"]))
     out = CombatSupply(side, {}, [], {}, {})
@@ -1443,22 +1653,41 @@ def combat_supply(g: Game, side: str, pieces: Sequence[Piece], segment: str, com
         h = units.hex_of(g, p)
         need[p.id] = combat_supply_re(g, p)
         cmd_of[p.id] = (command_of(g, h) or "-") if h is not None else "-"
-        cands[p.id] = [r for r in rps if h is not None and overland_ok(g, reach[r.id], h, "combat")
-                       and not (hq_nat[r.id] and p.nation not in hq_nat[r.id]) and r.id not in free_only]
+        cands[p.id] = [
+            r
+            for r in rps
+            if h is not None
+            and overland_ok(g, reach[r.id], h, "combat")
+            and not (hq_nat[r.id] and p.nation not in hq_nat[r.id])
+            and r.id not in free_only
+        ]
         want = (prefer or {}).get(p.id)
         if want:
             cands[p.id] = [r for r in cands[p.id] if r.id == want]
     # pass 1: draw on Res Pts (those already in use first, then the largest)
     for p in ordered:
-        order = sorted(cands[p.id], key=lambda r: (r.id not in used and r.id not in out.charges, -res_pt_capacity(g, r), r.id))
+        order = sorted(
+            cands[p.id],
+            key=lambda r: (
+                r.id not in used and r.id not in out.charges,
+                -res_pt_capacity(g, r),
+                r.id,
+            ),
+        )
         for r in order:
-            left = res_pt_capacity(g, r) - used.get(r.id, Fraction(0)) - out.charges.get(r.id, Fraction(0))
+            left = (
+                res_pt_capacity(g, r)
+                - used.get(r.id, Fraction(0))
+                - out.charges.get(r.id, Fraction(0))
+            )
             if need[p.id] <= left:
                 out.charges[r.id] = out.charges.get(r.id, Fraction(0)) + need[p.id]
                 out.supplied[p.id] = r.id
                 break
-    # pass 2: the free allowance (OT 11D special) -- a Res Pt drawn on in this combat only by up to 2 RE
-    # of units of one command, and by nobody else this segment, is not spent; units left without supply
+    # pass 2: the free allowance (OT 11D special) -- a Res Pt drawn on in this combat only by up to
+    # 2 RE
+    # of units of one command, and by nobody else this segment, is not spent; units left without
+    # supply
     # may also use it from a Res Pt nobody draws on.
     for rid in sorted(out.charges):
         users = [pid for pid, how in out.supplied.items() if how == rid]
@@ -1499,9 +1728,14 @@ def combat_supply(g: Game, side: str, pieces: Sequence[Piece], segment: str, com
         for cmd, (rid, amt) in out.free.items():
             led.setdefault("free", {})[cmd] = [rid, amt]
         if out.supplied:
-            g.emit("combat-supply", f"{side}: combat supply for {', '.join(sorted(out.supplied))}" +
-                   (f"; none for {', '.join(out.unsupplied)}" if out.unsupplied else ""), rule="OT 11D",
-                   supplied=sorted(out.supplied), unsupplied=list(out.unsupplied))
+            g.emit(
+                "combat-supply",
+                f"{side}: combat supply for {', '.join(sorted(out.supplied))}"
+                + (f"; none for {', '.join(out.unsupplied)}" if out.unsupplied else ""),
+                rule="OT 11D",
+                supplied=sorted(out.supplied),
+                unsupplied=list(out.unsupplied),
+            )
     return out
 
 
@@ -1542,7 +1776,9 @@ def combat_supply_hq(g: Game, side: str, pieces: Sequence[Piece]) -> Piece | Non
         if h is None:
             continue
         for q in units.units_in_hex(g, h, side):
-            if special_units.is_army_hq(q) and (best is None or int(q.attrs.get("fatigue", 0)) > int(best.attrs.get("fatigue", 0))):
+            if special_units.is_army_hq(q) and (
+                best is None or int(q.attrs.get("fatigue", 0)) > int(best.attrs.get("fatigue", 0))
+            ):
                 best = q
     return best
 
@@ -1595,12 +1831,19 @@ def supply_invariant(g: Game) -> list[str]:
         return []
     out: list[str] = []
     fp = g.__dict__.get("_gw_supply_fingerprint")
-    if fp is not None and rec.get("ordinal") == player_turn_ordinal(g) == fp[0] and fp[1] == _fingerprint(g):
+    if (
+        fp is not None
+        and rec.get("ordinal") == player_turn_ordinal(g) == fp[0]
+        and fp[1] == _fingerprint(g)
+    ):
         for side in g.state.sides:
             fresh = sorted(trace_general(g, side).supplied)
             if fresh != rec["regular"].get(side, []):
                 diff = sorted(set(fresh) ^ set(rec["regular"].get(side, [])))
-                out.append(f"OT 11B: {side}'s recorded general supply differs from a fresh trace for {', '.join(diff[:5])}")
+                out.append(
+                    f"OT 11B: {side}'s recorded general supply differs from a fresh trace for"
+                    f" {', '.join(diff[:5])}"
+                )
     drawn = {pid for e in rec.get("special", []) for pid in e["pieces"]}
     for side in g.state.sides:
         regular = set(rec.get("regular", {}).get(side, []))
@@ -1609,10 +1852,17 @@ def supply_invariant(g: Game) -> list[str]:
             if p is None or units.hex_of(g, p) is None:
                 continue
             if pid in regular and "supply_out_since" in p.attrs:
-                out.append(f"OT 11B: {pid} had a regular supply line at the check but is counted out of supply")
+                out.append(
+                    f"OT 11B: {pid} had a regular supply line at the check but is counted out of"
+                    " supply"
+                )
             if pid not in regular and "supply_out_since" not in p.attrs:
-                out.append(f"OT 11B: {pid} had no regular supply line at the check but is not counted out of supply")
+                out.append(
+                    f"OT 11B: {pid} had no regular supply line at the check but is not counted out"
+                    " of supply"
+                )
             if p.attrs.get("special_supply") == rec.get("ordinal") and pid not in drawn:
-                out.append(f"OT 11C2b: {pid} is marked as drawing special supply without a recorded source")
+                out.append(
+                    f"OT 11C2b: {pid} is marked as drawing special supply without a recorded source"
+                )
     return out
-

@@ -23,14 +23,51 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 HEX_TERRAIN = (
-    "clear", "rough", "wooded-rough", "woods", "forest", "mountain", "swamp", "wooded-swamp", "ravines", "bocage",
-    "canal-intensive", "karst", "sand", "stony-desert", "salt-desert", "permafrost-tundra", "glacier",
-    "intermittent-lake", "intermittent-salt-lake", "lake", "sea",
+    "clear",
+    "rough",
+    "wooded-rough",
+    "woods",
+    "forest",
+    "mountain",
+    "swamp",
+    "wooded-swamp",
+    "ravines",
+    "bocage",
+    "canal-intensive",
+    "karst",
+    "sand",
+    "stony-desert",
+    "salt-desert",
+    "permafrost-tundra",
+    "glacier",
+    "intermittent-lake",
+    "intermittent-salt-lake",
+    "lake",
+    "sea",
 )
 HEXSIDE_FEATURES = (
-    "river", "canal", "minor-river", "minor-canal", "seasonal-river", "major-river", "major-river-unfordable",
-    "great-river-fordable", "great-river", "lake", "sea", "narrow-straits", "escarpment", "impassable-escarpment",
-    "wadi", "mountain", "high-mountain", "high-mountain-pass", "causeway", "prohibited", "navigable", "border",
+    "river",
+    "canal",
+    "minor-river",
+    "minor-canal",
+    "seasonal-river",
+    "major-river",
+    "major-river-unfordable",
+    "great-river-fordable",
+    "great-river",
+    "lake",
+    "sea",
+    "narrow-straits",
+    "escarpment",
+    "impassable-escarpment",
+    "wadi",
+    "mountain",
+    "high-mountain",
+    "high-mountain-pass",
+    "causeway",
+    "prohibited",
+    "navigable",
+    "border",
 )
 WATER_HEXES = ("sea", "lake")
 DEVASTATION_COST = Fraction(2)
@@ -78,7 +115,9 @@ def cost_set(g: Game, p: Piece) -> str:
     return "other"
 
 
-def _row_cost(row: TerrainRow, cset: str, weather: str, tags: frozenset[str], frozen: bool) -> Fraction | None:
+def _row_cost(
+    row: TerrainRow, cset: str, weather: str, tags: frozenset[str], frozen: bool
+) -> Fraction | None:
     if frozen and row.frozen != "unchanged":
         return row.frozen  # type: ignore[return-value]
     base = row.cost(cset, weather)
@@ -94,8 +133,11 @@ def _row_cost(row: TerrainRow, cset: str, weather: str, tags: frozenset[str], fr
 
 
 @implements("OT 6")
-def hex_entry_cost(g: Game, p: Piece, i: int, tags: frozenset[str] | None = None) -> Fraction | None:
-    """OT 6: MPs to enter hex ``i`` by its terrain (None = prohibited), in the weather in force there.
+def hex_entry_cost(
+    g: Game, p: Piece, i: int, tags: frozenset[str] | None = None
+) -> Fraction | None:
+    """OT 6: MPs to enter hex ``i`` by its terrain (None = prohibited), in the weather in force
+    there.
 
     A frozen swamp or lake uses the terrain named by its ``frozen_as`` row. A devastated hex costs
     +2 MP (OT 15A8).
@@ -132,12 +174,16 @@ def side_features(g: Game, s: int) -> list[str]:
     feats = [f for f in g.board.side_feature_list(s) if f in charts(g).tec.hexsides]
     water = CAUSEWAY_WATER
     if water & set(feats) and (road_link(g, s) or rail_link(g, s)):
-        feats = [f for f in feats if f not in water] + (["causeway"] if "causeway" not in feats else [])
+        feats = [f for f in feats if f not in water] + (
+            ["causeway"] if "causeway" not in feats else []
+        )
     return feats
 
 
 @implements("OT 6")
-def hexside_cost(g: Game, p: Piece, s: int, entering: int, tags: frozenset[str] | None = None) -> Fraction | None:
+def hexside_cost(
+    g: Game, p: Piece, s: int, entering: int, tags: frozenset[str] | None = None
+) -> Fraction | None:
     """OT 6: MPs added for crossing hexside ``s`` into hex ``entering`` (None = prohibited)."""
     tags = tags if tags is not None else special_units.movement_tags(g, p)
     cset = cost_set(g, p)
@@ -188,7 +234,8 @@ def _hex_prohibited_to_all(g: Game, i: int) -> bool:
 
 
 def side_prohibited_to_all(g: Game, s: int) -> bool:
-    """A hexside no ground unit may cross (interpretation default OT 3E5: prohibited for all units)."""
+    """A hexside no ground unit may cross (interpretation default OT 3E5: prohibited for all
+    units)."""
     tec = charts(g).tec
     a, b = (int(x) for x in g.board.side_hexes[s])
     ref = b if b >= 0 else a
@@ -202,12 +249,14 @@ def side_prohibited_to_all(g: Game, s: int) -> bool:
             if row.frozen is None:
                 return True
             continue
-        if all(row.cost(cs, w) is None for cs in ("cm-art", "other")) and not any(e.cost.get(w) is not None for e in row.exceptions):
+        if all(row.cost(cs, w) is None for cs in ("cm-art", "other")) and not any(
+            e.cost.get(w) is not None for e in row.exceptions
+        ):
             return True
     return False
 
 
-# ----------------------------------------------------------------------------- roads and heads (OT 7, 7B)
+# ----------------------------------------------------------------------- roads and heads (OT 7, 7B)
 @dataclass(frozen=True)
 class Heads:
     rail_cut: frozenset[int]
@@ -282,15 +331,21 @@ def _maybe_bridged(g: Game) -> frozenset[int]:
         hs = charts(g).tec.hexsides
         ok = {f for f, row in hs.items() if row.extra.get("bridgeable")}
         causeway = "causeway" in ok
-        hit = frozenset(s for s in range(g.board.m)
-                        if any(f in ok or (causeway and f in CAUSEWAY_WATER) for f in g.board.side_feature_list(s)))
+        hit = frozenset(
+            s
+            for s in range(g.board.m)
+            if any(
+                f in ok or (causeway and f in CAUSEWAY_WATER) for f in g.board.side_feature_list(s)
+            )
+        )
         g.__dict__["_gw_maybe_bridged"] = hit
     return hit  # type: ignore[no-any-return]
 
 
 def _fixed_bridge_features(g: Game) -> dict[int, tuple[str, ...]]:
     """The bridgeable features of the hexsides without sea, lake or great river: there
-    :func:`side_features` is the map's features alone, whatever is built or cut (memoised per game)."""
+    :func:`side_features` is the map's features alone, whatever is built or cut (memoised per game).
+    """
     hit = g.__dict__.get("_gw_fixed_bridges")
     if hit is None:
         hs = charts(g).tec.hexsides
@@ -322,7 +377,9 @@ def bridge_features(g: Game, s: int) -> list[str]:
     hit = memo.get(key)
     if hit is None:
         tec = charts(g).tec
-        hit = memo[key] = tuple(f for f in side_features(g, s) if tec.hexsides[f].extra.get("bridgeable"))
+        hit = memo[key] = tuple(
+            f for f in side_features(g, s) if tec.hexsides[f].extra.get("bridgeable")
+        )
     return list(hit)
 
 
@@ -363,7 +420,9 @@ def road_cost(g: Game, p: Piece, i: int) -> Fraction | None:
 
 
 @implements("OT 15A4")
-def crossing_disrupts(g: Game, s: int, entering: int, by_bridge: bool, side: str | None = None) -> bool:
+def crossing_disrupts(
+    g: Game, s: int, entering: int, by_bridge: bool, side: str | None = None
+) -> bool:
     """OT 15A4: crossing an unfrozen, unfordable major river disrupts the unit, unless at a bridge
     (or a pontoon bridge of the side whose unit crosses, OT 13A7: pass ``side``)."""
     if by_bridge or frozen_at(g, entering):
@@ -377,7 +436,7 @@ def crossing_disrupts(g: Game, s: int, entering: int, by_bridge: bool, side: str
     return any(tec.hexsides[f].extra.get("disrupts") for f in side_features(g, s))
 
 
-# ----------------------------------------------------------------------------- accel terrain (OT 6B1/6B2)
+# ----------------------------------------------------------------------- accel terrain (OT 6B1/6B2)
 @implements("OT 6B1", "OT 6B2")
 def road_quality(g: Game, i: int) -> str:
     """OT 6B1/6B2: ``good`` or ``poor`` roads in a hex (map areas of kind ``good-roads`` or

@@ -46,7 +46,12 @@ def cargo(g: Game, t: Piece) -> list[Piece]:
 def mode_problem(g: Game, side: str, p: Piece | None) -> str | None:
     """OT 14O1: a transport changes mode (flips) only in its owner's initial phases; in supply-line
     mode it may carry nothing."""
-    if p is None or p.side != side or not special_units.is_transport(p) or units.hex_of(g, p) is None:
+    if (
+        p is None
+        or p.side != side
+        or not special_units.is_transport(p)
+        or units.hex_of(g, p) is None
+    ):
         return "name a transport unit of yours on the map"
     if gw(g).get("phasing") != side:
         return "transport units change mode only in their owner's initial phase (OT 14O1)"
@@ -63,12 +68,21 @@ def flip_mode(g: Game, p: Piece) -> None:
             p.attrs["transport_face"] = p.face
             p.face = special_units.SUPPLY_LINE
         else:
-            p.face = str(p.attrs.pop("transport_face", next(f for f in p.faces if f != special_units.SUPPLY_LINE)))
+            p.face = str(
+                p.attrs.pop(
+                    "transport_face", next(f for f in p.faces if f != special_units.SUPPLY_LINE)
+                )
+            )
     elif to_supply:
         p.status.add(special_units.SUPPLY_LINE)
     else:
         p.status.discard(special_units.SUPPLY_LINE)
-    g.emit("transport", f"{p.id} is now in {'supply-line' if to_supply else 'transport'} mode", rule="OT 14O1", piece=p.id)
+    g.emit(
+        "transport",
+        f"{p.id} is now in {'supply-line' if to_supply else 'transport'} mode",
+        rule="OT 14O1",
+        piece=p.id,
+    )
 
 
 @implements("OT 14O1")
@@ -107,7 +121,9 @@ def may_carry(g: Game, t: Piece, c: Piece) -> str | None:
             return "a motorized transport may not carry an Army HQs (OT 14O2a)"
         if units.is_artillery(c):
             return None if not units.has_he(g, c) else f"{c.id} is artillery with HE (OT 14O2a)"
-        return None if units.is_non_motorized(c) else f"{c.id} is not a non-motorized unit (OT 14O2a)"
+        return (
+            None if units.is_non_motorized(c) else f"{c.id} is not a non-motorized unit (OT 14O2a)"
+        )
     if not units.is_non_motorized(c) or units.has_he(g, c):
         return "a pack transport carries only non-motorized units without HE (OT 14O2b)"
     return None
@@ -123,7 +139,11 @@ def capacity_problem(g: Game, t: Piece, load: Sequence[Piece]) -> str | None:
     has_units = any(units.is_unit(c) for c in load)
     cap = UNIT_CAP if has_units else LOGISTICS_CAP
     if total > cap:
-        return f"{t.id} may carry {cap} RE{' with units aboard' if has_units else ' of logistics items'}; this load is {total} RE (OT 14O2)"
+        return (
+            f"{t.id} may carry {cap}"
+            f" RE{' with units aboard' if has_units else ' of logistics items'}; this load is"
+            f" {total} RE (OT 14O2)"
+        )
     return None
 
 
@@ -134,11 +154,29 @@ def combined(g: Game, t: Piece) -> dict[str, Any]:
     regiment with a 2-3-5* rifle brigade and four GSPs is a 2-3-6* unit of 4 RE; the support
     indicator of the cargo units is kept, interpretation default)."""
     load = cargo(g, t)
-    att = units.printed_attack(t) + sum((units.printed_attack(c) for c in load if units.is_unit(c)), Fraction(0))
-    dfn = units.printed_defense(t) + sum((units.printed_defense(c) for c in load if units.is_unit(c)), Fraction(0))
+    att = units.printed_attack(t) + sum(
+        (units.printed_attack(c) for c in load if units.is_unit(c)), Fraction(0)
+    )
+    dfn = units.printed_defense(t) + sum(
+        (units.printed_defense(c) for c in load if units.is_unit(c)), Fraction(0)
+    )
     re = units.re_size(g, t) + sum((units.re_size(g, c) for c in load), Fraction(0))
-    support = next((units.support_indicator(c) for c in load if units.is_unit(c) and units.support_indicator(c) != "none"), units.support_indicator(t))
-    return {"type": units.utype(t).id, "move": units.printed_move(t), "attack": att, "defense": dfn, "re": re, "support": support}
+    support = next(
+        (
+            units.support_indicator(c)
+            for c in load
+            if units.is_unit(c) and units.support_indicator(c) != "none"
+        ),
+        units.support_indicator(t),
+    )
+    return {
+        "type": units.utype(t).id,
+        "move": units.printed_move(t),
+        "attack": att,
+        "defense": dfn,
+        "re": re,
+        "support": support,
+    }
 
 
 def _frame_rec(f: Frame, pid: str) -> dict[str, Any]:
@@ -168,13 +206,24 @@ def load_problem(g: Game, f: Frame, action: Action) -> str | None:
     if why:
         return why
     if units.is_unit(c):
-        if f.params.get("kind") not in (movement.MOVEMENT, movement.REACTION, movement.EXPLOITATION):
-            return "units are carried only in the movement, reaction movement and exploitation phases (OT 14O2)"
+        if f.params.get("kind") not in (
+            movement.MOVEMENT,
+            movement.REACTION,
+            movement.EXPLOITATION,
+        ):
+            return (
+                "units are carried only in the movement, reaction movement and exploitation phases"
+                " (OT 14O2)"
+            )
         rc = _frame_rec(f, c.id)
         if rc.get("moved") or Fraction(rc.get("spent", 0)) > 0:
             return f"{c.id} moved by itself this phase and may not also be carried (OT 14O2)"
-        if f.params.get("kind") == movement.REACTION and (c.id not in f.params.get("eligible", []) or t.id not in f.params.get("eligible", [])):
-            return "in reaction movement both the transport and its cargo must be free to move (OT 6D)"
+        if f.params.get("kind") == movement.REACTION and (
+            c.id not in f.params.get("eligible", []) or t.id not in f.params.get("eligible", [])
+        ):
+            return (
+                "in reaction movement both the transport and its cargo must be free to move (OT 6D)"
+            )
     return capacity_problem(g, t, [*cargo(g, t), c])
 
 
@@ -248,7 +297,9 @@ class TransportExtension:
         return out
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
-        why = load_problem(g, f, action) if action["type"] == "load" else unload_problem(g, f, action)
+        why = (
+            load_problem(g, f, action) if action["type"] == "load" else unload_problem(g, f, action)
+        )
         if why:
             raise IllegalAction("OT 14O2", why)
 
@@ -256,7 +307,11 @@ class TransportExtension:
         (do_load if action["type"] == "load" else do_unload)(g, f, action)
 
     def move_problem(self, g: Game, f: Frame, p: Piece) -> str | None:
-        if p.loc.kind != "piece" and not f.params.get("units", {}).get(p.id, {}).get("carried") and "transport" not in units.utype(p).tags:
+        if (
+            p.loc.kind != "piece"
+            and not f.params.get("units", {}).get(p.id, {}).get("carried")
+            and "transport" not in units.utype(p).tags
+        ):
             return None
         if special_units.is_transport(p) and special_units.supply_line_mode(p):
             return f"{p.id} is in supply-line mode and may not move (OT 14O1)"
@@ -272,17 +327,20 @@ class TransportExtension:
         unload_units_at_end(g, f)
 
 
-# ----------------------------------------------------------------------------- movement shares (14O2a)
+# -------------------------------------------------------------------------- movement shares (14O2a)
 @implements("OT 14O2a")
 def reserve_share(g: Game, p: Piece) -> Fraction | None:
-    """OT 14O2a: before Feb I 17 a motorized transport moves at half its rating in reserve commitment
-    and exploitation movement (and may not use accelerated movement: ``special_units.accel_forbidden``)."""
+    """OT 14O2a: before Feb I 17 a motorized transport moves at half its rating in reserve
+    commitment
+    and exploitation movement (and may not use accelerated movement:
+    ``special_units.accel_forbidden``).
+    """
     if is_motorized(p) and calendar.before(g, "Feb I 17"):
         return Fraction(1, 2)
     return None
 
 
-# ----------------------------------------------------------------------------- supply lines (OT 14O3)
+# --------------------------------------------------------------------------- supply lines (OT 14O3)
 @implements("OT 14O2b-i", "OT 14O2b-ii", "OT 14O3")
 def extends_in(g: Game, t: Piece, i: int) -> bool:
     """Whether a transport in supply-line mode in hex ``i`` can extend a supply line there: only
@@ -291,7 +349,11 @@ def extends_in(g: Game, t: Piece, i: int) -> bool:
     from grognard.rulesets.greatwar import terrain
     from grognard.rulesets.greatwar.weather import is_desert
 
-    if not special_units.is_transport(t) or not special_units.supply_line_mode(t) or units.disruption(t) > 0:
+    if (
+        not special_units.is_transport(t)
+        or not special_units.supply_line_mode(t)
+        or units.disruption(t) > 0
+    ):
         return False
     if is_pack(t):
         tags = special_units.base_tags(t)
@@ -303,7 +365,9 @@ def extends_in(g: Game, t: Piece, i: int) -> bool:
 
 
 @implements("OT 14O3")
-def extension(g: Game, side: str, hexes: Iterable[int], used: set[str] | None = None) -> tuple[int, set[str]]:
+def extension(
+    g: Game, side: str, hexes: Iterable[int], used: set[str] | None = None
+) -> tuple[int, set[str]]:
     """OT 14O3: the extra length of a road or overland element of a supply line traced into or
     through ``hexes``: +1 hex with one undisrupted supply-line transport there, +2 with at least
     three, never more than +2; two count as one (interpretation default). A transport used for one

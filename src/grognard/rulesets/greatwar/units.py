@@ -67,7 +67,8 @@ def size_of(p: Piece) -> str:
 
 @implements("OT 3A1")
 def size_category(p: Piece) -> str:
-    """OT 3A1: ``higher-hq`` (army/corps symbol), ``divisional`` or ``non-divisional``; ``""`` for non-units."""
+    """OT 3A1: ``higher-hq`` (army/corps symbol), ``divisional`` or ``non-divisional``; ``""`` for
+    non-units."""
     s = catalogue().sizes.get(size_of(p))
     if s is not None:
         return s.category
@@ -109,7 +110,8 @@ _VALS: dict[tuple[type, Any], Fraction | str | None] = {}
 
 
 def _val(v: Any) -> Fraction | str | None:
-    """A printed value as a Fraction (or ``R``/``W``), memoised by value (the answers are immutable)."""
+    """A printed value as a Fraction (or ``R``/``W``), memoised by value (the answers are
+    immutable)."""
     try:
         key = (v.__class__, v)
         hit = _VALS.get(key, _VALS)
@@ -171,7 +173,8 @@ def printed_ma_number(p: Piece) -> Fraction:
 
 
 def printed_combat_strength(p: Piece) -> Fraction:
-    """The printed combat strength for OT 5A: the larger of attack and defense (or the single strength)."""
+    """The printed combat strength for OT 5A: the larger of attack and defense (or the single
+    strength)."""
     return max(printed_attack(p), printed_defense(p))
 
 
@@ -203,7 +206,8 @@ def is_ottoman(g: Game, p: Piece) -> bool:
 
 # ----------------------------------------------------------------------------- RE (OT 3A3)
 def support_indicator(p: Piece) -> str:
-    """The support indicator printed on the counter: ``none``, ``self`` (black dot) or ``unsupported``."""
+    """The support indicator printed on the counter: ``none``, ``self`` (black dot) or
+    ``unsupported``."""
     return str(p.attrs.get("support", "none"))
 
 
@@ -274,7 +278,9 @@ def transport_re(g: Game, p: Piece, mode: str) -> Fraction:
     re = re_size(g, p)
     if is_cm(p):
         return re * 2
-    if is_artillery(p) and (mode in ("rail", "river") or g.opt("transport-doubling") == "all-artillery" or has_he(g, p)):
+    if is_artillery(p) and (
+        mode in ("rail", "river") or g.opt("transport-doubling") == "all-artillery" or has_he(g, p)
+    ):
         return re * 2
     return re
 
@@ -290,7 +296,8 @@ def has_he(g: Game, p: Piece) -> bool:
 
 # ----------------------------------------------------------------------------- disruption (OT 3A5)
 def disruption(p: Piece) -> int:
-    """0 undisrupted, 1 disrupted, 2 badly disrupted (a disabled tank is badly disrupted, OT 14C2)."""
+    """0 undisrupted, 1 disrupted, 2 badly disrupted (a disabled tank is badly disrupted, OT
+    14C2)."""
     if BADLY in p.status or p.face == "disabled":
         return 2
     if DISRUPTED in p.status:
@@ -313,7 +320,13 @@ def disrupt(g: Game, p: Piece, badly: bool = False, rule: str = "OT 3A5", reason
     p.status.discard(BADLY)
     p.status.add(BADLY if after == 2 else DISRUPTED)
     what = "badly disrupted" if after == 2 else "disrupted"
-    g.emit("disrupted", f"{p.id} is {what}" + (f" ({reason})" if reason else ""), rule=rule, piece=p.id, level=after)
+    g.emit(
+        "disrupted",
+        f"{p.id} is {what}" + (f" ({reason})" if reason else ""),
+        rule=rule,
+        piece=p.id,
+        level=after,
+    )
 
 
 @implements("OT 3A5")
@@ -336,11 +349,25 @@ def disruption_factors(p: Piece) -> dict[str, Fraction]:
     """
     level = disruption(p)
     if level == 0:
-        return {"attack": Fraction(1), "defense": Fraction(1), "re": Fraction(1), "move": Fraction(1), "gunnery": Fraction(1), "aa": Fraction(1)}
+        return {
+            "attack": Fraction(1),
+            "defense": Fraction(1),
+            "re": Fraction(1),
+            "move": Fraction(1),
+            "gunnery": Fraction(1),
+            "aa": Fraction(1),
+        }
     if level == 1:
         h = Fraction(1, 2)
         return {"attack": h, "defense": h, "re": h, "move": h, "gunnery": h, "aa": h}
-    return {"attack": Fraction(0), "defense": Fraction(1, 4), "re": Fraction(1, 2), "move": Fraction(1, 2), "gunnery": Fraction(0), "aa": Fraction(1, 2)}
+    return {
+        "attack": Fraction(0),
+        "defense": Fraction(1, 4),
+        "re": Fraction(1, 2),
+        "move": Fraction(1, 2),
+        "gunnery": Fraction(0),
+        "aa": Fraction(1, 2),
+    }
 
 
 def can_support(p: Piece) -> bool:
@@ -383,8 +410,9 @@ class _LocIndex:
                 stack.extend(at.get(Loc("piece", pid), ()))
             by_hex[i] = tuple(out)
         self.by_hex = by_hex
-        self.units: tuple[Piece, ...] = tuple(sorted((pieces[pid] for pid in self.hex_of if is_unit(pieces[pid])),
-                                                     key=lambda p: p.id))
+        self.units: tuple[Piece, ...] = tuple(
+            sorted((pieces[pid] for pid in self.hex_of if is_unit(pieces[pid])), key=lambda p: p.id)
+        )
 
 
 def _loc_index(g: Game) -> _LocIndex:
@@ -418,7 +446,11 @@ def pieces_in_hex(g: Game, i: int) -> list[Piece]:
 
 
 def units_in_hex(g: Game, i: int, side: str | None = None) -> list[Piece]:
-    return [p for p in _loc_index(g).by_hex.get(i, ()) if is_unit(p) and (side is None or p.side == side)]
+    return [
+        p
+        for p in _loc_index(g).by_hex.get(i, ())
+        if is_unit(p) and (side is None or p.side == side)
+    ]
 
 
 def on_map_units(g: Game, side: str | None = None) -> list[Piece]:
@@ -447,4 +479,9 @@ def eliminate(g: Game, p: Piece, rule: str, reason: str = "") -> None:
     g.state.move(p.id, Loc.box(ELIMINATED_BOX))
     p.status.discard(DISRUPTED)
     p.status.discard(BADLY)
-    g.emit("eliminated", f"{p.id} is eliminated" + (f" ({reason})" if reason else ""), rule=rule, piece=p.id)
+    g.emit(
+        "eliminated",
+        f"{p.id} is eliminated" + (f" ({reason})" if reason else ""),
+        rule=rule,
+        piece=p.id,
+    )

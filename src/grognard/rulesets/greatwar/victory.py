@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from grognard.core.game import Game
 
+
 def model(g: Game) -> Any:
     from grognard.rulesets.greatwar.scenario_model import VictoryModel
 
@@ -41,9 +42,16 @@ def end_of_game(g: Game) -> None:
     ranked = sorted(pts.items(), key=lambda kv: (-kv[1], kv[0]))
     text = ", ".join(f"{s} {n}" for s, n in ranked)
     if len(ranked) >= 2 and ranked[0][1] - ranked[1][1] >= v.margin:
-        g.end_game(ranked[0][0], f"victory points: {text}", "scenario victory conditions", points=pts)
+        g.end_game(
+            ranked[0][0], f"victory points: {text}", "scenario victory conditions", points=pts
+        )
     else:
-        g.end_game(None, f"victory points: {text} (no side ahead by {v.margin})", "scenario victory conditions", points=pts)
+        g.end_game(
+            None,
+            f"victory points: {text} (no side ahead by {v.margin})",
+            "scenario victory conditions",
+            points=pts,
+        )
 
 
 def sudden_death(g: Game) -> None:
@@ -52,5 +60,9 @@ def sudden_death(g: Game) -> None:
         return
     for sd in model(g).sudden_death:
         if all(g.state.control.get(g.board.idx(h)) == sd.side for h in sd.hexes):
-            g.end_game(sd.side, f"sudden death: {sd.side} holds {', '.join(sd.hexes)}", "scenario victory conditions")
+            g.end_game(
+                sd.side,
+                f"sudden death: {sd.side} holds {', '.join(sd.hexes)}",
+                "scenario victory conditions",
+            )
             return

@@ -73,7 +73,9 @@ def coastal(g: Game, s: int) -> bool:
     if a < 0 or b < 0:
         return False
     land = [h for h in (a, b) if terrain.is_land(g, h)]
-    sea = g.board.side_has(s, "sea") or (terrain.terrain(g, a) == "sea") != (terrain.terrain(g, b) == "sea")
+    sea = g.board.side_has(s, "sea") or (terrain.terrain(g, a) == "sea") != (
+        terrain.terrain(g, b) == "sea"
+    )
     if not sea or not land:
         return False
     return not any(frozen_at(g, h) for h in (a, b))
@@ -110,7 +112,9 @@ def ngs(g: Game, p: Piece) -> Fraction:
             continue
         if "sizes" in m and units.size_category(p) not in m["sizes"]:
             continue
-        return Fraction(str(row.get("ngs_per_attack", 0))) * units.printed_attack(p) + Fraction(str(row.get("ngs", 0)))
+        return Fraction(str(row.get("ngs_per_attack", 0))) * units.printed_attack(p) + Fraction(
+            str(row.get("ngs", 0))
+        )
     return Fraction(0)
 
 
@@ -141,15 +145,22 @@ def interdiction_result(differential: Fraction) -> str:
 
 @implements("OT 14B2")
 def interdict(g: Game, p: Piece, s: int) -> str:
-    """OT 14B2: the enemy's attack on a water-only unit on an interdicted hexside: two dice, less the
+    """OT 14B2: the enemy's attack on a water-only unit on an interdicted hexside: two dice, less
+    the
     coast defenses' naval gunnery strength. Returns the result; an eliminated unit is eliminated
     here (turning back is left to the caller)."""
     strength = interdiction(g, p.side, s)
     r = g.roll("2d6", f"coast defenses fire on {p.id} at {side_label(g, s)}", "OT 14B2")
     diff = Fraction(r.natural) - strength
     res = interdiction_result(diff)
-    g.emit("interdiction", f"{p.id} at {side_label(g, s)}: {r.natural} - {strength} = {diff}: {res.replace('-', ' ')}", rule="OT 14B2",
-           piece=p.id, differential=str(diff), result=res)
+    g.emit(
+        "interdiction",
+        f"{p.id} at {side_label(g, s)}: {r.natural} - {strength} = {diff}: {res.replace('-', ' ')}",
+        rule="OT 14B2",
+        piece=p.id,
+        differential=str(diff),
+        result=res,
+    )
     if res == "eliminated":
         units.eliminate(g, p, "OT 14B2", "sunk by coast defenses")
     return res
@@ -160,7 +171,10 @@ def blocks(g: Game, side: str, s: int) -> bool:
     """OT 14B2: an enemy water-only unit with an attack strength above 0 on a hexside stops units
     of ``side`` moving or attacking across it."""
     enemy = nations.other_side(side)
-    return any(q.side == enemy and units.is_water_only(q) and units.printed_attack(q) > 0 for q in g.state.at(Loc.hexside(s)))
+    return any(
+        q.side == enemy and units.is_water_only(q) and units.printed_attack(q) > 0
+        for q in g.state.at(Loc.hexside(s))
+    )
 
 
 def adjacent_hexes(g: Game, p: Piece) -> list[int]:
@@ -184,12 +198,15 @@ def retreat_options(g: Game, p: Piece) -> list[int]:
     if s is None:
         return []
     enemy = nations.other_side(p.side)
-    return [t for t in connected(g, s) if not any(q.side == enemy for q in g.state.at(Loc.hexside(t)))]
+    return [
+        t for t in connected(g, s) if not any(q.side == enemy for q in g.state.at(Loc.hexside(t)))
+    ]
 
 
 @implements("OT 14B2")
 def retreat_to(g: Game, p: Piece, t: int) -> None:
-    """OT 14B2: a water-only unit retreats to a connected hexside; if that hexside is interdicted and
+    """OT 14B2: a water-only unit retreats to a connected hexside; if that hexside is interdicted
+    and
     the unit is turned back there, it is eliminated instead."""
     g.state.move(p.id, Loc.hexside(t))
     g.emit("retreat", f"{p.id} retreats to {side_label(g, t)}", rule="OT 14B2", piece=p.id)
@@ -260,7 +277,10 @@ def move_problem(g: Game, f: Frame, action: Action) -> tuple[Piece, list[int]] |
         if any(q.side == enemy for q in g.state.at(Loc.hexside(s))):
             return f"{side_label(g, s)} holds enemy units (overrun them instead)"
         if interdiction(g, p.side, s) > 0 and n < len(path) - 1:
-            return f"{side_label(g, s)} is interdicted: the move stops there for the coast defenses' attack"
+            return (
+                f"{side_label(g, s)} is interdicted: the move stops there for the coast defenses'"
+                " attack"
+            )
         cur = s
     if Fraction(len(path)) > remaining(g, f, p):
         return f"{p.id} needs {len(path)} MP and has {remaining(g, f, p)}"
@@ -275,14 +295,25 @@ def do_move(g: Game, f: Frame, p: Piece, path: list[int]) -> None:
         g.state.move(p.id, Loc.hexside(s))
         rec["spent"] = Fraction(rec["spent"]) + 1
     rec["moved"] = True
-    g.emit("gunboat-move", f"{p.id} moves to {side_label(g, path[-1])}", rule="OT 14B2", piece=p.id, path=[side_label(g, s) for s in path])
+    g.emit(
+        "gunboat-move",
+        f"{p.id} moves to {side_label(g, path[-1])}",
+        rule="OT 14B2",
+        piece=p.id,
+        path=[side_label(g, s) for s in path],
+    )
     last = path[-1]
     if interdiction(g, p.side, last) > 0:
         res = interdict(g, p, last)
         if res == "turned-back" and prev is not None:
             g.state.move(p.id, Loc.hexside(prev))
             rec["spent"] = Fraction(rec["spent"]) + TURN_BACK_MP
-            g.emit("interdiction", f"{p.id} is turned back to {side_label(g, prev)} and loses 5 MP", rule="OT 14B2", piece=p.id)
+            g.emit(
+                "interdiction",
+                f"{p.id} is turned back to {side_label(g, prev)} and loses 5 MP",
+                rule="OT 14B2",
+                piece=p.id,
+            )
 
 
 @implements("OT 14B2")
@@ -307,7 +338,10 @@ def overrun_problem(g: Game, f: Frame, action: Action) -> tuple[Piece, int, list
     if not defenders:
         return f"no enemy units on {side_label(g, s)}"
     att = units.printed_attack(p) * units.disruption_factors(p)["attack"]
-    dfn = sum((units.printed_defense(q) * units.disruption_factors(q)["defense"] for q in defenders), Fraction(0))
+    dfn = sum(
+        (units.printed_defense(q) * units.disruption_factors(q)["defense"] for q in defenders),
+        Fraction(0),
+    )
     if overrun.overrun_ratio(att, dfn) < overrun.REQUIRED_ODDS:
         return f"the overrun of {side_label(g, s)} is below 10:1 (OT 6F1)"
     need = 1 + overrun.overrun_mp_cost(g, p)
@@ -323,22 +357,43 @@ class WaterOnlyExtension:
 
     def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         out: list[Action] = []
-        for p in sorted((q for q in g.state.pieces.values() if q.loc.kind == "hexside" and q.side == side and units.is_water_only(q)), key=lambda q: q.id):
+        for p in sorted(
+            (
+                q
+                for q in g.state.pieces.values()
+                if q.loc.kind == "hexside" and q.side == side and units.is_water_only(q)
+            ),
+            key=lambda q: q.id,
+        ):
             if _can_move(g, f, p) is not None:
                 continue
             cur = side_of(g, p)
             assert cur is not None
             for s in connected(g, cur):
-                a: Action = {"type": "gunboat-move", "side": side, "piece": p.id, "hexsides": [side_label(g, s)]}
+                a: Action = {
+                    "type": "gunboat-move",
+                    "side": side,
+                    "piece": p.id,
+                    "hexsides": [side_label(g, s)],
+                }
                 if not isinstance(move_problem(g, f, a), str):
                     out.append(a)
-                o: Action = {"type": "gunboat-overrun", "side": side, "piece": p.id, "target": side_label(g, s)}
+                o: Action = {
+                    "type": "gunboat-overrun",
+                    "side": side,
+                    "piece": p.id,
+                    "target": side_label(g, s),
+                }
                 if not isinstance(overrun_problem(g, f, o), str):
                     out.append(o)
         return out
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
-        res = move_problem(g, f, action) if action["type"] == "gunboat-move" else overrun_problem(g, f, action)
+        res = (
+            move_problem(g, f, action)
+            if action["type"] == "gunboat-move"
+            else overrun_problem(g, f, action)
+        )
         if isinstance(res, str):
             raise IllegalAction("OT 14B2", res)
 
@@ -358,10 +413,19 @@ class WaterOnlyExtension:
         rec["moved"] = True
         g.state.move(p.id, Loc.hexside(s))
         g.emit("gunboat-overrun", f"{p.id} overruns {side_label(g, s)}", rule="OT 14B2", piece=p.id)
-        if interdiction(g, p.side, s) > 0 and interdict(g, p, s) == "turned-back" and before is not None:
+        if (
+            interdiction(g, p.side, s) > 0
+            and interdict(g, p, s) == "turned-back"
+            and before is not None
+        ):
             g.state.move(p.id, Loc.hexside(before))
             rec["spent"] = Fraction(rec["spent"]) + TURN_BACK_MP
-            g.emit("interdiction", f"{p.id} is turned back to {side_label(g, before)} and loses 5 MP", rule="OT 14B2", piece=p.id)
+            g.emit(
+                "interdiction",
+                f"{p.id} is turned back to {side_label(g, before)} and loses 5 MP",
+                rule="OT 14B2",
+                piece=p.id,
+            )
 
 
 # ----------------------------------------------------------------------------- phase starts
@@ -372,7 +436,10 @@ def phase_start(g: Game, phase: str) -> None:
     its owner's choice (step ``gunboat-retreat``)."""
     if phase == "initial":
         return
-    for p in sorted((q for q in g.state.pieces.values() if q.loc.kind == "hexside" and units.is_water_only(q)), key=lambda q: q.id):
+    for p in sorted(
+        (q for q in g.state.pieces.values() if q.loc.kind == "hexside" and units.is_water_only(q)),
+        key=lambda q: q.id,
+    ):
         s = side_of(g, p)
         if s is None or interdiction(g, p.side, s) <= 0:
             continue
@@ -382,7 +449,10 @@ def phase_start(g: Game, phase: str) -> None:
             if not opts:
                 units.eliminate(g, p, "OT 14B2", "turned back with no connected hexside")
             else:
-                g.push("gunboat-retreat", {"side": p.side, "piece": p.id, "options": [side_label(g, t) for t in opts]})
+                g.push(
+                    "gunboat-retreat",
+                    {"side": p.side, "piece": p.id, "options": [side_label(g, t) for t in opts]},
+                )
 
 
 @implements("OT 14B2")
@@ -398,11 +468,16 @@ class GunboatRetreat(Step):
         return [f.params["side"]]
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [{"type": "retreat", "side": side, "piece": f.params["piece"], "to": t} for t in f.params["options"]]
+        return [
+            {"type": "retreat", "side": side, "piece": f.params["piece"], "to": t}
+            for t in f.params["options"]
+        ]
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if action.get("type") != "retreat" or action.get("to") not in f.params["options"]:
-            raise IllegalAction("OT 14B2", f"retreat {f.params['piece']} to one of {', '.join(f.params['options'])}")
+            raise IllegalAction(
+                "OT 14B2", f"retreat {f.params['piece']} to one of {', '.join(f.params['options'])}"
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[f.params["piece"]]
@@ -418,6 +493,9 @@ def setup_check(g: Game) -> list[str]:
     out = []
     for p in g.state.pieces.values():
         if p.loc.kind == "hexside" and units.is_water_only(p) and not water_side(g, int(p.loc.ref)):
-            out.append(f"OT 14B2: {p.id} is on {side_label(g, int(p.loc.ref))}, which is neither navigable nor coastal")
+            out.append(
+                f"OT 14B2: {p.id} is on {side_label(g, int(p.loc.ref))}, which is neither navigable"
+                " nor coastal"
+            )
     gw(g)
     return out

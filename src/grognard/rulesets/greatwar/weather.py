@@ -71,7 +71,11 @@ class TurnView:
 def view(g: Game) -> TurnView:
     """The :class:`TurnView` of the game turn in progress (rebuilt when the turn changes)."""
     fl = g.state.markers.get("flooded")
-    key = (g.state.turn.get("index", 0), id(g.scenario), tuple(sorted(fl.items())) if fl else ())  # OT 15A6 floods change terrain
+    key = (
+        g.state.turn.get("index", 0),
+        id(g.scenario),
+        tuple(sorted(fl.items())) if fl else (),
+    )  # OT 15A6 floods change terrain
     tv = g.__dict__.get("_gw_turn_view")
     if tv is None or tv.key != key:
         tv = TurnView(g, key)
@@ -99,20 +103,29 @@ def check_turn_weather(attrs: dict[str, Any], zones: set[str], where: str) -> li
     w = attrs.get("weather", "clear")
     if isinstance(w, str):
         if w not in WEATHERS:
-            out.append((f"{where}.attrs.weather", f"unknown weather {w!r} (known: {', '.join(WEATHERS)})"))
+            out.append(
+                (f"{where}.attrs.weather", f"unknown weather {w!r} (known: {', '.join(WEATHERS)})")
+            )
     elif isinstance(w, dict):
         for z, v in w.items():
             if z != "default" and zones and z not in zones:
                 out.append((f"{where}.attrs.weather.{z}", f"no weather zone {z!r} on the map"))
             if v not in WEATHERS:
-                out.append((f"{where}.attrs.weather.{z}", f"unknown weather {v!r} (known: {', '.join(WEATHERS)})"))
+                out.append(
+                    (
+                        f"{where}.attrs.weather.{z}",
+                        f"unknown weather {v!r} (known: {', '.join(WEATHERS)})",
+                    )
+                )
     else:
         out.append((f"{where}.attrs.weather", "must be a weather name or a table zone -> weather"))
     if not isinstance(attrs.get("production", False), bool):
         out.append((f"{where}.attrs.production", "must be true or false"))
     unknown = set(attrs) - {"weather", "frozen", "production"}
     for k in sorted(unknown):
-        out.append((f"{where}.attrs.{k}", "unknown turn attribute (known: weather, frozen, production)"))
+        out.append(
+            (f"{where}.attrs.{k}", "unknown turn attribute (known: weather, frozen, production)")
+        )
     fz = attrs.get("frozen", False)
     if not (isinstance(fz, bool) or (isinstance(fz, list) and all(isinstance(z, str) for z in fz))):
         out.append((f"{where}.attrs.frozen", "must be true/false or a list of weather zones"))

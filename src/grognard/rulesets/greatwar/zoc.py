@@ -64,7 +64,11 @@ def projects_beyond_own_hex(p: Piece) -> str:
     brigade groupings, regiments, regimental groupings and cadres only into adjacent hexes in
     weather zones A, F and G. Battalions, battalion groupings, remnants never.
     """
-    if units.is_artillery(p) or units.utype(p).zoc != "standard" or units.printed_combat_strength(p) <= 0:
+    if (
+        units.is_artillery(p)
+        or units.utype(p).zoc != "standard"
+        or units.printed_combat_strength(p) <= 0
+    ):
         return "no"
     size = units.size_of(p)
     if units.is_divisional(p):
@@ -121,14 +125,25 @@ def zoc_map(g: Game, side: str, exclude: set[str] | None = None) -> dict[int, st
 
 
 def _signature(g: Game, side: str, exclude: set[str] | None) -> tuple[object, ...]:
-    """Everything a side's ZOCs depend on (positions, faces, statuses, supply, turn, nation flags)."""
+    """Everything a side's ZOCs depend on (positions, faces, statuses, supply, turn, nation
+    flags)."""
     from grognard.rulesets.greatwar.mechanics import gw
 
-    ps = frozenset((p.id, p.loc, p.face, frozenset(p.status), p.attrs.get("supply_out_since"))
-                   for p in g.state.pieces.values() if p.side == side)
+    ps = frozenset(
+        (p.id, p.loc, p.face, frozenset(p.status), p.attrs.get("supply_out_since"))
+        for p in g.state.pieces.values()
+        if p.side == side
+    )
     st = gw(g)
-    return (side, ps, frozenset(exclude or ()), g.state.turn.get("index"), st.get("phasing"),
-            repr(st.get("nation_flags")), g.__dict__.get("_gw_charts") is not None)
+    return (
+        side,
+        ps,
+        frozenset(exclude or ()),
+        g.state.turn.get("index"),
+        st.get("phasing"),
+        repr(st.get("nation_flags")),
+        g.__dict__.get("_gw_charts") is not None,
+    )
 
 
 def _zoc_map(g: Game, side: str, exclude: set[str] | None) -> dict[int, str]:
@@ -178,7 +193,8 @@ def unit_zocs(g: Game, side: str) -> list[tuple[Piece, str, tuple[int, ...]]]:
 
 
 def cached_zoc_map(g: Game, side: str) -> dict[int, str]:
-    """:func:`zoc_map` memoised for the current position (use only where the state does not change)."""
+    """:func:`zoc_map` memoised for the current position (use only where the state does not
+    change)."""
     return g.cached(f"gw:zoc:{side}", lambda: zoc_map(g, side))
 
 
@@ -228,7 +244,12 @@ def ownership_gains(g: Game) -> dict[int, str]:
             exerting = {s for s in sides if i in maps[s]}
             if len(exerting) == 1:
                 s = next(iter(exerting))
-                if not (geography.is_city(g, i) and owner is not None and owner != s and not owner.startswith("neutral:")):
+                if not (
+                    geography.is_city(g, i)
+                    and owner is not None
+                    and owner != s
+                    and not owner.startswith("neutral:")
+                ):
                     cands = {s}
         if len(cands) == 1:
             new = next(iter(cands))
@@ -239,7 +260,8 @@ def ownership_gains(g: Game) -> dict[int, str]:
 
 @implements("OT 5B")
 def update_ownership(g: Game) -> list[tuple[int, str | None, str]]:
-    """OT 5B: apply every ownership gain at once (ownership changes immediately, for all purposes)."""
+    """OT 5B: apply every ownership gain at once (ownership changes immediately, for all
+    purposes)."""
     from grognard.rulesets.greatwar import engineers
 
     done = []
@@ -262,7 +284,14 @@ def on_ownership_change(g: Game, i: int, old: str | None, new: str) -> None:
     lst = hist.setdefault(str(i), [])
     if new not in lst:
         lst.append(new)
-    g.emit("ownership", f"{new} gains {g.board.label(i)}" + (f" from {old}" if old else ""), rule="OT 5B", hex=g.board.label(i), old=old, new=new)
+    g.emit(
+        "ownership",
+        f"{new} gains {g.board.label(i)}" + (f" from {old}" if old else ""),
+        rule="OT 5B",
+        hex=g.board.label(i),
+        old=old,
+        new=new,
+    )
     if old in g.state.sides and old != new:
         from grognard.rulesets.greatwar import logistics
 

@@ -54,7 +54,11 @@ def side_turn_state(g: Game, side: str, front: str | None) -> dict[str, Any]:
 
 
 def open_side_turn(g: Game, side: str, front: str | None) -> dict[str, Any]:
-    rec = M.st(g).setdefault("side_turns", {}).setdefault(_side_turn_key(side, front), {"done": 0, "ended": False})
+    rec = (
+        M.st(g)
+        .setdefault("side_turns", {})
+        .setdefault(_side_turn_key(side, front), {"done": 0, "ended": False})
+    )
     M.touch(g)
     return rec  # type: ignore[no-any-return]
 
@@ -70,7 +74,9 @@ class MilitaryPhase(Step):
     composite = True
 
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
-        plan: list[tuple[str, dict[str, Any]]] = [("front-military", {"front": fr}) for fr in front_order(g)]
+        plan: list[tuple[str, dict[str, Any]]] = [
+            ("front-military", {"front": fr}) for fr in front_order(g)
+        ]
         for side in M.SIDES:
             h = hooks.child(g, hooks.AUTONOMOUS_UNITS, {"side": side})
             if h:
@@ -106,7 +112,8 @@ class FrontMilitary(Step):
 
 
 class SideTurn(Step):
-    """A side's military turn on a front (or its pre-turn): strategic retreat hook, then activations."""
+    """A side's military turn on a front (or its pre-turn): strategic retreat hook, then
+    activations."""
 
     name = "side-turn"
     title = "Military turn"
@@ -132,7 +139,11 @@ class SideTurn(Step):
                 f.params["end_offered"] = True
                 return hooks.child(g, hooks.END_OF_MILITARY_TURN, {"side": side, "front": front})
             return None
-        return "choose-activation", {"side": side, "front": front, "restrict": f.params.get("restrict")}
+        return "choose-activation", {
+            "side": side,
+            "front": front,
+            "restrict": f.params.get("restrict"),
+        }
 
 
 # ====================================================================== choosing activations
@@ -237,17 +248,25 @@ class ChooseActivation(Step):
                 return
         else:
             armies = [action.get("army")] if t == "activate" else action.get("armies")
-        if (t not in ("activate", "coordinate") and ext is None) or not isinstance(armies, list) \
-                or not all(isinstance(a, str) for a in armies):
+        if (
+            (t not in ("activate", "coordinate") and ext is None)
+            or not isinstance(armies, list)
+            or not all(isinstance(a, str) for a in armies)
+        ):
             raise IllegalAction(self.rule, "activate an army, coordinate armies, or end the turn")
         ok = activatable(g, side, front, restrict)
         for a in armies:
             if a not in ok:
-                raise IllegalAction("LGG 3-C", f"army {a} cannot be activated now (not yours, not on this front, "
-                                    "not in play or already activated this turn)")
+                raise IllegalAction(
+                    "LGG 3-C",
+                    f"army {a} cannot be activated now (not yours, not on this front, "
+                    "not in play or already activated this turn)",
+                )
         main = main_army_required(g, side, front)
         if main and main not in armies:
-            raise IllegalAction("LGG 5-F", f"the main army ({main}) must be the first activated on this front")
+            raise IllegalAction(
+                "LGG 5-F", f"the main army ({main}) must be the first activated on this front"
+            )
         if t == "coordinate":
             if restrict is not None:
                 raise IllegalAction("LGG 3-B", "the pre-turn armies activate one by one")
@@ -261,13 +280,18 @@ class ChooseActivation(Step):
             chosen = ext.apply(g, f, action)
             g.finish(f)
             if chosen:
-                self._start(g, side, front, list(chosen["armies"]), st, dict(chosen.get("extra", {})))
+                self._start(
+                    g, side, front, list(chosen["armies"]), st, dict(chosen.get("extra", {}))
+                )
             return
         if action["type"] == "end-turn":
             st["ended"] = True
             M.touch(g)
-            g.emit("end-turn", f"{side} ends its military turn" + (f" on the {front} front" if front else ""),
-                   rule="LGG 3-C")
+            g.emit(
+                "end-turn",
+                f"{side} ends its military turn" + (f" on the {front} front" if front else ""),
+                rule="LGG 3-C",
+            )
             g.finish(f)
             return
         if action["type"] == "activate":
@@ -280,8 +304,15 @@ class ChooseActivation(Step):
         g.finish(f)
         self._start(g, side, front, armies, st, {})
 
-    def _start(self, g: Game, side: str, front: str | None, armies: list[str], st: dict[str, Any],
-               extra: dict[str, Any]) -> None:
+    def _start(
+        self,
+        g: Game,
+        side: str,
+        front: str | None,
+        armies: list[str],
+        st: dict[str, Any],
+        extra: dict[str, Any],
+    ) -> None:
         act_front = front or (army_fronts(g, armies[0]) or [None])[0]
         params = activation_params(g, side, armies, act_front)
         params["pre_turn"] = front is None
@@ -289,20 +320,37 @@ class ChooseActivation(Step):
             params["extra"] = extra
         g.push("army-activation", params)
         if st["done"] > 0 and act_front:
-            hooks.offer(g, hooks.REACTION, {"side": M.other_side(side), "active": side, "front": act_front,
-                                            "pre_turn": front is None})
+            hooks.offer(
+                g,
+                hooks.REACTION,
+                {
+                    "side": M.other_side(side),
+                    "active": side,
+                    "front": act_front,
+                    "pre_turn": front is None,
+                },
+            )
         st["done"] += 1
         M.touch(g)
 
 
-def activation_params(g: Game, side: str, armies: list[str], front: str | None, reaction: bool = False) -> dict[str, Any]:
+def activation_params(
+    g: Game, side: str, armies: list[str], front: str | None, reaction: bool = False
+) -> dict[str, Any]:
     """Parameters of a new ``army-activation`` frame (a fresh activation serial). The reaction
     rules (20) push ``("army-activation", activation_params(g, side, [army], front, True))``."""
     serial = int(M.st(g).get("act_serial", 0)) + 1
     M.st(g)["act_serial"] = serial
     M.touch(g)
-    return {"side": side, "front": front, "armies": list(armies), "serial": serial, "reaction": reaction,
-            "pre_turn": front is None and not reaction, "coordinated": len(armies) > 1}
+    return {
+        "side": side,
+        "front": front,
+        "armies": list(armies),
+        "serial": serial,
+        "reaction": reaction,
+        "pre_turn": front is None and not reaction,
+        "coordinated": len(armies) > 1,
+    }
 
 
 # ====================================================================== the activation
@@ -324,16 +372,25 @@ class ArmyActivation(Step):
 
     def enter(self, g: Game, f: Frame) -> None:
         p = f.params
-        act = {"serial": p["serial"], "side": p["side"], "front": p.get("front"), "armies": list(p["armies"]),
-               "reaction": bool(p.get("reaction")), "breakthrough": False, "pre_turn": bool(p.get("pre_turn")),
-               "coordinated": bool(p.get("coordinated"))}
+        act = {
+            "serial": p["serial"],
+            "side": p["side"],
+            "front": p.get("front"),
+            "armies": list(p["armies"]),
+            "reaction": bool(p.get("reaction")),
+            "breakthrough": False,
+            "pre_turn": bool(p.get("pre_turn")),
+            "coordinated": bool(p.get("coordinated")),
+        }
         act.update(p.get("extra", {}))
         M.st(g)["activation"] = act
         if hooks.installed(g, hooks.ISOLATION_ATTRITION):  # 22-A: isolation is judged at activation
             from grognard.rulesets.lgg1418.isolation import judge_armies
 
             judge_armies(g, act["armies"])
-        counts = M.st(g).setdefault("activated" if not act["reaction"] else "reaction_activated", {})
+        counts = M.st(g).setdefault(
+            "activated" if not act["reaction"] else "reaction_activated", {}
+        )
         stale = M.st(g).setdefault("main_army_stale", [])
         for a in act["armies"]:
             counts[a] = int(counts.get(a, 0)) + 1
@@ -347,8 +404,15 @@ class ArmyActivation(Step):
                 M.set_attr(g, u, "mv_inrange", inside or u.type == "hq")
         M.touch(g)
         kind = "reaction" if act["reaction"] else "activation"
-        g.emit("activation", f"{p['side']}: {kind} of {', '.join(act['armies'])}", rule="LGG 3-C", side=p["side"],
-               armies=act["armies"], serial=act["serial"], reaction=act["reaction"])
+        g.emit(
+            "activation",
+            f"{p['side']}: {kind} of {', '.join(act['armies'])}",
+            rule="LGG 3-C",
+            side=p["side"],
+            armies=act["armies"],
+            serial=act["serial"],
+            reaction=act["reaction"],
+        )
 
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
         stage = f.params.get("stage", "move")
@@ -360,31 +424,58 @@ class ArmyActivation(Step):
         if stage == "reinforce":
             p["stage"] = "battle"
             if hexes:
-                h = hooks.child(g, hooks.ENEMY_REINFORCEMENT, {"side": M.other_side(p["side"]), "attacker": p["side"],
-                                                                "hexes": [g.board.label(i) for i in hexes],
-                                                                "activation": p["serial"]})
+                h = hooks.child(
+                    g,
+                    hooks.ENEMY_REINFORCEMENT,
+                    {
+                        "side": M.other_side(p["side"]),
+                        "attacker": p["side"],
+                        "hexes": [g.board.label(i) for i in hexes],
+                        "activation": p["serial"],
+                    },
+                )
                 if h:
                     return h
             return self.next_child(g, f)
         if stage == "battle":
             p["stage"] = "aftermath"
             if hexes:
-                h = hooks.child(g, hooks.BATTLES, {"side": p["side"], "armies": p["armies"],
-                                                   "hexes": [g.board.label(i) for i in hexes], "activation": p["serial"]})
+                h = hooks.child(
+                    g,
+                    hooks.BATTLES,
+                    {
+                        "side": p["side"],
+                        "armies": p["armies"],
+                        "hexes": [g.board.label(i) for i in hexes],
+                        "activation": p["serial"],
+                    },
+                )
                 if h:
                     return h
             return self.next_child(g, f)
         if stage == "aftermath":
             p["stage"] = "done"
-            return hooks.child(g, hooks.AFTERMATH, {"side": p["side"], "armies": p["armies"], "activation": p["serial"],
-                                                    "kind": (p.get("extra") or {}).get("kind")})
+            return hooks.child(
+                g,
+                hooks.AFTERMATH,
+                {
+                    "side": p["side"],
+                    "armies": p["armies"],
+                    "activation": p["serial"],
+                    "kind": (p.get("extra") or {}).get("kind"),
+                },
+            )
         return None
 
     def leave(self, g: Game, f: Frame) -> None:
         movement.clear_activation_attrs(g, f.params["serial"])
         M.st(g)["activation"] = None
         M.touch(g)
-        g.emit("activation-end", f"end of the activation of {', '.join(f.params['armies'])}", rule="LGG 3-C")
+        g.emit(
+            "activation-end",
+            f"end of the activation of {', '.join(f.params['armies'])}",
+            rule="LGG 3-C",
+        )
 
 
 def battle_hexes(g: Game, side: str) -> list[int]:
@@ -393,7 +484,9 @@ def battle_hexes(g: Game, side: str) -> list[int]:
     mine = M.occupied(g, side)
     out = []
     for i in sorted(mine):
-        fighters = [p for p in mine[i] if M.is_unit(p) and not M.in_reserve(p) and not _in_fortress(g, p)]
+        fighters = [
+            p for p in mine[i] if M.is_unit(p) and not M.in_reserve(p) and not _in_fortress(g, p)
+        ]
         if fighters and movement.enemy_stack_at(g, side, i):
             out.append(i)
     return out
@@ -411,7 +504,12 @@ def _in_fortress(g: Game, p: Piece) -> bool:
 def movement_candidates(g: Game, army: str) -> list[Piece]:
     out = []
     for p in g.state.pieces.values():
-        if p.type in movement.MOVERS and command_army(g, p) == army and M.on_map(g, p) and not M.in_reserve(p):
+        if (
+            p.type in movement.MOVERS
+            and command_army(g, p) == army
+            and M.on_map(g, p)
+            and not M.in_reserve(p)
+        ):
             out.append(p)
     return sorted(out, key=lambda p: p.id)
 
@@ -463,7 +561,15 @@ class ActivationMovement(Step):
                             movement.check_move(g, act, grp, j, mode)
                         except IllegalAction:
                             continue
-                        out.append({"type": "move", "side": side, "units": ids, "to": g.board.label(j), "mode": mode})
+                        out.append(
+                            {
+                                "type": "move",
+                                "side": side,
+                                "units": ids,
+                                "to": g.board.label(j),
+                                "mode": mode,
+                            }
+                        )
                 for j in movement.rail_options(g, act, grp):
                     out.append({"type": "rail", "side": side, "units": ids, "to": g.board.label(j)})
             for u in units:
@@ -473,7 +579,14 @@ class ActivationMovement(Step):
                             movement.check_convert(g, act, u, hexes)
                         except IllegalAction:
                             continue
-                        out.append({"type": "convert", "side": side, "unit": u.id, "hexes": [g.board.label(h) for h in hexes]})
+                        out.append(
+                            {
+                                "type": "convert",
+                                "side": side,
+                                "unit": u.id,
+                                "hexes": [g.board.label(h) for h in hexes],
+                            }
+                        )
         for a in act["armies"]:
             hq = M.hq_piece(g, a)
             if hq is None or not M.on_map(g, hq):
@@ -483,7 +596,9 @@ class ActivationMovement(Step):
                     out.append({"type": "deploy-reserve", "side": side, "unit": q.id})
         out.extend(fog.box_actions(g, side, set(act["armies"])))
         out.extend(conversion_actions(g, side))
-        if campaign.attack_obligation_problem(g, act) is None and not any(chk(g, act) for chk in hooks.END_MOVEMENT_CHECKS):
+        if campaign.attack_obligation_problem(g, act) is None and not any(
+            chk(g, act) for chk in hooks.END_MOVEMENT_CHECKS
+        ):
             out.append({"type": "end-movement", "side": side})
         return out
 
@@ -513,16 +628,28 @@ class ActivationMovement(Step):
         if t == "convert":
             p = self._own_mover(g, act, action.get("unit"))
             hexes = action.get("hexes")
-            if not isinstance(hexes, list) or not all(isinstance(h, str) and g.board.has_label(h) for h in hexes):
+            if not isinstance(hexes, list) or not all(
+                isinstance(h, str) and g.board.has_label(h) for h in hexes
+            ):
                 raise IllegalAction("LGG 11.4-D", "name the rail hexes to convert by their labels")
             movement.check_convert(g, act, p, [g.board.idx(h) for h in hexes])
             return
         if t == "deploy-reserve":
             p = g.state.pieces.get(str(action.get("unit", "")))
             c = M.carrier(g, p) if p else None
-            if p is None or p.side != action["side"] or c is None or c.type != "hq" or not M.in_reserve(p) \
-                    or str(c.attrs.get("army")) not in act["armies"] or not M.on_map(g, c):
-                raise IllegalAction("LGG 16-B", "only a reserve unit of an activated HQ may be deployed into its hex")
+            if (
+                p is None
+                or p.side != action["side"]
+                or c is None
+                or c.type != "hq"
+                or not M.in_reserve(p)
+                or str(c.attrs.get("army")) not in act["armies"]
+                or not M.on_map(g, c)
+            ):
+                raise IllegalAction(
+                    "LGG 16-B",
+                    "only a reserve unit of an activated HQ may be deployed into its hex",
+                )
             return
         if t in fog.BOX_ACTIONS:
             fog.check_box_action(g, action, set(act["armies"]))
@@ -537,11 +664,16 @@ class ActivationMovement(Step):
         if p is None or p.side != act["side"]:
             raise IllegalAction("LGG [11.1-A]", f"you have no unit {uid!r}")
         if p not in movement.movable_units(g, act):
-            raise IllegalAction("LGG [11.1-A]", f"{p.id} is not a unit of the activated army free to move "
-                                "(commanded by it, on the map, not in a reserve, movement not ended)")
+            raise IllegalAction(
+                "LGG [11.1-A]",
+                f"{p.id} is not a unit of the activated army free to move "
+                "(commanded by it, on the map, not in a reserve, movement not ended)",
+            )
         return p
 
-    def _units_and_target(self, g: Game, act: dict[str, Any], action: Action) -> tuple[list[Piece], int]:
+    def _units_and_target(
+        self, g: Game, act: dict[str, Any], action: Action
+    ) -> tuple[list[Piece], int]:
         ids = action.get("units")
         if not isinstance(ids, list) or not ids:
             raise IllegalAction("LGG [11.1-A]", "name the units that move")
@@ -573,9 +705,15 @@ class ActivationMovement(Step):
                 self._refuse(g, side, i, j, refusal)
                 return
             members = movement.apply_move(g, act, units, j, mode, info)
-            fog.emit_private(g, side, "move", f"{', '.join(p.id for p in members)} move from {g.board.label(i)} to "
-                             f"{g.board.label(j)} ({mode}, {info.cost} MP)", f"a {side} stack moves from "
-                             f"{g.board.label(i)} to {g.board.label(j)}", rule="LGG 11.1-B")
+            fog.emit_private(
+                g,
+                side,
+                "move",
+                f"{', '.join(p.id for p in members)} move from {g.board.label(i)} to "
+                f"{g.board.label(j)} ({mode}, {info.cost} MP)",
+                f"a {side} stack moves from {g.board.label(i)} to {g.board.label(j)}",
+                rule="LGG 11.1-B",
+            )
             self._interception_hook(g, act, i, j, members, info.engage)
             return
         if t == "rail":
@@ -585,12 +723,22 @@ class ActivationMovement(Step):
             from grognard.rulesets.lgg1418 import knowledge
             from grognard.rulesets.lgg1418.supply import is_supplied
 
-            cut = [q.id for q in movement.group_members(g, units) if q.type != "decoy" and not is_supplied(g, q)]
-            if cut:  # 4-A: accepted from what the mover knew; an enemy marker on the supply line holds units
+            cut = [
+                q.id
+                for q in movement.group_members(g, units)
+                if q.type != "decoy" and not is_supplied(g, q)
+            ]
+            # 4-A: accepted from what the mover knew; an enemy marker on the supply line holds units
+            if cut:
                 knowledge.remember_cut(g, side, cut, "supply")
                 knowledge.refuse_on_hidden_fact(
-                    g, side, f"{', '.join(cut)} cannot take the train at {g.board.label(i)}: out of supply (an enemy "
-                    "marker on the supply line holds units)", f"a {side} stack finds its supply line cut", "LGG 11.4-A")
+                    g,
+                    side,
+                    f"{', '.join(cut)} cannot take the train at {g.board.label(i)}: out of supply"
+                    " (an enemy marker on the supply line holds units)",
+                    f"a {side} stack finds its supply line cut",
+                    "LGG 11.4-A",
+                )
                 return
             blocking = M.enemy_blocking_hexes(g, side)
             held = [g.board.label(h) for h in path if h in blocking]
@@ -598,14 +746,24 @@ class ActivationMovement(Step):
                 for lab in held:
                     knowledge.remember(g, side, lab, units=True)
                 knowledge.refuse_on_hidden_fact(
-                    g, side, f"the train from {g.board.label(i)} to {g.board.label(j)} cannot pass: enemy units hold "
-                    f"{', '.join(held)} on the line", f"a {side} train is stopped on the line near {held[0]}",
-                    "LGG 11.4-A")
+                    g,
+                    side,
+                    f"the train from {g.board.label(i)} to {g.board.label(j)} cannot pass: enemy"
+                    f" units hold {', '.join(held)} on the line",
+                    f"a {side} train is stopped on the line near {held[0]}",
+                    "LGG 11.4-A",
+                )
                 return
             movement.apply_rail(g, act, units, j, costs, use)
-            fog.emit_private(g, side, "rail", f"{', '.join(u.id for u in units)} travel by rail from {g.board.label(i)} "
-                             f"to {g.board.label(j)}", f"a {side} stack travels by rail from {g.board.label(i)} to "
-                             f"{g.board.label(j)}", rule="LGG 11.4-A")
+            fog.emit_private(
+                g,
+                side,
+                "rail",
+                f"{', '.join(u.id for u in units)} travel by rail from {g.board.label(i)} "
+                f"to {g.board.label(j)}",
+                f"a {side} stack travels by rail from {g.board.label(i)} to {g.board.label(j)}",
+                rule="LGG 11.4-A",
+            )
             return
         if t == "convert":
             p = g.state.pieces[action["unit"]]
@@ -618,13 +776,21 @@ class ActivationMovement(Step):
                 for lab in held:
                     knowledge.remember(g, side, lab, units=True)
                 knowledge.refuse_on_hidden_fact(
-                    g, side, f"the railway at {action['hexes'][0]} cannot be converted: enemy units hold "
-                    f"{', '.join(held)} on the line back to your network", f"{side} finds a railway line held "
-                    f"near {held[0]}", "LGG 11.4-D")
+                    g,
+                    side,
+                    f"the railway at {action['hexes'][0]} cannot be converted: enemy units hold "
+                    f"{', '.join(held)} on the line back to your network",
+                    f"{side} finds a railway line held near {held[0]}",
+                    "LGG 11.4-D",
+                )
                 return
             movement.apply_convert(g, act, p, hexes, cost)
-            g.emit("rail-conversion", f"{side} converts the railway at {', '.join(action['hexes'])}", rule="LGG 11.4-D",
-                   hexes=action["hexes"])
+            g.emit(
+                "rail-conversion",
+                f"{side} converts the railway at {', '.join(action['hexes'])}",
+                rule="LGG 11.4-D",
+                hexes=action["hexes"],
+            )
             return
         if t == "deploy-reserve":
             p = g.state.pieces[action["unit"]]
@@ -634,7 +800,14 @@ class ActivationMovement(Step):
             M.move_piece(g, p, Loc.hex(int(g.state.where(c.id).ref)))
             M.set_attr(g, p, "mv_act", act["serial"])
             M.set_attr(g, p, "mv_stop", True)
-            fog.emit_private(g, side, "deploy", f"{p.id} deployed from the reserve of {c.id}", None, rule="LGG 16-B")
+            fog.emit_private(
+                g,
+                side,
+                "deploy",
+                f"{p.id} deployed from the reserve of {c.id}",
+                None,
+                rule="LGG 16-B",
+            )
             return
         if t in fog.BOX_ACTIONS:
             fog.apply_box_action(g, action)
@@ -652,13 +825,20 @@ class ActivationMovement(Step):
             knowledge.remember(g, side, lab, zoc=["rigid"])
         for lab in refusal["units"]:
             knowledge.remember(g, side, lab, units=True)
-        g.emit("move-refused", f"the move from {g.board.label(i)} to {g.board.label(j)} is not possible: "
-               f"{refusal['reason']}", rule=refusal["rule"], visible_to=[side],
-               others=f"a {side} stack finds an obstacle near {g.board.label(j)}", reveal=True)
+        g.emit(
+            "move-refused",
+            f"the move from {g.board.label(i)} to {g.board.label(j)} is not possible: "
+            f"{refusal['reason']}",
+            rule=refusal["rule"],
+            visible_to=[side],
+            others=f"a {side} stack finds an obstacle near {g.board.label(j)}",
+            reveal=True,
+        )
 
     @implements("LGG 8-A", "LGG 11.4-A", "LGG 13-A")
-    def _interception_hook(self, g: Game, act: dict[str, Any], i: int, j: int, members: list[Piece],
-                           engaged: bool) -> None:
+    def _interception_hook(
+        self, g: Game, act: dict[str, Any], i: int, j: int, members: list[Piece], engaged: bool
+    ) -> None:
         """LGG 8-A / 11.4-A / 13-A: after a hex entered other than by rail, the interception rules
         (:func:`.interception.after_move`) decide, from what the mover may know, whether the enemy
         is asked about an interception, and reveal a marker that held no corps."""
@@ -677,14 +857,24 @@ def _conversion_options(g: Game, u: Piece, i: int) -> list[list[int]]:
     return out
 
 
-# ====================================================================== end of movement (10-D, 11.1-E)
+# =================================================================== end of movement (10-D, 11.1-E)
 def placement_problems(g: Game, side: str) -> list[Problem]:
     """Stacking breaches (10-A, 10-B) and stops in an ally's capital (11.1-E) to cure."""
     out = [p for p in _all_hex_problems(g, side) if p.rule != "LGG 10-C" and p.movable]
     for i, plist in sorted(M.occupied(g, side).items()):
-        bad = tuple(sorted(p.id for p in plist if M.is_unit(p) and p.loc.kind == "hex" and movement.foreign_capital(g, p, i)))
+        bad = tuple(
+            sorted(
+                p.id
+                for p in plist
+                if M.is_unit(p) and p.loc.kind == "hex" and movement.foreign_capital(g, p, i)
+            )
+        )
         if bad:
-            out.append(Problem("LGG 11.1-E", i, "only a stack of the capital's own nation may stop in it", bad))
+            out.append(
+                Problem(
+                    "LGG 11.1-E", i, "only a stack of the capital's own nation may stop in it", bad
+                )
+            )
     return out
 
 
@@ -720,7 +910,9 @@ class EndOfMovement(Step):
                 seen.add(uid)
                 p = g.state.pieces[uid]
                 for j in rearward_hexes(g, side, prob.hex, p):
-                    out.append({"type": "displace", "side": side, "unit": uid, "to": g.board.label(j)})
+                    out.append(
+                        {"type": "displace", "side": side, "unit": uid, "to": g.board.label(j)}
+                    )
                 out.append({"type": "eliminate", "side": side, "unit": uid})
         return out
 
@@ -729,15 +921,23 @@ class EndOfMovement(Step):
         uid = action.get("unit")
         probs = [p for p in placement_problems(g, side) if uid in p.movable]
         if not probs:
-            raise IllegalAction("LGG 10-D", f"{uid!r} is not a unit in excess at the end of movement")
+            raise IllegalAction(
+                "LGG 10-D", f"{uid!r} is not a unit in excess at the end of movement"
+            )
         if action.get("type") == "eliminate":
             return
         if action.get("type") != "displace":
-            raise IllegalAction("LGG 10-D", "an excess unit is displaced toward the rear or eliminated")
+            raise IllegalAction(
+                "LGG 10-D", "an excess unit is displaced toward the rear or eliminated"
+            )
         to = str(action.get("to", ""))
         p = g.state.pieces[str(uid)]
-        if not g.board.has_label(to) or g.board.idx(to) not in rearward_hexes(g, side, probs[0].hex, p):
-            raise IllegalAction("LGG 10-D", "an excess unit moves to an adjacent hex toward the rear")
+        if not g.board.has_label(to) or g.board.idx(to) not in rearward_hexes(
+            g, side, probs[0].hex, p
+        ):
+            raise IllegalAction(
+                "LGG 10-D", "an excess unit moves to an adjacent hex toward the rear"
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[action["unit"]]
@@ -746,11 +946,24 @@ class EndOfMovement(Step):
         else:
             M.move_piece(g, p, Loc.hex(g.board.idx(action["to"])))
             mapdata.set_control(g, g.board.idx(action["to"]), p.side)
-            fog.emit_private(g, p.side, "displace", f"{p.id} moves back to {action['to']} (stacking)", None,
-                             rule="LGG 10-D")
+            fog.emit_private(
+                g,
+                p.side,
+                "displace",
+                f"{p.id} moves back to {action['to']} (stacking)",
+                None,
+                rule="LGG 10-D",
+            )
         if not placement_problems(g, action["side"]):
             g.finish(f)
 
 
-STEPS: tuple[type[Step], ...] = (MilitaryPhase, FrontMilitary, SideTurn, ChooseActivation, ArmyActivation,
-                                 ActivationMovement, EndOfMovement)
+STEPS: tuple[type[Step], ...] = (
+    MilitaryPhase,
+    FrontMilitary,
+    SideTurn,
+    ChooseActivation,
+    ArmyActivation,
+    ActivationMovement,
+    EndOfMovement,
+)

@@ -55,9 +55,15 @@ class ActivationAftermath(Step):
                 p["stage"] = "sieges"
                 from grognard.rulesets.lgg1418 import isolation
 
-                fought = {u for rec in M.st(g).get("battles", {}).values()
-                          if rec.get("activation") == p["activation"] for u in rec.get("units", {})}
-                isolation.judge(g, [g.state.pieces[u] for u in sorted(fought) if u in g.state.pieces])  # 22-A
+                fought = {
+                    u
+                    for rec in M.st(g).get("battles", {}).values()
+                    if rec.get("activation") == p["activation"]
+                    for u in rec.get("units", {})
+                }
+                isolation.judge(
+                    g, [g.state.pieces[u] for u in sorted(fought) if u in g.state.pieces]
+                )  # 22-A
                 enemy_reinforcement.return_inter_army_units(g, int(p["activation"]))
                 if activation.placement_problems(g, enemy):
                     return "end-of-movement", {"side": enemy}
@@ -89,9 +95,19 @@ class ActivationAftermath(Step):
                 if not p["cavalry"]:
                     p["stage"] = "siege-actions"
                 i = g.board.idx(lab)
-                units = [q.id for q in M.pieces_at_hex(g, i, who) if q.loc.kind == "hex" and q.type != "fortress"]
-                return "forced-withdrawal", {"side": who, "hex": lab, "pieces": units, "mover": who,
-                                             "activation": p["activation"], "rule": "LGG 23-D"}
+                units = [
+                    q.id
+                    for q in M.pieces_at_hex(g, i, who)
+                    if q.loc.kind == "hex" and q.type != "fortress"
+                ]
+                return "forced-withdrawal", {
+                    "side": who,
+                    "hex": lab,
+                    "pieces": units,
+                    "mover": who,
+                    "activation": p["activation"],
+                    "rule": "LGG 23-D",
+                }
             if stage == "siege-actions":
                 p["stage"] = "reform"
                 return "siege-actions", {"side": side, "new_sieges": list(p.get("new_sieges", []))}
@@ -106,11 +122,23 @@ class ActivationAftermath(Step):
                 p["stage"] = "done"
                 act = M.st(g).get("activation") or {}
                 nations = {M.army_nation(g, a) for a in p.get("armies", [])}
-                if act.get("front") == M.EAST and side == M.CP and nations & {"DE", "AH"} and \
-                        "RU" in M.powers_of(g, M.ENTENTE) and M.turn_at_or_after(g, "1914-09"):
-                    h = hooks.child(g, retreat.GREAT_RETREAT, {"side": M.ENTENTE, "front": M.EAST,
-                                                               "moment": "after-activation",
-                                                               "activation": p["activation"]})
+                if (
+                    act.get("front") == M.EAST
+                    and side == M.CP
+                    and nations & {"DE", "AH"}
+                    and "RU" in M.powers_of(g, M.ENTENTE)
+                    and M.turn_at_or_after(g, "1914-09")
+                ):
+                    h = hooks.child(
+                        g,
+                        retreat.GREAT_RETREAT,
+                        {
+                            "side": M.ENTENTE,
+                            "front": M.EAST,
+                            "moment": "after-activation",
+                            "activation": p["activation"],
+                        },
+                    )
                     if h:
                         return h
                 continue

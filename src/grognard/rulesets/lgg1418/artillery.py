@@ -54,25 +54,38 @@ def spend_munitions(g: Game, nation: str, n: int, rule: str, reason: str) -> boo
     stock = mun_stock(g, nation)
     side = M.nation_side(g, nation) or ""
     if stock is None:
-        fog.emit_private(g, side, "munitions", f"{M.nation_name(g, nation)} uses {n} MUN ({reason}; not counted)",
-                         None, rule=rule)
+        fog.emit_private(
+            g,
+            side,
+            "munitions",
+            f"{M.nation_name(g, nation)} uses {n} MUN ({reason}; not counted)",
+            None,
+            rule=rule,
+        )
         return True
     if stock < n:
         return False
     g.state.tracks["mun"][nation]["stock"] = stock - n
     M.touch(g)
-    fog.emit_private(g, side, "munitions", f"{M.nation_name(g, nation)} spends {n} MUN ({reason}): stock {stock - n}",
-                     None, rule=rule)
+    fog.emit_private(
+        g,
+        side,
+        "munitions",
+        f"{M.nation_name(g, nation)} spends {n} MUN ({reason}): stock {stock - n}",
+        None,
+        rule=rule,
+    )
     return True
 
 
-# ====================================================================== support values (15, 16.2-B, 23-C)
+# ================================================================ support values (15, 16.2-B, 23-C)
 def is_artillery(p: Piece) -> bool:
     return p.type == "artillery"
 
 
 def movement_doctrine(g: Game, nation: str, front: str) -> bool:
-    """Movement Doctrine in the sense of 16.2-B and 36.1 (including the 1914 transition to trenches)."""
+    """Movement Doctrine in the sense of 16.2-B and 36.1 (including the 1914 transition to
+    trenches)."""
     return doctrine.doctrine(g, nation, front) in MOVEMENT_DOCTRINES
 
 
@@ -137,8 +150,12 @@ def adjacent_heavy_artillery(g: Game, side: str, i: int, armies: set[str]) -> li
     out = []
     for j in g.board.neighbors(i):
         for p in M.units_at_hex(g, j, side):
-            if is_artillery(p) and p.attrs.get("category") == "heavy" and command_army(g, p) in armies \
-                    and p.loc.kind == "hex":
+            if (
+                is_artillery(p)
+                and p.attrs.get("category") == "heavy"
+                and command_army(g, p) in armies
+                and p.loc.kind == "hex"
+            ):
                 out.append(p)
     return sorted(out, key=lambda p: p.id)
 
@@ -168,8 +185,13 @@ def isolated_army_budget(g: Game, army: str | None) -> dict[str, Any] | None:
 
 def _national_city_on_rail(g: Game, h: int, nation: str, side: str) -> int | None:
     """A national city at ``h`` or reached from ``h`` along friendly-controlled rail (16-D)."""
+
     def good(i: int) -> bool:
-        return mapdata.is_city(g, i) and mapdata.place_nation(g, i) == nation and mapdata.controller(g, i) == side
+        return (
+            mapdata.is_city(g, i)
+            and mapdata.place_nation(g, i) == nation
+            and mapdata.controller(g, i) == side
+        )
 
     if good(h):
         return h
@@ -178,7 +200,11 @@ def _national_city_on_rail(g: Game, h: int, nation: str, side: str) -> int | Non
     while todo:
         u = todo.pop()
         for v, _ in mapdata.rail_links(g, u):
-            if v in seen or mapdata.controller(g, v) != side or v in M.enemy_blocking_hexes(g, side):
+            if (
+                v in seen
+                or mapdata.controller(g, v) != side
+                or v in M.enemy_blocking_hexes(g, side)
+            ):
                 continue
             if good(v):
                 return v

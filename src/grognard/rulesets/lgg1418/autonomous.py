@@ -59,7 +59,9 @@ def may_fight_at(g: Game, p: Piece, h: int) -> bool:
 
 
 @implements("LGG 21", "LGG 28-D")
-def autonomous_move_check(g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str, engage: bool) -> None:
+def autonomous_move_check(
+    g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str, engage: bool
+) -> None:
     """LGG 21 / 28-D: during the autonomous activation, an attack only within 3 hexes of the GHQ,
     never by a GHQ alone, never in trench warfare."""
     if act.get("kind") != AUTONOMOUS_KIND or not engage:
@@ -74,7 +76,10 @@ def autonomous_move_check(g: Game, act: dict[str, Any], members: list[Piece], j:
         if any(DT.allows(g, p.nation, fr, "entrenching") for fr in fronts):
             raise IllegalAction("LGG 28-D", "in trench warfare autonomous units may not attack")
         if not may_fight_at(g, p, j):
-            raise IllegalAction("LGG 21", f"{p.id} is autonomous: it may fight only within {GHQ_RANGE} hexes of its GHQ")
+            raise IllegalAction(
+                "LGG 21",
+                f"{p.id} is autonomous: it may fight only within {GHQ_RANGE} hexes of its GHQ",
+            )
 
 
 # ====================================================================== assignment (21, 2-B)
@@ -88,7 +93,11 @@ def assignable_armies(g: Game, p: Piece) -> list[str]:
     if h is None or command_army(g, p) is not None:
         return []
     out = []
-    here = {a for q in M.units_at_hex(g, h, p.side) if q.id != p.id and (a := command_army(g, q)) is not None}
+    here = {
+        a
+        for q in M.units_at_hex(g, h, p.side)
+        if q.id != p.id and (a := command_army(g, q)) is not None
+    }
     for a in sorted(M.armies_of(g, p.side)):
         if not M.army_formed(g, a) or not in_command_range(g, a, h):
             continue
@@ -144,12 +153,17 @@ def _room_outside(g: Game, p: Piece, h: int) -> bool:
 def _other_armies_in_hex(g: Game, p: Piece, h: int) -> set[str]:
     """LGG 10-A / 23-B: armies of the units (HQs included) standing in the fortress hex, outside
     the fortress; a garrison integrated into an army there stands with them (10-A)."""
-    return {a for q in M.units_at_hex(g, h, p.side) if q.id != p.id and (a := command_army(g, q)) is not None}
+    return {
+        a
+        for q in M.units_at_hex(g, h, p.side)
+        if q.id != p.id and (a := command_army(g, q)) is not None
+    }
 
 
 def _garrison_armies(g: Game, p: Piece) -> list[str]:
     """Armies a German garrison may be integrated into: those whose HQ range covers its fortress
-    and that may take it (2-B limits apply), and no other army's units in the fortress hex (10-A)."""
+    and that may take it (2-B limits apply), and no other army's units in the fortress hex (10-A).
+    """
     from grognard.rulesets.lgg1418.movement import in_command_range
 
     h = M.hex_of(g, p)
@@ -157,7 +171,11 @@ def _garrison_armies(g: Game, p: Piece) -> list[str]:
     here = _other_armies_in_hex(g, p, h)
     out = []
     for a in sorted(M.armies_of(g, p.side)):
-        if not M.army_formed(g, a) or not in_command_range(g, a, h) or M.army_nation(g, a) != p.nation:
+        if (
+            not M.army_formed(g, a)
+            or not in_command_range(g, a, h)
+            or M.army_nation(g, a) != p.nation
+        ):
             continue
         if here - {a}:
             continue  # 10-A: it would stand with units of another army
@@ -188,7 +206,8 @@ class AutonomousAssignment(Step):
     """LGG 21 / 23-B: after their movement autonomous units may be assigned to an army; garrisons
     may be integrated or leave when 23-B allows it.
 
-    Actions: ``assign`` (``unit``, ``army``), ``release-garrison`` (``unit``), ``end-assignment``."""
+    Actions: ``assign`` (``unit``, ``army``), ``release-garrison`` (``unit``), ``end-assignment``.
+    """
 
     name = "autonomous-assignment"
     title = "Assignment of autonomous units"
@@ -207,11 +226,17 @@ class AutonomousAssignment(Step):
                 continue
             how = garrison_may_leave(g, p) if M.is_garrison(p) else None
             if how == "integrate":
-                out.extend({"type": "assign", "side": side, "unit": p.id, "army": a} for a in _garrison_armies(g, p))
+                out.extend(
+                    {"type": "assign", "side": side, "unit": p.id, "army": a}
+                    for a in _garrison_armies(g, p)
+                )
             elif how == "leave":
                 out.append({"type": "release-garrison", "side": side, "unit": p.id})
             elif not M.is_garrison(p) and p.loc.kind == "hex":
-                out.extend({"type": "assign", "side": side, "unit": p.id, "army": a} for a in assignable_armies(g, p))
+                out.extend(
+                    {"type": "assign", "side": side, "unit": p.id, "army": a}
+                    for a in assignable_armies(g, p)
+                )
         out.append({"type": "end-assignment", "side": side})
         return out
 
@@ -234,7 +259,10 @@ class AutonomousAssignment(Step):
                 raise IllegalAction("LGG 23-B", f"{p.id} is a garrison: it stays with its fortress")
             return
         if army not in assignable_armies(g, p):
-            why = why_not_attach(g, p, army) or "the unit must be autonomous and within the command range of the HQ"
+            why = (
+                why_not_attach(g, p, army)
+                or "the unit must be autonomous and within the command range of the HQ"
+            )
             raise IllegalAction("LGG 21", why)
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
@@ -245,10 +273,14 @@ class AutonomousAssignment(Step):
         p = g.state.pieces[action["unit"]]
         if M.is_garrison(p):
             release_garrison(g, p)
-            fog.emit_private(g, side, "garrison", f"{p.id} leaves its fortress", None, rule="LGG 23-B")
+            fog.emit_private(
+                g, side, "garrison", f"{p.id} leaves its fortress", None, rule="LGG 23-B"
+            )
         if action["type"] == "assign":
             attach(g, p, str(action["army"]))
-            fog.emit_private(g, side, "attach", f"{p.id} assigned to army {action['army']}", None, rule="LGG 21")
+            fog.emit_private(
+                g, side, "attach", f"{p.id} assigned to army {action['army']}", None, rule="LGG 21"
+            )
 
 
 @implements("LGG 21")

@@ -38,9 +38,25 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 RESULT_CODES = ("0", "½", "1", "M", "2", "E")
-TEST_CODES = {"X": "exploit", "H": "holds", "R": "repulsed", "D": "disorganized", "O": "out of combat",
-              "E": "eliminated", "P": "panic"}
-KINDS = ("open", "counter-offensive", "breakthrough", "overflow", "assault", "secondary", "main", "landing")
+TEST_CODES = {
+    "X": "exploit",
+    "H": "holds",
+    "R": "repulsed",
+    "D": "disorganized",
+    "O": "out of combat",
+    "E": "eliminated",
+    "P": "panic",
+}
+KINDS = (
+    "open",
+    "counter-offensive",
+    "breakthrough",
+    "overflow",
+    "assault",
+    "secondary",
+    "main",
+    "landing",
+)
 FIRE_DOCTRINES = ("fire", "combined")
 TRENCH_DEFENCE = ("trenches", "transition", "fire", "combined")
 MORALES = ("elite", "veteran", "active", "reservist", "mobilised")
@@ -88,8 +104,14 @@ def result(g: Game, bid: str) -> dict[str, Any]:
     return rec_of(g, bid)
 
 
-def units_of(rec: dict[str, Any], side: str, roles: tuple[str, ...] = ("front",), kinds: tuple[str, ...] = ("corps",),
-             sub: str | None = None, states: tuple[str, ...] | None = ("fit", "disorganized")) -> list[str]:
+def units_of(
+    rec: dict[str, Any],
+    side: str,
+    roles: tuple[str, ...] = ("front",),
+    kinds: tuple[str, ...] = ("corps",),
+    sub: str | None = None,
+    states: tuple[str, ...] | None = ("fit", "disorganized"),
+) -> list[str]:
     out = []
     for uid, u in sorted(rec["units"].items()):
         if u["side"] != side or u["role"] not in roles or u["kind"] not in kinds:
@@ -119,15 +141,19 @@ def side_doctrine(g: Game, rec: dict[str, Any], side: str) -> str:
 
 
 def side_doctrine_at(g: Game, side: str, i: int) -> str:
-    """The doctrine of the side's units in hex ``i`` (their leading nation), or of its first power."""
-    units = [p for p in M.units_at_hex(g, i, side) if p.type == "corps"] or M.units_at_hex(g, i, side)
+    """The doctrine of the side's units in hex ``i`` (their leading nation), or of its first
+    power."""
+    units = [p for p in M.units_at_hex(g, i, side) if p.type == "corps"] or M.units_at_hex(
+        g, i, side
+    )
     nation = units[0].nation if units else (M.powers_of(g, side) or [""])[0]
     fr = fronts_of(g, i)
     return doctrine.doctrine(g, nation, fr[0] if fr else M.WEST)
 
 
 def fire_procedure(g: Game, rec: dict[str, Any]) -> bool:
-    """Rules written for Fire Doctrine (16.1-A, 16.4-E, 16.6-A, 16.7-A/B, 17.3) follow the attacker's doctrine."""
+    """Rules written for Fire Doctrine (16.1-A, 16.4-E, 16.6-A, 16.7-A/B, 17.3) follow the
+    attacker's doctrine."""
     return side_doctrine(g, rec, rec["attacker"]) in FIRE_DOCTRINES
 
 
@@ -144,9 +170,15 @@ def describe(g: Game, p: Piece) -> str:
     if p.type == "corps":
         arm = M.arm(p) or "infantry"
         face = " (reduced)" if M.is_reduced(p) else ""
-        return f"{M.nation_name(g, p.nation)} {arm} corps {p.stat('attack', 0)}-{p.stat('defense', 0)} fire {p.stat('fire', 0)}{face}"
+        return (
+            f"{M.nation_name(g, p.nation)} {arm} corps {p.stat('attack', 0)}-{p.stat('defense', 0)}"
+            f" fire {p.stat('fire', 0)}{face}"
+        )
     if p.type == "artillery":
-        return f"{M.nation_name(g, p.nation)} {p.attrs.get('category', 'heavy')} artillery (support {p.stat('support', 0)})"
+        return (
+            f"{M.nation_name(g, p.nation)} {p.attrs.get('category', 'heavy')} artillery (support"
+            f" {p.stat('support', 0)})"
+        )
     if p.type == "tank":
         return f"{M.nation_name(g, p.nation)} {p.attrs.get('category', 'heavy')} tank"
     if p.type == "fortress":
@@ -154,18 +186,52 @@ def describe(g: Game, p: Piece) -> str:
     return f"{M.nation_name(g, p.nation)} {p.type}"
 
 
-def say(g: Game, side: str, type: str, text: str, others: str | None, rule: str | None = None) -> None:
+def say(
+    g: Game, side: str, type: str, text: str, others: str | None, rule: str | None = None
+) -> None:
     """An event about ``side``'s units: full text for it, ``others`` for everybody else."""
     fog.emit_private(g, side, type, text, others, rule=rule)
 
 
-# ====================================================================== battle parameters (the entry point)
+# ============================================================== battle parameters (the entry point)
 SPEC_KEYS = {
-    "hex", "attacker", "kind", "armies", "attacker_units", "defender_units", "table", "great", "round_cap",
-    "min_rounds", "obstinacy_from_round", "trench", "orders", "modifiers", "no_generals", "forced_attacker_result",
-    "no_repulse", "breakthrough", "counter_offensive", "retreat", "before_round", "after_round", "bombardment",
-    "d12_cap", "general_cap", "flank_breakthrough", "artillery_reuse", "no_exchange", "retreat_limit", "tactics",
-    "front", "origin_battle", "fortress", "free_tests", "uncounted_losses", "alternate", "ignore_terrain",
+    "hex",
+    "attacker",
+    "kind",
+    "armies",
+    "attacker_units",
+    "defender_units",
+    "table",
+    "great",
+    "round_cap",
+    "min_rounds",
+    "obstinacy_from_round",
+    "trench",
+    "orders",
+    "modifiers",
+    "no_generals",
+    "forced_attacker_result",
+    "no_repulse",
+    "breakthrough",
+    "counter_offensive",
+    "retreat",
+    "before_round",
+    "after_round",
+    "bombardment",
+    "d12_cap",
+    "general_cap",
+    "flank_breakthrough",
+    "artillery_reuse",
+    "no_exchange",
+    "retreat_limit",
+    "tactics",
+    "front",
+    "origin_battle",
+    "fortress",
+    "free_tests",
+    "uncounted_losses",
+    "alternate",
+    "ignore_terrain",
     "new_army",
 }
 MOD_TARGETS = ("value", "d12", "combativeness", "column")
@@ -197,16 +263,36 @@ def battle_params(g: Game, **spec: Any) -> dict[str, Any]:
         if v is not None and (not isinstance(v, list) or not set(v) <= {"attacker", "defender"}):
             raise ValueError(f"battle_params: {key} is a list of roles (attacker, defender)")
     fid = spec.get("fortress")
-    if fid is not None and (kind != "assault" or fid not in g.state.pieces or g.state.pieces[fid].type != "fortress"):
-        raise ValueError(f"battle_params: fortress {fid!r} names no fortress (an assault's only, LGG 23-G)")
+    if fid is not None and (
+        kind != "assault" or fid not in g.state.pieces or g.state.pieces[fid].type != "fortress"
+    ):
+        raise ValueError(
+            f"battle_params: fortress {fid!r} names no fortress (an assault's only, LGG 23-G)"
+        )
     for k, m in enumerate(spec.get("modifiers") or []):
-        if m.get("side") not in ("attacker", "defender") or m.get("target") not in MOD_TARGETS \
-                or not isinstance(m.get("value"), int) or not m.get("rule"):
-            raise ValueError(f"battle_params: modifiers[{k}] needs side attacker/defender, target "
-                             f"{'/'.join(MOD_TARGETS)}, an integer value and a rule id")
+        if (
+            m.get("side") not in ("attacker", "defender")
+            or m.get("target") not in MOD_TARGETS
+            or not isinstance(m.get("value"), int)
+            or not m.get("rule")
+        ):
+            raise ValueError(
+                f"battle_params: modifiers[{k}] needs side attacker/defender, target "
+                f"{'/'.join(MOD_TARGETS)}, an integer value and a rule id"
+            )
     for role in ("attacker", "defender"):
-        if sum(1 for m in spec.get("modifiers") or [] if m["side"] == role and m["rule"] == "LGG 16.4-B") > 1:
-            raise ValueError(f"battle_params: only one event counter per side affects a battle (LGG 16.4-B; {role})")
+        if (
+            sum(
+                1
+                for m in spec.get("modifiers") or []
+                if m["side"] == role and m["rule"] == "LGG 16.4-B"
+            )
+            > 1
+        ):
+            raise ValueError(
+                "battle_params: only one event counter per side affects a battle (LGG 16.4-B;"
+                f" {role})"
+            )
     for key in ("armies", "attacker_units", "defender_units"):
         v = spec.get(key)
         if v is not None and (not isinstance(v, list) or not all(isinstance(x, str) for x in v)):
@@ -230,16 +316,50 @@ def battle_params(g: Game, **spec: Any) -> dict[str, Any]:
         del store[old]
     act = s.get("activation")
     store[bid] = {
-        "id": bid, "hex": lab, "hex_i": g.board.idx(lab), "kind": kind, "attacker": att, "defender": M.other_side(att),
+        "id": bid,
+        "hex": lab,
+        "hex_i": g.board.idx(lab),
+        "kind": kind,
+        "attacker": att,
+        "defender": M.other_side(att),
         "spec": {k: v for k, v in spec.items() if k not in ("hex", "attacker", "kind")},
-        "turn": now, "activation": act["serial"] if act else None, "phase": "new", "round": 0,
-        "units": {}, "subs": {}, "engaged": {}, "queue": [], "losses": {M.CP: 0, M.ENTENTE: 0},
-        "unit_losses": {}, "ended": False, "winner": None, "loser": None, "ended_by": "", "panic": None,
-        "bold": False, "exchanges": {}, "nations": {}, "armies": list(spec.get("armies") or []),
-        "def_armies": [], "great": False, "obstinacy": {}, "log": [], "budgets": {}, "trench_cuts": [],
-        "aggravate": {}, "breakthrough_units": [], "sub_wins": [], "allied_sent": {}, "allied_refused": {},
-        "defender_state": "", "attacker_from": [], "late_split": False, "used_art": {}, "tank_value": {},
-        "breakthrough_level": None, "breakthrough_corps": None,
+        "turn": now,
+        "activation": act["serial"] if act else None,
+        "phase": "new",
+        "round": 0,
+        "units": {},
+        "subs": {},
+        "engaged": {},
+        "queue": [],
+        "losses": {M.CP: 0, M.ENTENTE: 0},
+        "unit_losses": {},
+        "ended": False,
+        "winner": None,
+        "loser": None,
+        "ended_by": "",
+        "panic": None,
+        "bold": False,
+        "exchanges": {},
+        "nations": {},
+        "armies": list(spec.get("armies") or []),
+        "def_armies": [],
+        "great": False,
+        "obstinacy": {},
+        "log": [],
+        "budgets": {},
+        "trench_cuts": [],
+        "aggravate": {},
+        "breakthrough_units": [],
+        "sub_wins": [],
+        "allied_sent": {},
+        "allied_refused": {},
+        "defender_state": "",
+        "attacker_from": [],
+        "late_split": False,
+        "used_art": {},
+        "tank_value": {},
+        "breakthrough_level": None,
+        "breakthrough_corps": None,
     }
     M.touch(g)
     return {"battle": bid}
@@ -255,7 +375,8 @@ def fight_battle_now(g: Game, **spec: Any) -> str:
 # ====================================================================== set-up helpers
 @implements("LGG 16-A", "LGG 16.1-A")
 def determine_great(g: Game, rec: dict[str, Any]) -> bool:
-    """LGG 16.1-A: a great battle when, in Movement Doctrine, the attacker and the defender each line
+    """LGG 16.1-A: a great battle when, in Movement Doctrine, the attacker and the defender each
+    line
     up at least 4 front-line corps; in Fire Doctrine as soon as the attacker lines up 4 (reserves
     excluded). An assault is never a great battle (23-G)."""
     forced = rec["spec"].get("great")
@@ -335,7 +456,11 @@ def unit_army(g: Game, rec: dict[str, Any], uid: str) -> str | None:
 
 def is_bef(g: Game, p: Piece) -> bool:
     """LGG 16.4-C: the two British 83-9-4 infantry corps and the 3-3-6 cavalry."""
-    return p.nation == "GB" and p.type == "corps" and str(p.attrs.get("code", "")) in ("83-9-4", "3-3-6")
+    return (
+        p.nation == "GB"
+        and p.type == "corps"
+        and str(p.attrs.get("code", "")) in ("83-9-4", "3-3-6")
+    )
 
 
 def bef_active(g: Game) -> bool:
@@ -374,8 +499,14 @@ def siberian_elite(g: Game, nation: str) -> str | None:
     """LGG 16.4-I: the Siberian corps with elite morale outside snow (the owner's choice this turn,
     :class:`.battle_steps.SiberianChoice`; before any choice, the first one by id)."""
     chosen = M.st(g).get("siberian_elite", {}).get(nation)
-    sib = sorted(q.id for q in g.state.pieces.values() if q.nation == nation and q.type == "corps"
-                 and q.attrs.get("siberian") and q.loc.kind != "box")
+    sib = sorted(
+        q.id
+        for q in g.state.pieces.values()
+        if q.nation == nation
+        and q.type == "corps"
+        and q.attrs.get("siberian")
+        and q.loc.kind != "box"
+    )
     if chosen in sib:
         return str(chosen)
     return sib[0] if sib else None
@@ -411,12 +542,20 @@ class RoundCalc:
 
     def explain(self) -> str:
         a, d = self.attacker, self.defender
-        return (f"attacker {a.total} ({a.base}{'; ' + a.mods.explain() if len(a.mods) else ''}"
-                f"{'; halved, out of supply' if a.halved else ''}) vs defender {d.total} ({d.base}"
-                f"{'; ' + d.mods.explain() if len(d.mods) else ''}{'; halved, out of supply' if d.halved else ''}): "
-                f"differential {self.differential:+d}, fire {a.fire} vs {d.fire} shift {self.fire_shift:+d}"
-                f"{', ' + self.column_mods.explain() if len(self.column_mods) else ''} -> column {self.column}; "
-                f"D12 modifier {self.d12_total:+d} ({self.d12.explain()})")
+        a_mods = "; " + a.mods.explain() if len(a.mods) else ""
+        a_half = "; halved, out of supply" if a.halved else ""
+        d_mods = "; " + d.mods.explain() if len(d.mods) else ""
+        d_half = "; halved, out of supply" if d.halved else ""
+        col_mods = ", " + self.column_mods.explain() if len(self.column_mods) else ""
+        return (
+            f"attacker {a.total}"
+            f" ({a.base}{a_mods}{a_half})"
+            f" vs defender {d.total}"
+            f" ({d.base}{d_mods}{d_half}):"
+            f" differential {self.differential:+d}, fire {a.fire} vs {d.fire} shift"
+            f" {self.fire_shift:+d}{col_mods}"
+            f" -> column {self.column}; D12 modifier {self.d12_total:+d} ({self.d12.explain()})"
+        )
 
 
 def _spec_mods(rec: dict[str, Any], role: str, target: str, sub: str | None, rnd: int) -> Modifiers:
@@ -450,15 +589,19 @@ def _tactical(g: Game, rec: dict[str, Any], sub: str, side: str) -> Modifiers:
 
 
 def _support(g: Game, rec: dict[str, Any], sub: str, side: str, eng: dict[str, Any]) -> Modifiers:
-    """LGG 15-B / 16.2-B / 23-C / 39-B: artillery (or fortress) and tank support of the engaged corps."""
+    """LGG 15-B / 16.2-B / 23-C / 39-B: artillery (or fortress) and tank support of the engaged
+    corps."""
     out = Modifiers()
     front = battle_front(g, rec)
     art = eng.get("art")
     if art:
         p = piece(g, art)
         if p.type == "fortress":
-            out.add(artillery.fortress_support_value(g, p, front), "LGG 23-C" if side == rec["defender"] else "LGG 23-D",
-                    "fortress as artillery")
+            out.add(
+                artillery.fortress_support_value(g, p, front),
+                "LGG 23-C" if side == rec["defender"] else "LGG 23-D",
+                "fortress as artillery",
+            )
         elif side != rec["attacker"] or fortress.assault_support_bonus(g, rec):
             # 23-G: against a fortress not neutralised it only cancels the organic artillery
             out.add(artillery.support_value(g, p, front), "LGG 16.2-B", "artillery support")
@@ -470,10 +613,25 @@ def _support(g: Game, rec: dict[str, Any], sub: str, side: str, eng: dict[str, A
     return out
 
 
-@implements("LGG 16.3", "LGG 16.3-A", "LGG 16.3-B", "LGG 16.3-C", "LGG 16.3-D", "LGG 9-G", "LGG 23-C", "LGG 36.1",
-            "LGG 16.4-G", "LGG 16.4-H")
-def round_calc(g: Game, rec: dict[str, Any], sub: str, engaged: dict[str, Any] | None = None,
-               rnd: int | None = None) -> RoundCalc:
+@implements(
+    "LGG 16.3",
+    "LGG 16.3-A",
+    "LGG 16.3-B",
+    "LGG 16.3-C",
+    "LGG 16.3-D",
+    "LGG 9-G",
+    "LGG 23-C",
+    "LGG 36.1",
+    "LGG 16.4-G",
+    "LGG 16.4-H",
+)
+def round_calc(
+    g: Game,
+    rec: dict[str, Any],
+    sub: str,
+    engaged: dict[str, Any] | None = None,
+    rnd: int | None = None,
+) -> RoundCalc:
     """LGG 16.3 / 16.4: the force differential, fire shift and D12 modifier of a round.
 
     Attacker: attack value + attacker modifiers + tactical situation + support; defender: defence
@@ -496,8 +654,13 @@ def round_calc(g: Game, rec: dict[str, Any], sub: str, engaged: dict[str, Any] |
     af = SideForce(ea.get("corps"), int(pa.stat("attack", 0)) if pa else 0)
     if pa is not None:
         if M.is_cavalry(pa) and pd is not None and M.is_infantry(pd):
-            stack = [piece(g, u) for u in rec["units"] if rec["units"][u]["side"] == att_side
-                     and rec["units"][u]["kind"] == "corps" and rec["units"][u]["role"] in ("front", "rear")]
+            stack = [
+                piece(g, u)
+                for u in rec["units"]
+                if rec["units"][u]["side"] == att_side
+                and rec["units"][u]["kind"] == "corps"
+                and rec["units"][u]["role"] in ("front", "rear")
+            ]
             if not any(M.is_infantry(q) for q in stack):
                 af.mods.add(-2, "LGG 16.3-C", "cavalry without infantry attacking infantry")
         if rec["spec"].get("flank_breakthrough"):
@@ -523,8 +686,12 @@ def round_calc(g: Game, rec: dict[str, Any], sub: str, engaged: dict[str, Any] |
     # ---- defender
     df = SideForce(ed.get("corps"), int(pd.stat("defense", 0)) if pd is not None else 0)
     terrain_codes = [mapdata.terrain_info(g, i).defense]
-    ignore_terrain = bool(rec["spec"].get("ignore_terrain"))  # 23-G: an assault ignores the surrounding terrain
-    if ignore_terrain or (limited and mapdata.effective_terrain(g, i) not in ("mountain", "high_mountain")):
+    ignore_terrain = bool(
+        rec["spec"].get("ignore_terrain")
+    )  # 23-G: an assault ignores the surrounding terrain
+    if ignore_terrain or (
+        limited and mapdata.effective_terrain(g, i) not in ("mountain", "high_mountain")
+    ):
         terrain_codes = []
     src = rec["units"].get(ea.get("corps") or "", {}).get("from")
     if src and g.board.has_label(src) and not ignore_terrain:
@@ -548,7 +715,11 @@ def round_calc(g: Game, rec: dict[str, Any], sub: str, engaged: dict[str, Any] |
         if v:
             df.mods.add(v, "LGG 16.3-B", "city")
     fort = defender_fortress(g, rec)
-    if fort is not None and rec["kind"] != "assault" and mapdata.effective_terrain(g, i) == "plains":
+    if (
+        fort is not None
+        and rec["kind"] != "assault"
+        and mapdata.effective_terrain(g, i) == "plains"
+    ):
         df.mods.add(1, "LGG 23-C", "fortress in plains")
     if not limited:
         tr = trench_level(g, rec, sub, rnd)
@@ -593,7 +764,8 @@ def round_calc(g: Game, rec: dict[str, Any], sub: str, engaged: dict[str, Any] |
     af.fire, df.fire = fire_of(pa), fire_of(pd)
     forced_fire = fortress.assault_fire(g, rec)
     if forced_fire is not None and pd is not None:
-        df.fire = forced_fire  # 23-G: the fortress gives the engaged unit a fire value of 3, whatever its own
+        # 23-G: the fortress gives the engaged unit a fire value of 3, whatever its own
+        df.fire = forced_fire
     if ignores_fire(pd):
         af.fire = 0
     if ignores_fire(pa):
@@ -658,7 +830,8 @@ def attacker_fortress(g: Game, rec: dict[str, Any]) -> Piece | None:
 
 
 def trench_level(g: Game, rec: dict[str, Any], sub: str, rnd: int) -> int:
-    """The defender's trench level in a sub-battle this round (28-B), after reductions (37-F, 37-G)."""
+    """The defender's trench level in a sub-battle this round (28-B), after reductions (37-F,
+    37-G)."""
     base = int(rec["spec"].get("trench") or 0)
     cut = 0
     for c in rec.get("trench_cuts", []):
@@ -672,7 +845,9 @@ def reduce_trench(g: Game, bid: str, sub: str | None, n: int, rounds: int = 1) -
     next, before the first) round, for ``rounds`` rounds (37-F r2/r3, 37-G infiltration)."""
     rec = rec_of(g, bid)
     first = max(1, int(rec["round"]))
-    rec.setdefault("trench_cuts", []).append({"sub": sub, "n": int(n), "from": first, "to": first + rounds - 1})
+    rec.setdefault("trench_cuts", []).append(
+        {"sub": sub, "n": int(n), "from": first, "to": first + rounds - 1}
+    )
     M.touch(g)
 
 
@@ -694,8 +869,11 @@ def superiority(g: Game, rec: dict[str, Any]) -> int:
     if fire_procedure(g, rec):
         if d >= a + 3:
             return -1
-        if rec["great"] and a >= d + 3 and (rec["spec"].get("orders", {}).get("attacker") == "E"
-                                            or rec["attacker"] in won):
+        if (
+            rec["great"]
+            and a >= d + 3
+            and (rec["spec"].get("orders", {}).get("attacker") == "E" or rec["attacker"] in won)
+        ):
             return 1
         return 0
     if rec["great"] and not won:
@@ -727,8 +905,19 @@ def _general_bonus(g: Game, rec: dict[str, Any], side: str, corps: str | None) -
     return v, f"general of {army}"
 
 
-@implements("LGG 16.4", "LGG 16.4-A", "LGG 16.4-B", "LGG 16.4-C", "LGG 16.4-F", "LGG 16.4-H", "LGG 16.4-J", "LGG 7-C")
-def d12_modifiers(g: Game, rec: dict[str, Any], sub: str, eng: dict[str, Any] | None = None) -> tuple[Modifiers, int, int]:
+@implements(
+    "LGG 16.4",
+    "LGG 16.4-A",
+    "LGG 16.4-B",
+    "LGG 16.4-C",
+    "LGG 16.4-F",
+    "LGG 16.4-H",
+    "LGG 16.4-J",
+    "LGG 7-C",
+)
+def d12_modifiers(
+    g: Game, rec: dict[str, Any], sub: str, eng: dict[str, Any] | None = None
+) -> tuple[Modifiers, int, int]:
     """LGG 16.4: the net modifier of the combat D12 (attacker's point of view) -> (items, capped
     total, cap). Generals (A), events (B, as caller modifiers, one per side), BEF (C, option
     ``bef-modifier``), numerical superiority (D/E), doctrine (F), both mountain corps in mountains
@@ -759,8 +948,11 @@ def d12_modifiers(g: Game, rec: dict[str, Any], sub: str, eng: dict[str, Any] | 
             mods.add(1, "LGG 16.4-C", "BEF corps defending (-1 for the defender)")
     sup = superiority(g, rec)
     if sup:
-        mods.add(sup, "LGG 16.4-E" if fire_procedure(g, rec) else "LGG 16.4-D",
-                 "attacker numerical superiority" if sup > 0 else "defender numerical superiority")
+        mods.add(
+            sup,
+            "LGG 16.4-E" if fire_procedure(g, rec) else "LGG 16.4-D",
+            "attacker numerical superiority" if sup > 0 else "defender numerical superiority",
+        )
     da, dd = side_doctrine(g, rec, att), side_doctrine(g, rec, dfn)
     if da == "movement" and dd != "movement":
         pen = int(g.opt("movement-vs-fire-penalty"))
@@ -773,7 +965,13 @@ def d12_modifiers(g: Game, rec: dict[str, Any], sub: str, eng: dict[str, Any] | 
     sw = weather.attacker_weather_d12(g, i)
     if sw:
         mods.add(sw, "LGG 7-C", "snow")
-    if ca and cd and M.arm(piece(g, ca)) == "mountain" and M.arm(piece(g, cd)) == "mountain" and in_mountains(g, i):
+    if (
+        ca
+        and cd
+        and M.arm(piece(g, ca)) == "mountain"
+        and M.arm(piece(g, cd)) == "mountain"
+        and in_mountains(g, i)
+    ):
         mods.add(-1, "LGG 16.4-H", "mountain corps on both sides: defender +1")
     cap = rec["spec"].get("d12_cap")
     if cap is None:
@@ -823,7 +1021,9 @@ def tally(g: Game, rec: dict[str, Any], uid: str, n: int) -> None:
         return
     side = rec["units"][uid]["side"] if uid in rec["units"] else piece(g, uid).side
     role = "attacker" if side == rec["attacker"] else "defender"
-    if role not in (rec["spec"].get("uncounted_losses") or []):  # 23-G: not the losses of an assault's defenders
+    if role not in (
+        rec["spec"].get("uncounted_losses") or []
+    ):  # 23-G: not the losses of an assault's defenders
         rec["losses"][side] = int(rec["losses"].get(side, 0)) + n
         year = M.st(g).setdefault("losses_year", {}).setdefault(str(M.current_turn(g).year), {})
         nation = piece(g, uid).nation
@@ -863,7 +1063,8 @@ def can_pay_pr(g: Game, rec: dict[str, Any], uid: str) -> bool:
 
 @implements("LGG 16.5-B", "LGG 16-D")
 def pay_pr(g: Game, rec: dict[str, Any], uid: str, rule: str, reason: str) -> bool:
-    """LGG 16.5-B / 16-D: spend 1 PR for a unit (from the isolated army's budget when there is one)."""
+    """LGG 16.5-B / 16-D: spend 1 PR for a unit (from the isolated army's budget when there is
+    one)."""
     from grognard.rulesets.lgg1418.reinforcement import add_pr
 
     if not can_pay_pr(g, rec, uid):
@@ -913,8 +1114,14 @@ def out_of_combat(g: Game, rec: dict[str, Any], uid: str, rule: str) -> None:
     u = rec["units"][uid]
     u["state"] = "out"
     u["role"] = "gone"
-    say(g, p.side, "out-of-combat", f"{p.id} is out of combat (back next turn, reduced)",
-        f"a {p.side} corps is out of combat", rule=rule)
+    say(
+        g,
+        p.side,
+        "out-of-combat",
+        f"{p.id} is out of combat (back next turn, reduced)",
+        f"a {p.side} corps is out of combat",
+        rule=rule,
+    )
 
 
 def flip_reduced(g: Game, uid: str, rule: str) -> bool:
@@ -927,8 +1134,16 @@ def flip_reduced(g: Game, uid: str, rule: str) -> bool:
 
 
 @implements("LGG 16.5-B", "LGG 16.2-A", "LGG 9-G", "LGG 16.7-C", "LGG 28-B", "LGG 36.2-B")
-def test_modifiers(g: Game, rec: dict[str, Any], uid: str, *, reduced_hit: bool = False, panic: bool = False,
-                   away: bool = False, terror: bool = False) -> Modifiers:
+def test_modifiers(
+    g: Game,
+    rec: dict[str, Any],
+    uid: str,
+    *,
+    reduced_hit: bool = False,
+    panic: bool = False,
+    away: bool = False,
+    terror: bool = False,
+) -> Modifiers:
     """LGG 16.5-B: modifiers of a combativeness test. Out of supply -2 (9-G); engaged again after
     the previous round (16.2-A, value in ``data/battle.toml``); a reduced unit hit by "2" -2
     (16.5-A); retreat away from supply while isolated or out of supply -3 (16.7-C); the
@@ -947,7 +1162,11 @@ def test_modifiers(g: Game, rec: dict[str, Any], uid: str, *, reduced_hit: bool 
     eng = u.get("engaged", [])
     r = int(rec["round"])
     if r in eng and (r - 1) in eng and not panic and not away:
-        mods.add(int(bdata(g)["combativeness"]["consecutive_engagement"]), "LGG 16.2-A", "engaged two rounds running")
+        mods.add(
+            int(bdata(g)["combativeness"]["consecutive_engagement"]),
+            "LGG 16.2-A",
+            "engaged two rounds running",
+        )
     if reduced_hit:
         mods.add(-2, "LGG 16.5-A", "already reduced when hit by a 2")
     if away:
@@ -955,8 +1174,13 @@ def test_modifiers(g: Game, rec: dict[str, Any], uid: str, *, reduced_hit: bool 
     role = "attacker" if p.side == rec["attacker"] else "defender"
     if role == "defender" and not away:
         doc = side_doctrine(g, rec, p.side)
-        if (not panic and table_id(g, rec) == "combat-trench" and doc in FIRE_DOCTRINES
-                and rec["kind"] != "counter-offensive" and not _in_movement(g, p)):
+        if (
+            not panic
+            and table_id(g, rec) == "combat-trench"
+            and doc in FIRE_DOCTRINES
+            and rec["kind"] != "counter-offensive"
+            and not _in_movement(g, p)
+        ):
             mods.add(2, "LGG 28-B", "defender in trench warfare")
         if doc == "transition":
             mods.add(1, "LGG 36.2-B", "defender, November-December 1914")
@@ -989,13 +1213,19 @@ def roll_test(g: Game, rec: dict[str, Any], uid: str, mods: Modifiers, reason: s
     p = piece(g, uid)
     tbl = table(g, test_table(g, rec, p))
     col = morale(g, rec, p)
-    r = g.roll(str(tbl.die), f"combativeness test ({reason}; {describe(g, p)}, {col})", "LGG 16.5-B", modifiers=mods)
+    r = g.roll(
+        str(tbl.die),
+        f"combativeness test ({reason}; {describe(g, p)}, {col})",
+        "LGG 16.5-B",
+        modifiers=mods,
+    )
     code = str(tbl.lookup(col, r.modified).result)
     return code
 
 
 def queue_test(g: Game, rec: dict[str, Any], uid: str, **kw: Any) -> None:
-    """Queue a combativeness test of a unit (bombardment and lull losses of 31-H and 32.2-C may use it)."""
+    """Queue a combativeness test of a unit (bombardment and lull losses of 31-H and 32.2-C may use
+    it)."""
     rec["queue"].append({"t": "test", "unit": uid, **kw})
     M.touch(g)
 

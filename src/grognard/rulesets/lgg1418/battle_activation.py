@@ -43,13 +43,17 @@ class ArmyBattles(Step):
         f.params["pending"] = list(f.params.get("hexes", []))
         f.params["fought"] = []
         f.params["bids"] = []
-        M.st(g).setdefault("army_battles", {})[str(f.params.get("activation"))] = {"pending": list(f.params["pending"])}
+        M.st(g).setdefault("army_battles", {})[str(f.params.get("activation"))] = {
+            "pending": list(f.params["pending"])
+        }
         M.touch(g)
 
     def leave(self, g: Game, f: Frame) -> None:
         M.st(g).get("army_battles", {}).pop(str(f.params.get("activation")), None)
         for p in g.state.pieces.values():
-            if "art_used" in p.attrs and p.attrs["art_used"].get("act") == f.params.get("activation"):
+            if "art_used" in p.attrs and p.attrs["art_used"].get("act") == f.params.get(
+                "activation"
+            ):
                 M.set_attr(g, p, "art_used", None)
             if p.attrs.get("no_breakthrough") == f.params.get("activation"):
                 M.set_attr(g, p, "no_breakthrough", None)
@@ -69,19 +73,36 @@ class ArmyBattles(Step):
             now = {M.label(g, i) for i in battle_hexes(g, side)}
             while f.params["pending"]:
                 lab = f.params["pending"].pop(0)
-                M.st(g)["army_battles"][str(f.params.get("activation"))]["pending"] = list(f.params["pending"])
+                M.st(g)["army_battles"][str(f.params.get("activation"))]["pending"] = list(
+                    f.params["pending"]
+                )
                 if lab not in now or lab in f.params["fought"]:
                     continue
                 f.params["fought"].append(lab)
-                armies = sorted({a for p in M.units_at_hex(g, g.board.idx(lab), side)
-                                 if p.type == "corps" and (a := command_army(g, p)) is not None})
-                params = battle.battle_params(g, hex=lab, attacker=side, kind="open", retreat="deferred",
-                                              armies=armies[:2] or None)
+                armies = sorted(
+                    {
+                        a
+                        for p in M.units_at_hex(g, g.board.idx(lab), side)
+                        if p.type == "corps" and (a := command_army(g, p)) is not None
+                    }
+                )
+                params = battle.battle_params(
+                    g,
+                    hex=lab,
+                    attacker=side,
+                    kind="open",
+                    retreat="deferred",
+                    armies=armies[:2] or None,
+                )
                 f.params["bids"].append(params["battle"])
                 f.params["last"] = params["battle"]
                 # 29-32: the trench-warfare rules prepare the battle, then push its battle step.
                 return hooks.child(g, "battle-preparation", params) or ("battle", params)
-            done_here = {r["hex"] for r in battle.battles(g).values() if r.get("activation") == f.params.get("activation")}
+            done_here = {
+                r["hex"]
+                for r in battle.battles(g).values()
+                if r.get("activation") == f.params.get("activation")
+            }
             extra = sorted(now - set(f.params["fought"]) - done_here)
             if extra:
                 f.params["pending"] = extra
@@ -95,8 +116,10 @@ class ArmyBattles(Step):
                 return "battle-retreats", {"battles": bids}
             return self.next_child(g, f)
         if stage == "placement":
-            todo = f.params.setdefault("place_todo", [[b, s] for b in self._all_bids(g, f)
-                                                           for s in (side, M.other_side(side))])
+            todo = f.params.setdefault(
+                "place_todo",
+                [[b, s] for b in self._all_bids(g, f) for s in (side, M.other_side(side))],
+            )
             while todo:
                 bid, s = todo.pop(0)
                 return "battle-placement", {"battle": bid, "side": s}  # always asked (4-A)
@@ -113,8 +136,11 @@ class ArmyBattles(Step):
             return self.next_child(g, f)
         if stage == "breakthrough":
             f.params["stage"] = "done"
-            return "breakthrough", {"side": side, "battles": self._all_bids(g, f),
-                                    "activation": f.params.get("activation")}
+            return "breakthrough", {
+                "side": side,
+                "battles": self._all_bids(g, f),
+                "activation": f.params.get("activation"),
+            }
         return None
 
     def _all_bids(self, g: Game, f: Frame) -> list[str]:
@@ -134,7 +160,11 @@ def overflow_moves(g: Game, rec: dict[str, Any]) -> list[Action]:
     left (terrain cost), and may fight there at once."""
     side = rec["attacker"]
     i = rec["hex_i"]
-    units = [p for p in M.units_at_hex(g, i, side) if p.loc.kind == "hex" and p.type in ("corps", "artillery")]
+    units = [
+        p
+        for p in M.units_at_hex(g, i, side)
+        if p.loc.kind == "hex" and p.type in ("corps", "artillery")
+    ]
     if not units:
         return []
     out: list[Action] = []
@@ -147,13 +177,22 @@ def overflow_moves(g: Game, rec: dict[str, Any]) -> list[Action]:
             if movement.static_step_problem(g, p, i, j) is not None:
                 ok = False
                 break
-            left = movement.allowance(g, p) - (movement.spent(p, serial) if serial is not None else 0)
+            left = movement.allowance(g, p) - (
+                movement.spent(p, serial) if serial is not None else 0
+            )
             if movement.step_cost(g, p, i, j) > left:
                 ok = False
                 break
         if ok:
-            out.append({"type": "overflow", "side": side, "battle": rec["id"], "to": M.label(g, j),
-                        "units": sorted(p.id for p in units)})
+            out.append(
+                {
+                    "type": "overflow",
+                    "side": side,
+                    "battle": rec["id"],
+                    "to": M.label(g, j),
+                    "units": sorted(p.id for p in units),
+                }
+            )
     return out
 
 
@@ -192,11 +231,24 @@ class Overflow(Step):
             M.set_attr(g, p, "mv_from", rec["hex_i"])
             if serial is not None:
                 M.set_attr(g, p, "mv_spent", movement.spent(p, serial) + cost)
-        say(g, side, "overflow", f"{', '.join(action['units'])} overflow from {rec['hex']} into {action['to']}",
-            f"{side} overflows from {rec['hex']} into {action['to']}", rule="LGG 16.7-F")
+        say(
+            g,
+            side,
+            "overflow",
+            f"{', '.join(action['units'])} overflow from {rec['hex']} into {action['to']}",
+            f"{side} overflows from {rec['hex']} into {action['to']}",
+            rule="LGG 16.7-F",
+        )
         if j in M.enemy_present_hexes(g, side):
-            params = battle.battle_params(g, hex=action["to"], attacker=side, kind="overflow", retreat="immediate",
-                                          counter_offensive=False, armies=rec["armies"] or None)
+            params = battle.battle_params(
+                g,
+                hex=action["to"],
+                attacker=side,
+                kind="overflow",
+                retreat="immediate",
+                counter_offensive=False,
+                armies=rec["armies"] or None,
+            )
             parent = next((fr for fr in reversed(g.state.frames) if fr.step == hooks.BATTLES), None)
             if parent is not None:
                 parent.params.setdefault("overflow_bids", []).append(params["battle"])
@@ -213,7 +265,9 @@ STEPS: tuple[type[Step], ...] = (ArmyBattles, Overflow)
 
 # ====================================================================== attack restrictions (16-A)
 @implements("LGG 16-A")
-def attack_move_check(g: Game, act: dict[str, Any], members: list[Any], j: int, mode: str, engage: bool) -> None:
+def attack_move_check(
+    g: Game, act: dict[str, Any], members: list[Any], j: int, mode: str, engage: bool
+) -> None:
     """LGG 16-A: an attack (a move into an enemy stack) may not start from a hex holding units of
     another friendly army (a defeated attacker must go back there); at most two armies attack a
     hex together; an enemy stack already attacked and beaten this turn by the side (it has just
@@ -229,14 +283,22 @@ def attack_move_check(g: Game, act: dict[str, Any], members: list[Any], j: int, 
         for q in M.units_at_hex(g, i, side):
             a = command_army(g, q)
             if a is not None and a not in movers and q not in members and q.type != "ghq":
-                raise IllegalAction("LGG 16-A", "an attack may not start from a hex holding units of another "
-                                    "friendly army (a defeated attacker must go back to it)")
+                raise IllegalAction(
+                    "LGG 16-A",
+                    "an attack may not start from a hex holding units of another "
+                    "friendly army (a defeated attacker must go back to it)",
+                )
     there = {a for q in M.units_at_hex(g, j, side) if (a := command_army(g, q)) is not None}
     if len(there | movers) > 2:
         raise IllegalAction("LGG 16-A", "at most two armies attack an enemy hex together")
     mk = g.state.marker("retreated", g.board.label(j))
-    if mk and mk.get("turn") == M.turn_index(g) and mk.get("side") != side and not act.get("breakthrough") \
-            and not act.get("reaction"):
+    if (
+        mk
+        and mk.get("turn") == M.turn_index(g)
+        and mk.get("side") != side
+        and not act.get("breakthrough")
+        and not act.get("reaction")
+    ):
         raise IllegalAction("LGG 16-A", "that enemy stack has already been attacked this turn")
 
 

@@ -61,7 +61,11 @@ def attack_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
     j = g.board.idx(to)
     if j not in M.enemy_present_hexes(g, side):
         return None
-    units = [g.state.pieces[u] for u in action.get("units", []) if u in g.state.pieces and g.state.pieces[u].side == side]
+    units = [
+        g.state.pieces[u]
+        for u in action.get("units", [])
+        if u in g.state.pieces and g.state.pieces[u].side == side
+    ]
     if not units:
         return None
     group = movement.group_members(g, units)
@@ -76,13 +80,21 @@ def attack_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
     best = max(corps, key=lambda p: (int(p.stat("attack", 0)), p.id))
     amods = Modifiers()
     if arts:
-        amods.add(max(artillery.support_value(g, a, fr) for a in arts), "LGG 16.2-B", "best artillery support")
+        amods.add(
+            max(artillery.support_value(g, a, fr) for a in arts),
+            "LGG 16.2-B",
+            "best artillery support",
+        )
     a_total = max(1, int(best.stat("attack", 0)) + int(amods.total()))
     dmods = Modifiers()
     codes = [mapdata.terrain_info(g, j).defense]
     if i is not None and j in g.board.neighbors(i):
         for f in mapdata.hexside_features(g, i, j):
-            if f.defense and f.defense != "0" and not (f.frozen_in_severe_snow and mapdata.frozen(g, j)):
+            if (
+                f.defense
+                and f.defense != "0"
+                and not (f.frozen_in_severe_snow and mapdata.frozen(g, j))
+            ):
                 codes.append(f.defense)
     v, running = battle.two_digit_total(g, codes, 1)
     if v:
@@ -92,8 +104,10 @@ def attack_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
         dmods.add(wb, "LGG 7-B/7-C", "weather")
     if mapdata.is_city(g, j):
         dmods.add(int(battle.bdata(g)["defence"]["city"]), "LGG 16.3-B", "city")
-    if any(q.type == "fortress" and q.side != side for q in g.state.at_hex(j)) and \
-            mapdata.effective_terrain(g, j) == "plains":
+    if (
+        any(q.type == "fortress" and q.side != side for q in g.state.at_hex(j))
+        and mapdata.effective_terrain(g, j) == "plains"
+    ):
         dmods.add(1, "LGG 23-C", "fortress in plains")
     d12 = Modifiers()
     sw = weather.attacker_weather_d12(g, j)
@@ -108,16 +122,31 @@ def attack_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
     enemy_doc = battle.side_doctrine_at(g, M.other_side(side), j)
     own_doc = battle.doctrine.doctrine(g, best.nation, fr)
     if own_doc == "movement" and enemy_doc != "movement":
-        d12.add(int(g.opt("movement-vs-fire-penalty")), "LGG 16.4-F", "Movement attacker against trench warfare")
+        d12.add(
+            int(g.opt("movement-vs-fire-penalty")),
+            "LGG 16.4-F",
+            "Movement attacker against trench warfare",
+        )
     if own_doc == "combined" and enemy_doc == "fire":
-        d12.add(int(g.opt("combined-vs-fire-bonus")), "LGG 16.4-F", "Combined attacker against Fire Doctrine")
+        d12.add(
+            int(g.opt("combined-vs-fire-bonus")),
+            "LGG 16.4-F",
+            "Combined attacker against Fire Doctrine",
+        )
     cap = 1 if mapdata.weather_in(g, j) == "snow" else 2
     d12_total = max(-cap, min(cap, int(d12.total())))
     tid = "combat-trench" if enemy_doc in battle.TRENCH_DEFENCE else "combat-movement"
     out: dict[str, Any] = {
-        "kind": "attack", "hex": to, "table": tid, "attacker_unit": best.id, "attacker_total": a_total,
-        "attacker_modifiers": _mods_json(amods), "known_defender_modifiers": _mods_json(dmods),
-        "known_d12_modifiers": _mods_json(d12), "d12_modifier": d12_total, "d12_cap": cap,
+        "kind": "attack",
+        "hex": to,
+        "table": tid,
+        "attacker_unit": best.id,
+        "attacker_total": a_total,
+        "attacker_modifiers": _mods_json(amods),
+        "known_defender_modifiers": _mods_json(dmods),
+        "known_d12_modifiers": _mods_json(d12),
+        "d12_modifier": d12_total,
+        "d12_cap": cap,
         "distribution_by_column": _columns(g, tid, d12_total),
     }
     known = not g.opt("fog-of-war") or M.st(g).get("revealed", {}).get(side, {}).get(to) == "full"
@@ -160,9 +189,17 @@ def engage_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
         info: dict[str, Any] = {"corps": c["corps"], "art": c.get("art")}
         if eng[enemy]["corps"] and piece(g, eng[enemy]["corps"]).loc.kind == "hex":
             calc = battle.round_calc(g, rec, sub, engaged=eng)
-            info.update({"assumes": "the enemy engages the same corps and artillery as in the previous round",
-                         "explain": calc.explain(), "column": calc.column, "d12_modifier": calc.d12_total,
-                         "distribution": battle.distribution(g, calc)})
+            info.update(
+                {
+                    "assumes": (
+                        "the enemy engages the same corps and artillery as in the previous round"
+                    ),
+                    "explain": calc.explain(),
+                    "column": calc.column,
+                    "d12_modifier": calc.d12_total,
+                    "distribution": battle.distribution(g, calc),
+                }
+            )
         else:
             tid = battle.table_id(g, rec)
             info.update({"distribution_by_column": _columns(g, tid, 0)})

@@ -73,15 +73,25 @@ def back_into_fortress(g: Game, rec: dict[str, Any]) -> list[str]:
             continue
         f = g.state.pieces.get(origin.partition(":")[2])
         p = g.state.pieces[uid]
-        if f is None or f.loc.kind != "hex" or M.hex_of(g, f) != rec["hex_i"] or M.hex_of(g, p) != rec["hex_i"] \
-                or p.loc.kind != "hex":
+        if (
+            f is None
+            or f.loc.kind != "hex"
+            or M.hex_of(g, f) != rec["hex_i"]
+            or M.hex_of(g, p) != rec["hex_i"]
+            or p.loc.kind != "hex"
+        ):
             continue
         M.move_piece(g, p, Loc.inside(f.id))
         out.append(uid)
     if out:
-        fog.emit_private(g, rec["attacker"], "fortress", f"{', '.join(out)} withdraw into the besieged fortress",
-                         f"{rec['attacker']} withdraws units into the besieged fortress at {rec['hex']}",
-                         rule="LGG 23-D")
+        fog.emit_private(
+            g,
+            rec["attacker"],
+            "fortress",
+            f"{', '.join(out)} withdraw into the besieged fortress",
+            f"{rec['attacker']} withdraws units into the besieged fortress at {rec['hex']}",
+            rule="LGG 23-D",
+        )
     return out
 
 
@@ -132,7 +142,9 @@ def create(g: Game, rec: dict[str, Any]) -> None:
         key = u.get("from") if loser == rec["attacker"] else None
         if loser == rec["attacker"] and key is None and p.attrs.get("mv_from") is not None:
             key = M.label(g, int(p.attrs["mv_from"]))
-        if key == rec["hex"]:  # a stale origin (a decoy placed in the hex after moving out of it, 4-B)
+        if (
+            key == rec["hex"]
+        ):  # a stale origin (a decoy placed in the hex after moving out of it, 4-B)
             key = None
         groups.setdefault(key, []).append(p.id)
     if loser == rec["attacker"] and None in groups and len(groups) > 1:
@@ -141,11 +153,35 @@ def create(g: Game, rec: dict[str, Any]) -> None:
         groups[biggest].extend(extra)
     n = len(store(g))
     for k, (first, ids) in enumerate(sorted(groups.items(), key=lambda kv: str(kv[0]))):
-        store(g).append({"id": f"R{n + k + 1}", "battle": rec["id"], "side": loser, "hex": rec["hex"], "units": ids,
-                         "first": first, "min": lo, "max": hi, "forbid": forbid, "done": False})
+        store(g).append(
+            {
+                "id": f"R{n + k + 1}",
+                "battle": rec["id"],
+                "side": loser,
+                "hex": rec["hex"],
+                "units": ids,
+                "first": first,
+                "min": lo,
+                "max": hi,
+                "forbid": forbid,
+                "done": False,
+            }
+        )
     if panic:
-        store(g).append({"id": f"R{len(store(g)) + 1}", "battle": rec["id"], "side": loser, "hex": rec["hex"],
-                         "units": panic, "first": None, "min": 3, "max": 3, "forbid": forbid, "done": False})
+        store(g).append(
+            {
+                "id": f"R{len(store(g)) + 1}",
+                "battle": rec["id"],
+                "side": loser,
+                "hex": rec["hex"],
+                "units": panic,
+                "first": None,
+                "min": 3,
+                "max": 3,
+                "forbid": forbid,
+                "done": False,
+            }
+        )
     M.touch(g)
 
 
@@ -169,7 +205,9 @@ def _stack_fits(g: Game, side: str, j: int, group: list[Piece]) -> bool:
     """LGG 10-A / 10-B: the group may stand in ``j`` with the side's units already there."""
     here = [p for p in M.units_at_hex(g, j, side) if p.id not in {q.id for q in group}]
 
-    def counts(p: Piece) -> bool:  # the battle is over: a corps set aside for it (14-A) counts again
+    def counts(
+        p: Piece,
+    ) -> bool:  # the battle is over: a corps set aside for it (14-A) counts again
         return M.is_corps(p) and not M.in_reserve(p) and not M.garrison_in_fortress(g, p)
 
     corps = sum(1 for p in here if counts(p)) + sum(1 for p in group if counts(p))
@@ -178,7 +216,10 @@ def _stack_fits(g: Game, side: str, j: int, group: list[Piece]) -> bool:
     armies = {a for p in here + group if M.is_unit(p) and (a := command_army(g, p)) is not None}
     if len(armies) > 1:
         return False
-    return not (sum(1 for p in here + group if p.type == "hq") > 1 or sum(1 for p in here + group if p.type == "ghq") > 1)
+    return not (
+        sum(1 for p in here + group if p.type == "hq") > 1
+        or sum(1 for p in here + group if p.type == "ghq") > 1
+    )
 
 
 def _reach_ok(g: Game, side: str, group: list[Piece], j: int) -> bool:
@@ -196,7 +237,9 @@ def _reach_ok(g: Game, side: str, group: list[Piece], j: int) -> bool:
 
 
 @implements("LGG 16.7-C", "LGG 16.7-B")
-def legal_paths(g: Game, entry: dict[str, Any], group: list[Piece]) -> tuple[list[tuple[int, ...]], bool]:
+def legal_paths(
+    g: Game, entry: dict[str, Any], group: list[Piece]
+) -> tuple[list[tuple[int, ...]], bool]:
     """LGG 16.7-B / 16.7-C: the retreat paths open to ``group`` -> (paths, away) where ``away``
     says the best paths lead away from supply (tests at -3 when isolated or out of supply)."""
     side = entry["side"]
@@ -212,9 +255,19 @@ def legal_paths(g: Game, entry: dict[str, Any], group: list[Piece]) -> tuple[lis
             return False
         return all(movement.static_step_problem(g, p, path[-1], j) is None for p in group)
 
-    res = retreat_paths(g.board.nbr, start, int(entry["max"]), min_length=int(entry["min"]), can_enter=can_enter,
-                        max_paths=50_000)
-    paths = [p for p in res.paths if _stack_fits(g, side, p[-1], group) and _reach_ok(g, side, group, p[-1])]
+    res = retreat_paths(
+        g.board.nbr,
+        start,
+        int(entry["max"]),
+        min_length=int(entry["min"]),
+        can_enter=can_enter,
+        max_paths=50_000,
+    )
+    paths = [
+        p
+        for p in res.paths
+        if _stack_fits(g, side, p[-1], group) and _reach_ok(g, side, group, p[-1])
+    ]
     if not paths:
         return [], False
     dist = supply_distance(g, side)
@@ -241,10 +294,14 @@ def legal_paths(g: Game, entry: dict[str, Any], group: list[Piece]) -> tuple[lis
     return sorted(out), away
 
 
-def _comparable_targets(g: Game, side: str, start: int, length: int) -> list[tuple[int, dict[int, int]]]:
-    """LGG 16.7-C: the friendly sources and relays a retreat from ``start`` may head for - the nearest
+def _comparable_targets(
+    g: Game, side: str, start: int, length: int
+) -> list[tuple[int, dict[int, int]]]:
+    """LGG 16.7-C: the friendly sources and relays a retreat from ``start`` may head for - the
+    nearest
     one and any other within 2 hexes of its distance (the retreating side then chooses) - each with
     its free-path distances."""
+
     def compute() -> list[tuple[int, dict[int, int]]]:
         dist = supply_distance(g, side)
         m = int(dist[start])
@@ -257,7 +314,8 @@ def _comparable_targets(g: Game, side: str, start: int, length: int) -> list[tup
 
 @implements("LGG 16.7-C", "LGG 16.5-A")
 def toward_supply_possible(g: Game, side: str, i: int, rec: dict[str, Any]) -> bool:
-    """LGG 16.5-A / 16.7-C: can a retreat from ``i`` go toward the side's supply (one hex closer)?"""
+    """LGG 16.5-A / 16.7-C: can a retreat from ``i`` go toward the side's supply (one hex
+    closer)?"""
     dist = supply_distance(g, side)
     here = float(dist[i])
     if not np.isfinite(here):
@@ -265,7 +323,12 @@ def toward_supply_possible(g: Game, side: str, i: int, rec: dict[str, Any]) -> b
     enemy = _enemy_seen(g, side)
     forbid = {g.board.idx(h) for h in rec["attacker_from"]}
     for j in g.board.neighbors(i):
-        if j in enemy or j in forbid or mapdata.hexside_impassable(g, i, j) or mapdata.terrain_info(g, j).impassable:
+        if (
+            j in enemy
+            or j in forbid
+            or mapdata.hexside_impassable(g, i, j)
+            or mapdata.terrain_info(g, j).impassable
+        ):
             continue
         if float(dist[j]) < here:
             return True
@@ -319,16 +382,24 @@ def execute(g: Game, entry: dict[str, Any], ids: list[str], path: list[int], awa
 
     rec = rec_of(g, entry["battle"])
     side = entry["side"]
-    movers = [piece(g, u) for u in ids if piece(g, u).loc.kind == "hex" or M.carrier(g, piece(g, u)) is not None]
+    movers = [
+        piece(g, u)
+        for u in ids
+        if piece(g, u).loc.kind == "hex" or M.carrier(g, piece(g, u)) is not None
+    ]
     end = path[-1]
     if away:
         keep = []
         for p in movers:
-            if p.type != "corps" or (supply.is_supplied(g, p) and not supply.is_isolated(g, p, "combat")):
+            if p.type != "corps" or (
+                supply.is_supplied(g, p) and not supply.is_isolated(g, p, "combat")
+            ):
                 keep.append(p)
                 continue
             it = {"t": "test", "unit": p.id, "away": True, "why": "retreat away from supply"}
-            code = battle.roll_test(g, rec, p.id, battle.test_modifiers(g, rec, p.id, away=True), it["why"])
+            code = battle.roll_test(
+                g, rec, p.id, battle.test_modifiers(g, rec, p.id, away=True), it["why"]
+            )
             it["code"] = code
             battle_steps._test_effect(g, rec, p.id, it)
             if it.get("survives"):
@@ -340,10 +411,19 @@ def execute(g: Game, entry: dict[str, Any], ids: list[str], path: list[int], awa
         M.move_piece(g, p, Loc.hex(end))
     if movers:
         via = " -> ".join(M.label(g, h) for h in path)
-        say(g, side, "retreat", f"{', '.join(p.id for p in movers)} retreat {via}",
-            f"a {side} stack retreats {via}", rule="LGG 16.7-B")
-        g.state.set_marker("retreated", M.label(g, end), {"turn": M.turn_index(g), "side": side,
-                                                           "battle": entry["battle"]})
+        say(
+            g,
+            side,
+            "retreat",
+            f"{', '.join(p.id for p in movers)} retreat {via}",
+            f"a {side} stack retreats {via}",
+            rule="LGG 16.7-B",
+        )
+        g.state.set_marker(
+            "retreated",
+            M.label(g, end),
+            {"turn": M.turn_index(g), "side": side, "battle": entry["battle"]},
+        )
     _after_departure(g, rec)
     M.touch(g)
 
@@ -408,8 +488,13 @@ class RetreatGroup(Step):
     def _left(self, g: Game, e: dict[str, Any]) -> list[str]:
         start = g.board.idx(e["hex"])
         stay = set(e.get("stayed", []))
-        return [u for u in e["units"] if u not in stay and M.hex_of(g, piece(g, u)) == start
-                and piece(g, u).loc.kind in ("hex", "piece")]
+        return [
+            u
+            for u in e["units"]
+            if u not in stay
+            and M.hex_of(g, piece(g, u)) == start
+            and piece(g, u).loc.kind in ("hex", "piece")
+        ]
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         e = _entry(g, f.params["retreat"])
@@ -428,15 +513,31 @@ class RetreatGroup(Step):
                     continue
                 paths, _away = legal_paths(g, e, movers)
                 for p in paths:
-                    out.append({"type": "retreat", "side": e["side"], "retreat": e["id"], "units": sorted(grp),
-                                "path": [M.label(g, h) for h in p]})
+                    out.append(
+                        {
+                            "type": "retreat",
+                            "side": e["side"],
+                            "retreat": e["id"],
+                            "units": sorted(grp),
+                            "path": [M.label(g, h) for h in p],
+                        }
+                    )
             for j in _sea_ports(g, e):
-                out.append({"type": "retreat-by-sea", "side": e["side"], "retreat": e["id"], "units": sorted(left),
-                            "to": M.label(g, j)})
+                out.append(
+                    {
+                        "type": "retreat-by-sea",
+                        "side": e["side"],
+                        "retreat": e["id"],
+                        "units": sorted(left),
+                        "to": M.label(g, j),
+                    }
+                )
             from grognard.rulesets.lgg1418.fortress import withdrawal_into_fortress
 
             for grp in withdrawal_into_fortress(g, e["side"], g.board.idx(e["hex"]), left):  # 23-C
-                out.append({"type": "into-fortress", "side": e["side"], "retreat": e["id"], "units": grp})
+                out.append(
+                    {"type": "into-fortress", "side": e["side"], "retreat": e["id"], "units": grp}
+                )
             return out
 
         return M.memo(g, f"retreat-options:{e['id']}:{','.join(left)}", compute)
@@ -449,8 +550,14 @@ class RetreatGroup(Step):
         e = _entry(g, f.params["retreat"])
         left = self._left(g, e)
         if left:
-            say(g, e["side"], "retreat", f"{', '.join(left)} cannot retreat from {e['hex']} and are eliminated",
-                f"a {e['side']} stack at {e['hex']} cannot retreat", rule="LGG 16.7-C")
+            say(
+                g,
+                e["side"],
+                "retreat",
+                f"{', '.join(left)} cannot retreat from {e['hex']} and are eliminated",
+                f"a {e['side']} stack at {e['hex']} cannot retreat",
+                rule="LGG 16.7-C",
+            )
             eliminate_unable(g, e, left)
         e["done"] = True
         _after_departure(g, rec_of(g, e["battle"]))
@@ -463,7 +570,9 @@ class RetreatGroup(Step):
         if action.get("type") == "retreat":
             path = action.get("path")
             if not isinstance(path, list) or not path:
-                raise IllegalAction("LGG 16.7-C", "give the retreat path as hex labels, the battle hex first")
+                raise IllegalAction(
+                    "LGG 16.7-C", "give the retreat path as hex labels, the battle hex first"
+                )
         super().check(g, f, action)
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
@@ -500,14 +609,17 @@ def also_candidates(g: Game, rec: dict[str, Any]) -> list[int]:
     for j, plist in sorted(M.occupied(g, side).items()):
         if j == i or g.board.distance(i, j) > 2:
             continue
-        if any(p.loc.kind == "hex" and M.is_unit(p) for p in plist) and j not in M.enemy_present_hexes(g, side):
+        if any(
+            p.loc.kind == "hex" and M.is_unit(p) for p in plist
+        ) and j not in M.enemy_present_hexes(g, side):
             out.append(j)
     return out
 
 
 @implements("LGG 16.7-B")
 class RetreatAlso(Step):
-    """LGG 16.7-B: friendly stacks within 2 hexes of the battle (and the GHQ) may retreat at the same
+    """LGG 16.7-B: friendly stacks within 2 hexes of the battle (and the GHQ) may retreat at the
+    same
     time, 1 to 3 hexes toward supply."""
 
     name = "retreat-also"
@@ -515,7 +627,10 @@ class RetreatAlso(Step):
     rule = "LGG 16.7-B"
 
     def label(self, g: Game, f: Frame) -> str:
-        return f"{f.params['side']}: stacks near {rec_of(g, f.params['battle'])['hex']} may retreat too"
+        return (
+            f"{f.params['side']}: stacks near {rec_of(g, f.params['battle'])['hex']} may"
+            " retreat too"
+        )
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
@@ -531,12 +646,25 @@ class RetreatAlso(Step):
                 if lab in moved:
                     continue
                 units = [p for p in M.units_at_hex(g, j, side) if p.loc.kind == "hex"]
-                entry = {"side": side, "hex": lab, "min": 1, "max": MAX_VOLUNTARY,
-                         "forbid": list(rec["attacker_from"]) if side == rec["defender"] else [], "first": None}
+                entry = {
+                    "side": side,
+                    "hex": lab,
+                    "min": 1,
+                    "max": MAX_VOLUNTARY,
+                    "forbid": list(rec["attacker_from"]) if side == rec["defender"] else [],
+                    "first": None,
+                }
                 paths, _ = legal_paths(g, entry, units)
                 for p in paths:
-                    out.append({"type": "retreat-stack", "side": side, "battle": rec["id"], "from": lab,
-                                "path": [M.label(g, h) for h in p]})
+                    out.append(
+                        {
+                            "type": "retreat-stack",
+                            "side": side,
+                            "battle": rec["id"],
+                            "from": lab,
+                            "path": [M.label(g, h) for h in p],
+                        }
+                    )
             out.append({"type": "done", "side": side, "battle": rec["id"]})
             return out
 
@@ -556,7 +684,7 @@ class RetreatAlso(Step):
         M.touch(g)
 
 
-# ====================================================================== after the battle (16.7-D, 16.7-E)
+# ================================================================ after the battle (16.7-D, 16.7-E)
 def placement_options(g: Game, rec: dict[str, Any], side: str) -> list[Action]:
     """LGG 16.7-D / 16.7-E: where ``side``'s corps of a finished battle may go: the attacker back to
     its starting hexes; either side into the reserve of its army's HQ (in or next to the hex)
@@ -571,23 +699,57 @@ def placement_options(g: Game, rec: dict[str, Any], side: str) -> list[Action]:
         if side == rec["attacker"] and u.get("from") and rec.get("winner") == side:
             j = g.board.idx(u["from"])
             if j not in M.enemy_present_hexes(g, side) and _stack_fits(g, side, j, [p]):
-                out.append({"type": "place", "side": side, "battle": rec["id"], "unit": p.id, "to": "start"})
+                out.append(
+                    {
+                        "type": "place",
+                        "side": side,
+                        "battle": rec["id"],
+                        "unit": p.id,
+                        "to": "start",
+                    }
+                )
         if army:
             hq = M.hq_piece(g, army)
             h = M.hex_of(g, hq) if hq else None
-            if hq is not None and h is not None and g.board.distance(h, i) <= 1 and _reserve_room(g, hq) \
-                    and not M.is_garrison(p):
-                out.append({"type": "place", "side": side, "battle": rec["id"], "unit": p.id, "to": "reserve"})
+            if (
+                hq is not None
+                and h is not None
+                and g.board.distance(h, i) <= 1
+                and _reserve_room(g, hq)
+                and not M.is_garrison(p)
+            ):
+                out.append(
+                    {
+                        "type": "place",
+                        "side": side,
+                        "battle": rec["id"],
+                        "unit": p.id,
+                        "to": "reserve",
+                    }
+                )
             for j in g.board.neighbors(i):
                 there = [q for q in M.units_at_hex(g, j, side) if q.loc.kind == "hex"]
-                if there and all(command_army(g, q) in (army, None) for q in there) and \
-                        any(command_army(g, q) == army for q in there) and _stack_fits(g, side, j, [p]):
-                    out.append({"type": "place", "side": side, "battle": rec["id"], "unit": p.id,
-                                "to": M.label(g, j)})
+                if (
+                    there
+                    and all(command_army(g, q) in (army, None) for q in there)
+                    and any(command_army(g, q) == army for q in there)
+                    and _stack_fits(g, side, j, [p])
+                ):
+                    out.append(
+                        {
+                            "type": "place",
+                            "side": side,
+                            "battle": rec["id"],
+                            "unit": p.id,
+                            "to": M.label(g, j),
+                        }
+                    )
         if str(u.get("origin", "")).startswith("ghq:"):
             ghq = piece(g, u["origin"].split(":", 1)[1])
             if M.on_map(g, ghq) and _reserve_room(g, ghq):
-                out.append({"type": "place", "side": side, "battle": rec["id"], "unit": p.id, "to": "ghq"})
+                out.append(
+                    {"type": "place", "side": side, "battle": rec["id"], "unit": p.id, "to": "ghq"}
+                )
     return out
 
 
@@ -602,8 +764,14 @@ def overstacked(g: Game, rec: dict[str, Any], side: str) -> bool:
     """LGG 10-A / 10-D: after the battle ``side`` has more corps in the battle hex than the
     stacking limit (reinforcements brought in while corps were set aside for the battle, 14-A)."""
     i = rec["hex_i"]
-    n = sum(1 for p in M.units_at_hex(g, i, side) if M.is_corps(p) and not M.in_reserve(p)
-            and not M.garrison_in_fortress(g, p) and p.loc.kind == "hex")
+    n = sum(
+        1
+        for p in M.units_at_hex(g, i, side)
+        if M.is_corps(p)
+        and not M.in_reserve(p)
+        and not M.garrison_in_fortress(g, p)
+        and p.loc.kind == "hex"
+    )
     return n > stacking_limit(g, i)
 
 
@@ -622,7 +790,9 @@ class BattlePlacement(Step):
     rule = "LGG 16.7-D"
 
     def label(self, g: Game, f: Frame) -> str:
-        return f"{f.params['side']}: corps after the battle at {rec_of(g, f.params['battle'])['hex']}"
+        return (
+            f"{f.params['side']}: corps after the battle at {rec_of(g, f.params['battle'])['hex']}"
+        )
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
@@ -643,7 +813,15 @@ class BattlePlacement(Step):
                 continue
             for j in rearward_hexes(g, side, i, p):
                 if _stack_fits(g, side, j, [p]):
-                    out.append({"type": "displace", "side": side, "battle": rec["id"], "unit": p.id, "to": M.label(g, j)})
+                    out.append(
+                        {
+                            "type": "displace",
+                            "side": side,
+                            "battle": rec["id"],
+                            "unit": p.id,
+                            "to": M.label(g, j),
+                        }
+                    )
             out.append({"type": "eliminate", "side": side, "battle": rec["id"], "unit": p.id})
         return out
 
@@ -655,13 +833,22 @@ class BattlePlacement(Step):
         p = piece(g, action["unit"])
         side = action["side"]
         if action["type"] == "eliminate":
-            battle.eliminate_unit(g, None, p.id, "in excess of the stacking limit after the battle", "LGG 10-D")
+            battle.eliminate_unit(
+                g, None, p.id, "in excess of the stacking limit after the battle", "LGG 10-D"
+            )
             if not placement_needed(g, rec, side):
                 g.finish(f)
             return
         if action["type"] == "displace":
             M.move_piece(g, p, Loc.hex(g.board.idx(action["to"])))
-            say(g, side, "displace", f"{p.id} moves back to {action['to']} (stacking)", None, rule="LGG 10-D")
+            say(
+                g,
+                side,
+                "displace",
+                f"{p.id} moves back to {action['to']} (stacking)",
+                None,
+                rule="LGG 10-D",
+            )
             if not placement_needed(g, rec, side):
                 g.finish(f)
             return
@@ -681,8 +868,14 @@ class BattlePlacement(Step):
             M.move_piece(g, p, Loc.hex(g.board.idx(to)))
         if M.in_reserve(p):
             M.set_attr(g, p, "no_breakthrough", rec["activation"])
-        say(g, side, "placement", f"{p.id} placed after the battle ({to})", f"a {side} corps moves after the battle",
-            rule="LGG 16.7-D")
+        say(
+            g,
+            side,
+            "placement",
+            f"{p.id} placed after the battle ({to})",
+            f"a {side} corps moves after the battle",
+            rule="LGG 16.7-D",
+        )
         M.touch(g)
         if not placement_needed(g, rec, side):
             g.finish(f)
@@ -702,7 +895,9 @@ def overflow_allowed(g: Game, rec: dict[str, Any]) -> str | None:
         return "no overflow in the August 1914 pre-turn"
     if any(q.type == "fortress" for q in g.state.at_hex(rec["hex_i"])):
         return "no overflow from a fortress hex"
-    d_corps = [u for u in rec["units"].values() if u["side"] == rec["defender"] and u["kind"] == "corps"]
+    d_corps = [
+        u for u in rec["units"].values() if u["side"] == rec["defender"] and u["kind"] == "corps"
+    ]
     if len(d_corps) != 1:
         return "the defender had more than one corps"
     rounds = int(rec["round"])

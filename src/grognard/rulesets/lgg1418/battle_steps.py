@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 
-# ====================================================================== set-up (16-A, 16-B, 16-C, 16-D, 16.1-A)
+# ========================================================== set-up (16-A, 16-B, 16-C, 16-D, 16.1-A)
 def _in_fortress(g: Game, p: Piece) -> bool:
     c = M.carrier(g, p)
     return c is not None and c.type == "fortress"
@@ -52,20 +52,39 @@ def _hex_units(g: Game, i: int, side: str) -> list[Piece]:
 
 
 def _kind_of(p: Piece) -> str:
-    return {"corps": "corps", "artillery": "artillery", "tank": "tank", "fortress": "fortress"}.get(p.type, "other")
+    return {"corps": "corps", "artillery": "artillery", "tank": "tank", "fortress": "fortress"}.get(
+        p.type, "other"
+    )
 
 
-def _add_unit(g: Game, rec: dict[str, Any], p: Piece, role: str = "front", sub: str | None = None,
-              origin: str = "hex", joined: int = 0) -> None:
+def _add_unit(
+    g: Game,
+    rec: dict[str, Any],
+    p: Piece,
+    role: str = "front",
+    sub: str | None = None,
+    origin: str = "hex",
+    joined: int = 0,
+) -> None:
     frm = p.attrs.get("mv_from")
     rec["units"][p.id] = {
-        "side": p.side, "kind": _kind_of(p), "role": role, "sub": sub,
+        "side": p.side,
+        "kind": _kind_of(p),
+        "role": role,
+        "sub": sub,
         # set aside before the battle (14-A); fit again for an assault (23-C)
-        "state": "disorganized" if "disorganized" in p.status and rec["kind"] != "assault" else "fit",
+        "state": (
+            "disorganized" if "disorganized" in p.status and rec["kind"] != "assault" else "fit"
+        ),
         "barred": -1,
-        "engaged": [], "losses": 0, "round_losses": {},
+        "engaged": [],
+        "losses": 0,
+        "round_losses": {},
         "from": M.label(g, int(frm)) if isinstance(frm, int) and frm != rec["hex_i"] else None,
-        "origin": origin, "joined": joined, "army": command_army(g, p), "face0": p.face,
+        "origin": origin,
+        "joined": joined,
+        "army": command_army(g, p),
+        "face0": p.face,
     }
 
 
@@ -77,11 +96,19 @@ def _drop_boxes(g: Game, i: int) -> None:
         for q in inside:
             M.move_piece(g, q, Loc.hex(i))
         if inside:
-            say(g, holder.side, "box", f"{', '.join(q.id for q in inside)} come off the box of {holder.id} to fight",
-                None, rule="LGG 4-B")
+            say(
+                g,
+                holder.side,
+                "box",
+                f"{', '.join(q.id for q in inside)} come off the box of {holder.id} to fight",
+                None,
+                rule="LGG 4-B",
+            )
 
 
-def _nation_of(g: Game, rec: dict[str, Any], side: str, units: list[Piece], armies: list[str]) -> str:
+def _nation_of(
+    g: Game, rec: dict[str, Any], side: str, units: list[Piece], armies: list[str]
+) -> str:
     for a in armies:
         try:
             return M.army_nation(g, a)
@@ -103,31 +130,61 @@ def setup_participants(g: Game, rec: dict[str, Any]) -> None:
     _drop_boxes(g, i)
     spec = rec["spec"]
     att, dfn = rec["attacker"], rec["defender"]
-    au = [piece(g, u) for u in spec["attacker_units"]] if spec.get("attacker_units") else _hex_units(g, i, att)
-    du = [piece(g, u) for u in spec["defender_units"]] if spec.get("defender_units") else _hex_units(g, i, dfn)
+    au = (
+        [piece(g, u) for u in spec["attacker_units"]]
+        if spec.get("attacker_units")
+        else _hex_units(g, i, att)
+    )
+    du = (
+        [piece(g, u) for u in spec["defender_units"]]
+        if spec.get("defender_units")
+        else _hex_units(g, i, dfn)
+    )
     for p in au + du:
-        if p.type in ("corps", "artillery", "tank") or (p.type == "fortress" and rec["kind"] == "assault"):
+        if p.type in ("corps", "artillery", "tank") or (
+            p.type == "fortress" and rec["kind"] == "assault"
+        ):
             _add_unit(g, rec, p)  # 23-G: the fortress under assault is a defending unit
-    armies = rec["armies"] or sorted({a for p in au if p.type == "corps" and (a := command_army(g, p))})
+    armies = rec["armies"] or sorted(
+        {a for p in au if p.type == "corps" and (a := command_army(g, p))}
+    )
     rec["armies"] = armies[:2]
     rec["def_armies"] = sorted({a for p in du if (a := command_army(g, p))})
-    rec["nations"] = {att: _nation_of(g, rec, att, au, rec["armies"]), dfn: _nation_of(g, rec, dfn, du, rec["def_armies"])}
-    rec["attacker_from"] = sorted({u["from"] for u in rec["units"].values() if u["side"] == att and u["from"]})
+    rec["nations"] = {
+        att: _nation_of(g, rec, att, au, rec["armies"]),
+        dfn: _nation_of(g, rec, dfn, du, rec["def_armies"]),
+    }
+    rec["attacker_from"] = sorted(
+        {u["from"] for u in rec["units"].values() if u["side"] == att and u["from"]}
+    )
     if "trench" not in spec and rec["kind"] != "counter-offensive":
         from grognard.rulesets.lgg1418 import trench
 
         spec["trench"] = int(trench.battle_trench_level(g, rec["hex"], dfn))
     act = M.st(g).get("activation")
-    g.state.set_marker("battle", rec["hex"], {"turn": M.turn_index(g), "side": att,
-                                              "activation": act["serial"] if act else None,
-                                              "coordinated": sorted(set(rec["armies"]) | set(rec["def_armies"]))})
+    g.state.set_marker(
+        "battle",
+        rec["hex"],
+        {
+            "turn": M.turn_index(g),
+            "side": att,
+            "activation": act["serial"] if act else None,
+            "coordinated": sorted(set(rec["armies"]) | set(rec["def_armies"])),
+        },
+    )
     for side, armies_ in ((att, rec["armies"]), (dfn, rec["def_armies"])):
         for a in armies_:
             b = artillery.isolated_army_budget(g, a)
             if b is not None:
                 rec["budgets"][side] = b
-                say(g, side, "isolated-army", f"army {a} is isolated: {b['pr']} PR and {b['mun']} MUN for this battle",
-                    None, rule="LGG 16-D")
+                say(
+                    g,
+                    side,
+                    "isolated-army",
+                    f"army {a} is isolated: {b['pr']} PR and {b['mun']} MUN for this battle",
+                    None,
+                    rule="LGG 16-D",
+                )
                 break
     M.touch(g)
 
@@ -139,7 +196,8 @@ def _public(g: Game, type: str, text: str, rule: str, reveal: bool = False) -> N
 @implements("LGG 16-C")
 def retreat_before_combat_allowed(g: Game, rec: dict[str, Any]) -> bool:
     """LGG 16-C (Movement Doctrine only): cavalry defending without artillery may retreat before the
-    battle when the attacker has no cavalry (also cavalry met in a Fire major breakthrough, 17.3-C)."""
+    battle when the attacker has no cavalry (also cavalry met in a Fire major breakthrough, 17.3-C).
+    """
     if rec["kind"] not in ("open", "breakthrough", "overflow"):
         return False
     dfn = rec["defender"]
@@ -170,9 +228,14 @@ def obstinacy_general(g: Game, rec: dict[str, Any]) -> Piece | None:
         return None
     nations = {M.army_nation(g, a) for a, _ in gens}
     if len(nations) > 1:
+
         def size(a: str) -> int:
-            return sum(1 for u in rec["units"].values() if u["side"] == rec["attacker"] and u["kind"] == "corps"
-                       and u.get("army") == a)
+            return sum(
+                1
+                for u in rec["units"].values()
+                if u["side"] == rec["attacker"] and u["kind"] == "corps" and u.get("army") == a
+            )
+
         return max(gens, key=lambda ag: (size(ag[0]), ag[0]))[1]
     return max(gens, key=lambda ag: (int(ag[1].stat("rank", 0)), ag[1].id))[1]
 
@@ -186,7 +249,8 @@ def obstinacy_remaining(g: Game, rec: dict[str, Any]) -> int:
 
 
 def other_battles_of_general(g: Game, rec: dict[str, Any]) -> int:
-    """Battle hexes still to be fought by the activation where the obstinacy general's armies stand."""
+    """Battle hexes still to be fought by the activation where the obstinacy general's armies
+    stand."""
     gen = obstinacy_general(g, rec)
     if gen is None or rec["activation"] is None:
         return 0
@@ -210,11 +274,19 @@ def _setup_decision(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] 
     not show, 4-A)."""
     st = rec.setdefault("setup", {})
     if not st.get("def_done"):
-        return "battle-decision", {"battle": rec["id"], "kind": "defender-setup", "side": rec["defender"]}
+        return "battle-decision", {
+            "battle": rec["id"],
+            "kind": "defender-setup",
+            "side": rec["defender"],
+        }
     if st.get("rbc") == "retreat":
         return None
     if not st.get("att_done"):
-        return "battle-decision", {"battle": rec["id"], "kind": "attacker-setup", "side": rec["attacker"]}
+        return "battle-decision", {
+            "battle": rec["id"],
+            "kind": "attacker-setup",
+            "side": rec["attacker"],
+        }
     return None
 
 
@@ -226,7 +298,9 @@ def defender_setup_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]
     if retreat_before_combat_allowed(g, rec):
         out.append({"type": "retreat-before-combat"})
     if rec["kind"] != "assault":
-        for p in artillery.adjacent_heavy_artillery(g, rec["defender"], rec["hex_i"], set(rec["def_armies"])):
+        for p in artillery.adjacent_heavy_artillery(
+            g, rec["defender"], rec["hex_i"], set(rec["def_armies"])
+        ):
             if p.id not in rec["units"]:
                 out.append({"type": "join", "unit": p.id})
     return out
@@ -238,9 +312,15 @@ def attacker_setup_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]
     limit; a general with other battles to fight in the activation shares his obstinacy."""
     att = rec["attacker"]
     st = rec.setdefault("setup", {})
-    if not battle.fire_procedure(g, rec) and len(units_of(rec, att)) > stacking_limit(g, rec["hex_i"]):
+    if not battle.fire_procedure(g, rec) and len(units_of(rec, att)) > stacking_limit(
+        g, rec["hex_i"]
+    ):
         return [{"type": "leave-out", "unit": u} for u in units_of(rec, att)]
-    if not st.get("obst_done") and rec["spec"].get("min_rounds") is None and obstinacy_general(g, rec) is not None:
+    if (
+        not st.get("obst_done")
+        and rec["spec"].get("min_rounds") is None
+        and obstinacy_general(g, rec) is not None
+    ):
         rem = obstinacy_remaining(g, rec)
         if other_battles_of_general(g, rec) > 0 and rem > 1:
             return [{"type": "allocate", "rounds": n} for n in range(1, rem + 1)]
@@ -269,8 +349,13 @@ def finish_setup(g: Game, rec: dict[str, Any]) -> None:
     rec["obstinacy_from"] = int(spec.get("obstinacy_from_round") or 1)
     rec["flank_breakthrough"] = bool(spec.get("flank_breakthrough"))
     kind = "great battle" if rec["great"] else "battle"
-    _public(g, "battle", f"{kind.capitalize()} at {rec['hex']}: {att} attacks {dfn} ({rec['kind']}, "
-            f"{'Trench Table' if rec['table'] == 'combat-trench' else 'Movement table'})", "LGG 16-A")
+    _public(
+        g,
+        "battle",
+        f"{kind.capitalize()} at {rec['hex']}: {att} attacks {dfn} ({rec['kind']}, "
+        f"{'Trench Table' if rec['table'] == 'combat-trench' else 'Movement table'})",
+        "LGG 16-A",
+    )
     from grognard.rulesets.lgg1418 import fortress
 
     if not units_of(rec, dfn, states=None) and fortress.assault_fortress(g, rec) is None:
@@ -287,8 +372,13 @@ def finish_setup(g: Game, rec: dict[str, Any]) -> None:
         for u in rec["units"].values():
             if u["role"] == "front":
                 u["sub"] = "A"
-        _public(g, "battle", f"great battle at {rec['hex']}: the defender has a single corps; round 1 is fought as "
-                "one sub-battle (LGG 16.1-A)", "LGG 16.1-A")
+        _public(
+            g,
+            "battle",
+            f"great battle at {rec['hex']}: the defender has a single corps; round 1 is fought as "
+            "one sub-battle (LGG 16.1-A)",
+            "LGG 16.1-A",
+        )
         rec["phase"] = "round-start"
         return
     if rec["great"]:
@@ -329,7 +419,9 @@ def _equal_subsets(items: list[str], free: bool) -> list[tuple[str, ...]]:
 
 
 @implements("LGG 16.1-B")
-def split_options(g: Game, rec: dict[str, Any], side: str, only: list[str] | None = None) -> list[dict[str, list[str]]]:
+def split_options(
+    g: Game, rec: dict[str, Any], side: str, only: list[str] | None = None
+) -> list[dict[str, list[str]]]:
     """LGG 16.1-B: the ways ``side`` may divide its front-line corps and artillery (and tanks, and a
     fortress acting as artillery) between sub-battles A and B: as equally as possible (option
     ``sub-battle-split``, digest A-9; ``free`` allows any division, one sub-battle possibly
@@ -341,7 +433,9 @@ def split_options(g: Game, rec: dict[str, Any], side: str, only: list[str] | Non
     out: list[dict[str, list[str]]] = []
     if side == rec["attacker"] and len(rec["armies"]) == 2 and only is None:
         for first, _second in (rec["armies"], reversed(rec["armies"])):
-            a = sorted(u for k in parts for u in parts[k] if rec["units"].get(u, {}).get("army") == first)
+            a = sorted(
+                u for k in parts for u in parts[k] if rec["units"].get(u, {}).get("army") == first
+            )
             b = sorted(u for k in parts for u in parts[k] if u not in a)
             out.append({"A": a, "B": b})
         return out
@@ -384,7 +478,9 @@ def engageable_corps(g: Game, rec: dict[str, Any], side: str, sub: str) -> list[
         out.append(uid)
     role = "attacker" if side == rec["attacker"] else "defender"
     if role in (rec["spec"].get("alternate") or []) and len(out) > 1:
-        rested = [uid for uid in out if (rec["round"] - 1) not in rec["units"][uid].get("engaged", [])]
+        rested = [
+            uid for uid in out if (rec["round"] - 1) not in rec["units"][uid].get("engaged", [])
+        ]
         out = rested or out
     return out
 
@@ -416,12 +512,19 @@ def artillery_options(g: Game, rec: dict[str, Any], side: str, sub: str) -> list
     """LGG 15-B / 23-C: artillery units (or the fortress) that may support in ``sub`` this round."""
     out = []
     for uid, u in sorted(rec["units"].items()):
-        if u["side"] != side or u["kind"] != "artillery" or u["role"] != "front" or u["state"] != "fit":
+        if (
+            u["side"] != side
+            or u["kind"] != "artillery"
+            or u["role"] != "front"
+            or u["state"] != "fit"
+        ):
             continue
         if rec["great"] and u.get("sub") != sub:
             continue
         p = piece(g, uid)
-        if artillery.used_elsewhere(g, p, rec["id"], rec["activation"]) and not rec["spec"].get("artillery_reuse"):
+        if artillery.used_elsewhere(g, p, rec["id"], rec["activation"]) and not rec["spec"].get(
+            "artillery_reuse"
+        ):
             continue
         left = _mun_left(g, rec, p.nation, side)
         if left is not None and left < 1:
@@ -469,7 +572,9 @@ def engage_options(g: Game, rec: dict[str, Any], side: str) -> list[dict[str, An
             p = piece(g, a)
             cost = artillery.fortress_shot_cost(g, p) if p.type == "fortress" else 1
             need[p.nation] = need.get(p.nation, 0) + cost
-        if any((left := _mun_left(g, rec, n, side)) is not None and left < k for n, k in need.items()):
+        if any(
+            (left := _mun_left(g, rec, n, side)) is not None and left < k for n, k in need.items()
+        ):
             continue
         out.append({sub: c for sub, c in zip(subs, choice, strict=True)})
     return out
@@ -497,21 +602,35 @@ def _reveal_engagement(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str,
             p = piece(g, c["corps"]) if c.get("corps") else None
             art = piece(g, c["art"]) if c.get("art") else None
             mine = f"round {r}, sub-battle {sub}: {c.get('corps') or 'no corps'} engaged" + (
-                f", supported by {art.id}" if art else "")
-            theirs = f"round {r}, sub-battle {sub}: {side} engages " + (describe(g, p) if p else "no corps") + (
-                f", supported by {describe(g, art)}" if art else "")
+                f", supported by {art.id}" if art else ""
+            )
+            theirs = (
+                f"round {r}, sub-battle {sub}: {side} engages "
+                + (describe(g, p) if p else "no corps")
+                + (f", supported by {describe(g, art)}" if art else "")
+            )
             say(g, side, "engage", mine, theirs, rule="LGG 16.2-A")
             if art is not None:
                 cost = artillery.fortress_shot_cost(g, art) if art.type == "fortress" else 1
                 b = rec["budgets"].get(side)
                 if cost and b is not None and art.nation == M.army_nation(g, b["army"]):
                     b["mun"] = int(b["mun"]) - cost
-                artillery.spend_munitions(g, art.nation, cost, "LGG 23-C" if art.type == "fortress" else "LGG 15-B",
-                                          f"support in the battle at {rec['hex']}")
+                artillery.spend_munitions(
+                    g,
+                    art.nation,
+                    cost,
+                    "LGG 23-C" if art.type == "fortress" else "LGG 15-B",
+                    f"support in the battle at {rec['hex']}",
+                )
                 if art.type == "artillery":
                     artillery.mark_used(g, art, rec["id"], rec["activation"])
                     rec["used_art"][art.id] = True
-    g.emit("reveal", f"battle at {rec['hex']}, round {r}: engaged units revealed", rule="LGG 16.2-A", reveal=True)
+    g.emit(
+        "reveal",
+        f"battle at {rec['hex']}, round {r}: engaged units revealed",
+        rule="LGG 16.2-A",
+        reveal=True,
+    )
     M.touch(g)
 
 
@@ -533,8 +652,18 @@ def resolve_round(g: Game, rec: dict[str, Any]) -> None:
             continue
         calc = battle.round_calc(g, rec, sub)
         tbl = battle.table(g, calc.table)
-        _public(g, "battle-round", f"battle at {rec['hex']}, round {r}, sub-battle {sub}: {calc.explain()}", "LGG 16.3-A")
-        roll = g.roll("d12", f"combat at {rec['hex']}, round {r}, sub-battle {sub}", "LGG 16.4", modifiers=calc.d12)
+        _public(
+            g,
+            "battle-round",
+            f"battle at {rec['hex']}, round {r}, sub-battle {sub}: {calc.explain()}",
+            "LGG 16.3-A",
+        )
+        roll = g.roll(
+            "d12",
+            f"combat at {rec['hex']}, round {r}, sub-battle {sub}",
+            "LGG 16.4",
+            modifiers=calc.d12,
+        )
         look = tbl.lookup(calc.column_index, roll.modified)
         ra, rd, bold = battle.parse_cell(look.result)
         forced = rec["spec"].get("forced_attacker_result")
@@ -542,15 +671,21 @@ def resolve_round(g: Game, rec: dict[str, Any]) -> None:
             ra = str(forced)
         rd = tactics.aggravated(g, rec, sub, rd)
         rec["subs"][sub]["last"] = {"a": ra, "d": rd, "bold": bold, "round": r}
-        _public(g, "battle-result", f"{look.explain()}: attacker {ra}, defender {rd}{' (bold)' if bold else ''}",
-                "LGG 16.5-A")
+        _public(
+            g,
+            "battle-result",
+            f"{look.explain()}: attacker {ra}, defender {rd}{' (bold)' if bold else ''}",
+            "LGG 16.5-A",
+        )
         rec["queue"].append({"t": "hit", "unit": ca, "res": ra, "sub": sub, "stage": "start"})
         rec["queue"].append({"t": "hit", "unit": cd, "res": rd, "sub": sub, "stage": "start"})
     M.touch(g)
 
 
 @implements("LGG 16.5-A", "LGG 4-A")
-def _exchange_allowed(g: Game, rec: dict[str, Any], uid: str, sub: str, truth: bool = False) -> bool:
+def _exchange_allowed(
+    g: Game, rec: dict[str, Any], uid: str, sub: str, truth: bool = False
+) -> bool:
     """LGG 16.5-A / 36.1: the Movement Doctrine defender may cancel a loss of this round (one per
     sub-battle) for one more retreat hex: not for an E, not if isolated, not if the retreat would
     move it away from its supply lines; never in a counter-offensive (18-B). Isolation and supply
@@ -560,15 +695,23 @@ def _exchange_allowed(g: Game, rec: dict[str, Any], uid: str, sub: str, truth: b
     from grognard.rulesets.lgg1418.supply import is_isolated
 
     p = piece(g, uid)
-    if p.side != rec["defender"] or rec["kind"] == "counter-offensive" or rec["spec"].get("no_exchange"):
+    if (
+        p.side != rec["defender"]
+        or rec["kind"] == "counter-offensive"
+        or rec["spec"].get("no_exchange")
+    ):
         return False
-    if not artillery.movement_doctrine(g, battle.side_nation(rec, p.side), battle.battle_front(g, rec)):
+    if not artillery.movement_doctrine(
+        g, battle.side_nation(rec, p.side), battle.battle_front(g, rec)
+    ):
         return False
     if rec["exchanges"].get(sub, {}).get(str(rec["round"])):
         return False
 
     def traced() -> bool:
-        return not is_isolated(g, p, "combat") and battle_retreat.toward_supply_possible(g, p.side, rec["hex_i"], rec)
+        return not is_isolated(g, p, "combat") and battle_retreat.toward_supply_possible(
+            g, p.side, rec["hex_i"], rec
+        )
 
     if truth:
         return traced()
@@ -580,9 +723,15 @@ def _exchange_asked(g: Game, rec: dict[str, Any], uid: str, sub: str) -> bool:
     engaged corps suffers a loss, once per sub-battle a round - public facts only; whether the
     exchange is open (isolation, supply lines) shows only in its own options (4-A)."""
     p = piece(g, uid)
-    if p.side != rec["defender"] or rec["kind"] == "counter-offensive" or rec["spec"].get("no_exchange"):
+    if (
+        p.side != rec["defender"]
+        or rec["kind"] == "counter-offensive"
+        or rec["spec"].get("no_exchange")
+    ):
         return False
-    if not artillery.movement_doctrine(g, battle.side_nation(rec, p.side), battle.battle_front(g, rec)):
+    if not artillery.movement_doctrine(
+        g, battle.side_nation(rec, p.side), battle.battle_front(g, rec)
+    ):
         return False
     return not rec["exchanges"].get(sub, {}).get(str(rec["round"]))
 
@@ -625,7 +774,11 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
                 if res != "E" and _exchange_asked(g, rec, uid, it["sub"]):
                     it["stage"] = "exchange"
                     it["may_exchange"] = _exchange_allowed(g, rec, uid, it["sub"])
-                    return "battle-decision", {"battle": rec["id"], "kind": "exchange", "side": p.side}
+                    return "battle-decision", {
+                        "battle": rec["id"],
+                        "kind": "exchange",
+                        "side": p.side,
+                    }
                 it["stage"] = "apply"
             if it["stage"] == "exchange":
                 return "battle-decision", {"battle": rec["id"], "kind": "exchange", "side": p.side}
@@ -636,15 +789,32 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
                 continue
         if it["t"] == "test":
             if it["stage"] == "roll":
-                code = battle.roll_test(g, rec, uid, battle.test_modifiers(
-                    g, rec, uid, reduced_hit=bool(it.get("reduced_hit")), panic=bool(it.get("panic") or it.get("terror")),
-                    terror=bool(it.get("terror")),
-                    away=bool(it.get("away"))), it.get("why", "losses"))
+                code = battle.roll_test(
+                    g,
+                    rec,
+                    uid,
+                    battle.test_modifiers(
+                        g,
+                        rec,
+                        uid,
+                        reduced_hit=bool(it.get("reduced_hit")),
+                        panic=bool(it.get("panic") or it.get("terror")),
+                        terror=bool(it.get("terror")),
+                        away=bool(it.get("away")),
+                    ),
+                    it.get("why", "losses"),
+                )
                 if code == "R" and (rec["spec"].get("no_repulse") and p.side == rec["defender"]):
                     code = "H"
                 it["code"] = code
-                say(g, p.side, "combativeness", f"{p.id}: combativeness test {battle.TEST_CODES[code]}",
-                    f"{describe(g, p)}: combativeness test {battle.TEST_CODES[code]}", rule="LGG 16.5-B")
+                say(
+                    g,
+                    p.side,
+                    "combativeness",
+                    f"{p.id}: combativeness test {battle.TEST_CODES[code]}",
+                    f"{describe(g, p)}: combativeness test {battle.TEST_CODES[code]}",
+                    rule="LGG 16.5-B",
+                )
                 if code == "X" or it.get("away"):
                     it["stage"] = "effect"
                 elif _free_test(rec, p.side):
@@ -660,16 +830,28 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
                 return "battle-decision", {"battle": rec["id"], "kind": "pay", "side": p.side}
             if it["stage"] == "unpaid":
                 q.pop(0)
-                say(g, p.side, "no-pr", f"{p.id} cannot be paid for (no PR available to it) and is eliminated",
-                    "a corps without PR to pay for its test is eliminated", rule="LGG 16.5-B")
+                say(
+                    g,
+                    p.side,
+                    "no-pr",
+                    f"{p.id} cannot be paid for (no PR available to it) and is eliminated",
+                    "a corps without PR to pay for its test is eliminated",
+                    rule="LGG 16.5-B",
+                )
                 battle.eliminate_unit(g, rec, uid, "no PR for its combativeness test", "LGG 16.5-B")
                 continue
             if it["stage"] == "refused":
                 q.pop(0)
-                battle.eliminate_unit(g, rec, uid, "its power would not pay for its test", "LGG 16.5-B")
+                battle.eliminate_unit(
+                    g, rec, uid, "its power would not pay for its test", "LGG 16.5-B"
+                )
                 continue
             if it["stage"] == "panic-pick":
-                return "battle-decision", {"battle": rec["id"], "kind": "panic-pick", "side": p.side}
+                return "battle-decision", {
+                    "battle": rec["id"],
+                    "kind": "panic-pick",
+                    "side": p.side,
+                }
             if it["stage"] == "effect":
                 q.pop(0)
                 d = _test_effect(g, rec, uid, it)
@@ -712,12 +894,26 @@ def _apply_hit(g: Game, rec: dict[str, Any], uid: str, res: str, sub: str, excha
     if res == "E":
         battle.tally(g, rec, uid, min(2, room))
         battle.pay_pr(g, rec, uid, "LGG 16.5-A", f"{p.id} eliminated by an E")
-        say(g, p.side, "hit", f"{p.id} is eliminated (E)", f"{describe(g, p)} is eliminated (E)", rule="LGG 16.5-A")
+        say(
+            g,
+            p.side,
+            "hit",
+            f"{p.id} is eliminated (E)",
+            f"{describe(g, p)} is eliminated (E)",
+            rule="LGG 16.5-A",
+        )
         battle.eliminate_unit(g, rec, uid, "result E", "LGG 16.5-A")
         return
     n = min(room, 1 if res == "1" else 2)
     was_reduced = M.is_reduced(p)
-    say(g, p.side, "hit", f"{p.id} suffers {res}", f"{describe(g, p)} suffers {res}", rule="LGG 16.5-A")
+    say(
+        g,
+        p.side,
+        "hit",
+        f"{p.id} suffers {res}",
+        f"{describe(g, p)} suffers {res}",
+        rule="LGG 16.5-A",
+    )
     tactics.assault_marker_after_loss(g, rec, uid, res)
     if res == "1" or n == 1:
         battle.tally(g, rec, uid, 1)
@@ -741,7 +937,9 @@ def _apply_hit(g: Game, rec: dict[str, Any], uid: str, res: str, sub: str, excha
 
 
 @implements("LGG 16.5-B")
-def _test_effect(g: Game, rec: dict[str, Any], uid: str, it: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+def _test_effect(
+    g: Game, rec: dict[str, Any], uid: str, it: dict[str, Any]
+) -> tuple[str, dict[str, Any]] | None:
     """LGG 16.5-B: the effect of a test result (exploit, holds, repulsed, disorganized, out of
     combat, eliminated, panic); after an M the unit is then flipped unless already reduced or the
     test was an exploit."""
@@ -753,14 +951,22 @@ def _test_effect(g: Game, rec: dict[str, Any], uid: str, it: dict[str, Any]) -> 
         if code in ("X", "H", "R"):
             it["survives"] = True
         else:
-            battle.eliminate_unit(g, rec, uid, "destroyed retreating away from supply", "LGG 16.7-C")
+            battle.eliminate_unit(
+                g, rec, uid, "destroyed retreating away from supply", "LGG 16.7-C"
+            )
         return None
     if code == "X":
         back = 1 if res in ("M", "2", "1") else 0
         if back:
             battle.tally(g, rec, uid, -back)
-        say(g, p.side, "exploit", f"{p.id} resists valiantly (exploit): one loss less",
-            f"{describe(g, p)} resists valiantly (exploit)", rule="LGG 16.5-B")
+        say(
+            g,
+            p.side,
+            "exploit",
+            f"{p.id} resists valiantly (exploit): one loss less",
+            f"{describe(g, p)} resists valiantly (exploit)",
+            rule="LGG 16.5-B",
+        )
         return None
     if code == "H" or (code in ("R", "D") and it.get("keep_fit")):
         pass  # 31-H: a corps repulsed or disorganized by the bombardment stays fit for combat
@@ -788,13 +994,20 @@ def _test_effect(g: Game, rec: dict[str, Any], uid: str, it: dict[str, Any]) -> 
 
 @implements("LGG 16.5-B")
 def _panic(g: Game, rec: dict[str, Any], uid: str) -> tuple[str, dict[str, Any]] | None:
-    """LGG 16.5-B: panic - the unit is eliminated, 2 other corps of the stack test at once (no trench
+    """LGG 16.5-B: panic - the unit is eliminated, 2 other corps of the stack test at once (no
+    trench
     bonus), the battle is lost (even a great battle)."""
     p = piece(g, uid)
     side = p.side
     rec["panic"] = rec["panic"] or side
-    say(g, side, "panic", f"{p.id} panics and is eliminated: the battle is lost", f"{describe(g, p)} panics: "
-        f"{side} loses the battle", rule="LGG 16.5-B")
+    say(
+        g,
+        side,
+        "panic",
+        f"{p.id} panics and is eliminated: the battle is lost",
+        f"{describe(g, p)} panics: {side} loses the battle",
+        rule="LGG 16.5-B",
+    )
     battle.eliminate_unit(g, rec, uid, "panic", "LGG 16.5-B")
     others = units_of(rec, side, roles=("front", "rear", "idle"), states=("fit", "disorganized"))
     if not others:
@@ -802,11 +1015,15 @@ def _panic(g: Game, rec: dict[str, Any], uid: str) -> tuple[str, dict[str, Any]]
     if len(others) <= 2 or g.opt("panic-test-choice") == "random":
         chosen = list(others)
         while len(chosen) > 2:
-            chosen.remove(g.choose_at_random(sorted(chosen), "corps spared by the panic tests", "LGG 16.5-B"))
+            chosen.remove(
+                g.choose_at_random(sorted(chosen), "corps spared by the panic tests", "LGG 16.5-B")
+            )
         for o in reversed(chosen):
             rec["queue"].insert(0, _test_item(o, why="panic", panic=True))
         return None
-    rec["queue"].insert(0, {"t": "test", "unit": others[0], "stage": "panic-pick", "left": 2, "panic_of": uid})
+    rec["queue"].insert(
+        0, {"t": "test", "unit": others[0], "stage": "panic-pick", "left": 2, "panic_of": uid}
+    )
     return None
 
 
@@ -820,8 +1037,12 @@ def _east(g: Game, rec: dict[str, Any]) -> bool:
 
 
 def _ghqs(g: Game, rec: dict[str, Any], side: str) -> list[Piece]:
-    nations = {battle.side_nation(rec, side)} | {M.army_nation(g, a) for a in _side_armies(rec, side)}
-    return [q for q in (M.ghq_piece(g, n) for n in sorted(nations)) if q is not None and M.on_map(g, q)]
+    nations = {battle.side_nation(rec, side)} | {
+        M.army_nation(g, a) for a in _side_armies(rec, side)
+    }
+    return [
+        q for q in (M.ghq_piece(g, n) for n in sorted(nations)) if q is not None and M.on_map(g, q)
+    ]
 
 
 def _side_armies(rec: dict[str, Any], side: str) -> list[str]:
@@ -830,8 +1051,11 @@ def _side_armies(rec: dict[str, Any], side: str) -> list[str]:
 
 def _odd_only(g: Game, rec: dict[str, Any], side: str) -> bool:
     for sub in rec["subs"].values():
-        if sub.get("open") and (sub.get("flank_for") or sub.get("encircled_by")) and \
-                (sub.get("flank_for") or sub.get("encircled_by")) != side:
+        if (
+            sub.get("open")
+            and (sub.get("flank_for") or sub.get("encircled_by"))
+            and (sub.get("flank_for") or sub.get("encircled_by")) != side
+        ):
             return True
     return False
 
@@ -852,7 +1076,10 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
 
     i = rec["hex_i"]
     r = rec["round"]
-    fire = battle.doctrine.doctrine(g, battle.side_nation(rec, side), battle.battle_front(g, rec)) in battle.FIRE_DOCTRINES
+    fire = (
+        battle.doctrine.doctrine(g, battle.side_nation(rec, side), battle.battle_front(g, rec))
+        in battle.FIRE_DOCTRINES
+    )
     armies = set(_side_armies(rec, side))
     nation = battle.side_nation(rec, side)
     out: list[tuple[str, str]] = []
@@ -879,7 +1106,12 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
         return False
 
     for uid, u in sorted(rec["units"].items()):
-        if u["side"] == side and u["role"] == "rear" and u["state"] == "fit" and u["kind"] == "corps":
+        if (
+            u["side"] == side
+            and u["role"] == "rear"
+            and u["state"] == "fit"
+            and u["kind"] == "corps"
+        ):
             out.append((uid, "rear"))
             seen.add(uid)
     hqs = [M.hq_piece(g, a) for a in sorted(M.armies_of(g, side))]
@@ -889,7 +1121,9 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
         army = str(hq.attrs.get("army"))
         h = M.hex_of(g, hq)
         if fire:
-            same_sector = bool(set(sectors_of(g, h)) & set(sectors_of(g, i))) if h is not None else False
+            same_sector = (
+                bool(set(sectors_of(g, h)) & set(sectors_of(g, i))) if h is not None else False
+            )
             if not same_sector or not east_ok(h, hq.nation):
                 continue
         else:
@@ -906,18 +1140,28 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
         if fire and not east_ok(h, ghq.nation):
             continue
         for q in g.state.contents(ghq.id):
-            if M.in_reserve(q) and ok_unit(q) and not (q.type == "tank" and q.attrs.get("category") == "heavy"):
+            if (
+                M.in_reserve(q)
+                and ok_unit(q)
+                and not (q.type == "tank" and q.attrs.get("category") == "heavy")
+            ):
                 out.append((q.id, f"ghq:{ghq.id}"))
                 seen.add(q.id)
     for f in g.state.at_hex(i):
         if f.type == "fortress" and f.side == side:
-            relief = side == rec["attacker"]  # 23-D: the besieged corps join a relief battle, whatever their army
+            relief = (
+                side == rec["attacker"]
+            )  # 23-D: the besieged corps join a relief battle, whatever their army
             for q in g.state.contents(f.id):
                 if M.garrison_in_fortress(g, q):
                     continue
                 if relief:
-                    ok = q.type == "corps" and q.id not in seen and \
-                        rec["units"].get(q.id, {}).get("state") not in ("eliminated", "out", "disorganized")
+                    ok = (
+                        q.type == "corps"
+                        and q.id not in seen
+                        and rec["units"].get(q.id, {}).get("state")
+                        not in ("eliminated", "out", "disorganized")
+                    )
                 else:
                     ok = ok_unit(q)
                 if not ok:
@@ -931,15 +1175,23 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
             stack = [q for q in M.units_at_hex(g, j, side) if q.loc.kind == "hex"]
             corps_there = [q for q in stack if M.is_corps(q)]
             for q in stack:
-                if q.type not in ("corps", "artillery") or command_army(g, q) not in armies or not ok_unit(q):
+                if (
+                    q.type not in ("corps", "artillery")
+                    or command_army(g, q) not in armies
+                    or not ok_unit(q)
+                ):
                     continue
                 if M.is_corps(q) and len(corps_there) <= 1:
                     continue
                 out.append((q.id, f"stack:{M.label(g, j)}"))
                 seen.add(q.id)
     refused = set(rec.get("allied_refused", {}).get(side, []))
-    out = [(u, o) for u, o in out if piece(g, u).nation not in refused or piece(g, u).nation == nation]
-    if side == rec["defender"]:  # 28-D: autonomous defenders in trench warfare: HQs or the GHQ within 6 hexes
+    out = [
+        (u, o) for u, o in out if piece(g, u).nation not in refused or piece(g, u).nation == nation
+    ]
+    if (
+        side == rec["defender"]
+    ):  # 28-D: autonomous defenders in trench warfare: HQs or the GHQ within 6 hexes
         from grognard.rulesets.lgg1418 import trench
 
         defenders = [piece(g, u) for u in units_of(rec, side, states=None)]
@@ -947,22 +1199,35 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
 
             def allowed(origin: str) -> bool:
                 kind, _, ref = origin.partition(":")
-                return origin == "rear" or (kind in ("hq", "ghq") and trench.autonomous_reinforcement_source_ok(
-                    g, defenders, piece(g, ref), i))
+                return origin == "rear" or (
+                    kind in ("hq", "ghq")
+                    and trench.autonomous_reinforcement_source_ok(g, defenders, piece(g, ref), i)
+                )
 
             out = [(u, o) for u, o in out if allowed(o)]
     if battle.doctrine.doctrine(g, nation, battle.battle_front(g, rec)) == "combined":
         out = [(u, o) for u, o in out if _combined_timing_ok(g, rec, o)]
-    if rec["kind"] == "breakthrough" and side == rec["attacker"] and not rec["spec"].get("new_army"):
+    if (
+        rec["kind"] == "breakthrough"
+        and side == rec["attacker"]
+        and not rec["spec"].get("new_army")
+    ):
         # 17.1: a breakthrough battle is fought with the breakthrough units plus reinforcements from
-        # the reserve of the breaking-through armies' HQs (17.3-B: wider with a newly activated army)
+        # the reserve of the breaking-through armies' HQs (17.3-B: wider with a newly activated
+        # army)
         hq_ids = {f"hq:{q.id}" for a in armies if (q := M.hq_piece(g, a)) is not None}
         out = [(u, o) for u, o in out if o == "rear" or o in hq_ids]
-    if rec["kind"] == "assault":  # 23-G: no tanks nor Stosstruppen; nothing enters a besieged fortress
+    if (
+        rec["kind"] == "assault"
+    ):  # 23-G: no tanks nor Stosstruppen; nothing enters a besieged fortress
         if side == rec["defender"]:
             out = [(u, o) for u, o in out if o == "rear" or o.startswith("fortress:")]
         else:
-            out = [(u, o) for u, o in out if piece(g, u).type != "tank" and not piece(g, u).attrs.get("assault")]
+            out = [
+                (u, o)
+                for u, o in out
+                if piece(g, u).type != "tank" and not piece(g, u).attrs.get("assault")
+            ]
     return out
 
 
@@ -980,8 +1245,13 @@ def _combined_timing_ok(g: Game, rec: dict[str, Any], origin: str) -> bool:
         return True
     d = _dist(g, h, rec["hex_i"])
     return doctrine_transitions.combined_reinforcement_allowed(
-        g, d, max(1, int(rec["round"])), rec["spec"].get("bombardment") or "none", battle.battle_front(g, rec),
-        source=kind if kind in ("hq", "ghq") else "unit")
+        g,
+        d,
+        max(1, int(rec["round"])),
+        rec["spec"].get("bombardment") or "none",
+        battle.battle_front(g, rec),
+        source=kind if kind in ("hq", "ghq") else "unit",
+    )
 
 
 def _sub_corps(rec: dict[str, Any], side: str, sub: str) -> int:
@@ -992,7 +1262,9 @@ def _side_hex_corps(g: Game, rec: dict[str, Any], side: str) -> int:
     return sum(1 for p in M.units_at_hex(g, rec["hex_i"], side) if counts_for_stacking(g, p))
 
 
-def reinforcement_targets(g: Game, rec: dict[str, Any], side: str, uid: str, origin: str) -> list[str]:
+def reinforcement_targets(
+    g: Game, rec: dict[str, Any], side: str, uid: str, origin: str
+) -> list[str]:
     """Open sub-battles ``uid`` may join: the 3-corps (2 in mountains) limit of a side that lost a
     sub-battle (16.1-C), the Fire normal-battle limit of 3 attacking corps (16.1-A), stacking."""
     p = piece(g, uid)
@@ -1012,8 +1284,12 @@ def reinforcement_targets(g: Game, rec: dict[str, Any], side: str, uid: str, ori
             lim = 2 if battle.in_mountains(g, rec["hex_i"]) else 3
             if n + 1 > lim:
                 continue
-        if not rec["great"] and battle.fire_procedure(g, rec) and side == rec["attacker"] \
-                and len(units_of(rec, side, states=("fit", "disorganized"))) + 1 > 3:
+        if (
+            not rec["great"]
+            and battle.fire_procedure(g, rec)
+            and side == rec["attacker"]
+            and len(units_of(rec, side, states=("fit", "disorganized"))) + 1 > 3
+        ):
             continue
         out.append(sub)
     return out
@@ -1054,7 +1330,9 @@ def reserve_options(g: Game, rec: dict[str, Any], side: str) -> list[dict[str, A
             rears = [e.get("rear") for e in picked if e.get("rear")]
             if len(set(ids)) != len(ids) or len(set(rears)) != len(rears) or set(rears) & set(ids):
                 continue
-            new_corps = sum(1 for e in picked if piece(g, e["unit"]).type == "corps" and e["origin"] != "rear")
+            new_corps = sum(
+                1 for e in picked if piece(g, e["unit"]).type == "corps" and e["origin"] != "rear"
+            )
             if new_corps > room:
                 continue
             unit_choices.append(picked)
@@ -1073,7 +1351,9 @@ def reserve_options(g: Game, rec: dict[str, Any], side: str) -> list[dict[str, A
         tank_choices = [[]]
     from grognard.rulesets.lgg1418 import tanks
 
-    if tank_entries and tanks.tanks_short(g, rec, side):  # 39-B/39-C: replace destroyed tanks up to the minimum
+    if tank_entries and tanks.tanks_short(
+        g, rec, side
+    ):  # 39-B/39-C: replace destroyed tanks up to the minimum
         tank_choices = [t for t in tank_choices if t] or tank_choices
     return [{"units": u, "tanks": t} for u in unit_choices for t in tank_choices]
 
@@ -1086,7 +1366,10 @@ def _allied_test_needed(g: Game, rec: dict[str, Any], side: str, p: Piece) -> bo
     nation = battle.side_nation(rec, side)
     if p.nation == nation or p.type != "corps" or side == M.CP:
         return False
-    if not battle.fire_procedure(g, rec) and battle.side_doctrine(g, rec, side) not in battle.FIRE_DOCTRINES:
+    if (
+        not battle.fire_procedure(g, rec)
+        and battle.side_doctrine(g, rec, side) not in battle.FIRE_DOCTRINES
+    ):
         return False
     if p.nation in ("BE", "CH"):
         return False
@@ -1102,18 +1385,32 @@ def _allied_test_needed(g: Game, rec: dict[str, Any], side: str, p: Piece) -> bo
 
 @implements("LGG 16.6-B")
 def allied_test(g: Game, rec: dict[str, Any], side: str, p: Piece) -> bool:
-    """LGG 16.6-B: D12 >= the sending power's GHQ reaction value, -1 per allied corps already sent."""
+    """LGG 16.6-B: D12 >= the sending power's GHQ reaction value, -1 per allied corps already
+    sent."""
     try:
         need = ghq_value(g, p.nation, "reaction")
     except KeyError:
         return False
     sent = int(rec["allied_sent"].get(p.nation, 0))
-    r = g.roll("d12", f"allied aid of {M.nation_name(g, p.nation)} (needs {need})", "LGG 16.6-B", modifiers=-sent)
+    r = g.roll(
+        "d12",
+        f"allied aid of {M.nation_name(g, p.nation)} (needs {need})",
+        "LGG 16.6-B",
+        modifiers=-sent,
+    )
     return r.modified >= need
 
 
 @implements("LGG 16.6-A", "LGG 16-B")
-def bring_in(g: Game, rec: dict[str, Any], side: str, uid: str, sub: str, origin: str, rear: str | None = None) -> None:
+def bring_in(
+    g: Game,
+    rec: dict[str, Any],
+    side: str,
+    uid: str,
+    sub: str,
+    origin: str,
+    rear: str | None = None,
+) -> None:
     """LGG 16.6-A / 16-B: the reinforcement unit enters the battle hex and joins a sub-battle."""
     p = piece(g, uid)
     i = rec["hex_i"]
@@ -1121,7 +1418,14 @@ def bring_in(g: Game, rec: dict[str, Any], side: str, uid: str, sub: str, origin
         ru = rec["units"][rear]
         ru["role"] = "rear"
         ru["sub"] = None
-        say(g, side, "rear", f"{rear} goes to the rear", "a corps goes to the rear", rule="LGG 16.6-A")
+        say(
+            g,
+            side,
+            "rear",
+            f"{rear} goes to the rear",
+            "a corps goes to the rear",
+            rule="LGG 16.6-A",
+        )
     if origin == "rear":
         u = rec["units"][uid]
         u["role"] = "front"
@@ -1134,9 +1438,17 @@ def bring_in(g: Game, rec: dict[str, Any], side: str, uid: str, sub: str, origin
     if rec.get("late_split") and sub == "B":
         rec["subs"]["B"]["open"] = True
         rec["subs"]["B"].pop("pending", None)
-    rec.setdefault("arrived", {}).setdefault(str(rec["round"]), []).append({"side": side, "sub": sub})
-    say(g, side, "reinforcement", f"{uid} joins sub-battle {sub} ({origin})",
-        f"{side} brings {describe(g, p)} into sub-battle {sub}", rule="LGG 16.6-A")
+    rec.setdefault("arrived", {}).setdefault(str(rec["round"]), []).append(
+        {"side": side, "sub": sub}
+    )
+    say(
+        g,
+        side,
+        "reinforcement",
+        f"{uid} joins sub-battle {sub} ({origin})",
+        f"{side} brings {describe(g, p)} into sub-battle {sub}",
+        rule="LGG 16.6-A",
+    )
     mk = g.state.marker("battle", rec["hex"])
     a = command_army(g, p)
     if mk is not None and a and a not in mk.get("coordinated", []):
@@ -1157,8 +1469,13 @@ def apply_reserves(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str, Any
                     rec["allied_sent"][p.nation] = int(rec["allied_sent"].get(p.nation, 0)) + 1
                 else:
                     rec["allied_refused"].setdefault(side, []).append(p.nation)
-                    _public(g, "allied-aid", f"{M.nation_name(g, p.nation)} sends no corps to the battle at {rec['hex']}",
-                            "LGG 16.6-B")
+                    _public(
+                        g,
+                        "allied-aid",
+                        f"{M.nation_name(g, p.nation)} sends no corps to the battle at"
+                        f" {rec['hex']}",
+                        "LGG 16.6-B",
+                    )
                     if side not in failed:
                         failed.append(side)
                     continue
@@ -1168,7 +1485,7 @@ def apply_reserves(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str, Any
     return failed
 
 
-# ====================================================================== sub-battles and the end (16.1-C, 16.7-A)
+# ========================================================= sub-battles and the end (16.1-C, 16.7-A)
 def _fail(g: Game, rec: dict[str, Any], side: str, sub: str) -> str | None:
     """Why ``side`` has lost ``sub`` at the end of this round: "gone" (no front-line corps left) or
     "barred" (the last ones repulsed or disorganized and no reinforcement arrived), else None."""
@@ -1179,8 +1496,16 @@ def _fail(g: Game, rec: dict[str, Any], side: str, sub: str) -> str | None:
     alive = units_of(rec, side, sub=sub, states=("fit", "disorganized"))
     if not alive:
         return "gone"
-    arrived = [a for a in rec.get("arrived", {}).get(str(rec["round"]), []) if a["side"] == side and a["sub"] == sub]
-    ready = [u for u in alive if rec["units"][u]["state"] == "fit" and rec["units"][u].get("barred") != rec["round"] + 1]
+    arrived = [
+        a
+        for a in rec.get("arrived", {}).get(str(rec["round"]), [])
+        if a["side"] == side and a["sub"] == sub
+    ]
+    ready = [
+        u
+        for u in alive
+        if rec["units"][u]["state"] == "fit" and rec["units"][u].get("barred") != rec["round"] + 1
+    ]
     if not ready and not arrived:
         return "barred"
     return None
@@ -1201,7 +1526,12 @@ def decide_sub(g: Game, rec: dict[str, Any], sub: str, winner: str, why: str) ->
     loser = battle.other(rec, winner)
     rec["sub_wins"].append(winner)
     rec.setdefault("sub_losers", []).append(loser)
-    _public(g, "sub-battle", f"battle at {rec['hex']}: {winner} wins sub-battle {sub} ({why})", "LGG 16.1-C")
+    _public(
+        g,
+        "sub-battle",
+        f"battle at {rec['hex']}: {winner} wins sub-battle {sub} ({why})",
+        "LGG 16.1-C",
+    )
     rest = [s for s in open_subs(rec) if s != sub]
     if not rest:
         return
@@ -1217,14 +1547,25 @@ def decide_sub(g: Game, rec: dict[str, Any], sub: str, winner: str, why: str) ->
             u["sub"] = o
     if rec.get("fortress_sub", {}).get(winner) == sub:
         rec["fortress_sub"][winner] = o
-    enemy_fort = battle.defender_fortress(g, rec) if winner == rec["attacker"] else battle.attacker_fortress(g, rec)
+    enemy_fort = (
+        battle.defender_fortress(g, rec)
+        if winner == rec["attacker"]
+        else battle.attacker_fortress(g, rec)
+    )
     if enemy_fort is None:
         if tactics.encirclement_by_assault(g, rec, sub, winner):
             rec["subs"][o]["encircled_by"] = winner
-            _public(g, "sub-battle", f"sub-battle {o} becomes an encirclement battle for {winner}", "LGG 38-B")
+            _public(
+                g,
+                "sub-battle",
+                f"sub-battle {o} becomes an encirclement battle for {winner}",
+                "LGG 38-B",
+            )
         else:
             rec["subs"][o]["flank_for"] = winner
-            _public(g, "sub-battle", f"sub-battle {o} becomes a flank battle for {winner}", "LGG 16.3-D")
+            _public(
+                g, "sub-battle", f"sub-battle {o} becomes a flank battle for {winner}", "LGG 16.3-D"
+            )
     lim = 2 if battle.in_mountains(g, rec["hex_i"]) else 3
     mine = units_of(rec, loser, sub=o, states=("fit", "disorganized"))
     if len(mine) > lim:
@@ -1234,8 +1575,14 @@ def decide_sub(g: Game, rec: dict[str, Any], sub: str, winner: str, why: str) ->
             if u not in keep:
                 rec["units"][u]["role"] = "rear"
                 rec["units"][u]["sub"] = None
-        say(g, loser, "sub-limit", f"only {lim} corps may stay in sub-battle {o}; the others go to the rear",
-            f"{loser} keeps {lim} corps in sub-battle {o}", rule="LGG 16.1-C")
+        say(
+            g,
+            loser,
+            "sub-limit",
+            f"only {lim} corps may stay in sub-battle {o}; the others go to the rear",
+            f"{loser} keeps {lim} corps in sub-battle {o}",
+            rule="LGG 16.1-C",
+        )
     M.touch(g)
 
 
@@ -1253,7 +1600,9 @@ def sub_checks(g: Game, rec: dict[str, Any]) -> None:
         fa = _fail(g, rec, rec["attacker"], sub)
         fd = _fail(g, rec, rec["defender"], sub)
         if fa and fd:
-            decide_sub(g, rec, sub, _tie_winner(rec, fa, fd), "neither side has a unit left to engage")
+            decide_sub(
+                g, rec, sub, _tie_winner(rec, fa, fd), "neither side has a unit left to engage"
+            )
         elif fa:
             decide_sub(g, rec, sub, rec["defender"], "the attacker has no unit left to engage")
         elif fd:
@@ -1264,7 +1613,12 @@ def battle_decided(rec: dict[str, Any]) -> str | None:
     """The winner once no sub-battle is open: the winner of the last one decided (16.1-C)."""
     if rec["subs"] and not open_subs(rec) and not rec["subs"].get("B", {}).get("pending"):
         wins = rec["sub_wins"]
-        if len(rec["subs"]) == 2 and len(wins) >= 2 and wins[-1] != wins[-2] and rec.get("same_round_close"):
+        if (
+            len(rec["subs"]) == 2
+            and len(wins) >= 2
+            and wins[-1] != wins[-2]
+            and rec.get("same_round_close")
+        ):
             return str(rec["defender"])
         return str(wins[-1]) if wins else None
     return None
@@ -1283,7 +1637,9 @@ def count_obstinacy(g: Game, rec: dict[str, Any], open_during: int) -> None:
     if gen is not None and campaign.is_august_1914(g):
         obliged = set(campaign.obligated_armies(g, rec["attacker"]))
         armies = [a for a in rec["armies"] if army_general(g, a) is gen]
-        if any(a in obliged for a in armies) and not any(r in rec.get("committed", {}).get(a, []) for a in armies):
+        if any(a in obliged for a in armies) and not any(
+            r in rec.get("committed", {}).get(a, []) for a in armies
+        ):
             return
     inc = 1
     if rec["great"] and not battle.fire_procedure(g, rec):
@@ -1300,7 +1656,10 @@ def may_retreat_voluntarily(g: Game, rec: dict[str, Any], side: str) -> str | No
             return "the defenders of a fortress under assault cannot retreat (LGG 23-G)"
         return None
     if int(rec.get("obstinacy_count", 0)) < int(rec.get("min_rounds", 1)):
-        return f"the general's obstinacy requires {rec['min_rounds']} (counted {rec.get('obstinacy_count', 0)})"
+        return (
+            f"the general's obstinacy requires {rec['min_rounds']} (counted"
+            f" {rec.get('obstinacy_count', 0)})"
+        )
     if campaign.is_august_1914(g):
         nations = {M.army_nation(g, a) for a in rec["armies"]}
         plans = {n for n in nations if n in M.rules(g).war_plans}
@@ -1308,9 +1667,15 @@ def may_retreat_voluntarily(g: Game, rec: dict[str, Any], side: str) -> str | No
             won = set(M.st(g).get("won_attacks", []))
             mode = g.opt("august-1914-retreat")
             if mode == "no-voluntary-retreat-after-winning" and plans & won:
-                return "in August 1914 a power applying an attack plan that has won a battle in attack may not retreat voluntarily"
+                return (
+                    "in August 1914 a power applying an attack plan that has won a battle in attack"
+                    " may not retreat voluntarily"
+                )
             if mode == "until-won" and not (plans & won):
-                return "in August 1914 a power applying an attack plan may not retreat voluntarily before winning a battle"
+                return (
+                    "in August 1914 a power applying an attack plan may not retreat voluntarily"
+                    " before winning a battle"
+                )
     return None
 
 
@@ -1336,8 +1701,11 @@ def finish_battle(g: Game, rec: dict[str, Any]) -> None:
         if not alive:
             rec["defender_state"] = "eliminated"
         else:
-            good = [u for u in units_of(rec, dfn, roles=("front",), states=("fit",))
-                    if rec["units"][u].get("barred") != rec["round"] + 1]
+            good = [
+                u
+                for u in units_of(rec, dfn, roles=("front",), states=("fit",))
+                if rec["units"][u].get("barred") != rec["round"] + 1
+            ]
             rec["defender_state"] = "good-order" if good else "disorder"
     last = [s.get("last") for s in rec["subs"].values() if s.get("last")]
     last = [x for x in last if x.get("round") == rec["round"]] or last
@@ -1346,7 +1714,9 @@ def finish_battle(g: Game, rec: dict[str, Any]) -> None:
         if u["role"] == "rear" and u["state"] == "fit":
             u["state"] = "disorganized"
         if u["kind"] == "corps" and u.get("engaged"):
-            M.set_attr(g, piece(g, uid), "fought_turn", M.turn_index(g))  # 38-A: "did not fight the previous turn"
+            M.set_attr(
+                g, piece(g, uid), "fought_turn", M.turn_index(g)
+            )  # 38-A: "did not fight the previous turn"
     rec["ended"] = True
     winner, loser = rec["winner"], rec["loser"]
     if winner == att and rec["kind"] in ("open", "overflow", "breakthrough"):
@@ -1354,8 +1724,14 @@ def finish_battle(g: Game, rec: dict[str, Any]) -> None:
         n = battle.side_nation(rec, att)
         if n not in won:
             won.append(n)
-    _public(g, "battle-end", f"battle at {rec['hex']}: {winner} wins, {loser} retreats ({rec['ended_by']}); "
-            f"losses {att} {rec['losses'].get(att, 0)}, {dfn} {rec['losses'].get(dfn, 0)}", "LGG 16.7-A", reveal=True)
+    _public(
+        g,
+        "battle-end",
+        f"battle at {rec['hex']}: {winner} wins, {loser} retreats ({rec['ended_by']}); "
+        f"losses {att} {rec['losses'].get(att, 0)}, {dfn} {rec['losses'].get(dfn, 0)}",
+        "LGG 16.7-A",
+        reveal=True,
+    )
     if winner == att and rec["spec"].get("breakthrough", rec["kind"] in ("open", "overflow")):
         breakthrough.decide_level(g, rec)
     if rec["spec"].get("retreat") != "none":
@@ -1414,7 +1790,9 @@ class BattleStep(Step):
         if ph == "split-done":
             for side in (att, dfn):
                 for sub in ("A", "B"):
-                    if rec["subs"][sub].get("open") and not units_of(rec, side, sub=sub, states=("fit",)):
+                    if rec["subs"][sub].get("open") and not units_of(
+                        rec, side, sub=sub, states=("fit",)
+                    ):
                         decide_sub(g, rec, sub, battle.other(rec, side), "no corps committed to it")
             w = battle_decided(rec)
             if w:
@@ -1497,8 +1875,13 @@ class BattleStep(Step):
                     rec.setdefault("sub_losers", []).append(dfn)
                     if battle.defender_fortress(g, rec) is None:
                         rec["subs"]["A"]["flank_for"] = att
-                    _public(g, "sub-battle", f"battle at {rec['hex']}: the defender sends no corps into sub-battle B "
-                            f"and loses it (LGG 16.1-A)", "LGG 16.1-A")
+                    _public(
+                        g,
+                        "sub-battle",
+                        f"battle at {rec['hex']}: the defender sends no corps into sub-battle B "
+                        "and loses it (LGG 16.1-A)",
+                        "LGG 16.1-A",
+                    )
                 else:
                     rec["phase"] = "late-split"
                     return "battle-commit", {"battle": bid, "kind": "split", "sides": [att]}
@@ -1508,7 +1891,12 @@ class BattleStep(Step):
             count_obstinacy(g, rec, int(rec.get("open_during", 1)))
             w = battle_decided(rec)
             if w:
-                _end(g, rec, w, "sub-battles decided" if rec["great"] else "a side has no unit left to engage")
+                _end(
+                    g,
+                    rec,
+                    w,
+                    "sub-battles decided" if rec["great"] else "a side has no unit left to engage",
+                )
                 return None
             rec["phase"] = "after-round"
             return None
@@ -1544,7 +1932,9 @@ class BattleStep(Step):
         att, dfn = rec["attacker"], rec["defender"]
         if rec.get("forced_retreat"):
             side = rec["forced_retreat"]
-            _end(g, rec, battle.other(rec, side), "retreat after exchanging losses for retreat hexes")
+            _end(
+                g, rec, battle.other(rec, side), "retreat after exchanging losses for retreat hexes"
+            )
             return None
         cap = rec.get("round_cap")
         if cap is not None and rec["round"] >= int(cap):
@@ -1563,14 +1953,30 @@ class BattleStep(Step):
 
 # ---------------------------------------------------------------------- decisions
 DECISION_RULES = {
-    "defender-setup": "LGG 16-C", "attacker-setup": "LGG 16-A", "exchange": "LGG 16.5-A", "pay": "LGG 16.5-B", "panic-pick": "LGG 16.5-B",
-    "retreat-offer": "LGG 16.7-A", "allied-retry": "LGG 16.6-B", "barrage": "LGG 37-F",
+    "defender-setup": "LGG 16-C",
+    "attacker-setup": "LGG 16-A",
+    "exchange": "LGG 16.5-A",
+    "pay": "LGG 16.5-B",
+    "panic-pick": "LGG 16.5-B",
+    "retreat-offer": "LGG 16.7-A",
+    "allied-retry": "LGG 16.6-B",
+    "barrage": "LGG 37-F",
 }
 
 
-@implements("LGG 16-C", "LGG 16-B", "LGG 16-A", "LGG 16.6-C", "LGG 16.5-A", "LGG 16.5-B", "LGG 16.7-A", "LGG 16.1-C")
+@implements(
+    "LGG 16-C",
+    "LGG 16-B",
+    "LGG 16-A",
+    "LGG 16.6-C",
+    "LGG 16.5-A",
+    "LGG 16.5-B",
+    "LGG 16.7-A",
+    "LGG 16.1-C",
+)
 class BattleDecision(Step):
-    """One side's choice inside a battle (16-C, 16-B, 16-A, 16.6-C, 16.5-A, 16.5-B, 16.7-A, 16.1-C)."""
+    """One side's choice inside a battle (16-C, 16-B, 16-A, 16.6-C, 16.5-A, 16.5-B, 16.7-A,
+    16.1-C)."""
 
     name = "battle-decision"
     title = "Battle decision"
@@ -1578,11 +1984,16 @@ class BattleDecision(Step):
 
     def label(self, g: Game, f: Frame) -> str:
         rec = rec_of(g, f.params["battle"])
-        what = {"defender-setup": "the defender's dispositions", "attacker-setup": "the attacker's dispositions",
-                "exchange": "exchange a loss for a retreat hex?", "pay": "pay 1 PR for the combativeness test?",
-                "panic-pick": "corps tested after a panic", "retreat-offer": "retreat or continue?",
-                "allied-retry": "another reinforcement",
-                "barrage": f"go on with the creeping barrage in sub-battle {f.params.get('sub')}?"}[f.params["kind"]]
+        what = {
+            "defender-setup": "the defender's dispositions",
+            "attacker-setup": "the attacker's dispositions",
+            "exchange": "exchange a loss for a retreat hex?",
+            "pay": "pay 1 PR for the combativeness test?",
+            "panic-pick": "corps tested after a panic",
+            "retreat-offer": "retreat or continue?",
+            "allied-retry": "another reinforcement",
+            "barrage": f"go on with the creeping barrage in sub-battle {f.params.get('sub')}?",
+        }[f.params["kind"]]
         return f"Battle at {rec['hex']}: {f.params['side']}, {what}"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
@@ -1598,14 +2009,21 @@ class BattleDecision(Step):
             return [{**o, **base} for o in attacker_setup_options(g, rec)]
         if k == "exchange":
             it = rec["queue"][0] if rec["queue"] else {}
-            return ([{"type": "exchange", **base}] if it.get("may_exchange") else []) + [{"type": "keep", **base}]
+            return ([{"type": "exchange", **base}] if it.get("may_exchange") else []) + [
+                {"type": "keep", **base}
+            ]
         if k == "pay":
             return [{"type": "pay-pr", **base}, {"type": "refuse-pr", **base}]
         if k == "panic-pick":
             it = rec["queue"][0]
             done = set(it.get("picked", []))
-            cands = [u for u in units_of(rec, side, roles=("front", "rear", "idle"), states=("fit", "disorganized"))
-                     if u not in done]
+            cands = [
+                u
+                for u in units_of(
+                    rec, side, roles=("front", "rear", "idle"), states=("fit", "disorganized")
+                )
+                if u not in done
+            ]
             return [{"type": "panic-test", **base, "unit": u} for u in cands]
         if k == "retreat-offer":
             out = [{"type": "continue", **base}]
@@ -1615,7 +2033,9 @@ class BattleDecision(Step):
                     out.extend({"type": "withdraw-sub", **base, "sub": s} for s in open_subs(rec))
             return out
         if k == "allied-retry":
-            return [{"type": "reinforce", **base, "choice": o} for o in reserve_options(g, rec, side)]
+            return [
+                {"type": "reinforce", **base, "choice": o} for o in reserve_options(g, rec, side)
+            ]
         if k == "barrage":
             return [{"type": "barrage-fire", **base}, {"type": "barrage-stop", **base}]
         return []
@@ -1624,7 +2044,10 @@ class BattleDecision(Step):
         rule = DECISION_RULES[f.params["kind"]]
         if action.get("battle") != f.params["battle"]:
             raise IllegalAction(rule, "this decision is about another battle")
-        if f.params["kind"] == "retreat-offer" and action.get("type") in ("retreat", "withdraw-sub"):
+        if f.params["kind"] == "retreat-offer" and action.get("type") in (
+            "retreat",
+            "withdraw-sub",
+        ):
             rec = rec_of(g, f.params["battle"])
             why = may_retreat_voluntarily(g, rec, action["side"])
             if why:
@@ -1641,13 +2064,21 @@ class BattleDecision(Step):
             if t == "retreat-before-combat":
                 st["rbc"] = "retreat"
                 st["def_done"] = True
-                _public(g, "battle", f"the cavalry at {rec['hex']} retreats before combat", "LGG 16-C")
+                _public(
+                    g, "battle", f"the cavalry at {rec['hex']} retreats before combat", "LGG 16-C"
+                )
             elif t == "join":
                 p = piece(g, action["unit"])
                 M.move_piece(g, p, Loc.hex(rec["hex_i"]))
                 _add_unit(g, rec, p)
-                say(g, side, "artillery", f"{p.id} joins the battle at {rec['hex']}",
-                    f"{describe(g, p)} joins the defence of {rec['hex']}", rule="LGG 16-B")
+                say(
+                    g,
+                    side,
+                    "artillery",
+                    f"{p.id} joins the battle at {rec['hex']}",
+                    f"{describe(g, p)} joins the defence of {rec['hex']}",
+                    rule="LGG 16-B",
+                )
             else:
                 st["def_done"] = True
         elif k == "attacker-setup":
@@ -1655,13 +2086,24 @@ class BattleDecision(Step):
             if t == "leave-out":
                 u = rec["units"][action["unit"]]
                 u["role"] = "idle"
-                say(g, side, "participants", f"{action['unit']} stays out of the battle (stacking limit)",
-                    "a corps stays out of the battle (stacking limit)", rule="LGG 16-A")
+                say(
+                    g,
+                    side,
+                    "participants",
+                    f"{action['unit']} stays out of the battle (stacking limit)",
+                    "a corps stays out of the battle (stacking limit)",
+                    rule="LGG 16-A",
+                )
             elif t == "allocate":
                 rec["obstinacy_alloc"] = int(action["rounds"])
                 st["obst_done"] = True
-                _public(g, "obstinacy", f"the attacking general commits an obstinacy of {action['rounds']} to the "
-                        f"battle at {rec['hex']}", "LGG 16.6-C")
+                _public(
+                    g,
+                    "obstinacy",
+                    f"the attacking general commits an obstinacy of {action['rounds']} to the "
+                    f"battle at {rec['hex']}",
+                    "LGG 16.6-C",
+                )
             else:
                 st["att_done"] = True
         elif k == "exchange":
@@ -1671,20 +2113,31 @@ class BattleDecision(Step):
                 from grognard.rulesets.lgg1418 import knowledge
 
                 knowledge.refuse_on_hidden_fact(
-                    g, side, f"{it['unit']} may not exchange a loss for a retreat hex: it is isolated or its retreat "
-                    "would leave its supply lines (an enemy marker on them holds units); it keeps the loss",
-                    f"{side} keeps its loss", "LGG 16.5-A")
+                    g,
+                    side,
+                    f"{it['unit']} may not exchange a loss for a retreat hex: it is isolated or its"
+                    " retreat would leave its supply lines (an enemy marker on them holds units);"
+                    " it keeps the loss",
+                    f"{side} keeps its loss",
+                    "LGG 16.5-A",
+                )
             elif t == "exchange":
                 it["exchanged"] = True
                 rec["exchanges"].setdefault(it["sub"], {})[str(rec["round"])] = True
                 rec["retreat_extra"] = int(rec.get("retreat_extra", 0)) + 1
                 rec["forced_retreat"] = side
-                _public(g, "exchange", f"{side} exchanges a loss for one more retreat hex (sub-battle {it['sub']})",
-                        "LGG 16.5-A")
+                _public(
+                    g,
+                    "exchange",
+                    f"{side} exchanges a loss for one more retreat hex (sub-battle {it['sub']})",
+                    "LGG 16.5-A",
+                )
         elif k == "pay":
             it = rec["queue"][0]
             if t == "pay-pr":
-                battle.pay_pr(g, rec, it["unit"], "LGG 16.5-B", f"combativeness test of {it['unit']}")
+                battle.pay_pr(
+                    g, rec, it["unit"], "LGG 16.5-B", f"combativeness test of {it['unit']}"
+                )
                 it["stage"] = "effect"
             else:
                 it["stage"] = "refused"
@@ -1692,8 +2145,13 @@ class BattleDecision(Step):
             it = rec["queue"][0]
             it.setdefault("picked", []).append(action["unit"])
             it["left"] = int(it["left"]) - 1
-            rest = [u for u in units_of(rec, side, roles=("front", "rear", "idle"), states=("fit", "disorganized"))
-                    if u not in it["picked"]]
+            rest = [
+                u
+                for u in units_of(
+                    rec, side, roles=("front", "rear", "idle"), states=("fit", "disorganized")
+                )
+                if u not in it["picked"]
+            ]
             if it["left"] <= 0 or not rest:
                 rec["queue"].pop(0)
                 for u in reversed(it["picked"]):
@@ -1702,14 +2160,21 @@ class BattleDecision(Step):
             if t == "retreat":
                 _end(g, rec, battle.other(rec, side), f"{side} retreats voluntarily")
             elif t == "withdraw-sub":
-                decide_sub(g, rec, action["sub"], battle.other(rec, side), f"{side} withdraws from it")
+                decide_sub(
+                    g, rec, action["sub"], battle.other(rec, side), f"{side} withdraws from it"
+                )
                 w = battle_decided(rec)
                 if w:
                     _end(g, rec, w, "sub-battles decided")
         elif k == "barrage":
             if t == "barrage-stop":
                 rec.setdefault("barrage_stopped", {})[f.params["sub"]] = True
-                _public(g, "barrage", f"{side} stops its creeping barrage in sub-battle {f.params['sub']}", "LGG 37-F")
+                _public(
+                    g,
+                    "barrage",
+                    f"{side} stops its creeping barrage in sub-battle {f.params['sub']}",
+                    "LGG 37-F",
+                )
         elif k == "allied-retry":
             c = action["choice"]
             if c.get("unit"):
@@ -1736,8 +2201,14 @@ class BattleCommit(Step):
 
     def label(self, g: Game, f: Frame) -> str:
         rec = rec_of(g, f.params["battle"])
-        what = {"split": "division into sub-battles", "engage": "engaged units", "reserves": "reinforcements"}
-        return f"Battle at {rec['hex']}, round {rec['round'] or 1}: {what[f.params['kind']]} (secret)"
+        what = {
+            "split": "division into sub-battles",
+            "engage": "engaged units",
+            "reserves": "reinforcements",
+        }
+        return (
+            f"Battle at {rec['hex']}, round {rec['round'] or 1}: {what[f.params['kind']]} (secret)"
+        )
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         key = self._key(g, f)
@@ -1758,14 +2229,30 @@ class BattleCommit(Step):
         if side not in self.actors(g, f):
             return []
         rec = rec_of(g, f.params["battle"])
-        return M.memo(g, f"commit:{rec['id']}:{f.params['kind']}:{side}", lambda: [
-            {"type": "commit", "side": side, "battle": rec["id"], "kind": f.params["kind"], "choice": o}
-            for o in self.options(g, f, side)])
+        return M.memo(
+            g,
+            f"commit:{rec['id']}:{f.params['kind']}:{side}",
+            lambda: [
+                {
+                    "type": "commit",
+                    "side": side,
+                    "battle": rec["id"],
+                    "kind": f.params["kind"],
+                    "choice": o,
+                }
+                for o in self.options(g, f, side)
+            ],
+        )
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
-        rule = {"split": "LGG 16.1-B", "engage": "LGG 16.2-A", "reserves": "LGG 16.6-A"}[f.params["kind"]]
-        if action.get("type") != "commit" or action.get("battle") != f.params["battle"] \
-                or action.get("kind") != f.params["kind"]:
+        rule = {"split": "LGG 16.1-B", "engage": "LGG 16.2-A", "reserves": "LGG 16.6-A"}[
+            f.params["kind"]
+        ]
+        if (
+            action.get("type") != "commit"
+            or action.get("battle") != f.params["battle"]
+            or action.get("kind") != f.params["kind"]
+        ):
             raise IllegalAction(rule, f"commit your {f.params['kind']} choice for this battle")
         choice = action.get("choice")
         if choice not in self.options(g, f, action["side"]):
@@ -1776,8 +2263,11 @@ class BattleCommit(Step):
         side = action["side"]
         key = self._key(g, f)
         g.state.secrets.setdefault(side, {})[key] = action["choice"]
-        g.emit("commit", f"{side} commits its {f.params['kind']} choice for the battle at {rec['hex']}",
-               rule=self.rule)
+        g.emit(
+            "commit",
+            f"{side} commits its {f.params['kind']} choice for the battle at {rec['hex']}",
+            rule=self.rule,
+        )
         if self.actors(g, f):
             return
         chosen = {s: g.state.secrets[s].pop(key) for s in f.params["sides"]}
@@ -1788,13 +2278,30 @@ class BattleCommit(Step):
                 mine = f"division: A {', '.join(c['A']) or '-'}; B {', '.join(c['B']) or '-'}"
                 n_a = sum(1 for u in c["A"] if rec["units"].get(u, {}).get("kind") == "corps")
                 n_b = sum(1 for u in c["B"] if rec["units"].get(u, {}).get("kind") == "corps")
-                say(g, s, "split", mine, f"{s} divides its front line: {n_a} corps in A, {n_b} in B", rule="LGG 16.1-B")
-            g.emit("reveal", f"battle at {rec['hex']}: divisions revealed", rule="LGG 16.1-B", reveal=True)
+                say(
+                    g,
+                    s,
+                    "split",
+                    mine,
+                    f"{s} divides its front line: {n_a} corps in A, {n_b} in B",
+                    rule="LGG 16.1-B",
+                )
+            g.emit(
+                "reveal",
+                f"battle at {rec['hex']}: divisions revealed",
+                rule="LGG 16.1-B",
+                reveal=True,
+            )
         elif k == "engage":
             _reveal_engagement(g, rec, chosen)
         else:
             rec["reserve_choice"] = chosen
-            g.emit("reveal", f"battle at {rec['hex']}: reinforcement choices revealed", rule="LGG 16.6-A", reveal=True)
+            g.emit(
+                "reveal",
+                f"battle at {rec['hex']}: reinforcement choices revealed",
+                rule="LGG 16.6-A",
+                reveal=True,
+            )
         M.touch(g)
         g.finish(f)
 
@@ -1811,8 +2318,17 @@ class SiberianChoice(Step):
     hook_order = 10
 
     def _sib(self, g: Game) -> list[Piece]:
-        return sorted((q for q in g.state.pieces.values() if q.nation == "RU" and q.type == "corps"
-                       and q.attrs.get("siberian") and M.on_map(g, q)), key=lambda q: q.id)
+        return sorted(
+            (
+                q
+                for q in g.state.pieces.values()
+                if q.nation == "RU"
+                and q.type == "corps"
+                and q.attrs.get("siberian")
+                and M.on_map(g, q)
+            ),
+            key=lambda q: q.id,
+        )
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         # asked whenever the scenario has Siberian corps (how many are in play is hidden, 4-A)
@@ -1824,15 +2340,23 @@ class SiberianChoice(Step):
         g.finish(f)
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [*({"type": "siberian-elite", "side": side, "unit": q.id} for q in self._sib(g)),
-                {"type": "keep", "side": side}]
+        return [
+            *({"type": "siberian-elite", "side": side, "unit": q.id} for q in self._sib(g)),
+            {"type": "keep", "side": side},
+        ]
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         if action["type"] == "siberian-elite":
             M.st(g).setdefault("siberian_elite", {})["RU"] = action["unit"]
             M.touch(g)
-            say(g, action["side"], "siberians", f"{action['unit']} is the elite Siberian corps this turn", None,
-                rule="LGG 16.4-I")
+            say(
+                g,
+                action["side"],
+                "siberians",
+                f"{action['unit']} is the elite Siberian corps this turn",
+                None,
+                rule="LGG 16.4-I",
+            )
         g.finish(f)
 
 

@@ -41,7 +41,9 @@ BREAKTHROUGH = "breakthrough"  # 17.3-C: the "Breakthrough" marker on breakthrou
 
 # ====================================================================== 17.3-A
 @implements("LGG 17.3-A")
-def breakthrough_reduction(g: Game, d6: int, rounds: int, bombardment: str | None, defender_state: str) -> tuple[int, int]:
+def breakthrough_reduction(
+    g: Game, d6: int, rounds: int, bombardment: str | None, defender_state: str
+) -> tuple[int, int]:
     """LGG 17.3-A: the reduction of a general's Breakthrough value after a preliminary bombardment
     -> (reduction, modified roll). D6: 1 -1; 2-3 -2; 4-5 -3; 6 -4; modifiers: battle of 5+ rounds
     +1, blitz bombardment -2, defender eliminated or panicked -2; the modified roll is clamped to
@@ -98,17 +100,28 @@ def fire_breakthrough(g: Game, rec: dict[str, Any]) -> tuple[str | None, int]:
             v -= 1
         bomb = rec["spec"].get("bombardment")
         if bomb:
-            r = g.roll("d6", f"breakthrough test of the attacking general ({rec['hex']})", "LGG 17.3-A")
-            red, _m = breakthrough_reduction(g, r.natural, int(rec["round"]), bomb, rec["defender_state"])
+            r = g.roll(
+                "d6", f"breakthrough test of the attacking general ({rec['hex']})", "LGG 17.3-A"
+            )
+            red, _m = breakthrough_reduction(
+                g, r.natural, int(rec["round"]), bomb, rec["defender_state"]
+            )
             v -= red
         best = max(best, v)
     if best <= 0 and not order_e:
         return None, 0
     state = rec["defender_state"]
     level = "limited" if state == "good-order" else "major"
-    if level == "limited" and "French" in sectors_of(g, rec["hex_i"]) and int(rec["spec"].get("trench") or 0) >= 3:
-        fit = [u for u in battle.units_of(rec, rec["defender"], roles=("front", "rear"), states=("fit",))
-               if rec["units"][u].get("barred") != rec["round"] + 1]
+    if (
+        level == "limited"
+        and "French" in sectors_of(g, rec["hex_i"])
+        and int(rec["spec"].get("trench") or 0) >= 3
+    ):
+        fit = [
+            u
+            for u in battle.units_of(rec, rec["defender"], roles=("front", "rear"), states=("fit",))
+            if rec["units"][u].get("barred") != rec["round"] + 1
+        ]
         if len(fit) >= (3 if order_e else 2) and rec["panic"] != rec["defender"]:
             return None, 0
     return level, max(best, 1 if order_e else 0)
@@ -121,20 +134,32 @@ def decide_level(g: Game, rec: dict[str, Any]) -> None:
     after the cavalry retreated before combat (16-C), after a counter-offensive (18-B)."""
     rec["breakthrough_level"] = None
     rec["breakthrough_corps"] = None
-    if rec.get("breakthrough_blocked") or rec["kind"] in ("breakthrough", "counter-offensive", "assault"):
+    if rec.get("breakthrough_blocked") or rec["kind"] in (
+        "breakthrough",
+        "counter-offensive",
+        "assault",
+    ):
         return
     if not rec["spec"].get("breakthrough", rec["kind"] in ("open", "overflow")):
         return
     lab = rec["hex"]
-    if any(q.type == "fortress" and q.side != rec["attacker"] for q in g.state.at_hex(rec["hex_i"])) or \
-            g.state.marker("fortress_fallen", lab) is not None:
+    if (
+        any(
+            q.type == "fortress" and q.side != rec["attacker"] for q in g.state.at_hex(rec["hex_i"])
+        )
+        or g.state.marker("fortress_fallen", lab) is not None
+    ):
         return
     if battle.fire_procedure(g, rec):
         level, n = fire_breakthrough(g, rec)
         rec["breakthrough_level"] = level
         rec["breakthrough_corps"] = n
         if level:
-            g.emit("breakthrough", f"battle at {lab}: {level} breakthrough possible for {n} corps", rule="LGG 17.3-A")
+            g.emit(
+                "breakthrough",
+                f"battle at {lab}: {level} breakthrough possible for {n} corps",
+                rule="LGG 17.3-A",
+            )
     else:
         rec["breakthrough_level"] = "movement"
     M.touch(g)
@@ -142,7 +167,9 @@ def decide_level(g: Game, rec: dict[str, Any]) -> None:
 
 # ====================================================================== units and targets
 @implements("LGG 17.1", "LGG 39-D")
-def eligible_units(g: Game, side: str, armies: list[str], i: int, serial: int | None) -> list[Piece]:
+def eligible_units(
+    g: Game, side: str, armies: list[str], i: int, serial: int | None
+) -> list[Piece]:
     """LGG 17.1 / 39-D: units in the reserve of an HQ of the activated armies within its
     intervention distance of hex ``i`` (not those put back into reserve after this activation's
     battles, 16.7-D); light tanks may break through, heavy tanks only on the flank."""
@@ -157,7 +184,11 @@ def eligible_units(g: Game, side: str, armies: list[str], i: int, serial: int | 
             continue
         for q in g.state.contents(hq.id):
             barred = q.attrs.get("no_breakthrough")
-            if M.in_reserve(q) and q.type in ("corps", "tank") and (barred is None or barred != serial):
+            if (
+                M.in_reserve(q)
+                and q.type in ("corps", "tank")
+                and (barred is None or barred != serial)
+            ):
                 out.append(q)
     return sorted(out, key=lambda p: p.id)
 
@@ -169,7 +200,11 @@ def _front_hexes(rec: dict[str, Any]) -> list[str]:
 def _cavalry_two_hexes(g: Game, units: list[Piece], first: int) -> bool:
     """LGG 17.2-A / 17.3-C: cavalry may advance 2 hexes in fair weather (Russians also in snow) when
     the first breakthrough hex is plains."""
-    if not units or not all(M.is_cavalry(p) for p in units if p.type == "corps") or not any(p.type == "corps" for p in units):
+    if (
+        not units
+        or not all(M.is_cavalry(p) for p in units if p.type == "corps")
+        or not any(p.type == "corps" for p in units)
+    ):
         return False
     w = mapdata.weather_in(g, first)
     if not (w == "fair" or (w == "snow" and all(p.nation == "RU" for p in units))):
@@ -207,7 +242,8 @@ def rigid_pincer(g: Game, side: str, first: int) -> bool:
 
 
 def targets(g: Game, rec_like: dict[str, Any], units: list[Piece]) -> list[dict[str, Any]]:
-    """LGG 17.2-A / 17.3-B / 17.3-C: flank and deep breakthrough destinations from the conquered hex."""
+    """LGG 17.2-A / 17.3-B / 17.3-C: flank and deep breakthrough destinations from the conquered
+    hex."""
     side = rec_like["attacker"]
     i = g.board.idx(rec_like["hex"])
     starts = {g.board.idx(h) for h in _front_hexes(rec_like)}
@@ -239,9 +275,11 @@ def targets(g: Game, rec_like: dict[str, Any], units: list[Piece]) -> list[dict[
     return out
 
 
-# ====================================================================== empty-hex breakthroughs (17.2-D, 17.3-F)
+# ========================================================= empty-hex breakthroughs (17.2-D, 17.3-F)
 @implements("LGG 17.2-D", "LGG 17.3-F")
-def empty_hex_origins(g: Game, act: dict[str, Any], fought: set[str], refused_empty: list[str] | None = None) -> list[str]:
+def empty_hex_origins(
+    g: Game, act: dict[str, Any], fought: set[str], refused_empty: list[str] | None = None
+) -> list[str]:
     """LGG 17.2-D / 17.3-F: hexes an infantry stack of the activation entered without a battle, by
     normal movement, supplied and not isolated, from which the HQ reserve may break through. Supply
     and isolation are judged from what the side may know of the enemy markers (4-A): a hex is
@@ -254,11 +292,21 @@ def empty_hex_origins(g: Game, act: dict[str, Any], fought: set[str], refused_em
         lab = M.label(g, i)
         if lab in fought or i in M.enemy_present_hexes(g, side):
             continue
-        movers = [p for p in plist if M.is_infantry(p) and p.attrs.get("mv_act") == act["serial"]
-                  and p.attrs.get("mv_mode") == "normal" and "mv_from" in p.attrs and p.loc.kind == "hex"]
+        movers = [
+            p
+            for p in plist
+            if M.is_infantry(p)
+            and p.attrs.get("mv_act") == act["serial"]
+            and p.attrs.get("mv_mode") == "normal"
+            and "mv_from" in p.attrs
+            and p.loc.kind == "hex"
+        ]
         if not movers:
             continue
-        if knowledge.supply_as_known(g, side, lambda movers=movers: _movers_supplied(g, movers)) == "no":
+        if (
+            knowledge.supply_as_known(g, side, lambda movers=movers: _movers_supplied(g, movers))
+            == "no"
+        ):
             continue  # 4-A: judged from what the side may know of the enemy markers
         if lab in refused:
             continue
@@ -267,7 +315,8 @@ def empty_hex_origins(g: Game, act: dict[str, Any], fought: set[str], refused_em
 
 
 def _movers_supplied(g: Game, movers: list[Piece]) -> bool:
-    """17.2-D / 17.3-F: every infantry unit that entered the empty hex is supplied and not isolated."""
+    """17.2-D / 17.3-F: every infantry unit that entered the empty hex is supplied and not
+    isolated."""
     return all(is_supplied(g, p) and not is_isolated(g, p, "combat") for p in movers)
 
 
@@ -279,15 +328,28 @@ def _origins(g: Game, f: Frame) -> list[dict[str, Any]]:
         rec = rec_of(g, bid)
         if rec.get("winner") != rec["attacker"] or not rec.get("breakthrough_level"):
             continue
-        if not any(p.side == rec["attacker"] for p in M.units_at_hex(g, rec["hex_i"], rec["attacker"])):
+        if not any(
+            p.side == rec["attacker"] for p in M.units_at_hex(g, rec["hex_i"], rec["attacker"])
+        ):
             continue
-        out.append({"hex": rec["hex"], "attacker": rec["attacker"], "armies": rec["armies"], "battle": bid,
-                    "attacker_from": rec["attacker_from"], "breakthrough_level": rec["breakthrough_level"],
-                    "corps_left": rec.get("breakthrough_corps")})
+        out.append(
+            {
+                "hex": rec["hex"],
+                "attacker": rec["attacker"],
+                "armies": rec["armies"],
+                "battle": bid,
+                "attacker_from": rec["attacker_from"],
+                "breakthrough_level": rec["breakthrough_level"],
+                "corps_left": rec.get("breakthrough_corps"),
+            }
+        )
     for e in f.params.get("empty", []):
         i = g.board.idx(e["hex"])
-        if not e.get("breakthrough_level") or i in M.enemy_present_hexes(g, e["attacker"]) or \
-                not M.units_at_hex(g, i, e["attacker"]):
+        if (
+            not e.get("breakthrough_level")
+            or i in M.enemy_present_hexes(g, e["attacker"])
+            or not M.units_at_hex(g, i, e["attacker"])
+        ):
             continue
         out.append(e)
     return out
@@ -309,7 +371,9 @@ class Breakthrough(Step):
         return f"{f.params['side']}: breakthroughs"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        return [f.params["side"]]  # always asked: whether it has reserves at hand must not show (4-A)
+        return [
+            f.params["side"]
+        ]  # always asked: whether it has reserves at hand must not show (4-A)
 
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
@@ -333,27 +397,43 @@ class Breakthrough(Step):
                     if corps == 0 or (cap is not None and corps > int(cap)):
                         continue
                     for t in targets(g, o, list(sub)):
-                        out.append({"type": "breakthrough", "side": side, "from": o["hex"], "units": sorted(p.id for p in sub),
-                                    "kind": t["kind"], "to": t["to"], "via": t["via"]})
+                        out.append(
+                            {
+                                "type": "breakthrough",
+                                "side": side,
+                                "from": o["hex"],
+                                "units": sorted(p.id for p in sub),
+                                "kind": t["kind"],
+                                "to": t["to"],
+                                "via": t["via"],
+                            }
+                        )
             act = M.st(g).get("activation")
             if act is not None and not f.params.get("empty_done"):
-                fought = {rec_of(g, b)["hex"] for b in f.params.get("battles", [])} | \
-                    {e["hex"] for e in f.params.get("empty", [])}
+                fought = {rec_of(g, b)["hex"] for b in f.params.get("battles", [])} | {
+                    e["hex"] for e in f.params.get("empty", [])
+                }
                 for lab in empty_hex_origins(g, act, fought, f.params.get("refused_empty")):
                     if eligible_units(g, side, act["armies"], g.board.idx(lab), serial):
                         out.append({"type": "announce-empty", "side": side, "hex": lab})
             out.append({"type": "end-breakthrough", "side": side})
             return out
 
-        return M.memo(g, f"breakthrough-options:{f.params['side']}:{len(f.params.get('empty', []))}:"
-                         f"{f.params.get('empty_done')}:{len(f.params.get('refused_empty', []))}", compute)
+        return M.memo(
+            g,
+            f"breakthrough-options:{f.params['side']}:{len(f.params.get('empty', []))}:"
+            f"{f.params.get('empty_done')}:{len(f.params.get('refused_empty', []))}",
+            compute,
+        )
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         return self._options(g, f)
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if action.get("type") not in ("breakthrough", "announce-empty", "end-breakthrough"):
-            raise IllegalAction("LGG 17", "break through, announce a breakthrough from an empty hex, or end")
+            raise IllegalAction(
+                "LGG 17", "break through, announce a breakthrough from an empty hex, or end"
+            )
         super().check(g, f, action)
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
@@ -365,30 +445,68 @@ class Breakthrough(Step):
             return
         if t == "announce-empty":
             lab = action["hex"]
-            movers = [p for p in M.units_at_hex(g, g.board.idx(lab), side) if M.is_infantry(p) and act is not None
-                      and p.attrs.get("mv_act") == act["serial"] and p.attrs.get("mv_mode") == "normal"
-                      and "mv_from" in p.attrs and p.loc.kind == "hex"]
+            movers = [
+                p
+                for p in M.units_at_hex(g, g.board.idx(lab), side)
+                if M.is_infantry(p)
+                and act is not None
+                and p.attrs.get("mv_act") == act["serial"]
+                and p.attrs.get("mv_mode") == "normal"
+                and "mv_from" in p.attrs
+                and p.loc.kind == "hex"
+            ]
             if not _movers_supplied(g, movers):
                 f.params.setdefault("refused_empty", []).append(lab)
                 knowledge.refuse_on_hidden_fact(
-                    g, side, f"no breakthrough from the empty hex {lab}: the stack there is out of supply or isolated "
-                    "(an enemy marker on its supply line holds units)", f"{side} finds its supply line cut", "LGG 17.2-D")
+                    g,
+                    side,
+                    f"no breakthrough from the empty hex {lab}: the stack there is out of supply or"
+                    " isolated (an enemy marker on its supply line holds units)",
+                    f"{side} finds its supply line cut",
+                    "LGG 17.2-D",
+                )
                 return
-            entry = {"hex": lab, "attacker": side, "armies": list(act["armies"]) if act else [],
-                     "attacker_from": sorted({M.label(g, int(p.attrs["mv_from"])) for p in M.units_at_hex(g, g.board.idx(lab), side)
-                                              if isinstance(p.attrs.get("mv_from"), int)}),
-                     "breakthrough_level": "movement", "corps_left": None, "battle": None}
+            entry = {
+                "hex": lab,
+                "attacker": side,
+                "armies": list(act["armies"]) if act else [],
+                "attacker_from": sorted(
+                    {
+                        M.label(g, int(p.attrs["mv_from"]))
+                        for p in M.units_at_hex(g, g.board.idx(lab), side)
+                        if isinstance(p.attrs.get("mv_from"), int)
+                    }
+                ),
+                "breakthrough_level": "movement",
+                "corps_left": None,
+                "battle": None,
+            }
             if battle.side_doctrine_at(g, side, g.board.idx(lab)) in battle.FIRE_DOCTRINES:
-                hq_close = any(M.army_hq_hex(g, a) is not None and g.board.distance(M.army_hq_hex(g, a), g.board.idx(lab)) <= 2
-                               for a in entry["armies"])
+                hq_close = any(
+                    M.army_hq_hex(g, a) is not None
+                    and g.board.distance(M.army_hq_hex(g, a), g.board.idx(lab)) <= 2
+                    for a in entry["armies"]
+                )
                 entry["breakthrough_level"] = "major" if hq_close else None
-                M.st(g).setdefault("fictitious_battles", []).append({"turn": M.turn_index(g), "side": side, "hex": lab})
-                g.emit("breakthrough", f"{side} announces a breakthrough from the empty hex {lab} (a secondary battle "
-                       "of the sector)", rule="LGG 17.3-F")
+                M.st(g).setdefault("fictitious_battles", []).append(
+                    {"turn": M.turn_index(g), "side": side, "hex": lab}
+                )
+                g.emit(
+                    "breakthrough",
+                    f"{side} announces a breakthrough from the empty hex {lab} (a secondary battle "
+                    "of the sector)",
+                    rule="LGG 17.3-F",
+                )
                 f.params.setdefault("empty", []).append(entry)
-                g.push("empty-hex-defence", {"side": M.other_side(side), "hex": lab, "attacker": side})
+                g.push(
+                    "empty-hex-defence", {"side": M.other_side(side), "hex": lab, "attacker": side}
+                )
                 return
-            g.emit("breakthrough", f"{side} announces a breakthrough from the empty hex {lab}", rule="LGG 17.2-D")
+            g.emit(
+                "breakthrough",
+                f"{side} announces a breakthrough from the empty hex {lab}",
+                rule="LGG 17.2-D",
+            )
             f.params.setdefault("empty", []).append(entry)
             return
         self._go(g, f, action)
@@ -408,7 +526,9 @@ class Breakthrough(Step):
         if origin is not None and origin.get("battle"):
             rec = rec_of(g, origin["battle"])
             if rec.get("breakthrough_corps") is not None:
-                rec["breakthrough_corps"] = int(rec["breakthrough_corps"]) - sum(1 for p in units if p.type == "corps")
+                rec["breakthrough_corps"] = int(rec["breakthrough_corps"]) - sum(
+                    1 for p in units if p.type == "corps"
+                )
         path = [src, *via, dst]
         prev = src
         for p in units:
@@ -433,17 +553,37 @@ class Breakthrough(Step):
                     M.move_piece(g, p, Loc.hex(dst))
                     M.set_attr(g, p, "mv_from", src)
                     art.append(uid)
-        say(g, side, "breakthrough", f"{', '.join(action['units'])} break through ({action['kind']}) from "
-            f"{action['from']} to {action['to']}", f"{side} breaks through ({action['kind']}) from {action['from']} "
-            f"to {action['to']}", rule="LGG 17.2-A")
+        say(
+            g,
+            side,
+            "breakthrough",
+            f"{', '.join(action['units'])} break through ({action['kind']}) from "
+            f"{action['from']} to {action['to']}",
+            f"{side} breaks through ({action['kind']}) from {action['from']} to {action['to']}",
+            rule="LGG 17.2-A",
+        )
         level = origin.get("breakthrough_level") if origin else None
         if battle.side_doctrine_at(g, side, dst) in battle.FIRE_DOCTRINES:
             sector = (sectors_of(g, dst) or [""])[0]
-            g.state.set_marker("breakthrough", M.label(g, dst), {"turn": M.turn_index(g), "side": side,
-                                                                   "level": level, "trench": PROVISIONAL_TRENCH.get(sector, 0)})
+            g.state.set_marker(
+                "breakthrough",
+                M.label(g, dst),
+                {
+                    "turn": M.turn_index(g),
+                    "side": side,
+                    "level": level,
+                    "trench": PROVISIONAL_TRENCH.get(sector, 0),
+                },
+            )
             mark_breakthrough_units(g, units, str(level or ""), PROVISIONAL_TRENCH.get(sector, 0))
-        params = {"side": side, "hex": M.label(g, dst), "units": sorted(action["units"]) + art,
-                  "kind": action["kind"], "level": level, "armies": origin["armies"] if origin else []}
+        params = {
+            "side": side,
+            "hex": M.label(g, dst),
+            "units": sorted(action["units"]) + art,
+            "kind": action["kind"],
+            "level": level,
+            "armies": origin["armies"] if origin else [],
+        }
         if dst in M.enemy_present_hexes(g, side):
             g.push("breakthrough-battle", params)
         else:
@@ -452,7 +592,8 @@ class Breakthrough(Step):
             # an advance: if an interception brings the enemy in (17.2-B), a battle follows in which
             # the interceptor defends; the check waits under the interception
             g.push("breakthrough-battle", {**params, "intercepted": True})
-            # asked wherever the mover cannot rule an interception out (4-A: a hidden ZoC is not revealed)
+            # asked wherever the mover cannot rule an interception out (4-A: a hidden ZoC is not
+            # revealed)
             offer_interception(g, side, dst, sorted(action["units"]), serial, breakthrough=True)
         M.touch(g)
 
@@ -547,14 +688,21 @@ class BreakthroughBattle(Step):
         j = g.board.idx(lab)
         stage = f.params.get("stage", "flight")
         if f.params.get("intercepted") and stage == "flight":
-            stage = f.params["stage"] = "reinforce"  # only a battle if an interception brought the enemy in
+            stage = f.params["stage"] = (
+                "reinforce"  # only a battle if an interception brought the enemy in
+            )
         if stage == "flight":
             f.params["stage"] = "reinforce"
             if _just_retreated(g, enemy, j):
                 exception = _flight_exception(g, enemy, j, f)
                 # in Fire Doctrine always asked: whether reserve corps may stay must not show (4-A)
                 if exception or battle.side_doctrine_at(g, enemy, j) in battle.FIRE_DOCTRINES:
-                    return "flight-choice", {"side": enemy, "hex": lab, "attacker": side, "exception": exception}
+                    return "flight-choice", {
+                        "side": enemy,
+                        "hex": lab,
+                        "attacker": side,
+                        "exception": exception,
+                    }
                 _flee(g, enemy, j, side)
             return self.next_child(g, f)
         if stage == "reinforce":
@@ -562,9 +710,17 @@ class BreakthroughBattle(Step):
             if not M.enemy_present_hexes(g, side) & {j}:
                 return None
             if battle.side_doctrine_at(g, enemy, j) == "movement":
-                h = hooks.child(g, hooks.ENEMY_REINFORCEMENT, {"side": enemy, "attacker": side, "hexes": [lab],
-                                                              "activation": (M.st(g).get("activation") or {}).get("serial"),
-                                                              "breakthrough": True})
+                h = hooks.child(
+                    g,
+                    hooks.ENEMY_REINFORCEMENT,
+                    {
+                        "side": enemy,
+                        "attacker": side,
+                        "hexes": [lab],
+                        "activation": (M.st(g).get("activation") or {}).get("serial"),
+                        "breakthrough": True,
+                    },
+                )
                 if h:
                     return h
             return self.next_child(g, f)
@@ -574,13 +730,21 @@ class BreakthroughBattle(Step):
                 return None
             if not f.params.get("new_army_asked") and _new_army_asked(g, f.params):
                 f.params["new_army_asked"] = True
-                return "breakthrough-new-army", {"side": side, "hex": lab, "armies": list(f.params.get("armies") or [])}
+                return "breakthrough-new-army", {
+                    "side": side,
+                    "hex": lab,
+                    "armies": list(f.params.get("armies") or []),
+                }
             f.params["stage"] = "done"
             new = M.st(g).setdefault("breakthrough_new_army", {}).pop(lab, None)
             if new is not None and new.get("turn") != M.turn_index(g):
                 new = None
-            armies = list(f.params.get("armies") or [])[:1 if new else 2]
-            units = [u for u in f.params["units"] if piece(g, u).loc.kind == "hex" and M.hex_of(g, piece(g, u)) == j]
+            armies = list(f.params.get("armies") or [])[: 1 if new else 2]
+            units = [
+                u
+                for u in f.params["units"]
+                if piece(g, u).loc.kind == "hex" and M.hex_of(g, piece(g, u)) == j
+            ]
             extra: dict[str, Any] = {}
             if f.params.get("provisional_trench") is not None:
                 extra["trench"] = int(f.params["provisional_trench"])
@@ -593,9 +757,19 @@ class BreakthroughBattle(Step):
                 extra["trench"] = max(0, int(level) - 1)  # 17.3-B: enemy trenches reduced by 1
                 extra["new_army"] = True
             params = battle.battle_params(
-                g, hex=lab, attacker=side, kind="breakthrough", breakthrough=False, counter_offensive=False,
-                retreat="immediate", flank_breakthrough=f.params["kind"] == "flank",
-                artillery_reuse=f.params["kind"] == "flank", attacker_units=units, armies=armies or None, **extra)
+                g,
+                hex=lab,
+                attacker=side,
+                kind="breakthrough",
+                breakthrough=False,
+                counter_offensive=False,
+                retreat="immediate",
+                flank_breakthrough=f.params["kind"] == "flank",
+                artillery_reuse=f.params["kind"] == "flank",
+                attacker_units=units,
+                armies=armies or None,
+                **extra,
+            )
             if f.params.get("level") == "major":
                 battle.rec_of(g, params["battle"])["spec"]["major_breakthrough"] = True
             if new:  # 17.3-B: the new army's battle may open with a preliminary bombardment (29-A)
@@ -616,7 +790,10 @@ def new_army_candidates(g: Game, params: dict[str, Any]) -> list[str]:
 
     side = params["side"]
     j = g.board.idx(params["hex"])
-    if params.get("kind") != "flank" or battle.side_doctrine_at(g, side, j) not in battle.FIRE_DOCTRINES:
+    if (
+        params.get("kind") != "flank"
+        or battle.side_doctrine_at(g, side, j) not in battle.FIRE_DOCTRINES
+    ):
         return []
     if params.get("level") not in ("limited", "major"):
         return []
@@ -625,7 +802,13 @@ def new_army_candidates(g: Game, params: dict[str, Any]) -> list[str]:
     for k in g.board.neighbors(j):
         for p in M.units_at_hex(g, k, side):
             a = command_army(g, p)
-            if M.is_corps(p) and p.loc.kind == "hex" and a and a not in taken and M.army_formed(g, a):
+            if (
+                M.is_corps(p)
+                and p.loc.kind == "hex"
+                and a
+                and a not in taken
+                and M.army_formed(g, a)
+            ):
                 out.add(a)
     found = []
     for a in sorted(out):
@@ -640,8 +823,11 @@ def _new_army_asked(g: Game, params: dict[str, Any]) -> bool:
     Doctrine flank breakthrough battle), so that being asked tells the enemy nothing (4-A)."""
     side = params["side"]
     j = g.board.idx(params["hex"])
-    return params.get("kind") == "flank" and params.get("level") in ("limited", "major") and \
-        battle.side_doctrine_at(g, side, j) in battle.FIRE_DOCTRINES
+    return (
+        params.get("kind") == "flank"
+        and params.get("level") in ("limited", "major")
+        and battle.side_doctrine_at(g, side, j) in battle.FIRE_DOCTRINES
+    )
 
 
 def new_army_units(g: Game, side: str, army: str, j: int) -> list[str]:
@@ -651,8 +837,12 @@ def new_army_units(g: Game, side: str, army: str, j: int) -> list[str]:
     out = []
     for k in g.board.neighbors(j):
         for p in M.units_at_hex(g, k, side):
-            if p.type in ("corps", "artillery") and p.loc.kind == "hex" and not M.in_reserve(p) \
-                    and command_army(g, p) == army:
+            if (
+                p.type in ("corps", "artillery")
+                and p.loc.kind == "hex"
+                and not M.in_reserve(p)
+                and command_army(g, p) == army
+            ):
                 out.append(p.id)
     return sorted(out)
 
@@ -676,9 +866,17 @@ class BreakthroughNewArmy(Step):
         return [f.params["side"]]
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        params = {"side": side, "hex": f.params["hex"], "armies": f.params["armies"], "kind": "flank",
-                  "level": "limited"}
-        out: list[Action] = [{"type": "activate-army", "side": side, "army": a} for a in new_army_candidates(g, params)]
+        params = {
+            "side": side,
+            "hex": f.params["hex"],
+            "armies": f.params["armies"],
+            "kind": "flank",
+            "level": "limited",
+        }
+        out: list[Action] = [
+            {"type": "activate-army", "side": side, "army": a}
+            for a in new_army_candidates(g, params)
+        ]
         return [*out, {"type": "no-new-army", "side": side}]
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
@@ -697,9 +895,19 @@ class BreakthroughNewArmy(Step):
             M.set_attr(g, p, "mv_from", k)
             M.set_attr(g, p, "mv_stop", True)
         secondary.count_battle(g, side, lab, "secondary", [army])
-        M.st(g).setdefault("breakthrough_new_army", {})[lab] = {"army": army, "units": ids, "turn": M.turn_index(g)}
-        say(g, side, "breakthrough", f"army {army} joins the flank breakthrough at {lab} ({', '.join(ids)})",
-            f"{side} activates another army against {lab}", rule="LGG 17.3-B")
+        M.st(g).setdefault("breakthrough_new_army", {})[lab] = {
+            "army": army,
+            "units": ids,
+            "turn": M.turn_index(g),
+        }
+        say(
+            g,
+            side,
+            "breakthrough",
+            f"army {army} joins the flank breakthrough at {lab} ({', '.join(ids)})",
+            f"{side} activates another army against {lab}",
+            rule="LGG 17.3-B",
+        )
         M.touch(g)
 
 
@@ -720,7 +928,9 @@ def _flight_exception(g: Game, enemy: str, j: int, f: Frame) -> bool:
         p = piece(g, u)
         if isinstance(p.attrs.get("mv_from"), int):
             src = int(p.attrs["mv_from"])
-    return src is not None and mapdata.has_feature(g, src, j, "river", "large_river", "strait", "canal")
+    return src is not None and mapdata.has_feature(
+        g, src, j, "river", "large_river", "strait", "canal"
+    )
 
 
 @implements("LGG 17.3-D")
@@ -739,8 +949,14 @@ def reserve_corps_that_may_fight(g: Game, enemy: str, j: int) -> list[str]:
     out = []
     for uid, u in sorted(rec["units"].items()):
         p = g.state.pieces[uid]
-        if u["side"] == enemy and u["kind"] == "corps" and str(u.get("origin", "")).startswith(("hq:", "ghq:")) \
-                and u["state"] == "fit" and p.loc.kind == "hex" and M.hex_of(g, p) == j:
+        if (
+            u["side"] == enemy
+            and u["kind"] == "corps"
+            and str(u.get("origin", "")).startswith(("hq:", "ghq:"))
+            and u["state"] == "fit"
+            and p.loc.kind == "hex"
+            and M.hex_of(g, p) == j
+        ):
             out.append(uid)
     return out
 
@@ -751,12 +967,25 @@ def _flee(g: Game, enemy: str, j: int, attacker: str, keep: list[str] | None = N
     from grognard.rulesets.lgg1418 import battle_retreat
 
     mk = g.state.marker("retreated", M.label(g, j)) or {}
-    units = [p.id for p in g.state.at_hex(j) if p.side == enemy and p.type not in ("fortress", "general")
-             and p.id not in (keep or [])]
+    units = [
+        p.id
+        for p in g.state.at_hex(j)
+        if p.side == enemy and p.type not in ("fortress", "general") and p.id not in (keep or [])
+    ]
     if not units:
         return
-    entry = {"id": f"F{len(battle_retreat.store(g)) + 1}", "battle": mk.get("battle"), "side": enemy,
-             "hex": M.label(g, j), "units": units, "first": None, "min": 1, "max": 1, "forbid": [], "done": False}
+    entry = {
+        "id": f"F{len(battle_retreat.store(g)) + 1}",
+        "battle": mk.get("battle"),
+        "side": enemy,
+        "hex": M.label(g, j),
+        "units": units,
+        "first": None,
+        "min": 1,
+        "max": 1,
+        "forbid": [],
+        "done": False,
+    }
     if entry["battle"] is None:
         return
     battle_retreat.store(g).append(entry)
@@ -797,14 +1026,27 @@ class FlightChoice(Step):
             _flee(g, action["side"], j, f.params["attacker"])
         elif action["type"] == "reserve-stand":
             keep = reserve_corps_that_may_fight(g, action["side"], j)
-            fog.emit_private(g, action["side"], "flight", f"{', '.join(keep)} stay at {f.params['hex']} to fight",
-                             f"part of the defeated stack at {f.params['hex']} stays to fight", rule="LGG 17.3-D")
+            fog.emit_private(
+                g,
+                action["side"],
+                "flight",
+                f"{', '.join(keep)} stay at {f.params['hex']} to fight",
+                f"part of the defeated stack at {f.params['hex']} stays to fight",
+                rule="LGG 17.3-D",
+            )
             _flee(g, action["side"], j, f.params["attacker"], keep=keep)
         else:
-            g.emit("flight", f"the defeated stack at {f.params['hex']} stands and fights", rule="LGG 17.3-D")
+            g.emit(
+                "flight",
+                f"the defeated stack at {f.params['hex']} stands and fights",
+                rule="LGG 17.3-D",
+            )
             parent = g.state.frames[-2] if len(g.state.frames) >= 2 else None
-            if parent is not None and parent.step == "breakthrough-battle" and \
-                    battle.side_doctrine_at(g, action["side"], j) in battle.FIRE_DOCTRINES:
+            if (
+                parent is not None
+                and parent.step == "breakthrough-battle"
+                and battle.side_doctrine_at(g, action["side"], j) in battle.FIRE_DOCTRINES
+            ):
                 sectors = sectors_of(g, j)
                 if not set(sectors) & {"Balkan", "Armenian", "Oriental"}:
                     parent.params["provisional_trench"] = 1
@@ -830,7 +1072,11 @@ class EmptyHexDefence(Step):
         out: list[Action] = [{"type": "decline", "side": side}]
         for k in g.board.neighbors(j):
             for p in M.units_at_hex(g, k, side):
-                if M.is_corps(p) and p.loc.kind == "hex" and movement.static_step_problem(g, p, k, j) is None:
+                if (
+                    M.is_corps(p)
+                    and p.loc.kind == "hex"
+                    and movement.static_step_problem(g, p, k, j) is None
+                ):
                     out.append({"type": "send", "side": side, "unit": p.id})
         return out
 
@@ -844,11 +1090,33 @@ class EmptyHexDefence(Step):
             return
         p = piece(g, action["unit"])
         M.move_piece(g, p, Loc.hex(g.board.idx(f.params["hex"])))
-        say(g, p.side, "defence", f"{p.id} moves into {f.params['hex']} to defend it", f"a {p.side} stack moves into "
-            f"{f.params['hex']} to defend it", rule="LGG 17.3-F")
-        g.push("battle", battle.battle_params(g, hex=f.params["hex"], attacker=f.params["attacker"], kind="open",
-                                              retreat="immediate", breakthrough=False, counter_offensive=False))
+        say(
+            g,
+            p.side,
+            "defence",
+            f"{p.id} moves into {f.params['hex']} to defend it",
+            f"a {p.side} stack moves into {f.params['hex']} to defend it",
+            rule="LGG 17.3-F",
+        )
+        g.push(
+            "battle",
+            battle.battle_params(
+                g,
+                hex=f.params["hex"],
+                attacker=f.params["attacker"],
+                kind="open",
+                retreat="immediate",
+                breakthrough=False,
+                counter_offensive=False,
+            ),
+        )
 
 
-STEPS: tuple[type[Step], ...] = (Breakthrough, BreakthroughBattle, FlightChoice, EmptyHexDefence, BreakthroughNewArmy,
-                                 BreakthroughMarkers)
+STEPS: tuple[type[Step], ...] = (
+    Breakthrough,
+    BreakthroughBattle,
+    FlightChoice,
+    EmptyHexDefence,
+    BreakthroughNewArmy,
+    BreakthroughMarkers,
+)

@@ -34,7 +34,8 @@ def is_august_1914(g: Game) -> bool:
 # ====================================================================== 3-A
 @implements("LGG 3-A")
 def apply_entry_into_war(g: Game) -> list[str]:
-    """LGG 3-A: the nations listed by the scenario join their side; their territory becomes theirs."""
+    """LGG 3-A: the nations listed by the scenario join their side; their territory becomes
+    theirs."""
     joined = []
     for e in M.rules(g).entry_into_war:
         g.state.alignment[e.nation] = e.side
@@ -44,8 +45,13 @@ def apply_entry_into_war(g: Game) -> list[str]:
                     if mapdata.controller(g, int(i)) is None:
                         g.state.control[int(i)] = e.side
         joined.append(e.nation)
-        g.emit("entry-into-war", f"{M.nation_name(g, e.nation)} enters the war with the {e.side}", rule="LGG 3-A",
-               nation=e.nation, side=e.side)
+        g.emit(
+            "entry-into-war",
+            f"{M.nation_name(g, e.nation)} enters the war with the {e.side}",
+            rule="LGG 3-A",
+            nation=e.nation,
+            side=e.side,
+        )
     M.touch(g)
     return joined
 
@@ -95,8 +101,13 @@ def august_1914_initiative(g: Game) -> None:
     for front in M.rules(g).fronts:
         s.setdefault("initiative", {})[front] = table[front]["initiative"]
         s.setdefault("first_mover", {})[front] = table[front]["first"]
-        g.emit("initiative", f"{table[front]['initiative']} holds the initiative on the {front} front; "
-               f"{table[front]['first']} moves first (August 1914)", rule="LGG 3-C", front=front)
+        g.emit(
+            "initiative",
+            f"{table[front]['initiative']} holds the initiative on the {front} front; "
+            f"{table[front]['first']} moves first (August 1914)",
+            rule="LGG 3-C",
+            front=front,
+        )
     M.touch(g)
 
 
@@ -135,7 +146,9 @@ def obligated_armies(g: Game, side: str) -> list[str]:
     for nation, plan in M.rules(g).war_plans.items():
         if M.nation_side(g, nation) != side:
             continue
-        out.extend(a for a in plan.must_attack if M.army_formed(g, a) and M.army_hq_hex(g, a) is not None)
+        out.extend(
+            a for a in plan.must_attack if M.army_formed(g, a) and M.army_hq_hex(g, a) is not None
+        )
     return sorted(out)
 
 
@@ -179,7 +192,10 @@ def attack_obligation_problem(g: Game, act: dict[str, Any]) -> str | None:
                 movement.check_move(g, act, [p], j, "normal")
             except IllegalAction:
                 continue
-            return f"{p.id} can still move toward the enemy (the war plan obliges its army to attack in August 1914)"
+            return (
+                f"{p.id} can still move toward the enemy (the war plan obliges its army to attack"
+                " in August 1914)"
+            )
     return None
 
 

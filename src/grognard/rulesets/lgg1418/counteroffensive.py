@@ -7,7 +7,8 @@ keeps only the city, fortress, river, mountain and weather modifiers; corps of a
 that came as reinforcements may join; units out of combat, disorganized or repulsed may not
 (the counter-offensive continues the battle). The former attacker may reinforce itself (hook
 ``enemy-reinforcement``); with no unit fit for combat in the counter-attacked hex it may intercept
-the counter-offensive with one of its adjacent stacks (:class:`CounterOffensiveInterception`); the sub-battles of a great battle may be reorganized (a new split);
+the counter-offensive with one of its adjacent stacks (:class:`CounterOffensiveInterception`); the
+sub-battles of a great battle may be reorganized (a new split);
 the Movement table is always used. 18-B: the former attacker retreats only one hex (bold
 ignored, no loss exchanged); the former defender never breaks through after it.
 """
@@ -34,7 +35,11 @@ def asked(g: Game, rec: dict[str, Any]) -> bool:
     was defeated in an ordinary battle, the defender is in Movement Doctrine (not Fire or
     Combined, 36.3) and was not besieging a fortress (public facts: whether it has units fit to
     counter-attack shows only in its options, 4-A)."""
-    if rec.get("winner") != rec["defender"] or rec["kind"] != "open" or rec["spec"].get("counter_offensive") is False:
+    if (
+        rec.get("winner") != rec["defender"]
+        or rec["kind"] != "open"
+        or rec["spec"].get("counter_offensive") is False
+    ):
         return False
     if battle.side_doctrine(g, rec, rec["defender"]) in battle.FIRE_DOCTRINES:
         return False
@@ -54,7 +59,11 @@ def fit_units(g: Game, rec: dict[str, Any]) -> list[str]:
     out of combat, disorganized nor repulsed in the last round (reinforcements included)."""
     out = []
     for uid, u in sorted(rec["units"].items()):
-        if u["side"] != rec["defender"] or u["state"] != "fit" or u["kind"] not in ("corps", "artillery", "tank"):
+        if (
+            u["side"] != rec["defender"]
+            or u["state"] != "fit"
+            or u["kind"] not in ("corps", "artillery", "tank")
+        ):
             continue
         if u.get("barred") == rec["round"] + 1 or u["role"] == "defeated":
             continue
@@ -72,12 +81,22 @@ def retreat_attacker_to_start(g: Game, rec: dict[str, Any]) -> None:
         if not e.get("first"):
             continue
         j = g.board.idx(e["first"])
-        ids = [u for u in e["units"] if piece(g, u).loc.kind == "hex" and M.hex_of(g, piece(g, u)) == rec["hex_i"]]
+        ids = [
+            u
+            for u in e["units"]
+            if piece(g, u).loc.kind == "hex" and M.hex_of(g, piece(g, u)) == rec["hex_i"]
+        ]
         for u in ids:
             M.move_piece(g, piece(g, u), Loc.hex(j))
         if ids:
-            say(g, e["side"], "retreat", f"{', '.join(ids)} fall back to {e['first']}",
-                f"a {e['side']} stack falls back to {e['first']}", rule="LGG 18-A")
+            say(
+                g,
+                e["side"],
+                "retreat",
+                f"{', '.join(ids)} fall back to {e['first']}",
+                f"a {e['side']} stack falls back to {e['first']}",
+                rule="LGG 18-A",
+            )
         e["hex"] = e["first"]
         e["first"] = None
         e["min"] = max(0, int(e["min"]) - 1)
@@ -96,7 +115,9 @@ def targets(g: Game, rec: dict[str, Any]) -> list[str]:
     from grognard.rulesets.lgg1418.fortress import fortress_at
 
     movers = [piece(g, u) for u in fit_units(g, rec)]
-    cavalry_only = any(M.is_cavalry(p) for p in movers) and not any(M.is_infantry(p) for p in movers)
+    cavalry_only = any(M.is_cavalry(p) for p in movers) and not any(
+        M.is_infantry(p) for p in movers
+    )
     out = []
     for lab in rec["attacker_from"]:
         j = g.board.idx(lab)
@@ -112,16 +133,25 @@ def targets(g: Game, rec: dict[str, Any]) -> list[str]:
 def _defenders(g: Game, rec: dict[str, Any], j: int) -> list[str]:
     """The former attacker's units in hex ``j`` fit to defend against the counter-offensive."""
     enemy = rec["attacker"]
-    excluded = {u for u, x in rec["units"].items() if x["side"] == enemy and
-                (x["state"] != "fit" or x.get("barred") == rec["round"] + 1)}
-    return [p.id for p in M.units_at_hex(g, j, enemy) if p.type in ("corps", "artillery", "tank")
-            and p.id not in excluded and p.loc.kind == "hex"]
+    excluded = {
+        u
+        for u, x in rec["units"].items()
+        if x["side"] == enemy and (x["state"] != "fit" or x.get("barred") == rec["round"] + 1)
+    }
+    return [
+        p.id
+        for p in M.units_at_hex(g, j, enemy)
+        if p.type in ("corps", "artillery", "tank") and p.id not in excluded and p.loc.kind == "hex"
+    ]
 
 
 def _stack(g: Game, side: str, k: int) -> list[str]:
     """The combat units of ``side``'s stack in hex ``k`` (corps, artillery, tanks on the map)."""
-    return sorted(p.id for p in M.units_at_hex(g, k, side) if p.type in ("corps", "artillery", "tank")
-                  and p.loc.kind == "hex" and not M.in_reserve(p))
+    return sorted(
+        p.id
+        for p in M.units_at_hex(g, k, side)
+        if p.type in ("corps", "artillery", "tank") and p.loc.kind == "hex" and not M.in_reserve(p)
+    )
 
 
 @implements("LGG 18-A")
@@ -139,7 +169,9 @@ def interception_stacks(g: Game, rec: dict[str, Any], j: int) -> list[str]:
             continue
         ids = _stack(g, side, k)
         corps = [u for u in ids if piece(g, u).type == "corps"]
-        if corps and here + sum(1 for u in ids if counts_for_stacking(g, piece(g, u))) <= stacking_limit(g, j):
+        if corps and here + sum(
+            1 for u in ids if counts_for_stacking(g, piece(g, u))
+        ) <= stacking_limit(g, j):
             out.append(M.label(g, k))
     return out
 
@@ -155,7 +187,10 @@ class CounterOffensiveInterception(Step):
     rule = "LGG 18-A"
 
     def label(self, g: Game, f: Frame) -> str:
-        return f"{rec_of(g, f.params['battle'])['attacker']}: intercept the counter-offensive into {f.params['to']}?"
+        return (
+            f"{rec_of(g, f.params['battle'])['attacker']}: intercept the counter-offensive into"
+            f" {f.params['to']}?"
+        )
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [rec_of(g, f.params["battle"])["attacker"]]
@@ -163,8 +198,10 @@ class CounterOffensiveInterception(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         rec = rec_of(g, f.params["battle"])
         j = g.board.idx(f.params["to"])
-        out: list[Action] = [{"type": "co-intercept", "side": side, "battle": rec["id"], "from": k}
-                             for k in interception_stacks(g, rec, j)]
+        out: list[Action] = [
+            {"type": "co-intercept", "side": side, "battle": rec["id"], "from": k}
+            for k in interception_stacks(g, rec, j)
+        ]
         return [*out, {"type": "no-co-intercept", "side": side, "battle": rec["id"]}]
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
@@ -178,9 +215,15 @@ class CounterOffensiveInterception(Step):
         for u in ids:
             M.move_piece(g, piece(g, u), Loc.hex(j))
             M.set_attr(g, piece(g, u), "mv_from", k)
-        say(g, rec["attacker"], "interception", f"{', '.join(ids)} intercept the counter-offensive in {f.params['to']}",
-            f"{rec['attacker']} intercepts the counter-offensive in {f.params['to']} from {action['from']}",
-            rule="LGG 18-A")
+        say(
+            g,
+            rec["attacker"],
+            "interception",
+            f"{', '.join(ids)} intercept the counter-offensive in {f.params['to']}",
+            f"{rec['attacker']} intercepts the counter-offensive in {f.params['to']} from"
+            f" {action['from']}",
+            rule="LGG 18-A",
+        )
 
 
 @implements("LGG 18-A")
@@ -202,7 +245,10 @@ class CounterOffensiveChoice(Step):
         rec = rec_of(g, f.params["battle"])
         out: list[Action] = []
         if allowed(g, rec):
-            out = [{"type": "counter-attack", "side": side, "battle": rec["id"], "to": t} for t in targets(g, rec)]
+            out = [
+                {"type": "counter-attack", "side": side, "battle": rec["id"], "to": t}
+                for t in targets(g, rec)
+            ]
         return [*out, {"type": "decline", "side": side, "battle": rec["id"]}]
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
@@ -244,34 +290,64 @@ class CounterOffensiveBattle(Step):
                 M.move_piece(g, p, Loc.hex(j))
                 M.set_attr(g, p, "mv_from", rec["hex_i"])
             f.params["units"] = ids
-            say(g, side, "counter-offensive", f"{', '.join(ids)} counter-attack from {rec['hex']} into {f.params['to']}",
-                f"{side} counter-attacks from {rec['hex']} into {f.params['to']}", rule="LGG 18-A")
-            h = hooks.child(g, hooks.ENEMY_REINFORCEMENT, {"side": enemy, "attacker": side, "hexes": [f.params["to"]],
-                                                           "activation": rec["activation"], "counter_offensive": True})
+            say(
+                g,
+                side,
+                "counter-offensive",
+                f"{', '.join(ids)} counter-attack from {rec['hex']} into {f.params['to']}",
+                f"{side} counter-attacks from {rec['hex']} into {f.params['to']}",
+                rule="LGG 18-A",
+            )
+            h = hooks.child(
+                g,
+                hooks.ENEMY_REINFORCEMENT,
+                {
+                    "side": enemy,
+                    "attacker": side,
+                    "hexes": [f.params["to"]],
+                    "activation": rec["activation"],
+                    "counter_offensive": True,
+                },
+            )
             if h:
                 return h
         if f.params.get("stage") == "reinforce":
             f.params["stage"] = "fight"
-            # asked whenever no corps fit for combat defends the hex (public after the battle): whether
+            # asked whenever no corps fit for combat defends the hex (public after the battle):
+            # whether
             # the former attacker has a stack next to it must not show (4-A)
             if not any(piece(g, u).type == "corps" for u in _defenders(g, rec, j)):
                 return "counter-offensive-interception", {"battle": rec["id"], "to": f.params["to"]}
         if f.params.get("stage") == "fight":
             f.params["stage"] = "done"
             defenders = _defenders(g, rec, j)
-            params = battle.battle_params(g, hex=f.params["to"], attacker=side, kind="counter-offensive",
-                                          table="movement", breakthrough=False, counter_offensive=False,
-                                          retreat="deferred", attacker_units=[u for u in f.params["units"]
-                                                                              if piece(g, u).loc.kind == "hex"],
-                                          defender_units=defenders, origin_battle=rec["id"])
+            params = battle.battle_params(
+                g,
+                hex=f.params["to"],
+                attacker=side,
+                kind="counter-offensive",
+                table="movement",
+                breakthrough=False,
+                counter_offensive=False,
+                retreat="deferred",
+                attacker_units=[u for u in f.params["units"] if piece(g, u).loc.kind == "hex"],
+                defender_units=defenders,
+                origin_battle=rec["id"],
+            )
             co = rec_of(g, params["battle"])
             co["attacker_from"] = [rec["hex"]]
             rec["counter_offensive"] = co["id"]
             for e in battle_retreat.pending(g, [rec["id"]]):
-                if e["side"] == enemy:  # 18-B: the counter-offensive decides its retreat (one hex at most)
+                if (
+                    e["side"] == enemy
+                ):  # 18-B: the counter-offensive decides its retreat (one hex at most)
                     e["done"] = True
             return "battle", params
         return None
 
 
-STEPS: tuple[type[Step], ...] = (CounterOffensiveChoice, CounterOffensiveBattle, CounterOffensiveInterception)
+STEPS: tuple[type[Step], ...] = (
+    CounterOffensiveChoice,
+    CounterOffensiveBattle,
+    CounterOffensiveInterception,
+)

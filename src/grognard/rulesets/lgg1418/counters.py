@@ -58,10 +58,17 @@ def check_pieces(sc: Scenario) -> list[tuple[str, str]]:
             continue  # the loader already reports unknown types
         faces = spec.get("faces", ["front"])
         if not pd.faces:
-            problems.append((f"{path}.faces", f"a {pd.type} needs its printed values (faces {', '.join(faces)})"))
+            problems.append(
+                (
+                    f"{path}.faces",
+                    f"a {pd.type} needs its printed values (faces {', '.join(faces)})",
+                )
+            )
         for fname, fvals in pd.faces.items():
             if fname not in faces:
-                problems.append((f"{path}.faces.{fname}", f"a {pd.type} has faces {', '.join(faces)}"))
+                problems.append(
+                    (f"{path}.faces.{fname}", f"a {pd.type} has faces {', '.join(faces)}")
+                )
                 continue
             for fld in spec.get("fields", []):
                 if fld not in fvals:
@@ -81,7 +88,9 @@ def check_pieces(sc: Scenario) -> list[tuple[str, str]]:
             problems.append((f"{path}.attrs.{key}", f"unknown attribute for a {pd.type}"))
         for key, vals in spec.get("values", {}).items():
             if key in pd.attrs and pd.attrs[key] not in vals:
-                problems.append((f"{path}.attrs.{key}", f"{pd.attrs[key]!r} is not one of {', '.join(vals)}"))
+                problems.append(
+                    (f"{path}.attrs.{key}", f"{pd.attrs[key]!r} is not one of {', '.join(vals)}")
+                )
         code = pd.attrs.get("code")
         if pd.type == "corps" and isinstance(code, str) and "full" in pd.faces:
             try:
@@ -91,7 +100,12 @@ def check_pieces(sc: Scenario) -> list[tuple[str, str]]:
             else:
                 for k, v in parsed.items():
                     if pd.faces["full"].get(k) != v:
-                        problems.append((f"{path}.faces.full.{k}", f"is {pd.faces['full'].get(k)} but the code {code} says {v}"))
+                        problems.append(
+                            (
+                                f"{path}.faces.full.{k}",
+                                f"is {pd.faces['full'].get(k)} but the code {code} says {v}",
+                            )
+                        )
     return problems
 
 
@@ -191,7 +205,10 @@ def attached_corps(g: Game, army: str) -> list[Piece]:
 def command_limit(g: Game, army: str) -> int | None:
     """The number of un-numbered corps an HQ may command (None: no limit - minor countries, or
     the option ``unnumbered-command-limit``, digest A-54)."""
-    if not M.is_major(g, M.army_nation(g, army)) or g.opt("unnumbered-command-limit") == "unlimited":
+    if (
+        not M.is_major(g, M.army_nation(g, army))
+        or g.opt("unnumbered-command-limit") == "unlimited"
+    ):
         return None
     hq = M.hq_piece(g, army)
     if hq is None:
@@ -213,7 +230,9 @@ def foreign_allowed(g: Game, army: str, p: Piece) -> str | None:
         return None
     if nation == "GB" and M.is_corps(p):
         cap = int(M.data(g).powers["cooperation"]["english_allied_corps"])
-        allied = [q for q in army_units(g, army) if M.is_corps(q) and q.nation != nation and q.id != p.id]
+        allied = [
+            q for q in army_units(g, army) if M.is_corps(q) and q.nation != nation and q.id != p.id
+        ]
         if len(allied) >= cap:
             return f"an English army may integrate only {cap} allied corps"
         return None
@@ -242,7 +261,11 @@ def why_not_attach(g: Game, p: Piece, army: str) -> str | None:
     if why:
         return why
     limit = command_limit(g, army)
-    if limit is not None and counts_against_command_limit(g, p) and len(attached_corps(g, army)) >= limit:
+    if (
+        limit is not None
+        and counts_against_command_limit(g, p)
+        and len(attached_corps(g, army)) >= limit
+    ):
         return f"army {army} already commands {limit} un-numbered corps (its command limit)"
     h = M.hex_of(g, p)
     holder = M.carrier(g, p)
@@ -250,9 +273,16 @@ def why_not_attach(g: Game, p: Piece, army: str) -> str | None:
     if on_box and str(holder.attrs.get("army")) != army:  # type: ignore[union-attr]
         return f"{p.id} is on the box of {holder.id}, of another army (4-B, 10-A)"  # type: ignore[union-attr]
     if h is not None and (p.loc.kind == "hex" or on_box) and not M.in_reserve(p):
-        others = {a for q in M.units_at_hex(g, h, p.side) if q.id != p.id and (a := command_army(g, q)) is not None}
+        others = {
+            a
+            for q in M.units_at_hex(g, h, p.side)
+            if q.id != p.id and (a := command_army(g, q)) is not None
+        }
         if others - {army}:
-            return f"{p.id} stands with units of another army ({', '.join(sorted(others - {army}))}; 10-A)"
+            return (
+                f"{p.id} stands with units of another army ({', '.join(sorted(others - {army}))};"
+                " 10-A)"
+            )
     return None
 
 

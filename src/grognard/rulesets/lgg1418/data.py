@@ -144,7 +144,16 @@ def load_data(data_dir: str) -> LggData:
     base = Path(data_dir)
     files = {
         name: _read(base / f"{name}.toml")
-        for name in ("catalogue", "terrain", "calendar", "doctrines", "powers", "rail", "recruits", "war_plans")
+        for name in (
+            "catalogue",
+            "terrain",
+            "calendar",
+            "doctrines",
+            "powers",
+            "rail",
+            "recruits",
+            "war_plans",
+        )
     }
     provisional = {}
     for name, d in files.items():
@@ -152,8 +161,14 @@ def load_data(data_dir: str) -> LggData:
         if meta:
             provisional[name] = meta
     t = files["terrain"]
-    terrain = {name: TerrainInfo(name=name, **{k: v for k, v in spec.items() if k != "title"}) for name, spec in t["terrain"].items()}
-    hexsides = {name: HexsideInfo(name=name, **{k: v for k, v in spec.items() if k != "title"}) for name, spec in t["hexside"].items()}
+    terrain = {
+        name: TerrainInfo(name=name, **{k: v for k, v in spec.items() if k != "title"})
+        for name, spec in t["terrain"].items()
+    }
+    hexsides = {
+        name: HexsideInfo(name=name, **{k: v for k, v in spec.items() if k != "title"})
+        for name, spec in t["hexside"].items()
+    }
     cal = []
     for i, row in enumerate(files["calendar"]["turn"]):
         cal.append(

@@ -70,5 +70,6 @@ def zoc_kind(g: Game, nation: str, front: str) -> str:
 
 
 def interception_mode(g: Game, nation: str, front: str) -> str:
-    """``yes``, ``even-d6``, ``in-movement`` or ``no``: may ``nation`` intercept on ``front`` (13)."""
+    """``yes``, ``even-d6``, ``in-movement`` or ``no``: may ``nation`` intercept on ``front``
+    (13)."""
     return M.data(g).doctrines[doctrine(g, nation, front)]["interception"]

@@ -54,15 +54,50 @@ TRENCH_WARFARE = (TRENCHES, TRANSITION, FIRE, COMBINED)
 
 #: What each doctrine grants (36.1 advantages, 36.2-A/B, 36.3 disadvantages, 36.5-A).
 FEATURES: dict[str, frozenset[str]] = {
-    MOVEMENT: frozenset({"interception", "enemy-reinforcement", "counter-offensive", "strategic-retreat",
-                         "retreat-before-combat", "loss-for-retreat-hex", "flexible-zoc"}),
-    TRENCHES: frozenset({"interception", "enemy-reinforcement", "counter-offensive", "strategic-retreat",
-                         "retreat-before-combat", "loss-for-retreat-hex", "flexible-zoc", "entrenching"}),
-    TRANSITION: frozenset({"interception", "enemy-reinforcement", "counter-offensive", "strategic-retreat",
-                           "retreat-before-combat", "loss-for-retreat-hex", "entrenching"}),
+    MOVEMENT: frozenset(
+        {
+            "interception",
+            "enemy-reinforcement",
+            "counter-offensive",
+            "strategic-retreat",
+            "retreat-before-combat",
+            "loss-for-retreat-hex",
+            "flexible-zoc",
+        }
+    ),
+    TRENCHES: frozenset(
+        {
+            "interception",
+            "enemy-reinforcement",
+            "counter-offensive",
+            "strategic-retreat",
+            "retreat-before-combat",
+            "loss-for-retreat-hex",
+            "flexible-zoc",
+            "entrenching",
+        }
+    ),
+    TRANSITION: frozenset(
+        {
+            "interception",
+            "enemy-reinforcement",
+            "counter-offensive",
+            "strategic-retreat",
+            "retreat-before-combat",
+            "loss-for-retreat-hex",
+            "entrenching",
+        }
+    ),
     FIRE: frozenset({"entrenching", "preliminary-bombardment", "great-offensive"}),
-    COMBINED: frozenset({"entrenching", "preliminary-bombardment", "great-offensive", "interception",
-                         "unplanned-great-offensive"}),
+    COMBINED: frozenset(
+        {
+            "entrenching",
+            "preliminary-bombardment",
+            "great-offensive",
+            "interception",
+            "unplanned-great-offensive",
+        }
+    ),
 }
 
 
@@ -70,7 +105,7 @@ def doctrine_of(g: Game, nation: str, front: str) -> str:
     return doctrine.doctrine(g, nation, front)
 
 
-# ====================================================================== what a doctrine allows (36, 36.1, 36.3, 36.5-A)
+# ================================================== what a doctrine allows (36, 36.1, 36.3, 36.5-A)
 @implements("LGG 36", "LGG 36.1", "LGG 36.3", "LGG 36.5-A")
 def allows(g: Game, nation: str, front: str, feature: str) -> bool:
     """LGG 36 / 36.1 / 36.3 / 36.5-A: may ``nation`` use ``feature`` on ``front`` this turn?
@@ -112,8 +147,13 @@ def combativeness_table(g: Game, nation: str, front: str) -> str:
 
 
 @implements("LGG 36.2-B", "LGG 36.3", "LGG 28-B", "LGG 36.5-B")
-def defender_combativeness_bonus(g: Game, defender_nation: str, front: str, unit: Piece | None = None,
-                                 panic_followup: bool = False) -> Modifiers:
+def defender_combativeness_bonus(
+    g: Game,
+    defender_nation: str,
+    front: str,
+    unit: Piece | None = None,
+    panic_followup: bool = False,
+) -> Modifiers:
     """LGG 36.2-B / 36.3 / 28-B / 36.5-B: the defender's bonus to its combativeness tests:
     +1 in November-December 1914 (36.2-B), +2 in Fire Doctrine (the trench bonus, 28-B,
     36.3) - not for the two other corps tested after a panic (28-B), and in Combined
@@ -130,7 +170,9 @@ def defender_combativeness_bonus(g: Game, defender_nation: str, front: str, unit
 
 
 @implements("LGG 36.2-A", "LGG 16.4-F", "LGG 36.5-A")
-def attacker_d12_modifiers(g: Game, attacker_nation: str, defender_nation: str, front: str) -> Modifiers:
+def attacker_d12_modifiers(
+    g: Game, attacker_nation: str, defender_nation: str, front: str
+) -> Modifiers:
     """LGG 36.2-A / 16.4-F / 36.5-A: the doctrine modifiers of the attacker's combat D12.
 
     An attacker still in Movement Doctrine against a defender in trenches: -1 (option
@@ -141,12 +183,23 @@ def attacker_d12_modifiers(g: Game, attacker_nation: str, defender_nation: str, 
     att = doctrine_of(g, attacker_nation, front)
     dfn = doctrine_of(g, defender_nation, front)
     if att == MOVEMENT and dfn in TRENCH_WARFARE:
-        mods.add(int(g.opt("movement-vs-fire-penalty")), "LGG 36.2-A", "movement attacker against trenches")
+        mods.add(
+            int(g.opt("movement-vs-fire-penalty")),
+            "LGG 36.2-A",
+            "movement attacker against trenches",
+        )
     if att == COMBINED and dfn == FIRE:
-        mods.add(int(g.opt("combined-vs-fire-bonus")), "LGG 16.4-F", "combined attacker against fire doctrine")
+        mods.add(
+            int(g.opt("combined-vs-fire-bonus")),
+            "LGG 16.4-F",
+            "combined attacker against fire doctrine",
+        )
     first = M.st(g).get("combined_first")
-    if first and first.get("power") == doctrine.doctrine_country(g, attacker_nation) \
-            and int(first.get("turn", -1)) == M.turn_index(g):
+    if (
+        first
+        and first.get("power") == doctrine.doctrine_country(g, attacker_nation)
+        and int(first.get("turn", -1)) == M.turn_index(g)
+    ):
         mods.add(1, "LGG 36.5-A", "first major power in Combined Doctrine")
     return mods
 
@@ -220,7 +273,12 @@ def draw_october_markers(g: Game) -> None:
     """LGG 36.2-A: each side secretly draws one of its six numbered markers for each front."""
     for side in M.SIDES:
         for front in M.rules(g).fronts:
-            r = g.roll("d6", f"{side}: October 1914 marker draw, {front} front", "LGG 36.2-A", visible_to=[side])
+            r = g.roll(
+                "d6",
+                f"{side}: October 1914 marker draw, {front} front",
+                "LGG 36.2-A",
+                visible_to=[side],
+            )
             g.state.secrets.setdefault(side, {}).setdefault("october-draw", {})[front] = r.natural
     M.touch(g)
 
@@ -254,13 +312,18 @@ class OctoberTrenches(Step):
     def check(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
         if action.get("type") != "october-doctrine":
-            raise IllegalAction(self.rule, "decide trenches or movement for October 1914, front by front")
+            raise IllegalAction(
+                self.rule, "decide trenches or movement for October 1914, front by front"
+            )
         fr = action.get("front")
         if fr not in self._pending(g, side):
             raise IllegalAction(self.rule, f"no pending decision for the {fr!r} front")
         if action.get("choice") not in october_options(g, side, str(fr)):
-            raise IllegalAction(self.rule, "a side may switch to trenches only on a front where its draw was even "
-                                "(otherwise it stays in movement)")
+            raise IllegalAction(
+                self.rule,
+                "a side may switch to trenches only on a front where its draw was even "
+                "(otherwise it stays in movement)",
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         side, fr, choice = action["side"], action["front"], action["choice"]
@@ -269,10 +332,20 @@ class OctoberTrenches(Step):
             for n in sorted({doctrine.doctrine_country(g, p) for p in M.powers_of(g, side)}):
                 doctrine.set_doctrine(g, n, fr, TRENCHES)
         M.touch(g)
-        g.emit("october-doctrine", f"{side} decides for the {fr} front", rule=self.rule, visible_to=[side],
-               others=f"{side} takes its October 1914 decision for the {fr} front")
-        g.emit("october-doctrine-detail", f"{side} {'switches to trenches' if choice == TRENCHES else 'stays in movement'} "
-               f"on the {fr} front in October 1914", rule=self.rule, visible_to=[side])
+        g.emit(
+            "october-doctrine",
+            f"{side} decides for the {fr} front",
+            rule=self.rule,
+            visible_to=[side],
+            others=f"{side} takes its October 1914 decision for the {fr} front",
+        )
+        g.emit(
+            "october-doctrine-detail",
+            f"{side} {'switches to trenches' if choice == TRENCHES else 'stays in movement'} "
+            f"on the {fr} front in October 1914",
+            rule=self.rule,
+            visible_to=[side],
+        )
         if not self.actors(g, f):
             g.finish(f)
 
@@ -319,8 +392,11 @@ def gap_hexes(g: Game) -> list[int]:
             continue
         near_a = [a for a in cp if g.board.distance(a, h) <= FRONT_GAP]
         near_b = [b for b in en if g.board.distance(b, h) <= FRONT_GAP]
-        if any(g.board.distance(a, h) + g.board.distance(h, b) == g.board.distance(a, b)
-               for a in near_a for b in near_b):
+        if any(
+            g.board.distance(a, h) + g.board.distance(h, b) == g.board.distance(a, b)
+            for a in near_a
+            for b in near_b
+        ):
             out.append(h)
     return out
 
@@ -336,33 +412,52 @@ def form_fronts(g: Game) -> None:
         for h in hexes:
             g.state.set_marker(NO_MANS_LAND, g.board.label(h), {"turn": "1915-01"})
         M.touch(g)
-        g.emit("no-mans-land", f"no man's land for January-February 1915: {', '.join(M.labels(g, hexes)) or 'none'}",
-               rule="LGG 36.2-B", hexes=M.labels(g, hexes))
+        g.emit(
+            "no-mans-land",
+            f"no man's land for January-February 1915: {', '.join(M.labels(g, hexes)) or 'none'}",
+            rule="LGG 36.2-B",
+            hexes=M.labels(g, hexes),
+        )
     elif tid == "1915-01":
         g.state.clear_markers(NO_MANS_LAND)
         hexes = gap_hexes(g)
         for h in hexes:
             g.state.set_marker(DISPUTED, g.board.label(h), {"turn": "1915-03"})
         M.touch(g)
-        g.emit("disputed", f"the front is not formed: hexes in dispute in March-April 1915: "
-               f"{', '.join(M.labels(g, hexes)) or 'none'}", rule="LGG 36.2-B", hexes=M.labels(g, hexes))
+        g.emit(
+            "disputed",
+            "the front is not formed: hexes in dispute in March-April 1915: "
+            f"{', '.join(M.labels(g, hexes)) or 'none'}",
+            rule="LGG 36.2-B",
+            hexes=M.labels(g, hexes),
+        )
     elif tid == "1915-03":
         g.state.clear_markers(DISPUTED)
         M.touch(g)
 
 
 @implements("LGG 36.2-B")
-def no_mans_land_check(g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str, engage: bool) -> None:
+def no_mans_land_check(
+    g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str, engage: bool
+) -> None:
     """LGG 36.2-B: no man's land may not be taken by simple movement in January-February 1915
     (a move check; an attack on an enemy stack standing there is not simple movement)."""
     mk = g.state.marker(NO_MANS_LAND, g.board.label(j))
     if mk and mk.get("turn") == M.current_turn(g).id and not engage:
-        raise IllegalAction("LGG 36.2-B", f"{g.board.label(j)} is no man's land in January-February 1915: it may not "
-                            "be taken by simple movement this turn")
+        raise IllegalAction(
+            "LGG 36.2-B",
+            f"{g.board.label(j)} is no man's land in January-February 1915: it may not "
+            "be taken by simple movement this turn",
+        )
 
 
 # ====================================================================== 36.4 transition to Combined
-TACTICS_FOR_COMBINED = ("infiltration", "blitz bombardment", "combined arms", "tactical air support")
+TACTICS_FOR_COMBINED = (
+    "infiltration",
+    "blitz bombardment",
+    "combined arms",
+    "tactical air support",
+)
 
 
 def acquired_tactics(g: Game, nation: str) -> dict[str, int]:
@@ -377,22 +472,28 @@ def acquired_tactics(g: Game, nation: str) -> dict[str, int]:
 
 
 def technologies(g: Game, nation: str) -> list[str]:
-    """Technologies a power has found (rule 42 records them in ``state.vars["lgg"]["technologies"]``)."""
+    """Technologies a power has found (rule 42 records them in
+    ``state.vars["lgg"]["technologies"]``)."""
     return list(M.st(g).get("technologies", {}).get(nation, []))
 
 
 def turn_of_year(g: Game) -> int:
     """The number of the current turn within its year (January-February = 1)."""
     t = M.current_turn(g)
-    return sum(1 for c in M.data(g).calendar if c.year == t.year and c.index <= t.index and not c.pre_turn)
+    return sum(
+        1 for c in M.data(g).calendar if c.year == t.year and c.index <= t.index and not c.pre_turn
+    )
 
 
 def french_sector_victories(g: Game, nation: str) -> int:
     """Victorious battles (hex taken) of ``nation`` on the French sector in the previous turn
     (recorded at the end of each turn by :func:`record_victories`)."""
     prev = M.turn_index(g) - 1
-    return sum(1 for v in M.st(g).get("victories", []) if int(v["turn"]) == prev and nation in v["nations"]
-               and "French" in v["sectors"])
+    return sum(
+        1
+        for v in M.st(g).get("victories", [])
+        if int(v["turn"]) == prev and nation in v["nations"] and "French" in v["sectors"]
+    )
 
 
 @implements("LGG 36.4")
@@ -408,12 +509,24 @@ def combined_test_modifiers(g: Game, nation: str) -> Modifiers:
     if M.current_turn(g).year >= 1918:
         mods.add(turn_of_year(g), "LGG 36.4", "turn of the year in 1918+")
     cur = M.turn_index(g)
-    n = sum(1 for t, since in acquired_tactics(g, nation).items() if t in TACTICS_FOR_COMBINED and since < cur)
+    n = sum(
+        1
+        for t, since in acquired_tactics(g, nation).items()
+        if t in TACTICS_FOR_COMBINED and since < cur
+    )
     mods.add(n, "LGG 36.4", "tactics acquired in a previous turn")
     if {"stosstruppen-c", "stosstruppen c"} & set(technologies(g, nation)):
         mods.add(1, "LGG 36.4", "technology Stosstruppen C")
-    mods.add(3 * french_sector_victories(g, nation), "LGG 36.4", "victorious battles on the French sector")
-    mods.add(-int(M.st(g).get("combined_tests", {}).get(nation, 0)), "LGG 36.4", "failed transition tests")
+    mods.add(
+        3 * french_sector_victories(g, nation),
+        "LGG 36.4",
+        "victorious battles on the French sector",
+    )
+    mods.add(
+        -int(M.st(g).get("combined_tests", {}).get(nation, 0)),
+        "LGG 36.4",
+        "failed transition tests",
+    )
     return mods
 
 
@@ -442,22 +555,38 @@ def combined_test(g: Game, side: str, nation: str) -> bool:
     once (its great offensive's main battle may include only its national units) and every
     country of both sides from the following turn."""
     M.st(g).setdefault("combined_tested", {})[side] = M.turn_index(g)
-    r = g.roll("d12", f"{M.nation_name(g, nation)}: transition to Combined Doctrine", "LGG 36.4",
-               modifiers=combined_test_modifiers(g, nation))
+    r = g.roll(
+        "d12",
+        f"{M.nation_name(g, nation)}: transition to Combined Doctrine",
+        "LGG 36.4",
+        modifiers=combined_test_modifiers(g, nation),
+    )
     if r.modified >= 12:
         for fr in M.FRONTS:
             doctrine.set_doctrine(g, nation, fr, COMBINED)
-        M.st(g)["combined_first"] = {"power": doctrine.doctrine_country(g, nation), "turn": M.turn_index(g)}
+        M.st(g)["combined_first"] = {
+            "power": doctrine.doctrine_country(g, nation),
+            "turn": M.turn_index(g),
+        }
         M.st(g)["combined_from"] = M.turn_index(g) + 1
         M.touch(g)
-        g.emit("doctrine", f"{M.nation_name(g, nation)} switches to Combined Doctrine; every country follows next turn",
-               rule="LGG 36.4", nation=nation)
+        g.emit(
+            "doctrine",
+            f"{M.nation_name(g, nation)} switches to Combined Doctrine; every country follows next"
+            " turn",
+            rule="LGG 36.4",
+            nation=nation,
+        )
         return True
     tests = M.st(g).setdefault("combined_tests", {})
     tests[nation] = int(tests.get(nation, 0)) + 1
     M.touch(g)
-    g.emit("doctrine", f"{M.nation_name(g, nation)} fails its transition to Combined Doctrine", rule="LGG 36.4",
-           nation=nation)
+    g.emit(
+        "doctrine",
+        f"{M.nation_name(g, nation)} fails its transition to Combined Doctrine",
+        rule="LGG 36.4",
+        nation=nation,
+    )
     return False
 
 
@@ -468,13 +597,19 @@ class CombinedTestActions:
     types = ("combined-test",)
 
     def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [{"type": "combined-test", "side": side, "power": n} for n in combined_candidates(g, side)]
+        return [
+            {"type": "combined-test", "side": side, "power": n}
+            for n in combined_candidates(g, side)
+        ]
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if action.get("power") not in combined_candidates(g, action["side"]):
-            raise IllegalAction("LGG 36.4", "from 1916 a side may name, once per turn, one of its major powers that "
-                                "launches or continues a great offensive this turn, while nobody is in Combined "
-                                "Doctrine yet")
+            raise IllegalAction(
+                "LGG 36.4",
+                "from 1916 a side may name, once per turn, one of its major powers that "
+                "launches or continues a great offensive this turn, while nobody is in Combined "
+                "Doctrine yet",
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         combined_test(g, action["side"], action["power"])
@@ -484,16 +619,23 @@ class CombinedTestActions:
 
 
 @implements("LGG 36.4")
-def combined_national_units_problem(g: Game, act: dict[str, Any], members: list[Piece]) -> str | None:
+def combined_national_units_problem(
+    g: Game, act: dict[str, Any], members: list[Piece]
+) -> str | None:
     """LGG 36.4: during the turn of its switch, the main battle of the first power in Combined
     Doctrine may include only that power's national units."""
     first = M.st(g).get("combined_first")
     if not first or int(first.get("turn", -1)) != M.turn_index(g) or not act.get("great_offensive"):
         return None
     power = first["power"]
-    bad = [p.id for p in members if M.is_unit(p) and doctrine.doctrine_country(g, p.nation) != power]
+    bad = [
+        p.id for p in members if M.is_unit(p) and doctrine.doctrine_country(g, p.nation) != power
+    ]
     if bad:
-        return f"the main battle of the first power in Combined Doctrine takes only its national units ({', '.join(bad)})"
+        return (
+            "the main battle of the first power in Combined Doctrine takes only its national units"
+            f" ({', '.join(bad)})"
+        )
     return None
 
 
@@ -530,8 +672,9 @@ def stack_in_movement(g: Game, units: list[Piece]) -> bool:
 
 # ====================================================================== 36.5-C reinforcements
 @implements("LGG 36.5-C")
-def combined_reinforcement_allowed(g: Game, distance: int, round_no: int, bombardment: str, front: str,
-                                   source: str = "unit") -> bool:
+def combined_reinforcement_allowed(
+    g: Game, distance: int, round_no: int, bombardment: str, front: str, source: str = "unit"
+) -> bool:
     """LGG 36.5-C: in Combined Doctrine, reinforcements from 3 hexes or fewer follow the normal
     rules; from farther they arrive only in odd rounds, and the GHQ general artillery reserve
     (``source = "ghq-artillery"``) only from the 2nd round - except after a normal or massive
@@ -562,11 +705,21 @@ def record_victories(g: Game) -> None:
         side = mk.get("side")
         if mapdata.controller(g, i) != side or mapdata.conquered_turn(g, i) != M.turn_index(g):
             continue
-        armies = [a for a in mk.get("coordinated") or mk.get("armies") or []
-                  if a in M.army_defs(g) and M.army_side(g, a) == side]
+        armies = [
+            a
+            for a in mk.get("coordinated") or mk.get("armies") or []
+            if a in M.army_defs(g) and M.army_side(g, a) == side
+        ]
         nations = sorted({M.army_nation(g, a) for a in armies})
-        out.append({"turn": M.turn_index(g), "hex": lab, "side": side, "nations": nations,
-                    "sectors": sectors_of(g, i)})
+        out.append(
+            {
+                "turn": M.turn_index(g),
+                "hex": lab,
+                "side": side,
+                "nations": nations,
+                "sectors": sectors_of(g, i),
+            }
+        )
     M.st(g)["victories"] = out
     M.touch(g)
 
@@ -575,7 +728,12 @@ def record_victories(g: Game) -> None:
 def view_extra(g: Game, side: str | None) -> dict[str, Any]:
     """LGG 4-A / 36.4: the switch to Combined Doctrine is public."""
     first = M.st(g).get("combined_first")
-    return {"combined": {"first": dict(first) if first else None, "everyone_from": M.st(g).get("combined_from")}}
+    return {
+        "combined": {
+            "first": dict(first) if first else None,
+            "everyone_from": M.st(g).get("combined_from"),
+        }
+    }
 
 
 hooks.register_actions("reinforcement-side", CombinedTestActions())

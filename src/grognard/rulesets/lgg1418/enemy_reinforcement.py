@@ -84,7 +84,8 @@ def _fortress(g: Game, side: str, i: int) -> Piece | None:
 
 
 def _field(g: Game, side: str, i: int) -> list[Piece]:
-    """Units of ``side`` standing on hex ``i`` (not in a fortress, not in a reserve, not on a box)."""
+    """Units of ``side`` standing on hex ``i`` (not in a fortress, not in a reserve, not on a
+    box)."""
     return [p for p in M.units_at_hex(g, i, side) if p.loc.kind == "hex"]
 
 
@@ -103,7 +104,8 @@ def defending_army(g: Game, side: str, i: int) -> str | None:
 
 
 def defending_nation(g: Game, side: str, i: int) -> str | None:
-    """The nationality of the defence of hex ``i`` (its army's nation, or its corps', or its fortress's)."""
+    """The nationality of the defence of hex ``i`` (its army's nation, or its corps', or its
+    fortress's)."""
     a = defending_army(g, side, i)
     if a is not None:
         return M.army_nation(g, a)
@@ -116,7 +118,8 @@ def defending_nation(g: Game, side: str, i: int) -> str | None:
 
 @implements("LGG 14-A")
 def same_nationality(g: Game, p: Piece, nation: str | None) -> bool:
-    """LGG 14-A: no reinforcement across nationalities, nor by a unit commanded by an army of another
+    """LGG 14-A: no reinforcement across nationalities, nor by a unit commanded by an army of
+    another
     nationality."""
     if nation is None or p.nation != nation:
         return False
@@ -156,7 +159,9 @@ def breakthrough_barred(g: Game, p: Piece) -> bool:
 
 # ====================================================================== sources (14-A)
 @implements("LGG 14-A", "LGG 21")
-def reinforcement_sources(g: Game, side: str, target: int, attacked: set[int], reinforced: set[str]) -> dict[str, list[Piece]]:
+def reinforcement_sources(
+    g: Game, side: str, target: int, attacked: set[int], reinforced: set[str]
+) -> dict[str, list[Piece]]:
     """LGG 14-A / 21: units of ``side`` that may reinforce hex ``target``, by source (a hex label,
     ``reserve:<id>`` or ``fortress:<id>``), before the limits of stacking and of 14-C."""
     from grognard.rulesets.lgg1418.movement import static_step_problem
@@ -190,13 +195,21 @@ def reinforcement_sources(g: Game, side: str, target: int, attacked: set[int], r
         lab = g.board.label(h)
         if lab in reinforced:
             continue
-        stack = [p for p in _field(g, side, h) if p.type in ("corps", "artillery", "tank")
-                 and not M.garrison_in_fortress(g, p) and "besieging" not in p.status and DISORGANIZED not in p.status]
+        stack = [
+            p
+            for p in _field(g, side, h)
+            if p.type in ("corps", "artillery", "tank")
+            and not M.garrison_in_fortress(g, p)
+            and "besieging" not in p.status
+            and DISORGANIZED not in p.status
+        ]
         corps = [p for p in stack if M.is_corps(p)]
         keep = max(1, _attackers(g, side, h)) if h in attacked else 1
         spare = max(0, len(corps) - keep)
         units = [p for p in stack if fit(p, h)]
-        units = [p for p in units if not M.is_corps(p)] + [p for p in units if M.is_corps(p)][:spare]
+        units = [p for p in units if not M.is_corps(p)] + [p for p in units if M.is_corps(p)][
+            :spare
+        ]
         if any(M.is_corps(p) for p in units) or (units and spare >= 0 and h not in attacked):
             out[lab] = sorted(units, key=lambda p: p.id)
     for h in [target, *g.board.neighbors(target)]:
@@ -208,7 +221,11 @@ def reinforcement_sources(g: Game, side: str, target: int, attacked: set[int], r
                 out[f"reserve:{holder.id}"] = sorted(res, key=lambda p: p.id)
     f = _fortress(g, side, target)
     if f is not None:
-        inside = [q for q in g.state.contents(f.id) if M.is_unit(q) and not M.garrison_in_fortress(g, q) and fit(q, target)]
+        inside = [
+            q
+            for q in g.state.contents(f.id)
+            if M.is_unit(q) and not M.garrison_in_fortress(g, q) and fit(q, target)
+        ]
         if inside:
             out[f"fortress:{f.id}"] = sorted(inside, key=lambda p: p.id)
     return out
@@ -235,7 +252,8 @@ def inter_army_target(g: Game, army_a: str, army_b: str) -> int:
 
 @implements("LGG 14-C")
 def ghq_makes_it_automatic(g: Game, nation: str, target: int) -> bool:
-    """LGG 14-C: the test succeeds automatically when the GHQ is within 2 hexes of the attacked hex."""
+    """LGG 14-C: the test succeeds automatically when the GHQ is within 2 hexes of the attacked
+    hex."""
     ghq = M.ghq_piece(g, nation)
     h = M.hex_of(g, ghq) if ghq else None
     return h is not None and g.board.distance(h, target) <= GHQ_AUTOMATIC
@@ -257,7 +275,8 @@ def _inter_key(army: str, lab: str) -> str:
 
 @implements("LGG 14-A", "LGG 14-B", "LGG 14-C", "LGG 10-A")
 def why_not_reinforce(g: Game, f: Frame, side: str, ids: list[str], to: str) -> str | None:
-    """LGG 14-A / 14-B / 14-C / 10-A: why these units may not reinforce hex ``to`` now (None: they may)."""
+    """LGG 14-A / 14-B / 14-C / 10-A: why these units may not reinforce hex ``to`` now (None: they
+    may)."""
     from grognard.rulesets.lgg1418.stacking import stacking_limit
 
     if to not in f.params["hexes"]:
@@ -282,14 +301,18 @@ def why_not_reinforce(g: Game, f: Frame, side: str, ids: list[str], to: str) -> 
     (source,) = sources
     if not source.startswith(("reserve:", "fortress:")):
         h = g.board.idx(source)
-        corps_left = sum(1 for q in _field(g, side, h) if M.is_corps(q) and DISORGANIZED not in q.status)
+        corps_left = sum(
+            1 for q in _field(g, side, h) if M.is_corps(q) and DISORGANIZED not in q.status
+        )
         sent = sum(1 for q in chosen if M.is_corps(q))
         keep = max(1, _attackers(g, side, h)) if h in attacked else 1
         if corps_left - sent < keep:
             return f"the stack at {source} must keep {keep} corps"
     adds = sum(1 for q in chosen if M.is_corps(q))
     if _corps_count(g, side, target) + adds > stacking_limit(g, target):
-        return f"at most {stacking_limit(g, target)} corps may stack in {to} (disorganize some first)"
+        return (
+            f"at most {stacking_limit(g, target)} corps may stack in {to} (disorganize some first)"
+        )
     army = defending_army(g, side, target)
     for q in chosen:
         a = command_army(g, q)
@@ -300,7 +323,10 @@ def why_not_reinforce(g: Game, f: Frame, side: str, ids: list[str], to: str) -> 
             return f"units of army {a} need a successful inter-army test for {to} (14-C)"
         corps = sum(1 for x in chosen if M.is_corps(x) and command_army(g, x) == a)
         if int(rec.get("corps", 0)) + corps > INTER_ARMY_CORPS:
-            return f"another army may send only {INTER_ARMY_CORPS} corps (with artillery) to {to} (14-C)"
+            return (
+                f"another army may send only {INTER_ARMY_CORPS} corps (with artillery) to {to}"
+                " (14-C)"
+            )
     return None
 
 
@@ -342,7 +368,9 @@ class EnemyReinforcement(Step):
                 corps = [q.id for q in units if M.is_corps(q)]
                 support = [q.id for q in units if not M.is_corps(q)]
                 options = [[q.id] for q in units] + [corps[:n] for n in range(2, len(corps) + 1)]
-                options += [corps[:n] + support for n in range(1, len(corps) + 1)] if support else []
+                options += (
+                    [corps[:n] + support for n in range(1, len(corps) + 1)] if support else []
+                )
                 seen: set[tuple[str, ...]] = set()
                 for ids in options:
                     key = tuple(sorted(ids))
@@ -350,17 +378,29 @@ class EnemyReinforcement(Step):
                         continue
                     seen.add(key)
                     if why_not_reinforce(g, f, side, list(key), lab) is None:
-                        out.append({"type": "reinforce", "side": side, "units": list(key), "to": lab})
+                        out.append(
+                            {"type": "reinforce", "side": side, "units": list(key), "to": lab}
+                        )
             army = defending_army(g, side, t)
             tested = _read(f, "inter")
-            armies = sorted({a for units in src.values() for q in units
-                             if (a := command_army(g, q)) is not None and army is not None and a != army})
+            armies = sorted(
+                {
+                    a
+                    for units in src.values()
+                    for q in units
+                    if (a := command_army(g, q)) is not None and army is not None and a != army
+                }
+            )
             for a in armies:
                 if _inter_key(a, lab) not in tested:
                     out.append({"type": "inter-army-test", "side": side, "army": a, "to": lab})
             for p in _field(g, side, t):
-                if M.is_corps(p) and DISORGANIZED not in p.status and not M.garrison_in_fortress(g, p) and \
-                        reinforcement_open(g, p.nation, _front(g, t)):
+                if (
+                    M.is_corps(p)
+                    and DISORGANIZED not in p.status
+                    and not M.garrison_in_fortress(g, p)
+                    and reinforcement_open(g, p.nation, _front(g, t))
+                ):
                     out.append({"type": "disorganize", "side": side, "unit": p.id})
             out.extend(fortress_entry_actions(g, side, t))
         out.append({"type": "end-reinforcement", "side": side})
@@ -374,7 +414,11 @@ class EnemyReinforcement(Step):
             return
         if t == "reinforce":
             ids, to = action.get("units"), action.get("to")
-            if not isinstance(ids, list) or not all(isinstance(u, str) for u in ids) or not isinstance(to, str):
+            if (
+                not isinstance(ids, list)
+                or not all(isinstance(u, str) for u in ids)
+                or not isinstance(to, str)
+            ):
                 raise IllegalAction(self.rule, "reinforce names units and the attacked hex")
             why = why_not_reinforce(g, f, side, ids, to)
             if why:
@@ -388,22 +432,39 @@ class EnemyReinforcement(Step):
                 raise IllegalAction("LGG 14-C", f"army {army} has already been tested for {to}")
             t_i = g.board.idx(str(to))
             own = defending_army(g, side, t_i)
-            if army not in M.army_defs(g) or M.army_side(g, str(army)) != side or own is None or army == own:
-                raise IllegalAction("LGG 14-C", "the test is for another of your armies reinforcing this hex")
+            if (
+                army not in M.army_defs(g)
+                or M.army_side(g, str(army)) != side
+                or own is None
+                or army == own
+            ):
+                raise IllegalAction(
+                    "LGG 14-C", "the test is for another of your armies reinforcing this hex"
+                )
             if M.army_nation(g, str(army)) != defending_nation(g, side, t_i):
                 raise IllegalAction("LGG 14-A", "no reinforcement between different nationalities")
             return
         if t == "disorganize":
             p = g.state.pieces.get(str(action.get("unit")))
             hexes = {g.board.idx(h) for h in f.params["hexes"]}
-            if p is None or p.side != side or not M.is_corps(p) or M.hex_of(g, p) not in hexes or p.loc.kind != "hex":
-                raise IllegalAction("LGG 14-A", "only a corps of an attacked hex may be disorganized")
+            if (
+                p is None
+                or p.side != side
+                or not M.is_corps(p)
+                or M.hex_of(g, p) not in hexes
+                or p.loc.kind != "hex"
+            ):
+                raise IllegalAction(
+                    "LGG 14-A", "only a corps of an attacked hex may be disorganized"
+                )
             if DISORGANIZED in p.status:
                 raise IllegalAction("LGG 14-A", f"{p.id} is already disorganized")
             h = M.hex_of(g, p)
             assert h is not None
             if not reinforcement_open(g, p.nation, _front(g, h)):
-                raise IllegalAction("LGG 36.3", "enemy reinforcement no longer exists in Fire Doctrine")
+                raise IllegalAction(
+                    "LGG 36.3", "enemy reinforcement no longer exists in Fire Doctrine"
+                )
             return
         if t == "enter-fortress":
             check_fortress_entry(g, side, action)
@@ -424,8 +485,14 @@ class EnemyReinforcement(Step):
             p = g.state.pieces[action["unit"]]
             M.set_status(g, p, DISORGANIZED, True)
             M.set_attr(g, p, "disorganized_by", f.params.get("activation"))
-            fog.emit_private(g, side, "disorganize", f"{p.id} is disorganized to make room (no loss)", None,
-                             rule="LGG 14-A")
+            fog.emit_private(
+                g,
+                side,
+                "disorganize",
+                f"{p.id} is disorganized to make room (no loss)",
+                None,
+                rule="LGG 14-A",
+            )
             return
         if t == "enter-fortress":
             apply_fortress_entry(g, action)
@@ -439,15 +506,32 @@ class EnemyReinforcement(Step):
         nation = M.army_nation(g, army)
         if ghq_makes_it_automatic(g, nation, t_i):
             ok = True
-            fog.emit_private(g, side, "inter-army", f"army {army} may reinforce {to}: the GHQ is within 2 hexes",
-                             None, rule="LGG 14-C")
+            fog.emit_private(
+                g,
+                side,
+                "inter-army",
+                f"army {army} may reinforce {to}: the GHQ is within 2 hexes",
+                None,
+                rule="LGG 14-C",
+            )
         else:
             target = inter_army_target(g, own, army)
-            r = g.roll("d12", f"inter-army reinforcement: {army} for {to} (needs {target})", "LGG 14-C",
-                       modifiers=Modifiers(), visible_to=[side])
+            r = g.roll(
+                "d12",
+                f"inter-army reinforcement: {army} for {to} (needs {target})",
+                "LGG 14-C",
+                modifiers=Modifiers(),
+                visible_to=[side],
+            )
             ok = r.modified >= target
-            fog.emit_private(g, side, "inter-army", f"army {army} {'may' if ok else 'may not'} reinforce {to}", None,
-                             rule="LGG 14-C")
+            fog.emit_private(
+                g,
+                side,
+                "inter-army",
+                f"army {army} {'may' if ok else 'may not'} reinforce {to}",
+                None,
+                rule="LGG 14-C",
+            )
         _rec(f, "inter")[_inter_key(army, to)] = {"ok": ok, "corps": 0}
 
     def _reinforce(self, g: Game, f: Frame, side: str, ids: list[str], to: str) -> None:
@@ -461,12 +545,25 @@ class EnemyReinforcement(Step):
         for uid in ids:
             p = g.state.pieces[uid]
             a = command_army(g, p)
-            if a is not None and own is not None and a != own and not source.startswith("fortress:"):
+            if (
+                a is not None
+                and own is not None
+                and a != own
+                and not source.startswith("fortress:")
+            ):
                 rec = _rec(f, "inter")[_inter_key(a, to)]
                 if M.is_corps(p):
                     rec["corps"] = int(rec.get("corps", 0)) + 1
-                M.set_attr(g, p, "reinforce_return", {"hex": g.board.label(from_hex), "activation": f.params.get(
-                    "activation"), "source": source})
+                M.set_attr(
+                    g,
+                    p,
+                    "reinforce_return",
+                    {
+                        "hex": g.board.label(from_hex),
+                        "activation": f.params.get("activation"),
+                        "source": source,
+                    },
+                )
                 mixed.add(a)
             if M.in_reserve(p):
                 M.set_status(g, p, M.RESERVE, False)
@@ -477,13 +574,27 @@ class EnemyReinforcement(Step):
         if mixed:
             mk = g.state.marker("reinforced", to) or {}
             armies = sorted(set(mk.get("armies", [])) | mixed | ({own} if own else set()))
-            g.state.set_marker("reinforced", to, {"turn": M.turn_index(g), "activation": f.params.get("activation"),
-                                                 "armies": armies})
+            g.state.set_marker(
+                "reinforced",
+                to,
+                {
+                    "turn": M.turn_index(g),
+                    "activation": f.params.get("activation"),
+                    "armies": armies,
+                },
+            )
         M.touch(g)
-        fog.emit_private(g, side, "reinforce", f"{', '.join(ids)} reinforce {to} from {source}", None, rule="LGG 14-A")
+        fog.emit_private(
+            g,
+            side,
+            "reinforce",
+            f"{', '.join(ids)} reinforce {to} from {source}",
+            None,
+            rule="LGG 14-A",
+        )
 
 
-# ====================================================================== units into the fortress (23-C)
+# =================================================================== units into the fortress (23-C)
 def _fortress_room(g: Game, f: Piece) -> int:
     inside = [q for q in g.state.contents(f.id) if M.is_corps(q)]
     return FORTRESS_CORPS - len(inside)
@@ -506,7 +617,9 @@ def fortress_entry_actions(g: Game, side: str, i: int) -> list[Action]:
         if p.type in ("hq", "ghq") and any(M.in_reserve(q) for q in g.state.contents(p.id)):
             continue
         if p.type in ("corps", "artillery", "hq", "ghq"):
-            out.append({"type": "enter-fortress", "side": side, "units": [p.id], "hex": g.board.label(i)})
+            out.append(
+                {"type": "enter-fortress", "side": side, "units": [p.id], "hex": g.board.label(i)}
+            )
     return out
 
 
@@ -515,7 +628,12 @@ def check_fortress_entry(g: Game, side: str, action: Action) -> None:
     """LGG 23-C: refuse units that may not go into the fortress."""
     lab = action.get("hex")
     ids = action.get("units")
-    if not isinstance(lab, str) or not g.board.has_label(lab) or not isinstance(ids, list) or not ids:
+    if (
+        not isinstance(lab, str)
+        or not g.board.has_label(lab)
+        or not isinstance(ids, list)
+        or not ids
+    ):
         raise IllegalAction("LGG 23-C", "name the units and the fortress hex")
     i = g.board.idx(lab)
     f = _fortress(g, side, i)
@@ -527,21 +645,32 @@ def check_fortress_entry(g: Game, side: str, action: Action) -> None:
     for uid in ids:
         p = field.get(str(uid))
         if p is None or p.type not in ("corps", "artillery", "hq", "ghq"):
-            raise IllegalAction("LGG 23-C", f"{uid!r} is not a corps, artillery unit, HQ or GHQ standing at {lab}")
+            raise IllegalAction(
+                "LGG 23-C", f"{uid!r} is not a corps, artillery unit, HQ or GHQ standing at {lab}"
+            )
         if p.type in ("hq", "ghq") and any(M.in_reserve(q) for q in g.state.contents(p.id)):
             raise IllegalAction("LGG 23-C", f"{p.id} enters a fortress only without its reserve")
         if _left_fortress_now(g, p):
-            raise IllegalAction("LGG 23-C", f"{p.id} has just come out of the fortress to reinforce the hex")
+            raise IllegalAction(
+                "LGG 23-C", f"{p.id} has just come out of the fortress to reinforce the hex"
+            )
         corps += 1 if M.is_corps(p) else 0
     if corps > room:
-        raise IllegalAction("LGG 23-C", f"the fortress holds 2 corps with its garrison: room for {max(room, 0)} more")
+        raise IllegalAction(
+            "LGG 23-C",
+            f"the fortress holds 2 corps with its garrison: room for {max(room, 0)} more",
+        )
 
 
 def _left_fortress_now(g: Game, p: Piece) -> bool:
     """LGG 14-A / 23-C: a corps that came out of the fortress as a reinforcement in this
     activation does not go back in before the battle (no endless in-and-out)."""
     act = M.st(g).get("activation")
-    return act is not None and p.attrs.get("left_fortress") is not None and p.attrs.get("left_fortress") == act.get("serial")
+    return (
+        act is not None
+        and p.attrs.get("left_fortress") is not None
+        and p.attrs.get("left_fortress") == act.get("serial")
+    )
 
 
 def apply_fortress_entry(g: Game, action: Action) -> None:
@@ -550,8 +679,14 @@ def apply_fortress_entry(g: Game, action: Action) -> None:
     assert f is not None
     for uid in action["units"]:
         M.move_piece(g, g.state.pieces[uid], Loc.inside(f.id))
-    fog.emit_private(g, action["side"], "fortress", f"{', '.join(action['units'])} go into the fortress {f.id}", None,
-                     rule="LGG 23-C")
+    fog.emit_private(
+        g,
+        action["side"],
+        "fortress",
+        f"{', '.join(action['units'])} go into the fortress {f.id}",
+        None,
+        rule="LGG 23-C",
+    )
 
 
 # ====================================================================== after the battles
@@ -572,12 +707,20 @@ def return_inter_army_units(g: Game, serial: int) -> None:
             if home in M.enemy_present_hexes(g, p.side) or home == h:
                 continue
             M.move_piece(g, p, Loc.hex(home))
-            fog.emit_private(g, p.side, "reinforce-return", f"{p.id} returns to its stack at {back['hex']}", None,
-                             rule="LGG 14-C")
+            fog.emit_private(
+                g,
+                p.side,
+                "reinforce-return",
+                f"{p.id} returns to its stack at {back['hex']}",
+                None,
+                rule="LGG 14-C",
+            )
         if DISORGANIZED in p.status and p.attrs.get("disorganized_by") == serial:
             M.set_status(g, p, DISORGANIZED, False)
             M.set_attr(g, p, "disorganized_by", None)
-    for lab in [k for k, v in g.state.markers.get("reinforced", {}).items() if v.get("activation") == serial]:
+    for lab in [
+        k for k, v in g.state.markers.get("reinforced", {}).items() if v.get("activation") == serial
+    ]:
         g.state.set_marker("reinforced", lab, None)
     M.touch(g)
 

@@ -72,8 +72,14 @@ def reveal_stack(g: Game, to_side: str, hex_index: int, level: str, rule: str, r
         return
     rev[lab] = level
     M.touch(g)
-    g.emit("observe", f"{to_side} observes the enemy stack at {lab} ({level}; {reason})", rule=rule,
-           visible_to=[to_side], others=f"{to_side} observes an enemy stack at {lab}", reveal=True)
+    g.emit(
+        "observe",
+        f"{to_side} observes the enemy stack at {lab} ({level}; {reason})",
+        rule=rule,
+        visible_to=[to_side],
+        others=f"{to_side} observes an enemy stack at {lab}",
+        reveal=True,
+    )
 
 
 def clear_observations(g: Game) -> None:
@@ -84,7 +90,9 @@ def clear_observations(g: Game) -> None:
 
 def front_line_corps(g: Game, i: int, side: str) -> int:
     """Corps of ``side`` standing at hex ``i`` outside reserves and fortresses."""
-    return sum(1 for p in M.units_at_hex(g, i, side) if M.is_corps(p) and not M.garrison_in_fortress(g, p))
+    return sum(
+        1 for p in M.units_at_hex(g, i, side) if M.is_corps(p) and not M.garrison_in_fortress(g, p)
+    )
 
 
 @implements("LGG 4-A")
@@ -107,7 +115,9 @@ def hidden_tokens(g: Game, side: str) -> set[str]:
     """LGG 4-A: strings that must never appear in ``view(side)``: ids (and distinctive names)
     of every piece the side may not see in full."""
     hidden = [p for p in g.state.pieces.values() if piece_visibility(g, p, side) != "full"]
-    shown_names = {p.name for p in g.state.pieces.values() if piece_visibility(g, p, side) == "full"}
+    shown_names = {
+        p.name for p in g.state.pieces.values() if piece_visibility(g, p, side) == "full"
+    }
     out = {p.id for p in hidden}
     for p in hidden:
         if p.name and len(p.name) >= 4 and p.name not in shown_names:
@@ -124,8 +134,11 @@ def plain_copy(obj: Any) -> Any:
         out = {}
         for k, v in obj.items():
             tv = type(v)
-            out[k if type(k) is str else str(k)] = v if (tv is str or tv is int or tv is float or tv is bool or v is None) \
+            out[k if type(k) is str else str(k)] = (
+                v
+                if (tv is str or tv is int or tv is float or tv is bool or v is None)
                 else plain_copy(v)
+            )
         return out
     if t is list or t is tuple:
         return [v if (type(v) in _PLAIN or v is None) else plain_copy(v) for v in obj]
@@ -137,8 +150,17 @@ def plain_copy(obj: Any) -> Any:
 _PLAIN = (str, int, float, bool)
 
 
-def emit_private(g: Game, side: str, type: str, text: str, others: str | None, rule: str | None = None, **data: Any) -> None:
-    """Log an event about ``side``'s pieces: the details for ``side``, ``others`` for everybody else."""
+def emit_private(
+    g: Game,
+    side: str,
+    type: str,
+    text: str,
+    others: str | None,
+    rule: str | None = None,
+    **data: Any,
+) -> None:
+    """Log an event about ``side``'s pieces: the details for ``side``, ``others`` for everybody
+    else."""
     if not g.opt("fog-of-war"):
         g.emit(type, text, rule=rule, **data)
         return
@@ -151,7 +173,9 @@ def public_view(g: Game, side: str | None) -> dict[str, Any]:
     s = M.st(g)
     t = M.current_turn(g)
     own = M.powers_of(g, side) if side else []
-    mine_armies = {a: _army_public(g, a) for a in M.army_defs(g) if side and M.army_side(g, a) == side}
+    mine_armies = {
+        a: _army_public(g, a) for a in M.army_defs(g) if side and M.army_side(g, a) == side
+    }
     out: dict[str, Any] = {
         "turn": {"id": t.id, "label": t.label, "period": t.period, "pre_turn": t.pre_turn},
         "fronts": list(M.rules(g).fronts),
@@ -171,20 +195,35 @@ def public_view(g: Game, side: str | None) -> dict[str, Any]:
         out.update(extra(g, side))
     return {
         "lgg": serial.to_jsonable(out),
-        "markers": serial.to_jsonable({k: v for k, v in g.state.markers.items() if k in PUBLIC_MARKERS}),
+        "markers": serial.to_jsonable(
+            {k: v for k, v in g.state.markers.items() if k in PUBLIC_MARKERS}
+        ),
         "tracks": serial.to_jsonable({"national_will": g.state.tracks.get("national_will", {})}),
     }
 
 
-PUBLIC_MARKERS = ("battle", "rail_gauge", "conquered", "siege", "fortress_fallen", "no_mans_land", "disputed")
+PUBLIC_MARKERS = (
+    "battle",
+    "rail_gauge",
+    "conquered",
+    "siege",
+    "fortress_fallen",
+    "no_mans_land",
+    "disputed",
+)
 
 
 def _army_public(g: Game, army: str) -> dict[str, Any]:
     a = M.army_def(g, army)
     hq = M.hq_piece(g, army)
     h = M.hex_of(g, hq) if hq else None
-    return {"name": a.name, "nation": a.nation, "hq": a.hq, "hex": g.board.label(h) if h is not None else None,
-            "letter": a.letter}
+    return {
+        "name": a.name,
+        "nation": a.nation,
+        "hq": a.hq,
+        "hex": g.board.label(h) if h is not None else None,
+        "letter": a.letter,
+    }
 
 
 def view_is_clean(g: Game, side: str) -> list[str]:
@@ -215,24 +254,54 @@ def box_actions(g: Game, side: str, armies: set[str] | None = None) -> list[Acti
     from grognard.rulesets.lgg1418.counters import command_army
 
     out: list[Action] = []
-    for holder in sorted((p for p in g.state.of_side(side) if p.type in ("hq", "decoy")), key=lambda p: p.id):
+    for holder in sorted(
+        (p for p in g.state.of_side(side) if p.type in ("hq", "decoy")), key=lambda p: p.id
+    ):
         army = str(holder.attrs.get("army"))
         if armies is not None and army not in armies:
             continue
         h = M.hex_of(g, holder)
         if holder.type == "decoy" and holder.loc.kind == "box":
             for i in sorted(_decoy_spots(g, army)):
-                out.append({"type": "place-decoy", "side": side, "decoy": holder.id, "at": g.board.label(i)})
+                out.append(
+                    {
+                        "type": "place-decoy",
+                        "side": side,
+                        "decoy": holder.id,
+                        "at": g.board.label(i),
+                    }
+                )
             continue
         if h is None or holder.loc.kind != "hex":
             continue
-        liftable = [p for p in g.state.at_hex(h) if p.side == side and M.is_unit(p) and p.type not in ("hq", "ghq")
-                    and command_army(g, p) == army and not M.in_reserve(p)]
+        liftable = [
+            p
+            for p in g.state.at_hex(h)
+            if p.side == side
+            and M.is_unit(p)
+            and p.type not in ("hq", "ghq")
+            and command_army(g, p) == army
+            and not M.in_reserve(p)
+        ]
         if liftable:
-            out.append({"type": "lift", "side": side, "into": holder.id, "units": sorted(p.id for p in liftable)})
+            out.append(
+                {
+                    "type": "lift",
+                    "side": side,
+                    "into": holder.id,
+                    "units": sorted(p.id for p in liftable),
+                }
+            )
         inside = box_contents(g, holder)
         if inside:
-            out.append({"type": "drop", "side": side, "from": holder.id, "units": sorted(p.id for p in inside)})
+            out.append(
+                {
+                    "type": "drop",
+                    "side": side,
+                    "from": holder.id,
+                    "units": sorted(p.id for p in inside),
+                }
+            )
         if holder.type == "decoy":
             out.append({"type": "remove-decoy", "side": side, "decoy": holder.id})
     return out
@@ -272,7 +341,9 @@ def check_box_action(g: Game, action: Action, armies: set[str] | None = None) ->
             raise IllegalAction("LGG 4-B", f"{holder.id} is already on the map")
         at = str(action.get("at", ""))
         if not g.board.has_label(at) or g.board.idx(at) not in _decoy_spots(g, army):
-            raise IllegalAction("LGG 4-B", f"a decoy is placed on a hex holding units of its army ({army})")
+            raise IllegalAction(
+                "LGG 4-B", f"a decoy is placed on a hex holding units of its army ({army})"
+            )
         return
     if holder.loc.kind != "hex":
         raise IllegalAction("LGG 4-B", f"{holder.id} is not on the map")
@@ -287,8 +358,15 @@ def check_box_action(g: Game, action: Action, armies: set[str] | None = None) ->
         if p is None or p.side != side:
             raise IllegalAction("LGG 4-B", f"you have no unit {uid!r}")
         if t == "lift":
-            if p.loc != Loc.hex(h) or not M.is_unit(p) or p.type in ("hq", "ghq") or M.in_reserve(p):
-                raise IllegalAction("LGG 4-B", f"{p.id} is not a unit standing on {g.board.label(h)}")
+            if (
+                p.loc != Loc.hex(h)
+                or not M.is_unit(p)
+                or p.type in ("hq", "ghq")
+                or M.in_reserve(p)
+            ):
+                raise IllegalAction(
+                    "LGG 4-B", f"{p.id} is not a unit standing on {g.board.label(h)}"
+                )
             if command_army(g, p) != army:
                 raise IllegalAction("LGG 4-B", f"{p.id} is not a unit of army {army}")
         elif p.loc != Loc.inside(holder.id) or M.in_reserve(p):
@@ -304,7 +382,9 @@ def apply_box_action(g: Game, action: Action) -> None:
         d = g.state.pieces[action["decoy"]]
         i = g.board.idx(action["at"])
         M.move_piece(g, d, Loc.hex(i))
-        emit_private(g, side, "decoy", f"decoy {d.id} placed at {action['at']}", None, rule="LGG 4-B")
+        emit_private(
+            g, side, "decoy", f"decoy {d.id} placed at {action['at']}", None, rule="LGG 4-B"
+        )
         return
     if t == "remove-decoy":
         d = g.state.pieces[action["decoy"]]
@@ -312,7 +392,14 @@ def apply_box_action(g: Game, action: Action) -> None:
         for p in box_contents(g, d):
             M.move_piece(g, p, Loc.hex(i))
         M.move_piece(g, d, Loc.box(M.decoy_pool(side)))
-        emit_private(g, side, "decoy", f"decoy {d.id} taken back from {g.board.label(i)}", None, rule="LGG 4-B")
+        emit_private(
+            g,
+            side,
+            "decoy",
+            f"decoy {d.id} taken back from {g.board.label(i)}",
+            None,
+            rule="LGG 4-B",
+        )
         return
     holder = g.state.pieces[action["into"] if t == "lift" else action["from"]]
     i = int(holder.loc.ref)
@@ -320,4 +407,6 @@ def apply_box_action(g: Game, action: Action) -> None:
         p = g.state.pieces[uid]
         M.move_piece(g, p, Loc.inside(holder.id) if t == "lift" else Loc.hex(i))
     verb = "lifted onto the box of" if t == "lift" else "put back on the map from"
-    emit_private(g, side, "box", f"{', '.join(action['units'])} {verb} {holder.id}", None, rule="LGG 4-B")
+    emit_private(
+        g, side, "box", f"{', '.join(action['units'])} {verb} {holder.id}", None, rule="LGG 4-B"
+    )

@@ -122,7 +122,9 @@ def establish_siege(g: Game, f: Piece, side: str) -> None:
         M.set_status(g, p, BESIEGING, True)
     if g.state.marker("siege", lab) is None:
         g.state.set_marker("siege", lab, {"since": M.turn_index(g), "side": side})
-        g.emit("siege", f"{side} besieges the fortress at {lab}", rule="LGG 23-D", hex=lab, side=side)
+        g.emit(
+            "siege", f"{side} besieges the fortress at {lab}", rule="LGG 23-D", hex=lab, side=side
+        )
     M.touch(g)
 
 
@@ -145,7 +147,8 @@ def lift_siege(g: Game, i: int, reason: str) -> None:
 @implements("LGG 23-D", "LGG 8-C")
 def refresh_sieges(g: Game) -> None:
     """LGG 23-D / 8-C: every unit of the besieging side in a siege hex is besieging (no ZoC); a
-    siege with no besieger left (or no fortress) ends; besiegers who left the hex lose the status."""
+    siege with no besieger left (or no fortress) ends; besiegers who left the hex lose the status.
+    """
     for lab, mk in sorted(g.state.markers.get("siege", {}).items()):
         i = g.board.idx(lab)
         f = fortress_at(g, i)
@@ -160,7 +163,11 @@ def refresh_sieges(g: Game) -> None:
     for p in g.state.pieces.values():
         if BESIEGING in p.status:
             h = M.hex_of(g, p)
-            if h is None or g.state.marker("siege", g.board.label(h)) is None or p.loc.kind != "hex":
+            if (
+                h is None
+                or g.state.marker("siege", g.board.label(h)) is None
+                or p.loc.kind != "hex"
+            ):
                 M.set_status(g, p, BESIEGING, False)
 
 
@@ -188,7 +195,7 @@ def cavalry_alone(g: Game, side: str, i: int) -> bool:
     return not corps or all(M.is_cavalry(p) for p in corps)
 
 
-# ====================================================================== withdrawal into the fortress (23-C)
+# ============================================================== withdrawal into the fortress (23-C)
 @implements("LGG 23-C")
 def withdrawal_into_fortress(g: Game, side: str, i: int, ids: list[str]) -> list[list[str]]:
     """LGG 23-C: groups of the defeated defender's units (``ids``, standing in hex ``i``) that may
@@ -208,7 +215,7 @@ def withdrawal_into_fortress(g: Game, side: str, i: int, ids: list[str]) -> list
             continue
         fits.append(p)
     out: list[list[str]] = [[p.id] for p in fits if not M.is_corps(p) or room >= 1]
-    corps = [p.id for p in fits if M.is_corps(p)][:max(room, 0)]
+    corps = [p.id for p in fits if M.is_corps(p)][: max(room, 0)]
     group = sorted(corps + [p.id for p in fits if not M.is_corps(p)])
     if len(group) > 1:
         out.append(group)
@@ -221,8 +228,14 @@ def withdraw_into_fortress(g: Game, side: str, i: int, ids: list[str]) -> None:
     assert f is not None
     for uid in ids:
         M.move_piece(g, g.state.pieces[uid], Loc.inside(f.id))
-    fog.emit_private(g, side, "fortress", f"{', '.join(ids)} withdraw into the fortress {f.id}",
-                     f"{side} withdraws units into the fortress at {g.board.label(i)}", rule="LGG 23-C")
+    fog.emit_private(
+        g,
+        side,
+        "fortress",
+        f"{', '.join(ids)} withdraw into the fortress {f.id}",
+        f"{side} withdraws units into the fortress at {g.board.label(i)}",
+        rule="LGG 23-C",
+    )
 
 
 # ====================================================================== siege fire (23-F)
@@ -239,8 +252,13 @@ def siege_fire_options(g: Game, side: str, i: int) -> list[list[str]]:
     act = M.st(g).get("activation") or {}
     serial = act.get("serial")
     fired = _fired(g)
-    arts = [p for p in _outside(g, side, i) if p.type == "artillery" and fired.get(p.id) != serial
-            and p.attrs.get("category") in SIEGE_ARTILLERY]
+    arts = [
+        p
+        for p in _outside(g, side, i)
+        if p.type == "artillery"
+        and fired.get(p.id) != serial
+        and p.attrs.get("category") in SIEGE_ARTILLERY
+    ]
     out = []
     heavy = [p.id for p in arts if p.attrs.get("category") == "heavy"]
     if heavy:
@@ -252,7 +270,9 @@ def siege_fire_options(g: Game, side: str, i: int) -> list[list[str]]:
 @implements("LGG 23-F")
 def siege_fire_strength(g: Game, arts: list[Piece]) -> int:
     """LGG 23-F (digest A-19): half the support value, rounded down; heavy artillery firing together
-    take half of the sum (option ``siege-heavy-halving`` = ``half-of-sum``) or the sum of the halves."""
+    take half of the sum (option ``siege-heavy-halving`` = ``half-of-sum``) or the sum of the
+    halves.
+    """
     values = [int(p.stat("support", 0)) for p in arts]
     if len(arts) > 1 and g.opt("siege-heavy-halving") == "sum-of-halves":
         return sum(v // 2 for v in values)
@@ -273,7 +293,12 @@ def reduce_fortress(g: Game, f: Piece, rule: str) -> str:
         return "reduced"
     M.set_status(g, f, NEUTRALIZED, True)
     M.set_attr(g, f, "neutralized_turn", M.turn_index(g))
-    g.emit("fortress", f"the fortress {f.id} is neutralised until the following turn", rule=rule, fortress=f.id)
+    g.emit(
+        "fortress",
+        f"the fortress {f.id} is neutralised until the following turn",
+        rule=rule,
+        fortress=f.id,
+    )
     return "neutralized"
 
 
@@ -295,8 +320,13 @@ def siege_fire(g: Game, side: str, i: int, ids: list[str]) -> str:
     r = g.roll("d6", f"siege fire at {g.board.label(i)} (strength {strength})", "LGG 23-F")
     look = tbl.lookup(_column(strength), r.natural)
     res = str(look.result)
-    g.emit("siege-fire", f"siege fire at {g.board.label(i)}: {look.explain()}", rule="LGG 23-F",
-           hex=g.board.label(i), result=res)
+    g.emit(
+        "siege-fire",
+        f"siege fire at {g.board.label(i)}: {look.explain()}",
+        rule="LGG 23-F",
+        hex=g.board.label(i),
+        result=res,
+    )
     if res == "R":
         reduce_fortress(g, f, "LGG 23-F")
     elif res == "E":
@@ -305,7 +335,7 @@ def siege_fire(g: Game, side: str, i: int, ids: list[str]) -> str:
     return res
 
 
-# ====================================================================== the fall of a fortress (23-E)
+# ==================================================================== the fall of a fortress (23-E)
 @implements("LGG 23-E", "LGG 5-H", "LGG 11.1-D", "LGG 20-A")
 def fortress_falls(g: Game, f: Piece, taker: str, rule: str, reason: str) -> None:
     """LGG 23-E / 5-H / 11.1-D / 20-A: the fortress falls to ``taker``: the units inside are
@@ -332,14 +362,26 @@ def fortress_falls(g: Game, f: Piece, taker: str, rule: str, reason: str) -> Non
     act = M.st(g).get("activation") or {}
     takers = M.st(g).setdefault("fortress_takers", {})
     for p in _outside(g, taker, i):
-        takers[p.id] = {"turn": M.turn_index(g), "reaction": bool(act.get("reaction")) and act.get("side") == taker}
+        takers[p.id] = {
+            "turn": M.turn_index(g),
+            "reaction": bool(act.get("reaction")) and act.get("side") == taker,
+        }
     lift_siege(g, i, "the fortress fell")
-    g.state.set_marker("fortress_fallen", lab, {"turn": M.turn_index(g), "pre_turn": bool(M.current_turn(g).pre_turn),
-                                                "side": taker})
+    g.state.set_marker(
+        "fortress_fallen",
+        lab,
+        {"turn": M.turn_index(g), "pre_turn": bool(M.current_turn(g).pre_turn), "side": taker},
+    )
     mapdata.set_control(g, i, taker)
     M.touch(g)
-    g.emit("fortress-fallen", f"the fortress at {lab} falls to {taker} ({reason})", rule=rule, hex=lab, side=taker,
-           reveal=True)
+    g.emit(
+        "fortress-fallen",
+        f"the fortress at {lab} falls to {taker} ({reason})",
+        rule=rule,
+        hex=lab,
+        side=taker,
+        reveal=True,
+    )
 
 
 @implements("LGG 23-E")
@@ -375,7 +417,11 @@ def surrender_due(g: Game) -> list[Piece]:
     out = []
     for lab, mk in sorted(g.state.markers.get("siege", {}).items()):
         f = fortress_at(g, g.board.idx(lab))
-        if f is not None and BESIEGED in f.status and int(mk.get("since", M.turn_index(g))) < M.turn_index(g):
+        if (
+            f is not None
+            and BESIEGED in f.status
+            and int(mk.get("since", M.turn_index(g))) < M.turn_index(g)
+        ):
             out.append(f)
     return out
 
@@ -388,8 +434,15 @@ def evacuation_ports(g: Game, f: Piece) -> list[int]:
     if not f.attrs.get("coastal") or not sea:
         return []
     enemy = M.enemy_present_hexes(g, f.side)
-    return [j for j in g.board.points if j != i and mapdata.port_size(g, j) and mapdata.port_sea(g, j) == sea
-            and mapdata.controller(g, j) == f.side and j not in enemy]
+    return [
+        j
+        for j in g.board.points
+        if j != i
+        and mapdata.port_size(g, j)
+        and mapdata.port_sea(g, j) == sea
+        and mapdata.controller(g, j) == f.side
+        and j not in enemy
+    ]
 
 
 @implements("LGG 23-E")
@@ -408,13 +461,24 @@ class FortressSurrender(Step):
         refresh_sieges(g)
         fallen: list[str] = []
         for fort in surrender_due(g):
-            r = g.roll("d12", f"surrender test of the fortress {fort.id} (10+)", "LGG 23-E",
-                       modifiers=surrender_modifiers(g, fort))
+            r = g.roll(
+                "d12",
+                f"surrender test of the fortress {fort.id} (10+)",
+                "LGG 23-E",
+                modifiers=surrender_modifiers(g, fort),
+            )
             if r.modified >= SURRENDER_TARGET:
-                g.emit("surrender", f"the fortress {fort.id} surrenders", rule="LGG 23-E", fortress=fort.id)
+                g.emit(
+                    "surrender",
+                    f"the fortress {fort.id} surrenders",
+                    rule="LGG 23-E",
+                    fortress=fort.id,
+                )
                 fallen.append(fort.id)
             else:
-                g.emit("surrender", f"the fortress {fort.id} holds", rule="LGG 23-E", fortress=fort.id)
+                g.emit(
+                    "surrender", f"the fortress {fort.id} holds", rule="LGG 23-E", fortress=fort.id
+                )
         f.params["fallen"] = fallen
 
     def _pending(self, g: Game, f: Frame) -> Piece | None:
@@ -422,7 +486,9 @@ class FortressSurrender(Step):
             fort = g.state.pieces[fid]
             if M.hex_of(g, fort) is None:
                 continue
-            if evacuation_ports(g, fort):  # asked even with nobody inside: the besieger learns nothing
+            if evacuation_ports(
+                g, fort
+            ):  # asked even with nobody inside: the besieger learns nothing
                 return fort
         return None
 
@@ -435,7 +501,9 @@ class FortressSurrender(Step):
             fort = g.state.pieces[fid]
             if M.hex_of(g, fort) is not None:
                 mk = g.state.marker("siege", g.board.label(M.hex_of(g, fort) or 0)) or {}
-                fortress_falls(g, fort, str(mk.get("side") or M.other_side(fort.side)), "LGG 23-E", "surrender")
+                fortress_falls(
+                    g, fort, str(mk.get("side") or M.other_side(fort.side)), "LGG 23-E", "surrender"
+                )
         for p in g.state.pieces.values():
             if p.type == "fortress" and NEUTRALIZED in p.status:
                 M.set_status(g, p, NEUTRALIZED, False)
@@ -448,8 +516,10 @@ class FortressSurrender(Step):
         out: list[Action] = []
         for q in inside(g, fort):
             if M.is_corps(q):
-                out.extend({"type": "evacuate", "side": side, "unit": q.id, "to": g.board.label(j)}
-                           for j in evacuation_ports(g, fort))
+                out.extend(
+                    {"type": "evacuate", "side": side, "unit": q.id, "to": g.board.label(j)}
+                    for j in evacuation_ports(g, fort)
+                )
         out.append({"type": "no-evacuation", "side": side, "fortress": fort.id})
         return out
 
@@ -460,10 +530,21 @@ class FortressSurrender(Step):
         if action.get("type") == "no-evacuation":
             return
         q = g.state.pieces.get(str(action.get("unit")))
-        if action.get("type") != "evacuate" or q is None or q not in inside(g, fort) or not M.is_corps(q):
-            raise IllegalAction("LGG 23-E", "evacuate a corps of the surrendering fortress, or no-evacuation")
+        if (
+            action.get("type") != "evacuate"
+            or q is None
+            or q not in inside(g, fort)
+            or not M.is_corps(q)
+        ):
+            raise IllegalAction(
+                "LGG 23-E", "evacuate a corps of the surrendering fortress, or no-evacuation"
+            )
         to = action.get("to")
-        if not isinstance(to, str) or not g.board.has_label(to) or g.board.idx(to) not in evacuation_ports(g, fort):
+        if (
+            not isinstance(to, str)
+            or not g.board.has_label(to)
+            or g.board.idx(to) not in evacuation_ports(g, fort)
+        ):
             raise IllegalAction("LGG 23-E", "evacuate to a friendly port on the fortress's sea")
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
@@ -471,15 +552,23 @@ class FortressSurrender(Step):
         assert fort is not None
         if action["type"] == "no-evacuation":
             mk = g.state.marker("siege", g.board.label(M.hex_of(g, fort) or 0)) or {}
-            fortress_falls(g, fort, str(mk.get("side") or M.other_side(fort.side)), "LGG 23-E", "surrender")
+            fortress_falls(
+                g, fort, str(mk.get("side") or M.other_side(fort.side)), "LGG 23-E", "surrender"
+            )
             return
         q = g.state.pieces[action["unit"]]
         if M.is_garrison(q):
             M.set_attr(g, q, "garrison_of", q.attrs.get("garrison"))
             M.set_attr(g, q, "garrison", None)
         M.move_piece(g, q, Loc.hex(g.board.idx(action["to"])))
-        fog.emit_private(g, q.side, "evacuate", f"{q.id} is evacuated by sea to {action['to']}",
-                         f"{q.side} evacuates a corps by sea", rule="LGG 23-E")
+        fog.emit_private(
+            g,
+            q.side,
+            "evacuate",
+            f"{q.id} is evacuated by sea to {action['to']}",
+            f"{q.side} evacuates a corps by sea",
+            rule="LGG 23-E",
+        )
 
 
 # ====================================================================== assault (23-G)
@@ -508,7 +597,9 @@ def assault_fortress(g: Game, rec: dict[str, Any]) -> Piece | None:
 
 
 @implements("LGG 23-G", "LGG 28-B")
-def assault_params(g: Game, i: int, attacker: str, units: list[str], immediate: bool) -> dict[str, Any]:
+def assault_params(
+    g: Game, i: int, attacker: str, units: list[str], immediate: bool
+) -> dict[str, Any]:
     """LGG 23-G: the parameters of the assault battle for the battle procedure (``battle_params``).
 
     The defenders are the corps inside (at most 2, engaged in turn: ``alternate``) and the
@@ -527,13 +618,32 @@ def assault_params(g: Game, i: int, attacker: str, units: list[str], immediate: 
     mods: list[dict[str, Any]] = []
     neutral = is_neutralized(g, f)
     if not neutral:
-        mods.append({"side": "defender", "target": "combativeness", "value": ASSAULT_TEST_BONUS, "rule": "LGG 23-G",
-                     "reason": "fortress"})
+        mods.append(
+            {
+                "side": "defender",
+                "target": "combativeness",
+                "value": ASSAULT_TEST_BONUS,
+                "rule": "LGG 23-G",
+                "reason": "fortress",
+            }
+        )
     spec: dict[str, Any] = {
-        "hex": g.board.label(i), "attacker": attacker, "kind": "assault", "attacker_units": sorted(units),
-        "defender_units": defenders, "table": "trench", "great": False, "no_generals": True, "modifiers": mods,
-        "breakthrough": False, "counter_offensive": False, "retreat": "none", "fortress": f.id, "trench": 0,
-        "ignore_terrain": True, "uncounted_losses": ["defender"],
+        "hex": g.board.label(i),
+        "attacker": attacker,
+        "kind": "assault",
+        "attacker_units": sorted(units),
+        "defender_units": defenders,
+        "table": "trench",
+        "great": False,
+        "no_generals": True,
+        "modifiers": mods,
+        "breakthrough": False,
+        "counter_offensive": False,
+        "retreat": "none",
+        "fortress": f.id,
+        "trench": 0,
+        "ignore_terrain": True,
+        "uncounted_losses": ["defender"],
         "alternate": ["defender"] if g.opt("assault-defenders-alternate") == "strict" else [],
     }
     if not neutral:
@@ -544,7 +654,9 @@ def assault_params(g: Game, i: int, attacker: str, units: list[str], immediate: 
 
 
 @implements("LGG 23-G")
-def assault_value_mods(g: Game, rec: dict[str, Any], engaged: Piece | None, attacker_artillery: bool) -> Modifiers:
+def assault_value_mods(
+    g: Game, rec: dict[str, Any], engaged: Piece | None, attacker_artillery: bool
+) -> Modifiers:
     """LGG 23-G: what the fortress adds to the defender's engaged unit in an assault round.
 
     Not neutralised: its defence value as a defensive bonus (when a corps is engaged; when the
@@ -609,10 +721,18 @@ def assault_round_start(g: Game, rec: dict[str, Any]) -> bool:
     f = assault_fortress(g, rec)
     if f is None or not is_neutralized(g, f):
         return False
-    if any(battle_steps.engageable_corps(g, rec, rec["defender"], sub) for sub in battle_steps.open_subs(rec)):
+    if any(
+        battle_steps.engageable_corps(g, rec, rec["defender"], sub)
+        for sub in battle_steps.open_subs(rec)
+    ):
         return False
-    units = [u for u, x in sorted(rec["units"].items()) if x["side"] == rec["attacker"] and x["kind"] == "corps"
-             and x["state"] in ("fit", "disorganized")]
+    units = [
+        u
+        for u, x in sorted(rec["units"].items())
+        if x["side"] == rec["attacker"]
+        and x["kind"] == "corps"
+        and x["state"] in ("fit", "disorganized")
+    ]
     _attacker_losses(g, rec, units, SURRENDER_LOSSES)
     rec["units"][f.id]["state"] = "eliminated"
     rec["units"][f.id]["role"] = "gone"
@@ -640,7 +760,11 @@ def assault_units(g: Game, side: str, i: int) -> list[Piece]:
     """LGG 23-G / 23-C: the besieger's corps and artillery that may assault (corps disorganized in
     the open-country battle are fit again for the assault); no tanks and no Stosstruppen (assault
     corps) take part."""
-    return [p for p in _outside(g, side, i) if p.type in ("corps", "artillery") and not p.attrs.get("assault")]
+    return [
+        p
+        for p in _outside(g, side, i)
+        if p.type in ("corps", "artillery") and not p.attrs.get("assault")
+    ]
 
 
 @implements("LGG 23-G", "LGG 5-D")
@@ -685,11 +809,19 @@ class FortressAssault(Step):
             p["stage"] = "after"
             p["fortress"] = fort.id
             p["defenders"] = [q.id for q in assault_defenders(g, fort)]
-            params = battle.battle_params(g, **assault_params(g, i, p["side"], p["units"], bool(p.get("immediate"))))
+            params = battle.battle_params(
+                g, **assault_params(g, i, p["side"], p["units"], bool(p.get("immediate")))
+            )
             p["battle"] = params["battle"]
-            if _support_asked(g, params["battle"]):  # on public facts: what it may use must not show (4-A)
+            if _support_asked(
+                g, params["battle"]
+            ):  # on public facts: what it may use must not show (4-A)
                 p["stage"] = "support"
-                return "assault-support", {"battle": params["battle"], "side": p["side"], "counted": bool(p.get("counted"))}
+                return "assault-support", {
+                    "battle": params["battle"],
+                    "side": p["side"],
+                    "counted": bool(p.get("counted")),
+                }
             return "battle", params
         if stage == "support":
             p["stage"] = "after"
@@ -698,8 +830,13 @@ class FortressAssault(Step):
             p["stage"] = "done"
             fell = fort is None or fort.id != p.get("fortress")
             mark_assault_losses(g, p["defenders"], fell)
-            g.emit("assault", f"the assault at {p['hex']}: the fortress {'falls' if fell else 'holds'}",
-                   rule="LGG 23-G", hex=p["hex"], outcome="surrendered" if fell else "held")
+            g.emit(
+                "assault",
+                f"the assault at {p['hex']}: the fortress {'falls' if fell else 'holds'}",
+                rule="LGG 23-G",
+                hex=p["hex"],
+                outcome="surrendered" if fell else "held",
+            )
             refresh_sieges(g)
         return None
 
@@ -720,7 +857,9 @@ def assault_support_options(g: Game, bid: str, counted: bool) -> list[dict[str, 
     per_sub = tactics.air_support_aircraft(g, nation)  # an assault has a single sub-battle
     air = [n for n in main_battle.air_support_options(g, rec, side) if n <= per_sub]
     gas = tactics.gas_available(g, nation, "secondary" if counted else "assault")
-    return [{"air": n, "gas": with_gas} for n in air for with_gas in ([False, True] if gas else [False])]
+    return [
+        {"air": n, "gas": with_gas} for n in air for with_gas in ([False, True] if gas else [False])
+    ]
 
 
 def _support_asked(g: Game, bid: str) -> bool:
@@ -749,8 +888,10 @@ class AssaultSupport(Step):
         return [f.params["side"]]
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [{"type": "assault-support", "side": side, **o}
-                for o in assault_support_options(g, f.params["battle"], bool(f.params.get("counted")))]
+        return [
+            {"type": "assault-support", "side": side, **o}
+            for o in assault_support_options(g, f.params["battle"], bool(f.params.get("counted")))
+        ]
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.lgg1418 import battle, main_battle, tactics
@@ -762,9 +903,13 @@ class AssaultSupport(Step):
             mods += main_battle.fly_air_support(g, rec, side, int(action["air"]))
         if action.get("gas"):
             nation = main_battle._nation(g, rec, side)
-            gas = tactics.gas_available(g, nation, "secondary" if f.params.get("counted") else "assault")
+            gas = tactics.gas_available(
+                g, nation, "secondary" if f.params.get("counted") else "assault"
+            )
             if gas:
-                mods.append(tactics.gas_modifier(tactics.use_gas(g, rec["id"], nation, gas, massive=False)))
+                mods.append(
+                    tactics.gas_modifier(tactics.use_gas(g, rec["id"], nation, gas, massive=False))
+                )
         rec["spec"]["modifiers"] = mods
         M.touch(g)
         g.finish(f)
@@ -802,7 +947,11 @@ class SiegeActions(Step):
 
     def _hexes(self, g: Game, f: Frame) -> list[int]:
         act = M.st(g).get("activation") or {}
-        return [i for i in siege_hexes(g, f.params["side"], act) if g.board.label(i) not in f.params.get("assaulted", [])]
+        return [
+            i
+            for i in siege_hexes(g, f.params["side"], act)
+            if g.board.label(i) not in f.params.get("assaulted", [])
+        ]
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]] if self._hexes(g, f) else []
@@ -816,12 +965,16 @@ class SiegeActions(Step):
             lab = g.board.label(i)
             for ids in siege_fire_options(g, side, i):
                 out.append({"type": "siege-fire", "side": side, "hex": lab, "artillery": ids})
-            if any(M.is_corps(p) for p in assault_units(g, side, i)) and self._assault_limit(g, f, side, lab) is None:
+            if (
+                any(M.is_corps(p) for p in assault_units(g, side, i))
+                and self._assault_limit(g, f, side, lab) is None
+            ):
                 out.append({"type": "assault", "side": side, "hex": lab})
         return out
 
     def _counts(self, g: Game, f: Frame, side: str, lab: str) -> bool:
-        """23-G: in Fire and Combined Doctrine an assault is a secondary battle (29), unless it follows
+        """23-G: in Fire and Combined Doctrine an assault is a secondary battle (29), unless it
+        follows
         the open-country battle at once."""
         from grognard.rulesets.lgg1418 import secondary
 
@@ -838,7 +991,10 @@ class SiegeActions(Step):
         act = M.st(g).get("activation") or {}
         sector = secondary.battle_sector(g, g.board.idx(lab), side, list(act.get("armies", [])))
         if len(secondary.secondary_battles(g, side, sector)) >= secondary.SECONDARY_LIMIT:
-            return f"{side} has already fought its {secondary.SECONDARY_LIMIT} secondary battles on the {sector} sector"
+            return (
+                f"{side} has already fought its {secondary.SECONDARY_LIMIT} secondary battles on"
+                f" the {sector} sector"
+            )
         return None
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
@@ -846,21 +1002,32 @@ class SiegeActions(Step):
         if t == "end-siege":
             return
         lab = action.get("hex")
-        if not isinstance(lab, str) or not g.board.has_label(lab) or g.board.idx(lab) not in self._hexes(g, f):
+        if (
+            not isinstance(lab, str)
+            or not g.board.has_label(lab)
+            or g.board.idx(lab) not in self._hexes(g, f)
+        ):
             raise IllegalAction("LGG 23-D", f"{lab!r} is not a siege of the activated armies")
         i = g.board.idx(lab)
         if t == "siege-fire":
             ids = action.get("artillery")
-            if not isinstance(ids, list) or sorted(ids) not in [sorted(x) for x in siege_fire_options(g, action["side"], i)]:
-                raise IllegalAction("LGG 23-F", "heavy artillery fires together, siege and coastal artillery unit by "
-                                    "unit, each unit once per activation")
+            if not isinstance(ids, list) or sorted(ids) not in [
+                sorted(x) for x in siege_fire_options(g, action["side"], i)
+            ]:
+                raise IllegalAction(
+                    "LGG 23-F",
+                    "heavy artillery fires together, siege and coastal artillery unit by "
+                    "unit, each unit once per activation",
+                )
             return
         if t == "assault":
             if not any(M.is_corps(p) for p in assault_units(g, action["side"], i)):
                 raise IllegalAction("LGG 23-G", "an assault needs corps")
             why = self._assault_limit(g, f, action["side"], str(lab))
             if why:
-                raise IllegalAction("LGG 29", f"the assault would be a secondary battle (23-G): {why}")
+                raise IllegalAction(
+                    "LGG 29", f"the assault would be a secondary battle (23-G): {why}"
+                )
             return
         raise IllegalAction(self.rule, f"{t!r} is not a siege action")
 
@@ -884,10 +1051,22 @@ class SiegeActions(Step):
 
             act = M.st(g).get("activation") or {}
             secondary.count_battle(g, side, action["hex"], "secondary", list(act.get("armies", [])))
-        g.emit("assault-declared", f"{side} launches an assault on the fortress at {action['hex']}", rule="LGG 23-G",
-               hex=action["hex"])
-        g.push("fortress-assault", {"side": side, "hex": action["hex"], "units": units, "immediate": immediate,
-                                    "counted": counted})
+        g.emit(
+            "assault-declared",
+            f"{side} launches an assault on the fortress at {action['hex']}",
+            rule="LGG 23-G",
+            hex=action["hex"],
+        )
+        g.push(
+            "fortress-assault",
+            {
+                "side": side,
+                "hex": action["hex"],
+                "units": units,
+                "immediate": immediate,
+                "counted": counted,
+            },
+        )
 
 
 STEPS: tuple[type[Step], ...] = (FortressSurrender, FortressAssault, SiegeActions, AssaultSupport)

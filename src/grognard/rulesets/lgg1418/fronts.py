@@ -113,8 +113,12 @@ class InitiativeFront(Step):
             if multi:
                 key = f"initiative-ghq:{front}:{M.current_turn(g).id}"
                 f.params["key"] = key
-                return "secret-choice", {"key": key, "sides": multi, "options": {s: choosers[s] for s in multi},
-                                         "rule": "LGG 6-B"}
+                return "secret-choice", {
+                    "key": key,
+                    "sides": multi,
+                    "options": {s: choosers[s] for s in multi},
+                    "rule": "LGG 6-B",
+                }
             return self.next_child(g, f)
         if stage == "roll":
             f.params["stage"] = "first"
@@ -143,17 +147,32 @@ class InitiativeRoll(Step):
                 nation = chosen.get(side) or (cands[0] if cands else None)
                 value = ghq_value(g, nation, "initiative") if nation else 0
                 who = M.nation_name(g, nation) if nation else "no GHQ"
-                r = g.roll("d12", f"initiative on the {front} front: {side} ({who})", "LGG 6-B", modifiers=value)
+                r = g.roll(
+                    "d12",
+                    f"initiative on the {front} front: {side} ({who})",
+                    "LGG 6-B",
+                    modifiers=value,
+                )
                 totals[side] = r.modified
             win = initiative_winner(g, front, totals)
             if win is not None:
                 break
-            g.emit("initiative-tie", f"tie on the {front} front with no previous holder: roll again", rule="LGG 6-B")
+            g.emit(
+                "initiative-tie",
+                f"tie on the {front} front with no previous holder: roll again",
+                rule="LGG 6-B",
+            )
         else:  # pragma: no cover - a hundred ties in a row
             win = M.SIDES[0]
         set_initiative(g, front, win)
-        g.emit("initiative", f"{win} holds the initiative on the {front} front", rule="LGG 6-B", front=front,
-               side=win, totals=totals)
+        g.emit(
+            "initiative",
+            f"{win} holds the initiative on the {front} front",
+            rule="LGG 6-B",
+            front=front,
+            side=win,
+            totals=totals,
+        )
         g.finish(f)
 
 
@@ -182,14 +201,21 @@ class FirstMover(Step):
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if action.get("type") != "first-mover" or action.get("first") not in M.SIDES:
-            raise IllegalAction(self.rule, "choose which side moves first: first-mover with first = a side")
+            raise IllegalAction(
+                self.rule, "choose which side moves first: first-mover with first = a side"
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         front = f.params["front"]
         M.st(g).setdefault("first_mover", {})[front] = action["first"]
         M.touch(g)
-        g.emit("first-mover", f"{action['first']} moves first on the {front} front", rule=self.rule, front=front,
-               first=action["first"])
+        g.emit(
+            "first-mover",
+            f"{action['first']} moves first on the {front} front",
+            rule=self.rule,
+            front=front,
+            first=action["first"],
+        )
         g.finish(f)
 
 

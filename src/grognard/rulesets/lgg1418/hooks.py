@@ -114,8 +114,11 @@ def phase_hooks(g: Game, phase: str) -> list[str]:
     """Installed steps a later rule declares for a phase (class attribute ``phase_hook = phase``),
     in their ``hook_order``: the phase pushes each of them after its own work (the reinforcement
     phase: 37-A tactic tests, 38-A Stosstruppen markers)."""
-    found = [(int(getattr(s, "hook_order", 0)), name) for name, s in g.steps.items()
-             if getattr(s, "phase_hook", None) == phase]
+    found = [
+        (int(getattr(s, "hook_order", 0)), name)
+        for name, s in g.steps.items()
+        if getattr(s, "phase_hook", None) == phase
+    ]
     return [name for _, name in sorted(found)]
 
 
@@ -164,7 +167,8 @@ STEP_ACTIONS: dict[str, list[StepActions]] = {"reinforcement-side": [], "choose-
 
 
 def register_actions(step: str, ext: StepActions) -> None:
-    """Add the actions of ``ext`` to step ``step`` (idempotent: a module imported twice registers once)."""
+    """Add the actions of ``ext`` to step ``step`` (idempotent: a module imported twice registers
+    once)."""
     lst = STEP_ACTIONS[step]
     if not any(type(e) is type(ext) for e in lst):
         lst.append(ext)
@@ -173,7 +177,9 @@ def register_actions(step: str, ext: StepActions) -> None:
 def register_check(lst: list[Any], fn: Any) -> None:
     """Add ``fn`` to one of the check lists above (idempotent)."""
     name = (getattr(fn, "__module__", ""), getattr(fn, "__qualname__", repr(fn)))
-    if not any((getattr(x, "__module__", ""), getattr(x, "__qualname__", repr(x))) == name for x in lst):
+    if not any(
+        (getattr(x, "__module__", ""), getattr(x, "__qualname__", repr(x))) == name for x in lst
+    ):
         lst.append(fn)
 
 

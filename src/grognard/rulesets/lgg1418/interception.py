@@ -88,7 +88,9 @@ def side_may_intercept(g: Game, side: str, front: str) -> bool:
 
 # ====================================================================== after a move
 @implements("LGG 13-A", "LGG 8-A", "LGG 11.4-A", "LGG 19-A")
-def after_move(g: Game, act: dict[str, Any], i: int, j: int, members: list[Piece], engaged: bool) -> None:
+def after_move(
+    g: Game, act: dict[str, Any], i: int, j: int, members: list[Piece], engaged: bool
+) -> None:
     """LGG 13-A / 8-A / 11.4-A / 19-A: after a stack of the active side entered ``j`` from ``i``
     (never called for rail moves).
 
@@ -104,7 +106,11 @@ def after_move(g: Game, act: dict[str, Any], i: int, j: int, members: list[Piece
     lab = g.board.label(j)
     withdraw: list[Piece] | None = None
     if engaged:
-        rec = M.st(g).setdefault("attack_from", {}).setdefault(lab, {"serial": act["serial"], "from": []})
+        rec = (
+            M.st(g)
+            .setdefault("attack_from", {})
+            .setdefault(lab, {"serial": act["serial"], "from": []})
+        )
         if rec["serial"] != act["serial"]:
             rec.update({"serial": act["serial"], "from": []})
         if g.board.label(i) not in rec["from"]:
@@ -113,16 +119,31 @@ def after_move(g: Game, act: dict[str, Any], i: int, j: int, members: list[Piece
         withdraw = _withdrawers(g, enemy, j)
         if withdraw is None:
             return
-        g.emit("reveal", f"the {enemy} stack marker at {lab} held no corps: its headquarters must withdraw",
-               rule="LGG 13-A", reveal=True, hex=lab)
+        g.emit(
+            "reveal",
+            f"the {enemy} stack marker at {lab} held no corps: its headquarters must withdraw",
+            rule="LGG 13-A",
+            reveal=True,
+            hex=lab,
+        )
     offer_interception(g, side, j, [p.id for p in members], act["serial"])
     if withdraw:
-        g.push("forced-withdrawal", {"side": enemy, "hex": lab, "pieces": [p.id for p in withdraw], "mover": side,
-                                     "activation": act["serial"]})
+        g.push(
+            "forced-withdrawal",
+            {
+                "side": enemy,
+                "hex": lab,
+                "pieces": [p.id for p in withdraw],
+                "mover": side,
+                "activation": act["serial"],
+            },
+        )
 
 
 @implements("LGG 13-A", "LGG 17.2-B", "LGG 4-A")
-def offer_interception(g: Game, mover: str, j: int, units: list[str], serial: int, **extra: Any) -> bool:
+def offer_interception(
+    g: Game, mover: str, j: int, units: list[str], serial: int, **extra: Any
+) -> bool:
     """LGG 13-A / 17.2-B / 4-A: open the interception hook for the other side after units of
     ``mover`` entered the empty hex ``j`` (e.g. breakthrough units), when - as far as the mover can
     tell - a marker's ZoC could reach it and that side still has interception. Returns whether the
@@ -132,8 +153,18 @@ def offer_interception(g: Game, mover: str, j: int, units: list[str], serial: in
     enemy = M.other_side(mover)
     if not possible_zoc_sources(g, mover, j) or not side_may_intercept(g, enemy, _front(g, j)):
         return False
-    return hooks.offer(g, hooks.INTERCEPTION, {"side": enemy, "mover": mover, "hex": g.board.label(j),
-                                               "units": list(units), "activation": serial, **extra})
+    return hooks.offer(
+        g,
+        hooks.INTERCEPTION,
+        {
+            "side": enemy,
+            "mover": mover,
+            "hex": g.board.label(j),
+            "units": list(units),
+            "activation": serial,
+            **extra,
+        },
+    )
 
 
 def attack_origins(g: Game, hex_label: str) -> list[str]:
@@ -146,7 +177,7 @@ def attack_origins(g: Game, hex_label: str) -> list[str]:
     return list(rec.get("from", []))
 
 
-# ====================================================================== the marker held no corps (13-A)
+# ================================================================== the marker held no corps (13-A)
 def _withdrawers(g: Game, side: str, j: int) -> list[Piece] | None:
     """The pieces of ``side`` that must withdraw from ``j`` because it holds only HQs, GHQs or
     decoys with no corps deployed (None when the hex holds something that fights)."""
@@ -204,7 +235,11 @@ class ForcedWithdrawal(Step):
 
     def _left(self, g: Game, f: Frame) -> list[Piece]:
         j = g.board.idx(f.params["hex"])
-        return [p for p in (g.state.pieces[i] for i in f.params["pieces"]) if M.hex_of(g, p) == j and p.loc.kind == "hex"]
+        return [
+            p
+            for p in (g.state.pieces[i] for i in f.params["pieces"])
+            if M.hex_of(g, p) == j and p.loc.kind == "hex"
+        ]
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]] if self._left(g, f) else []
@@ -253,13 +288,26 @@ class ForcedWithdrawal(Step):
                 for q in fog.box_contents(g, p):
                     M.move_piece(g, q, Loc.hex(g.board.idx(f.params["hex"])))
                 M.move_piece(g, p, Loc.box(M.decoy_pool(p.side)))
-                fog.emit_private(g, p.side, "withdraw", f"{p.id} cannot withdraw and is taken back", None, rule=rule)
+                fog.emit_private(
+                    g,
+                    p.side,
+                    "withdraw",
+                    f"{p.id} cannot withdraw and is taken back",
+                    None,
+                    rule=rule,
+                )
             else:
                 destroy_hq(g, p, "LGG 16.7-C")
         else:
             M.move_piece(g, p, Loc.hex(g.board.idx(to)))
-            fog.emit_private(g, p.side, "withdraw", f"{p.id} withdraws to {to}", f"a {p.side} stack withdraws from "
-                             f"{f.params['hex']} to {to}", rule=rule)
+            fog.emit_private(
+                g,
+                p.side,
+                "withdraw",
+                f"{p.id} withdraws to {to}",
+                f"a {p.side} stack withdraws from {f.params['hex']} to {to}",
+                rule=rule,
+            )
         if not self._left(g, f):
             free_mover(g, f.params["hex"], f.params["mover"], int(f.params["activation"]))
             g.finish(f)
@@ -294,7 +342,9 @@ def _attacked_surplus(g: Game, side: str, h: int) -> int | None:
     attackers = [q for q in M.units_at_hex(g, h, mover) if M.is_corps(q)]
     if not attackers:
         return None
-    mine = [q for q in M.units_at_hex(g, h, side) if M.is_corps(q) and not M.garrison_in_fortress(g, q)]
+    mine = [
+        q for q in M.units_at_hex(g, h, side) if M.is_corps(q) and not M.garrison_in_fortress(g, q)
+    ]
     return max(0, len(mine) - len(attackers))
 
 
@@ -319,18 +369,27 @@ def interception_sources(g: Game, side: str, j: int) -> dict[str, list[Piece]]:
     out: dict[str, list[Piece]] = {}
     for h in g.board.neighbors(j):
         plist = occ.get(h, [])
-        if not any(exerts_zoc(g, q) and q.type != "fortress" and zoc_reaches(g, side, h, j) for q in plist):
+        if not any(
+            exerts_zoc(g, q) and q.type != "fortress" and zoc_reaches(g, side, h, j) for q in plist
+        ):
             continue
         surplus = _attacked_surplus(g, side, h)
         if surplus is not None and g.board.label(j) in attack_origins(g, g.board.label(h)):
             continue
         units = []
         for q in plist:
-            if q.loc.kind != "hex" or q.type not in ("corps", "artillery", "tank") or M.in_reserve(q):
+            if (
+                q.loc.kind != "hex"
+                or q.type not in ("corps", "artillery", "tank")
+                or M.in_reserve(q)
+            ):
                 continue
             if M.garrison_in_fortress(g, q) or BESIEGING in q.status:
                 continue
-            if interception_allowed(g, q, front) is None or static_step_problem(g, q, h, j) is not None:
+            if (
+                interception_allowed(g, q, front) is None
+                or static_step_problem(g, q, h, j) is not None
+            ):
                 continue
             if command_army(g, q) is None and not _ghq_near(g, q, j):
                 continue
@@ -348,9 +407,15 @@ def interception_sources(g: Game, side: str, j: int) -> dict[str, list[Piece]]:
         for holder in occ.get(h, []):
             if holder.type not in ("hq", "ghq") or holder.loc.kind != "hex":
                 continue
-            res = [q for q in g.state.contents(holder.id) if M.in_reserve(q) and q.type in ("corps", "artillery", "tank")
-                   and interception_allowed(g, q, front) is not None and static_step_problem(g, q, h, j) is None
-                   and not breakthrough_barred(g, q)]
+            res = [
+                q
+                for q in g.state.contents(holder.id)
+                if M.in_reserve(q)
+                and q.type in ("corps", "artillery", "tank")
+                and interception_allowed(g, q, front) is not None
+                and static_step_problem(g, q, h, j) is None
+                and not breakthrough_barred(g, q)
+            ]
             if any(M.is_corps(q) for q in res):
                 out[f"reserve:{holder.id}"] = res
     return out
@@ -358,7 +423,8 @@ def interception_sources(g: Game, side: str, j: int) -> dict[str, list[Piece]]:
 
 @implements("LGG 13-B", "LGG 10-A")
 def why_not_intercept(g: Game, side: str, j: int, ids: list[str]) -> str | None:
-    """LGG 13-B / 10-A: why this set of units may not intercept into ``j`` together (None: it may)."""
+    """LGG 13-B / 10-A: why this set of units may not intercept into ``j`` together (None: it
+    may)."""
     from grognard.rulesets.lgg1418.stacking import stacking_limit
 
     if not ids or len(set(ids)) != len(ids):
@@ -381,7 +447,10 @@ def why_not_intercept(g: Game, side: str, j: int, ids: list[str]) -> str | None:
         h = g.board.idx(s)
         surplus = _attacked_surplus(g, side, h)
         if surplus is not None and n > surplus:
-            return f"the stack at {s} is under attack and may send only its {surplus} corps in excess of the attackers"
+            return (
+                f"the stack at {s} is under attack and may send only its {surplus} corps in excess"
+                " of the attackers"
+            )
     armies = {_army_key(g, q) for q in chosen}
     if len(armies) > 1:
         return "units of different armies may not intercept into the same hex (10-A)"
@@ -413,7 +482,9 @@ class Interception(Step):
         j = g.board.idx(f.params["hex"])
         if M.st(g).get("activation") is None or j in M.enemy_present_hexes(g, f.params["mover"]):
             return []
-        if not possible_zoc_sources(g, f.params["mover"], j) or not side_may_intercept(g, side, _front(g, j)):
+        if not possible_zoc_sources(g, f.params["mover"], j) or not side_may_intercept(
+            g, side, _front(g, j)
+        ):
             return []
         return [side]
 
@@ -461,7 +532,9 @@ class Interception(Step):
         j = g.board.idx(f.params["hex"])
         mover = f.params["mover"]
         if any(q.type == "fortress" for q in M.pieces_at_hex(g, j, mover)):
-            raise IllegalAction("LGG 23-A", "it is forbidden to intercept into a hex holding an enemy fortress")
+            raise IllegalAction(
+                "LGG 23-A", "it is forbidden to intercept into a hex holding an enemy fortress"
+            )
         why = why_not_intercept(g, action["side"], j, ids)
         if why:
             raise IllegalAction("LGG 13-B", why)
@@ -470,16 +543,27 @@ class Interception(Step):
         side = action["side"]
         g.finish(f)
         if action["type"] == "no-interception":
-            g.emit("interception", f"{side} does not intercept at {f.params['hex']}", rule="LGG 13-A", side=side)
+            g.emit(
+                "interception",
+                f"{side} does not intercept at {f.params['hex']}",
+                rule="LGG 13-A",
+                side=side,
+            )
             return
         j = g.board.idx(f.params["hex"])
         units = [g.state.pieces[u] for u in action["units"]]
         front = _front(g, j)
         if any(interception_allowed(g, q, front) == "even-d6" for q in units):
-            r = g.roll("d6", f"interception attempt at {f.params['hex']} (even succeeds)", "LGG 36.2-A")
+            r = g.roll(
+                "d6", f"interception attempt at {f.params['hex']} (even succeeds)", "LGG 36.2-A"
+            )
             if r.natural % 2 == 1:
-                g.emit("interception", f"{side}'s interception at {f.params['hex']} fails (odd roll)",
-                       rule="LGG 36.2-A", side=side)
+                g.emit(
+                    "interception",
+                    f"{side}'s interception at {f.params['hex']} fails (odd roll)",
+                    rule="LGG 36.2-A",
+                    side=side,
+                )
                 return
         for q in units:
             if M.in_reserve(q):
@@ -492,13 +576,29 @@ class Interception(Step):
         for p in M.units_at_hex(g, j, mover):
             if p.attrs.get("mv_act") == f.params["activation"]:
                 M.set_attr(g, p, "mv_stop", True)
-        g.state.set_marker("interception", f.params["hex"], {"turn": M.turn_index(g), "activation": f.params["activation"],
-                                                           "side": side})
+        g.state.set_marker(
+            "interception",
+            f.params["hex"],
+            {"turn": M.turn_index(g), "activation": f.params["activation"], "side": side},
+        )
         M.touch(g)
-        g.emit("interception", f"{side} intercepts the {mover} stack at {f.params['hex']}; the interceptor "
-               "defends in the coming battle", rule="LGG 13-A", reveal=True, side=side, hex=f.params["hex"])
-        fog.emit_private(g, side, "interception-detail", f"intercepting units: {', '.join(action['units'])}", None,
-                         rule="LGG 13-A")
+        g.emit(
+            "interception",
+            f"{side} intercepts the {mover} stack at {f.params['hex']}; the interceptor "
+            "defends in the coming battle",
+            rule="LGG 13-A",
+            reveal=True,
+            side=side,
+            hex=f.params["hex"],
+        )
+        fog.emit_private(
+            g,
+            side,
+            "interception-detail",
+            f"intercepting units: {', '.join(action['units'])}",
+            None,
+            rule="LGG 13-A",
+        )
 
 
 @implements("LGG 13-A", "LGG 4-B")
@@ -510,8 +610,14 @@ def _take_back_intercepted_decoys(g: Game, side: str, mover: str, j: int) -> Non
         if p.type == "decoy":
             M.move_piece(g, p, Loc.box(M.decoy_pool(p.side)))
     M.touch(g)
-    g.emit("interception", f"{side} intercepts at {lab}: the {mover} marker was an empty decoy, taken back",
-           rule="LGG 13-A", reveal=True, side=side, hex=lab)
+    g.emit(
+        "interception",
+        f"{side} intercepts at {lab}: the {mover} marker was an empty decoy, taken back",
+        rule="LGG 13-A",
+        reveal=True,
+        side=side,
+        hex=lab,
+    )
 
 
 STEPS: tuple[type[Step], ...] = (Interception, ForcedWithdrawal)

@@ -47,7 +47,9 @@ def take_loss(g: Game, p: Piece, rule: str, reason: str) -> str:
 
     if p.face == "full" and "reduced" in p.faces:
         M.set_face(g, p, "reduced")
-        fog.emit_private(g, p.side, "loss", f"{p.id} takes a loss and is reduced ({reason})", None, rule=rule)
+        fog.emit_private(
+            g, p.side, "loss", f"{p.id} takes a loss and is reduced ({reason})", None, rule=rule
+        )
         return "reduced"
     eliminate(g, p, reason, rule)
     return "eliminated"
@@ -88,7 +90,9 @@ def judge_armies(g: Game, armies: Iterable[str]) -> list[str]:
     from grognard.rulesets.lgg1418.counters import command_army
 
     wanted = set(armies)
-    return judge(g, [p for p in g.state.pieces.values() if M.is_unit(p) and command_army(g, p) in wanted])
+    return judge(
+        g, [p for p in g.state.pieces.values() if M.is_unit(p) and command_army(g, p) in wanted]
+    )
 
 
 @implements("LGG 22-B")
@@ -142,8 +146,14 @@ def resolve_isolation(g: Game) -> None:
             h = M.hex_of(g, p)
             assert h is not None
             if p.id in protected:
-                fog.emit_private(g, side, "isolation", f"{p.id}, alone and isolated in a city or fortress, risks "
-                                 "nothing", None, rule="LGG 22-B")
+                fog.emit_private(
+                    g,
+                    side,
+                    "isolation",
+                    f"{p.id}, alone and isolated in a city or fortress, risks nothing",
+                    None,
+                    rule="LGG 22-B",
+                )
                 continue
             since = int(rec.get(p.id, now))
             if since < now:
@@ -151,14 +161,22 @@ def resolve_isolation(g: Game) -> None:
                 rec.pop(p.id, None)
                 lost_here.add(h)
                 continue
-            r = g.roll("d6", f"attrition of an isolated unit: {p.id}", "LGG 22-A", visible_to=[side])
+            r = g.roll(
+                "d6", f"attrition of an isolated unit: {p.id}", "LGG 22-A", visible_to=[side]
+            )
             if r.natural % 2 == 1:
                 if take_loss(g, p, "LGG 22-A", "isolation attrition") == "eliminated":
                     rec.pop(p.id, None)
                     lost_here.add(h)
             else:
-                fog.emit_private(g, side, "isolation", f"{p.id} survives its isolation this turn", None,
-                                 rule="LGG 22-A")
+                fog.emit_private(
+                    g,
+                    side,
+                    "isolation",
+                    f"{p.id} survives its isolation this turn",
+                    None,
+                    rule="LGG 22-A",
+                )
         for p in sorted((g.state.pieces[i] for i in isolated), key=lambda p: p.id):
             h = M.hex_of(g, p)
             if p.type not in HEADQUARTERS or h is None:

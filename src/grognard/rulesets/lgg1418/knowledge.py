@@ -48,7 +48,9 @@ def _records(g: Game, side: str) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in rec.items() if v.get("serial") == serial and v.get("turn") == turn}
 
 
-def remember(g: Game, side: str, hex_label: str, units: bool | None = None, zoc: list[str] | None = None) -> None:
+def remember(
+    g: Game, side: str, hex_label: str, units: bool | None = None, zoc: list[str] | None = None
+) -> None:
     """Record what a reveal showed ``side`` about an enemy hex (valid for this activation)."""
     serial, turn = _serial(g), M.turn_index(g)
     book = M.st(g).setdefault("known", {}).setdefault(side, {})
@@ -64,7 +66,9 @@ def remember(g: Game, side: str, hex_label: str, units: bool | None = None, zoc:
 
 def _observed_full(g: Game, side: str) -> set[int]:
     rev = M.st(g).get("revealed", {}).get(side, {})
-    return {g.board.idx(lab) for lab, lvl in rev.items() if lvl == "full" and g.board.has_label(lab)}
+    return {
+        g.board.idx(lab) for lab, lvl in rev.items() if lvl == "full" and g.board.has_label(lab)
+    }
 
 
 @implements("LGG 4-A")
@@ -159,7 +163,7 @@ def possible_zoc_sources(g: Game, side: str, j: int) -> list[int]:
     return out
 
 
-# ====================================================================== supply traced across unknown markers (4-A, 9, 9-H)
+# =============================================== supply traced across unknown markers (4-A, 9, 9-H)
 @implements("LGG 4-A")
 def _known_empty(g: Game, side: str) -> set[int]:
     """Enemy hexes ``side`` knows hold no enemy unit: fully observed this turn, or revealed."""
@@ -195,8 +199,10 @@ def _assuming(g: Game, side: str, world: str, blocked: set[int], fn: Callable[[]
     s = g.state
     M.memo(g, "__probe", lambda: 0)  # make sure the memo of the position exists
     saved = s.__dict__["_lgg_memo"]
-    alt = saved.setdefault(f"__world:{side}:{world}", {"__ver": saved["__ver"], "__real": saved,
-                                                       f"enemy-block:{side}": set(blocked)})
+    alt = saved.setdefault(
+        f"__world:{side}:{world}",
+        {"__ver": saved["__ver"], "__real": saved, f"enemy-block:{side}": set(blocked)},
+    )
     s.__dict__["_lgg_memo"] = alt
     try:
         return fn()
@@ -260,7 +266,11 @@ def _cut(g: Game, side: str, what: str) -> set[str]:
     """Units ``side`` learned (by a refusal in this activation) to be out of supply / isolated."""
     rec = M.st(g).get("known_cut", {}).get(side, {})
     serial, turn = _serial(g), M.turn_index(g)
-    return {u for u, v in rec.items() if v.get("serial") == serial and v.get("turn") == turn and what in v.get("what", [])}
+    return {
+        u
+        for u, v in rec.items()
+        if v.get("serial") == serial and v.get("turn") == turn and what in v.get("what", [])
+    }
 
 
 def remember_cut(g: Game, side: str, units: list[str], what: str) -> None:

@@ -100,8 +100,13 @@ def fought_as(rec: dict[str, Any]) -> str:
 
 
 def _hex_corps(g: Game, i: int, side: str) -> list[Piece]:
-    return [p for p in M.units_at_hex(g, i, side) if M.is_corps(p) and not M.garrison_in_fortress(g, p)
-            and not (M.carrier(g, p) is not None and M.carrier(g, p).type == "fortress")]  # type: ignore[union-attr]
+    return [
+        p
+        for p in M.units_at_hex(g, i, side)
+        if M.is_corps(p)
+        and not M.garrison_in_fortress(g, p)
+        and not (M.carrier(g, p) is not None and M.carrier(g, p).type == "fortress")
+    ]  # type: ignore[union-attr]
 
 
 def _hex_artillery(g: Game, i: int, side: str, armies: list[str] | None = None) -> list[Piece]:
@@ -111,7 +116,9 @@ def _hex_artillery(g: Game, i: int, side: str, armies: list[str] | None = None) 
     for p in M.units_at_hex(g, i, side):
         if p.type != "artillery":
             continue
-        if armies is not None and not any(artillery.may_support_army(g, p, a) for a in armies or [None]):
+        if armies is not None and not any(
+            artillery.may_support_army(g, p, a) for a in armies or [None]
+        ):
             continue
         out.append(p)
     return sorted(out, key=lambda p: (-int(p.stat("support", 0)), p.id))
@@ -155,26 +162,54 @@ def order_effects(attack: str, defence: str, benefits: dict[str, bool]) -> dict[
     bombard = 0
     if benefits.get("attacker"):
         if attack == "R":
-            mods.append({"side": "defender", "target": "combativeness", "value": -1, "rule": "LGG 31-B",
-                         "reason": "creeping barrage order (R)"})
+            mods.append(
+                {
+                    "side": "defender",
+                    "target": "combativeness",
+                    "value": -1,
+                    "rule": "LGG 31-B",
+                    "reason": "creeping barrage order (R)",
+                }
+            )
         elif attack == "V":
-            mods.append({"side": "attacker", "target": "value", "value": 1, "rule": "LGG 31-B",
-                         "reason": "waves order (V)"})
+            mods.append(
+                {
+                    "side": "attacker",
+                    "target": "value",
+                    "value": 1,
+                    "rule": "LGG 31-B",
+                    "reason": "waves order (V)",
+                }
+            )
         else:
             bombard = 1
         orders["attacker"] = attack
     if benefits.get("defender"):
         if defence == "C":
-            mods.append({"side": "attacker", "target": "value", "value": -1, "rule": "LGG 31-B",
-                         "reason": "counter-attack order (C)"})
+            mods.append(
+                {
+                    "side": "attacker",
+                    "target": "value",
+                    "value": -1,
+                    "rule": "LGG 31-B",
+                    "reason": "counter-attack order (C)",
+                }
+            )
         elif defence == "N":
-            mods.append({"side": "attacker", "target": "combativeness", "value": -1, "rule": "LGG 31-B",
-                         "reason": "scattered nests order (N)"})
+            mods.append(
+                {
+                    "side": "attacker",
+                    "target": "combativeness",
+                    "value": -1,
+                    "rule": "LGG 31-B",
+                    "reason": "scattered nests order (N)",
+                }
+            )
         orders["defender"] = defence
     return {"modifiers": mods, "orders": orders, "bombardment_d12": bombard}
 
 
-# ====================================================================== bombardment (31-D, 31-G, 31-H, 31-I, 29-A)
+# ======================================================= bombardment (31-D, 31-G, 31-H, 31-I, 29-A)
 @implements("LGG 31-D", "LGG 36.3", "LGG 36.5-B")
 def bombardment_allowed(g: Game, rec: dict[str, Any]) -> str | None:
     """LGG 31-D / 36.3 / 36.5-B: why the attacker may carry out no preliminary bombardment (None:
@@ -196,13 +231,19 @@ def intercepted(g: Game, rec: dict[str, Any]) -> bool:
     """A battle provoked by an interception in this activation (marker ``interception``, rule 13):
     not counted against the limits (36.2-A, 36.5-B), and the intercepted stack may not bombard."""
     mk = g.state.marker("interception", rec["hex"])
-    return bool(mk) and mk.get("turn") == M.turn_index(g) and mk.get("activation") == rec.get("activation")
+    return (
+        bool(mk)
+        and mk.get("turn") == M.turn_index(g)
+        and mk.get("activation") == rec.get("activation")
+    )
 
 
 def _ghq_art(g: Game, rec: dict[str, Any], side: str, attacking: bool) -> list[Piece]:
     nation = _nation(g, rec, side)
     units = _hex_corps(g, int(rec["hex_i"]), side) if attacking else []
-    return trench.ghq_artillery_for_battle(g, nation, int(rec["hex_i"]), attacking, units, rec.get("activation"))
+    return trench.ghq_artillery_for_battle(
+        g, nation, int(rec["hex_i"]), attacking, units, rec.get("activation")
+    )
 
 
 @implements("LGG 31-D", "LGG 37-C", "LGG 37-E", "LGG 37-F", "LGG 37-G", "LGG 32.1-D", "LGG 32.1-B")
@@ -227,7 +268,9 @@ def bombardment_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]:
         arts = _bombard_artillery(g, rec)
         if _knows(g, nation, "blitz bombardment") and _blitz_groups(g, nation, arts):
             kinds.append({"kind": "blitz"})
-            if _knows(g, nation, "creeping barrage") and not _battle().in_mountains(g, int(rec["hex_i"])):
+            if _knows(g, nation, "creeping barrage") and not _battle().in_mountains(
+                g, int(rec["hex_i"])
+            ):
                 kinds.append({"kind": "blitz", "use": "creeping_barrage"})
             if _knows(g, nation, "infiltration"):
                 i = int(rec["hex_i"])
@@ -242,7 +285,9 @@ def bombardment_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _bombard_artillery(g: Game, rec: dict[str, Any]) -> list[Piece]:
-    arts = _hex_artillery(g, int(rec["hex_i"]), rec["attacker"], list(rec["spec"].get("armies") or []) or None)
+    arts = _hex_artillery(
+        g, int(rec["hex_i"]), rec["attacker"], list(rec["spec"].get("armies") or []) or None
+    )
     return arts
 
 
@@ -258,8 +303,11 @@ def _blitz_groups(g: Game, nation: str, arts: list[Piece]) -> list[list[Piece]]:
         for n in (2, 3):
             for combo in combinations([a for a in arts if a.id not in used], n):
                 fire = sum(int(a.stat("support", 0)) for a in combo)
-                if fire >= 6 and (best is None or (len(combo), -fire) < (len(best), -sum(
-                        int(a.stat("support", 0)) for a in best))):
+                if fire >= 6 and (
+                    best is None
+                    or (len(combo), -fire)
+                    < (len(best), -sum(int(a.stat("support", 0)) for a in best))
+                ):
                     best = list(combo)
         if best is None:
             break
@@ -269,8 +317,9 @@ def _blitz_groups(g: Game, nation: str, arts: list[Piece]) -> list[list[Piece]]:
 
 
 @implements("LGG 31-G", "LGG 37-C")
-def bombardment_column(g: Game, rec: dict[str, Any], total_fire: int, defenders: int, kind: str,
-                       intensity: int = 0) -> tuple[int, list[str]]:
+def bombardment_column(
+    g: Game, rec: dict[str, Any], total_fire: int, defenders: int, kind: str, intensity: int = 0
+) -> tuple[int, list[str]]:
     """LGG 31-G / 37-C: the column of the bombardment table (index) and the shifts applied.
 
     Normal or massive: the total fire divided by the defender's front-line corps, rounded up;
@@ -278,7 +327,10 @@ def bombardment_column(g: Game, rec: dict[str, Any], total_fire: int, defenders:
     option ``massive-shift-direction`` (audit 10: right). Mountain: 1 column to the left."""
     value = total_fire if kind == "blitz" else math.ceil(total_fire / max(1, defenders))
     col = max(0, min(len(COLUMNS) - 1, value - 1))
-    notes = [f"column {COLUMNS[col]} ({total_fire} fire{'' if kind == 'blitz' else f' / {max(1, defenders)} corps'})"]
+    notes = [
+        f"column {COLUMNS[col]} ({total_fire}"
+        f" fire{'' if kind == 'blitz' else f' / {max(1, defenders)} corps'})"
+    ]
     if kind == "massive":
         shift = intensity - 1
         if g.opt("massive-shift-direction") == "left":
@@ -310,7 +362,8 @@ def bombardment_modifiers(g: Game, rec: dict[str, Any], kind: str) -> Modifiers:
 
 @implements("LGG 31-H")
 def parse_result(cell: str) -> tuple[int, int, int]:
-    """A bombardment cell ``<losses>[r<n>][*]`` -> (losses, trench reduction, combativeness tests)."""
+    """A bombardment cell ``<losses>[r<n>][*]`` -> (losses, trench reduction, combativeness
+    tests)."""
     if cell in ("-", "", "0"):
         return 0, 0, 0
     tests = 1 if cell.endswith("*") else 0
@@ -323,7 +376,9 @@ def parse_result(cell: str) -> tuple[int, int, int]:
 
 
 @implements("LGG 31-H", "LGG 32.2-C")
-def distribute_losses(g: Game, corps: list[Piece], n: int, reason: str, rule: str) -> dict[str, int]:
+def distribute_losses(
+    g: Game, corps: list[Piece], n: int, reason: str, rule: str
+) -> dict[str, int]:
     """LGG 31-H / 32.2-C: the corps hit are chosen at random, over different corps where possible;
     losses beyond one per corps go 2 per corps at most; the rest is ignored."""
     out: dict[str, int] = {}
@@ -383,12 +438,24 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
         if total <= 0:
             continue
         col, notes = bombardment_column(g, rec, total, len(defenders), kind, intensity)
-        r = g.roll("d12", f"preliminary bombardment at {rec['hex']}" + (f" (group {k + 1})" if len(groups) > 1 else ""),
-                   "LGG 31-G", modifiers=bombardment_modifiers(g, rec, kind))
+        r = g.roll(
+            "d12",
+            f"preliminary bombardment at {rec['hex']}"
+            + (f" (group {k + 1})" if len(groups) > 1 else ""),
+            "LGG 31-G",
+            modifiers=bombardment_modifiers(g, rec, kind),
+        )
         look = tbl.lookup(col, r.modified)
         losses, cut, tests = parse_result(str(look.result))
-        res = {"losses": losses, "cut": cut, "tests": tests, "cell": str(look.result), "explain": look.explain(),
-               "notes": notes, "fired": [a.id for a in fired]}
+        res = {
+            "losses": losses,
+            "cut": cut,
+            "tests": tests,
+            "cell": str(look.result),
+            "explain": look.explain(),
+            "notes": notes,
+            "fired": [a.id for a in fired],
+        }
         if best is None or (losses, cut, tests) > (best["losses"], best["cut"], best["tests"]):
             best = res
     from grognard.rulesets.lgg1418 import artillery
@@ -396,15 +463,30 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
     for a in _hex_artillery(g, i, dfn):
         artillery.spend_munitions(g, a.nation, 1, "LGG 31-I", "artillery under bombardment")
     if best is None:
-        best = {"losses": 0, "cut": 0, "tests": 0, "cell": "-", "explain": "no artillery could fire", "notes": [],
-                "fired": []}
+        best = {
+            "losses": 0,
+            "cut": 0,
+            "tests": 0,
+            "cell": "-",
+            "explain": "no artillery could fire",
+            "notes": [],
+            "fired": [],
+        }
     from grognard.rulesets.lgg1418 import tactics
 
     if fought_as(rec) == "secondary" and tactics.defence_in_depth_active(g, dfn):
         best["losses"] = min(best["losses"], 2)
-    g.emit("bombardment", f"bombardment at {rec['hex']}: {best['explain']} ({'; '.join(best['notes'])})",
-           rule="LGG 31-G", hex=rec["hex"], losses=best["losses"], cut=best["cut"])
-    hits = distribute_losses(g, defenders, best["losses"], "corps hit by the bombardment", "LGG 31-H")
+    g.emit(
+        "bombardment",
+        f"bombardment at {rec['hex']}: {best['explain']} ({'; '.join(best['notes'])})",
+        rule="LGG 31-G",
+        hex=rec["hex"],
+        losses=best["losses"],
+        cut=best["cut"],
+    )
+    hits = distribute_losses(
+        g, defenders, best["losses"], "corps hit by the bombardment", "LGG 31-H"
+    )
     battle = _battle()
     for uid, n in sorted(hits.items()):
         battle.apply_losses(g, uid, n, "LGG 31-H", rec["id"])
@@ -417,7 +499,7 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
     return best
 
 
-# ====================================================================== counter-battery and artillery arrival (step E)
+# =================================================== counter-battery and artillery arrival (step E)
 @implements("LGG 29-A", "LGG 37-E", "LGG 31-D")
 def counter_battery(g: Game, rec: dict[str, Any]) -> int:
     """Step E (main battle): each artillery unit of the defender fires in counter-battery on the
@@ -439,13 +521,22 @@ def counter_battery(g: Game, rec: dict[str, Any]) -> int:
         col = "ghq-artillery" if a.attrs.get("ghq_art_battle") else "artillery"
         r = g.roll("d6", f"counter-battery fire of {a.side}", "LGG 31-D")
         if tbl.lookup(col, r.natural).result == "hit":
-            targets = [u for u in fired if g.state.pieces[u].face != "reduced" and "reduced" in g.state.pieces[u].faces]
+            targets = [
+                u
+                for u in fired
+                if g.state.pieces[u].face != "reduced" and "reduced" in g.state.pieces[u].faces
+            ]
             if targets:
-                t = g.choose_at_random(sorted(targets), "artillery hit by counter-battery", "LGG 31-D")
+                t = g.choose_at_random(
+                    sorted(targets), "artillery hit by counter-battery", "LGG 31-D"
+                )
                 M.set_face(g, g.state.pieces[t], "reduced")
                 hits += 1
-                g.emit("counter-battery", f"counter-battery fire flips an artillery unit at {rec['hex']}",
-                       rule="LGG 31-D")
+                g.emit(
+                    "counter-battery",
+                    f"counter-battery fire flips an artillery unit at {rec['hex']}",
+                    rule="LGG 31-D",
+                )
     return hits
 
 
@@ -457,7 +548,7 @@ def _commit_ghq(g: Game, rec: dict[str, Any], side: str) -> list[str]:
     return [u.id for u in units]
 
 
-# ====================================================================== defender front-line reinforcements (31-F)
+# ======================================================== defender front-line reinforcements (31-F)
 @implements("LGG 31-F")
 def reinforcement_limit(g: Game, rec: dict[str, Any], lull: bool = False) -> int:
     """LGG 31-F / 32.2-B / 32.2-D: how many units may come into the front line - 3 corps on the
@@ -467,7 +558,9 @@ def reinforcement_limit(g: Game, rec: dict[str, Any], lull: bool = False) -> int
 
 
 @implements("LGG 31-F", "LGG 30-A", "LGG 28-D")
-def reinforcement_candidates(g: Game, rec: dict[str, Any], side: str, kinds: tuple[str, ...] = ("corps",)) -> list[Piece]:
+def reinforcement_candidates(
+    g: Game, rec: dict[str, Any], side: str, kinds: tuple[str, ...] = ("corps",)
+) -> list[Piece]:
     """LGG 31-F: units ``side`` may bring into the front line of the battle: from the reserve of
     the HQ commanding its stack there, from its GHQ reserve (on the West only to a battle of a
     sector the GHQ reaches with a land link, 28-C), or from a stack of the same army at most 3
@@ -499,22 +592,37 @@ def reinforcement_candidates(g: Game, rec: dict[str, Any], side: str, kinds: tup
     for j, plist in M.occupied(g, side).items():
         if j == i or g.board.distance(i, j) > 3:
             continue
-        same = [q for q in plist if q.loc.kind == "hex" and q.type in kinds and command_army(g, q) in armies
-                and not M.in_reserve(q)]
-        corps_there = [q for q in plist if q.loc.kind == "hex" and M.is_corps(q) and not M.in_reserve(q)]
+        same = [
+            q
+            for q in plist
+            if q.loc.kind == "hex"
+            and q.type in kinds
+            and command_army(g, q) in armies
+            and not M.in_reserve(q)
+        ]
+        corps_there = [
+            q for q in plist if q.loc.kind == "hex" and M.is_corps(q) and not M.in_reserve(q)
+        ]
         for q in same:
             if M.is_corps(q) and len(corps_there) <= 1:
                 continue
             out[q.id] = q
     res = sorted(out.values(), key=lambda p: p.id)
     lab = rec["hex"]
-    locked = [o for o in offensive.active_offensives(g) if lab in o["objective"] and o.get("defender_army")
-              and o["side"] != side]
+    locked = [
+        o
+        for o in offensive.active_offensives(g)
+        if lab in o["objective"] and o.get("defender_army") and o["side"] != side
+    ]
     if locked:
         res = [q for q in res if command_army(g, q) in (None, locked[0]["defender_army"])]
     if here and all(trench.is_autonomous(g, p) for p in here):
-        res = [q for q in res if (c := M.carrier(g, q)) is not None
-               and trench.autonomous_reinforcement_source_ok(g, here, c, i)]
+        res = [
+            q
+            for q in res
+            if (c := M.carrier(g, q)) is not None
+            and trench.autonomous_reinforcement_source_ok(g, here, c, i)
+        ]
     return res
 
 
@@ -562,7 +670,9 @@ class FrontReinforcement(Step):
         rec = self._rec(g, f)
         out: list[Action] = []
         if int(f.params.get("done", 0)) < int(f.params["max"]):
-            for q in reinforcement_candidates(g, rec, side, tuple(f.params.get("kinds", ["corps"]))):
+            for q in reinforcement_candidates(
+                g, rec, side, tuple(f.params.get("kinds", ["corps"]))
+            ):
                 for sub in self._subs(rec, f):
                     a = {"type": "front-reinforce", "side": side, "unit": q.id}
                     if sub:
@@ -584,7 +694,12 @@ class FrontReinforcement(Step):
         subs = [s for s, v in sorted(rec.get("subs", {}).items()) if v.get("open")]
         moved = set(f.params.get("moved", []))
         for uid, u in sorted(rec["units"].items()):
-            if u["side"] != side or u["state"] != "fit" or u["kind"] not in ("corps", "artillery") or uid in moved:
+            if (
+                u["side"] != side
+                or u["state"] != "fit"
+                or u["kind"] not in ("corps", "artillery")
+                or uid in moved
+            ):
                 continue
             if u["role"] == "front":
                 for s in subs:
@@ -604,11 +719,17 @@ class FrontReinforcement(Step):
         want = dict(action)
         if want in self.legal_actions(g, f, action["side"]):
             return
-        rule = "LGG 32.2-B" if f.params.get("lull") and action["side"] == self._rec(g, f)["defender"] else \
-            ("LGG 32.2-D" if f.params.get("lull") else "LGG 31-F")
-        raise IllegalAction(rule, "bring a unit of the attacked HQ's reserve, the GHQ reserve or a stack of the same army "
-                            "at most 3 hexes away (leaving a corps) into the front line, within the number allowed and "
-                            "stacking, or end")
+        rule = (
+            "LGG 32.2-B"
+            if f.params.get("lull") and action["side"] == self._rec(g, f)["defender"]
+            else ("LGG 32.2-D" if f.params.get("lull") else "LGG 31-F")
+        )
+        raise IllegalAction(
+            rule,
+            "bring a unit of the attacked HQ's reserve, the GHQ reserve or a stack of the same army"
+            " at most 3 hexes away (leaving a corps) into the front line, within the number allowed"
+            " and stacking, or end",
+        )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         rec = self._rec(g, f)
@@ -625,30 +746,58 @@ class FrontReinforcement(Step):
             if f.params.get("lull"):
                 from grognard.rulesets.lgg1418 import battle_steps
 
-                battle_steps._add_unit(g, rec, q, role="front", sub=action.get("sub"), origin="lull",
-                                       joined=int(rec.get("round", 0)))
+                battle_steps._add_unit(
+                    g,
+                    rec,
+                    q,
+                    role="front",
+                    sub=action.get("sub"),
+                    origin="lull",
+                    joined=int(rec.get("round", 0)),
+                )
             f.params["done"] = int(f.params.get("done", 0)) + 1
-            fog.emit_private(g, side, "front-reinforcement", f"{q.id} joins the front line at {rec['hex']}",
-                             f"{side} reinforces its front line at {rec['hex']}", rule=self.rule)
+            fog.emit_private(
+                g,
+                side,
+                "front-reinforcement",
+                f"{q.id} joins the front line at {rec['hex']}",
+                f"{side} reinforces its front line at {rec['hex']}",
+                rule=self.rule,
+            )
         if t in ("redeploy", "to-rear", "from-rear", "front-reinforce"):
             f.params.setdefault("moved", []).append(action["unit"])
         if t == "redeploy":
             rec["units"][action["unit"]]["sub"] = action["sub"]
-            fog.emit_private(g, side, "redeploy", f"{action['unit']} moves to sub-battle {action['sub']}",
-                             f"{side} redeploys its front line at {rec['hex']}", rule="LGG 32.2-B")
+            fog.emit_private(
+                g,
+                side,
+                "redeploy",
+                f"{action['unit']} moves to sub-battle {action['sub']}",
+                f"{side} redeploys its front line at {rec['hex']}",
+                rule="LGG 32.2-B",
+            )
         elif t == "to-rear":
             rec["units"][action["unit"]]["role"] = "rear"
-            fog.emit_private(g, side, "redeploy", f"{action['unit']} goes to the rear", None, rule="LGG 32.2-D")
+            fog.emit_private(
+                g, side, "redeploy", f"{action['unit']} goes to the rear", None, rule="LGG 32.2-D"
+            )
         elif t == "from-rear":
             u = rec["units"][action["unit"]]
             u["role"] = "front"
             if action.get("sub"):
                 u["sub"] = action["sub"]
-            fog.emit_private(g, side, "redeploy", f"{action['unit']} comes back from the rear", None, rule="LGG 32.2-D")
+            fog.emit_private(
+                g,
+                side,
+                "redeploy",
+                f"{action['unit']} comes back from the rear",
+                None,
+                rule="LGG 32.2-D",
+            )
         M.touch(g)
 
 
-# ====================================================================== bombardment choice (31-D, 32.1-D)
+# ================================================================ bombardment choice (31-D, 32.1-D)
 @implements("LGG 31-D", "LGG 32.1-D", "LGG 32.1-B")
 class BombardmentChoice(Step):
     """LGG 31-D / 32.1-D / 32.1-B: the attacker chooses the type of bombardment, a special use and
@@ -667,8 +816,11 @@ class BombardmentChoice(Step):
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if dict(action) not in self.legal_actions(g, f, action["side"]):
-            raise IllegalAction(self.rule, "choose a normal, massive (tactic 37-C) or blitz (tactic 37-E) "
-                                "bombardment or none; a special use needs its tactic and a blitz bombardment")
+            raise IllegalAction(
+                self.rule,
+                "choose a normal, massive (tactic 37-C) or blitz (tactic 37-E) "
+                "bombardment or none; a special use needs its tactic and a blitz bombardment",
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
@@ -681,13 +833,22 @@ class BombardmentChoice(Step):
         if action.get("gas"):
             p["gas"] = action["gas"]
         M.touch(g)
-        kind = action["kind"] + (f" (intensity {action['intensity']})" if action.get("intensity") else "")
-        g.emit("bombardment-type", f"{action['side']} chooses: {kind} bombardment" if action["kind"] != "none"
-               else f"{action['side']} attacks without a preliminary bombardment", rule=self.rule)
+        kind = action["kind"] + (
+            f" (intensity {action['intensity']})" if action.get("intensity") else ""
+        )
+        g.emit(
+            "bombardment-type",
+            (
+                f"{action['side']} chooses: {kind} bombardment"
+                if action["kind"] != "none"
+                else f"{action['side']} attacks without a preliminary bombardment"
+            ),
+            rule=self.rule,
+        )
         g.finish(f)
 
 
-# ====================================================================== tactical air support (32.1-C)
+# ==================================================================== tactical air support (32.1-C)
 def _air_index(g: Game, side: str, key: str, default: int) -> int:
     return int(M.st(g).get("air_indices", {}).get(side, {}).get(key, default))
 
@@ -703,13 +864,19 @@ def air_support_aircraft(g: Game, rec: dict[str, Any], side: str) -> list[Piece]
     i = int(rec["hex_i"])
     out = []
     for p in g.state.pieces.values():
-        if p.side != side or p.type != "aircraft" or p.attrs.get("category") not in ("fighter", "bomber"):
+        if (
+            p.side != side
+            or p.type != "aircraft"
+            or p.attrs.get("category") not in ("fighter", "bomber")
+        ):
             continue
         c = M.carrier(g, p)
         h = M.hex_of(g, p)
         if c is None or c.type not in ("hq", "ghq") or h is None:
             continue
-        if g.board.distance(h, i) > int(p.stat("range", 0)) or p.attrs.get("air_used") == M.turn_index(g):
+        if g.board.distance(h, i) > int(p.stat("range", 0)) or p.attrs.get(
+            "air_used"
+        ) == M.turn_index(g):
             continue
         out.append(p)
     return sorted(out, key=lambda p: p.id)
@@ -734,7 +901,9 @@ def fly_air_support(g: Game, rec: dict[str, Any], side: str, n: int) -> list[dic
 
     planes = air_support_aircraft(g, rec, side)[:n]
     nation = _nation(g, rec, side)
-    idx = _air_index(g, side, "tactical", 3) - (1 if _knows(g, nation, "tactical air support") else 0)
+    idx = _air_index(g, side, "tactical", 3) - (
+        1 if _knows(g, nation, "tactical air support") else 0
+    )
     per_sub = tactics.air_support_aircraft(g, nation)
     role = "attacker" if side == rec["attacker"] else "defender"
     mods = []
@@ -743,8 +912,16 @@ def fly_air_support(g: Game, rec: dict[str, Any], side: str, n: int) -> list[dic
         r = g.roll("d6", f"{side}: tactical air support", "LGG 32.1-C", modifiers=idx)
         if r.modified <= 4:
             sub = "A" if k < per_sub else "B"
-            mods.append({"side": role, "target": "value", "value": 1, "sub": sub, "rule": "LGG 32.1-C",
-                         "reason": "tactical air support"})
+            mods.append(
+                {
+                    "side": role,
+                    "target": "value",
+                    "value": 1,
+                    "sub": sub,
+                    "rule": "LGG 32.1-C",
+                    "reason": "tactical air support",
+                }
+            )
     return mods
 
 
@@ -776,7 +953,9 @@ class BattlePreparation(Step):
         if kind in ("main", "secondary"):
             rec["kind"] = kind
         if kind in ("main", "secondary", "voluntary") and not intercepted(g, rec):
-            secondary.count_battle(g, rec["attacker"], rec["hex"], kind, armies, rec.get("activation"))
+            secondary.count_battle(
+                g, rec["attacker"], rec["hex"], kind, armies, rec.get("activation")
+            )
         M.touch(g)
 
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
@@ -793,9 +972,12 @@ class BattlePreparation(Step):
                 return self.next_child(g, f)
             if p["kind"] == "main":
                 f.params["stage"] = "orders-read"
-                return "secret-choice", {"key": f"battle-orders:{bid}", "sides": [att, dfn],
-                                         "options": {att: list(ATTACK_ORDERS), dfn: list(DEFENCE_ORDERS)},
-                                         "rule": "LGG 31-B"}
+                return "secret-choice", {
+                    "key": f"battle-orders:{bid}",
+                    "sides": [att, dfn],
+                    "options": {att: list(ATTACK_ORDERS), dfn: list(DEFENCE_ORDERS)},
+                    "rule": "LGG 31-B",
+                }
             return self.next_child(g, f)
         if stage == "orders-read":
             f.params["stage"] = "type"
@@ -806,8 +988,13 @@ class BattlePreparation(Step):
                 p["orders"] = {"attacker": a, "defender": d}
                 p["benefits"] = ben
                 p["effects"] = order_effects(a, d, ben)
-                g.emit("battle-orders", f"battle orders at {rec['hex']}: {att} {a}{' (advantage)' if ben['attacker'] else ''}, "
-                       f"{dfn} {d}{' (advantage)' if ben['defender'] else ''}", rule="LGG 31-B")
+                g.emit(
+                    "battle-orders",
+                    f"battle orders at {rec['hex']}: {att}"
+                    f" {a}{' (advantage)' if ben['attacker'] else ''}, {dfn}"
+                    f" {d}{' (advantage)' if ben['defender'] else ''}",
+                    rule="LGG 31-B",
+                )
             return self.next_child(g, f)
         if stage == "type":
             f.params["stage"] = "air"
@@ -818,8 +1005,12 @@ class BattlePreparation(Step):
                 opts = {s: [str(n) for n in air_support_options(g, rec, s)] for s in (att, dfn)}
                 sides = [s for s in (att, dfn) if len(opts[s]) > 1]
                 if sides:
-                    return "secret-choice", {"key": f"air-support:{bid}", "sides": sides,
-                                             "options": {s: opts[s] for s in sides}, "rule": "LGG 32.1-C"}
+                    return "secret-choice", {
+                        "key": f"air-support:{bid}",
+                        "sides": sides,
+                        "options": {s: opts[s] for s in sides},
+                        "rule": "LGG 32.1-C",
+                    }
             return self.next_child(g, f)
         if stage == "air-read":
             f.params["stage"] = "reinforce"
@@ -836,10 +1027,17 @@ class BattlePreparation(Step):
             if p["kind"] == "main":
                 n = reinforcement_limit(g, rec)
                 if p["bombardment"] in ("blitz", "none"):
-                    r = g.roll("d6", f"{dfn}: reinforcement before a {p['bombardment']} attack", "LGG 31-F")
+                    r = g.roll(
+                        "d6", f"{dfn}: reinforcement before a {p['bombardment']} attack", "LGG 31-F"
+                    )
                     n = 1 if r.natural % 2 == 0 else 0
                 if n and reinforcement_candidates(g, rec, dfn):
-                    return "front-reinforcement", {"battle": bid, "side": dfn, "max": n, "kinds": ["corps"]}
+                    return "front-reinforcement", {
+                        "battle": bid,
+                        "side": dfn,
+                        "max": n,
+                        "kinds": ["corps"],
+                    }
             return self.next_child(g, f)
         if stage == "ghq-before":
             f.params["stage"] = "fire"
@@ -869,7 +1067,9 @@ class BattlePreparation(Step):
             if p.get("gas"):
                 from grognard.rulesets.lgg1418 import tactics
 
-                bonus = tactics.use_gas(g, bid, _nation(g, rec, att), p["gas"], massive=p["bombardment"] == "massive")
+                bonus = tactics.use_gas(
+                    g, bid, _nation(g, rec, att), p["gas"], massive=p["bombardment"] == "massive"
+                )
                 p["gas_bonus"] = bonus
             return self.next_child(g, f)
         if stage == "battle":
@@ -885,7 +1085,8 @@ class BattlePreparation(Step):
 
 @implements("LGG 36.5-C")
 def ghq_artillery_late(g: Game, rec: dict[str, Any], side: str) -> bool:
-    """LGG 36.5-C: in Combined Doctrine, the GHQ general artillery reserve of a GHQ more than 3 hexes
+    """LGG 36.5-C: in Combined Doctrine, the GHQ general artillery reserve of a GHQ more than 3
+    hexes
     from the battle arrives only in the 2nd round (not after a normal or massive bombardment)."""
     nation = _nation(g, rec, side)
     ghq = M.ghq_piece(g, nation)
@@ -893,8 +1094,9 @@ def ghq_artillery_late(g: Game, rec: dict[str, Any], side: str) -> bool:
     if h is None or DT.doctrine_of(g, nation, _front(g, rec)) != DT.COMBINED:
         return False
     d = g.board.distance(h, int(rec["hex_i"]))
-    return not DT.combined_reinforcement_allowed(g, d, 1, prep(rec).get("bombardment", "none"), _front(g, rec),
-                                                 source="ghq-artillery")
+    return not DT.combined_reinforcement_allowed(
+        g, d, 1, prep(rec).get("bombardment", "none"), _front(g, rec), source="ghq-artillery"
+    )
 
 
 @implements("LGG 36.5-C", "LGG 28-C")
@@ -912,17 +1114,31 @@ class LateGhqArtillery(Step):
         if int(f.params.get("round", 0)) >= 2:
             from grognard.rulesets.lgg1418 import battle_steps
 
-            for key, side in (("ghq_late", rec["attacker"]), ("ghq_late_defender", rec["defender"])):
+            for key, side in (
+                ("ghq_late", rec["attacker"]),
+                ("ghq_late_defender", rec["defender"]),
+            ):
                 ids = [u for u in p.pop(key, []) if u in g.state.pieces]
                 units = [g.state.pieces[u] for u in ids if g.state.pieces[u].loc.kind == "box"]
                 if not units:
                     continue
                 trench.commit_ghq_artillery(g, units, int(rec["hex_i"]), rec.get("activation"))
-                subs = [s for s, v in sorted(rec.get("subs", {}).items()) if v.get("open")] or [None]
+                subs = [s for s, v in sorted(rec.get("subs", {}).items()) if v.get("open")] or [
+                    None
+                ]
                 for u in units:
-                    battle_steps._add_unit(g, rec, u, role="front", sub=subs[0], origin="ghq-artillery",
-                                           joined=int(rec["round"]))
-                p.setdefault("ghq_attacker" if side == rec["attacker"] else "ghq_defender", []).extend(ids)
+                    battle_steps._add_unit(
+                        g,
+                        rec,
+                        u,
+                        role="front",
+                        sub=subs[0],
+                        origin="ghq-artillery",
+                        joined=int(rec["round"]),
+                    )
+                p.setdefault(
+                    "ghq_attacker" if side == rec["attacker"] else "ghq_defender", []
+                ).extend(ids)
             M.touch(g)
         g.finish(f)
 
@@ -941,7 +1157,9 @@ def classify(g: Game, rec: dict[str, Any], act: dict[str, Any] | None) -> str:
     return secondary.battle_kind(g, act, rec["attacker"], rec["hex"], armies)
 
 
-@implements("LGG 29-B", "LGG 31-H", "LGG 32.1-B", "LGG 32.1-C", "LGG 36.5-A", "LGG 32.2", "LGG 32.1-E")
+@implements(
+    "LGG 29-B", "LGG 31-H", "LGG 32.1-B", "LGG 32.1-C", "LGG 36.5-A", "LGG 32.2", "LGG 32.1-E"
+)
 def apply_spec(g: Game, rec: dict[str, Any]) -> None:
     """Give the battle the parameters of its preparation: the order bonuses (31-B), the gas attack
     bonus decreasing by 1 a round (32.1-B), tactical air support (32.1-C), the trench level cut
@@ -954,7 +1172,9 @@ def apply_spec(g: Game, rec: dict[str, Any]) -> None:
     p = prep(rec)
     spec = rec["spec"]
     eff = p.get("effects", {})
-    mods = list(spec.get("modifiers") or []) + list(eff.get("modifiers", [])) + list(p.get("air", []))
+    mods = (
+        list(spec.get("modifiers") or []) + list(eff.get("modifiers", [])) + list(p.get("air", []))
+    )
     if p.get("gas_bonus"):
         mods.append(tactics.gas_modifier(int(p["gas_bonus"])))
     spec["modifiers"] = mods
@@ -963,11 +1183,15 @@ def apply_spec(g: Game, rec: dict[str, Any]) -> None:
     bomb = p.get("bombardment", "none")
     if bomb != "none":
         spec["bombardment"] = bomb
-    level = trench.battle_trench_level(g, rec["hex"], rec["defender"]) if spec.get("trench") is None \
+    level = (
+        trench.battle_trench_level(g, rec["hex"], rec["defender"])
+        if spec.get("trench") is None
         else int(spec["trench"])
+    )
     spec["trench"] = max(0, level - int(p.get("trench_cut", 0)))
-    armies = list(spec.get("armies") or []) or sorted({a for q in _hex_corps(g, int(rec["hex_i"]), rec["attacker"])
-                                                       if (a := command_army(g, q))})
+    armies = list(spec.get("armies") or []) or sorted(
+        {a for q in _hex_corps(g, int(rec["hex_i"]), rec["attacker"]) if (a := command_army(g, q))}
+    )
     use = p.get("use")
     if use:
         tac = dict(spec.get("tactics") or {})
@@ -1012,15 +1236,24 @@ def restore_disorganized(g: Game, rec: dict[str, Any]) -> list[str]:
         if u["kind"] == "corps" and u["state"] == "disorganized":
             u["state"] = "fit"
             back.append(uid)
-    lost = [uid for uid, u in rec["units"].items() if u["state"] in ("eliminated",)
-            and g.state.pieces.get(uid) is not None and g.state.pieces[uid].nation == "GB"
-            and g.state.pieces[uid].attrs.get("home_garrison")]
+    lost = [
+        uid
+        for uid, u in rec["units"].items()
+        if u["state"] in ("eliminated",)
+        and g.state.pieces.get(uid) is not None
+        and g.state.pieces[uid].nation == "GB"
+        and g.state.pieces[uid].attrs.get("home_garrison")
+    ]
     if lost:
         from grognard.rulesets.lgg1418 import politics
 
         politics.change_vn(g, "GB", -len(lost), "LGG 32.2-A", "Home Garrison corps destroyed")
     if back:
-        g.emit("lull", f"the lull at {rec['hex']}: {len(back)} disorganized corps recover", rule="LGG 32.2-A")
+        g.emit(
+            "lull",
+            f"the lull at {rec['hex']}: {len(back)} disorganized corps recover",
+            rule="LGG 32.2-A",
+        )
     M.touch(g)
     return back
 
@@ -1035,7 +1268,10 @@ def lull_losses(g: Game, rec: dict[str, Any]) -> dict[str, int]:
     r = g.roll("d6", f"losses of the lull at {rec['hex']}", "LGG 32.2-C")
     n = (3 if r.natural % 2 == 0 else 4) if massive else (2 if r.natural % 2 == 0 else 3)
     battle = _battle()
-    front = [g.state.pieces[u] for u in battle.units_of(rec, rec["defender"], states=("fit", "disorganized"))]
+    front = [
+        g.state.pieces[u]
+        for u in battle.units_of(rec, rec["defender"], states=("fit", "disorganized"))
+    ]
     hits = distribute_losses(g, front, n, "corps hit during the lull", "LGG 32.2-C")
     for uid, k in sorted(hits.items()):
         battle.apply_losses(g, uid, k, "LGG 32.2-C", rec["id"])
@@ -1060,7 +1296,11 @@ class MainBattleLull(Step):
 
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
         rec = rec_of(g, f.params["battle"])
-        if int(f.params.get("round", 0)) != int(g.opt("lull-after-round")) or rec.get("ended") or not lull_applies(g, rec):
+        if (
+            int(f.params.get("round", 0)) != int(g.opt("lull-after-round"))
+            or rec.get("ended")
+            or not lull_applies(g, rec)
+        ):
             return None
         stage = f.params.get("stage", "restore")
         bid = rec["id"]
@@ -1068,22 +1308,40 @@ class MainBattleLull(Step):
             f.params["stage"] = "losses"
             g.emit("lull", f"lull in the main battle at {rec['hex']}", rule="LGG 32.2")
             restore_disorganized(g, rec)
-            return "front-reinforcement", {"battle": bid, "side": rec["defender"], "max": 2,
-                                           "kinds": ["corps", "artillery"], "lull": True}
+            return "front-reinforcement", {
+                "battle": bid,
+                "side": rec["defender"],
+                "max": 2,
+                "kinds": ["corps", "artillery"],
+                "lull": True,
+            }
         if stage == "losses":
             f.params["stage"] = "attacker"
             lull_losses(g, rec)
             return self.next_child(g, f)
         if stage == "attacker":
             f.params["stage"] = "done"
-            return "front-reinforcement", {"battle": bid, "side": rec["attacker"], "max": reinforcement_limit(g, rec, True),
-                                           "kinds": ["corps", "artillery"], "lull": True}
+            return "front-reinforcement", {
+                "battle": bid,
+                "side": rec["attacker"],
+                "max": reinforcement_limit(g, rec, True),
+                "kinds": ["corps", "artillery"],
+                "lull": True,
+            }
         return None
 
 
 # ====================================================================== after the battle
-@implements("LGG 28-C", "LGG 30-E", "LGG 32.1-J", "LGG 32.1-I", "LGG 32.1-G", "LGG 32.1-F", "LGG 32.1-H",
-            "LGG 32.1-A")
+@implements(
+    "LGG 28-C",
+    "LGG 30-E",
+    "LGG 32.1-J",
+    "LGG 32.1-I",
+    "LGG 32.1-G",
+    "LGG 32.1-F",
+    "LGG 32.1-H",
+    "LGG 32.1-A",
+)
 def after_battle(g: Game, bid: str) -> None:
     """After a battle prepared here: the GHQ artillery goes back to its box (28-C); a main battle's
     result goes to its great offensive (victory 32.1-J feeds 30-F and 33; a panic halts it, 30-E).
@@ -1102,10 +1360,20 @@ def after_battle(g: Game, bid: str) -> None:
     if off is None:
         return
     res = _battle().result(g, bid)
-    defenders = sorted({g.state.pieces[u].nation for u, x in rec["units"].items()
-                        if x["side"] == rec["defender"] and x["kind"] == "corps" and u in g.state.pieces})
+    defenders = sorted(
+        {
+            g.state.pieces[u].nation
+            for u, x in rec["units"].items()
+            if x["side"] == rec["defender"] and x["kind"] == "corps" and u in g.state.pieces
+        }
+    )
     offensive.note_main_battle(g, off, int(rec["hex_i"]), {**res, "defender_nations": defenders})
 
 
-STEPS: tuple[type[Step], ...] = (BattlePreparation, BombardmentChoice, FrontReinforcement, MainBattleLull,
-                                 LateGhqArtillery)
+STEPS: tuple[type[Step], ...] = (
+    BattlePreparation,
+    BombardmentChoice,
+    FrontReinforcement,
+    MainBattleLull,
+    LateGhqArtillery,
+)

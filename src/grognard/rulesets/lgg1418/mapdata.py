@@ -27,14 +27,32 @@ from grognard.rulesets.lgg1418.data import HexsideInfo, TerrainInfo
 if TYPE_CHECKING:
     from grognard.core.game import Game
 
-TERRAIN_TYPES = ("plains", "floodable", "forest", "marsh", "mountain", "high_mountain", "desert", "lake", "sea")
-HEXSIDE_FEATURES = ("river", "large_river", "stream", "canal", "lake", "sea", "strait", "ridge", "pass")
+TERRAIN_TYPES = (
+    "plains",
+    "floodable",
+    "forest",
+    "marsh",
+    "mountain",
+    "high_mountain",
+    "desert",
+    "lake",
+    "sea",
+)
+HEXSIDE_FEATURES = (
+    "river",
+    "large_river",
+    "stream",
+    "canal",
+    "lake",
+    "sea",
+    "strait",
+    "ridge",
+    "pass",
+)
 POINT_KINDS = ("city", "locality", "port", "beach", "outer_hex")
 AREA_KINDS = ("country", "climate", "sector", "sea")
 NETWORK_KINDS = ("rail", "waterway")
 CLIMATES = ("temperate", "continental", "severe", "mediterranean", "semi-desert")
-
-
 
 
 def static(g: Game) -> dict[str, Any]:
@@ -68,8 +86,16 @@ def static(g: Game) -> dict[str, Any]:
                     rail[i].append((j, dict(net.attrs.get(sd, {}))))
                 elif net.kind == "waterway":
                     water[i].append(j)
-    d = {"country": country, "rail_hex": rail_hex, "rail": rail, "water": water, "feats": {}, "pair_feats": {}, "kinds": kinds,
-         "points": {}}
+    d = {
+        "country": country,
+        "rail_hex": rail_hex,
+        "rail": rail,
+        "water": water,
+        "feats": {},
+        "pair_feats": {},
+        "kinds": kinds,
+        "points": {},
+    }
     b.__dict__["_lgg_static"] = d
     return d
 
@@ -145,7 +171,8 @@ def has_feature(g: Game, i: int, j: int, *names: str) -> bool:
 
 # ====================================================================== places (1-B)
 def points(g: Game, i: int, kind: str | None = None) -> list[Point]:
-    """The map points of hex ``i`` (of one kind), looked up once per board (a shared list: read only)."""
+    """The map points of hex ``i`` (of one kind), looked up once per board (a shared list: read
+    only)."""
     cache = static(g)["points"]
     key = (i, kind)
     found = cache.get(key)
@@ -186,7 +213,8 @@ def place_name(g: Game, i: int) -> str:
 
 @implements("LGG 1-B")
 def place_nation(g: Game, i: int) -> str | None:
-    """LGG 1-B: the nation a city or locality belongs to (its own ``nation``, else the country area)."""
+    """LGG 1-B: the nation a city or locality belongs to (its own ``nation``, else the country
+    area)."""
     pt = urban_point(g, i)
     if pt is not None and pt.attrs.get("nation"):
         return str(pt.attrs["nation"])
@@ -301,7 +329,8 @@ def initial_control(g: Game) -> None:
 
 
 def climate_zone(g: Game, i: int) -> str:
-    """LGG 7-A: the climatic zone of a hex (area of kind ``climate``; the scenario default otherwise)."""
+    """LGG 7-A: the climatic zone of a hex (area of kind ``climate``; the scenario default
+    otherwise)."""
     st = static(g)
     zones = st.get("climate")
     if zones is None:
@@ -319,13 +348,21 @@ def trace_open_hexes(g: Game) -> frozenset[int]:
     """Hexes a land trace may enter this turn whatever the units: not sea or lake, not neutral,
     not reserved to mountain corps (depends only on the weather and on who is neutral, so it is
     computed once per board, weather and alignment)."""
-    key = ("trace-open", tuple(sorted(M.st(g).get("weather", {}).items())), tuple(sorted(g.state.alignment.items())))
+    key = (
+        "trace-open",
+        tuple(sorted(M.st(g).get("weather", {}).items())),
+        tuple(sorted(g.state.alignment.items())),
+    )
     cache = static(g)
     out: frozenset[int] | None = cache.get(key)
     if out is None:
-        out = frozenset(j for j in range(g.board.n)
-                        if not (info := terrain_info(g, j)).impassable and not info.mountain_corps_only
-                        and not is_neutral_hex(g, j))
+        out = frozenset(
+            j
+            for j in range(g.board.n)
+            if not (info := terrain_info(g, j)).impassable
+            and not info.mountain_corps_only
+            and not is_neutral_hex(g, j)
+        )
         cache[key] = out
     return out
 
@@ -383,7 +420,8 @@ def rail_hexes(g: Game) -> list[int]:
 
 
 def rail_link_table(g: Game) -> list[tuple[int, list[tuple[int, dict[str, Any]]]]]:
-    """(hex, its rail links) for every hex with a rail link, in index order (once per board; read only)."""
+    """(hex, its rail links) for every hex with a rail link, in index order (once per board; read
+    only)."""
     st = static(g)
     found = st.get("rail_link_table")
     if found is None:

@@ -16,16 +16,19 @@ Game state layout
 ``main_army_stale``    army ids whose main-army status is to be corrected at their next activation
 ``activated``          army id -> activations in its own turns this turn
 ``reacted``            side -> fronts where the side used its reaction test this turn (LGG 20-A)
-``coordinated``        nation -> armies counted against its GHQ combination value this turn (LGG 11.3)
+``coordinated``        nation -> armies counted against its GHQ combination value this turn
+                       (LGG 11.3)
 ``rail_used``          nation -> units moved by rail on its network this turn (LGG 11.4-C)
 ``act_serial``         number of the last army activation (per game)
 ``activation``         the activation in progress, or null
-``doctrine``           nation -> front -> doctrine override (October 1914 trenches, later transitions)
+``doctrine``           nation -> front -> doctrine override (October 1914 trenches, later
+                       transitions)
 ``sea_control``        sea -> side or "" (LGG 9-F; the naval rules change it)
 ``revealed``           side -> hex label -> ``count`` / ``full`` (LGG 4-A observation)
 ``destroyed_hq``       piece id -> turn index when the HQ or GHQ was destroyed (LGG 5-H)
 ``new_pieces``         number of pieces created in play (moujiks, LGG 5-E)
-``restorations``       nation -> restoration bookkeeping of the current reinforcement phase (LGG 5-B)
+``restorations``       nation -> restoration bookkeeping of the current reinforcement phase
+                       (LGG 5-B)
 
 ``g.state.tracks``: ``pr`` (nation -> ``{"stock", "flow"}``, LGG 5-B/5-C) and
 ``national_will`` (nation -> typed record, see :mod:`.strategic`).
@@ -92,7 +95,8 @@ T = TypeVar("T")
 
 
 def touch(g: Game) -> None:
-    """Record that rule code changed the state in a way :func:`memo` cannot see (attrs, status, control)."""
+    """Record that rule code changed the state in a way :func:`memo` cannot see (attrs, status,
+    control)."""
     s = st(g)
     s["rev"] = int(s.get("rev", 0)) + 1
 
@@ -111,7 +115,14 @@ def memo(g: Game, key: str, compute: Callable[[], T], any_world: bool = False) -
     """
     s = g.state
     lgg = s.vars.get("lgg")
-    ver = (s._order, len(s.pieces), lgg.get("rev", 0) if lgg else 0, len(s.log), s.dice_counter, len(s.frames))
+    ver = (
+        s._order,
+        len(s.pieces),
+        lgg.get("rev", 0) if lgg else 0,
+        len(s.log),
+        s.dice_counter,
+        len(s.frames),
+    )
     # kept on the state object itself (never serialised: copies and loaded states start empty)
     d = s.__dict__.get("_lgg_memo")
     if d is None or d["__ver"] != ver:
@@ -233,7 +244,8 @@ def is_cavalry(p: Piece) -> bool:
 
 
 def is_infantry(p: Piece) -> bool:
-    """Infantry in the broad sense: every corps that is not cavalry (mountain and marine included)."""
+    """Infantry in the broad sense: every corps that is not cavalry (mountain and marine
+    included)."""
     return is_corps(p) and arm(p) != "cavalry"
 
 
@@ -313,7 +325,8 @@ def enemy_blocking_hexes(g: Game, side: str) -> set[int]:
 
 
 def enemy_present_hexes(g: Game, side: str) -> set[int]:
-    """Hexes holding any piece of the other side, decoys included (what a player sees as a stack)."""
+    """Hexes holding any piece of the other side, decoys included (what a player sees as a
+    stack)."""
     return set(occupied(g, other_side(side)))
 
 
@@ -335,7 +348,8 @@ def army_def(g: Game, army: str) -> ArmyDef:
 
 
 def army_formed(g: Game, army: str) -> bool:
-    """An army exists from its formation turn on (LGG 2-B: German XI, XII, XIII Armies at end 1914)."""
+    """An army exists from its formation turn on (LGG 2-B: German XI, XII, XIII Armies at end
+    1914)."""
     a = army_defs(g).get(army)
     if a is None:
         return False
@@ -409,7 +423,11 @@ def labels(g: Game, hexes: Iterable[int]) -> list[str]:
 
 
 def iter_units(g: Game, side: str) -> Iterator[Piece]:
-    return (p for p in sorted(g.state.pieces.values(), key=lambda p: p.id) if p.side == side and is_unit(p))
+    return (
+        p
+        for p in sorted(g.state.pieces.values(), key=lambda p: p.id)
+        if p.side == side and is_unit(p)
+    )
 
 
 def move_piece(g: Game, p: Piece, loc: Loc) -> None:

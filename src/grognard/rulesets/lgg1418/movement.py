@@ -11,7 +11,8 @@ units may be dropped or picked up along the way.
 Unit run-time attributes (cleared when the activation ends): ``mv_act`` activation serial,
 ``mv_spent`` MP spent, ``mv_mode`` ``normal`` or ``admin``, ``mv_empty`` the unit's last step
 entered a hex free of the enemy (8-B; whether that hex lies in a rigid enemy ZoC is a hidden
-fact kept in ``st["rigid_entered"]``, unit id -> activation serial), ``mv_stop`` its movement is over,
+fact kept in ``st["rigid_entered"]``, unit id -> activation serial), ``mv_stop`` its movement is
+over,
 ``mv_inrange`` it began within command range of its HQ, ``mv_rail`` it moved by rail.
 ``moved_turn`` (kept) is the turn index of its last move.
 """
@@ -42,7 +43,16 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 MOVERS = ("corps", "hq", "artillery", "tank", "decoy")
-MV_ATTRS = ("mv_act", "mv_spent", "mv_mode", "mv_empty", "mv_stop", "mv_inrange", "mv_rail", "mv_from")
+MV_ATTRS = (
+    "mv_act",
+    "mv_spent",
+    "mv_mode",
+    "mv_empty",
+    "mv_stop",
+    "mv_inrange",
+    "mv_rail",
+    "mv_from",
+)
 
 
 @dataclass(frozen=True)
@@ -55,7 +65,7 @@ class StepInfo:
     rigid: bool = False
 
 
-# ====================================================================== allowance and cost (11.1-B, 11.2)
+# ================================================================ allowance and cost (11.1-B, 11.2)
 @implements("LGG 7-C", "LGG 11.2")
 def allowance(g: Game, p: Piece, mode: str = "normal") -> int:
     """LGG 7-C / 11.2: the unit's MP this activation: printed allowance, -1 in snow (not HQs),
@@ -132,7 +142,11 @@ def _free_crossing(g: Game, side: str, i: int, j: int) -> bool:
     for h in (i, j):
         if mapdata.is_urban(g, h) and mapdata.controller(g, h) == side:
             return True
-    return mapdata.rail_crosses(g, i, j) and railways.rail_usable(g, side, i) and railways.rail_usable(g, side, j)
+    return (
+        mapdata.rail_crosses(g, i, j)
+        and railways.rail_usable(g, side, i)
+        and railways.rail_usable(g, side, j)
+    )
 
 
 def _enemy_fortress(g: Game, side: str, j: int) -> Piece | None:
@@ -188,7 +202,9 @@ def shut_in_besieged_fortress(g: Game, q: Piece) -> bool:
 
 
 @implements("LGG 11.2")
-def administrative_step_problem(g: Game, side: str, j: int, enemy: set[int] | None = None) -> str | None:
+def administrative_step_problem(
+    g: Game, side: str, j: int, enemy: set[int] | None = None
+) -> str | None:
     """LGG 11.2: an administrative move stays in friendly territory (or territory conquered at
     least one turn earlier) and never passes through or ends in contact with enemy units,
     unless that hex lies behind a river, canal or strait, or is a city or a friendly fortress.
@@ -199,7 +215,9 @@ def administrative_step_problem(g: Game, side: str, j: int, enemy: set[int] | No
     won = mapdata.conquered_turn(g, j)
     if won is not None and won >= M.turn_index(g):
         return "territory conquered this turn is not yet open to administrative movement"
-    if mapdata.is_city(g, j) or any(q.type == "fortress" and q.side == side for q in g.state.at_hex(j)):
+    if mapdata.is_city(g, j) or any(
+        q.type == "fortress" and q.side == side for q in g.state.at_hex(j)
+    ):
         return None
     if enemy is None:
         enemy = M.enemy_blocking_hexes(g, side)
@@ -274,7 +292,11 @@ def movable_units(g: Game, act: dict[str, Any]) -> list[Piece]:
     auto = act.get("kind") == "autonomous"
     out = []
     for p in g.state.of_side(act["side"]):
-        if (p.type not in MOVERS and not (auto and p.type == "ghq")) or p.loc.kind != "hex" or M.in_reserve(p):
+        if (
+            (p.type not in MOVERS and not (auto and p.type == "ghq"))
+            or p.loc.kind != "hex"
+            or M.in_reserve(p)
+        ):
             continue
         army = command_army(g, p)
         if (army is not None) if auto else (army not in armies):
@@ -285,7 +307,9 @@ def movable_units(g: Game, act: dict[str, Any]) -> list[Piece]:
     return sorted(out, key=lambda p: p.id)
 
 
-@implements("LGG [11.1-A]", "LGG 11.1-B", "LGG 11.1-C", "LGG 8-B", "LGG 11.2", "LGG 11.1-G", "LGG 23-A")
+@implements(
+    "LGG [11.1-A]", "LGG 11.1-B", "LGG 11.1-C", "LGG 8-B", "LGG 11.2", "LGG 11.1-G", "LGG 23-A"
+)
 def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: str) -> StepInfo:
     """Check that the group may enter hex ``j`` now; raise :class:`IllegalAction` naming the rule.
 
@@ -306,17 +330,31 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
         if all(p.type == "decoy" for p in members):
             raise IllegalAction("LGG 4-B", "a decoy alone cannot engage the enemy")
         if not battles_installed(g):
-            raise IllegalAction("LGG [11.1-A]", "entering an enemy-occupied hex starts a battle, and the battle "
-                                "procedure (rule 16) is not installed in this rule system yet")
+            raise IllegalAction(
+                "LGG [11.1-A]",
+                "entering an enemy-occupied hex starts a battle, and the battle "
+                "procedure (rule 16) is not installed in this rule system yet",
+            )
         if mode == "admin":
-            raise IllegalAction("LGG 11.2", "an administrative move may not enter an enemy-occupied hex")
+            raise IllegalAction(
+                "LGG 11.2", "an administrative move may not enter an enemy-occupied hex"
+            )
         if any(p.attrs.get("sea_transported") for p in members):
-            raise IllegalAction("LGG 11.1-G", "units transported by sea this turn may move but not fight")
-        if (_enemy_fortress(g, side, j) is not None and not any(M.is_infantry(p) for p in members)
-                and any(M.is_cavalry(p) for p in members)):
-            raise IllegalAction("LGG 23-A", "cavalry without infantry may not enter a hex with an enemy fortress")
+            raise IllegalAction(
+                "LGG 11.1-G", "units transported by sea this turn may move but not fight"
+            )
+        if (
+            _enemy_fortress(g, side, j) is not None
+            and not any(M.is_infantry(p) for p in members)
+            and any(M.is_cavalry(p) for p in members)
+        ):
+            raise IllegalAction(
+                "LGG 23-A", "cavalry without infantry may not enter a hex with an enemy fortress"
+            )
     if battlefield_closed(g, act, j):
-        raise IllegalAction("LGG 11.1-F", "a friendly army activated this turn has already fought in that hex")
+        raise IllegalAction(
+            "LGG 11.1-F", "a friendly army activated this turn has already fought in that hex"
+        )
     cost = 0
     for p in members:
         why = static_step_problem(g, p, i, j)
@@ -328,39 +366,72 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
             raise IllegalAction("LGG 11.2", f"{p.id} is already making {kind} move")
         if has_moved(p, serial) and p.attrs.get("mv_stop"):
             raise IllegalAction("LGG 11.1-B", f"{p.id} has ended its movement")
-        if (has_moved(p, serial) and p.attrs.get("mv_empty") and "rigid" in known_here and "rigid" in known_there
-                and not p.attrs.get("assault") and not engage):
-            raise IllegalAction("LGG 8-B", f"{p.id} entered an empty hex in a rigid enemy ZoC and may not move "
-                                "directly into another one (it may only attack the stack exerting it)")
+        if (
+            has_moved(p, serial)
+            and p.attrs.get("mv_empty")
+            and "rigid" in known_here
+            and "rigid" in known_there
+            and not p.attrs.get("assault")
+            and not engage
+        ):
+            raise IllegalAction(
+                "LGG 8-B",
+                f"{p.id} entered an empty hex in a rigid enemy ZoC and may not move "
+                "directly into another one (it may only attack the stack exerting it)",
+            )
         cap = allowance(g, p, mode)
         if cap <= 0:
             raise IllegalAction("LGG 11.1-B", f"{p.id} has no movement allowance this turn")
         c = step_cost(g, p, i, j)
         left = cap - spent(p, serial)
         if c > left and has_moved(p, serial):
-            raise IllegalAction("LGG 11.1-B", f"{p.id} has {left} MP left and entering costs {c} (the stack moves at "
-                                "the speed of its slowest unit)")
+            raise IllegalAction(
+                "LGG 11.1-B",
+                f"{p.id} has {left} MP left and entering costs {c} (the stack moves at "
+                "the speed of its slowest unit)",
+            )
         cost = max(cost, c)
         army = command_army(g, p)
-        if army and p.type != "hq" and not p.attrs.get("mv_inrange", True) and not in_command_range(g, army, j):
-            raise IllegalAction("LGG [11.1-A]", f"{p.id} began outside the command range of its HQ and must end "
-                                "within it: it may only move to hexes within that range")
-    front_change = any(changes_front(g, int(p.attrs["mv_start"]) if has_moved(p, serial) and "mv_start" in p.attrs
-                                     else i, j) for p in members)
+        if (
+            army
+            and p.type != "hq"
+            and not p.attrs.get("mv_inrange", True)
+            and not in_command_range(g, army, j)
+        ):
+            raise IllegalAction(
+                "LGG [11.1-A]",
+                f"{p.id} began outside the command range of its HQ and must end "
+                "within it: it may only move to hexes within that range",
+            )
+    front_change = any(
+        changes_front(
+            g, int(p.attrs["mv_start"]) if has_moved(p, serial) and "mv_start" in p.attrs else i, j
+        )
+        for p in members
+    )
     if mode == "admin" or front_change:
         why = administrative_step_problem(g, side, j, knowledge.known_unit_hexes(g, side))
         if why and mode == "admin":
             raise IllegalAction("LGG 11.2", why)
         if why:
-            raise IllegalAction("LGG 11.1-H", f"an army changing front follows the administrative passage rules: {why}")
+            raise IllegalAction(
+                "LGG 11.1-H",
+                f"an army changing front follows the administrative passage rules: {why}",
+            )
     for p in members:
         if p.type == "hq":
             _check_hq_step(g, act, p, j)
     if not engage:
         for p in members:
-            if foreign_capital(g, p, j) and allowance(g, p, mode) - spent(p, serial) - step_cost(g, p, i, j) <= 0:
-                raise IllegalAction("LGG 11.1-E", f"{p.id}: only a stack of the capital's own nation may stop in "
-                                    "it (allies may pass through): this move would end there")
+            if (
+                foreign_capital(g, p, j)
+                and allowance(g, p, mode) - spent(p, serial) - step_cost(g, p, i, j) <= 0
+            ):
+                raise IllegalAction(
+                    "LGG 11.1-E",
+                    f"{p.id}: only a stack of the capital's own nation may stop in "
+                    "it (allies may pass through): this move would end there",
+                )
     for chk in hooks.MOVE_CHECKS:
         chk(g, act, members, j, mode, engage)
     rigid = (not engage) and "rigid" in known_there
@@ -379,8 +450,11 @@ def _check_hq_step(g: Game, act: dict[str, Any], hq: Piece, j: int) -> None:
             continue
         h = M.hex_of(g, p)
         if h is not None and g.board.distance(j, h) > rng:
-            raise IllegalAction("LGG [11.1-A]", f"moving the HQ there would leave {p.id} outside its command range; "
-                                f"{p.id} began outside it and must end within it")
+            raise IllegalAction(
+                "LGG [11.1-A]",
+                f"moving the HQ there would leave {p.id} outside its command range; "
+                f"{p.id} began outside it and must end within it",
+            )
 
 
 def entered_rigid(g: Game, p: Piece, serial: int) -> bool:
@@ -390,7 +464,9 @@ def entered_rigid(g: Game, p: Piece, serial: int) -> bool:
 
 
 @implements("LGG 8-B", "LGG 11.2", "LGG 4-A")
-def hidden_refusal(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: str) -> dict[str, Any] | None:
+def hidden_refusal(
+    g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: str
+) -> dict[str, Any] | None:
     """LGG 8-B / 11.2 / 4-A: a move accepted from what the mover knows (:func:`check_move`) that
     the hidden facts forbid: a rigid enemy ZoC on both hexes (8-B), or contact with enemy units
     during an administrative move or a change of front (11.2, 11.1-H). Returns the rule, the
@@ -404,25 +480,45 @@ def hidden_refusal(g: Game, act: dict[str, Any], units: list[Piece], j: int, mod
     enemy = M.other_side(side)
     if "rigid" in in_enemy_zoc(g, side, j):
         for p in members:
-            if (has_moved(p, serial) and entered_rigid(g, p, serial) and not p.attrs.get("assault")
-                    and not (engage and j in exerting_hexes(g, enemy, i))):
-                return {"rule": "LGG 8-B", "reason": f"{g.board.label(i)} and {g.board.label(j)} both lie in a rigid "
-                        "enemy ZoC: the stack may not move on, except to attack the stack exerting it",
-                        "zoc": [g.board.label(i), g.board.label(j)], "units": []}
-    front_change = any(changes_front(g, int(p.attrs["mv_start"]) if has_moved(p, serial) and "mv_start" in p.attrs
-                                     else i, j) for p in members)
+            if (
+                has_moved(p, serial)
+                and entered_rigid(g, p, serial)
+                and not p.attrs.get("assault")
+                and not (engage and j in exerting_hexes(g, enemy, i))
+            ):
+                return {
+                    "rule": "LGG 8-B",
+                    "reason": (
+                        f"{g.board.label(i)} and {g.board.label(j)} both lie in a rigid enemy ZoC:"
+                        " the stack may not move on, except to attack the stack exerting it"
+                    ),
+                    "zoc": [g.board.label(i), g.board.label(j)],
+                    "units": [],
+                }
+    front_change = any(
+        changes_front(
+            g, int(p.attrs["mv_start"]) if has_moved(p, serial) and "mv_start" in p.attrs else i, j
+        )
+        for p in members
+    )
     if mode == "admin" or front_change:
         why = administrative_step_problem(g, side, j)
         if why:
             blocking = M.enemy_blocking_hexes(g, side)
             touching = [g.board.label(k) for k in g.board.neighbors(j) if k in blocking]
-            return {"rule": "LGG 11.2" if mode == "admin" else "LGG 11.1-H", "reason": why, "zoc": [],
-                    "units": touching}
+            return {
+                "rule": "LGG 11.2" if mode == "admin" else "LGG 11.1-H",
+                "reason": why,
+                "zoc": [],
+                "units": touching,
+            }
     return None
 
 
 @implements("LGG 11.1-B", "LGG 11.1-C")
-def apply_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: str, info: StepInfo) -> list[Piece]:
+def apply_move(
+    g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: str, info: StepInfo
+) -> list[Piece]:
     """LGG 11.1-B / 11.1-C: move the group one hex and charge each unit (the first hex of a unit
     that has not moved yet is always allowed: it then has no MP left)."""
     serial = act["serial"]
@@ -439,7 +535,9 @@ def apply_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
         if first and used > cap:
             used = cap
         M.set_attr(g, p, "mv_act", serial)
-        M.set_attr(g, p, "mv_from", i)  # the hex it came from (LGG 16-A: a defeated attacker goes back there)
+        M.set_attr(
+            g, p, "mv_from", i
+        )  # the hex it came from (LGG 16-A: a defeated attacker goes back there)
         M.set_attr(g, p, "mv_spent", used)
         M.set_attr(g, p, "mv_mode", mode)
         M.set_attr(g, p, "mv_empty", None if info.engage else True)
@@ -461,32 +559,51 @@ def apply_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
 
 # ====================================================================== rail (11.4)
 @implements("LGG 11.4-A", "LGG 11.4-B", "LGG 11.4-C")
-def check_rail(g: Game, act: dict[str, Any], units: list[Piece], goal: int) -> tuple[list[int], dict[str, int], dict[str, int]]:
-    """LGG 11.4-A / 11.4-B / 11.4-C: check a rail move; return (path, MP cost per unit, capacity used per power)."""
+def check_rail(
+    g: Game, act: dict[str, Any], units: list[Piece], goal: int
+) -> tuple[list[int], dict[str, int], dict[str, int]]:
+    """LGG 11.4-A / 11.4-B / 11.4-C: check a rail move; return (path, MP cost per unit, capacity
+    used per power)."""
     side = act["side"]
     serial = act["serial"]
     i = M.hex_of(g, units[0])
     assert i is not None
     if not knowledge.as_known(g, side, lambda: railways.rail_usable(g, side, i)):
         raise IllegalAction("LGG 11.4-A", "rail movement starts from a rail hex of your network")
-    path = knowledge.as_known(g, side, lambda: railways.rail_path(g, side, i, goal))  # 4-A: the route as the mover sees it
+    path = knowledge.as_known(
+        g, side, lambda: railways.rail_path(g, side, i, goal)
+    )  # 4-A: the route as the mover sees it
     if path is None or goal == i:
         raise IllegalAction("LGG 11.4-A", "no usable railway of at most 40 hexes leads there")
     length = railways.journey_length(g, path)
     members = group_members(g, units)
-    riders = [q for p in members if p.type in ("hq", "decoy") for q in g.state.contents(p.id) if M.is_unit(q) and M.in_reserve(q)]
+    riders = [
+        q
+        for p in members
+        if p.type in ("hq", "decoy")
+        for q in g.state.contents(p.id)
+        if M.is_unit(q) and M.in_reserve(q)
+    ]
     costs: dict[str, int] = {}
     for p in members:
         if mode_of(p, serial) == "admin":
-            raise IllegalAction("LGG 11.2", f"{p.id} is making an administrative move and may not take a train")
+            raise IllegalAction(
+                "LGG 11.2", f"{p.id} is making an administrative move and may not take a train"
+            )
         if p.attrs.get("mv_act") == serial and p.attrs.get("mv_stop"):
             raise IllegalAction("LGG 11.1-B", f"{p.id} has ended its movement")
-        if p.type != "decoy" and not knowledge.may_be_supplied(g, p):  # 4-A: from what the mover may know
-            raise IllegalAction("LGG 11.4-A", f"{p.id} must be supplied at the start of its rail movement")
+        if p.type != "decoy" and not knowledge.may_be_supplied(
+            g, p
+        ):  # 4-A: from what the mover may know
+            raise IllegalAction(
+                "LGG 11.4-A", f"{p.id} must be supplied at the start of its rail movement"
+            )
         c = railways.rail_cost(g, p, i, goal, length)
         left = allowance(g, p) - spent(p, serial)
         if c > left:
-            raise IllegalAction("LGG 11.4-B", f"{p.id} has {left} MP left and this rail journey costs {c}")
+            raise IllegalAction(
+                "LGG 11.4-B", f"{p.id} has {left} MP left and this rail journey costs {c}"
+            )
         costs[p.id] = c
     use: dict[str, int] = {}
     for p in members + riders:
@@ -496,15 +613,26 @@ def check_rail(g: Game, act: dict[str, Any], units: list[Piece], goal: int) -> t
         use[owner] = use.get(owner, 0) + 1
     for owner, n in use.items():
         if railways.rail_left(g, owner) < n:
-            raise IllegalAction("LGG 11.4-C", f"the {M.nation_name(g, owner)} rail capacity left this turn "
-                                f"({railways.rail_left(g, owner)}) is smaller than the {n} units moved")
+            raise IllegalAction(
+                "LGG 11.4-C",
+                f"the {M.nation_name(g, owner)} rail capacity left this turn "
+                f"({railways.rail_left(g, owner)}) is smaller than the {n} units moved",
+            )
     for chk in hooks.RAIL_CHECKS:
         chk(g, act, members, goal)
     return path, costs, use
 
 
-def apply_rail(g: Game, act: dict[str, Any], units: list[Piece], goal: int, costs: dict[str, int], use: dict[str, int]) -> None:
-    """LGG 11.4-A: the units travel by rail; they may move on afterwards and cannot be intercepted."""
+def apply_rail(
+    g: Game,
+    act: dict[str, Any],
+    units: list[Piece],
+    goal: int,
+    costs: dict[str, int],
+    use: dict[str, int],
+) -> None:
+    """LGG 11.4-A: the units travel by rail; they may move on afterwards and cannot be
+    intercepted."""
     serial = act["serial"]
     for p in group_members(g, units):
         if not has_moved(p, serial):
@@ -533,10 +661,18 @@ def rail_options(g: Game, act: dict[str, Any], units: list[Piece]) -> list[int]:
     if i is None or not knowledge.as_known(g, side, lambda: railways.rail_usable(g, side, i)):
         return []
     members = group_members(g, units)
-    riders = [q for p in members if p.type in ("hq", "decoy") for q in g.state.contents(p.id) if M.is_unit(q) and M.in_reserve(q)]
+    riders = [
+        q
+        for p in members
+        if p.type in ("hq", "decoy")
+        for q in g.state.contents(p.id)
+        if M.is_unit(q) and M.in_reserve(q)
+    ]
     left: dict[str, int] = {}
     for p in members:
-        if mode_of(p, serial) == "admin" or (p.attrs.get("mv_act") == serial and p.attrs.get("mv_stop")):
+        if mode_of(p, serial) == "admin" or (
+            p.attrs.get("mv_act") == serial and p.attrs.get("mv_stop")
+        ):
             return []
         if p.type != "decoy" and not knowledge.may_be_supplied(g, p):
             return []
@@ -575,7 +711,9 @@ def rail_destinations(g: Game, side: str, i: int) -> list[int]:
     if not railways.rail_usable(g, side, i):
         return []
     limit = int(M.data(g).rail["max_hexes"])
-    reach = paths.bfs([i], lambda u: [j for j, _ in railways.rail_neighbours(g, side, u)], max_depth=limit)
+    reach = paths.bfs(
+        [i], lambda u: [j for j, _ in railways.rail_neighbours(g, side, u)], max_depth=limit
+    )
     return sorted(j for j in reach if j != i)
 
 
@@ -604,7 +742,10 @@ def check_convert(g: Game, act: dict[str, Any], p: Piece, hexes: list[int]) -> i
         entering = k > 0 or h != here
         if entering:
             if not any(j == h for j, _ in mapdata.rail_links(g, prev)):
-                raise IllegalAction("LGG 11.4-D", f"{g.board.label(h)} does not follow the railway from {g.board.label(prev)}")
+                raise IllegalAction(
+                    "LGG 11.4-D",
+                    f"{g.board.label(h)} does not follow the railway from {g.board.label(prev)}",
+                )
             if enemy_stack_at(g, side, h):
                 raise IllegalAction("LGG 11.4-D", f"{g.board.label(h)} is held by the enemy")
             why_static = static_step_problem(g, p, prev, h)
@@ -616,13 +757,18 @@ def check_convert(g: Game, act: dict[str, Any], p: Piece, hexes: list[int]) -> i
         if why:
             raise IllegalAction("LGG 11.4-D", f"{g.board.label(h)}: {why}")
         if not railways.converted_neighbour_ok(g, side, h, chain):
-            raise IllegalAction("LGG 11.4-D", f"{g.board.label(h)}: conversion starts from the hex connected to your own network")
+            raise IllegalAction(
+                "LGG 11.4-D",
+                f"{g.board.label(h)}: conversion starts from the hex connected to your own network",
+            )
         chain.add(h)
         cost += railways.conversion_cost(g, p, h)
         prev = h
     left = allowance(g, p) - spent(p, serial)
     if cost > left:
-        raise IllegalAction("LGG 11.4-D", f"{p.id} has {left} MP left and the conversion costs {cost}")
+        raise IllegalAction(
+            "LGG 11.4-D", f"{p.id} has {left} MP left and the conversion costs {cost}"
+        )
     return cost
 
 
@@ -686,7 +832,9 @@ def check_coordination(g: Game, side: str, armies: list[str]) -> None:
     if len(armies) < 2 or len(set(armies)) != len(armies):
         raise IllegalAction("LGG 11.3", "a coordination joins two to four different armies")
     if len(armies) > 4:
-        raise IllegalAction("LGG 11.3", "at most 4 armies may be coordinated for a joint activation")
+        raise IllegalAction(
+            "LGG 11.3", "at most 4 armies may be coordinated for a joint activation"
+        )
     by_nation: dict[str, int] = {}
     if g.opt("coordination-cap-scope") == "leading-army":
         by_nation[M.army_nation(g, armies[0])] = len(armies)
@@ -696,11 +844,16 @@ def check_coordination(g: Game, side: str, armies: list[str]) -> None:
             by_nation[n] = by_nation.get(n, 0) + 1
     for n, k in by_nation.items():
         if M.ghq_piece(g, n) is None:
-            raise IllegalAction("LGG 11.3", f"{M.nation_name(g, n)} has no GHQ in play to coordinate its armies")
+            raise IllegalAction(
+                "LGG 11.3", f"{M.nation_name(g, n)} has no GHQ in play to coordinate its armies"
+            )
         cap = ghq_value(g, n, "combination")
         if coordination_count(g, n) + k > cap:
-            raise IllegalAction("LGG 11.3", f"the {M.nation_name(g, n)} GHQ may coordinate {cap} armies per turn; "
-                                f"{coordination_count(g, n)} already counted")
+            raise IllegalAction(
+                "LGG 11.3",
+                f"the {M.nation_name(g, n)} GHQ may coordinate {cap} armies per turn; "
+                f"{coordination_count(g, n)} already counted",
+            )
 
 
 @implements("LGG 11.3")
@@ -716,11 +869,20 @@ def coordination_roll(g: Game, side: str, armies: list[str]) -> bool:
             counted[n] = int(counted.get(n, 0)) + 1
     M.touch(g)
     target = coordination_target(g, armies)
-    r = g.roll("d12", f"coordination of {', '.join(armies)} (needs {target})", "LGG 11.3",
-               modifiers=coordination_modifiers(g, armies))
+    r = g.roll(
+        "d12",
+        f"coordination of {', '.join(armies)} (needs {target})",
+        "LGG 11.3",
+        modifiers=coordination_modifiers(g, armies),
+    )
     ok = r.modified >= target
-    g.emit("coordination", f"coordination of {', '.join(armies)} {'succeeds' if ok else 'fails'}", rule="LGG 11.3",
-           armies=armies, success=ok)
+    g.emit(
+        "coordination",
+        f"coordination of {', '.join(armies)} {'succeeds' if ok else 'fails'}",
+        rule="LGG 11.3",
+        armies=armies,
+        success=ok,
+    )
     return ok
 
 
@@ -737,7 +899,9 @@ def clear_activation_attrs(g: Game, serial: int) -> None:
 
 # ====================================================================== reach (for front ends)
 @implements("LGG 11.1-B", "LGG 11.1-C", "LGG 8-B")
-def reachable(g: Game, act: dict[str, Any], units: list[Piece], mode: str = "normal") -> dict[str, float]:
+def reachable(
+    g: Game, act: dict[str, Any], units: list[Piece], mode: str = "normal"
+) -> dict[str, float]:
     """Hexes the group could reach this activation, with their MP cost (LGG 11.1-B, 11.1-C, 8-B).
 
     A display aid for front ends, computed from what the mover knows of the enemy (4-A:
@@ -756,16 +920,21 @@ def reachable(g: Game, act: dict[str, Any], units: list[Piece], mode: str = "nor
     assert start is not None
     left = min(allowance(g, p, mode) - spent(p, serial) for p in members)
     fresh = not any(has_moved(p, serial) for p in members)
-    start_rigid = any(has_moved(p, serial) and p.attrs.get("mv_empty") for p in members) and \
-        "rigid" in knowledge.known_zoc(g, side, start)
+    start_rigid = any(
+        has_moved(p, serial) and p.attrs.get("mv_empty") for p in members
+    ) and "rigid" in knowledge.known_zoc(g, side, start)
     known_units = knowledge.known_unit_hexes(g, side)
-    can_fight = battles_installed(g) and mode == "normal" and not all(p.type == "decoy" for p in members)
+    can_fight = (
+        battles_installed(g) and mode == "normal" and not all(p.type == "decoy" for p in members)
+    )
 
     def neighbors(state: tuple[int, bool]) -> list[tuple[int, bool]]:
         h, rigid = state
         out = []
         for j in g.board.neighbors(h):
-            if any(static_step_problem(g, p, h, j) for p in members) or battlefield_closed(g, act, j):
+            if any(static_step_problem(g, p, h, j) for p in members) or battlefield_closed(
+                g, act, j
+            ):
                 continue
             engage = enemy_stack_at(g, side, j)
             if engage and not can_fight:
@@ -784,6 +953,13 @@ def reachable(g: Game, act: dict[str, Any], units: list[Piece], mode: str = "nor
     def can_continue(state: tuple[int, bool]) -> bool:
         return not enemy_stack_at(g, side, state[0]) and not fortress_blocks(g, side, state[0])
 
-    res = reach_generic((start, start_rigid), float(max(left, 0)), neighbors, cost, can_continue=can_continue,
-                        hex_of=lambda s: s[0], minimum_move=fresh)
+    res = reach_generic(
+        (start, start_rigid),
+        float(max(left, 0)),
+        neighbors,
+        cost,
+        can_continue=can_continue,
+        hex_of=lambda s: s[0],
+        minimum_move=fresh,
+    )
     return {g.board.label(int(h)): c for h, c in res.cost.items() if int(h) != start}

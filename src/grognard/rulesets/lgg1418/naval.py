@@ -38,9 +38,13 @@ class NavalPhase(Step):
 
         control = {sea: sea_control(g, sea) or "" for sea in seas_on_map(g)}
         if control:
-            g.emit("naval-phase", "naval phase: control of the seas " + ", ".join(f"{k}: {v or 'contested'}"
-                                                                                  for k, v in control.items()),
-                   rule="LGG 9-F", control=control)
+            g.emit(
+                "naval-phase",
+                "naval phase: control of the seas "
+                + ", ".join(f"{k}: {v or 'contested'}" for k, v in control.items()),
+                rule="LGG 9-F",
+                control=control,
+            )
         M.touch(g)
         g.finish(f)
 

@@ -80,8 +80,11 @@ def offensives(g: Game) -> dict[str, dict[str, Any]]:
 
 
 def active_offensives(g: Game, side: str | None = None) -> list[dict[str, Any]]:
-    return [o for o in sorted(offensives(g).values(), key=lambda o: o["id"])
-            if o["status"] in ("active", "victorious") and (side is None or o["side"] == side)]
+    return [
+        o
+        for o in sorted(offensives(g).values(), key=lambda o: o["id"])
+        if o["status"] in ("active", "victorious") and (side is None or o["side"] == side)
+    ]
 
 
 def sector_front(g: Game, sector: str) -> str:
@@ -111,7 +114,11 @@ def command_of(g: Game, armies: list[str]) -> str:
 
 # ====================================================================== objectives (30-C)
 def _own_unit_hexes(g: Game, side: str) -> set[int]:
-    return {h for h, plist in M.occupied(g, side).items() if any(M.is_unit(p) and not M.in_reserve(p) for p in plist)}
+    return {
+        h
+        for h, plist in M.occupied(g, side).items()
+        if any(M.is_unit(p) and not M.in_reserve(p) for p in plist)
+    }
 
 
 def _enemy_held(g: Game, side: str, i: int) -> bool:
@@ -162,7 +169,11 @@ def objective_candidates(g: Game, side: str, sector: str) -> list[list[int]]:
     out: list[list[int]] = []
     locs = []
     for i in range(g.board.n):
-        if not _in_sector(g, i, sector) or not _enemy_held(g, side, i) or _front_distance(g, side, i) > 5:
+        if (
+            not _in_sector(g, i, sector)
+            or not _enemy_held(g, side, i)
+            or _front_distance(g, side, i) > 5
+        ):
             continue
         if mapdata.is_city(g, i) or _is_fortress_hex(g, i):
             out.append([i])
@@ -200,7 +211,7 @@ def retarget_options(g: Game, side: str, sector: str, former: list[int]) -> list
     return [c for c in cands if dist(c) == best]
 
 
-# ====================================================================== main-battle targets (30-D, 30-F)
+# ================================================================= main-battle targets (30-D, 30-F)
 def _breakthrough_unit_hexes(g: Game, side: str) -> set[int]:
     out = set()
     for h, plist in M.occupied(g, side).items():
@@ -226,9 +237,13 @@ def main_battle_targets(g: Game, off: dict[str, Any]) -> list[int]:
         won = {g.board.idx(h) for h in off.get("conquered", [])} | set(obj)
         connected = _connected_to(g, won, obj)
         bases = connected | _breakthrough_unit_hexes(g, side)
-        return sorted(i for i in range(g.board.n)
-                      if _enemy_held(g, side, i) and _in_sector(g, i, sector)
-                      and any(j in bases for j in g.board.neighbors(i)))
+        return sorted(
+            i
+            for i in range(g.board.n)
+            if _enemy_held(g, side, i)
+            and _in_sector(g, i, sector)
+            and any(j in bases for j in g.board.neighbors(i))
+        )
     if sector in WEST_SECTORS:
         return [i for i in obj if _enemy_held(g, side, i)]
     if any(i in fronts for i in obj):
@@ -265,7 +280,9 @@ def _army_sectors(g: Game, army: str) -> list[str]:
 
 
 def army_pairs(g: Game, side: str, sector: str) -> list[list[str]]:
-    armies = sorted(a for a in M.armies_of(g, side) if M.army_formed(g, a) and sector in _army_sectors(g, a))
+    armies = sorted(
+        a for a in M.armies_of(g, side) if M.army_formed(g, a) and sector in _army_sectors(g, a)
+    )
     return [list(c) for c in combinations(armies, 2)]
 
 
@@ -320,13 +337,20 @@ class GreatOffensivePlanning(Step):
         sector = d["todo"][0]
         stage = d["stage"]
         if stage == "sector":
-            return [{"type": "plan-offensive", "side": side, "sector": sector},
-                    {"type": "no-offensive", "side": side, "sector": sector}]
+            return [
+                {"type": "plan-offensive", "side": side, "sector": sector},
+                {"type": "no-offensive", "side": side, "sector": sector},
+            ]
         if stage == "start":
-            return [{"type": "plan-start", "side": side, "turn": t} for t in year_turns(g, int(f.params["year"]))]
+            return [
+                {"type": "plan-start", "side": side, "turn": t}
+                for t in year_turns(g, int(f.params["year"]))
+            ]
         if stage == "objective":
-            out = [{"type": "plan-objective", "side": side, "hexes": M.labels(g, c)}
-                   for c in objective_candidates(g, side, sector)]
+            out = [
+                {"type": "plan-objective", "side": side, "hexes": M.labels(g, c)}
+                for c in objective_candidates(g, side, sector)
+            ]
             if not out or d["mode"] != "winter":
                 out.append({"type": "no-offensive", "side": side, "sector": sector})
             return out
@@ -345,13 +369,28 @@ class GreatOffensivePlanning(Step):
         legal = self.legal_actions(g, f, side)
         want = {k: v for k, v in action.items()}
         for a in legal:
-            if a == want or (a["type"] == want.get("type") == "plan-armies" and sorted(a["armies"]) == sorted(want.get("armies", []))) \
-                    or (a["type"] == want.get("type") == "plan-objective" and sorted(a["hexes"]) == sorted(want.get("hexes", []))):
+            if (
+                a == want
+                or (
+                    a["type"] == want.get("type") == "plan-armies"
+                    and sorted(a["armies"]) == sorted(want.get("armies", []))
+                )
+                or (
+                    a["type"] == want.get("type") == "plan-objective"
+                    and sorted(a["hexes"]) == sorted(want.get("hexes", []))
+                )
+            ):
                 return
         d = _draft_r(g, side)
-        what = {"sector": "plan an offensive on the sector or not", "start": "name the first turn it may start",
-                "objective": "name an objective on the front (30-C)", "armies": "name 2 of your armies on the sector"}
-        raise IllegalAction(self.rule, f"{action.get('type')!r} is not possible now: {what[d['stage']]}")
+        what = {
+            "sector": "plan an offensive on the sector or not",
+            "start": "name the first turn it may start",
+            "objective": "name an objective on the front (30-C)",
+            "armies": "name 2 of your armies on the sector",
+        }
+        raise IllegalAction(
+            self.rule, f"{action.get('type')!r} is not possible now: {what[d['stage']]}"
+        )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
@@ -360,8 +399,15 @@ class GreatOffensivePlanning(Step):
         t = action["type"]
         if t == "no-offensive":
             if d["mode"] == "winter":
-                _plans_w(g, side).append({"id": f"{side}:{f.params['year']}:{sector}", "side": side,
-                                          "sector": sector, "year": int(f.params["year"]), "offensive": False})
+                _plans_w(g, side).append(
+                    {
+                        "id": f"{side}:{f.params['year']}:{sector}",
+                        "side": side,
+                        "sector": sector,
+                        "year": int(f.params["year"]),
+                        "offensive": False,
+                    }
+                )
             self._next(g, d)
         elif t == "plan-offensive":
             d["current"] = {"sector": sector}
@@ -378,14 +424,28 @@ class GreatOffensivePlanning(Step):
             pid = f"{side}:{f.params['year']}:{sector}"
             if d["mode"] != "winter":
                 pid += f":{M.current_turn(g).id}"
-            plan = {"id": pid, "side": side, "sector": sector, "year": int(f.params["year"]), "offensive": True,
-                    "start": cur["start"], "objective": cur["objective"], "armies": armies,
-                    "mode": d["mode"]}
+            plan = {
+                "id": pid,
+                "side": side,
+                "sector": sector,
+                "year": int(f.params["year"]),
+                "offensive": True,
+                "start": cur["start"],
+                "objective": cur["objective"],
+                "armies": armies,
+                "mode": d["mode"],
+            }
             _plans_w(g, side)[:] = [p for p in plans(g, side) if p["id"] != pid]
             _plans_w(g, side).append(plan)
             self._next(g, d)
         M.touch(g)
-        g.emit("plan", f"{side} writes its plan", rule=self.rule, visible_to=[side], others=f"{side} writes its plan")
+        g.emit(
+            "plan",
+            f"{side} writes its plan",
+            rule=self.rule,
+            visible_to=[side],
+            others=f"{side} writes its plan",
+        )
         if not self.actors(g, f):
             for s in f.params["sides"]:
                 g.state.secrets.get(s, {}).pop("go-draft", None)
@@ -416,13 +476,21 @@ def launchable_plans(g: Game, side: str, front: str | None) -> list[dict[str, An
     launched = {o.get("plan") for o in offensives(g).values()}
     out = []
     for p in plans(g, side):
-        if not p.get("offensive") or p["id"] in launched or p.get("cancelled") or p["year"] != t.year:
+        if (
+            not p.get("offensive")
+            or p["id"] in launched
+            or p.get("cancelled")
+            or p["year"] != t.year
+        ):
             continue
         if p.get("start") and _turn(g, p["start"]) > t.index:
             continue
         if front is not None and sector_front(g, p["sector"]) != front:
             continue
-        if not all(_doctrine_allows_go(g, M.army_nation(g, a), sector_front(g, p["sector"])) for a in p["armies"]):
+        if not all(
+            _doctrine_allows_go(g, M.army_nation(g, a), sector_front(g, p["sector"]))
+            for a in p["armies"]
+        ):
             continue
         out.append(p)
     return out
@@ -476,7 +544,13 @@ class OffensiveActions:
     of the side's turn, 30-D), ``cancel-offensive`` (30-H), ``unplanned-offensive`` (Combined
     Doctrine 36.5-A, or the English auxiliary offensive 30-I: write a plan now)."""
 
-    types = ("launch-offensive", "continue-offensive", "halt-offensive", "cancel-offensive", "unplanned-offensive")
+    types = (
+        "launch-offensive",
+        "continue-offensive",
+        "halt-offensive",
+        "cancel-offensive",
+        "unplanned-offensive",
+    )
 
     def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         from grognard.rulesets.lgg1418.activation import (
@@ -493,27 +567,54 @@ class OffensiveActions:
         main = main_army_required(g, side, front)
         for p in launchable_plans(g, side, front):
             out.append({"type": "cancel-offensive", "side": side, "plan": p["id"]})
-            if not set(p["armies"]) <= ok or (main and main not in p["armies"]) or not _count_allows(g, side, p["sector"]):
+            if (
+                not set(p["armies"]) <= ok
+                or (main and main not in p["armies"])
+                or not _count_allows(g, side, p["sector"])
+            ):
                 continue
-            for obj in retarget_options(g, side, p["sector"], [g.board.idx(h) for h in p["objective"]]):
+            for obj in retarget_options(
+                g, side, p["sector"], [g.board.idx(h) for h in p["objective"]]
+            ):
                 for third in _third_options(g, f, side, p["armies"]):
-                    out.append({"type": "launch-offensive", "side": side, "plan": p["id"],
-                                "objective": M.labels(g, obj), "third": third})
+                    out.append(
+                        {
+                            "type": "launch-offensive",
+                            "side": side,
+                            "plan": p["id"],
+                            "objective": M.labels(g, obj),
+                            "third": third,
+                        }
+                    )
         for o in active_offensives(g, side):
             if sector_front(g, o["sector"]) != front:
                 continue
             if side_turn_state(g, side, front)["done"] == 0:
                 out.append({"type": "halt-offensive", "side": side, "offensive": o["id"]})
-            if M.turn_index(g) in o.get("battle_turns", []) or not set(o["armies"]) <= ok \
-                    or (main and main not in o["armies"]) or not _count_allows(g, side, o["sector"]):
+            if (
+                M.turn_index(g) in o.get("battle_turns", [])
+                or not set(o["armies"]) <= ok
+                or (main and main not in o["armies"])
+                or not _count_allows(g, side, o["sector"])
+            ):
                 continue
             objs: list[list[int]] = [[g.board.idx(h) for h in o["objective"]]]
-            if DT.allows(g, o["command"], front, "unplanned-great-offensive") and o["status"] == "active":
+            if (
+                DT.allows(g, o["command"], front, "unplanned-great-offensive")
+                and o["status"] == "active"
+            ):
                 objs = [c for c in objective_candidates(g, side, o["sector"])] or objs
             for obj in objs:
                 for third in _third_options(g, f, side, o["armies"]):
-                    out.append({"type": "continue-offensive", "side": side, "offensive": o["id"],
-                                "objective": M.labels(g, obj), "third": third})
+                    out.append(
+                        {
+                            "type": "continue-offensive",
+                            "side": side,
+                            "offensive": o["id"],
+                            "objective": M.labels(g, obj),
+                            "third": third,
+                        }
+                    )
         for sector in unplanned_sectors(g, side, front):
             out.append({"type": "unplanned-offensive", "side": side, "sector": sector})
         return out
@@ -525,17 +626,28 @@ class OffensiveActions:
                 return
         t = action["type"]
         if t == "launch-offensive":
-            raise IllegalAction("LGG 30-A", "a plan may be launched from its start turn on, on its front, with its 2 "
-                                "armies still to activate and an objective valid now (30-C)")
+            raise IllegalAction(
+                "LGG 30-A",
+                "a plan may be launched from its start turn on, on its front, with its 2 "
+                "armies still to activate and an objective valid now (30-C)",
+            )
         if t == "continue-offensive":
-            raise IllegalAction("LGG 30-D", "an offensive goes on once per turn with the same armies")
+            raise IllegalAction(
+                "LGG 30-D", "an offensive goes on once per turn with the same armies"
+            )
         if t == "halt-offensive":
-            raise IllegalAction("LGG 30-D", "a voluntary halt is announced at the start of the side's turn (or at the "
-                                "end of the turn)")
+            raise IllegalAction(
+                "LGG 30-D",
+                "a voluntary halt is announced at the start of the side's turn (or at the "
+                "end of the turn)",
+            )
         if t == "cancel-offensive":
             raise IllegalAction("LGG 30-H", "only a written plan not yet launched may be cancelled")
-        raise IllegalAction("LGG 36.5-A", "an offensive without a plan needs Combined Doctrine (36.5-A) or England's "
-                            "auxiliary offensive (30-I)")
+        raise IllegalAction(
+            "LGG 36.5-A",
+            "an offensive without a plan needs Combined Doctrine (36.5-A) or England's "
+            "auxiliary offensive (30-I)",
+        )
 
     def armies(self, g: Game, f: Frame, action: Action) -> list[str]:
         t = action["type"]
@@ -552,15 +664,29 @@ class OffensiveActions:
             cancel_plan(g, side, action["plan"])
             return None
         if t == "halt-offensive":
-            halt(g, offensives(g)[action["offensive"]], "voluntary halt at the start of the turn", "LGG 30-D")
+            halt(
+                g,
+                offensives(g)[action["offensive"]],
+                "voluntary halt at the start of the turn",
+                "LGG 30-D",
+            )
             return None
         if t == "unplanned-offensive":
             aux = _auxiliary_due(g, side, action["sector"]) and not any(
                 DT.allows(g, n, sector_front(g, action["sector"]), "unplanned-great-offensive")
-                for n in M.powers_of(g, side) if M.is_major(g, n))
-            g.push("great-offensive-planning", {"sides": [side], "year": M.current_turn(g).year,
-                                                "mode": "auxiliary" if aux else "immediate",
-                                                "sectors": [action["sector"]], "nation": "GB" if aux else None})
+                for n in M.powers_of(g, side)
+                if M.is_major(g, n)
+            )
+            g.push(
+                "great-offensive-planning",
+                {
+                    "sides": [side],
+                    "year": M.current_turn(g).year,
+                    "mode": "auxiliary" if aux else "immediate",
+                    "sectors": [action["sector"]],
+                    "nation": "GB" if aux else None,
+                },
+            )
             return None
         if t == "launch-offensive":
             p = next(p for p in plans(g, side) if p["id"] == action["plan"])
@@ -569,9 +695,17 @@ class OffensiveActions:
             off = offensives(g)[action["offensive"]]
             if action["objective"] != off["objective"]:
                 off["objective"] = list(action["objective"])
-                g.emit("objective", f"{side} great offensive {off['id']}: new objective {', '.join(off['objective'])}",
-                       rule="LGG 36.5-A")
-            g.emit("offensive", f"{side} continues its great offensive on the {off['sector']} sector", rule="LGG 30-D")
+                g.emit(
+                    "objective",
+                    f"{side} great offensive {off['id']}: new objective"
+                    f" {', '.join(off['objective'])}",
+                    rule="LGG 36.5-A",
+                )
+            g.emit(
+                "offensive",
+                f"{side} continues its great offensive on the {off['sector']} sector",
+                rule="LGG 30-D",
+            )
         armies = list(off["armies"])
         third = action.get("third")
         if third and movement.coordination_roll(g, side, [*armies, third]):
@@ -603,28 +737,86 @@ def launch(g: Game, side: str, plan: dict[str, Any], objective: list[str]) -> di
             if M.is_corps(q):
                 defender_army = command_army(g, q)
                 break
-    off = {"id": plan["id"], "plan": plan["id"], "side": side, "sector": plan["sector"], "front": front,
-           "year": plan["year"], "objective": list(objective), "original_objective": list(plan["objective"]),
-           "armies": armies, "third": None, "command": M.army_nation(g, cmd), "command_army": cmd,
-           "nations": _nations(g, armies), "status": "active", "launched": M.turn_index(g), "turns": 0,
-           "battle_turns": [], "conquered": [], "lost": [], "defender_army": defender_army,
-           "defender_nations": sorted({q.nation for h in obj for q in M.units_at_hex(g, h, M.other_side(side))
-                                       if M.is_corps(q)}) or sorted({n for h in obj if (n := mapdata.country_of(g, h))}),
-           "allied_defence": False, "breakthrough": "none", "cities": [], "panic": False,
-           "control_at_launch": {M.label(g, i): mapdata.controller(g, i) for i in range(g.board.n)
-                                 if _in_sector(g, i, plan["sector"])},
-           "auxiliary": plan.get("mode") == "auxiliary"}
+    off = {
+        "id": plan["id"],
+        "plan": plan["id"],
+        "side": side,
+        "sector": plan["sector"],
+        "front": front,
+        "year": plan["year"],
+        "objective": list(objective),
+        "original_objective": list(plan["objective"]),
+        "armies": armies,
+        "third": None,
+        "command": M.army_nation(g, cmd),
+        "command_army": cmd,
+        "nations": _nations(g, armies),
+        "status": "active",
+        "launched": M.turn_index(g),
+        "turns": 0,
+        "battle_turns": [],
+        "conquered": [],
+        "lost": [],
+        "defender_army": defender_army,
+        "defender_nations": (
+            sorted(
+                {
+                    q.nation
+                    for h in obj
+                    for q in M.units_at_hex(g, h, M.other_side(side))
+                    if M.is_corps(q)
+                }
+            )
+            or sorted({n for h in obj if (n := mapdata.country_of(g, h))})
+        ),
+        "allied_defence": False,
+        "breakthrough": "none",
+        "cities": [],
+        "panic": False,
+        "control_at_launch": {
+            M.label(g, i): mapdata.controller(g, i)
+            for i in range(g.board.n)
+            if _in_sector(g, i, plan["sector"])
+        },
+        "auxiliary": plan.get("mode") == "auxiliary",
+    }
     M.st(g).setdefault("offensives", {})[off["id"]] = off
     sync_no_reaction(g)
-    g.emit("offensive", f"{side} launches a great offensive on the {plan['sector']} sector (objective "
-           f"{', '.join(objective)})", rule="LGG 30-A", reveal=True, offensive=off["id"], objective=objective)
-    g.emit("offensive-armies", f"the great offensive is conducted by {', '.join(armies)} (command: {cmd})",
-           rule="LGG 30-A", visible_to=[side])
+    g.emit(
+        "offensive",
+        f"{side} launches a great offensive on the {plan['sector']} sector (objective "
+        f"{', '.join(objective)})",
+        rule="LGG 30-A",
+        reveal=True,
+        offensive=off["id"],
+        objective=objective,
+    )
+    g.emit(
+        "offensive-armies",
+        f"the great offensive is conducted by {', '.join(armies)} (command: {cmd})",
+        rule="LGG 30-A",
+        visible_to=[side],
+    )
     return off
 
 
-PUBLIC_FIELDS = ("id", "side", "sector", "front", "year", "objective", "status", "launched", "turns", "victorious",
-                 "halted", "halt_reason", "breakthrough", "cities", "command")
+PUBLIC_FIELDS = (
+    "id",
+    "side",
+    "sector",
+    "front",
+    "year",
+    "objective",
+    "status",
+    "launched",
+    "turns",
+    "victorious",
+    "halted",
+    "halt_reason",
+    "breakthrough",
+    "cities",
+    "command",
+)
 
 
 @implements("LGG 4-A", "LGG 30-A")
@@ -650,13 +842,19 @@ def cancel_plan(g: Game, side: str, plan_id: str) -> None:
         if p["id"] == plan_id:
             p["cancelled"] = M.turn_index(g)
     M.touch(g)
-    g.emit("cancel", f"{side} cancels a planned great offensive", rule="LGG 30-H", visible_to=[side],
-           others=f"{side} takes a decision about its plans")
+    g.emit(
+        "cancel",
+        f"{side} cancels a planned great offensive",
+        rule="LGG 30-H",
+        visible_to=[side],
+        others=f"{side} takes a decision about its plans",
+    )
 
 
 @implements("LGG 30-D", "LGG 30-E", "LGG 30-F")
 def halt(g: Game, off: dict[str, Any], reason: str, rule: str) -> None:
-    """LGG 30-D / 30-E / 30-F: an offensive stops (its political effects come at the end of the turn)."""
+    """LGG 30-D / 30-E / 30-F: an offensive stops (its political effects come at the end of the
+    turn)."""
     if off["status"] not in ("active", "victorious"):
         return
     off["failed"] = off["status"] != "victorious"
@@ -664,34 +862,52 @@ def halt(g: Game, off: dict[str, Any], reason: str, rule: str) -> None:
     off["halted"] = M.turn_index(g)
     off["halt_reason"] = reason
     sync_no_reaction(g)
-    g.emit("offensive-halt", f"{off['side']} great offensive on the {off['sector']} sector halts ({reason})", rule=rule,
-           offensive=off["id"])
-    if off["failed"] and off["sector"] == "French" and off["side"] == M.ENTENTE and "FR" in off["nations"] \
-            and not off.get("auxiliary") and "GB" in g.state.alignment:
+    g.emit(
+        "offensive-halt",
+        f"{off['side']} great offensive on the {off['sector']} sector halts ({reason})",
+        rule=rule,
+        offensive=off["id"],
+    )
+    if (
+        off["failed"]
+        and off["sector"] == "French"
+        and off["side"] == M.ENTENTE
+        and "FR" in off["nations"]
+        and not off.get("auxiliary")
+        and "GB" in g.state.alignment
+    ):
         M.st(g).setdefault("auxiliary_window", {})[off["id"]] = M.turn_index(g)
 
 
-# ====================================================================== attacks during an offensive (move checks)
+# ======================================================== attacks during an offensive (move checks)
 def _plan_objectives_next_turn(g: Game, side: str) -> set[int]:
     nxt = M.turn_index(g) + 1
     out: set[int] = set()
     launched = {o.get("plan") for o in offensives(g).values()}
     for p in plans(g, side):
-        if p.get("offensive") and p.get("start") and _turn(g, p["start"]) == nxt and p["id"] not in launched \
-                and not p.get("cancelled"):
+        if (
+            p.get("offensive")
+            and p.get("start")
+            and _turn(g, p["start"]) == nxt
+            and p["id"] not in launched
+            and not p.get("cancelled")
+        ):
             out |= {g.board.idx(h) for h in p["objective"]}
     return out
 
 
 @implements("LGG 30-A", "LGG 30-D", "LGG 29", "LGG 36.4")
-def offensive_attack_check(g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str, engage: bool) -> None:
+def offensive_attack_check(
+    g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str, engage: bool
+) -> None:
     """LGG 30-A / 30-D / 29 / 36.4 (a move check, from the mover's own plans):
 
     * the objective of an offensive starting next turn may not be attacked this turn (30-A);
     * in a great offensive's activation the armies attack only the main-battle hex of the turn,
       one hex (30-D; the armies of secondary battles differ from those of a main battle, 29),
       breakthroughs excepted;
-    * the first power in Combined Doctrine commits only its national units to its main battle (36.4).
+    * the first power in Combined Doctrine commits only its national units to its main battle
+      (36.4).
     """
     if not engage:
         return
@@ -699,20 +915,28 @@ def offensive_attack_check(g: Game, act: dict[str, Any], members: list[Piece], j
         a = command_army(g, q)
         if a and M.is_corps(q):
             start = q.attrs.get("mv_start", M.hex_of(g, q))
-            why = counter_attack_forbidden(g, a, own_turn=True, from_hex=int(start) if start is not None else None)
+            why = counter_attack_forbidden(
+                g, a, own_turn=True, from_hex=int(start) if start is not None else None
+            )
             if why:
                 raise IllegalAction("LGG 30-A", why)
     if j in _plan_objectives_next_turn(g, act["side"]):
-        raise IllegalAction("LGG 30-A", f"{g.board.label(j)} is the objective of a great offensive starting next turn: "
-                            "it may not be attacked this turn")
+        raise IllegalAction(
+            "LGG 30-A",
+            f"{g.board.label(j)} is the objective of a great offensive starting next turn: "
+            "it may not be attacked this turn",
+        )
     oid = act.get("great_offensive")
     if not oid or act.get("breakthrough"):
         return
     off = offensives(g)[oid]
     targets = main_battle_targets(g, off)
     if j not in targets:
-        raise IllegalAction("LGG 30-D", f"the armies of the great offensive attack only its main-battle hex "
-                            f"({', '.join(M.labels(g, targets)) or 'none reachable'})")
+        raise IllegalAction(
+            "LGG 30-D",
+            "the armies of the great offensive attack only its main-battle hex "
+            f"({', '.join(M.labels(g, targets)) or 'none reachable'})",
+        )
     engaged = _engaged_targets(g, act)
     if engaged and j not in engaged:
         raise IllegalAction("LGG 30-D", "a great offensive fights one main battle per turn")
@@ -752,15 +976,34 @@ def offensive_end_movement_check(g: Game, act: dict[str, Any]) -> tuple[str, str
     if h is None:
         return None
     off = offensives(g)[oid]
-    corps = [p for p in M.units_at_hex(g, h, act["side"]) if M.is_corps(p) and p.attrs.get("mv_act") == act["serial"]]
+    corps = [
+        p
+        for p in M.units_at_hex(g, h, act["side"])
+        if M.is_corps(p) and p.attrs.get("mv_act") == act["serial"]
+    ]
     if len(corps) < 4 and _more_corps_can_join(g, act, h):
-        return "LGG 30-D", f"at least 4 corps must attack the main-battle hex {g.board.label(h)} ({len(corps)} so far)"
+        return (
+            "LGG 30-D",
+            (
+                f"at least 4 corps must attack the main-battle hex {g.board.label(h)} ({len(corps)}"
+                " so far)"
+            ),
+        )
     if len(off["nations"]) > 1:
         cmd = sum(1 for p in corps if command_army(g, p) == off["command_army"])
-        other = sum(1 for p in corps if command_army(g, p) in off["armies"] and command_army(g, p) != off["command_army"])
+        other = sum(
+            1
+            for p in corps
+            if command_army(g, p) in off["armies"] and command_army(g, p) != off["command_army"]
+        )
         if cmd < other:
-            return "LGG 30-A", (f"the commanding army {off['command_army']} must commit at least as many corps as the "
-                                f"other army ({cmd} against {other})")
+            return (
+                "LGG 30-A",
+                (
+                    f"the commanding army {off['command_army']} must commit at least as many corps"
+                    f" as the other army ({cmd} against {other})"
+                ),
+            )
     return None
 
 
@@ -798,8 +1041,9 @@ def note_main_battle(g: Game, off: dict[str, Any], hex_index: int, result: dict[
     off["defender_nations"] = sorted(set(off.get("defender_nations", [])) | set(defenders))
     if len(set(defenders)) > 1:
         off["allied_defence"] = True
-    off.setdefault("battles", []).append({"turn": M.turn_index(g), "hex": g.board.label(hex_index),
-                                          "winner": result.get("winner")})
+    off.setdefault("battles", []).append(
+        {"turn": M.turn_index(g), "hex": g.board.label(hex_index), "winner": result.get("winner")}
+    )
     M.touch(g)
 
 
@@ -848,14 +1092,28 @@ def assess(g: Game, side: str, front: str) -> None:
         now = conquered_hexes(g, off)
         lost = sorted(set(off.get("conquered", [])) - set(now))
         off["conquered"] = sorted(set(off.get("conquered", [])) | set(now))
-        off["cities"] = sorted({h for h in off["conquered"] if mapdata.is_city(g, g.board.idx(h))
-                                and mapdata.controller(g, g.board.idx(h)) == side})
-        if off["status"] == "active" and M.turn_index(g) in off.get("battle_turns", []) and objective_taken(g, off):
+        off["cities"] = sorted(
+            {
+                h
+                for h in off["conquered"]
+                if mapdata.is_city(g, g.board.idx(h))
+                and mapdata.controller(g, g.board.idx(h)) == side
+            }
+        )
+        if (
+            off["status"] == "active"
+            and M.turn_index(g) in off.get("battle_turns", [])
+            and objective_taken(g, off)
+        ):
             off["status"] = "victorious"
             off["victorious"] = M.turn_index(g)
             off["vn_due"] = M.turn_index(g)
-            g.emit("offensive-victory", f"{side} great offensive on the {off['sector']} sector is victorious",
-                   rule="LGG 30-F", offensive=off["id"])
+            g.emit(
+                "offensive-victory",
+                f"{side} great offensive on the {off['sector']} sector is victorious",
+                rule="LGG 30-F",
+                offensive=off["id"],
+            )
             _halt_enemy_offensives(g, off)
             _mother_russia_test(g, off)
         elif off["status"] == "victorious":
@@ -863,7 +1121,9 @@ def assess(g: Game, side: str, front: str) -> None:
             limit = 1 if front == M.WEST else 3
             if len(off["lost"]) >= limit:
                 halt(g, off, f"lost {len(off['lost'])} conquered hex(es)", "LGG 30-F")
-            elif off["sector"] == "Russian" and len(off["cities"]) > len(off.get("cities_paid", [])):
+            elif off["sector"] == "Russian" and len(off["cities"]) > len(
+                off.get("cities_paid", [])
+            ):
                 off["vn_due"] = M.turn_index(g)
     M.touch(g)
 
@@ -916,7 +1176,7 @@ class EndOfMilitaryTurn(Step):
         g.finish(f)
 
 
-# ====================================================================== voluntary halt at the end of the turn
+# ============================================================ voluntary halt at the end of the turn
 @implements("LGG 30-D")
 class OffensiveHaltDecision(Step):
     """LGG 30-D: at the end of the turn (the VN adjustments) each side with an offensive under way
@@ -950,8 +1210,11 @@ class OffensiveHaltDecision(Step):
         if action["type"] == "halt-offensive":
             halt(g, off, "voluntary halt at the end of the turn", "LGG 30-D")
         else:
-            g.emit("offensive", f"{off['side']} goes on with its great offensive on the {off['sector']} sector",
-                   rule="LGG 30-D")
+            g.emit(
+                "offensive",
+                f"{off['side']} goes on with its great offensive on the {off['sector']} sector",
+                rule="LGG 30-D",
+            )
         if not self.actors(g, f):
             g.finish(f)
 
@@ -966,7 +1229,7 @@ def year_end(g: Game) -> None:
         halt(g, off, "end of the year", "LGG 30-D")
 
 
-# ====================================================================== 30-I English auxiliary offensive
+# ================================================================= 30-I English auxiliary offensive
 def _auxiliary_due(g: Game, side: str, sector: str) -> bool:
     if side != M.ENTENTE or sector != "French" or "GB" not in g.state.alignment:
         return False
@@ -988,12 +1251,21 @@ def unplanned_sectors(g: Game, side: str, front: str) -> list[str]:
             continue
         if any(o["sector"] == sector for o in active_offensives(g, side)):
             continue
-        if any(p["sector"] == sector and p.get("offensive") and not p.get("cancelled") and p["year"] == year
-               and p.get("mode") != "winter" and p["id"] not in {o.get("plan") for o in offensives(g).values()}
-               for p in plans(g, side)):
+        if any(
+            p["sector"] == sector
+            and p.get("offensive")
+            and not p.get("cancelled")
+            and p["year"] == year
+            and p.get("mode") != "winter"
+            and p["id"] not in {o.get("plan") for o in offensives(g).values()}
+            for p in plans(g, side)
+        ):
             continue
-        combined = any(DT.allows(g, n, front, "unplanned-great-offensive") for n in M.powers_of(g, side)
-                       if M.is_major(g, n))
+        combined = any(
+            DT.allows(g, n, front, "unplanned-great-offensive")
+            for n in M.powers_of(g, side)
+            if M.is_major(g, n)
+        )
         if combined or _auxiliary_due(g, side, sector):
             out.append(sector)
     return out
@@ -1023,22 +1295,33 @@ class AuxiliaryDecision(Step):
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         oid = self._pending(g)[0]
-        return [{"type": "auxiliary", "side": side, "offensive": oid, "launch": v} for v in (True, False)]
+        return [
+            {"type": "auxiliary", "side": side, "offensive": oid, "launch": v}
+            for v in (True, False)
+        ]
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
-        g.state.secrets.setdefault(M.ENTENTE, {}).setdefault("auxiliary", {})[action["offensive"]] = \
-            "launch" if action["launch"] else "no"
+        g.state.secrets.setdefault(M.ENTENTE, {}).setdefault("auxiliary", {})[
+            action["offensive"]
+        ] = "launch" if action["launch"] else "no"
         M.touch(g)
-        g.emit("auxiliary", "the Entente takes a secret decision about an English offensive", rule=self.rule)
+        g.emit(
+            "auxiliary",
+            "the Entente takes a secret decision about an English offensive",
+            rule=self.rule,
+        )
         if not self._pending(g):
             g.finish(f)
 
 
 def _english_armies_on(g: Game, sector: str) -> bool:
-    return any(M.army_nation(g, a) == "GB" and sector in _army_sectors(g, a) for a in M.armies_of(g, M.ENTENTE))
+    return any(
+        M.army_nation(g, a) == "GB" and sector in _army_sectors(g, a)
+        for a in M.armies_of(g, M.ENTENTE)
+    )
 
 
-# ====================================================================== reactions, counter-attacks (30-A, 36.5-A)
+# ======================================================== reactions, counter-attacks (30-A, 36.5-A)
 @implements("LGG 30-A", "LGG 36.5-A")
 def reaction_forbidden(g: Game, army: str) -> str | None:
     """LGG 30-A / 36.5-A: why an army may not react in the opponent's turn: an army of a main battle
@@ -1048,26 +1331,42 @@ def reaction_forbidden(g: Game, army: str) -> str | None:
         if army in off["armies"] or army == off.get("third") or army == off.get("defender_army"):
             return "no army of a great offensive's main battle (attacker or defender) may react"
     nation = M.army_nation(g, army)
-    front = (fronts_of(g, M.army_hq_hex(g, army)) or [M.WEST])[0] if M.army_hq_hex(g, army) is not None else M.WEST
+    front = (
+        (fronts_of(g, M.army_hq_hex(g, army)) or [M.WEST])[0]
+        if M.army_hq_hex(g, army) is not None
+        else M.WEST
+    )
     if DT.doctrine_of(g, nation, front) == DT.COMBINED:
         mk = g.state.markers.get("battle", {})
         for v in mk.values():
-            if isinstance(v, dict) and v.get("turn") == M.turn_index(g) and army in (v.get("coordinated") or []) \
-                    and v.get("side") == M.army_side(g, army):
-                return "in Combined Doctrine an army that attacked in its own turn may not be reactivated in a reaction"
+            if (
+                isinstance(v, dict)
+                and v.get("turn") == M.turn_index(g)
+                and army in (v.get("coordinated") or [])
+                and v.get("side") == M.army_side(g, army)
+            ):
+                return (
+                    "in Combined Doctrine an army that attacked in its own turn may not be"
+                    " reactivated in a reaction"
+                )
     return None
 
 
 @implements("LGG 30-A", "LGG 36.5-A")
-def counter_attack_forbidden(g: Game, army: str, own_turn: bool = False, from_hex: int | None = None) -> str | None:
+def counter_attack_forbidden(
+    g: Game, army: str, own_turn: bool = False, from_hex: int | None = None
+) -> str | None:
     """LGG 30-A / 36.5-A: the army defending a great offensive's objective may never counter-attack
     (our reading: it attacks nobody while the offensive lasts) - except, in Combined Doctrine, on
     its own turn from the hex attacked."""
     for off in active_offensives(g):
         if off["side"] == M.army_side(g, army) or army != off.get("defender_army"):
             continue
-        if own_turn and DT.doctrine_of(g, M.army_nation(g, army), off["front"]) == DT.COMBINED and (
-                from_hex is None or g.board.label(from_hex) in off["objective"]):
+        if (
+            own_turn
+            and DT.doctrine_of(g, M.army_nation(g, army), off["front"]) == DT.COMBINED
+            and (from_hex is None or g.board.label(from_hex) in off["objective"])
+        ):
             return None
         return "the army defending a great offensive's objective may never counter-attack"
     return None
@@ -1094,12 +1393,16 @@ def defender_army_locked(g: Game, army: str, hex_index: int) -> str | None:
     lab = g.board.label(hex_index)
     for off in active_offensives(g):
         if lab in off["objective"] and off.get("defender_army") and army != off["defender_army"]:
-            return f"the army {off['defender_army']} defends the objective {lab} and may not be changed"
+            return (
+                f"the army {off['defender_army']} defends the objective {lab} and may not be"
+                " changed"
+            )
     return None
 
 
 # ====================================================================== the interphase
-#: Extra children of the interphase procedures: callables ``(g, interphase name) -> [(step, params)]``
+# : Extra children of the interphase procedures: callables ``(g, interphase name) -> [(step,
+# params)]``
 #: (later rules - tactics targets of 37-A, political actions of 40 - may register theirs).
 INTERPHASE_CHILDREN: list[Callable[[Game, str], list[tuple[str, dict[str, Any]]]]] = []
 
@@ -1123,7 +1426,9 @@ class InterphaseProcedures(Step):
             year = M.current_turn(g).year + 1
             sides = [s for s in M.SIDES if planning_sectors(g, s) and _plans_needed(g, s, year)]
             if sides:
-                kids.append(("great-offensive-planning", {"sides": sides, "year": year, "mode": "winter"}))
+                kids.append(
+                    ("great-offensive-planning", {"sides": sides, "year": year, "mode": "winter"})
+                )
         i = int(f.params.get("_i", 0))
         if i >= len(kids):
             return None
@@ -1145,5 +1450,10 @@ hooks.register_check(hooks.VIEW_EXTRAS, view_extra)
 hooks.register_check(hooks.MOVE_CHECKS, offensive_attack_check)
 hooks.register_check(hooks.END_MOVEMENT_CHECKS, offensive_end_movement_check)
 
-STEPS: tuple[type[Step], ...] = (GreatOffensivePlanning, OffensiveHaltDecision, AuxiliaryDecision, InterphaseProcedures,
-                                 EndOfMilitaryTurn)
+STEPS: tuple[type[Step], ...] = (
+    GreatOffensivePlanning,
+    OffensiveHaltDecision,
+    AuxiliaryDecision,
+    InterphaseProcedures,
+    EndOfMilitaryTurn,
+)

@@ -12,7 +12,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 
 
-def bfs(starts: Iterable[int], step: Callable[[int], Iterable[int]], max_depth: int | None = None) -> dict[int, int]:
+def bfs(
+    starts: Iterable[int], step: Callable[[int], Iterable[int]], max_depth: int | None = None
+) -> dict[int, int]:
     """Distance (in steps) from the nearest start to every hex reachable through ``step``."""
     dist: dict[int, int] = {}
     q: deque[int] = deque()
@@ -32,7 +34,9 @@ def bfs(starts: Iterable[int], step: Callable[[int], Iterable[int]], max_depth: 
     return dist
 
 
-def bfs_path(start: int, goals: set[int], step: Callable[[int], Iterable[int]], max_depth: int | None = None) -> list[int] | None:
+def bfs_path(
+    start: int, goals: set[int], step: Callable[[int], Iterable[int]], max_depth: int | None = None
+) -> list[int] | None:
     """A shortest path (list of hexes, start first) from ``start`` to any goal, or None."""
     if start in goals:
         return [start]
@@ -59,7 +63,9 @@ def bfs_path(start: int, goals: set[int], step: Callable[[int], Iterable[int]], 
     return None
 
 
-def widest(starts: dict[int, float], step: Callable[[int], Iterable[tuple[int, float]]]) -> dict[int, float]:
+def widest(
+    starts: dict[int, float], step: Callable[[int], Iterable[tuple[int, float]]]
+) -> dict[int, float]:
     """Best bottleneck capacity from any start to every reachable node (inf = unlimited).
 
     ``starts`` maps a start node to its own capacity; ``step(u)`` yields ``(v, link

@@ -108,25 +108,34 @@ def set_vn(g: Game, nation: str, value: int, rule: str, reason: str) -> None:
     strategic.set_national_will(g, nation, r, rule, reason)
 
 
-def shift_parliament(g: Game, nation: str, boxes: int, rule: str, reason: str, to_defeatist: bool = False) -> None:
+def shift_parliament(
+    g: Game, nation: str, boxes: int, rule: str, reason: str, to_defeatist: bool = False
+) -> None:
     """Move the parliament marker (negative: toward defeatism), within the track."""
     lo, hi = int(values(g)["parliament"]["defeatist"]), int(values(g)["parliament"]["patriotic"])
     r = strategic.national_will(g, nation)
     before = r.parliament
     r.parliament = lo if to_defeatist else max(lo, min(hi, r.parliament + boxes))
     strategic.set_national_will(g, nation, r, rule, reason)
-    g.emit("parliament", f"{M.nation_name(g, nation)} parliament {before} -> {r.parliament} ({reason})", rule=rule,
-           nation=nation, parliament=r.parliament)
+    g.emit(
+        "parliament",
+        f"{M.nation_name(g, nation)} parliament {before} -> {r.parliament} ({reason})",
+        rule=rule,
+        nation=nation,
+        parliament=r.parliament,
+    )
 
 
 def immune_to_loss_vn(g: Game, nation: str, front: str) -> None:
-    """33 / 33-B: the nation ignores the VN effects of its military losses on ``front`` this turn."""
+    """33 / 33-B: the nation ignores the VN effects of its military losses on ``front`` this
+    turn."""
     rec_w(g).setdefault("loss_vn_immunity", {}).setdefault(nation, {})[front] = M.turn_index(g)
     M.touch(g)
 
 
 def ignores_loss_vn(g: Game, nation: str, front: str) -> bool:
-    """For the VN rules of 25: does ``nation`` ignore the VN effects of its losses on ``front`` now?"""
+    """For the VN rules of 25: does ``nation`` ignore the VN effects of its losses on ``front``
+    now?"""
     return rec(g).get("loss_vn_immunity", {}).get(nation, {}).get(front) == M.turn_index(g)
 
 
@@ -142,7 +151,7 @@ def victory_gain(g: Game, off: dict[str, Any]) -> dict[str, int]:
         own = cmd == "RU"
     else:
         k = {"none": 0, "limited": 1, "major": 2}[off.get("breakthrough", "none")]
-        own = (sector == "Italian" and cmd == "IT")
+        own = sector == "Italian" and cmd == "IT"
     gain = int(v[sector][k])
     if own and k == 2 and sector != "French":
         gain = int(v["own_sector_best"])
@@ -167,8 +176,10 @@ def defeat_effects(g: Game, off: dict[str, Any]) -> dict[str, int]:
     for n in off["nations"]:
         if n != cmd:
             out[n] = int(v["partner"])
-    objective_strong = any(mapdata.is_city(g, g.board.idx(h)) or offensive._is_fortress_hex(g, g.board.idx(h))
-                           for h in off["objective"])
+    objective_strong = any(
+        mapdata.is_city(g, g.board.idx(h)) or offensive._is_fortress_hex(g, g.board.idx(h))
+        for h in off["objective"]
+    )
     for n in off.get("defender_nations", []):
         if not M.is_major(g, n) or M.nation_side(g, n) == off["side"]:
             continue
@@ -190,7 +201,13 @@ def apply_political_effects(g: Game) -> None:
             paid = dict(off.get("vn_paid", {}))
             for n, total in sorted(gains.items()):
                 delta = total - int(paid.get(n, 0))
-                change_vn(g, n, delta, "LGG 33", f"great offensive on the {off['sector']} sector victorious")
+                change_vn(
+                    g,
+                    n,
+                    delta,
+                    "LGG 33",
+                    f"great offensive on the {off['sector']} sector victorious",
+                )
                 paid[n] = total
             off["vn_paid"] = paid
             off["cities_paid"] = list(off.get("cities", []))
@@ -199,8 +216,14 @@ def apply_political_effects(g: Game) -> None:
             off["vn_due"] = None
         if off.get("halted") == now and off.get("failed") and not off.get("defeat_paid"):
             for n, delta in sorted(defeat_effects(g, off).items()):
-                change_vn(g, n, delta, "LGG 33-B", f"great offensive on the {off['sector']} sector "
-                          f"{'defeated' if M.nation_side(g, n) == off['side'] else 'repulsed'}")
+                change_vn(
+                    g,
+                    n,
+                    delta,
+                    "LGG 33-B",
+                    f"great offensive on the {off['sector']} sector "
+                    f"{'defeated' if M.nation_side(g, n) == off['side'] else 'repulsed'}",
+                )
             for n in off.get("defender_nations", []):
                 if M.nation_side(g, n) != off["side"]:
                     immune_to_loss_vn(g, n, off["front"])
@@ -214,7 +237,10 @@ def conducted(g: Game, nation: str, y: int) -> bool:
 
 
 def suffered(g: Game, nation: str, y: int) -> bool:
-    return any(o["year"] == y and nation in o.get("defender_nations", []) for o in offensive.offensives(g).values())
+    return any(
+        o["year"] == y and nation in o.get("defender_nations", [])
+        for o in offensive.offensives(g).values()
+    )
 
 
 def _between(g: Game, y: int, a: str, b: str, front: str) -> bool:
@@ -261,9 +287,21 @@ def apply_obligations(g: Game) -> None:
     for n in sorted(g.state.alignment):
         if not M.is_major(g, n) or not obliged(g, n, y) or conducted(g, n, y) or suffered(g, n, y):
             continue
-        change_vn(g, n, int(values(g)["national_will"]["no_offensive"]), "LGG 30-B", "no great offensive this year")
+        change_vn(
+            g,
+            n,
+            int(values(g)["national_will"]["no_offensive"]),
+            "LGG 30-B",
+            "no great offensive this year",
+        )
         if y > 1915:
-            queue_weariness(g, n, "no great offensive conducted or suffered this year", "LGG 30-B", no_offensive=True)
+            queue_weariness(
+                g,
+                n,
+                "no great offensive conducted or suffered this year",
+                "LGG 30-B",
+                no_offensive=True,
+            )
 
 
 # ====================================================================== 34 weariness
@@ -337,24 +375,40 @@ def weariness_modifiers(g: Game, nation: str, flags: dict[str, Any]) -> Modifier
     wm = values(g)["weariness_modifiers"]
     mods = Modifiers()
     y = year(g)
-    enemy_won = any(o["year"] == y and nation in o.get("defender_nations", []) and o.get("victorious") is not None
-                    for o in offensive.offensives(g).values())
+    enemy_won = any(
+        o["year"] == y
+        and nation in o.get("defender_nations", [])
+        and o.get("victorious") is not None
+        for o in offensive.offensives(g).values()
+    )
     if enemy_won:
-        mods.add(int(wm["counter_offensive"]), "LGG 34-C", "the enemy won a great offensive (counter-offensive modifier)")
+        mods.add(
+            int(wm["counter_offensive"]),
+            "LGG 34-C",
+            "the enemy won a great offensive (counter-offensive modifier)",
+        )
     if y == 1916:
-        occupied = _capital_lost(g, nation) or (nation == "RU" and (not _holds(g, M.ENTENTE, "Moscow")
-                                                                      or not _holds(g, M.ENTENTE, "Petrograd"))
-                                                 and _russian_capitals_exist(g))
+        occupied = _capital_lost(g, nation) or (
+            nation == "RU"
+            and (not _holds(g, M.ENTENTE, "Moscow") or not _holds(g, M.ENTENTE, "Petrograd"))
+            and _russian_capitals_exist(g)
+        )
         if not occupied:
             mods.add(int(wm["year_1916"]), "LGG 34-C", "1916")
     if nation in M.st(g).get("revolution", []):
         mods.add(int(wm["revolution"]), "LGG 34-C", "revolution")
     if flags.get("failure") or flags.get("major_defeat"):
-        mods.add(int(wm["failure_or_major_defeat"]), "LGG 34-C", "failed great offensive or major defeat")
+        mods.add(
+            int(wm["failure_or_major_defeat"]), "LGG 34-C", "failed great offensive or major defeat"
+        )
     if flags.get("no_offensive") and y >= 1916:
         mods.add(int(wm["no_offensive"]), "LGG 34-C", "no great offensive this year")
     if flags.get("capital"):
-        mods.add(int(wm["hq_destroyed"]) * _hqs_destroyed_this_year(g, nation), "LGG 25-B", "HQs destroyed this year")
+        mods.add(
+            int(wm["hq_destroyed"]) * _hqs_destroyed_this_year(g, nation),
+            "LGG 25-B",
+            "HQs destroyed this year",
+        )
     return mods
 
 
@@ -369,17 +423,32 @@ def weariness_test(g: Game, nation: str, flags: dict[str, Any], reason: str) -> 
     weariness on Austria-Hungary and Turkey). Returns whether the power showed weariness."""
     why = weariness_exempt(g, nation)
     if why:
-        g.emit("weariness", f"{M.nation_name(g, nation)} takes no weariness test ({why})", rule="LGG 34-B")
+        g.emit(
+            "weariness",
+            f"{M.nation_name(g, nation)} takes no weariness test ({why})",
+            rule="LGG 34-B",
+        )
         return False
     table = g.ruleset.tables(g.scenario.table_overrides)["weariness"]
-    r = g.roll("d12", f"{M.nation_name(g, nation)}: weariness test ({reason})", "LGG 34",
-               modifiers=weariness_modifiers(g, nation, flags))
+    r = g.roll(
+        "d12",
+        f"{M.nation_name(g, nation)}: weariness test ({reason})",
+        "LGG 34",
+        modifiers=weariness_modifiers(g, nation, flags),
+    )
     res = table.lookup("test", r.modified)
-    rec_w(g).setdefault("weariness_tested", {}).setdefault(nation, {}).setdefault(str(year(g)), []).append(reason)
+    rec_w(g).setdefault("weariness_tested", {}).setdefault(nation, {}).setdefault(
+        str(year(g)), []
+    ).append(reason)
     if res.result != "W":
         g.emit("weariness", f"{M.nation_name(g, nation)} holds ({res.explain()})", rule="LGG 34")
         return False
-    g.emit("weariness", f"{M.nation_name(g, nation)} shows weariness ({res.explain()})", rule="LGG 34", nation=nation)
+    g.emit(
+        "weariness",
+        f"{M.nation_name(g, nation)} shows weariness ({res.explain()})",
+        rule="LGG 34",
+        nation=nation,
+    )
     apply_weariness(g, nation, effects=(1, 2, 3, 4))
     if nation == "DE":
         for ally in ("AH", "TR"):
@@ -391,7 +460,9 @@ def weariness_test(g: Game, nation: str, flags: dict[str, Any], reason: str) -> 
 
 
 @implements("LGG 34-D")
-def apply_weariness(g: Game, nation: str, effects: tuple[int, ...], cause: str = "weariness") -> None:
+def apply_weariness(
+    g: Game, nation: str, effects: tuple[int, ...], cause: str = "weariness"
+) -> None:
     """LGG 34-D: (1) parliament one box toward defeatism (1918+: straight to the defeatist box);
     (2) VN straight to box 20 unless already unstable, then the loss of a D12 and an
     instability test; (3) social tests -1 (except capitulation) until the end of the year;
@@ -404,9 +475,13 @@ def apply_weariness(g: Game, nation: str, effects: tuple[int, ...], cause: str =
         box = int(values(g)["national_will"]["weariness_box"])
         if not unstable(g, nation) and vn(g, nation) > box:
             set_vn(g, nation, box, "LGG 34-D", f"{cause}: straight to box {box}")
-        r = g.roll("d12", f"{M.nation_name(g, nation)}: national will lost to weariness", "LGG 34-D")
+        r = g.roll(
+            "d12", f"{M.nation_name(g, nation)}: national will lost to weariness", "LGG 34-D"
+        )
         change_vn(g, nation, -r.natural, "LGG 34-D", f"{cause}: loss of a D12")
-        rec_w(g).setdefault("instability_due", []).append({"nation": nation, "turn": M.turn_index(g), "rule": "LGG 34-D"})
+        rec_w(g).setdefault("instability_due", []).append(
+            {"nation": nation, "turn": M.turn_index(g), "rule": "LGG 34-D"}
+        )
     if 3 in effects:
         rec_w(g).setdefault("social_penalty", {})[nation] = year(g)
     if 4 in effects:
@@ -414,8 +489,13 @@ def apply_weariness(g: Game, nation: str, effects: tuple[int, ...], cause: str =
         r.weary_until = last_turn_of_year(g)
         strategic.set_national_will(g, nation, r, "LGG 34-D", cause)
     M.touch(g)
-    g.emit("weariness-effects", f"{M.nation_name(g, nation)}: weariness effects {', '.join(map(str, effects))} ({cause})",
-           rule="LGG 34-D", nation=nation, effects=list(effects))
+    g.emit(
+        "weariness-effects",
+        f"{M.nation_name(g, nation)}: weariness effects {', '.join(map(str, effects))} ({cause})",
+        rule="LGG 34-D",
+        nation=nation,
+        effects=list(effects),
+    )
 
 
 def social_test_modifier(g: Game, nation: str, capitulation: bool = False) -> int:
@@ -468,26 +548,56 @@ def collect_weariness_cases(g: Game) -> None:
             for n in off.get("defender_nations", []):
                 if _major_defeat(g, off, n):
                     off["major_defeat_tested"] = True
-                    queue_weariness(g, n, "major defeat in an enemy great offensive", "LGG 34-A", major_defeat=True)
+                    queue_weariness(
+                        g,
+                        n,
+                        "major defeat in an enemy great offensive",
+                        "LGG 34-A",
+                        major_defeat=True,
+                    )
         if off.get("halted") != now:
             continue
         cmd = off["command"]
         if y >= 1916 and off.get("failed"):
-            exempt = (off["side"] == M.CP and off["front"] == M.EAST and off.get("halt_reason", "").startswith("voluntary")
-                      and off.get("fair_throughout", True))
+            exempt = (
+                off["side"] == M.CP
+                and off["front"] == M.EAST
+                and off.get("halt_reason", "").startswith("voluntary")
+                and off.get("fair_throughout", True)
+            )
             if not exempt:
                 queue_weariness(g, cmd, "failure of its great offensive", "LGG 34-A", failure=True)
-            if cmd == "GB" and off["front"] == M.WEST and not conducted(g, "FR", y) and not suffered(g, "FR", y):
-                queue_weariness(g, "FR", "England's great offensive failed and France had none", "LGG 34-A")
-        retaken = cmd == "FR" and _holds(g, M.ENTENTE, "Strasbourg") and _holds(g, M.ENTENTE, "Metz")
-        if y >= 1918 and off["sector"] == "French" and cmd in ("FR", "DE") \
-                and off.get("halt_reason") != "end of the year" and not retaken:
-            queue_weariness(g, cmd, "halt of its great offensive (1918+)", "LGG 34-A", failure=off.get("failed"))
+            if (
+                cmd == "GB"
+                and off["front"] == M.WEST
+                and not conducted(g, "FR", y)
+                and not suffered(g, "FR", y)
+            ):
+                queue_weariness(
+                    g, "FR", "England's great offensive failed and France had none", "LGG 34-A"
+                )
+        retaken = (
+            cmd == "FR" and _holds(g, M.ENTENTE, "Strasbourg") and _holds(g, M.ENTENTE, "Metz")
+        )
+        if (
+            y >= 1918
+            and off["sector"] == "French"
+            and cmd in ("FR", "DE")
+            and off.get("halt_reason") != "end of the year"
+            and not retaken
+        ):
+            queue_weariness(
+                g, cmd, "halt of its great offensive (1918+)", "LGG 34-A", failure=off.get("failed")
+            )
     if y >= 1918 and 9 in M.current_turn(g).months:
         for n in ("FR", "DE"):
-            if n in g.state.alignment and not any(o["year"] == y and n in o["nations"] and o["sector"] == "French"
-                                                  for o in offensive.offensives(g).values()):
-                queue_weariness(g, n, "no great offensive launched by September (1918+)", "LGG 34-A")
+            if n in g.state.alignment and not any(
+                o["year"] == y and n in o["nations"] and o["sector"] == "French"
+                for o in offensive.offensives(g).values()
+            ):
+                queue_weariness(
+                    g, n, "no great offensive launched by September (1918+)", "LGG 34-A"
+                )
     if y >= 1918:
         for n in sorted(g.state.alignment):
             if not M.is_major(g, n):
@@ -496,23 +606,35 @@ def collect_weariness_cases(g: Game) -> None:
             done = int(rec(g).get("cities_tested", {}).get(f"{n}:{y}", 0))
             if lost >= 2 and lost > done:
                 rec_w(g).setdefault("cities_tested", {})[f"{n}:{y}"] = lost
-                queue_weariness(g, n, "major defeat: national cities lost (1918+)", "LGG 34-A", major_defeat=True)
+                queue_weariness(
+                    g,
+                    n,
+                    "major defeat: national cities lost (1918+)",
+                    "LGG 34-A",
+                    major_defeat=True,
+                )
 
 
 def _capital_lost_this_turn(g: Game, nation: str) -> bool:
     for i in range(g.board.n):
         if mapdata.is_capital(g, i) and mapdata.place_nation(g, i) == nation:
-            return mapdata.conquered_turn(g, i) == M.turn_index(g) and \
-                mapdata.controller(g, i) not in (None, M.nation_side(g, nation))
+            return mapdata.conquered_turn(g, i) == M.turn_index(g) and mapdata.controller(
+                g, i
+            ) not in (None, M.nation_side(g, nation))
     return False
 
 
 def _major_defeat(g: Game, off: dict[str, Any], nation: str) -> bool:
-    """34-A: an enemy great offensive took a city of ``nation`` and 5 (West) / 10 (East) more hexes."""
+    """34-A: an enemy great offensive took a city of ``nation`` and 5 (West) / 10 (East) more
+    hexes."""
     if not M.is_major(g, nation) or M.nation_side(g, nation) == off["side"]:
         return False
-    mine = [h for h in off.get("conquered", []) if mapdata.place_nation(g, g.board.idx(h)) == nation
-            or mapdata.country_of(g, g.board.idx(h)) == nation]
+    mine = [
+        h
+        for h in off.get("conquered", [])
+        if mapdata.place_nation(g, g.board.idx(h)) == nation
+        or mapdata.country_of(g, g.board.idx(h)) == nation
+    ]
     cities = [h for h in mine if mapdata.is_city(g, g.board.idx(h))]
     need = 5 if off["front"] == M.WEST else 10
     return bool(cities) and len(mine) - 1 >= need
@@ -523,7 +645,11 @@ def _national_cities_lost_this_year(g: Game, nation: str) -> int:
     side = M.nation_side(g, nation)
     n = 0
     for i in range(g.board.n):
-        if mapdata.is_city(g, i) and mapdata.place_nation(g, i) == nation and mapdata.controller(g, i) not in (None, side):
+        if (
+            mapdata.is_city(g, i)
+            and mapdata.place_nation(g, i) == nation
+            and mapdata.controller(g, i) not in (None, side)
+        ):
             t = mapdata.conquered_turn(g, i)
             if t is not None and t >= first:
                 n += 1
@@ -551,7 +677,9 @@ def collect_patriotic_cases(g: Game) -> None:
             for h in off["objective"]:
                 n = mapdata.country_of(g, g.board.idx(h))
                 if n and M.nation_side(g, n) not in (None, off["side"]):
-                    queue_patriotic(g, n, "defeated on its territory by an enemy great offensive", "LGG 35-A")
+                    queue_patriotic(
+                        g, n, "defeated on its territory by an enemy great offensive", "LGG 35-A"
+                    )
     for i in range(g.board.n):
         if mapdata.conquered_turn(g, i) != now:
             continue
@@ -575,24 +703,44 @@ def patriotic_test(g: Game, nation: str, reason: str) -> bool:
     mods = Modifiers()
     if _capital_lost(g, nation):
         mods.add(int(pv["capital_lost"]), "LGG 35-A", "capital lost")
-    r = g.roll("d12", f"{M.nation_name(g, nation)}: patriotic reaction ({reason})", "LGG 35-A", modifiers=mods)
+    r = g.roll(
+        "d12",
+        f"{M.nation_name(g, nation)}: patriotic reaction ({reason})",
+        "LGG 35-A",
+        modifiers=mods,
+    )
     if r.modified < int(pv["threshold"]):
         g.emit("patriotic", f"{M.nation_name(g, nation)}: no patriotic reaction", rule="LGG 35-A")
         return False
-    g.emit("patriotic", f"{M.nation_name(g, nation)}: patriotic reaction", rule="LGG 35-A", nation=nation)
+    g.emit(
+        "patriotic",
+        f"{M.nation_name(g, nation)}: patriotic reaction",
+        rule="LGG 35-A",
+        nation=nation,
+    )
     box = int(values(g)["national_will"]["patriotic_box"])
     if vn(g, nation) < box:
         set_vn(g, nation, box, "LGG 35-B", "patriotic reaction: straight to box 35")
-    p = g.roll("d12", f"{M.nation_name(g, nation)}: parliament after the patriotic reaction", "LGG 35-B")
+    p = g.roll(
+        "d12", f"{M.nation_name(g, nation)}: parliament after the patriotic reaction", "LGG 35-B"
+    )
     shift_parliament(g, nation, parliament_boxes(g, p.natural), "LGG 35-B", "patriotic reaction")
-    d = g.roll(str(pv["production_die"]), f"{M.nation_name(g, nation)}: civilian production after the patriotic reaction",
-               "LGG 35-B")
+    d = g.roll(
+        str(pv["production_die"]),
+        f"{M.nation_name(g, nation)}: civilian production after the patriotic reaction",
+        "LGG 35-B",
+    )
     drop = 1 if d.natural % 2 else 2
     prod = g.state.tracks.setdefault("civilian_production", {})
     prod[nation] = int(prod.get(nation, 0)) - drop
     M.touch(g)
-    g.emit("production", f"{M.nation_name(g, nation)} civilian production down {drop} box(es) (no VN effect)",
-           rule="LGG 35-B", nation=nation, drop=drop)
+    g.emit(
+        "production",
+        f"{M.nation_name(g, nation)} civilian production down {drop} box(es) (no VN effect)",
+        rule="LGG 35-B",
+        nation=nation,
+        drop=drop,
+    )
     return True
 
 

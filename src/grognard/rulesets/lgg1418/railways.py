@@ -34,7 +34,8 @@ def rail_gauge(g: Game, i: int) -> str | None:
 
 
 def rail_usable(g: Game, side: str, i: int) -> bool:
-    """A rail hex ``side`` may use now: its standard, controlled, no enemy unit, no siege, not neutral."""
+    """A rail hex ``side`` may use now: its standard, controlled, no enemy unit, no siege, not
+    neutral."""
     return i in usable_rail(g, side)
 
 
@@ -69,7 +70,9 @@ def _rail_open_to(g: Game, side: str) -> list[int]:
 
 def rail_graph(g: Game, side: str) -> dict[int, list[tuple[int, float]]]:
     """Usable rail links of ``side`` in the current position, for every hex with one:
-    hex -> [(neighbour, capacity; inf when the section is not limited)] (computed once per position)."""
+    hex -> [(neighbour, capacity; inf when the section is not limited)] (computed once per
+    position).
+    """
 
     def compute() -> dict[int, list[tuple[int, float]]]:
         usable = usable_rail(g, side)
@@ -91,8 +94,11 @@ def _open_graph(g: Game, side: str) -> dict[int, list[tuple[int, float]]]:
         open_ = set(_rail_open_to(g, side))
         out: dict[int, list[tuple[int, float]]] = {}
         for i, all_links in mapdata.rail_link_table(g):
-            links = [(j, float(a["capacity"]) if a.get("capacity") else math.inf)
-                     for j, a in all_links if j in open_]
+            links = [
+                (j, float(a["capacity"]) if a.get("capacity") else math.inf)
+                for j, a in all_links
+                if j in open_
+            ]
             if links:
                 out[i] = links
         return out
@@ -119,7 +125,8 @@ def own_network(g: Game, side: str) -> set[int]:
 def _home_rail(g: Game, side: str) -> set[int]:
     """Usable rail hexes of ``side`` in its own countries (where its national network starts)."""
     return {
-        i for i in usable_rail(g, side)
+        i
+        for i in usable_rail(g, side)
         if (n := mapdata.country_of(g, i)) is not None and M.nation_side(g, n) == side
     }
 
@@ -161,7 +168,9 @@ def rail_path(g: Game, side: str, start: int, goal: int) -> list[int] | None:
 def rail_tree(g: Game, side: str, start: int) -> dict[int, int | None]:
     """Breadth-first tree of ``side``'s usable railway from ``start``, at most 40 steps deep
     (hex -> the hex it is reached from); the first path found to a hex is the one
-    :func:`grognard.rulesets.lgg1418.paths.bfs_path` would give (computed once per position and start)."""
+    :func:`grognard.rulesets.lgg1418.paths.bfs_path` would give (computed once per position and
+    start).
+    """
 
     def compute() -> dict[int, int | None]:
         graph = rail_graph(g, side)
@@ -190,7 +199,9 @@ def journey_length(g: Game, path: list[int]) -> int:
     cache = mapdata.static(g)
     outer_hexes = cache.get("outer_hexes")
     if outer_hexes is None:
-        outer_hexes = cache["outer_hexes"] = frozenset(i for i in g.board.points if mapdata.is_outer_hex(g, i))
+        outer_hexes = cache["outer_hexes"] = frozenset(
+            i for i in g.board.points if mapdata.is_outer_hex(g, i)
+        )
     if not outer_hexes:
         return n
     outer = int(M.data(g).rail["outer_hex_counts"])
@@ -274,7 +285,9 @@ def converted_neighbour_ok(g: Game, side: str, i: int, chain: set[int], known: b
     (4-A: every unread enemy marker on the line taken for a decoy); False: the true network."""
     from grognard.rulesets.lgg1418 import knowledge
 
-    net = (knowledge.as_known(g, side, lambda: own_network(g, side)) if known else own_network(g, side)) | chain
+    net = (
+        knowledge.as_known(g, side, lambda: own_network(g, side)) if known else own_network(g, side)
+    ) | chain
     if any(j in net for j, _ in mapdata.rail_links(g, i)):
         return True
     return mapdata.port_size(g, i) is not None and mapdata.controller(g, i) == side

@@ -68,14 +68,20 @@ def hq_ghq_distance(g: Game, army: str) -> int | None:
     enemy = M.other_side(side)
 
     def open_hex(i: int) -> bool:
-        return not (mapdata.hex_impassable(g, i) or mapdata.is_neutral_hex(g, i) or mapdata.controller(g, i) == enemy)
+        return not (
+            mapdata.hex_impassable(g, i)
+            or mapdata.is_neutral_hex(g, i)
+            or mapdata.controller(g, i) == enemy
+        )
 
     ports: list[int] = []
     if nation in SEA_FREE_NATIONS:
         for i in g.board.points:
             if not open_hex(i):
                 continue
-            if (mapdata.port_size(g, i) and mapdata.controller(g, i) == side) or g.state.marker("landing", g.board.label(i)):
+            if (mapdata.port_size(g, i) and mapdata.controller(g, i) == side) or g.state.marker(
+                "landing", g.board.label(i)
+            ):
                 ports.append(i)
     port_set = set(ports)
     dist = {a: 0}
@@ -137,7 +143,8 @@ def reaction_modifiers(g: Game, side: str, front: str, army: str) -> Modifiers:
 
 
 def _initiative_modifier(g: Game, side: str, front: str) -> int:
-    """6-B; in the August 1914 pre-turn, before the initiative phase, the fixed August holder (3-C)."""
+    """6-B; in the August 1914 pre-turn, before the initiative phase, the fixed August holder
+    (3-C)."""
     if front not in M.st(g).get("initiative", {}):
         table = M.data(g).powers.get("august_1914", {})
         holder = table.get(front, {}).get("initiative")
@@ -168,7 +175,9 @@ def why_not_react(g: Game, side: str, front: str, army: str) -> str | None:
     if front not in army_fronts(g, army):
         return f"army {army} is not on the {front} front"
     if M.ghq_piece(g, M.army_nation(g, army)) is None:
-        return f"{M.nation_name(g, M.army_nation(g, army))} has no GHQ: no reaction test is possible"
+        return (
+            f"{M.nation_name(g, M.army_nation(g, army))} has no GHQ: no reaction test is possible"
+        )
     if M.st(g).get("retreated", {}).get(army) == M.turn_index(g):
         return f"army {army} made a strategic retreat during the opponent's turn (19-C)"
     barred = M.st(g).get("no_reaction", {}).get(army)
@@ -176,9 +185,13 @@ def why_not_react(g: Game, side: str, front: str, army: str) -> str | None:
         return f"army {army} may not react: {barred}"
     if int(M.st(g).get("reaction_activated", {}).get(army, 0)) > 0:
         return f"army {army} has already reacted this turn"
-    if doctrine.doctrine(g, M.army_nation(g, army), front) == "combined" and \
-            M.st(g).get("attacked", {}).get(army) == M.turn_index(g):
-        return f"in Combined Doctrine army {army}, which attacked in its own turn, may not react (36.5-A)"
+    if doctrine.doctrine(g, M.army_nation(g, army), front) == "combined" and M.st(g).get(
+        "attacked", {}
+    ).get(army) == M.turn_index(g):
+        return (
+            f"in Combined Doctrine army {army}, which attacked in its own turn, may not react"
+            " (36.5-A)"
+        )
     return None
 
 
@@ -247,7 +260,10 @@ class Reaction(Step):
         if t != "react":
             raise IllegalAction(self.rule, "react with an army or decline")
         if reaction_used(g, side, front):
-            raise IllegalAction("LGG 20-A", f"{side} has already made its reaction test on the {front} front this turn")
+            raise IllegalAction(
+                "LGG 20-A",
+                f"{side} has already made its reaction test on the {front} front this turn",
+            )
         why = why_not_react(g, side, front, str(action.get("army")))
         if why:
             raise IllegalAction("LGG 20-A", why)
@@ -268,11 +284,22 @@ class Reaction(Step):
         M.st(g).setdefault("reacted", {}).setdefault(side, []).append(front)
         M.touch(g)
         target = reaction_target(g, army)
-        r = g.roll("d12", f"reaction of {side} on the {front} front (needs {target})", "LGG 20-A",
-                   modifiers=reaction_modifiers(g, side, front, army))
+        r = g.roll(
+            "d12",
+            f"reaction of {side} on the {front} front (needs {target})",
+            "LGG 20-A",
+            modifiers=reaction_modifiers(g, side, front, army),
+        )
         ok = r.modified >= target
-        g.emit("reaction", f"{side}'s reaction with army {army} {'succeeds' if ok else 'fails'}", rule="LGG 20-A",
-               side=side, front=front, army=army, success=ok)
+        g.emit(
+            "reaction",
+            f"{side}'s reaction with army {army} {'succeeds' if ok else 'fails'}",
+            rule="LGG 20-A",
+            side=side,
+            front=front,
+            army=army,
+            success=ok,
+        )
         if not ok:
             return
         from grognard.rulesets.lgg1418.activation import activation_params

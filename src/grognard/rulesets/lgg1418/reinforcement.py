@@ -60,8 +60,14 @@ def add_pr(g: Game, nation: str, amount: int, rule: str, reason: str) -> None:
     rec["stock"] = int(rec["stock"]) + amount
     M.touch(g)
     side = M.nation_side(g, nation) or ""
-    fog.emit_private(g, side, "pr", f"{M.nation_name(g, nation)} PR {amount:+d} ({reason}): stock {rec['stock']}", None,
-                     rule=rule)
+    fog.emit_private(
+        g,
+        side,
+        "pr",
+        f"{M.nation_name(g, nation)} PR {amount:+d} ({reason}): stock {rec['stock']}",
+        None,
+        rule=rule,
+    )
 
 
 @implements("LGG 5-C")
@@ -75,7 +81,9 @@ def pr_cap(g: Game, nation: str) -> int:
     if M.current_turn(g).year > 1915:
         return twice
     maxima = rec["stock_max_1914_1915"]
-    cap = int(maxima.get(nation, maxima["minor"])) if M.is_major(g, nation) else int(maxima["minor"])
+    cap = (
+        int(maxima.get(nation, maxima["minor"])) if M.is_major(g, nation) else int(maxima["minor"])
+    )
     if g.opt("pr-cap-1914-15") == "both":
         return min(cap, twice)
     return cap
@@ -91,8 +99,14 @@ def apply_pr_caps(g: Game) -> None:
             pr(g, nation)["stock"] = cap
             M.touch(g)
             side = M.nation_side(g, nation) or ""
-            fog.emit_private(g, side, "pr", f"{M.nation_name(g, nation)} PR stock cut from {stock} to {cap}", None,
-                             rule="LGG 5-C")
+            fog.emit_private(
+                g,
+                side,
+                "pr",
+                f"{M.nation_name(g, nation)} PR stock cut from {stock} to {cap}",
+                None,
+                rule="LGG 5-C",
+            )
 
 
 @implements("LGG 5-B")
@@ -102,7 +116,8 @@ def restoration_budget(g: Game, nation: str) -> int:
 
 
 def _rest(g: Game, nation: str) -> dict[str, Any]:
-    """The restoration record of this reinforcement phase (read-only: created by :func:`open_restorations`)."""
+    """The restoration record of this reinforcement phase (read-only: created by
+    :func:`open_restorations`)."""
     rec = M.st(g).get("restorations", {}).get(nation)
     if rec is None:
         return {"budget": restoration_budget(g, nation), "spent": 0, "slots": {}}
@@ -111,8 +126,10 @@ def _rest(g: Game, nation: str) -> dict[str, Any]:
 
 def open_restorations(g: Game) -> None:
     """LGG 5-B: at the start of the phase each power's restoration budget is half its stock."""
-    M.st(g)["restorations"] = {n: {"budget": restoration_budget(g, n), "spent": 0, "slots": {}}
-                               for n in sorted(g.state.tracks.get("pr", {}))}
+    M.st(g)["restorations"] = {
+        n: {"budget": restoration_budget(g, n), "spent": 0, "slots": {}}
+        for n in sorted(g.state.tracks.get("pr", {}))
+    }
     M.touch(g)
 
 
@@ -136,7 +153,9 @@ def restoration_slot(g: Game, p: Piece) -> tuple[str, int] | None:
         return ("garrison", 10**6)
     army = command_army(g, p)
     if army:
-        cap = int(rec["main_army_restorations"] if army in _main_armies(g) else rec["hq_restorations"])
+        cap = int(
+            rec["main_army_restorations"] if army in _main_armies(g) else rec["hq_restorations"]
+        )
         key = f"hq:{army}"
         if slots.get(key, 0) < cap:
             return (key, cap)
@@ -163,8 +182,13 @@ def why_not_restore(g: Game, side: str, p: Piece) -> tuple[str, str] | None:
     cost = restore_cost(g, p)
     rest = _rest(g, p.nation)
     if rest["spent"] + cost > rest["budget"]:
-        return ("LGG 5-B", f"{M.nation_name(g, p.nation)} may spend only {rest['budget']} PR on restorations this turn "
-                           "(half its stock, rounded up)")
+        return (
+            "LGG 5-B",
+            (
+                f"{M.nation_name(g, p.nation)} may spend only {rest['budget']} PR on restorations"
+                " this turn (half its stock, rounded up)"
+            ),
+        )
     if pr_stock(g, p.nation) < cost:
         return ("LGG 5-B", f"{M.nation_name(g, p.nation)} has no PR left")
     if restoration_slot(g, p) is None:
@@ -183,8 +207,14 @@ def restore_cost(g: Game, p: Piece) -> int:
 def restore(g: Game, p: Piece) -> None:
     if is_isolated(g, p, "pr"):  # 4-A: accepted from what the owner knew; the true position bars it
         knowledge.remember_cut(g, p.side, [p.id], "isolation")
-        knowledge.refuse_on_hidden_fact(g, p.side, f"{p.id} cannot be restored: it is isolated (an enemy marker on its "
-                                        "supply line holds units)", f"{p.side} finds a supply line cut", "LGG 5-B")
+        knowledge.refuse_on_hidden_fact(
+            g,
+            p.side,
+            f"{p.id} cannot be restored: it is isolated (an enemy marker on its "
+            "supply line holds units)",
+            f"{p.side} finds a supply line cut",
+            "LGG 5-B",
+        )
         return
     cost = restore_cost(g, p)
     if p.attrs.get("assault") == "reduced":
@@ -196,7 +226,14 @@ def restore(g: Game, p: Piece) -> None:
     rest["slots"][slot[0]] = rest["slots"].get(slot[0], 0) + 1
     pr(g, p.nation)["stock"] = pr_stock(g, p.nation) - cost
     M.set_face(g, p, "full")
-    fog.emit_private(g, p.side, "restore", f"{p.id} restored to full strength ({cost} PR, {slot[0]})", None, rule="LGG 5-B")
+    fog.emit_private(
+        g,
+        p.side,
+        "restore",
+        f"{p.id} restored to full strength ({cost} PR, {slot[0]})",
+        None,
+        rule="LGG 5-B",
+    )
 
 
 # ====================================================================== conversions (5-D)
@@ -212,7 +249,9 @@ def why_not_convert(g: Game, side: str, p: Piece, how: str) -> tuple[str, str] |
     out_of_combat = p.loc == Loc.box(M.OUT_OF_COMBAT)
     if M.hex_of(g, p) is None and not out_of_combat:
         return ("LGG 5-D", f"{p.id} is not in play")
-    if not out_of_combat and not knowledge.may_be_supplied(g, p):  # 4-A: from what the owner may know
+    if not out_of_combat and not knowledge.may_be_supplied(
+        g, p
+    ):  # 4-A: from what the owner may know
         return ("LGG 5-D", "the unit to be converted must be supplied")
     if how == "reduce":
         if p.face != "full" or "reduced" not in p.faces:
@@ -245,8 +284,14 @@ def apply_conversion(g: Game, p: Piece, how: str) -> None:
         barred = ("isolation", "it is isolated")
     if barred:  # 4-A: accepted from what the owner knew; the true position bars it
         knowledge.remember_cut(g, p.side, [p.id], barred[0])
-        knowledge.refuse_on_hidden_fact(g, p.side, f"{p.id} cannot be converted into PR: {barred[1]} (an enemy marker "
-                                        "on its supply line holds units)", f"{p.side} finds a supply line cut", "LGG 5-D")
+        knowledge.refuse_on_hidden_fact(
+            g,
+            p.side,
+            f"{p.id} cannot be converted into PR: {barred[1]} (an enemy marker "
+            "on its supply line holds units)",
+            f"{p.side} finds a supply line cut",
+            "LGG 5-D",
+        )
         return
     gain = conversion_gain(g, p, how)
     h = M.hex_of(g, p) if on_map else None
@@ -266,17 +311,33 @@ def left_alone_with_enemy(g: Game, side: str, h: int) -> None:
     withdraw one hex as in 13-A (not while a battle is being fought there: the battle decides)."""
     from grognard.rulesets.lgg1418.interception import _withdrawers
 
-    if h not in M.enemy_present_hexes(g, side) or any(f.step.startswith("battle") for f in g.state.frames):
+    if h not in M.enemy_present_hexes(g, side) or any(
+        f.step.startswith("battle") for f in g.state.frames
+    ):
         return
     withdraw = _withdrawers(g, side, h)
     if not withdraw:
         return
     lab = g.board.label(h)
     act = M.st(g).get("activation") or {}
-    g.emit("reveal", f"the {side} stack at {lab} holds no corps any more: its headquarters must withdraw",
-           rule="LGG 13-A", reveal=True, hex=lab)
-    g.push("forced-withdrawal", {"side": side, "hex": lab, "pieces": [q.id for q in withdraw],
-                                 "mover": M.other_side(side), "activation": int(act.get("serial", 0)), "rule": "LGG 13-A"})
+    g.emit(
+        "reveal",
+        f"the {side} stack at {lab} holds no corps any more: its headquarters must withdraw",
+        rule="LGG 13-A",
+        reveal=True,
+        hex=lab,
+    )
+    g.push(
+        "forced-withdrawal",
+        {
+            "side": side,
+            "hex": lab,
+            "pieces": [q.id for q in withdraw],
+            "mover": M.other_side(side),
+            "activation": int(act.get("serial", 0)),
+            "rule": "LGG 13-A",
+        },
+    )
 
 
 def conversion_actions(g: Game, side: str) -> list[Action]:
@@ -442,7 +503,11 @@ def placement_targets(g: Game, p: Piece) -> list[dict[str, str]]:
         if hq is None or not M.on_map(g, hq):
             continue
         for i, plist in sorted(M.occupied(g, side).items()):
-            stack = [q for q in plist if M.is_unit(q) and not M.in_reserve(q) and command_army(g, q) == army]
+            stack = [
+                q
+                for q in plist
+                if M.is_unit(q) and not M.in_reserve(q) and command_army(g, q) == army
+            ]
             if not stack:
                 continue
             if from1915:
@@ -458,7 +523,12 @@ def placement_targets(g: Game, p: Piece) -> list[dict[str, str]]:
         if _stack_after(g, side, i, p) is None:
             add("at", g.board.label(i))
     ghq = M.ghq_piece(g, p.nation)
-    if ghq is not None and M.on_map(g, ghq) and p.type not in ("hq", "ghq") and _reserve_room(g, ghq):
+    if (
+        ghq is not None
+        and M.on_map(g, ghq)
+        and p.type not in ("hq", "ghq")
+        and _reserve_room(g, ghq)
+    ):
         add("reserve", ghq.id)
     if p.type in ("hq", "ghq"):
         out = [t for t in out if "at" in t]
@@ -482,8 +552,14 @@ def place(g: Game, p: Piece, target: dict[str, str]) -> None:
         where = f"the reserve of {target['reserve']}"
     M.set_attr(g, p, "arrive_at", None)
     M.set_attr(g, p, "return_to_army", None)
-    fog.emit_private(g, p.side, "reinforcement", f"{p.id} arrives at {where}", f"{p.side} places reinforcements",
-                     rule="LGG 5-A")
+    fog.emit_private(
+        g,
+        p.side,
+        "reinforcement",
+        f"{p.id} arrives at {where}",
+        f"{p.side} places reinforcements",
+        rule="LGG 5-A",
+    )
 
 
 def arrivals(g: Game, side: str) -> list[Piece]:
@@ -498,13 +574,17 @@ def arrivals(g: Game, side: str) -> list[Piece]:
 def moujiks_due(g: Game) -> bool:
     """LGG 5-E: from October 1914 Russia receives moujiks each turn (if Russia is at war)."""
     rec = M.data(g).recruits
-    return M.nation_side(g, "RU") is not None and M.turn_at_or_after(g, str(rec["moujiks_from"])) \
+    return (
+        M.nation_side(g, "RU") is not None
+        and M.turn_at_or_after(g, str(rec["moujiks_from"]))
         and not M.current_turn(g).pre_turn
+    )
 
 
 @implements("LGG 5-E")
 def create_moujiks(g: Game, choice: str) -> list[Piece]:
-    """LGG 5-E: 2 mobilised infantry 2.3.3 or 1 Cossack cavalry 2-3-6, into Russia's arrivals box."""
+    """LGG 5-E: 2 mobilised infantry 2.3.3 or 1 Cossack cavalry 2-3-6, into Russia's arrivals
+    box."""
     spec = M.data(g).recruits["moujiks"][choice]
     side = M.nation_side(g, "RU")
     assert side is not None
@@ -512,17 +592,37 @@ def create_moujiks(g: Game, choice: str) -> list[Piece]:
     for _ in range(int(spec["count"])):
         n = int(M.st(g).get("new_pieces", 0)) + 1
         M.st(g)["new_pieces"] = n
-        p = Piece(id=f"RU-moujik-{n}", type="corps", side=side, nation="RU", face="full", loc=NOWHERE,
-                  attrs={"arm": spec["arm"], "morale": spec["morale"], "code": spec["code"], "moujik": True},
-                  faces={"full": dict(spec["full"]), "reduced": dict(spec["reduced"])}, name=f"Moujiks {n}")
+        p = Piece(
+            id=f"RU-moujik-{n}",
+            type="corps",
+            side=side,
+            nation="RU",
+            face="full",
+            loc=NOWHERE,
+            attrs={
+                "arm": spec["arm"],
+                "morale": spec["morale"],
+                "code": spec["code"],
+                "moujik": True,
+            },
+            faces={"full": dict(spec["full"]), "reduced": dict(spec["reduced"])},
+            name=f"Moujiks {n}",
+        )
         g.state.add_piece(p)
         M.move_piece(g, p, Loc.box(M.arrivals_box("RU")))
         made.append(p)
-    fog.emit_private(g, side, "moujiks", f"Russia receives {spec['title']}", "Russia receives its moujiks", rule="LGG 5-E")
+    fog.emit_private(
+        g,
+        side,
+        "moujiks",
+        f"Russia receives {spec['title']}",
+        "Russia receives its moujiks",
+        rule="LGG 5-E",
+    )
     return made
 
 
-# ====================================================================== main army (5-F), GHQ reserve (5-G), HQs (5-H)
+# ==================================================== main army (5-F), GHQ reserve (5-G), HQs (5-H)
 @implements("LGG 5-F")
 def why_not_main_army(g: Game, side: str, front: str, army: str) -> str | None:
     """LGG 5-F: one main army per side and front; on the East the change is allowed only from
@@ -550,16 +650,27 @@ def set_main_army(g: Game, side: str, front: str, army: str, rule: str = "LGG 5-
     if old and old != army:
         s.setdefault("main_army_stale", []).append(old)
     M.touch(g)
-    g.emit("main-army", f"{side}: {army} is the main army on the {front} front", rule=rule, side=side, front=front,
-           army=army)
+    g.emit(
+        "main-army",
+        f"{side}: {army} is the main army on the {front} front",
+        rule=rule,
+        side=side,
+        front=front,
+        army=army,
+    )
 
 
 def _land_connected(g: Game, a: int, b: int) -> bool:
     from grognard.rulesets.lgg1418 import paths
 
     def step(u: int) -> list[int]:
-        return [j for j in g.board.neighbors(u) if not mapdata.hex_impassable(g, j) and not mapdata.is_neutral_hex(g, j)
-                and not mapdata.hexside_impassable(g, u, j)]
+        return [
+            j
+            for j in g.board.neighbors(u)
+            if not mapdata.hex_impassable(g, j)
+            and not mapdata.is_neutral_hex(g, j)
+            and not mapdata.hexside_impassable(g, u, j)
+        ]
 
     if a == b:
         return True
@@ -574,13 +685,21 @@ def _land_components(g: Game, step: Any) -> dict[int, int]:
     neutral, so the pieces are computed once per board, weather and alignment)."""
     from grognard.rulesets.lgg1418 import paths
 
-    key = ("land-components", tuple(sorted(M.st(g).get("weather", {}).items())), tuple(sorted(g.state.alignment.items())))
+    key = (
+        "land-components",
+        tuple(sorted(M.st(g).get("weather", {}).items())),
+        tuple(sorted(g.state.alignment.items())),
+    )
     cache = mapdata.static(g)
     comp: dict[int, int] | None = cache.get(key)
     if comp is None:
         comp = {}
         for start in range(g.board.n):
-            if start in comp or mapdata.hex_impassable(g, start) or mapdata.is_neutral_hex(g, start):
+            if (
+                start in comp
+                or mapdata.hex_impassable(g, start)
+                or mapdata.is_neutral_hex(g, start)
+            ):
                 continue
             for h in paths.bfs([start], step):
                 comp[h] = start
@@ -596,7 +715,10 @@ def why_not_ghq_reserve(g: Game, side: str, p: Piece) -> str | None:
         return "only your own units join a GHQ reserve"
     ghq = M.ghq_piece(g, p.nation)
     if ghq is None or not M.on_map(g, ghq):
-        return f"{M.nation_name(g, p.nation)} has no GHQ on the map (same nationality as the GHQ required)"
+        return (
+            f"{M.nation_name(g, p.nation)} has no GHQ on the map (same nationality as the GHQ"
+            " required)"
+        )
     c = M.carrier(g, p)
     if c is not None and c.id == ghq.id and M.in_reserve(p):
         return f"{p.id} is already in the GHQ reserve"
@@ -629,15 +751,26 @@ def destroy_hq(g: Game, hq: Piece, rule: str) -> None:
     M.move_piece(g, hq, Loc.box(M.DESTROYED_HQ))
     M.st(g).setdefault("destroyed_hq", {})[hq.id] = M.turn_index(g)
     M.touch(g)
-    fog.emit_private(g, hq.side, "hq-destroyed", f"{hq.id} is destroyed", f"an {hq.side} headquarters is destroyed",
-                     rule=rule)
+    fog.emit_private(
+        g,
+        hq.side,
+        "hq-destroyed",
+        f"{hq.id} is destroyed",
+        f"an {hq.side} headquarters is destroyed",
+        rule=rule,
+    )
 
 
 def hqs_due_back(g: Game, side: str) -> list[Piece]:
     out = []
     for pid, t in sorted(M.st(g).get("destroyed_hq", {}).items()):
         p = g.state.pieces.get(pid)
-        if p is not None and p.side == side and p.loc == Loc.box(M.DESTROYED_HQ) and int(t) < M.turn_index(g):
+        if (
+            p is not None
+            and p.side == side
+            and p.loc == Loc.box(M.DESTROYED_HQ)
+            and int(t) < M.turn_index(g)
+        ):
             out.append(p)
     return out
 
@@ -651,7 +784,9 @@ def hq_return_spots(g: Game, hq: Piece) -> list[int]:
     if hq.type == "hq":
         army = str(hq.attrs.get("army"))
         for i, plist in sorted(M.occupied(g, side).items()):
-            mine = any(M.is_unit(q) and not M.in_reserve(q) and command_army(g, q) == army for q in plist)
+            mine = any(
+                M.is_unit(q) and not M.in_reserve(q) and command_army(g, q) == army for q in plist
+            )
             if mine and _stack_after(g, side, i, hq) is None:
                 spots.append(i)
         if spots:
@@ -661,7 +796,8 @@ def hq_return_spots(g: Game, hq: Piece) -> list[int]:
 
 # ====================================================================== steps
 def schedule_matches(g: Game, when: int | str, t: Any) -> bool:
-    """A schedule entry's turn: a calendar id or label, or a 1-based position on the scenario's turns."""
+    """A schedule entry's turn: a calendar id or label, or a 1-based position on the scenario's
+    turns."""
     if isinstance(when, int):
         from grognard.rulesets.lgg1418.turn import scenario_turns
 
@@ -718,8 +854,14 @@ class ReinforcementPhase(Step):
                     M.set_attr(g, p, "arrive_at", e.at)
             if e.pieces:
                 side = g.state.pieces[e.pieces[0]].side
-                fog.emit_private(g, side, "arrivals", f"reinforcements due: {', '.join(e.pieces)}",
-                                 f"{side} receives reinforcements", rule="LGG 5-A")
+                fog.emit_private(
+                    g,
+                    side,
+                    "arrivals",
+                    f"reinforcements due: {', '.join(e.pieces)}",
+                    f"{side} receives reinforcements",
+                    rule="LGG 5-A",
+                )
 
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
         if f.params["mode"] == "none":
@@ -769,13 +911,19 @@ class ReinforcementSide(Step):
         if full:
             for hq in hqs_due_back(g, side):
                 for i in hq_return_spots(g, hq):
-                    out.append({"type": "return-hq", "side": side, "hq": hq.id, "at": g.board.label(i)})
+                    out.append(
+                        {"type": "return-hq", "side": side, "hq": hq.id, "at": g.board.label(i)}
+                    )
             for p in sorted(M.iter_units(g, side), key=lambda p: p.id):
                 if M.is_corps(p) and p.face == "reduced" and why_not_restore(g, side, p) is None:
                     out.append({"type": "restore", "side": side, "unit": p.id})
                 if M.on_map(g, p) and why_not_ghq_reserve(g, side, p) is None:
                     out.append({"type": "to-ghq-reserve", "side": side, "unit": p.id})
-                if p.type in ("corps", "artillery", "tank") and not M.is_garrison(p) and not M.army_number(g, p):
+                if (
+                    p.type in ("corps", "artillery", "tank")
+                    and not M.is_garrison(p)
+                    and not M.army_number(g, p)
+                ):
                     if p.attrs.get("attached"):
                         out.append({"type": "detach", "side": side, "unit": p.id})
                     for a in sorted(M.armies_of(g, side)):
@@ -814,7 +962,10 @@ class ReinforcementSide(Step):
         t = action.get("type")
         full = f.params["mode"] == "full"
         if full and self._moujik_choice_pending(g, side) and t != "moujiks":
-            raise IllegalAction("LGG 5-E", "Russia must first choose its moujiks: 2 infantry 2.3.3 or 1 Cossack 2-3-6")
+            raise IllegalAction(
+                "LGG 5-E",
+                "Russia must first choose its moujiks: 2 infantry 2.3.3 or 1 Cossack 2-3-6",
+            )
         if t == "end-reinforcement":
             why = self._pending(g, side, full)
             if why:
@@ -826,12 +977,17 @@ class ReinforcementSide(Step):
                 raise IllegalAction("LGG 5-A", f"{p.id} is not waiting to be placed")
             target = {k: action[k] for k in ("at", "reserve") if k in action}
             if len(target) != 1 or target not in placement_targets(g, p):
-                raise IllegalAction("LGG 5-A", f"{p.id} may not be placed there (an army stack of its nation, a "
-                                    "non-isolated national city or an HQ/GHQ reserve, its own army's units with "
-                                    "their HQ, stacking respected)")
+                raise IllegalAction(
+                    "LGG 5-A",
+                    f"{p.id} may not be placed there (an army stack of its nation, a "
+                    "non-isolated national city or an HQ/GHQ reserve, its own army's units with "
+                    "their HQ, stacking respected)",
+                )
             return
         if not full:
-            raise IllegalAction("LGG 5", "on the first turn only the scheduled reinforcements are placed")
+            raise IllegalAction(
+                "LGG 5", "on the first turn only the scheduled reinforcements are placed"
+            )
         if t == "moujiks":
             if not self._moujik_choice_pending(g, side):
                 raise IllegalAction("LGG 5-E", "no moujiks are due")
@@ -869,8 +1025,11 @@ class ReinforcementSide(Step):
                 raise IllegalAction("LGG 5-H", f"{hq.id} is not due back this turn")
             at = str(action.get("at", ""))
             if not g.board.has_label(at) or g.board.idx(at) not in hq_return_spots(g, hq):
-                raise IllegalAction("LGG 5-H", "a destroyed HQ returns with a unit of its army, failing that in a "
-                                    "national city (a GHQ in a national city)")
+                raise IllegalAction(
+                    "LGG 5-H",
+                    "a destroyed HQ returns with a unit of its army, failing that in a "
+                    "national city (a GHQ in a national city)",
+                )
             return
         if t == "attach":
             p = self._own(g, side, action, "LGG 2-B")
@@ -914,7 +1073,13 @@ class ReinforcementSide(Step):
         elif t == "moujik-pr":
             p = g.state.pieces[action["unit"]]
             eliminate(g, p, "converted into PR", "LGG 5-E")
-            add_pr(g, "RU", int(M.data(g).recruits["moujik_conversion"]), "LGG 5-E", f"{p.id} converted")
+            add_pr(
+                g,
+                "RU",
+                int(M.data(g).recruits["moujik_conversion"]),
+                "LGG 5-E",
+                f"{p.id} converted",
+            )
         elif t == "restore":
             restore(g, g.state.pieces[action["unit"]])
         elif t == "convert-pr":
@@ -928,22 +1093,34 @@ class ReinforcementSide(Step):
             M.move_piece(g, p, Loc.inside(ghq.id))
             M.set_status(g, p, M.RESERVE, True)
             M.set_attr(g, p, "attached", None)
-            fog.emit_private(g, side, "ghq-reserve", f"{p.id} joins the {ghq.id} reserve", None, rule="LGG 5-G")
+            fog.emit_private(
+                g, side, "ghq-reserve", f"{p.id} joins the {ghq.id} reserve", None, rule="LGG 5-G"
+            )
         elif t == "return-hq":
             hq = g.state.pieces[action["hq"]]
             M.move_piece(g, hq, Loc.hex(g.board.idx(action["at"])))
             M.st(g)["destroyed_hq"].pop(hq.id, None)
             M.touch(g)
-            fog.emit_private(g, side, "hq-return", f"{hq.id} returns at {action['at']}", f"an {side} headquarters returns",
-                             rule="LGG 5-H")
+            fog.emit_private(
+                g,
+                side,
+                "hq-return",
+                f"{hq.id} returns at {action['at']}",
+                f"an {side} headquarters returns",
+                rule="LGG 5-H",
+            )
         elif t == "attach":
             p = g.state.pieces[action["unit"]]
             M.set_attr(g, p, "attached", action["army"])
-            fog.emit_private(g, side, "attach", f"{p.id} attached to army {action['army']}", None, rule="LGG 2-B")
+            fog.emit_private(
+                g, side, "attach", f"{p.id} attached to army {action['army']}", None, rule="LGG 2-B"
+            )
         elif t == "detach":
             p = g.state.pieces[action["unit"]]
             M.set_attr(g, p, "attached", None)
-            fog.emit_private(g, side, "attach", f"{p.id} detached from its army", None, rule="LGG 2-B")
+            fog.emit_private(
+                g, side, "attach", f"{p.id} detached from its army", None, rule="LGG 2-B"
+            )
         elif t in fog.BOX_ACTIONS:
             fog.apply_box_action(g, action)
         else:

@@ -65,7 +65,8 @@ MOVEMENT_FAMILY = ("movement", "trenches", "transition")
 
 
 def movement_procedures(g: Game, nation: str, front: str | None) -> bool:
-    """Are the Movement Doctrine procedures (12, 14, 16-C, 18, 19) open to ``nation`` on ``front``?"""
+    """Are the Movement Doctrine procedures (12, 14, 16-C, 18, 19) open to ``nation`` on
+    ``front``?"""
     return doctrine.doctrine(g, nation, front or M.WEST) in MOVEMENT_FAMILY
 
 
@@ -124,7 +125,9 @@ def _dist(g: Game, side: str, h: int) -> float:
 
 
 @implements("LGG 19-A")
-def retreat_move_check(g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str, engage: bool) -> None:
+def retreat_move_check(
+    g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str, engage: bool
+) -> None:
     """LGG 19-A / 12-A: the movement rules of a strategic retreat and of a reform (12).
 
     A strategic retreat enters no enemy hex and each step brings the units closer to a friendly
@@ -139,8 +142,11 @@ def retreat_move_check(g: Game, act: dict[str, Any], members: list[Piece], j: in
     i = M.hex_of(g, members[0])
     assert i is not None
     if not _dist(g, act["side"], j) < _dist(g, act["side"], i):
-        raise IllegalAction("LGG 19-A", "a strategic retreat moves toward the army's supply sources: this hex is "
-                            "no closer to one")
+        raise IllegalAction(
+            "LGG 19-A",
+            "a strategic retreat moves toward the army's supply sources: this hex is "
+            "no closer to one",
+        )
 
 
 @implements("LGG 19-A")
@@ -151,7 +157,9 @@ def retreat_rail_check(g: Game, act: dict[str, Any], members: list[Piece], goal:
     i = M.hex_of(g, members[0])
     assert i is not None
     if not _dist(g, act["side"], goal) < _dist(g, act["side"], i):
-        raise IllegalAction("LGG 19-A", "a strategic retreat by rail must end closer to a supply source")
+        raise IllegalAction(
+            "LGG 19-A", "a strategic retreat by rail must end closer to a supply source"
+        )
 
 
 def _army_movers(g: Game, act: dict[str, Any]) -> list[Piece]:
@@ -196,7 +204,13 @@ def retreat_end_check(g: Game, act: dict[str, Any]) -> tuple[str, str] | None:
             if has_moved(p, act["serial"]) or p.attrs.get("mv_stop"):
                 continue
             if _can_still_retreat(g, act, p):
-                return ("LGG 19-A", f"{p.id} has not retreated yet: the designated armies retreat by one or more hexes")
+                return (
+                    "LGG 19-A",
+                    (
+                        f"{p.id} has not retreated yet: the designated armies retreat by one or"
+                        " more hexes"
+                    ),
+                )
         return None
     if kind == REFORM_KIND:
         for a in act["armies"]:
@@ -213,7 +227,9 @@ def _army_can_still_move(g: Game, act: dict[str, Any]) -> bool:
     for p in _army_movers(g, act):
         if p.attrs.get("mv_act") == act["serial"] and p.attrs.get("mv_stop"):
             continue
-        if _can_still_retreat(g, act, p) or (p.loc.kind == "hex" and movement.rail_options(g, act, [p])):
+        if _can_still_retreat(g, act, p) or (
+            p.loc.kind == "hex" and movement.rail_options(g, act, [p])
+        ):
             return True
     return False
 
@@ -251,11 +267,15 @@ def reform_problem(g: Game, army: str, known_only: bool) -> str | None:
         h = M.hex_of(g, p)
         if h is None:
             continue
-        touching = [k for k in g.board.neighbors(h) if k in enemy_units] + ([h] if h in enemy_units else [])
+        touching = [k for k in g.board.neighbors(h) if k in enemy_units] + (
+            [h] if h in enemy_units else []
+        )
         if touching:
             return f"{p.id} is in contact with the enemy at {M.label(g, touching[0])}"
         start = p.attrs.get("mv_start")
-        if start is not None and _enemy_marker_distance(g, side, h) < _enemy_marker_distance(g, side, int(start)):
+        if start is not None and _enemy_marker_distance(g, side, h) < _enemy_marker_distance(
+            g, side, int(start)
+        ):
             return f"{p.id} moved closer to the enemy lines"
     return None
 
@@ -267,7 +287,12 @@ def reform_candidates(g: Game, army: str) -> list[Piece]:
 
     out = []
     for p in g.state.pieces.values():
-        if not M.is_corps(p) or p.face != "reduced" or "full" not in p.faces or command_army(g, p) != army:
+        if (
+            not M.is_corps(p)
+            or p.face != "reduced"
+            or "full" not in p.faces
+            or command_army(g, p) != army
+        ):
             continue
         if M.hex_of(g, p) is None or is_isolated(g, p, "pr"):
             continue
@@ -285,20 +310,34 @@ def apply_reform(g: Game, army: str, unit: str | None, rule: str = "LGG 12-B") -
     side = M.army_side(g, army) or ""
     why = reform_problem(g, army, known_only=False)
     if why:
-        g.emit("reform", f"army {army} cannot reform: {why}", rule="LGG 12-A", visible_to=[side],
-               others=f"{side}: army {army} is in contact with the enemy and does not reform", reveal=True,
-               army=army)
+        g.emit(
+            "reform",
+            f"army {army} cannot reform: {why}",
+            rule="LGG 12-A",
+            visible_to=[side],
+            others=f"{side}: army {army} is in contact with the enemy and does not reform",
+            reveal=True,
+            army=army,
+        )
         return False
     cands = {p.id: p for p in reform_candidates(g, army)}
     p = cands.get(unit) if unit else next(iter(cands.values()), None)
     if p is None:
-        fog.emit_private(g, side, "reform", f"army {army} has no reduced corps to reform", None, rule=rule)
+        fog.emit_private(
+            g, side, "reform", f"army {army} has no reduced corps to reform", None, rule=rule
+        )
         return False
     add_pr(g, p.nation, 1, rule, f"strategic retreat of army {army}")
     pr(g, p.nation)["stock"] = int(pr(g, p.nation)["stock"]) - 1
     M.set_face(g, p, "full")
-    fog.emit_private(g, side, "reform", f"{p.id} is reformed with that PR (army {army})",
-                     f"{side}: army {army} reforms a unit", rule=rule)
+    fog.emit_private(
+        g,
+        side,
+        "reform",
+        f"{p.id} is reformed with that PR (army {army})",
+        f"{side}: army {army} reforms a unit",
+        rule=rule,
+    )
     return True
 
 
@@ -311,7 +350,10 @@ class ReformChoice:
     types = ("reform",)
 
     def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        if g.opt("strategic-retreat-12") != "12-activation-19-phase-start" or f.params.get("restrict") is not None:
+        if (
+            g.opt("strategic-retreat-12") != "12-activation-19-phase-start"
+            or f.params.get("restrict") is not None
+        ):
             return []
         from grognard.rulesets.lgg1418.activation import activatable, main_army_required
 
@@ -329,24 +371,37 @@ class ReformChoice:
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if g.opt("strategic-retreat-12") != "12-activation-19-phase-start":
-            raise IllegalAction("LGG 12-A", "rule 12 is read as part of rule 19 (option strategic-retreat-12)")
+            raise IllegalAction(
+                "LGG 12-A", "rule 12 is read as part of rule 19 (option strategic-retreat-12)"
+            )
         if f.params.get("restrict") is not None:
             raise IllegalAction("LGG 12-A", "no reform during the pre-turn")
         army = str(action.get("army"))
         if army not in M.army_defs(g) or M.army_side(g, army) != action["side"]:
             raise IllegalAction("LGG 12-A", f"{army!r} is not one of your armies")
         if not movement_procedures(g, M.army_nation(g, army), f.params.get("front")):
-            raise IllegalAction("LGG 12", "strategic retreat to reform (12) exists only in Movement Doctrine")
+            raise IllegalAction(
+                "LGG 12", "strategic retreat to reform (12) exists only in Movement Doctrine"
+            )
         if action.get("unit") not in {p.id for p in reform_candidates(g, army)}:
-            raise IllegalAction("LGG 12-B", "name a reduced corps of the army (on the map, not isolated) to reform")
+            raise IllegalAction(
+                "LGG 12-B", "name a reduced corps of the army (on the map, not isolated) to reform"
+            )
 
     def armies(self, g: Game, f: Frame, action: Action) -> list[str]:
         return [str(action["army"])]
 
     def apply(self, g: Game, f: Frame, action: Action) -> dict[str, Any]:
-        g.emit("reform-declared", f"{action['side']}: army {action['army']} makes a strategic retreat to reform "
-               "(12)", rule="LGG 12-A", army=action["army"])
-        return {"armies": [action["army"]], "extra": {"kind": REFORM_KIND, "reform_unit": action["unit"]}}
+        g.emit(
+            "reform-declared",
+            f"{action['side']}: army {action['army']} makes a strategic retreat to reform (12)",
+            rule="LGG 12-A",
+            army=action["army"],
+        )
+        return {
+            "armies": [action["army"]],
+            "extra": {"kind": REFORM_KIND, "reform_unit": action["unit"]},
+        }
 
 
 # ====================================================================== rule 19
@@ -379,7 +434,11 @@ def retreated_this_turn(g: Game, army: str, key: str = "retreated") -> bool:
 
 
 def retreat_candidates(g: Game, side: str, front: str, own_turn: bool) -> list[str]:
-    return [a for a in sorted(M.armies_of(g, side)) if why_not_retreat(g, side, front, a, own_turn) is None]
+    return [
+        a
+        for a in sorted(M.armies_of(g, side))
+        if why_not_retreat(g, side, front, a, own_turn) is None
+    ]
 
 
 @implements("LGG 19-A", "LGG 19-B", "LGG 19-C", "LGG 19-D", "LGG 47")
@@ -400,7 +459,9 @@ class StrategicRetreat(Step):
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
         p = f.params
         side, front = p["side"], p["front"]
-        plan = p.setdefault("_plan", [["declare", M.other_side(side), False], ["declare", side, True]])
+        plan = p.setdefault(
+            "_plan", [["declare", M.other_side(side), False], ["declare", side, True]]
+        )
         while plan:
             stage, who, own = plan.pop(0)
             if stage == "declare":
@@ -419,15 +480,24 @@ class StrategicRetreat(Step):
                     plan.insert(0, ["losses", a, mv["own"]])
                 continue
             if stage == "losses":
-                if g.opt("strategic-retreat-12") == "19-only" and movement_procedures(g, M.army_nation(g, who), front):
+                if g.opt("strategic-retreat-12") == "19-only" and movement_procedures(
+                    g, M.army_nation(g, who), front
+                ):
                     plan.insert(0, ["losses-only", who, own])
                     return "reform-choice", {"army": who}
                 return "retreat-losses", {"army": who}
             if stage == "losses-only":
                 return "retreat-losses", {"army": who}
-        if not p.get("_great") and front == M.EAST and side == M.ENTENTE and "RU" in M.powers_of(g, side):
+        if (
+            not p.get("_great")
+            and front == M.EAST
+            and side == M.ENTENTE
+            and "RU" in M.powers_of(g, side)
+        ):
             p["_great"] = True
-            h = hooks.child(g, GREAT_RETREAT, {"side": side, "front": front, "moment": "start-of-turn"})
+            h = hooks.child(
+                g, GREAT_RETREAT, {"side": side, "front": front, "moment": "start-of-turn"}
+            )
             if h:
                 return h
         return None
@@ -437,7 +507,9 @@ class StrategicRetreat(Step):
         f.params["_armies"] = armies
         f.params["_plan"].insert(0, ["move", who, own])
 
-    def _activation(self, g: Game, side: str, front: str, armies: list[str], own: bool) -> tuple[str, dict[str, Any]]:
+    def _activation(
+        self, g: Game, side: str, front: str, armies: list[str], own: bool
+    ) -> tuple[str, dict[str, Any]]:
         from grognard.rulesets.lgg1418.activation import activation_params
 
         params = activation_params(g, side, armies, front)
@@ -503,10 +575,19 @@ class RetreatDeclaration(Step):
         if action["type"] == "no-retreat":
             return
         armies = sorted(str(a) for a in action["armies"])
-        g.emit("strategic-retreat", f"{side}: strategic retreat of {', '.join(armies)}"
-               + (" (own turn, 19-B)" if f.params["own"] else " (during the opponent's turn, 19-C)"),
-               rule="LGG 19-B" if f.params["own"] else "LGG 19-C", side=side, armies=armies)
-        parent = next(fr for fr in reversed(g.state.frames) if fr.step == hooks.STRATEGIC_RETREAT and not fr.done)
+        g.emit(
+            "strategic-retreat",
+            f"{side}: strategic retreat of {', '.join(armies)}"
+            + (" (own turn, 19-B)" if f.params["own"] else " (during the opponent's turn, 19-C)"),
+            rule="LGG 19-B" if f.params["own"] else "LGG 19-C",
+            side=side,
+            armies=armies,
+        )
+        parent = next(
+            fr
+            for fr in reversed(g.state.frames)
+            if fr.step == hooks.STRATEGIC_RETREAT and not fr.done
+        )
         step = g.steps[hooks.STRATEGIC_RETREAT]
         assert isinstance(step, StrategicRetreat)
         step.declared(g, parent, side, armies, bool(f.params["own"]))
@@ -534,8 +615,13 @@ class RetreatLosses(Step):
         r = g.roll("d6", f"strategic retreat losses of army {army}", "LGG 19-D")
         n = 1 if r.natural % 2 == 0 else 3
         f.params["left"] = n
-        g.emit("retreat-losses", f"army {army} takes {n} loss{'es' if n > 1 else ''} in its strategic retreat",
-               rule="LGG 19-D", army=army, losses=n)
+        g.emit(
+            "retreat-losses",
+            f"army {army} takes {n} loss{'es' if n > 1 else ''} in its strategic retreat",
+            rule="LGG 19-D",
+            army=army,
+            losses=n,
+        )
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         if int(f.params.get("left", 0)) <= 0 or not _loss_candidates(g, f.params["army"]):
@@ -546,13 +632,21 @@ class RetreatLosses(Step):
         g.finish(f)
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [{"type": "retreat-loss", "side": side, "unit": p.id} for p in _loss_candidates(g, f.params["army"])]
+        return [
+            {"type": "retreat-loss", "side": side, "unit": p.id}
+            for p in _loss_candidates(g, f.params["army"])
+        ]
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if action.get("type") != "retreat-loss":
-            raise IllegalAction(self.rule, "give the strategic retreat's losses to corps of the army")
+            raise IllegalAction(
+                self.rule, "give the strategic retreat's losses to corps of the army"
+            )
         if action.get("unit") not in {p.id for p in _loss_candidates(g, f.params["army"])}:
-            raise IllegalAction("LGG 19-D", f"{action.get('unit')!r} is not a corps of army {f.params['army']} in play")
+            raise IllegalAction(
+                "LGG 19-D",
+                f"{action.get('unit')!r} is not a corps of army {f.params['army']} in play",
+            )
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.lgg1418.isolation import take_loss
@@ -574,7 +668,9 @@ class ReformChoiceStep(Step):
 
     def _ok(self, g: Game, f: Frame) -> bool:
         army = f.params["army"]
-        return bool(reform_candidates(g, army)) and reform_problem(g, army, known_only=False) is None
+        return (
+            bool(reform_candidates(g, army)) and reform_problem(g, army, known_only=False) is None
+        )
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [M.army_side(g, f.params["army"]) or ""] if self._ok(g, f) else []
@@ -586,11 +682,15 @@ class ReformChoiceStep(Step):
         g.finish(f)
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [{"type": "reform-unit", "side": side, "unit": p.id} for p in reform_candidates(g, f.params["army"])]
+        return [
+            {"type": "reform-unit", "side": side, "unit": p.id}
+            for p in reform_candidates(g, f.params["army"])
+        ]
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if action.get("type") != "reform-unit" or action.get("unit") not in {
-                p.id for p in reform_candidates(g, f.params["army"])}:
+            p.id for p in reform_candidates(g, f.params["army"])
+        }:
             raise IllegalAction("LGG 12-B", "name a reduced corps of the army to reform")
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
@@ -603,4 +703,9 @@ hooks.register_check(hooks.RAIL_CHECKS, retreat_rail_check)
 hooks.register_check(hooks.END_MOVEMENT_CHECKS, retreat_end_check)
 hooks.register_actions("choose-activation", ReformChoice())
 
-STEPS: tuple[type[Step], ...] = (StrategicRetreat, RetreatDeclaration, RetreatLosses, ReformChoiceStep)
+STEPS: tuple[type[Step], ...] = (
+    StrategicRetreat,
+    RetreatDeclaration,
+    RetreatLosses,
+    ReformChoiceStep,
+)

@@ -84,10 +84,35 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
     from grognard.scenario.model import Scenario
 
-MODULES = (turn, campaign, reinforcement, fronts, weather, naval, activation,
-           doctrine_transitions, trench, offensive, politics, secondary, main_battle,
-           retreat, interception, enemy_reinforcement, reaction, autonomous, isolation, fortress, aftermath,
-           battle_steps, battle_retreat, battle_activation, breakthrough, counteroffensive, tactics)
+MODULES = (
+    turn,
+    campaign,
+    reinforcement,
+    fronts,
+    weather,
+    naval,
+    activation,
+    doctrine_transitions,
+    trench,
+    offensive,
+    politics,
+    secondary,
+    main_battle,
+    retreat,
+    interception,
+    enemy_reinforcement,
+    reaction,
+    autonomous,
+    isolation,
+    fortress,
+    aftermath,
+    battle_steps,
+    battle_retreat,
+    battle_activation,
+    breakthrough,
+    counteroffensive,
+    tactics,
+)
 
 
 def _collect_steps() -> tuple[type[Step], ...]:
@@ -134,14 +159,25 @@ class LaGrandeGuerre(Ruleset):
         names = d.powers["names"]
         for n in sc.data.nations:
             if n not in names:
-                problems.append((f"nations.{n}", f"unknown nation code (known: {', '.join(sorted(names))})"))
+                problems.append(
+                    (f"nations.{n}", f"unknown nation code (known: {', '.join(sorted(names))})")
+                )
         problems.extend(counters.check_pieces(sc))
         r: LggRules = sc.rules  # type: ignore[assignment]
         ids = {t.id for t in d.calendar}
         for key in ("first_turn", "last_turn"):
             if getattr(r, key) not in ids:
-                problems.append((f"rules.{key}", f"unknown calendar turn {getattr(r, key)!r} (data/calendar.toml)"))
-        if r.first_turn in ids and r.last_turn in ids and d.calendar_index(r.first_turn) > d.calendar_index(r.last_turn):
+                problems.append(
+                    (
+                        f"rules.{key}",
+                        f"unknown calendar turn {getattr(r, key)!r} (data/calendar.toml)",
+                    )
+                )
+        if (
+            r.first_turn in ids
+            and r.last_turn in ids
+            and d.calendar_index(r.first_turn) > d.calendar_index(r.last_turn)
+        ):
             problems.append(("rules.last_turn", "comes before first_turn"))
         pieces = {p.id: p for p in sc.data.pieces}
         army_ids = set()
@@ -156,11 +192,18 @@ class LaGrandeGuerre(Ruleset):
             if hq is None or hq.type != "hq":
                 problems.append((f"{path}.hq", f"{a.hq!r} is not an HQ piece of the scenario"))
             elif hq.attrs.get("army") != a.id:
-                problems.append((f"pieces.{a.hq}.attrs.army", f"the HQ of army {a.id} must carry army = {a.id!r}"))
+                problems.append(
+                    (
+                        f"pieces.{a.hq}.attrs.army",
+                        f"the HQ of army {a.id} must carry army = {a.id!r}",
+                    )
+                )
             if a.decoy is not None:
                 dec = pieces.get(a.decoy)
                 if dec is None or dec.type != "decoy" or dec.attrs.get("army") != a.id:
-                    problems.append((f"{path}.decoy", f"{a.decoy!r} is not a decoy piece with army = {a.id!r}"))
+                    problems.append(
+                        (f"{path}.decoy", f"{a.decoy!r} is not a decoy piece with army = {a.id!r}")
+                    )
             if a.forms is not None and a.forms not in ids:
                 problems.append((f"{path}.forms", f"unknown calendar turn {a.forms!r}"))
         for i, pd in enumerate(sc.data.pieces):
@@ -172,11 +215,23 @@ class LaGrandeGuerre(Ruleset):
             if gar is not None and (gar not in pieces or pieces[gar].type != "fortress"):
                 problems.append((f"pieces[{i}].attrs.garrison", f"{gar!r} is not a fortress piece"))
             at = pd.at
-            inside = getattr(at, "inside", None) if at is not None and not isinstance(at, str) else None
-            if pd.type == "general" and (inside is None or pieces.get(inside) is None or pieces[inside].type not in ("hq", "ghq")):
+            inside = (
+                getattr(at, "inside", None) if at is not None and not isinstance(at, str) else None
+            )
+            if pd.type == "general" and (
+                inside is None
+                or pieces.get(inside) is None
+                or pieces[inside].type not in ("hq", "ghq")
+            ):
                 problems.append((f"pieces[{i}].at", "a general is placed inside an HQ or a GHQ"))
-            if "reserve" in pd.status and (inside is None or pieces.get(inside) is None or pieces[inside].type not in ("hq", "ghq")):
-                problems.append((f"pieces[{i}].status", "a unit in reserve is placed inside an HQ or a GHQ"))
+            if "reserve" in pd.status and (
+                inside is None
+                or pieces.get(inside) is None
+                or pieces[inside].type not in ("hq", "ghq")
+            ):
+                problems.append(
+                    (f"pieces[{i}].status", "a unit in reserve is placed inside an HQ or a GHQ")
+                )
         for side, fr in r.main_armies.items():
             for front, a in fr.items():
                 if a not in army_ids:
@@ -185,10 +240,17 @@ class LaGrandeGuerre(Ruleset):
         for nation, wp in r.war_plans.items():
             if (nation, wp.plan) not in plans:
                 known = ", ".join(sorted(p for n, p in plans if n == nation)) or "none"
-                problems.append((f"rules.war_plans.{nation}.plan", f"unknown war plan (known for {nation}: {known})"))
+                problems.append(
+                    (
+                        f"rules.war_plans.{nation}.plan",
+                        f"unknown war plan (known for {nation}: {known})",
+                    )
+                )
             for a in wp.must_attack:
                 if a not in army_ids:
-                    problems.append((f"rules.war_plans.{nation}.must_attack", f"unknown army {a!r}"))
+                    problems.append(
+                        (f"rules.war_plans.{nation}.must_attack", f"unknown army {a!r}")
+                    )
         for k, a in enumerate(r.pre_turn_armies):
             if a not in army_ids:
                 problems.append((f"rules.pre_turn_armies[{k}]", f"unknown army {a!r}"))
@@ -200,7 +262,12 @@ class LaGrandeGuerre(Ruleset):
                 problems.append((f"rules.weather.{tid}", "unknown calendar turn"))
             for z in zones:
                 if z not in mapdata.CLIMATES:
-                    problems.append((f"rules.weather.{tid}.{z}", f"unknown climatic zone (known: {', '.join(mapdata.CLIMATES)})"))
+                    problems.append(
+                        (
+                            f"rules.weather.{tid}.{z}",
+                            f"unknown climatic zone (known: {', '.join(mapdata.CLIMATES)})",
+                        )
+                    )
         for k, chain in enumerate(r.virtual_rail):
             for h in chain:
                 if not sc.board.has_label(h):
@@ -208,11 +275,23 @@ class LaGrandeGuerre(Ruleset):
         sectors = set(d.powers["sectors"])
         for a in sc.board.areas.values():
             if a.kind == "sector" and a.name not in sectors:
-                problems.append((f"areas.{a.name}", f"unknown sector (known: {', '.join(sorted(sectors))})"))
+                problems.append(
+                    (f"areas.{a.name}", f"unknown sector (known: {', '.join(sorted(sectors))})")
+                )
             if a.kind == "climate" and str(a.attrs.get("zone", a.name)) not in mapdata.CLIMATES:
-                problems.append((f"areas.{a.name}", f"unknown climatic zone (known: {', '.join(mapdata.CLIMATES)})"))
+                problems.append(
+                    (
+                        f"areas.{a.name}",
+                        f"unknown climatic zone (known: {', '.join(mapdata.CLIMATES)})",
+                    )
+                )
             if a.kind == "country" and str(a.attrs.get("nation", a.name)) not in names:
-                problems.append((f"areas.{a.name}", "a country area needs attrs.nation with a known nation code"))
+                problems.append(
+                    (
+                        f"areas.{a.name}",
+                        "a country area needs attrs.nation with a known nation code",
+                    )
+                )
         if r.default_sector is not None and r.default_sector not in sectors:
             problems.append(("rules.default_sector", "unknown sector"))
         if r.default_climate not in mapdata.CLIMATES:
@@ -220,12 +299,27 @@ class LaGrandeGuerre(Ruleset):
         labels = {t.label for t in d.calendar}
         for k, e in enumerate(sc.data.schedule):
             if isinstance(e.turn, str) and e.turn not in ids and e.turn not in labels:
-                problems.append((f"schedule[{k}].turn", "give a calendar turn id or label (data/calendar.toml)"))
+                problems.append(
+                    (f"schedule[{k}].turn", "give a calendar turn id or label (data/calendar.toml)")
+                )
         if sc.data.turns and r.first_turn in ids and r.last_turn in ids:
-            want = [t.label for t in d.calendar[d.calendar_index(r.first_turn) : d.calendar_index(r.last_turn) + 1]]
+            want = [
+                t.label
+                for t in d.calendar[
+                    d.calendar_index(r.first_turn) : d.calendar_index(r.last_turn) + 1
+                ]
+            ]
             got = [t.label for t in sc.data.turns]
             if got != want:
-                problems.append(("turns", f"the turn track must list the calendar turns {want} (first_turn to last_turn)"))
+                problems.append(
+                    (
+                        "turns",
+                        (
+                            f"the turn track must list the calendar turns {want} (first_turn to"
+                            " last_turn)"
+                        ),
+                    )
+                )
         problems.extend(victory.check(sc))
         return problems
 
@@ -259,9 +353,18 @@ class LaGrandeGuerre(Ruleset):
     def piece_view(self, g: Game, piece: Piece) -> dict[str, Any]:
         """The same record as :meth:`Ruleset.piece_view`, built without a full JSON conversion of
         the attributes and faces when they hold plain values (see :func:`.fog.plain_copy`)."""
-        return {"id": piece.id, "type": piece.type, "side": piece.side, "nation": piece.nation, "face": piece.face,
-                "loc": self.loc_label(g, piece.loc), "status": sorted(piece.status),
-                "attrs": fog.plain_copy(piece.attrs), "faces": fog.plain_copy(piece.faces), "name": piece.name}
+        return {
+            "id": piece.id,
+            "type": piece.type,
+            "side": piece.side,
+            "nation": piece.nation,
+            "face": piece.face,
+            "loc": self.loc_label(g, piece.loc),
+            "status": sorted(piece.status),
+            "attrs": fog.plain_copy(piece.attrs),
+            "faces": fog.plain_copy(piece.faces),
+            "name": piece.name,
+        }
 
     def view(self, g: Game, side: str | None) -> dict[str, Any]:
         v = super().view(g, side)
@@ -275,10 +378,18 @@ class LaGrandeGuerre(Ruleset):
     def invariants(self, g: Game) -> list[str]:
         out: list[str] = []
         act = M.st(g).get("activation")
-        moving = [f.step for f in g.state.frames if f.step in ("activation-movement", "end-of-movement")]
+        moving = [
+            f.step for f in g.state.frames if f.step in ("activation-movement", "end-of-movement")
+        ]
         for side in M.SIDES:
             for prob in stacking.side_problems(g, side):
-                if moving and act and act.get("side") == side and prob.rule != "LGG 10-C" and self._moved_here(g, act, prob.hex):
+                if (
+                    moving
+                    and act
+                    and act.get("side") == side
+                    and prob.rule != "LGG 10-C"
+                    and self._moved_here(g, act, prob.hex)
+                ):
                     continue
                 out.append(f"{prob.rule}: {side} at {g.board.label(prob.hex)}: {prob.message}")
         for p in g.state.pieces.values():
@@ -294,26 +405,42 @@ class LaGrandeGuerre(Ruleset):
             if h is None or p.loc.kind != "hex":
                 continue
             if mapdata.is_neutral_hex(g, h):
-                out.append(f"LGG [11.1-A]: {p.id} stands in a neutral country at {g.board.label(h)}")
+                out.append(
+                    f"LGG [11.1-A]: {p.id} stands in a neutral country at {g.board.label(h)}"
+                )
             if mapdata.terrain_info(g, h).impassable:
                 out.append(f"LGG 1-A: {p.id} stands in an impassable hex {g.board.label(h)}")
         for side in M.SIDES:
             enemy = M.occupied(g, M.other_side(side))
             for i, plist in M.occupied(g, side).items():
-                if i in enemy and any(M.is_unit(q) for q in plist) and not self._shared_ok(g, side, i):
-                    out.append(f"LGG 16-A: both sides stand in {g.board.label(i)} outside a battle or siege")
+                if (
+                    i in enemy
+                    and any(M.is_unit(q) for q in plist)
+                    and not self._shared_ok(g, side, i)
+                ):
+                    out.append(
+                        f"LGG 16-A: both sides stand in {g.board.label(i)} outside a battle or"
+                        " siege"
+                    )
         for nation, rec in g.state.tracks.get("pr", {}).items():
             if int(rec.get("stock", 0)) < 0:
                 out.append(f"LGG 5-B: {nation} has a negative PR stock")
         for p in g.state.pieces.values():
             c = M.carrier(g, p)
-            if (c is not None and c.type in ("hq", "decoy") and M.is_unit(p) and not M.in_reserve(p)
-                    and counters.command_army(g, p) != str(c.attrs.get("army"))):
+            if (
+                c is not None
+                and c.type in ("hq", "decoy")
+                and M.is_unit(p)
+                and not M.in_reserve(p)
+                and counters.command_army(g, p) != str(c.attrs.get("army"))
+            ):
                 out.append(f"LGG 4-B: {p.id} is on the box of another army")
         return out
 
     def _moved_here(self, g: Game, act: dict[str, Any], i: int) -> bool:
-        return any(q.attrs.get("mv_act") == act["serial"] for q in M.pieces_at_hex(g, i, act["side"]))
+        return any(
+            q.attrs.get("mv_act") == act["serial"] for q in M.pieces_at_hex(g, i, act["side"])
+        )
 
     def _shared_ok(self, g: Game, side: str, i: int) -> bool:
         """Both sides may share a hex only in a battle (during the activation that started it), a
@@ -321,11 +448,17 @@ class LaGrandeGuerre(Ruleset):
         lab = g.board.label(i)
         if g.state.marker("siege", lab) is not None:
             return True
-        if any(f.step == "forced-withdrawal" and f.params.get("hex") == lab and not f.done for f in g.state.frames):
+        if any(
+            f.step == "forced-withdrawal" and f.params.get("hex") == lab and not f.done
+            for f in g.state.frames
+        ):
             return True  # 13-A / 23-D: the pieces caught there are leaving, one at a time
         enemy = M.pieces_at_hex(g, i, M.other_side(side))
-        if enemy and all(q.type == "fortress" or (M.carrier(g, q) is not None and M.carrier(g, q).type == "fortress")  # type: ignore[union-attr]
-                         for q in enemy):
+        if enemy and all(
+            q.type == "fortress"
+            or (M.carrier(g, q) is not None and M.carrier(g, q).type == "fortress")  # type: ignore[union-attr]
+            for q in enemy
+        ):
             fort = [q for q in enemy if q.type == "fortress"]
             if fort and all(zoc_besieged(q) for q in fort):
                 return True
@@ -338,7 +471,8 @@ class LaGrandeGuerre(Ruleset):
 
     # ------------------------------------------------------------------ presentation
     def preview(self, g: Game, action: Mapping[str, Any]) -> dict[str, Any] | None:
-        """An attack or an engagement before it is committed (LGG 16.3-16.5, :mod:`.battle_preview`)."""
+        """An attack or an engagement before it is committed (LGG 16.3-16.5,
+        :mod:`.battle_preview`)."""
         from grognard.rulesets.lgg1418 import battle_preview
 
         return battle_preview.preview(g, dict(action))
@@ -346,7 +480,10 @@ class LaGrandeGuerre(Ruleset):
     def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
         t = action.get("type")
         if t == "move":
-            return f"move {', '.join(action['units'])} to {action['to']} ({action.get('mode', 'normal')})"
+            return (
+                f"move {', '.join(action['units'])} to {action['to']}"
+                f" ({action.get('mode', 'normal')})"
+            )
         if t == "rail":
             return f"rail {', '.join(action['units'])} to {action['to']}"
         if t == "activate":
@@ -368,9 +505,12 @@ def _words(v: Any) -> str:
 
 
 def _describe_commit(kind: str, choice: dict[str, Any]) -> str:
-    """A secret battle choice as a menu line (16.1-B division, 16.2-A engaged units, 16.6 reserves)."""
+    """A secret battle choice as a menu line (16.1-B division, 16.2-A engaged units, 16.6
+    reserves)."""
     if kind == "split":
-        return "divide the front line: " + " | ".join(f"sub-battle {k}: {_words(v)}" for k, v in choice.items())
+        return "divide the front line: " + " | ".join(
+            f"sub-battle {k}: {_words(v)}" for k, v in choice.items()
+        )
     if kind == "engage":
         parts = []
         for sub, c in choice.items():
@@ -388,7 +528,9 @@ def _describe_commit(kind: str, choice: dict[str, Any]) -> str:
 
 def _describe_generic(action: Mapping[str, Any]) -> str:
     """Any other action: its type in words, then its parameters (ids stay as they are)."""
-    rest = ", ".join(f"{k} {_words(v)}" for k, v in action.items() if k not in ("type", "side", "battle"))
+    rest = ", ".join(
+        f"{k} {_words(v)}" for k, v in action.items() if k not in ("type", "side", "battle")
+    )
     name = str(action.get("type", "")).replace("-", " ")
     return f"{name}: {rest}" if rest else name
 

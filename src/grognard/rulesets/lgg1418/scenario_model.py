@@ -46,7 +46,9 @@ class ArmyDef(_Strict):
     decoy: str | None = Field(default=None, description="Piece id of the army's decoy (LGG 4-B)")
     letter: str = ""
     multinational: bool = Field(default=False, description="May integrate foreign units (LGG 10-C)")
-    forms: str | None = Field(default=None, description="Calendar turn id from which the army exists (LGG 2-B)")
+    forms: str | None = Field(
+        default=None, description="Calendar turn id from which the army exists (LGG 2-B)"
+    )
 
 
 class PowerDef(_Strict):
@@ -56,7 +58,9 @@ class PowerDef(_Strict):
 
 class WarPlanDef(_Strict):
     plan: str
-    must_attack: list[str] = Field(default_factory=list, description="Army ids obliged to attack in August 1914")
+    must_attack: list[str] = Field(
+        default_factory=list, description="Army ids obliged to attack in August 1914"
+    )
 
 
 class EntryDef(_Strict):

@@ -75,13 +75,24 @@ def _trench_side(g: Game, side: str, front: str) -> bool:
 
 @implements("LGG 29", "LGG 36.3")
 def secondary_battles(g: Game, side: str, sector: str) -> list[dict[str, Any]]:
-    """LGG 29 / 36.3: the secondary battles ``side`` has fought (declared) this turn in ``sector``."""
-    return [r for r in records(g) if r["side"] == side and r["sector"] == sector and r["kind"] == "secondary"]
+    """LGG 29 / 36.3: the secondary battles ``side`` has fought (declared) this turn in
+    ``sector``."""
+    return [
+        r
+        for r in records(g)
+        if r["side"] == side and r["sector"] == sector and r["kind"] == "secondary"
+    ]
 
 
 @implements("LGG 29", "LGG 23-G", "LGG 17.3-F")
-def count_battle(g: Game, side: str, hex_label: str, kind: str, armies: list[str] | None = None,
-                 activation: int | None = None) -> None:
+def count_battle(
+    g: Game,
+    side: str,
+    hex_label: str,
+    kind: str,
+    armies: list[str] | None = None,
+    activation: int | None = None,
+) -> None:
     """Record a battle against the limits of 29 (``kind``: ``secondary``, ``main`` or ``voluntary``
     - an October 1914 attack, 36.2-A). Rules 17.3-F and 23-G call it for the battles they count."""
     i = g.board.idx(hex_label)
@@ -92,8 +103,16 @@ def count_battle(g: Game, side: str, hex_label: str, kind: str, armies: list[str
         if r["hex"] == hex_label and r["side"] == side and r.get("activation") == activation:
             return
     lst = [r for r in M.st(g).get("fire_battles", []) if int(r["turn"]) == M.turn_index(g)]
-    lst.append({"turn": M.turn_index(g), "side": side, "sector": battle_sector(g, i, side, armies),
-                "hex": hex_label, "activation": activation, "kind": kind})
+    lst.append(
+        {
+            "turn": M.turn_index(g),
+            "side": side,
+            "sector": battle_sector(g, i, side, armies),
+            "hex": hex_label,
+            "activation": activation,
+            "kind": kind,
+        }
+    )
     M.st(g)["fire_battles"] = lst
     M.touch(g)
 
@@ -103,13 +122,16 @@ def _pending_here(g: Game, act: dict[str, Any]) -> set[int]:
     out = set()
     for h, plist in M.occupied(g, act["side"]).items():
         if movement.enemy_stack_at(g, act["side"], h) and any(
-                p.attrs.get("mv_act") == act["serial"] and M.is_unit(p) for p in plist):
+            p.attrs.get("mv_act") == act["serial"] and M.is_unit(p) for p in plist
+        ):
             out.add(h)
     return out
 
 
 @implements("LGG 29", "LGG 36.3", "LGG 36.2-A")
-def battle_limit_check(g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str, engage: bool) -> None:
+def battle_limit_check(
+    g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str, engage: bool
+) -> None:
     """LGG 29 / 36.3 / 36.2-A (a move check): entering an enemy hex declares a battle; refuse the
     declaration beyond the limits - 2 secondary battles per sector and turn in Fire and Combined
     Doctrine (the great offensive's main battle apart; breakthroughs are free); 2 voluntary
@@ -120,36 +142,58 @@ def battle_limit_check(g: Game, act: dict[str, Any], members: list[Piece], j: in
     side = act["side"]
     front = act.get("front") or (fronts_of(g, j) or [M.WEST])[0]
     pending = _pending_here(g, act)
-    if j in pending or any(r["hex"] == g.board.label(j) and r.get("activation") == act["serial"]
-                           for r in records(g)):
+    if j in pending or any(
+        r["hex"] == g.board.label(j) and r.get("activation") == act["serial"] for r in records(g)
+    ):
         return
     armies = sorted({a for p in members if (a := command_army(g, p))})
     sector = battle_sector(g, j, side, armies)
     recorded = {r["hex"] for r in records(g) if r.get("activation") == act["serial"]}
-    extra = sum(1 for h in pending if g.board.label(h) not in recorded and battle_sector(g, h, side, armies) == sector)
+    extra = sum(
+        1
+        for h in pending
+        if g.board.label(h) not in recorded and battle_sector(g, h, side, armies) == sector
+    )
     if act.get("great_offensive"):
         if sector in SECONDARY_ONLY:
-            raise IllegalAction("LGG 29", f"only secondary battles are fought on the {sector} sector")
+            raise IllegalAction(
+                "LGG 29", f"only secondary battles are fought on the {sector} sector"
+            )
         return
     if _trench_side(g, side, front):
         used = len(secondary_battles(g, side, sector)) + extra
         if used >= SECONDARY_LIMIT:
-            raise IllegalAction("LGG 29", f"{side} has already fought its {SECONDARY_LIMIT} secondary battles this turn "
-                                f"on the {sector} sector")
+            raise IllegalAction(
+                "LGG 29",
+                f"{side} has already fought its {SECONDARY_LIMIT} secondary battles this turn "
+                f"on the {sector} sector",
+            )
         return
     limit = DT.october_attack_limit(g, side, front)
     if limit is None:
         return
     if act.get("reaction") and (pending or recorded):
         raise IllegalAction("LGG 36.2-A", "an army activated in a reaction fights only one battle")
-    used = sum(1 for r in records(g) if r["side"] == side and r["sector"] == sector and r["kind"] == "voluntary") + extra
+    used = (
+        sum(
+            1
+            for r in records(g)
+            if r["side"] == side and r["sector"] == sector and r["kind"] == "voluntary"
+        )
+        + extra
+    )
     if used >= limit:
-        raise IllegalAction("LGG 36.2-A", f"{side} is limited to {limit} voluntary attacks on the {sector} sector "
-                            "this turn (trenches in October 1914)")
+        raise IllegalAction(
+            "LGG 36.2-A",
+            f"{side} is limited to {limit} voluntary attacks on the {sector} sector "
+            "this turn (trenches in October 1914)",
+        )
 
 
 @implements("LGG 29", "LGG 36.5-B")
-def battle_kind(g: Game, act: dict[str, Any] | None, side: str, hex_label: str, armies: list[str]) -> str:
+def battle_kind(
+    g: Game, act: dict[str, Any] | None, side: str, hex_label: str, armies: list[str]
+) -> str:
     """LGG 29 / 30 / 36.5-B: ``main`` (a great offensive's battle), ``secondary`` (any other battle
     of a side in Fire or Combined Doctrine), ``voluntary`` (an attack of a side in the October
     1914 trenches) or ``open``."""

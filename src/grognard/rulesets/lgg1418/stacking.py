@@ -41,7 +41,12 @@ def counts_for_stacking(g: Game, p: Piece) -> bool:
     """LGG 10-A / 14-A: only corps count, and not those in a reserve or a garrison inside its
     fortress, nor a corps the defender disorganized to make room for reinforcements while that
     battle lasts (14-A, status ``disorganized``)."""
-    return M.is_corps(p) and not M.in_reserve(p) and not M.garrison_in_fortress(g, p) and "disorganized" not in p.status
+    return (
+        M.is_corps(p)
+        and not M.in_reserve(p)
+        and not M.garrison_in_fortress(g, p)
+        and "disorganized" not in p.status
+    )
 
 
 def landing_hex(g: Game, i: int) -> bool:
@@ -68,9 +73,20 @@ def coordinated_battle_armies(g: Game, i: int) -> set[str]:
         out |= set(mk.get("coordinated", []))
     rk = g.state.marker("reinforced", lab)
     act = M.st(g).get("activation")
-    if act and act.get("coordinated") and any(M.is_unit(q) for q in M.occupied(g, M.other_side(act["side"])).get(i, [])):
-        out |= set(act.get("armies", []))  # 16-A: coordinated armies attack a hex together (before its battle)
-    if rk and act and rk.get("turn") == M.turn_index(g) and rk.get("activation") == act.get("serial"):
+    if (
+        act
+        and act.get("coordinated")
+        and any(M.is_unit(q) for q in M.occupied(g, M.other_side(act["side"])).get(i, []))
+    ):
+        out |= set(
+            act.get("armies", [])
+        )  # 16-A: coordinated armies attack a hex together (before its battle)
+    if (
+        rk
+        and act
+        and rk.get("turn") == M.turn_index(g)
+        and rk.get("activation") == act.get("serial")
+    ):
         out |= set(rk.get("armies", []))
     return out
 
@@ -86,11 +102,28 @@ def hex_problems(g: Game, side: str, i: int) -> list[Problem]:
     terrain = mapdata.terrain_info(g, i)
     limit = stacking_limit(g, i)
     if len(corps) > limit:
-        out.append(Problem("LGG 10-B" if limit != 6 else "LGG 10-A", i, f"{len(corps)} corps where at most {limit} may stack", movable))
+        out.append(
+            Problem(
+                "LGG 10-B" if limit != 6 else "LGG 10-A",
+                i,
+                f"{len(corps)} corps where at most {limit} may stack",
+                movable,
+            )
+        )
     if terrain.mountain_corps_only:
-        bad = tuple(sorted(p.id for p in units if not (M.is_corps(p) and M.arm(p) == "mountain") and p.loc.kind == "hex"))
+        bad = tuple(
+            sorted(
+                p.id
+                for p in units
+                if not (M.is_corps(p) and M.arm(p) == "mountain") and p.loc.kind == "hex"
+            )
+        )
         if bad:
-            out.append(Problem("LGG 10-B", i, "high mountain holds only a mountain corps, no support unit", bad))
+            out.append(
+                Problem(
+                    "LGG 10-B", i, "high mountain holds only a mountain corps, no support unit", bad
+                )
+            )
     if terrain.no_tanks:
         bad = tuple(sorted(p.id for p in units if p.type == "tank" and p.loc.kind == "hex"))
         if bad:
@@ -98,19 +131,40 @@ def hex_problems(g: Game, side: str, i: int) -> list[Problem]:
     if landing_hex(g, i):
         support = [p for p in units if M.is_support(p)]
         if len(support) > 1:
-            out.append(Problem("LGG 10-B", i, "a beach during a landing holds 1 support unit", movable))
+            out.append(
+                Problem("LGG 10-B", i, "a beach during a landing holds 1 support unit", movable)
+            )
     hqs = [p for p in units if p.type == "hq"]
     if len(hqs) > 1:
-        out.append(Problem("LGG 10-A", i, "two HQs may not stack together", tuple(sorted(p.id for p in hqs))))
+        out.append(
+            Problem(
+                "LGG 10-A", i, "two HQs may not stack together", tuple(sorted(p.id for p in hqs))
+            )
+        )
     ghqs = [p for p in units if p.type == "ghq"]
     if len(ghqs) > 1:
-        out.append(Problem("LGG 10-A", i, "two GHQs may not stack together", tuple(sorted(p.id for p in ghqs))))
+        out.append(
+            Problem(
+                "LGG 10-A", i, "two GHQs may not stack together", tuple(sorted(p.id for p in ghqs))
+            )
+        )
     armies = sorted({a for p in units if (a := command_army(g, p)) is not None})
     if len(armies) > 1 and not set(armies) <= coordinated_battle_armies(g, i):
-        out.append(Problem("LGG 10-A", i, f"units of different armies ({', '.join(armies)}) may not stack", movable))
+        out.append(
+            Problem(
+                "LGG 10-A",
+                i,
+                f"units of different armies ({', '.join(armies)}) may not stack",
+                movable,
+            )
+        )
     for p in units:
         a = command_army(g, p)
-        if a is not None and M.hq_piece(g, a) is not None and p.type in ("corps", "artillery", "tank"):
+        if (
+            a is not None
+            and M.hq_piece(g, a) is not None
+            and p.type in ("corps", "artillery", "tank")
+        ):
             why = foreign_allowed(g, a, p)
             if why and not M.army_number(g, p):
                 out.append(Problem("LGG 10-C", i, why, (p.id,) if p.loc.kind == "hex" else ()))
@@ -153,8 +207,14 @@ def fits(g: Game, side: str, j: int, p: Piece) -> bool:
     """LGG 10-A / 10-B / 10-D: can ``p`` join hex ``j`` without breaking a stacking rule there
     (corps limit, one army per hex, one HQ, one GHQ)? A unit displaced at the end of movement
     must not create a new breach."""
-    units = [q for q in M.pieces_at_hex(g, j, side) if not M.in_reserve(q) and M.is_unit(q) and q.id != p.id]
-    if counts_for_stacking(g, p) and sum(counts_for_stacking(g, q) for q in units) + 1 > stacking_limit(g, j):
+    units = [
+        q
+        for q in M.pieces_at_hex(g, j, side)
+        if not M.in_reserve(q) and M.is_unit(q) and q.id != p.id
+    ]
+    if counts_for_stacking(g, p) and sum(
+        counts_for_stacking(g, q) for q in units
+    ) + 1 > stacking_limit(g, j):
         return False
     if p.type in ("hq", "ghq") and any(q.type == p.type for q in units):
         return False

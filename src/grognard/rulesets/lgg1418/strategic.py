@@ -17,9 +17,16 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 REGIMES = ("autocracy", "constitutional-monarchy", "democracy", "communism")
-DEFAULT_REGIMES = {"RU": "autocracy", "TR": "autocracy", "DE": "constitutional-monarchy",
-                   "AH": "constitutional-monarchy", "FR": "democracy", "IT": "democracy", "GB": "democracy",
-                   "US": "democracy"}
+DEFAULT_REGIMES = {
+    "RU": "autocracy",
+    "TR": "autocracy",
+    "DE": "constitutional-monarchy",
+    "AH": "constitutional-monarchy",
+    "FR": "democracy",
+    "IT": "democracy",
+    "GB": "democracy",
+    "US": "democracy",
+}
 
 
 @dataclass
@@ -51,8 +58,13 @@ def set_national_will(g: Game, nation: str, rec: NationalWill, rule: str, reason
     g.state.tracks.setdefault("national_will", {})[nation] = asdict(rec)
     M.touch(g)
     if before.value != rec.value:
-        g.emit("national-will", f"{M.nation_name(g, nation)} national will {before.value} -> {rec.value} ({reason})",
-               rule=rule, nation=nation, value=rec.value)
+        g.emit(
+            "national-will",
+            f"{M.nation_name(g, nation)} national will {before.value} -> {rec.value} ({reason})",
+            rule=rule,
+            nation=nation,
+            value=rec.value,
+        )
 
 
 def init_tracks(g: Game) -> None:

@@ -130,7 +130,11 @@ def _national_for(g: Game, side: str, i: int) -> bool:
 
 
 def _friendly_ports(g: Game, side: str) -> list[int]:
-    return [i for i in mapdata.point_hexes(g, "port") if mapdata.port_size(g, i) and mapdata.controller(g, i) == side]
+    return [
+        i
+        for i in mapdata.point_hexes(g, "port")
+        if mapdata.port_size(g, i) and mapdata.controller(g, i) == side
+    ]
 
 
 def _virtual_rail(g: Game) -> list[tuple[int, int]]:
@@ -146,12 +150,19 @@ def supply_sources(g: Game, side: str) -> tuple[set[int], dict[int, str | None]]
     """LGG 9-A: the supply sources of ``side`` and its minor-port sources (port -> army or None)."""
     sources: set[int] = set()
     for i in mapdata.point_hexes(g, "city"):
-        if mapdata.is_capital(g, i) and _national_for(g, side, i) and mapdata.controller(g, i) == side:
+        if (
+            mapdata.is_capital(g, i)
+            and _national_for(g, side, i)
+            and mapdata.controller(g, i) == side
+        ):
             sources.add(i)
     # national cities and localities linked by rail, waterway or sea to another national city
     blocking = M.enemy_blocking_hexes(g, side)
-    urban = [i for i in mapdata.point_hexes(g, "urban") if mapdata.controller(g, i) == side
-             and i not in blocking and _national_for(g, side, i)]
+    urban = [
+        i
+        for i in mapdata.point_hexes(g, "urban")
+        if mapdata.controller(g, i) == side and i not in blocking and _national_for(g, side, i)
+    ]
     virtual = _virtual_rail(g)
 
     def rail_step(u: int) -> list[int]:
@@ -245,7 +256,8 @@ def _waterway_usable(g: Game, side: str, i: int) -> bool:
 # ====================================================================== supply trace (9-C, 9-E)
 @implements("LGG 9-E")
 def _fortress_zoc_blocks(g: Game, side: str, i: int) -> bool:
-    """LGG 9-E: the ZoC of an unbesieged enemy fortress blocks supply unless friendly units are there."""
+    """LGG 9-E: the ZoC of an unbesieged enemy fortress blocks supply unless friendly units are
+    there."""
     if "fortress" not in zoc_map(g, M.other_side(side)).get(i, frozenset()):
         return False
     return not any(M.is_unit(p) for p in M.occupied(g, side).get(i, []))
@@ -255,7 +267,9 @@ def can_enter_for_supply(g: Game, side: str, p: Piece | None, i: int, j: int) ->
     """LGG 9-C: a supply trace step: passable for the unit, no enemy unit, no blocking fortress ZoC;
     a friendly strait may be crossed."""
     for f in mapdata.hexside_features(g, i, j):
-        if f.impassable and not (f.supply_if_friendly and mapdata.controller(g, i) == side == mapdata.controller(g, j)):
+        if f.impassable and not (
+            f.supply_if_friendly and mapdata.controller(g, i) == side == mapdata.controller(g, j)
+        ):
             return False
     info = mapdata.terrain_info(g, j)
     if info.impassable or mapdata.is_neutral_hex(g, j):
@@ -284,8 +298,11 @@ def trace(g: Game, side: str, p: Piece | None, start: int, reach: int) -> dict[i
     def step(u: int) -> list[int]:
         out = []
         for j in nbrs[u]:
-            if j not in ok and not (mountain and mapdata.terrain_info(g, j).mountain_corps_only
-                                    and can_enter_for_supply(g, side, p, u, j)):
+            if j not in ok and not (
+                mountain
+                and mapdata.terrain_info(g, j).mountain_corps_only
+                and can_enter_for_supply(g, side, p, u, j)
+            ):
                 continue
             pair = (u, j)
             if pair in hard or (pair in soft and not (control.get(u) == side == control.get(j))):
@@ -316,7 +333,9 @@ def _supply_hexes(g: Game, side: str) -> frozenset[int]:
     def compute() -> frozenset[int]:
         blocked = M.enemy_blocking_hexes(g, side)
         fz = zoc_map(g, M.other_side(side))
-        forts = {j for j, kinds in fz.items() if "fortress" in kinds and _fortress_zoc_blocks(g, side, j)}
+        forts = {
+            j for j, kinds in fz.items() if "fortress" in kinds and _fortress_zoc_blocks(g, side, j)
+        }
         return frozenset(mapdata.trace_open_hexes(g) - blocked - forts)
 
     return M.memo(g, f"supply-hexes:{side}", compute)
@@ -341,19 +360,38 @@ def _build(g: Game, side: str) -> SupplyReport:
         if cap != math.inf:
             rep.rail_section[i] = _section_key(g, side, i, rep.rail)
     # waterway relays (9-B)
-    water_starts = [i for i in rep.sources if _waterway_usable(g, side, i) and mapdata.waterway_links(g, i)]
-    rep.waterway = set(paths.bfs(water_starts, lambda u: [j for j in mapdata.waterway_links(g, u) if _waterway_usable(g, side, j)]))
+    water_starts = [
+        i for i in rep.sources if _waterway_usable(g, side, i) and mapdata.waterway_links(g, i)
+    ]
+    rep.waterway = set(
+        paths.bfs(
+            water_starts,
+            lambda u: [j for j in mapdata.waterway_links(g, u) if _waterway_usable(g, side, j)],
+        )
+    )
     # HQ relays on beaches (9-F)
     src_seas = {mapdata.port_sea(g, i) for i in rep.sources if mapdata.port_sea(g, i)}
-    hqs = sorted((p for p in M.iter_units(g, side) if p.type in ("hq", "ghq") and M.on_map(g, p)), key=lambda p: p.id)
+    hqs = sorted(
+        (p for p in M.iter_units(g, side) if p.type in ("hq", "ghq") and M.on_map(g, p)),
+        key=lambda p: p.id,
+    )
     for hq in hqs:
         h = M.hex_of(g, hq)
         assert h is not None
         for pt in mapdata.points(g, h, "beach"):
             sea = pt.attrs.get("sea")
-            if sea and sea_control(g, str(sea)) == side and seas_open_from(g, side, str(sea)) & src_seas:
+            if (
+                sea
+                and sea_control(g, str(sea)) == side
+                and seas_open_from(g, side, str(sea)) & src_seas
+            ):
                 rep.maritime.add(h)
-    base_unlimited = rep.sources | rep.waterway | rep.maritime | {i for i, c in rep.rail.items() if c == math.inf}
+    base_unlimited = (
+        rep.sources
+        | rep.waterway
+        | rep.maritime
+        | {i for i, c in rep.rail.items() if c == math.inf}
+    )
     limited = {i: int(c) for i, c in rep.rail.items() if c != math.inf}
     load: dict[int, int] = {}
 
@@ -363,9 +401,14 @@ def _build(g: Game, side: str) -> SupplyReport:
     def take(section: int, pts: int) -> None:
         load[section] = load.get(section, 0) + pts
 
-    hq_cost = {1: POINTS // int(M.data(g).rail["section"]["1"]["hqs"]), 2: POINTS // int(M.data(g).rail["section"]["2"]["hqs"])}
-    unit_cost = {1: POINTS // int(M.data(g).rail["section"]["1"]["independent_units"]),
-                 2: POINTS // int(M.data(g).rail["section"]["2"]["independent_units"])}
+    hq_cost = {
+        1: POINTS // int(M.data(g).rail["section"]["1"]["hqs"]),
+        2: POINTS // int(M.data(g).rail["section"]["2"]["hqs"]),
+    }
+    unit_cost = {
+        1: POINTS // int(M.data(g).rail["section"]["1"]["independent_units"]),
+        2: POINTS // int(M.data(g).rail["section"]["2"]["independent_units"]),
+    }
     near_base = _supply_distance(g, side, base_unlimited)
 
     def on_base(p: Piece, h: int) -> bool:
@@ -384,7 +427,10 @@ def _build(g: Game, side: str) -> SupplyReport:
         if on_base(hq, h):
             hq_state[hq.id] = (h, None, 0)
             continue
-        opts = sorted(((limited[i], rep.rail_section[i]) for i in reach if i in limited), key=lambda t: (-t[0], t[1]))
+        opts = sorted(
+            ((limited[i], rep.rail_section[i]) for i in reach if i in limited),
+            key=lambda t: (-t[0], t[1]),
+        )
         for cap, sec in opts:
             if fits(sec, cap, hq_cost[min(cap, 2)]):
                 take(sec, hq_cost[min(cap, 2)])
@@ -420,7 +466,9 @@ def _build(g: Game, side: str) -> SupplyReport:
     for hid, h in rep.hq_relays.items():
         relay_by_hex.setdefault(h, []).append(g.state.pieces[hid])
     mains = set(M.st(g).get("main_army", {}).get(side, {}).values())
-    units = sorted((p for p in M.iter_units(g, side) if p.id not in rep.supplied), key=lambda p: p.id)
+    units = sorted(
+        (p for p in M.iter_units(g, side) if p.id not in rep.supplied), key=lambda p: p.id
+    )
     pending: list[Piece] = []
     for p in units:
         h = M.hex_of(g, p)
@@ -438,7 +486,11 @@ def _build(g: Game, side: str) -> SupplyReport:
             continue
         hit = set(trace(g, side, p, h, supply_range(g, h)))
         army = command_army(g, p)
-        ports = [i for i in hit & set(rep.minor_ports) if rep.minor_ports[i] == army and army not in mains]
+        ports = [
+            i
+            for i in hit & set(rep.minor_ports)
+            if rep.minor_ports[i] == army and army not in mains
+        ]
         if ports:
             rep.supplied[p.id] = "minor port"
             continue
@@ -447,7 +499,9 @@ def _build(g: Game, side: str) -> SupplyReport:
             for i in sorted(hit):
                 for hq in relay_by_hex.get(i, []):
                     own = army is not None and command_army(g, hq) == army
-                    limited_hq = hq_state[hq.id][1] is not None  # 9-D: then it carries only its own units
+                    limited_hq = (
+                        hq_state[hq.id][1] is not None
+                    )  # 9-D: then it carries only its own units
                     if own or (hq.nation == p.nation and not limited_hq):
                         relay = hq
                         break
@@ -461,7 +515,10 @@ def _build(g: Game, side: str) -> SupplyReport:
         h = M.hex_of(g, p)
         assert h is not None
         reach = trace(g, side, p, h, supply_range(g, h))
-        opts = sorted(((limited[i], rep.rail_section[i]) for i in reach if i in limited), key=lambda t: (-t[0], t[1]))
+        opts = sorted(
+            ((limited[i], rep.rail_section[i]) for i in reach if i in limited),
+            key=lambda t: (-t[0], t[1]),
+        )
         for cap, sec in opts:
             cost = unit_cost[min(cap, 2)]
             if fits(sec, cap, cost):
@@ -486,8 +543,10 @@ def _own_hex_supplier(g: Game, side: str, h: int, rep: SupplyReport) -> bool:
     used = rep.own_hex_used
     if h in used:
         return False
-    fort = any(q.type == "fortress" and q.side == side and BESIEGED not in q.status and q.loc.kind == "hex"
-               for q in g.state.at_hex(h))
+    fort = any(
+        q.type == "fortress" and q.side == side and BESIEGED not in q.status and q.loc.kind == "hex"
+        for q in g.state.at_hex(h)
+    )
     if fort or mapdata.is_city(g, h):
         used.add(h)
         return True
@@ -560,7 +619,9 @@ def _free_step(g: Game, side: str, u: int, j: int) -> bool:
     hexes (lake, sea, high mountain, neutral country) or an unbesieged enemy fortress's ZoC,
     not across a ridge, lake or sea hexside."""
     for f in mapdata.hexside_features(g, u, j):
-        if f.impassable and not (f.supply_if_friendly and mapdata.controller(g, u) == side == mapdata.controller(g, j)):
+        if f.impassable and not (
+            f.supply_if_friendly and mapdata.controller(g, u) == side == mapdata.controller(g, j)
+        ):
             return False
     info = mapdata.terrain_info(g, j)
     if info.impassable or info.mountain_corps_only or mapdata.is_neutral_hex(g, j):
@@ -572,8 +633,11 @@ def _free_step(g: Game, side: str, u: int, j: int) -> bool:
 
 def free_trace(g: Game, side: str, start: int, max_depth: int | None = None) -> dict[int, int]:
     enterable = _free_hexes(g, side)
-    return paths.bfs([start], lambda u: [j for j in g.board.neighbors(u) if j in enterable and _side_ok(g, side, u, j)],
-                     max_depth)
+    return paths.bfs(
+        [start],
+        lambda u: [j for j in g.board.neighbors(u) if j in enterable and _side_ok(g, side, u, j)],
+        max_depth,
+    )
 
 
 def distance_to(g: Game, side: str, targets: set[int], max_depth: int | None = None) -> np.ndarray:
@@ -622,8 +686,11 @@ def _free_hexes(g: Game, side: str) -> frozenset[int]:
 
     def compute() -> frozenset[int]:
         blocked = M.enemy_blocking_hexes(g, side)
-        forts = {j for j, kinds in zoc_map(g, M.other_side(side)).items()
-                 if "fortress" in kinds and _fortress_zoc_blocks(g, side, j)}
+        forts = {
+            j
+            for j, kinds in zoc_map(g, M.other_side(side)).items()
+            if "fortress" in kinds and _fortress_zoc_blocks(g, side, j)
+        }
         return frozenset(mapdata.trace_open_hexes(g) - blocked - forts)
 
     return M.memo(g, f"free-hexes:{side}", compute)
@@ -652,7 +719,9 @@ def _closed_sides(g: Game) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[
 
 def _side_ok(g: Game, side: str, u: int, j: int) -> bool:
     for f in mapdata.hexside_features(g, u, j):
-        if f.impassable and not (f.supply_if_friendly and mapdata.controller(g, u) == side == mapdata.controller(g, j)):
+        if f.impassable and not (
+            f.supply_if_friendly and mapdata.controller(g, u) == side == mapdata.controller(g, j)
+        ):
             return False
     return True
 
@@ -660,14 +729,17 @@ def _side_ok(g: Game, side: str, u: int, j: int) -> bool:
 def _isolation_maps(g: Game, side: str) -> tuple[np.ndarray, np.ndarray]:
     def compute() -> tuple[np.ndarray, np.ndarray]:
         rep = supply_report(g, side)
-        return distance_to(g, side, set(rep.sources)), distance_to(g, side, rep.relay_hexes(), ISOLATION_RANGE)
+        return distance_to(g, side, set(rep.sources)), distance_to(
+            g, side, rep.relay_hexes(), ISOLATION_RANGE
+        )
 
     return M.memo(g, f"isolation:{side}", compute)
 
 
 @implements("LGG 22")
 def cut_off_22(g: Game, p: Piece) -> bool:
-    """LGG 22: no path of any length free of enemy units and prohibited hexes to a friendly source."""
+    """LGG 22: no path of any length free of enemy units and prohibited hexes to a friendly
+    source."""
     h = M.hex_of(g, p)
     if h is None:
         return False
@@ -692,7 +764,8 @@ def hex_isolated_9h(g: Game, side: str, h: int, exclude_relay: str | None = None
 
 @implements("LGG 9-H")
 def isolated_9h(g: Game, p: Piece) -> bool:
-    """LGG 9-H: is the unit isolated (see :func:`hex_isolated_9h`; its own HQ relay does not count)."""
+    """LGG 9-H: is the unit isolated (see :func:`hex_isolated_9h`; its own HQ relay does not
+    count)."""
     h = M.hex_of(g, p)
     if h is None:
         return False

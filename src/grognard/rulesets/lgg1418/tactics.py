@@ -13,7 +13,8 @@ losses).
 
 State: ``st["tactics"]`` (acquisitions ``{"tactic", "nation", "side", "turn", "year"}``),
 ``st["tactic_tests"]`` (``{"side", "year", "turn", "ok"}``), the secret target of each side in
-``g.state.secrets[side]["tactic_target"]``, ``g.state.tracks["assault_markers"][nation]`` (markers in hand),
+``g.state.secrets[side]["tactic_target"]``, ``g.state.tracks["assault_markers"][nation]`` (markers
+in hand),
 ``st["defence_in_depth"][side]`` (passed / last failed turn), ``st["infiltration_used"]``.
 Technologies (42) are read from ``st["technologies"][nation]`` (names) when present.
 """
@@ -35,9 +36,23 @@ from grognard.rulesets.lgg1418.battle import piece, say
 if TYPE_CHECKING:
     from grognard.core.game import Game
 
-TACTICS = ("massive bombardment", "combat gas", "blitz bombardment", "creeping barrage", "infiltration",
-           "tactical air support", "defence in depth", "combined arms")
-HARD = ("blitz bombardment", "infiltration", "tactical air support", "combined arms", "defence in depth")
+TACTICS = (
+    "massive bombardment",
+    "combat gas",
+    "blitz bombardment",
+    "creeping barrage",
+    "infiltration",
+    "tactical air support",
+    "defence in depth",
+    "combined arms",
+)
+HARD = (
+    "blitz bombardment",
+    "infiltration",
+    "tactical air support",
+    "combined arms",
+    "defence in depth",
+)
 TECH_BONUS = {
     "combat gas": ("chlorine", "phosgene", "mustard"),
     "blitz bombardment": ("flamethrowers", "light machine guns"),
@@ -52,14 +67,16 @@ GAS_ORDER = ("chlorine", "phosgene", "mustard")
 GAS_LIFE = 3  # 37-D (printed): a gas may be used for 3 turns
 
 
-# ====================================================================== acquisition and learning (37-A, 37-B)
+# ============================================================ acquisition and learning (37-A, 37-B)
 def acquisitions(g: Game) -> list[dict[str, Any]]:
     return M.st(g).setdefault("tactics", [])  # type: ignore[no-any-return]
 
 
 def _turn_in_year(g: Game) -> int:
     t = M.current_turn(g)
-    return sum(1 for x in M.data(g).calendar if x.year == t.year and x.index <= t.index and not x.pre_turn)
+    return sum(
+        1 for x in M.data(g).calendar if x.year == t.year and x.index <= t.index and not x.pre_turn
+    )
 
 
 @implements("LGG 37-B")
@@ -108,8 +125,11 @@ def _tests(g: Game) -> list[dict[str, Any]]:
 
 
 @implements("LGG 37-A")
-def acquisition_modifiers(g: Game, side: str, nation: str, tactic: str, *, same_turn_other: bool = False) -> Modifiers:
-    """LGG 37-A: modifiers of an acquisition test for ``nation`` (of ``side``) seeking ``tactic``."""
+def acquisition_modifiers(
+    g: Game, side: str, nation: str, tactic: str, *, same_turn_other: bool = False
+) -> Modifiers:
+    """LGG 37-A: modifiers of an acquisition test for ``nation`` (of ``side``) seeking
+    ``tactic``."""
     t = M.current_turn(g)
     year = t.year
     mods = Modifiers()
@@ -124,7 +144,12 @@ def acquisition_modifiers(g: Game, side: str, nation: str, tactic: str, *, same_
         mods.add(1, "LGG 37-A", "first test of the year")
     mine = [x for x in tests if x["side"] == side]
     theirs = [x for x in tests if x["side"] != side]
-    if theirs and not theirs[0]["ok"] and not any(x["turn"] == M.turn_index(g) for x in mine) and not mine:
+    if (
+        theirs
+        and not theirs[0]["ok"]
+        and not any(x["turn"] == M.turn_index(g) for x in mine)
+        and not mine
+    ):
         mods.add(2, "LGG 37-A", "the opponent's first test of the year failed")
     techs = set(M.st(g).get("technologies", {}).get(nation, []))
     n = sum(1 for x in TECH_BONUS.get(tactic, ()) if x in techs)
@@ -143,15 +168,31 @@ def acquisition_modifiers(g: Game, side: str, nation: str, tactic: str, *, same_
 
 
 def acquire(g: Game, side: str, nation: str, tactic: str, rule: str, how: str) -> None:
-    acquisitions(g).append({"tactic": tactic, "nation": nation, "side": side, "turn": M.turn_index(g),
-                            "year": M.current_turn(g).year})
-    g.emit("tactic", f"{M.nation_name(g, nation)} acquires the tactic {tactic} ({how})", rule=rule, reveal=True)
+    acquisitions(g).append(
+        {
+            "tactic": tactic,
+            "nation": nation,
+            "side": side,
+            "turn": M.turn_index(g),
+            "year": M.current_turn(g).year,
+        }
+    )
+    g.emit(
+        "tactic",
+        f"{M.nation_name(g, nation)} acquires the tactic {tactic} ({how})",
+        rule=rule,
+        reveal=True,
+    )
     g.state.secrets.get(side, {}).pop("tactic_target", None)
     M.touch(g)
 
 
 def _tactic_doctrine_ok(g: Game, side: str) -> bool:
-    return any(doctrine.doctrine(g, n, fr) in battle.FIRE_DOCTRINES for n in M.powers_of(g, side) for fr in M.FRONTS)
+    return any(
+        doctrine.doctrine(g, n, fr) in battle.FIRE_DOCTRINES
+        for n in M.powers_of(g, side)
+        for fr in M.FRONTS
+    )
 
 
 def _targets_open(g: Game, side: str) -> list[str]:
@@ -187,7 +228,10 @@ class CombatTactics(Step):
             return None
         if "tactic_target" not in g.state.secrets.get(side, {}):
             return "target"
-        if side not in f.params.get("tested", []) and len(_year_acquired(g, M.current_turn(g).year)) < 2:
+        if (
+            side not in f.params.get("tested", [])
+            and len(_year_acquired(g, M.current_turn(g).year)) < 2
+        ):
             return "test"
         return None
 
@@ -196,8 +240,11 @@ class CombatTactics(Step):
         year = t.year
         if 12 in t.months and len(_year_acquired(g, year)) == 1 and not f.params.get("award_done"):
             f.params["award_done"] = True
-            r = g.roll(f"d{6 if g.opt('november-tactic-award-die') == 'd6' else 12}",
-                       "November-December tactic award (even: Entente, odd: Central Powers)", "LGG 37-A")
+            r = g.roll(
+                f"d{6 if g.opt('november-tactic-award-die') == 'd6' else 12}",
+                "November-December tactic award (even: Entente, odd: Central Powers)",
+                "LGG 37-A",
+            )
             side = M.ENTENTE if r.natural % 2 == 0 else M.CP
             target = g.state.secrets.get(side, {}).get("tactic_target")
             majors = [n for n in M.powers_of(g, side) if M.is_major(g, n) and n != "TR"]
@@ -208,15 +255,21 @@ class CombatTactics(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         need = self._needs(g, f, side)
         if need == "target":
-            return [{"type": "tactic-target", "side": side, "tactic": t} for t in _targets_open(g, side)]
+            return [
+                {"type": "tactic-target", "side": side, "tactic": t} for t in _targets_open(g, side)
+            ]
         if need == "test":
             majors = [n for n in M.powers_of(g, side) if M.is_major(g, n) and n != "TR"]
-            return [{"type": "tactic-test", "side": side, "nation": n} for n in majors] + [{"type": "wait", "side": side}]
+            return [{"type": "tactic-test", "side": side, "nation": n} for n in majors] + [
+                {"type": "wait", "side": side}
+            ]
         return []
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
         if action.get("type") == "tactic-test" and action.get("nation") == "TR":
-            raise IllegalAction("LGG 37-A", "a tactic is acquired for a major power other than Turkey")
+            raise IllegalAction(
+                "LGG 37-A", "a tactic is acquired for a major power other than Turkey"
+            )
         super().check(g, f, action)
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
@@ -225,7 +278,9 @@ class CombatTactics(Step):
         if t == "tactic-target":
             g.state.secrets.setdefault(side, {})["tactic_target"] = action["tactic"]
             g.emit("tactic-target", f"{side} notes a target tactic (secret)", rule="LGG 37-A")
-            g.emit("tactic-target-detail", f"your target tactic: {action['tactic']}", visible_to=[side])
+            g.emit(
+                "tactic-target-detail", f"your target tactic: {action['tactic']}", visible_to=[side]
+            )
         elif t == "wait":
             f.params.setdefault("tested", []).append(side)
             g.emit("tactic-test", f"{side} waits (no tactic test this turn)", rule="LGG 37-A")
@@ -234,12 +289,20 @@ class CombatTactics(Step):
             nation = action["nation"]
             target = g.state.secrets[side]["tactic_target"]
             other_now = M.other_side(side) in f.params.get("tested", []) and any(
-                x["turn"] == M.turn_index(g) and x["side"] != side for x in _tests(g))
+                x["turn"] == M.turn_index(g) and x["side"] != side for x in _tests(g)
+            )
             mods = acquisition_modifiers(g, side, nation, target, same_turn_other=other_now)
-            r = g.roll("d12", f"{side} tactic acquisition test ({M.nation_name(g, nation)})", "LGG 37-A", modifiers=mods,
-                       visible_to=[side])
+            r = g.roll(
+                "d12",
+                f"{side} tactic acquisition test ({M.nation_name(g, nation)})",
+                "LGG 37-A",
+                modifiers=mods,
+                visible_to=[side],
+            )
             ok = r.modified >= 12
-            _tests(g).append({"side": side, "year": M.current_turn(g).year, "turn": M.turn_index(g), "ok": ok})
+            _tests(g).append(
+                {"side": side, "year": M.current_turn(g).year, "turn": M.turn_index(g), "ok": ok}
+            )
             if ok:
                 acquire(g, side, nation, target, "LGG 37-A", "acquisition test")
             else:
@@ -247,9 +310,11 @@ class CombatTactics(Step):
         M.touch(g)
 
 
-# ====================================================================== preliminary bombardment tactics (37-C, 37-E)
+# ===================================================== preliminary bombardment tactics (37-C, 37-E)
 @implements("LGG 37-C")
-def massive_bombardment(g: Game, nation: str, intensity: int, other_tactics: Sequence[str] = ()) -> dict[str, int]:
+def massive_bombardment(
+    g: Game, nation: str, intensity: int, other_tactics: Sequence[str] = ()
+) -> dict[str, int]:
     """LGG 37-C: a massive bombardment of intensity 2 or 3 shifts 1 or 2 columns and costs 2 or 3
     MUN per artillery unit; incompatible with blitz, creeping barrage and infiltration. Raises
     IllegalAction when not allowed."""
@@ -259,37 +324,55 @@ def massive_bombardment(g: Game, nation: str, intensity: int, other_tactics: Seq
         raise IllegalAction("LGG 37-C", "a massive bombardment has intensity 2 or 3")
     bad = set(other_tactics) & {"blitz bombardment", "creeping barrage", "infiltration"}
     if bad:
-        raise IllegalAction("LGG 37-C", f"massive bombardment is incompatible with {', '.join(sorted(bad))}")
+        raise IllegalAction(
+            "LGG 37-C", f"massive bombardment is incompatible with {', '.join(sorted(bad))}"
+        )
     return {"shift": intensity - 1, "mun_per_artillery": intensity}
 
 
 @implements("LGG 37-E")
-def blitz_bombardment(g: Game, nation: str, artillery_units: Sequence[Piece], other_tactics: Sequence[str] = ()) -> dict[str, int]:
-    """LGG 37-E: a blitz bombardment needs 2 or 3 artillery units (any type) with a total fire of 6 or
+def blitz_bombardment(
+    g: Game, nation: str, artillery_units: Sequence[Piece], other_tactics: Sequence[str] = ()
+) -> dict[str, int]:
+    """LGG 37-E: a blitz bombardment needs 2 or 3 artillery units (any type) with a total fire of 6
+    or
     more, costs 3 MUN per unit, is not divided by the defender's corps; incompatible with massive
     bombardment. Raises IllegalAction when not allowed."""
     if not knows(g, nation, "blitz bombardment"):
         raise IllegalAction("LGG 37-E", "the blitz bombardment tactic has not been acquired")
     if "massive bombardment" in other_tactics:
-        raise IllegalAction("LGG 37-E", "blitz bombardment is incompatible with massive bombardment")
+        raise IllegalAction(
+            "LGG 37-E", "blitz bombardment is incompatible with massive bombardment"
+        )
     n = len(artillery_units)
     if n not in (2, 3):
         raise IllegalAction("LGG 37-E", "a blitz bombardment uses 2 or 3 artillery units")
     fire = sum(int(p.stat("support", 0)) for p in artillery_units)
     if fire < 6:
-        raise IllegalAction("LGG 37-E", f"a blitz bombardment needs a total fire of 6 or more (here {fire})")
-    return {"fire": fire, "mun": 3 * n, "groups": 2 if doctrine.doctrine(g, nation, M.WEST) == "combined" else 1}
+        raise IllegalAction(
+            "LGG 37-E", f"a blitz bombardment needs a total fire of 6 or more (here {fire})"
+        )
+    return {
+        "fire": fire,
+        "mun": 3 * n,
+        "groups": 2 if doctrine.doctrine(g, nation, M.WEST) == "combined" else 1,
+    }
 
 
 @implements("LGG 37-C", "LGG 37-E", "LGG 37-F", "LGG 37-G")
-def tactics_problem(tactics: Sequence[str], bombardment: str | None, mountains: bool = False) -> str | None:
+def tactics_problem(
+    tactics: Sequence[str], bombardment: str | None, mountains: bool = False
+) -> str | None:
     """LGG 37-C / 37-E / 37-F / 37-G: why a combination of tactics and bombardment is not allowed
     (None when it is): massive bombardment excludes blitz, creeping barrage and infiltration;
     creeping barrage and infiltration exclude each other, admit only a blitz bombardment (or none),
     and the creeping barrage is forbidden in mountains."""
     t = set(tactics)
     if bombardment == "massive" and t & {"blitz bombardment", "creeping barrage", "infiltration"}:
-        return "massive bombardment is incompatible with blitz bombardment, creeping barrage and infiltration"
+        return (
+            "massive bombardment is incompatible with blitz bombardment, creeping barrage and"
+            " infiltration"
+        )
     if {"creeping barrage", "infiltration"} <= t:
         return "creeping barrage and infiltration are incompatible"
     if t & {"creeping barrage", "infiltration"} and bombardment not in (None, "none", "blitz"):
@@ -356,12 +439,15 @@ def gas_attack_bonus(g: Game, nation: str, gas: str) -> int:
 @implements("LGG 37-D")
 def first_chlorine_use(g: Game, gas: str) -> bool:
     """LGG 37-D: would using ``gas`` now be the very first use of chlorine in the game?"""
-    return gas == "chlorine" and not any("chlorine" in used for used in M.st(g).get("gas", {}).values())
+    return gas == "chlorine" and not any(
+        "chlorine" in used for used in M.st(g).get("gas", {}).values()
+    )
 
 
 @implements("LGG 37-D", "LGG 32.1-B")
 def use_gas(g: Game, bid: str, nation: str, gas: str, massive: bool) -> int:
-    """LGG 37-D / 32.1-B: a gas attack in battle ``bid`` (after any preliminary bombardment, step A):
+    """LGG 37-D / 32.1-B: a gas attack in battle ``bid`` (after any preliminary bombardment, step
+    A):
     the attack bonus it gives (:func:`gas_attack_bonus`) and, at the very first use of chlorine,
     the terror tests, made when the battle begins (:func:`step_d`, :func:`terror_tests`;
     ``massive``: a massive use, our reading: with a massive bombardment). The caller adds
@@ -369,8 +455,12 @@ def use_gas(g: Game, bid: str, nation: str, gas: str, massive: bool) -> int:
     first = first_chlorine_use(g, gas)
     bonus = gas_attack_bonus(g, nation, gas)
     if first:
-        g.emit("gas-terror", f"first use of chlorine gas: terror tests ({'massive' if massive else 'limited'} use)",
-               rule="LGG 37-D", reveal=True)
+        g.emit(
+            "gas-terror",
+            f"first use of chlorine gas: terror tests ({'massive' if massive else 'limited'} use)",
+            rule="LGG 37-D",
+            reveal=True,
+        )
         battle.rec_of(g, bid)["gas_terror"] = {"massive": bool(massive), "done": False}
         M.touch(g)
     return bonus
@@ -378,8 +468,14 @@ def use_gas(g: Game, bid: str, nation: str, gas: str, massive: bool) -> int:
 
 def gas_modifier(bonus: int) -> dict[str, Any]:
     """The battle modifier of a gas attack bonus (37-D): attack value, -1 each round."""
-    return {"side": "attacker", "target": "value", "value": int(bonus), "decay": 1, "rule": "LGG 37-D",
-            "reason": "combat gas"}
+    return {
+        "side": "attacker",
+        "target": "value",
+        "value": int(bonus),
+        "decay": 1,
+        "rule": "LGG 37-D",
+        "reason": "combat gas",
+    }
 
 
 @implements("LGG 37-D")
@@ -392,7 +488,11 @@ def terror_tests(g: Game, bid: str, massive: bool) -> list[str]:
     dfn = battle.units_of(rec, rec["defender"], roles=("front",), states=("fit",))
     if not dfn:
         return []
-    chosen = dfn if massive else [g.choose_at_random(dfn, "defending corps tested for terror", "LGG 37-D")]
+    chosen = (
+        dfn
+        if massive
+        else [g.choose_at_random(dfn, "defending corps tested for terror", "LGG 37-D")]
+    )
     out = list(chosen)
     for u in chosen:
         battle.queue_test(g, rec, u, stage="roll", why="gas terror", terror=True)
@@ -405,10 +505,17 @@ def terror_tests(g: Game, bid: str, massive: bool) -> list[str]:
     return out
 
 
-# ====================================================================== step D: creeping barrage and infiltration (37-F, 37-G)
+# =========================================== step D: creeping barrage and infiltration (37-F, 37-G)
 def _art_in_sub(rec: dict[str, Any], side: str, sub: str) -> list[str]:
-    return [u for u, x in sorted(rec["units"].items()) if x["side"] == side and x["kind"] == "artillery"
-            and x["state"] == "fit" and x["role"] == "front" and (not rec["great"] or x.get("sub") == sub)]
+    return [
+        u
+        for u, x in sorted(rec["units"].items())
+        if x["side"] == side
+        and x["kind"] == "artillery"
+        and x["state"] == "fit"
+        and x["role"] == "front"
+        and (not rec["great"] or x.get("sub") == sub)
+    ]
 
 
 @implements("LGG 37-F")
@@ -464,7 +571,8 @@ def aggravated(g: Game, rec: dict[str, Any], sub: str, res: str) -> str:
 
 @implements("LGG 37-G")
 def infiltration_modifiers(g: Game, rec: dict[str, Any], sub: str, means: str) -> Modifiers:
-    """LGG 37-G: modifiers of the infiltration D12 of a sub-battle (``means``: stosstruppen or tanks)."""
+    """LGG 37-G: modifiers of the infiltration D12 of a sub-battle (``means``: stosstruppen or
+    tanks)."""
     att, dfn = rec["attacker"], rec["defender"]
     nation = battle.side_nation(rec, att)
     mods = Modifiers()
@@ -482,7 +590,9 @@ def infiltration_modifiers(g: Game, rec: dict[str, Any], sub: str, means: str) -
         mods.add(-1, "LGG 37-G", "German trenches")
     if (rec["spec"].get("orders") or {}).get("defender") == "P":
         mods.add(-1, "LGG 37-G", "defender battle order P")
-    if rec.get("prep", {}).get("kind", rec["kind"]) == "secondary":  # a 17.3-B new army's battle too
+    if (
+        rec.get("prep", {}).get("kind", rec["kind"]) == "secondary"
+    ):  # a 17.3-B new army's battle too
         mods.add(-1, "LGG 37-G", "secondary battle")
     techs = set(M.st(g).get("technologies", {}).get(nation, []))
     did = defence_in_depth_active(g, dfn)
@@ -525,17 +635,31 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
             terror = rec.get("gas_terror")
             if terror and not terror.get("done"):
                 terror["done"] = True
-                terror_tests(g, rec["id"], bool(terror.get("massive")))  # 37-D: step A, after the bombardment
+                terror_tests(
+                    g, rec["id"], bool(terror.get("massive"))
+                )  # 37-D: step A, after the bombardment
             for side in (att, dfn):
                 if any(x["side"] == side and x["kind"] == "tank" for x in rec["units"].values()):
-                    rec.setdefault("tank_value", {})[side] = tanks.value_test(g, rec, side) if side == att else 1
+                    rec.setdefault("tank_value", {})[side] = (
+                        tanks.value_test(g, rec, side) if side == att else 1
+                    )
             defence_in_depth_test(g, dfn)
-            if rec["spec"].get("major_breakthrough") and rec["kind"] == "breakthrough" and \
-                    battle.defender_fortress(g, rec) is None and not defence_in_depth_active(g, dfn) and \
-                    any(piece(g, u).attrs.get("assault") for u in battle.units_of(rec, att, states=None)):
+            if (
+                rec["spec"].get("major_breakthrough")
+                and rec["kind"] == "breakthrough"
+                and battle.defender_fortress(g, rec) is None
+                and not defence_in_depth_active(g, dfn)
+                and any(
+                    piece(g, u).attrs.get("assault") for u in battle.units_of(rec, att, states=None)
+                )
+            ):
                 for s in battle_steps.open_subs(rec):
                     rec["subs"][s]["encircled_by"] = att
-                g.emit("battle", f"assault corps break through into {rec['hex']}: encirclement battle", rule="LGG 38-B")
+                g.emit(
+                    "battle",
+                    f"assault corps break through into {rec['hex']}: encirclement battle",
+                    rule="LGG 38-B",
+                )
     for sub in battle_steps.open_subs(rec):
         key = f"barrage:{sub}"
         if tac.get("creeping_barrage") and not done.get(key):
@@ -544,20 +668,38 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
             if not stopped.get(sub) and len(arts) >= 2 and not battle.in_mountains(g, rec["hex_i"]):
                 if rec["round"] > 1 and not done.get(key + ":asked"):
                     done[key + ":asked"] = True
-                    return "battle-decision", {"battle": rec["id"], "kind": "barrage", "side": att, "sub": sub}
-                if not stopped.get(sub) and artillery.spend_munitions(g, piece(g, arts[-1]).nation, 1, "LGG 37-F",
-                                                                       "creeping barrage"):
+                    return "battle-decision", {
+                        "battle": rec["id"],
+                        "kind": "barrage",
+                        "side": att,
+                        "sub": sub,
+                    }
+                if not stopped.get(sub) and artillery.spend_munitions(
+                    g, piece(g, arts[-1]).nation, 1, "LGG 37-F", "creeping barrage"
+                ):
                     mods = creeping_barrage_modifiers(g, rec, sub)
-                    r = g.roll("d12", f"creeping barrage, sub-battle {sub}", "LGG 37-F", modifiers=mods)
+                    r = g.roll(
+                        "d12", f"creeping barrage, sub-battle {sub}", "LGG 37-F", modifiers=mods
+                    )
                     cut, agg = creeping_barrage_effect(r.modified)
                     if cut:
                         battle.reduce_trench(g, rec["id"], sub, cut, 1)
                         rec.setdefault("aggravate", {})[sub] = {"round": rec["round"], "map": agg}
-                        g.emit("barrage", f"creeping barrage in sub-battle {sub}: trenches -{cut}, losses aggravated",
-                               rule="LGG 37-F")
+                        g.emit(
+                            "barrage",
+                            f"creeping barrage in sub-battle {sub}: trenches -{cut}, losses"
+                            " aggravated",
+                            rule="LGG 37-F",
+                        )
                     else:
-                        rec.setdefault("cohesion_lost", {})[sub] = int(rec["cohesion_lost"].get(sub, 0)) + 1
-                        g.emit("barrage", f"creeping barrage in sub-battle {sub}: loss of fire cohesion", rule="LGG 37-F")
+                        rec.setdefault("cohesion_lost", {})[sub] = (
+                            int(rec["cohesion_lost"].get(sub, 0)) + 1
+                        )
+                        g.emit(
+                            "barrage",
+                            f"creeping barrage in sub-battle {sub}: loss of fire cohesion",
+                            rule="LGG 37-F",
+                        )
             done[key] = True
         key = f"infiltration:{sub}"
         means = tac.get("infiltration")
@@ -565,9 +707,15 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
             done[key] = True
             if rec["great"] and not tanks.tanks_useless(g, rec["hex_i"]):
                 kinds = ("tank",) if means == "tanks" else ("corps",)
-                have = [u for u, x in rec["units"].items() if x["side"] == att and x["kind"] in kinds
-                        and x["state"] == "fit" and x.get("sub") == sub
-                        and (means == "tanks" or piece(g, u).attrs.get("assault"))]
+                have = [
+                    u
+                    for u, x in rec["units"].items()
+                    if x["side"] == att
+                    and x["kind"] in kinds
+                    and x["state"] == "fit"
+                    and x.get("sub") == sub
+                    and (means == "tanks" or piece(g, u).attrs.get("assault"))
+                ]
                 if have:
                     M.st(g).setdefault("infiltration_used", {})[att] = True
                     mods = infiltration_modifiers(g, rec, sub, means)
@@ -576,12 +724,16 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
                     cell = str(tbl.lookup("result", r.modified).result)
                     if cell.startswith("r"):
                         battle.reduce_trench(g, rec["id"], sub, int(cell[1:]), 1)
-                        g.emit("infiltration", f"infiltration in sub-battle {sub}: trenches -{cell[1:]}", rule="LGG 37-G")
+                        g.emit(
+                            "infiltration",
+                            f"infiltration in sub-battle {sub}: trenches -{cell[1:]}",
+                            rule="LGG 37-G",
+                        )
     M.touch(g)
     return None
 
 
-# ====================================================================== other tactics (37-H, 37-I, 37-J)
+# ================================================================= other tactics (37-H, 37-I, 37-J)
 @implements("LGG 37-H")
 def air_support_aircraft(g: Game, nation: str) -> int:
     """LGG 37-H: aircraft per sub-battle in tactical air support (2 with the tactic, else 1)."""
@@ -602,7 +754,9 @@ def defence_in_depth_test(g: Game, side: str) -> bool | None:
     st = M.st(g).setdefault("defence_in_depth", {}).setdefault(side, {})
     if st.get("passed") or st.get("failed_turn") == M.turn_index(g):
         return None
-    if not side_knows(g, side, "defence in depth") or not M.st(g).get("infiltration_used", {}).get(M.other_side(side)):
+    if not side_knows(g, side, "defence in depth") or not M.st(g).get("infiltration_used", {}).get(
+        M.other_side(side)
+    ):
         return None
     nations = [n for n in M.powers_of(g, side) if M.ghq_piece(g, n) is not None]
     if not nations:
@@ -629,11 +783,23 @@ def combined_arms(g: Game, rec: dict[str, Any], sub: str, side: str) -> Modifier
     nation = battle.side_nation(rec, side) if rec.get("nations") else ""
     if not nation or not knows(g, nation, "combined arms"):
         return mods
-    here = [u for u, x in rec["units"].items() if x["side"] == side and x["state"] == "fit" and x["role"] == "front"
-            and (not rec["great"] or x.get("sub") == sub)]
+    here = [
+        u
+        for u, x in rec["units"].items()
+        if x["side"] == side
+        and x["state"] == "fit"
+        and x["role"] == "front"
+        and (not rec["great"] or x.get("sub") == sub)
+    ]
     tank = any(rec["units"][u]["kind"] == "tank" for u in here)
-    assault = any(piece(g, u).attrs.get("assault") for u in here if rec["units"][u]["kind"] == "corps")
-    fighter = bool((rec["spec"].get("tactics") or {}).get("air_support", {}).get("attacker" if side == rec["attacker"] else "defender"))
+    assault = any(
+        piece(g, u).attrs.get("assault") for u in here if rec["units"][u]["kind"] == "corps"
+    )
+    fighter = bool(
+        (rec["spec"].get("tactics") or {})
+        .get("air_support", {})
+        .get("attacker" if side == rec["attacker"] else "defender")
+    )
     if (fighter and (tank or assault)) or (tank and assault):
         mods.add(1, "LGG 37-J", "combined arms")
     return mods
@@ -689,7 +855,8 @@ class AssaultMarkers(Step):
     hook_order = 30
 
     def _sides(self, g: Game, f: Frame) -> list[str]:
-        # every side from 1915 on (markers in hand are hidden: being asked must not reveal them, 4-A)
+        # every side from 1915 on (markers in hand are hidden: being asked must not reveal them,
+        # 4-A)
         if M.current_turn(g).year < 1915:
             return []
         return [s for s in M.SIDES if s not in f.params.get("done", [])]
@@ -697,7 +864,9 @@ class AssaultMarkers(Step):
     def _cands(self, g: Game, side: str) -> list[Piece]:
         if not any(markers_in_hand(g, n) > 0 for n in M.powers_of(g, side)):
             return []
-        return [p for p in M.iter_units(g, side) if M.on_map(g, p) and why_not_assault(g, p) is None]
+        return [
+            p for p in M.iter_units(g, side) if M.on_map(g, p) and why_not_assault(g, p) is None
+        ]
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         s = self._sides(g, f)
@@ -707,8 +876,9 @@ class AssaultMarkers(Step):
         g.finish(f)
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [{"type": "assault-marker", "side": side, "unit": p.id} for p in self._cands(g, side)] + \
-            [{"type": "end-assault-markers", "side": side}]
+        return [
+            {"type": "assault-marker", "side": side, "unit": p.id} for p in self._cands(g, side)
+        ] + [{"type": "end-assault-markers", "side": side}]
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         if action["type"] == "end-assault-markers":
@@ -724,8 +894,14 @@ def encirclement_by_assault(g: Game, rec: dict[str, Any], sub: str, winner: str)
     (not against defence in depth)."""
     if defence_in_depth_active(g, battle.other(rec, winner)):
         return False
-    return any(x["side"] == winner and x["kind"] == "corps" and x.get("sub") == sub and x["state"] != "eliminated"
-               and piece(g, u).attrs.get("assault") for u, x in rec["units"].items())
+    return any(
+        x["side"] == winner
+        and x["kind"] == "corps"
+        and x.get("sub") == sub
+        and x["state"] != "eliminated"
+        and piece(g, u).attrs.get("assault")
+        for u, x in rec["units"].items()
+    )
 
 
 @implements("LGG 38-C")
@@ -740,7 +916,8 @@ def assault_marker_after_loss(g: Game, rec: dict[str, Any], uid: str, res: str) 
 
 @implements("LGG 38-C")
 def assault_marker_after_test(g: Game, rec: dict[str, Any], uid: str, it: dict[str, Any]) -> None:
-    """LGG 38-C: after 2 losses or an M an assault corps loses its marker unless the test is an exploit."""
+    """LGG 38-C: after 2 losses or an M an assault corps loses its marker unless the test is an
+    exploit."""
     pend = rec.get("assault_pending", {})
     if uid not in pend:
         return
@@ -761,9 +938,9 @@ def assault_restore_cost() -> int:
 
 @implements("LGG 38", "LGG 38-B")
 def ignores_rigid_zoc(p: Piece) -> bool:
-    """LGG 38-B: assault corps ignore rigid ZoCs (read by the movement rules through ``assault``)."""
+    """LGG 38-B: assault corps ignore rigid ZoCs (read by the movement rules through
+    ``assault``)."""
     return bool(p.attrs.get("assault"))
 
 
 STEPS: tuple[type[Step], ...] = (CombatTactics, AssaultMarkers)
-

@@ -30,12 +30,15 @@ if TYPE_CHECKING:
 
 MAX_GAP = 2  # 39-A (printed)
 DEFENCE_VALUE = 1  # 39-B (printed)
-SECONDARY_TEST_ROUNDS = 4  # 39-B (printed): a secondary battle with a tank value test lasts 4 rounds
+SECONDARY_TEST_ROUNDS = (
+    4  # 39-B (printed): a secondary battle with a tank value test lasts 4 rounds
+)
 
 
 @implements("LGG 39-A")
 def normalise_values(values: dict[str, int], max_gap: int = MAX_GAP) -> dict[str, int]:
-    """LGG 39-A: the two sides' tank values may not differ by more than 2: the lower one is pulled up
+    """LGG 39-A: the two sides' tank values may not differ by more than 2: the lower one is pulled
+    up
     (3 against 0 gives 3 and 1)."""
     if len(values) < 2:
         return dict(values)
@@ -52,7 +55,10 @@ def set_values(g: Game, values: dict[str, int]) -> None:
     st = M.st(g).setdefault("tank_value", {})
     for s, v in normalise_values({**{x: side_value(g, x) for x in M.SIDES}, **values}).items():
         old = st.get(s, {})
-        st[s] = {"value": int(v), "turn": old.get("turn", -1) if s not in values else M.turn_index(g)}
+        st[s] = {
+            "value": int(v),
+            "turn": old.get("turn", -1) if s not in values else M.turn_index(g),
+        }
     M.touch(g)
 
 
@@ -68,7 +74,11 @@ def value_test(g: Game, rec: dict[str, Any], side: str) -> int:
     enough tanks (2 in a main battle, 4 in a secondary one, which must then last at least 4
     rounds: the attacker may not break it off before, as with obstinacy); otherwise the value
     obtained before."""
-    tanks = [u for u, x in rec["units"].items() if x["side"] == side and x["kind"] == "tank" and x["state"] == "fit"]
+    tanks = [
+        u
+        for u, x in rec["units"].items()
+        if x["side"] == side and x["kind"] == "tank" and x["state"] == "fit"
+    ]
     need = 4 if rec["kind"] == "secondary" else 2
     st = M.st(g).setdefault("tank_value", {}).get(side)
     if rec["kind"] == "main" and st is not None:
@@ -88,8 +98,12 @@ def value_test(g: Game, rec: dict[str, Any], side: str) -> int:
     g.emit("tank-value", f"{side} tank value: {side_value(g, side)}", rule="LGG 39-B")
     if rec["kind"] == "secondary" and side == rec["attacker"]:
         rec["min_rounds"] = max(int(rec.get("min_rounds") or 0), SECONDARY_TEST_ROUNDS)
-        g.emit("tank-value", f"the battle at {rec['hex']} must last at least {SECONDARY_TEST_ROUNDS} rounds "
-               "(tank value tested in a secondary battle)", rule="LGG 39-B")
+        g.emit(
+            "tank-value",
+            f"the battle at {rec['hex']} must last at least {SECONDARY_TEST_ROUNDS} rounds "
+            "(tank value tested in a secondary battle)",
+            rule="LGG 39-B",
+        )
     return side_value(g, side)
 
 
@@ -101,8 +115,14 @@ def tanks_short(g: Game, rec: dict[str, Any], side: str) -> bool:
     need = int(rec.get("tank_minimum", {}).get(side, 0))
     if not need:
         return False
-    fit = [u for u, x in rec["units"].items() if x["side"] == side and x["kind"] == "tank" and x["state"] == "fit"
-           and x["role"] == "front"]
+    fit = [
+        u
+        for u, x in rec["units"].items()
+        if x["side"] == side
+        and x["kind"] == "tank"
+        and x["state"] == "fit"
+        and x["role"] == "front"
+    ]
     return len(fit) < need
 
 
@@ -111,12 +131,22 @@ def tank_support(g: Game, rec: dict[str, Any], sub: str, side: str, corps: str |
     """LGG 39-A / 39-B: the tank support added to the engaged corps of ``side`` in ``sub``."""
     if corps is None or tanks_useless(g, rec["hex_i"]):
         return 0
-    tanks = [u for u, x in sorted(rec["units"].items()) if x["side"] == side and x["kind"] == "tank"
-             and x["state"] == "fit" and x["role"] == "front" and (not rec["great"] or x.get("sub") == sub)]
+    tanks = [
+        u
+        for u, x in sorted(rec["units"].items())
+        if x["side"] == side
+        and x["kind"] == "tank"
+        and x["state"] == "fit"
+        and x["role"] == "front"
+        and (not rec["great"] or x.get("sub") == sub)
+    ]
     if not tanks:
         return 0
-    start_nations = {g.state.pieces[u].nation for u, x in rec["units"].items() if x["side"] == side
-                     and x["kind"] == "corps" and int(x.get("joined", 0)) == 0}
+    start_nations = {
+        g.state.pieces[u].nation
+        for u, x in rec["units"].items()
+        if x["side"] == side and x["kind"] == "corps" and int(x.get("joined", 0)) == 0
+    }
     best = 0
     for t in tanks:
         p = g.state.pieces[t]
@@ -125,7 +155,10 @@ def tank_support(g: Game, rec: dict[str, Any], sub: str, side: str, corps: str |
         if side == rec["defender"]:
             v = DEFENCE_VALUE
         else:
-            v = min(int(rec.get("tank_value", {}).get(side, side_value(g, side))), int(p.stat("support", 0)))
+            v = min(
+                int(rec.get("tank_value", {}).get(side, side_value(g, side))),
+                int(p.stat("support", 0)),
+            )
         best = max(best, v)
     return best
 
@@ -149,5 +182,12 @@ def destruction_checks(g: Game, rec: dict[str, Any], sub: str, side: str, res: s
         col = f"{p.attrs.get('category', 'heavy')}:{band}"
         r = g.roll(str(tbl.die), f"tank destruction ({describe(g, p)})", "LGG 39-C")
         if str(tbl.lookup(col, r.natural).result) == "X":
-            say(g, side, "tank", f"{u} is destroyed", f"{describe(g, p)} is destroyed", rule="LGG 39-C")
+            say(
+                g,
+                side,
+                "tank",
+                f"{u} is destroyed",
+                f"{describe(g, p)} is destroyed",
+                rule="LGG 39-C",
+            )
             eliminate_unit(g, rec, u, "tank destroyed", "LGG 39-C")

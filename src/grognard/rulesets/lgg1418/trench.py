@@ -74,8 +74,14 @@ def raise_level(g: Game, nation: str, rule: str, reason: str) -> int:
     tr = g.state.tracks.setdefault(TRENCH_TRACK, {})
     tr[nation] = min(MAX_LEVEL, normal_level(g, nation) + 1)
     M.touch(g)
-    fog.emit_private(g, M.nation_side(g, nation) or "", "trench-level",
-                     f"{M.nation_name(g, nation)} trench level now +{tr[nation]} ({reason})", None, rule=rule)
+    fog.emit_private(
+        g,
+        M.nation_side(g, nation) or "",
+        "trench-level",
+        f"{M.nation_name(g, nation)} trench level now +{tr[nation]} ({reason})",
+        None,
+        rule=rule,
+    )
     return int(tr[nation])
 
 
@@ -104,7 +110,9 @@ def stack_trench_level(g: Game, i: int, side: str) -> int:
     fronts = fronts_of(g, i) or [M.WEST]
     if not any(DT.may_entrench(g, nation, fr) for fr in fronts):
         return 0
-    level = max((sector_level(g, nation, s) for s in sectors_of(g, i)), default=normal_level(g, nation))
+    level = max(
+        (sector_level(g, nation, s) for s in sectors_of(g, i)), default=normal_level(g, nation)
+    )
     if DT.stack_in_movement(g, units):
         level = 0 if g.opt("in-movement-trench") == "none" else max(0, level - 1)
     for p in units:
@@ -131,8 +139,11 @@ def combat_advantage(g: Game, hex_label: str, defender: str) -> dict[str, Any]:
         return {"level": 0, "table": "movement", "combativeness": 0}
     table = DT.combat_table(g, nation, fronts[0])
     bonus = DT.defender_combativeness_bonus(g, nation, fronts[0], units[0] if units else None)
-    return {"level": stack_trench_level(g, i, defender), "table": table,
-            "combativeness": int(bonus.total()) if table == "trench" else 0}
+    return {
+        "level": stack_trench_level(g, i, defender),
+        "table": table,
+        "combativeness": int(bonus.total()) if table == "trench" else 0,
+    }
 
 
 @implements("LGG 17.3-E", "LGG 28-A")
@@ -143,7 +154,7 @@ def set_provisional(g: Game, units: list[Piece], level: int) -> None:
         M.set_attr(g, p, "provisional_until", M.turn_index(g) + 1)
 
 
-# ====================================================================== 28-C GHQ general artillery reserve
+# =============================================================== 28-C GHQ general artillery reserve
 def artillery_box(ghq: Piece) -> str:
     return f"lgg:ghq-artillery:{ghq.id}"
 
@@ -211,7 +222,10 @@ class GhqArtilleryActions:
         for n in M.powers_of(g, side):
             ghq = M.ghq_piece(g, n)
             if ghq is not None and _reserve_room(g, ghq):
-                out.extend({"type": "from-ghq-artillery", "side": side, "unit": p.id} for p in ghq_artillery(g, n))
+                out.extend(
+                    {"type": "from-ghq-artillery", "side": side, "unit": p.id}
+                    for p in ghq_artillery(g, n)
+                )
         return out
 
     def check(self, g: Game, f: Frame, action: Action) -> None:
@@ -238,13 +252,25 @@ class GhqArtilleryActions:
             M.set_status(g, p, M.RESERVE, False)
             M.set_attr(g, p, "attached", None)
             M.move_piece(g, p, Loc.box(artillery_box(ghq)))
-            fog.emit_private(g, p.side, "ghq-artillery", f"{p.id} joins the Artillery box of {ghq.id}", None,
-                             rule="LGG 28-C")
+            fog.emit_private(
+                g,
+                p.side,
+                "ghq-artillery",
+                f"{p.id} joins the Artillery box of {ghq.id}",
+                None,
+                rule="LGG 28-C",
+            )
         else:
             M.move_piece(g, p, Loc.inside(ghq.id))
             M.set_status(g, p, M.RESERVE, True)
-            fog.emit_private(g, p.side, "ghq-artillery", f"{p.id} leaves the Artillery box for the {ghq.id} reserve",
-                             None, rule="LGG 28-C")
+            fog.emit_private(
+                g,
+                p.side,
+                "ghq-artillery",
+                f"{p.id} leaves the Artillery box for the {ghq.id} reserve",
+                None,
+                rule="LGG 28-C",
+            )
 
     def armies(self, g: Game, f: Frame, action: Action) -> list[str]:
         return []
@@ -276,16 +302,25 @@ def _moved_far(g: Game, p: Piece, i: int) -> bool:
     serial = act.get("serial")
     if serial is None or not movement.has_moved(p, int(serial)):
         return False
-    if movement.spent(p, int(serial)) >= movement.allowance(g, p, str(p.attrs.get("mv_mode") or "normal")):
+    if movement.spent(p, int(serial)) >= movement.allowance(
+        g, p, str(p.attrs.get("mv_mode") or "normal")
+    ):
         return True
     start = p.attrs.get("mv_start")
     return start is not None and g.board.distance(int(start), i) >= 4
 
 
 @implements("LGG 28-C")
-def ghq_artillery_for_battle(g: Game, nation: str, battle_hex: int, attacking: bool,
-                             attacking_units: list[Piece] | None = None, activation: int | None = None) -> list[Piece]:
-    """LGG 28-C: the units of ``nation``'s GHQ Artillery box that may join a battle at ``battle_hex``.
+def ghq_artillery_for_battle(
+    g: Game,
+    nation: str,
+    battle_hex: int,
+    attacking: bool,
+    attacking_units: list[Piece] | None = None,
+    activation: int | None = None,
+) -> list[Piece]:
+    """LGG 28-C: the units of ``nation``'s GHQ Artillery box that may join a battle at
+    ``battle_hex``.
 
     Trench warfare only. West: a battle of the French or Italian sector the GHQ reaches, with a
     land connection (the Channel ignored for an English GHQ in London). East: both within 3
@@ -302,9 +337,13 @@ def ghq_artillery_for_battle(g: Game, nation: str, battle_hex: int, attacking: b
     fronts = fronts_of(g, battle_hex)
     if not fronts or not any(DT.may_entrench(g, nation, fr) for fr in fronts):
         return []
-    if attacking and any(_moved_far(g, p, battle_hex) for p in attacking_units or [] if M.is_corps(p)):
+    if attacking and any(
+        _moved_far(g, p, battle_hex) for p in attacking_units or [] if M.is_corps(p)
+    ):
         return []
-    serial = activation if activation is not None else (M.st(g).get("activation") or {}).get("serial")
+    serial = (
+        activation if activation is not None else (M.st(g).get("activation") or {}).get("serial")
+    )
     free = [p for p in box if serial is None or serial not in p.attrs.get("ghq_art_used", [])]
     if M.WEST in fronts and M.WEST in fronts_of(g, gh):
         if not set(sectors_of(g, battle_hex)) & _sector_reach(g, ghq):
@@ -323,7 +362,9 @@ def ghq_artillery_for_battle(g: Game, nation: str, battle_hex: int, attacking: b
 
 
 @implements("LGG 28-C")
-def commit_ghq_artillery(g: Game, units: list[Piece], battle_hex: int, activation: int | None) -> None:
+def commit_ghq_artillery(
+    g: Game, units: list[Piece], battle_hex: int, activation: int | None
+) -> None:
     """LGG 28-C: GHQ artillery joins a battle (it stands in the battle hex for the battle)."""
     for p in units:
         used = list(p.attrs.get("ghq_art_used", []))
@@ -332,9 +373,15 @@ def commit_ghq_artillery(g: Game, units: list[Piece], battle_hex: int, activatio
         M.set_attr(g, p, "ghq_art_used", used)
         M.set_attr(g, p, "ghq_art_battle", g.board.label(battle_hex))
         M.move_piece(g, p, Loc.hex(battle_hex))
-        fog.emit_private(g, p.side, "ghq-artillery", f"{p.id} of the GHQ general artillery reserve joins the battle "
-                         f"at {g.board.label(battle_hex)}", f"{p.side} artillery joins the battle at "
-                         f"{g.board.label(battle_hex)}", rule="LGG 28-C")
+        fog.emit_private(
+            g,
+            p.side,
+            "ghq-artillery",
+            f"{p.id} of the GHQ general artillery reserve joins the battle "
+            f"at {g.board.label(battle_hex)}",
+            f"{p.side} artillery joins the battle at {g.board.label(battle_hex)}",
+            rule="LGG 28-C",
+        )
 
 
 @implements("LGG 28-C")
@@ -367,15 +414,22 @@ def is_autonomous(g: Game, p: Piece) -> bool:
 
 
 @implements("LGG 28-D")
-def autonomous_attack_check(g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str,
-                            engage: bool) -> None:
+def autonomous_attack_check(
+    g: Game, act: dict[str, Any], members: list[Piece], j: int, mode: str, engage: bool
+) -> None:
     """LGG 28-D: in trench warfare autonomous units may not attack (a move check)."""
     if not engage:
         return
     front = act.get("front") or (fronts_of(g, j) or [M.WEST])[0]
-    bad = [p.id for p in members if is_autonomous(g, p) and M.is_corps(p) and DT.may_entrench(g, p.nation, front)]
+    bad = [
+        p.id
+        for p in members
+        if is_autonomous(g, p) and M.is_corps(p) and DT.may_entrench(g, p.nation, front)
+    ]
     if bad:
-        raise IllegalAction("LGG 28-D", f"in trench warfare autonomous units may not attack ({', '.join(bad)})")
+        raise IllegalAction(
+            "LGG 28-D", f"in trench warfare autonomous units may not attack ({', '.join(bad)})"
+        )
 
 
 @implements("LGG 28-D")
@@ -397,13 +451,19 @@ def autonomous_defence(g: Game, defenders: list[Piece], battle_hex: int) -> bool
 
 
 @implements("LGG 28-D")
-def autonomous_reinforcement_source_ok(g: Game, defenders: list[Piece], source_holder: Piece, battle_hex: int) -> bool:
+def autonomous_reinforcement_source_ok(
+    g: Game, defenders: list[Piece], source_holder: Piece, battle_hex: int
+) -> bool:
     """LGG 28-D: in trench warfare, reinforcements of a defensive battle fought by autonomous
     units come only from an HQ or the GHQ at most 6 hexes away."""
     if not autonomous_defence(g, defenders, battle_hex):
         return True
     h = M.hex_of(g, source_holder)
-    return source_holder.type in ("hq", "ghq") and h is not None and g.board.distance(h, battle_hex) <= 6
+    return (
+        source_holder.type in ("hq", "ghq")
+        and h is not None
+        and g.board.distance(h, battle_hex) <= 6
+    )
 
 
 @implements("LGG 4-A", "LGG 28-A", "LGG 28-C")
@@ -412,8 +472,12 @@ def view_extra(g: Game, side: str | None) -> dict[str, Any]:
     if side is None:
         return {}
     own = M.powers_of(g, side)
-    return {"trench_levels": {n: normal_level(g, n) for n in own if M.is_major(g, n)},
-            "ghq_artillery": {n: [p.id for p in ghq_artillery(g, n)] for n in own if ghq_artillery(g, n)}}
+    return {
+        "trench_levels": {n: normal_level(g, n) for n in own if M.is_major(g, n)},
+        "ghq_artillery": {
+            n: [p.id for p in ghq_artillery(g, n)] for n in own if ghq_artillery(g, n)
+        },
+    }
 
 
 hooks.register_actions("reinforcement-side", GhqArtilleryActions())

@@ -48,7 +48,15 @@ def start_turn(g: Game, t: CalendarTurn) -> None:
     s["initiative"] = {}
     s["first_mover"] = {}
     s["weather"] = {}
-    for key in ("activated", "reaction_activated", "reacted", "coordinated", "rail_used", "side_turns", "restorations"):
+    for key in (
+        "activated",
+        "reaction_activated",
+        "reacted",
+        "coordinated",
+        "rail_used",
+        "side_turns",
+        "restorations",
+    ):
         s[key] = {}
     s["turn_id"] = t.id
     g.state.turn = {"index": t.index, "label": t.label, "id": t.id}

@@ -30,7 +30,11 @@ def check(sc: Scenario) -> list[tuple[str, str]]:
         v = VictoryDef.model_validate(sc.data.victory)
     except ValidationError as e:
         return [(".".join(["victory", *map(str, err["loc"])]), err["msg"]) for err in e.errors()]
-    return [(f"victory.objectives.{h}", "unknown hex") for h in v.objectives if not sc.board.has_label(h)]
+    return [
+        (f"victory.objectives.{h}", "unknown hex")
+        for h in v.objectives
+        if not sc.board.has_label(h)
+    ]
 
 
 def scores(g: Game) -> dict[str, int]:

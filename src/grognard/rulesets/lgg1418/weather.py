@@ -34,19 +34,35 @@ def determine_weather(g: Game) -> dict[str, str]:
     for zone in mapdata.zones_on_map(g):
         if zone in fixed:
             out[zone] = fixed[zone]
-            g.emit("weather", f"weather in the {zone} zone: {out[zone]} (scenario)", rule="LGG 7", zone=zone,
-                   weather=out[zone])
+            g.emit(
+                "weather",
+                f"weather in the {zone} zone: {out[zone]} (scenario)",
+                rule="LGG 7",
+                zone=zone,
+                weather=out[zone],
+            )
             continue
         if t.fixed_weather:
             out[zone] = t.fixed_weather
-            g.emit("weather", f"weather in the {zone} zone: {out[zone]} ({t.label}, LGG 3-C)", rule="LGG 3-C",
-                   zone=zone, weather=out[zone])
+            g.emit(
+                "weather",
+                f"weather in the {zone} zone: {out[zone]} ({t.label}, LGG 3-C)",
+                rule="LGG 3-C",
+                zone=zone,
+                weather=out[zone],
+            )
             continue
         table = tables[f"weather-{zone}"]
         r = g.roll(table.die.__str__(), f"weather in the {zone} zone ({t.period})", "LGG 7")
         cell = table.lookup(t.period, r.natural).result
         out[zone] = CODES[str(cell)]
-        g.emit("weather", f"weather in the {zone} zone: {out[zone]}", rule="LGG 7", zone=zone, weather=out[zone])
+        g.emit(
+            "weather",
+            f"weather in the {zone} zone: {out[zone]}",
+            rule="LGG 7",
+            zone=zone,
+            weather=out[zone],
+        )
     M.st(g)["weather"] = out
     M.touch(g)
     return out
@@ -68,7 +84,11 @@ class WeatherStep(Step):
 @implements("LGG 7-B")
 def rain_extra_cost(g: Game, i: int) -> int:
     """LGG 7-B: +1 MP per hex entered in rain (rail movement is not affected)."""
-    return int(M.data(g).weather_effects.get("rain_extra_cost", 1)) if mapdata.weather_in(g, i) == "rain" else 0
+    return (
+        int(M.data(g).weather_effects.get("rain_extra_cost", 1))
+        if mapdata.weather_in(g, i) == "rain"
+        else 0
+    )
 
 
 @implements("LGG 7-C")
@@ -81,11 +101,16 @@ def snow_allowance_change(g: Game, p: Piece, i: int) -> int:
 
 @implements("LGG 7-B", "LGG 7-C")
 def defender_weather_bonus(g: Game, i: int) -> int:
-    """LGG 7-B / 7-C: defence bonus of the defender in hex ``i``: +1 on plains in rain, +1 everywhere in snow."""
+    """LGG 7-B / 7-C: defence bonus of the defender in hex ``i``: +1 on plains in rain, +1
+    everywhere in snow."""
     w = mapdata.weather_in(g, i)
     if w == "snow":
         return 1
-    if w == "rain" and g.board.terrain_of(i) in ("plains", "floodable") and mapdata.effective_terrain(g, i) == "plains":
+    if (
+        w == "rain"
+        and g.board.terrain_of(i) in ("plains", "floodable")
+        and mapdata.effective_terrain(g, i) == "plains"
+    ):
         return 1
     return 0
 

@@ -73,7 +73,11 @@ def _reach_table(g: Game) -> dict[tuple[int, int], int]:
     """The parts of 8-C that depend only on the map, the weather and who is neutral, for the
     current weather and alignment: (hex, adjacent hex) -> ``_BLOCKED``, ``_BRIDGE`` (a river a
     ZoC crosses only at a bridge) or ``_OPEN``; filled in as pairs are asked about."""
-    key = ("zoc-reach", tuple(sorted(M.st(g).get("weather", {}).items())), tuple(sorted(g.state.alignment.items())))
+    key = (
+        "zoc-reach",
+        tuple(sorted(M.st(g).get("weather", {}).items())),
+        tuple(sorted(g.state.alignment.items())),
+    )
     cache = mapdata.static(g)
     table: dict[tuple[int, int], int] | None = cache.get(key)
     if table is None:
@@ -91,7 +95,11 @@ def _static_reach(g: Game, i: int, j: int) -> int:
             return _BLOCKED
         if f.blocks_zoc == "unless-bridge":
             code = _BRIDGE
-    if mapdata.terrain_info(g, j).blocks_zoc or mapdata.hex_impassable(g, j) or mapdata.is_neutral_hex(g, j):
+    if (
+        mapdata.terrain_info(g, j).blocks_zoc
+        or mapdata.hex_impassable(g, j)
+        or mapdata.is_neutral_hex(g, j)
+    ):
         return _BLOCKED
     return code
 
@@ -111,21 +119,28 @@ def _reaches(g: Game, owner: str, table: dict[tuple[int, int], int], i: int, j: 
 
 def _bridge(g: Game, owner: str, i: int, j: int) -> bool:
     for h in (i, j):
-        if mapdata.is_urban(g, h) and (g.opt("zoc-bridge-control") == "any-side" or mapdata.controller(g, h) == owner):
+        if mapdata.is_urban(g, h) and (
+            g.opt("zoc-bridge-control") == "any-side" or mapdata.controller(g, h) == owner
+        ):
             return True
     return False
 
 
 @implements("LGG 8-A", "LGG 8-B")
 def zoc_kind_of(g: Game, p: Piece) -> str:
-    """LGG 8-A / 8-B: ``flexible`` or ``rigid`` according to the doctrine of the piece's country on its front;
-    Fire Doctrine breakthrough units exert flexible ZoCs until their side's next turn is over (17.3-E)."""
+    """LGG 8-A / 8-B: ``flexible`` or ``rigid`` according to the doctrine of the piece's country on
+    its front;
+    Fire Doctrine breakthrough units exert flexible ZoCs until their side's next turn is over
+    (17.3-E).
+    """
     until = p.attrs.get("breakthrough_until")
     if until is not None and int(until) >= M.turn_index(g):
         return "flexible"
     h = M.hex_of(g, p)
     fronts = fronts_of(g, h) if h is not None else []
-    kinds = {doctrine.zoc_kind(g, p.nation, f) for f in fronts} or {doctrine.zoc_kind(g, p.nation, M.WEST)}
+    kinds = {doctrine.zoc_kind(g, p.nation, f) for f in fronts} or {
+        doctrine.zoc_kind(g, p.nation, M.WEST)
+    }
     return "rigid" if "rigid" in kinds else "flexible"
 
 
@@ -149,7 +164,9 @@ def zoc_map(g: Game, owner: str) -> dict[int, frozenset[str]]:
                     out.setdefault(j, set()).update(kinds)
         return {k: frozenset(v) for k, v in out.items()}
 
-    return M.memo(g, f"zoc:{owner}", compute, any_world=True)  # positions only, never enemy_blocking_hexes
+    return M.memo(
+        g, f"zoc:{owner}", compute, any_world=True
+    )  # positions only, never enemy_blocking_hexes
 
 
 def exerting_hexes(g: Game, owner: str, j: int) -> list[int]:
