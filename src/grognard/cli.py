@@ -402,13 +402,21 @@ def cmd_play(a: argparse.Namespace) -> int:
 
 
 def cmd_bench(a: argparse.Namespace) -> int:
-    from grognard.bench import search_bench
-
     argv = []
     if a.quick:
         argv.append("--quick")
     if a.json:
         argv.append("--json")
+    if a.engine:
+        from grognard.bench import engine_bench
+
+        if a.baseline:
+            argv += ["--baseline", a.baseline]
+        for s in a.scenario or ():
+            argv += ["--scenario", s]
+        return int(engine_bench.main(argv) or 0)
+    from grognard.bench import search_bench
+
     return int(search_bench.main(argv) or 0)
 
 
@@ -555,9 +563,16 @@ def build_parser() -> argparse.ArgumentParser:
     opts(s)
     s.set_defaults(fn=cmd_play)
 
-    s = verb("bench", "run the search benchmarks (ratios against networkx and scipy)")
-    s.add_argument("--quick", action="store_true", help="the 30k-hex map only")
+    s = verb(
+        "bench",
+        "run the search benchmarks (ratios against networkx and scipy), or with --engine the "
+        "engine benchmark (the working tree against a baseline commit)",
+    )
+    s.add_argument("--quick", action="store_true", help="a shorter run")
     s.add_argument("--json", action="store_true")
+    s.add_argument("--engine", action="store_true", help="engine benchmark (needs a git checkout)")
+    s.add_argument("--baseline", help="engine benchmark: commit to compare against")
+    s.add_argument("--scenario", action="append", help="engine benchmark: scenario id")
     s.set_defaults(fn=cmd_bench)
 
     s = verb("schema", "print the JSON Schema of the scenario format")

@@ -1,0 +1,1 @@
+"""Golden games (see :mod:`tests.golden.golden`)."""
