@@ -27,6 +27,9 @@ LEGEND = {
     "b": "bocage",
     "n": "canal-intensive",
     "W": "wooded-rough",
+    "d": "sand",
+    "t": "salt-desert",
+    "o": "stony-desert",
 }
 
 
