@@ -27,6 +27,9 @@ LEGEND = {
     "b": "bocage",
     "n": "canal-intensive",
     "W": "wooded-rough",
+    "d": "sand",
+    "t": "salt-desert",
+    "o": "stony-desert",
 }
 
 
@@ -107,7 +110,7 @@ def scenario_text(
     cols: int = 8,
     nrows: int = 6,
     pieces: Iterable[Mapping[str, Any]] = (),
-    hexsides: Iterable[tuple[str, list[str]]] = (),
+    hexsides: Iterable[tuple[str, list[str]] | tuple[str, list[str], Mapping[str, Any]]] = (),
     places: Iterable[tuple[str, str, str] | tuple[str, str, str, Mapping[str, Any]]] = (),
     networks: Iterable[Mapping[str, Any]] = (),
     areas: Iterable[Mapping[str, Any]] = (),
@@ -149,8 +152,10 @@ def scenario_text(
     ]
     out += [f"  {_v(r)}," for r in rows]
     out.append("]")
-    for feat, sides in hexsides:
+    for feat, sides, *extra in hexsides:
         out += ["[[hexsides]]", f"feature = {_v(feat)}", f"sides = {_v(sides)}"]
+        if extra:
+            out.append(f"attrs = {_v(dict(extra[0]))}")
     for pl in places:
         out += ["[[places]]", f"hex = {_v(pl[0])}", f"kind = {_v(pl[1])}", f"name = {_v(pl[2])}"]
         if len(pl) > 3:

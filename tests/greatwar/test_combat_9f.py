@@ -207,6 +207,68 @@ def test_ot_9f2_no_route_eliminates_totally_and_depots_break_ties() -> None:
     ]  # nearest to the depot among the free hexes
 
 
+def _retreat_into_zoc_game(friend_at: str | None = None, friend_owner: str = CP):
+    """A full-strength German division (attack 8: it may ignore enemy ZOCs retreating into a
+    friendly-occupied/owned hex) forced to retreat from 0503 by a DR; every hex it may retreat
+    into is in an enemy ZOC (f1 at 0403, f2 at 0402, f3 at 0702, f4 at 0704). ``friend_at``: a
+    German brigade waiting there, in a hex owned by ``friend_owner``."""
+    pieces = [
+        division("f1", "France", "0403"),
+        division("f2", "France", "0402"),
+        division("g1", "Germany", "0503"),
+        division("f3", "France", "0702"),
+        division("f4", "France", "0704"),
+    ]
+    if friend_at:
+        pieces.append(unit("g2", "rifle", "Germany", friend_at, a=1, d=2, size="brigade"))
+    g = result_game("DR", pieces)
+    attack(g, "0503", ["f1"])
+    if friend_at:
+        g.state.control[idx(g, friend_at)] = friend_owner
+        g.invalidate()
+    g.apply({"type": "choose", "side": EN, "key": "advance:0503", "choice": "advance"})
+    return g
+
+
+@pytest.mark.rules("OT 9F2")
+def test_ot_9f2_an_empty_friendly_owned_hex_in_a_zoc_reduces_even_a_zoc_ignoring_unit() -> None:
+    """'Friendly-occupied/owned' is the compound form Rule 6 defines for the enemy: owned *and*
+    occupied. 0602/0603 are German-owned but empty, so the attack-8 division retreating into one
+    of them is reduced to its cadre like any other unit."""
+    g = _retreat_into_zoc_game()
+    assert pending(g) == "combat-retreat"
+    opts = retreat.retreat_options(g, g.state.pieces["g1"], idx(g, "0503"), idx(g, "0503"))
+    assert {o.tier for o in opts} == {retreat.TIER_ZOC}
+    assert {a["to"] for a in g.legal_actions(CP) if a["type"] == "retreat"} == {
+        "0502",
+        "0504",
+        "0602",
+        "0603",
+    }
+    g.apply({"type": "retreat", "side": CP, "piece": "g1", "to": "0603"})
+    assert at(g, "g1") == "0603" and g.state.pieces["g1"].face == "cadre"
+
+
+@pytest.mark.rules("OT 9F2")
+def test_ot_9f2_a_friendly_occupied_and_owned_hex_keeps_the_unit_at_full_strength() -> None:
+    """With a German brigade in German-owned 0603, that hex is friendly-occupied/owned: the
+    division ignores the ZOC there (priority 1, its only best hex) and keeps its full strength."""
+    g = _retreat_into_zoc_game(friend_at="0603")
+    drive(g, until="combat-advance")
+    assert at(g, "g1") == "0603" and g.state.pieces["g1"].face == "full"
+
+
+@pytest.mark.rules("OT 9F2")
+def test_ot_9f2_a_friendly_occupied_hex_the_side_does_not_own_does_not_protect() -> None:
+    """The German brigade stands in 0603 but the Entente owns that hex: it is not friendly-owned,
+    so the division's retreat there (or anywhere else) is into an enemy ZOC and it is reduced."""
+    g = _retreat_into_zoc_game(friend_at="0603", friend_owner=EN)
+    opts = retreat.retreat_options(g, g.state.pieces["g1"], idx(g, "0503"), idx(g, "0503"))
+    assert {o.tier for o in opts} == {retreat.TIER_ZOC}
+    g.apply({"type": "retreat", "side": CP, "piece": "g1", "to": "0603"})
+    assert at(g, "g1") == "0603" and g.state.pieces["g1"].face == "cadre"
+
+
 # ============================================================================ OT 9F3
 @pytest.mark.rules("OT 9F3")
 def test_ot_9f3_ot_g_64_defender_advances_into_cleared_hexes() -> None:

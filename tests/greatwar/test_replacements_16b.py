@@ -162,6 +162,57 @@ def test_ot_16b1a_ii_basic_equipment_and_resource_production() -> None:
     )
 
 
+def _placed_res(g, side: str) -> int:
+    """Apply the side's ``place-res`` actions (OT 16B1a-ii/iii) until none is left; how many."""
+    n = 0
+    while any(a["type"] == "place-res" for a in g.legal_actions(side)):
+        g.apply(next(a for a in g.legal_actions(side) if a["type"] == "place-res"))
+        n += 1
+    return n
+
+
+@pytest.mark.rules("OT 16B1a-iii", "OT 16B1a-ii")
+@pytest.mark.parametrize(("advanced", "equ", "res"), [(False, 40, 4), (True, 5, 2)])
+def test_ot_16b1a_iii_factories_in_production_produce_the_equ_and_res_pts(
+    advanced: bool, equ: int, res: int
+) -> None:
+    """The Entente's West entry lists 40 Equ Pts and 4 Res Pts (the basic Historical Production
+    Table, 16B1a-ii) and three factories. With the advanced rule only a friendly-owned factory in
+    production produces: 0103 (5 Equ, 2 Res) does; 0203 (7 Equ, 1 Res) is out of production and
+    0401 (9 Equ, 3 Res) is enemy-owned. The basic rule ignores the factories."""
+    g = world(
+        turns=[("Jan I 18", {})],
+        options={"advanced-production": advanced},
+        control={EN: [h for h in ALL if h != "0401"], CP: ["0401"]},
+        extra_places=[
+            ("0103", "factory", "F1"),
+            ("0203", "factory", "F2", {"in_production": False}),
+            ("0401", "factory", "F3"),
+        ],
+        schedule=[
+            {
+                "turn": "Jan I 18",
+                "kind": "production",
+                "params": {
+                    "side": EN,
+                    "command": "West",
+                    "equ": 40,
+                    "res": 4,
+                    "factories": {
+                        "0103": {"equ": 5, "res": 2},
+                        "0203": {"equ": 7, "res": 1},
+                        "0401": {"equ": 9, "res": 3},
+                    },
+                },
+            }
+        ],
+    )
+    assert pool(g, EN, "West")[EQU] == equ
+    assert _placed_res(g, EN) == res
+    placed = [p for p in g.state.pieces.values() if p.type == "res-pt" and p.side == EN]
+    assert len(placed) == res and all(units.hex_of(g, p) is not None for p in placed)
+
+
 @pytest.mark.rules("OT 16B1a-iii", "OT 16C9b")
 def test_ot_16b1a_iii_advanced_production_and_halved_manpower() -> None:
     g = world(

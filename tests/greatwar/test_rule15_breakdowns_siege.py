@@ -26,8 +26,8 @@ assemble_only = true
 """
 
 
-def _bd_game():
-    pieces = [
+def _bd_pieces():
+    return [
         division("dv", "France", "0101"),
         unit("b1", "rifle", "France", None, size="brigade"),
         unit("b2", "rifle", "France", None, size="brigade"),
@@ -39,7 +39,10 @@ def _bd_game():
         unit("r1", "rifle", "Britain", "0104", size="brigade"),
         unit("a1", "field-artillery", "Britain", "0104"),
     ]
-    return game(pieces=pieces, rules=BD)
+
+
+def _bd_game():
+    return game(pieces=_bd_pieces(), rules=BD)
 
 
 @pytest.mark.rules("OT 15F", "OT 15F1", "OT 15F2")
@@ -105,8 +108,34 @@ def test_ot_15f3b_specific_counters_and_assemble_only() -> None:
 
 @pytest.mark.rules("OT 15F2")
 def test_ot_15f2_units_not_on_the_charts_do_not_break_down() -> None:
+    """Only the units on the game charts are offered a breakdown (dv with its own counters, d1 and
+    d2 with lettered set A); a division not on the charts is refused, naming OT 15F2, and nothing
+    changes. dv's counters take its place and it waits in its chart box."""
+    g = game(pieces=[*_bd_pieces(), division("dn", "France", "0105")], rules=BD)
+    offered = {a["piece"] for a in g.legal_actions(EN) if a["type"] == "breakdown"}
+    assert offered == {"dv", "d1", "d2"}
+    before = g.state_hash()
+    with pytest.raises(IllegalAction) as e:
+        g.apply({"type": "breakdown", "side": EN, "piece": "dn"})
+    assert e.value.rule == "OT 15F2" and g.state_hash() == before
+    g.apply({"type": "breakdown", "side": EN, "piece": "dv"})
+    assert g.state.where("dv") == Loc.box("breakdown:Entente")
+    assert {g.board.label(units.hex_of(g, g.state.pieces[c])) for c in ("b1", "b2")} == {"0101"}
+
+
+@pytest.mark.rules("OT 15F2", "OT 15F3a")
+def test_ot_15f2_no_more_breakdowns_than_counters() -> None:
+    """Lettered set A has one pair of counters: once d1 has broken down into x1 and x2, d2 is no
+    longer offered a breakdown and is refused (OT 15F2: no more breakdowns than counters)."""
     g = _bd_game()
-    assert "game charts" in (breakdowns.breakdown_problem(g, g.state.pieces["r1"]) or "")
+    g.apply({"type": "breakdown", "side": EN, "piece": "d1"})
+    assert {g.board.label(units.hex_of(g, g.state.pieces[c])) for c in ("x1", "x2")} == {"0102"}
+    offered = {a["piece"] for a in g.legal_actions(EN) if a["type"] == "breakdown"}
+    assert offered == {"dv"}
+    with pytest.raises(IllegalAction) as e:
+        g.apply({"type": "breakdown", "side": EN, "piece": "d2"})
+    assert e.value.rule == "OT 15F2" and "in use" in str(e.value)
+    assert units.hex_of(g, g.state.pieces["d2"]) == idx(g, "0103")
 
 
 # ============================================================================ 15G

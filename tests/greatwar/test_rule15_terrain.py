@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.greatwar import rail, special_rules, terrain
+from grognard.core.errors import IllegalAction
+from grognard.rulesets.greatwar import movement, rail, special_rules, terrain, units
 from grognard.rulesets.greatwar.special_units import CombatSituation
 
-from .helpers import CP, EN, division, force_dice, game, idx, run_to, unit
+from .helpers import CP, EN, division, force_dice, frame, game, idx, move, run_to, unit
+from .test_combat_support import all_supplied, drive, game_with  # noqa: F401
+from .test_combat_support import attack as declare
+
+
+def at_hex(g, pid: str) -> str | None:
+    h = units.hex_of(g, g.state.pieces[pid])
+    return g.board.label(h) if h is not None else None
 
 
 # ============================================================================ 15A
@@ -60,6 +68,72 @@ def test_ot_15a5_great_rivers() -> None:
     assert special_rules.is_great_river(g, sides["0101/0102"])
     assert special_rules.is_great_river(g, sides["0401/0402"])
     assert not special_rules.is_great_river(g, sides["0301/0302"])
+
+
+GREAT_SIDES = [
+    ("great-river-fordable", ["0203/0303"]),
+    ("great-river", ["0204/0304"]),
+    ("major-river", ["0205/0305"], {"great": True}),  # a great section on a non-European map
+    ("major-river", ["0202/0302"]),
+]
+
+
+def _spent(g, pid: str):
+    return movement.spent(frame(g), g.state.pieces[pid])
+
+
+@pytest.mark.rules("OT 15A5", "OT 6")
+def test_ot_15a5_great_river_movement_costs_through_play() -> None:
+    """Crossing a fordable great river costs the hex (1) + 4 MP for a rifle division (TEC), more
+    than a plain major river (1 + 3); an unfordable great river may not be crossed, not even by
+    the one-hex move, until it freezes (then + 2); a major river section marked great (the
+    non-European maps) is a great river: 1 + 4."""
+    g = game(
+        pieces=[division(k, "France", h, m=8) for k, h in (("a", "0203"), ("b", "0204"))]
+        + [division(k, "France", h, m=8) for k, h in (("c", "0205"), ("d", "0202"))],
+        hexsides=GREAT_SIDES,
+    )
+    move(g, "a", "0303")
+    move(g, "c", "0305")
+    move(g, "d", "0302")
+    assert (_spent(g, "a"), _spent(g, "c"), _spent(g, "d")) == (5, 5, 4)
+    before = g.state_hash()
+    with pytest.raises(IllegalAction):
+        move(g, "b", "0304")
+    assert g.state_hash() == before and at_hex(g, "b") == "0204"
+    g2 = game(
+        pieces=[division("b", "France", "0204", m=8)],
+        hexsides=GREAT_SIDES,
+        turns=[("Jan I 15", {"weather": "winter", "frozen": True})],
+    )
+    move(g2, "b", "0304")  # frozen: + 2
+    assert _spent(g2, "b") == 3
+
+
+@pytest.mark.rules("OT 15A5", "OT 9H")
+@pytest.mark.parametrize(
+    ("sides", "odds"),
+    [
+        ([], "4:1"),
+        ([("major-river", ["0403/0503"])], "2:1"),
+        ([("great-river-fordable", ["0403/0503"])], "1:1"),
+        ([("major-river", ["0403/0503"], {"great": True})], "1:1"),
+    ],
+)
+@pytest.mark.usefixtures("all_supplied")
+def test_ot_15a5_attacking_across_a_great_river_is_quartered(sides, odds: str) -> None:
+    """40 attack against 10 defense: 4:1 in the open, halved across a major river (2:1), quartered
+    across a (fordable) great river, or a major river section marked great (1:1)."""
+    g = game_with(
+        pieces=[
+            division("f1", "France", "0403", a=40, d=10),
+            division("g1", "Germany", "0503", a=1, d=10),
+        ],
+        hexsides=sides,
+    )
+    declare(g, "0503", ["f1"])
+    drive(g)
+    assert next(e for e in g.state.log if e["type"] == "odds")["data"]["odds"] == odds
 
 
 @pytest.mark.rules("OT 15A6")

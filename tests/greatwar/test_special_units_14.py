@@ -13,7 +13,7 @@ from grognard.core.state import Loc
 from grognard.rulesets.greatwar import movement, special_units, units
 from grognard.rulesets.greatwar.special_units import CombatSituation
 
-from .helpers import CP, EN, division, force_dice, game, idx, move, unit
+from .helpers import CP, EN, division, force_dice, frame, game, idx, move, unit
 
 TANK_FACES = {
     "front": {"attack": 2, "defense": 2, "move": 6},
@@ -282,6 +282,25 @@ def test_ot_14d2_camel_zones() -> None:
     assert special_units.retreat_problem(g, p, idx(g, "0101"), idx(g, "0201")) is not None
     assert special_units.retreat_problem(g, p, idx(g, "0101"), idx(g, "0102")) is None
     move(g, "cm", "0102")
+
+
+@pytest.mark.rules("OT 14D2", "OT 6")
+def test_ot_14d2_camel_units_cross_sand_and_salt_desert_cheaply() -> None:
+    """The camel unit's desert advantage through play (TEC exception rows): sand, salt desert and
+    sand again cost it 1 MP each (3 in all), while a mounted rifle unit without the camel "C" pays
+    the cavalry cost of 2 for each (6)."""
+    g = _g(
+        [
+            unit("cm", "mounted-rifle", "France", "0101", m=8, camel=True),
+            unit("mr", "mounted-rifle", "France", "0201", m=8),
+        ],
+        rows=["cccccccc", "ddcccccc", "ttcccccc", "ddcccccc", "cccccccc", "cccccccc"],
+    )
+    move(g, "cm", "0102", "0103", "0104")
+    move(g, "mr", "0202", "0203", "0204")
+    f = frame(g)
+    assert movement.spent(f, g.state.pieces["cm"]) == 3
+    assert movement.spent(f, g.state.pieces["mr"]) == 6
 
 
 @pytest.mark.rules("OT 14D3")

@@ -36,6 +36,7 @@ from .helpers import (
     step_name,
     unit,
 )
+from .test_combat_support import attack, drive, game_with
 
 pytestmark = pytest.mark.rules("OT 11")
 
@@ -720,6 +721,43 @@ def test_ot_11d_res_pt_with_foreign_army_hq_and_fatigue_hq() -> None:
     assert "d" not in cs.supplied and "bd" in cs.supplied
     g.state.pieces["bhq"].attrs["fatigue"] = 3
     assert supply.combat_supply_hq(g, EN, [g.state.pieces["bd"]]).id == "bhq"  # type: ignore[union-attr]
+
+
+@pytest.mark.rules("OT 11D", "OT 6B4", "OT 14M1")
+@pytest.mark.parametrize(("die", "face", "column"), [(6, "active", "3:2"), (1, "inactive", "3:1")])
+def test_ot_11d_only_an_active_army_hq_is_part_of_the_combat_supply_source(
+    die: int, face: str, column: str
+) -> None:
+    """Reaction combat: the German g1 (30 attack, in the ZOI of the active hq1) attacks f1 (10
+    defense) at 3:1, drawing combat supply from a Res Pt stacked with hq2, which carries 3 fatigue
+    hits. If hq2 passed its activation check, g1 traces combat supply through it and the odds shift
+    two levels down (OT 6B4: one per two hits or fraction): 3:2. If it failed, the inactive hq2 is
+    no part of the source (OT 11D): no shift, the attack stays at 3:1."""
+    hq2 = army_hq("hq2", "Germany", "0603")
+    hq2["attrs"]["fatigue"] = 3
+    g = game_with(
+        pieces=[
+            division("f1", "France", "0403", a=1, d=10),
+            res("rp", "0303"),
+            division("g1", "Germany", "0503", a=30, d=10),
+            army_hq("hq1", "Germany", "0604"),
+            res("grp", "0603", nation="Germany"),
+            hq2,
+        ]
+    )
+    run_to(g, "reaction-movement")
+    force_dice(g, [6, die])
+    g.apply({"type": "check-hq", "side": CP, "hq": "hq1"})
+    g.apply({"type": "check-hq", "side": CP, "hq": "hq2"})
+    assert g.state.pieces["hq1"].face == "active" and g.state.pieces["hq2"].face == face
+    attack(g, "0403", ["g1"], side=CP, reaction=True)
+    drive(g)
+    sup = [e["data"]["supplied"] for e in g.state.log if e["type"] == "combat-supply"]
+    assert sorted(sup) == [["f1"], ["g1"]]
+    odds = next(e for e in g.state.log if e["type"] == "odds")
+    assert odds["data"]["odds"] == "3:1"
+    res_ev = next(e for e in g.state.log if e["type"] == "result")
+    assert res_ev["data"]["column"] == column
 
 
 # ============================================================================ nationality (OT 11E)

@@ -7,10 +7,11 @@ from typing import Any
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.lgg1418 import autonomous
+from grognard.rulesets.lgg1418 import autonomous, battle
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
 
+from .battle_helpers import base_pieces, bgame, de, engage, fr, open_battle
 from .helpers import CP, EN, act, army, corps, fortress, game, general, ghq, hq, ring
 
 
@@ -88,6 +89,28 @@ def test_lgg_21_fight_only_within_three_hexes_of_the_ghq() -> None:
     assert e.value.rule == "LGG 21"
     assert autonomous.may_fight_at(g, g.state.pieces["auto"], g.board.idx("0505"))
     assert not autonomous.may_fight_at(g2, g2.state.pieces["auto"], g2.board.idx("0505"))
+
+
+@pytest.mark.rules("LGG 21", "LGG 16.4-A")
+def test_lgg_21_an_autonomous_corps_fights_without_a_general() -> None:
+    """DE-1 (general bonus +1) attacks 0404, held by FR-1's corps fa (its general: bonus 2, the
+    HQ's command radius covers the hex) and the autonomous corps au. Against fa the D12 gets +1 -
+    2 = -1; against au, which fights without a general, only the attacker's +1 counts."""
+    g = bgame(
+        [fr("fa", "0404"), corps("au", "FR", "0404"), de("da", "0404")],
+        base=base_pieces(fr_bonus=2, de_bonus=1),
+    )
+    rec = open_battle(g, "0404", CP)
+    assert rec["units"]["au"]["army"] is None and rec["units"]["fa"]["army"] == "FR-1"
+    engage(rec, "A", "da", "fa")
+    mods, total, _cap = battle.d12_modifiers(g, rec, "A")
+    assert [(m.value, m.reason) for m in mods] == [
+        (1, "attacker general of DE-1"),
+        (-2, "defender general of FR-1"),
+    ] and total == -1
+    engage(rec, "A", "da", "au")
+    mods, total, _cap = battle.d12_modifiers(g, rec, "A")
+    assert [(m.value, m.reason) for m in mods] == [(1, "attacker general of DE-1")] and total == 1
 
 
 @pytest.mark.rules("LGG 28-D", "LGG 21")

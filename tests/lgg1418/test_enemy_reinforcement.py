@@ -200,3 +200,36 @@ def test_lgg_14a_listing_the_reinforcements_changes_nothing() -> None:
     g.legal_actions(EN)
     g.ruleset.view(g, CP)
     assert g.state_hash() == before
+
+
+def _attack_autonomous(ghq_at: str):
+    """DE-1 attacks T, held by the autonomous French corps au alone (fa is not there); the French
+    GHQ stands at ``ghq_at``."""
+    pieces = [p for p in _pieces(ghq_at=ghq_at) if p["id"] != "fa"] + [corps("au", "FR", T)]
+    g = game(pieces=pieces, rules=_rules())
+    to_activation(g, CP, "DE-1")
+    g.apply({"type": "move", "side": CP, "units": ["de"], "to": T, "mode": "normal"})
+    act(g, CP, type="end-movement")
+    assert g.current()[1].step == "enemy-reinforcement" and g.acting_sides() == [EN]
+    return g
+
+
+@pytest.mark.rules("LGG 21", "LGG 14-A")
+def test_lgg_21_an_autonomous_stack_is_reinforced_only_within_three_hexes_of_the_ghq() -> None:
+    """The GHQ 3 hexes from T: the autonomous corps may be reinforced (fb from 0505, FR-2's corps
+    from 0604, the HQ reserve); fb moves in. The GHQ 4 hexes away: no reinforcement is offered,
+    and one asked for is refused, naming LGG 21, changing nothing."""
+    g = _attack_autonomous("0305")
+    assert g.board.distance(g.board.idx("0305"), g.board.idx(T)) == 3
+    offered = {tuple(a["units"]) for a in _moves(g)}
+    assert {("fb",), ("g1",), ("res",)} <= offered
+    act(g, EN, type="reinforce", units=["fb"], to=T)
+    assert M.hex_of(g, g.state.pieces["fb"]) == g.board.idx(T)
+    g2 = _attack_autonomous("0205")
+    assert g2.board.distance(g2.board.idx("0205"), g2.board.idx(T)) == 4
+    assert _moves(g2) == []
+    before = g2.state_hash()
+    with pytest.raises(IllegalAction) as e:
+        g2.apply({"type": "reinforce", "side": EN, "units": ["fb"], "to": T})
+    assert g2.state_hash() == before and M.hex_of(g2, g2.state.pieces["fb"]) == g2.board.idx("0505")
+    assert e.value.rule == "LGG 21" and "autonomous" in str(e.value)

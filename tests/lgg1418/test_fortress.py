@@ -145,7 +145,9 @@ def test_lgg_23f_lgg71_strengths_and_halving() -> None:
 
 
 @pytest.mark.rules("LGG 23-F", "LGG 15-B")
-def test_lgg_23f_lgg71_reduce_neutralise_once_per_activation_one_mun_each() -> None:
+def test_lgg_23f_lgg71_reduce_neutralise_one_mun_each_and_fire_again() -> None:
+    """1 MUN per firing unit; 23-F sets no once-per-activation limit: the siege artillery fires
+    again in the same activation and neutralises the reduced fortress."""
     g = _besieged()
     g.state.tracks["mun"] = {"DE": {"stock": 5}}
     g.state.pieces["sg"].attrs["support"] = 4  # strength 2: R on a 5 or 6
@@ -154,15 +156,83 @@ def test_lgg_23f_lgg71_reduce_neutralise_once_per_activation_one_mun_each() -> N
     act(g, CP, type="siege-fire", hex=V, artillery=["sg"])
     f = g.state.pieces["verdun"]
     assert f.face == "reduced" and g.state.tracks["mun"]["DE"]["stock"] == 4
-    assert not any(
-        a["type"] == "siege-fire" for a in g.legal_actions(CP)
-    )  # each unit once per activation
-    F.reduce_fortress(g, f, "LGG 23-F")
+    assert [a["artillery"] for a in g.legal_actions(CP) if a["type"] == "siege-fire"] == [["sg"]]
+    force_dice(g, 6, 6)
+    act(g, CP, type="siege-fire", hex=V, artillery=["sg"])
     assert F.is_neutralized(g, f)  # R on a reduced large fortress
+    assert g.state.tracks["mun"]["DE"]["stock"] == 3
     g2 = game(pieces=_pieces(size="small"), rules=_rules())
     assert (
         F.reduce_fortress(g2, g2.state.pieces["verdun"], "LGG 23-F") == "neutralized"
     )  # a small one
+
+
+def _besieged_with_heavy(stock: int) -> Game:
+    """The siege of Verdun with two heavy artillery units (support 3 and 4) and the siege
+    artillery (support 4) besieging; Germany has ``stock`` MUN."""
+    g = game(
+        pieces=_pieces(
+            [
+                artillery("h3", "DE", "0706", army="DE-1", category="heavy"),
+                artillery("h4", "DE", "0706", army="DE-1", category="heavy"),
+            ]
+        ),
+        rules=_rules(),
+    )
+    to_activation(g, CP, "DE-1")
+    g.apply(
+        {
+            "type": "move",
+            "side": CP,
+            "units": ["de", "de2", "sg", "h3", "h4"],
+            "to": V,
+            "mode": "normal",
+        }
+    )
+    act(g, CP, type="end-movement")
+    _play(g, "siege-actions")
+    g.state.tracks["mun"] = {"DE": {"stock": stock}}
+    for pid, v in (("h3", 3), ("h4", 4), ("sg", 4)):
+        g.state.pieces[pid].attrs["support"] = v
+    return g
+
+
+def _firings(g: Game) -> list[list[str]]:
+    return [a["artillery"] for a in g.legal_actions(CP) if a["type"] == "siege-fire"]
+
+
+@pytest.mark.rules("LGG 23-F", "LGG 15-B")
+def test_lgg_23f_each_chosen_heavy_artillery_unit_fires_and_pays() -> None:
+    """The besieger chooses which heavy artillery fires: the chosen heavy units fire together at
+    half their summed support (h3 + h4: 7 // 2 = 3, 2 MUN), or h4 alone at 4 // 2 = 2 for 1 MUN;
+    the siege artillery fires by itself."""
+    g = _besieged_with_heavy(stock=5)
+    assert _firings(g) == [["h3", "h4"], ["h3"], ["h4"], ["sg"]]
+    force_dice(g, 6, 1)
+    act(g, CP, type="siege-fire", hex=V, artillery=["h4"])
+    fire = [e for e in g.state.log if e["type"] == "roll"][-1]
+    assert "(strength 2)" in fire["text"] and g.state.tracks["mun"]["DE"]["stock"] == 4
+    force_dice(g, 6, 1)
+    act(g, CP, type="siege-fire", hex=V, artillery=["h3", "h4"])
+    fire = [e for e in g.state.log if e["type"] == "roll"][-1]
+    assert "(strength 3)" in fire["text"] and g.state.tracks["mun"]["DE"]["stock"] == 2
+    with pytest.raises(IllegalAction) as e:
+        g.apply({"type": "siege-fire", "side": CP, "hex": V, "artillery": ["h3", "sg"]})
+    assert e.value.rule == "LGG 23-F"  # siege artillery never joins the heavy group
+
+
+@pytest.mark.rules("LGG 23-F", "LGG 15-B")
+def test_lgg_23f_a_firing_needs_one_mun_per_chosen_unit() -> None:
+    """With 1 MUN left, only one-unit firings are open; with none, no siege fire at all."""
+    g = _besieged_with_heavy(stock=1)
+    assert _firings(g) == [["h3"], ["h4"], ["sg"]]
+    before = g.state_hash()
+    with pytest.raises(IllegalAction) as e:
+        g.apply({"type": "siege-fire", "side": CP, "hex": V, "artillery": ["h3", "h4"]})
+    assert e.value.rule == "LGG 23-F" and g.state_hash() == before
+    force_dice(g, 6, 1)
+    act(g, CP, type="siege-fire", hex=V, artillery=["sg"])
+    assert g.state.tracks["mun"]["DE"]["stock"] == 0 and _firings(g) == []
 
 
 @pytest.mark.rules("LGG 23-F", "LGG 23-E", "LGG 11.1-D")

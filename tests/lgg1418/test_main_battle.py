@@ -23,6 +23,7 @@ from tests.lgg1418.battle_helpers import (
     open_battle,
 )
 from tests.lgg1418.helpers import CP, EN, act, army, artillery, hq
+from tests.lgg1418.helpers import force_dice as set_dice
 from tests.lgg1418.quiet import quiet
 
 ARMIES = [army("FR-1", "FR", "fh"), army("FR-2", "FR", "fh2"), army("DE-1", "DE", "dh")]
@@ -262,6 +263,53 @@ def test_lgg_31h_losses_spread_at_random_two_per_corps_at_most() -> None:
         0,
     )
     assert main_battle.parse_result("3") == (3, 0, 0)
+
+
+@pytest.mark.rules("LGG 31-H", "LGG 28-B")
+@pytest.mark.parametrize(("die", "effect"), [(3, "repulsed"), (1, "disorganized")])
+def test_lgg_31h_bombardment_tests_keep_corps_fit_and_the_trench_cut_lasts_the_battle(
+    die: int, effect: str
+) -> None:
+    """A normal bombardment at column 2 rolls 12: "2r1*" - a loss on each defending corps, the
+    trench level cut from 2 to 1, one combativeness test. The tested corps da is repulsed (or
+    disorganized) by it, yet stays fit for combat: it may be engaged in round 1. The cut holds
+    in every round of the battle; Germany's trench level (2) is untouched for later battles."""
+    g = _go_game()
+    _launch_and_attack(g)
+    drive(g, quiet(), until=in_step("secret-choice"))
+    rec = last_battle(g)
+    act(g, EN, type="commit", value="V")
+    act(g, CP, type="commit", value="C")
+    act(g, EN, type="bombardment", kind="normal")
+    act(g, CP, type="front-reinforce", unit="dres")
+    set_dice(g, 12, 12)
+    act(g, CP, type="done-reinforcing")
+    res = rec["prep"]["bombardment_result"]
+    assert (res["cell"], res["losses"], res["cut"], res["tests"]) == ("2r1*", 2, 1, 1)
+    assert res["hits"] == {"da": 1, "dres": 1}
+    assert rec["spec"]["trench"] == 1
+    assert rec["queue"] == [
+        {"t": "test", "unit": "da", "stage": "roll", "why": "bombardment", "keep_fit": True}
+    ]
+    for _ in range(10):  # the battle opens: split commitments, then the queued test
+        if not rec["queue"]:
+            break
+        side = g.acting_sides()[0]
+        legal = g.legal_actions(side)
+        set_dice(g, 12, die)
+        g.apply(next((a for a in legal if a["type"] == "pay-pr"), legal[0]))
+    assert not rec["queue"]
+    said = [e["text"] for e in g.state.log if e["type"] == "combativeness"]
+    assert said[-1] == f"da: combativeness test {effect}"
+    da = rec["units"]["da"]
+    assert rec["round"] == 1 and da["state"] == "fit" and int(da["barred"]) < 1
+    assert battle.trench_level(g, rec, "A", 1) == 1
+    drive(g, quiet(), until=lambda g: M.st(g).get("activation") is None)
+    assert rec["ended"] and rec["round"] >= 1
+    assert {
+        battle.trench_level(g, rec, s, r) for s in "AB" for r in range(1, rec["round"] + 1)
+    } == {1}
+    assert g.state.tracks["trench_level"]["DE"] == 2  # the original level stays for later battles
 
 
 @pytest.mark.rules("LGG 31-I", "LGG 31-G", "LGG 37-I", "LGG 29-A")

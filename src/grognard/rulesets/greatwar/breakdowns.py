@@ -98,6 +98,13 @@ def breakdown_problem(
     return None
 
 
+def _rule_named(why: str) -> str:
+    """The rule a problem text ends by naming (``... (OT 15F2)``), else OT 15F1."""
+    if why.endswith(")") and "(OT " in why:
+        return why[why.rindex("(OT ") + 1 : -1]
+    return "OT 15F1"
+
+
 def _worst_state(g: Game, ps: Sequence[Piece]) -> dict[str, Any]:
     level = max((units.disruption(p) for p in ps), default=0)
     fat = max((int(p.attrs.get("fatigue", 0)) for p in ps), default=0)
@@ -273,7 +280,7 @@ class BreakdownExtension:
                 raise IllegalAction("OT 15F1", "name the parent and its components")
             why = assemble_problem(g, p, [c for c in comps if c is not None])
         if why:
-            raise IllegalAction("OT 15F1", why)
+            raise IllegalAction(_rule_named(why), why)
 
     def apply(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar import movement

@@ -61,10 +61,19 @@ class RetreatOption:
 @implements("OT 9F2")
 def ignores_zoc_on_retreat(p: Piece) -> bool:
     """OT 9F2: non-artillery units with printed attack 8+ (judged after losses, before the retreat)
-    and units with printed MA 6, 7 or 8 may ignore enemy ZOCs retreating into a friendly-occupied or
-    friendly-owned hex."""
+    and units with printed MA 6, 7 or 8 may ignore enemy ZOCs retreating into a
+    friendly-occupied/owned hex (:func:`friendly_occupied_owned`)."""
     ma = units.printed_ma_number(p)
     return (not units.is_artillery(p) and units.printed_attack(p) >= 8) or ma in (6, 7, 8)
+
+
+@implements("OT 9F2")
+def friendly_occupied_owned(g: Game, side: str, j: int) -> bool:
+    """OT 9F2: hex ``j`` is friendly-occupied/owned for ``side`` -- owned by the side *and*
+    holding one of its units (the compound form Rule 6 defines for "enemy-occupied/owned"). Only
+    such a hex lets the units of :func:`ignores_zoc_on_retreat` disregard an enemy ZOC; an empty
+    friendly-owned hex or a friendly-occupied hex the side does not own does not."""
+    return g.state.control.get(j) == side and bool(units.units_in_hex(g, j, side))
 
 
 def _depots(g: Game, side: str) -> list[tuple[int, bool]]:
@@ -96,7 +105,9 @@ def _can_overrun(g: Game, group: Sequence[Piece], j: int, enemy: str, ez: dict[i
     try:
         movers = []
         for p in group:
-            if j in ez and not ignores_zoc_on_retreat(p):
+            if j in ez and not (
+                ignores_zoc_on_retreat(p) and friendly_occupied_owned(g, p.side, j)
+            ):
                 face = cadre_face(p)
                 if face is None:
                     continue  # eliminated by the ZOC: adds nothing
@@ -154,8 +165,7 @@ def retreat_options(
             if not _can_overrun(g, movers, j, enemy, ez):
                 return False
             over_run = True
-        friendly = g.state.control.get(j) == side or bool(units.units_in_hex(g, j, side))
-        in_zoc = j in ez and not (ignores_zoc_on_retreat(p) and friendly)
+        in_zoc = j in ez and not (ignores_zoc_on_retreat(p) and friendly_occupied_owned(g, side, j))
         over = (
             stacking.stack_problem(
                 g, j, side, extra=[q for q in movers if not stacking.exempt(g, q)]

@@ -58,7 +58,7 @@ def is_causeway(g: Game, s: int) -> bool:
     by a road or rail line as causeways)."""
     from grognard.rulesets.greatwar import terrain
 
-    feats = set(g.board.side_feature_list(s))
+    feats = set(terrain.map_side_features(g, s))
     if "causeway" in feats:
         return True
     return bool(feats & {"sea", "lake", "great-river", "great-river-fordable"}) and (
@@ -106,13 +106,11 @@ def is_great_river(g: Game, s: int) -> bool:
     below Kotlas, the Volga below the Kama, the Danube below the Sava) are drawn as ``great-river``
     (or ``great-river-fordable``) hexsides; on other maps a major river section downstream of a
     major-river tributary is great: a ``major-river`` hexside with the attribute ``great = true``
-    (e.g. the Niger below CA:3277/3377). Their effects are on the TEC."""
-    feats = set(g.board.side_feature_list(s))
-    if feats & {"great-river", "great-river-fordable"}:
-        return True
-    return bool(feats & {"major-river", "major-river-unfordable"}) and bool(
-        g.board.side_attrs.get(s, {}).get("great")
-    )
+    (e.g. the Niger below CA:3277/3377), read as a great river by
+    :func:`.terrain.map_side_features`. Their effects are the TEC's great river rows."""
+    from grognard.rulesets.greatwar import terrain
+
+    return bool(set(terrain.map_side_features(g, s)) & {"great-river", "great-river-fordable"})
 
 
 # ----------------------------------------------------------------------- partial flooding (OT 15A6)

@@ -1764,7 +1764,9 @@ def commit_combat_supply(g: Game, side: str, pieces: Sequence[Piece]) -> CombatS
 @implements("OT 11D", "OT 6B4")
 def combat_supply_hq(g: Game, side: str, pieces: Sequence[Piece]) -> Piece | None:
     """OT 11D (with OT 6B4): the Army HQs stacked with a Res Pt the units trace combat supply
-    through (the most fatigued one), whose fatigue hits count for the fatigue shift."""
+    through (the most fatigued one), whose fatigue hits count for the fatigue shift. Only an
+    active Army HQs is part of the source (OT 11D: the Res Pt "stacked with an active Army HQs");
+    an inactive one in the Res Pt's hex is not traced through and its fatigue does not count."""
     from grognard.rulesets.greatwar import special_units
 
     cs = combat_supply(g, side, list(pieces), _segment_now(g))
@@ -1776,9 +1778,9 @@ def combat_supply_hq(g: Game, side: str, pieces: Sequence[Piece]) -> Piece | Non
         if h is None:
             continue
         for q in units.units_in_hex(g, h, side):
-            if special_units.is_army_hq(q) and (
-                best is None or int(q.attrs.get("fatigue", 0)) > int(best.attrs.get("fatigue", 0))
-            ):
+            if not (special_units.is_army_hq(q) and special_units.hq_active(q)):
+                continue
+            if best is None or int(q.attrs.get("fatigue", 0)) > int(best.attrs.get("fatigue", 0)):
                 best = q
     return best
 

@@ -166,12 +166,25 @@ def hex_entry_cost(
 
 
 CAUSEWAY_WATER = frozenset({"sea", "lake", "great-river", "great-river-fordable"})  # OT 15A2
+GREAT_SECTIONS = {"major-river": "great-river-fordable", "major-river-unfordable": "great-river"}
+
+
+@implements("OT 15A5")
+def map_side_features(g: Game, s: int) -> list[str]:
+    """The map's features of hexside ``s``, with OT 15A5's great rivers of the non-European maps: a
+    major river hexside marked ``great = true`` (a section downstream of a major-river tributary)
+    is a great river, fordable or not as the major river was (``great-river-fordable`` /
+    ``great-river``), and takes those TEC rows."""
+    feats = g.board.side_feature_list(s)
+    if g.board.side_attrs.get(s, {}).get("great"):
+        return [GREAT_SECTIONS.get(f, f) for f in feats]
+    return list(feats)
 
 
 def side_features(g: Game, s: int) -> list[str]:
     """The TEC features of a hexside; a road or rail line over a sea, lake or great river hexside
     is a causeway, read as the TEC's causeway row (OT 15A2)."""
-    feats = [f for f in g.board.side_feature_list(s) if f in charts(g).tec.hexsides]
+    feats = [f for f in map_side_features(g, s) if f in charts(g).tec.hexsides]
     water = CAUSEWAY_WATER
     if water & set(feats) and (road_link(g, s) or rail_link(g, s)):
         feats = [f for f in feats if f not in water] + (
@@ -334,9 +347,7 @@ def _maybe_bridged(g: Game) -> frozenset[int]:
         hit = frozenset(
             s
             for s in range(g.board.m)
-            if any(
-                f in ok or (causeway and f in CAUSEWAY_WATER) for f in g.board.side_feature_list(s)
-            )
+            if any(f in ok or (causeway and f in CAUSEWAY_WATER) for f in map_side_features(g, s))
         )
         g.__dict__["_gw_maybe_bridged"] = hit
     return hit  # type: ignore[no-any-return]
@@ -351,7 +362,7 @@ def _fixed_bridge_features(g: Game) -> dict[int, tuple[str, ...]]:
         hs = charts(g).tec.hexsides
         hit = {}
         for s in _maybe_bridged(g):
-            raw = g.board.side_feature_list(s)
+            raw = map_side_features(g, s)
             if not any(f in CAUSEWAY_WATER for f in raw):
                 hit[s] = tuple(f for f in raw if f in hs and hs[f].extra.get("bridgeable"))
         g.__dict__["_gw_fixed_bridges"] = hit

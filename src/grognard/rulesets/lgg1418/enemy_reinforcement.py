@@ -158,6 +158,24 @@ def breakthrough_barred(g: Game, p: Piece) -> bool:
 
 
 # ====================================================================== sources (14-A)
+@implements("LGG 21")
+def autonomous_defence_problem(g: Game, side: str, target: int) -> str | None:
+    """LGG 21: a stack of autonomous units (no army among the defenders of ``target``) may be
+    reinforced only within 3 hexes of its GHQ; why it may not be (None: it may, or it is not
+    autonomous)."""
+    if defending_army(g, side, target) is not None or not _field(g, side, target):
+        return None
+    nation = defending_nation(g, side, target)
+    ghq = M.ghq_piece(g, nation) if nation else None
+    h = M.hex_of(g, ghq) if ghq else None
+    if h is not None and g.board.distance(h, target) <= AUTONOMOUS_RANGE:
+        return None
+    return (
+        f"the defenders of {g.board.label(target)} are autonomous units and their GHQ is not"
+        f" within {AUTONOMOUS_RANGE} hexes: they may not be reinforced (LGG 21)"
+    )
+
+
 @implements("LGG 14-A", "LGG 21")
 def reinforcement_sources(
     g: Game, side: str, target: int, attacked: set[int], reinforced: set[str]
@@ -169,12 +187,8 @@ def reinforcement_sources(
     nation = defending_nation(g, side, target)
     front = _front(g, target)
     out: dict[str, list[Piece]] = {}
-    army = defending_army(g, side, target)
-    if army is None and _field(g, side, target):
-        ghq = M.ghq_piece(g, nation) if nation else None
-        h = M.hex_of(g, ghq) if ghq else None
-        if h is None or g.board.distance(h, target) > AUTONOMOUS_RANGE:
-            return {}
+    if autonomous_defence_problem(g, side, target):
+        return {}
 
     def fit(p: Piece, src: int) -> bool:
         if p.type not in ("corps", "artillery", "tank") or not same_nationality(g, p, nation):
@@ -273,7 +287,7 @@ def _inter_key(army: str, lab: str) -> str:
     return f"{army}@{lab}"
 
 
-@implements("LGG 14-A", "LGG 14-B", "LGG 14-C", "LGG 10-A")
+@implements("LGG 14-A", "LGG 14-B", "LGG 14-C", "LGG 10-A", "LGG 21")
 def why_not_reinforce(g: Game, f: Frame, side: str, ids: list[str], to: str) -> str | None:
     """LGG 14-A / 14-B / 14-C / 10-A: why these units may not reinforce hex ``to`` now (None: they
     may)."""
@@ -284,6 +298,9 @@ def why_not_reinforce(g: Game, f: Frame, side: str, ids: list[str], to: str) -> 
     if not ids or len(set(ids)) != len(ids):
         return "name the reinforcing units (each once)"
     target = g.board.idx(to)
+    why = autonomous_defence_problem(g, side, target)
+    if why:
+        return why
     attacked = {g.board.idx(h) for h in f.params["hexes"]}
     reinforced = set(_read(f, "reinforced"))
     src = reinforcement_sources(g, side, target, attacked, reinforced)
@@ -422,7 +439,7 @@ class EnemyReinforcement(Step):
                 raise IllegalAction(self.rule, "reinforce names units and the attacked hex")
             why = why_not_reinforce(g, f, side, ids, to)
             if why:
-                raise IllegalAction("LGG 14-A", why)
+                raise IllegalAction("LGG 21" if why.endswith("(LGG 21)") else "LGG 14-A", why)
             return
         if t == "inter-army-test":
             to, army = action.get("to"), action.get("army")

@@ -18,9 +18,11 @@ Here (``status`` of the fortress piece: ``besieged``, ``neutralized``; of the be
   have no offensive capacity (they are shut in the fortress), a railway in the hex is unusable.
 * 23-D / 23-F / 23-G: at the end of each activation the active side's armies holding a siege
   (including one established by its battles, 23-C) may fire at the fortress and launch an
-  assault (:class:`SiegeActions`). Siege fire: each heavy, siege or coastal artillery unit in the
-  hex spends 1 MUN; heavy artillery fires as one group, siege and coastal artillery unit by
-  unit, each firing at half the support value, rounded down (for the heavy group the option
+  assault (:class:`SiegeActions`). Siege fire: the besieger chooses the heavy, siege or coastal
+  artillery units in the hex that fire; each chosen unit spends 1 MUN (a firing its power cannot
+  pay for is not open); the chosen heavy artillery fires as one group, siege and coastal
+  artillery unit by unit, as often as the besieger pays for it (23-F sets no other limit), each
+  firing at half the support value, rounded down (for the heavy group the option
   ``siege-heavy-halving``, digest A-19: half of the sum by default) on the provisional
   ``siege-fire`` table (D6; R reduces or neutralises, E eliminates the fortress and its garrison
   surrenders). The printed support value counts (the Movement Doctrine cap of 2 does not apply
@@ -55,6 +57,7 @@ Here (``status`` of the fortress piece: ``besieged``, ``neutralized``; of the be
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
@@ -62,7 +65,7 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import fog, mapdata
+from grognard.rulesets.lgg1418 import artillery, fog, mapdata
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.zoc import BESIEGED, BESIEGING
@@ -239,32 +242,36 @@ def withdraw_into_fortress(g: Game, side: str, i: int, ids: list[str]) -> None:
 
 
 # ====================================================================== siege fire (23-F)
-def _fired(g: Game) -> dict[str, int]:
-    """Artillery -> activation of its last siege fire (read only; written by :func:`siege_fire`)."""
-    return M.st(g).get("siege_fired", {})  # type: ignore[no-any-return]
+def _payable(g: Game, arts: Sequence[Piece]) -> bool:
+    """LGG 23-F / 15-B: every power of ``arts`` has 1 MUN for each of its chosen units (a power
+    whose munitions are not counted always pays)."""
+    need: dict[str, int] = {}
+    for p in arts:
+        need[p.nation] = need.get(p.nation, 0) + 1
+    for nation, n in need.items():
+        stock = artillery.mun_stock(g, nation)
+        if stock is not None and stock < n:
+            return False
+    return True
 
 
 @implements("LGG 23-F", "LGG 36.1")
 def siege_fire_options(g: Game, side: str, i: int) -> list[list[str]]:
-    """LGG 23-F: the firings open to ``side`` at the besieged fortress of hex ``i``: all its heavy
-    artillery there together, or one siege or coastal artillery unit; each unit once per
-    activation."""
-    act = M.st(g).get("activation") or {}
-    serial = act.get("serial")
-    fired = _fired(g)
+    """LGG 23-F: the firings open to ``side`` at the besieged fortress of hex ``i``: any chosen
+    set of its heavy artillery there, firing together (the largest sets first), or one siege or
+    coastal artillery unit; only firings whose powers can pay 1 MUN per chosen unit. 23-F sets no
+    limit on how often a unit fires (15-B's one battle per activation is about battle support)."""
     arts = [
         p
         for p in _outside(g, side, i)
-        if p.type == "artillery"
-        and fired.get(p.id) != serial
-        and p.attrs.get("category") in SIEGE_ARTILLERY
+        if p.type == "artillery" and p.attrs.get("category") in SIEGE_ARTILLERY
     ]
-    out = []
-    heavy = [p.id for p in arts if p.attrs.get("category") == "heavy"]
-    if heavy:
-        out.append(sorted(heavy))
-    out.extend([p.id] for p in arts if p.attrs.get("category") in ("siege", "coastal"))
-    return out
+    heavy = sorted((p for p in arts if p.attrs.get("category") == "heavy"), key=lambda p: p.id)
+    groups: list[list[Piece]] = [
+        list(c) for n in range(len(heavy), 0, -1) for c in combinations(heavy, n)
+    ]
+    groups.extend([p] for p in arts if p.attrs.get("category") in ("siege", "coastal"))
+    return [[p.id for p in grp] for grp in groups if _payable(g, grp)]
 
 
 @implements("LGG 23-F")
@@ -306,14 +313,10 @@ def reduce_fortress(g: Game, f: Piece, rule: str) -> str:
 def siege_fire(g: Game, side: str, i: int, ids: list[str]) -> str:
     """LGG 23-F / 15-B: fire the artillery ``ids`` at the fortress of hex ``i``: 1 MUN each, then a
     D6 on the siege-fire table. Returns the result (``-``, ``R``, ``E``)."""
-    from grognard.rulesets.lgg1418 import artillery
-
     f = fortress_at(g, i)
     assert f is not None
     arts = [g.state.pieces[u] for u in ids]
-    act = M.st(g).get("activation") or {}
     for p in arts:
-        M.st(g).setdefault("siege_fired", {})[p.id] = act.get("serial", -1)
         artillery.spend_munitions(g, p.nation, 1, "LGG 23-F", f"siege fire of {p.id}")
     strength = siege_fire_strength(g, arts)
     tbl = g.ruleset.tables(g.scenario.table_overrides)["siege-fire"]
@@ -1016,8 +1019,9 @@ class SiegeActions(Step):
             ]:
                 raise IllegalAction(
                     "LGG 23-F",
-                    "heavy artillery fires together, siege and coastal artillery unit by "
-                    "unit, each unit once per activation",
+                    f"{ids!r} is not a siege firing open at {lab}: chosen heavy artillery fires"
+                    " together, siege and coastal artillery unit by unit, each chosen unit"
+                    " paying 1 MUN",
                 )
             return
         if t == "assault":
