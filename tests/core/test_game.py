@@ -272,9 +272,10 @@ def test_save_checks(game: Game) -> None:
         Game.load({**save, "schema": 99})
     with pytest.raises(SaveError, match="not a grognard save"):
         Game.load({"hello": 1})
-    with pytest.raises(SaveError, match="rule data changed"):
-        Game.load({**save, "data_hash": "x"})
-    Game.load({**save, "data_hash": "x"}, allow_data_change=True)
+    edited = {**save, "data_files": {**save["data_files"], "tables/crt.toml": "x"}}
+    with pytest.raises(SaveError, match="rule data this game uses changed"):
+        Game.load(edited)
+    Game.load(edited, allow_data_change=True)
     with pytest.raises(SaveError, match="does not match its recorded hash"):
         Game.load({**save, "scenario_source": save["scenario_source"] + "\n# edited\n"})
 

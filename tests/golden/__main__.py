@@ -24,7 +24,10 @@ def _record(job: tuple[str, int]) -> tuple[str, int, int, float]:
 def _check(job: tuple[str, int]) -> tuple[str, int, str | None, float]:
     sid, seed = job
     t0 = time.process_time()
-    problem = golden.check(golden.read(golden.path_of(sid, seed)))
+    try:
+        problem = golden.check(golden.read(golden.path_of(sid, seed)))
+    except Exception as e:  # an action refused on replay, or rule code failing
+        problem = f"{type(e).__name__}: {e}"
     return sid, seed, problem, time.process_time() - t0
 
 

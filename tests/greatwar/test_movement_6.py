@@ -351,7 +351,6 @@ def test_ot_6d_reaction_movement_in_an_active_hq_zoi() -> None:
         cols=10,
     )
     g.state.pieces["far"].loc = Loc.hex(idx(g, "1006"))
-    g.state._at = None
     run_to(g, "reaction-movement")
     force_dice(g, [5])
     g.apply({"type": "check-hq", "side": CP, "hq": "hq"})

@@ -398,7 +398,7 @@ def test_ot_16a1cc_withdraw_choice_pool_forfeit_and_deferral() -> None:
     picks = sorted(a["piece"] for a in g.legal_actions(EN) if a["type"] == "withdraw")
     assert picks == ["a", "b", "c"]
     gw(g)["isolated"] = {EN: [idx(g, "0303")], CP: []}
-    g.cache.clear()
+    # the state sees the change itself: no cache to clear
     assert sorted(a["piece"] for a in g.legal_actions(EN) if a["type"] == "withdraw") == ["b", "c"]
     units.eliminate(g, g.state.pieces["c"], "OT 11F3")
     cost = replacements.replacement_strength(g, g.state.pieces["c"], isolated=False)

@@ -80,7 +80,6 @@ def test_lgg_10b_lgg27_beach_during_a_landing() -> None:
     assert stacking.stacking_limit(g, g.board.idx("0606")) == 4
     assert _probs(g, EN, "0606") == ["LGG 10-B"]  # two support units
     g.state.pieces["a2"].loc = Loc.hex(g.board.idx("0707"))
-    g.state._at = None
     M.touch(g)
     assert _probs(g, EN, "0606") == []
 

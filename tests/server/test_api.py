@@ -276,12 +276,12 @@ def test_generic_fallbacks_without_hooks(start: Any) -> None:
     pv = g.client.post(
         f"/api/games/{g.id}/preview", headers=g.h("Blue"), json={"action": {"type": "end-phase"}}
     ).json()
-    assert pv == {"available": False, "text": "type=end-phase"}
+    assert pv == {"available": False, "text": "End the phase"}  # the declared label
     groups = g.state("Blue")["groups"]
     assert [gr["type"] for gr in groups] == ["move", "end-phase"]
     indices = [item["index"] for gr in groups for item in gr["actions"]]
     assert sorted(indices) == list(range(len(g.state("Blue")["legal"])))
-    assert groups[0]["actions"][0]["text"].startswith("type=move piece=b1")
+    assert groups[0]["actions"][0]["text"].startswith("Move b1 to ")  # the declared label
 
 
 def test_record_only_once_the_game_is_over(start: Any) -> None:

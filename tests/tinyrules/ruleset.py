@@ -1,70 +1,145 @@
-"""Rules of the tiny test game (see the package docstring)."""
+"""Rules of the tiny test game (see the package docstring).
+
+The model of a rule system on the core's facilities, each used once:
+
+* declared actions (:data:`ACTIONS`): fields, rule ids, labels;
+* steps with one handler per action type (``@options``/``@actors``/``@check``/``@apply``);
+* the sequence of play as explicit lists of steps (:class:`Turn`, :class:`PlayerTurn`), the
+  core turn track (:class:`GameTurns`) and the core secret choice with options computed from the
+  state (:class:`Posture`);
+* a procedure in stages with a sub-decision pushed for the other side (:class:`Attack`);
+* typed state (:class:`PhaseRecord`, :class:`TinyState`);
+* the cache (:func:`moves_of`, kept per piece while its surroundings do not change);
+* the exact outcome distribution of an attack (:meth:`Tiny.chance_outcomes`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
+from grognard.core.actions import ActionCatalog, ActionType, Field
+from grognard.core.arith import odds_ratio
 from grognard.core.errors import IllegalAction
-from grognard.core.game import Game
+from grognard.core.game import ChanceOutcome, Game
 from grognard.core.options import OptionSpec
+from grognard.core.procedure import Procedure, stage
+from grognard.core.record import LIST, Record
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Sequence_, Step
+from grognard.core.sequence import (
+    COMMIT,
+    Action,
+    SecretChoice,
+    Sequence_,
+    Step,
+    TurnTrack,
+    actors,
+    apply,
+    check,
+    options,
+    other_side,
+)
 from grognard.core.state import Frame, Loc, Piece
+from grognard.core.tables import ResultsTable
 from grognard.rulesets.base import Ruleset
 
-ACTIVE = "active"
+# ====================================================================== declared actions
+ACTIONS = ActionCatalog(
+    [
+        ActionType(
+            "move",
+            fields=(Field.piece("piece"), Field.hex("to")),
+            rules=("T 3",),
+            label="Move {piece} to {to}",
+            doc="moves",
+        ),
+        ActionType(
+            "attack",
+            fields=(Field.hex("from"), Field.hex("target")),
+            rules=("T 4",),
+            label="Attack {target} from {from}",
+            doc="attacks",
+            actor="from",
+        ),
+        ActionType(
+            "commit-reserve",
+            fields=(Field.piece("piece"),),
+            rules=("T 4A",),
+            label="Commit {piece} to the defence",
+            doc="reserves",
+        ),
+        ActionType("pass", rules=("T 4A",), label="Commit no reserve"),
+        ActionType("end-phase", rules=("T 1",), label="End the phase"),
+        COMMIT,
+    ]
+)
 
 
-def other(g: Game, side: str) -> str:
-    return next(s for s in g.state.sides if s != side)
+# ====================================================================== typed state
+class TinyState(Record):
+    """``state.vars["tiny"]``: whose player turn it is."""
+
+    active: str = ""
 
 
+class PhaseRecord(Record):
+    """The parameters of a movement or combat phase's frame."""
+
+    moved: list[str] = LIST  # pieces that moved this phase (T 3)
+    attacked: list[str] = LIST  # hexes that attacked this phase (T 4)
+
+
+def tiny(g: Game) -> TinyState:
+    return TinyState.at(g.state.vars, "tiny")
+
+
+# ====================================================================== sequence of play
 @implements("T 1")
-class GameTurns(Step):
-    """T 1: one game turn per entry of the scenario's turn track."""
+class GameTurns(TurnTrack):
+    """T 1: one game turn per entry of the scenario's turn track; then T 6 judges the winner."""
 
     name = "game"
     title = "Game"
     rule = "T 1"
-    composite = True
+    turn_step = "turn"
 
-    def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
-        turns = g.scenario.data.turns
-        i = int(f.params.get("next", 0))
-        if i >= len(turns):
-            decide_winner(g)
-            return None
-        f.params["next"] = i + 1
-        g.state.turn = {"index": i + 1, "label": turns[i].label}
-        g.emit("turn", f"turn {turns[i].label} begins", rule="T 1")
-        return "turn", {}
+    def end_of_game(self, g: Game) -> None:
+        decide_winner(g)
+
+
+@implements("T 2")
+class Posture(SecretChoice):
+    """T 2: both sides secretly choose a posture; a side holding no piece on the map may only be
+    careful."""
+
+    name = "secret-choice"
+    title = "Posture"
+    rule = "T 2"
+
+    def choices(self, g: Game, f: Frame, side: str) -> list[Any]:
+        on_map = any(p.loc.kind == "hex" for p in g.state.of_side(side))
+        return ["bold", "careful"] if on_map else ["careful"]
 
 
 class Turn(Sequence_):
+    """T 1 / T 2: the secret posture, then each side's player turn."""
+
     name = "turn"
     title = "Turn"
     rule = "T 1"
 
     def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
-        kids: list[tuple[str, dict[str, Any]]] = []
-        kids.append(
-            (
-                "secret-choice",
-                {
-                    "key": "posture",
-                    "sides": list(g.state.sides),
-                    "options": {s: ["bold", "careful"] for s in g.state.sides},
-                    "rule": "T 2",
-                },
-            )
-        )
-        for s in g.state.sides:
-            kids.append(("player-turn", {"side": s}))
+        kids: list[tuple[str, dict[str, Any]]] = [
+            ("secret-choice", {"key": "posture", "sides": list(g.state.sides), "rule": "T 2"})
+        ]
+        kids.extend(("player-turn", {"side": s}) for s in g.state.sides)
         return kids
 
 
 class PlayerTurn(Sequence_):
+    """T 1: a movement phase, then a combat phase."""
+
     name = "player-turn"
     title = "Player turn"
     rule = "T 1"
@@ -74,11 +149,57 @@ class PlayerTurn(Sequence_):
         return f"{f.params['side']} player turn"
 
     def enter(self, g: Game, f: Frame) -> None:
-        g.state.vars[ACTIVE] = f.params["side"]
+        tiny(g).active = f.params["side"]
+
+
+class Phase(Step):
+    """A phase of the active side, ended by ``end-phase``."""
+
+    def enter(self, g: Game, f: Frame) -> None:
+        PhaseRecord.init(f.params)
+
+    def actors(self, g: Game, f: Frame) -> Sequence[str]:
+        return [tiny(g).active]
+
+    @options("end-phase")
+    def end_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "end-phase", "side": side}]
+
+    @apply("end-phase")
+    def end(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+
+# ====================================================================== T 3 movement
+def moves_of(g: Game, p: Piece) -> list[int]:
+    """T 3: the hexes piece ``p`` may move to, kept while it and its neighbourhood are unchanged
+    (the cache's resources: the piece, its hex and the hexes around it)."""
+    i = int(p.loc.ref)
+    around = g.board.neighbors(i)
+    deps = [("piece", p.id), ("hex", i), *(("hex", j) for j in around)]
+    return g.cache.tracked(
+        g.state,
+        ("tiny:moves", p.id),
+        deps,
+        lambda: [j for j in around if why_not(g, p, j) is None],
+    )
 
 
 @implements("T 3")
-class Movement(Step):
+def why_not(g: Game, p: Piece, j: int) -> str | None:
+    """T 3: why piece ``p`` may not move to hex ``j`` (None: it may)."""
+    i = int(p.loc.ref)
+    if j not in g.board.neighbors(i):
+        return "a piece moves one hex at a time"
+    if g.board.side_has(g.board.side_between(i, j), "wall"):
+        return "walls may not be crossed"
+    if any(q.side != p.side for q in g.state.at_hex(j)):
+        return "may not enter a hex with enemy pieces"
+    return None
+
+
+@implements("T 3")
+class Movement(Phase):
     """T 3: each piece may move once to an adjacent hex free of enemy pieces and not across a
     wall."""
 
@@ -86,62 +207,47 @@ class Movement(Step):
     title = "Movement phase"
     rule = "T 3"
 
-    def enter(self, g: Game, f: Frame) -> None:
-        f.params["moved"] = []
+    @actors("move")
+    def movers(self, g: Game, f: Frame, side: str) -> list[str]:
+        moved = PhaseRecord(f.params).moved
+        return [
+            p.id
+            for p in sorted(g.state.of_side(side), key=lambda p: p.id)
+            if p.loc.kind == "hex" and p.id not in moved
+        ]
 
-    def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        return [g.state.vars[ACTIVE]]
+    @options("move")
+    def move_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        p = g.state.pieces.get(actor or "")
+        if p is None or p.side != side or p.loc.kind != "hex":
+            return []
+        if p.id in PhaseRecord(f.params).moved:
+            return []
+        return [
+            {"type": "move", "side": side, "piece": p.id, "to": g.board.label(j)}
+            for j in moves_of(g, p)
+        ]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        out: list[Action] = []
-        for p in sorted(g.state.of_side(side), key=lambda p: p.id):
-            if p.loc.kind != "hex" or p.id in f.params["moved"]:
-                continue
-            for j in g.board.neighbors(int(p.loc.ref)):
-                if self._why_not(g, p, j) is None:
-                    out.append(
-                        {"type": "move", "side": side, "piece": p.id, "to": g.board.label(j)}
-                    )
-        out.append({"type": "end-phase", "side": side})
-        return out
-
-    def _why_not(self, g: Game, p: Piece, j: int) -> str | None:
-        i = int(p.loc.ref)
-        if j not in g.board.neighbors(i):
-            return "a piece moves one hex at a time"
-        if g.board.side_has(g.board.side_between(i, j), "wall"):
-            return "walls may not be crossed"
-        if any(q.side != p.side for q in g.state.at_hex(j)):
-            return "may not enter a hex with enemy pieces"
-        return None
-
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "end-phase":
-            return
-        if action["type"] != "move":
-            raise IllegalAction(
-                "T 3", f"only moves are allowed in the movement phase, not {action['type']!r}"
-            )
-        p = g.state.pieces.get(action.get("piece", ""))
-        if p is None or p.side != action["side"]:
-            raise IllegalAction("T 3", f"{action['side']} has no piece {action.get('piece')!r}")
-        if p.id in f.params["moved"]:
+    @check("move")
+    def check_move(self, g: Game, f: Frame, action: Action) -> None:
+        p = g.state.pieces[action["piece"]]
+        if p.side != action["side"]:
+            raise IllegalAction("T 3", f"{action['side']} has no piece {p.id!r}")
+        if p.id in PhaseRecord(f.params).moved:
             raise IllegalAction("T 3", f"{p.id} has already moved this phase")
         if p.loc.kind != "hex":
             raise IllegalAction("T 3", f"{p.id} is not on the map")
-        if not g.board.has_label(str(action.get("to", ""))):
-            raise IllegalAction("T 3", f"no hex {action.get('to')!r}")
-        why = self._why_not(g, p, g.board.idx(action["to"]))
+        if not g.board.has_label(action["to"]):
+            raise IllegalAction("T 3", f"no hex {action['to']!r}")
+        why = why_not(g, p, g.board.idx(action["to"]))
         if why:
             raise IllegalAction("T 3", why)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "end-phase":
-            g.finish(f)
-            return
+    @apply("move")
+    def move(self, g: Game, f: Frame, action: Action) -> None:
         j = g.board.idx(action["to"])
         g.state.move(action["piece"], Loc.hex(j))
-        f.params["moved"].append(action["piece"])
+        PhaseRecord(f.params).moved.append(action["piece"])
         g.emit(
             "move",
             f"{action['piece']} moves to {action['to']}",
@@ -152,51 +258,45 @@ class Movement(Step):
         reveal_scouts(g)
 
 
+# ====================================================================== T 4 combat
 @implements("T 4")
-class Combat(Step):
+class Combat(Phase):
     """T 4: attack an adjacent enemy hex with the pieces of one hex; d6 on the CRT by odds."""
 
     name = "combat"
     title = "Combat phase"
     rule = "T 4"
 
-    def enter(self, g: Game, f: Frame) -> None:
-        f.params["attacked"] = []
-
-    def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        return [g.state.vars[ACTIVE]]
-
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        out: list[Action] = []
+    @actors("attack")
+    def attacking_hexes(self, g: Game, f: Frame, side: str) -> list[str]:
+        done = PhaseRecord(f.params).attacked
         mine = sorted({int(p.loc.ref) for p in g.state.of_side(side) if p.loc.kind == "hex"})
-        for i in mine:
-            if g.board.label(i) in f.params["attacked"]:
-                continue
-            for j in g.board.neighbors(i):
-                if any(visible(g, q, side) and q.side != side for q in g.state.at_hex(j)):
-                    out.append(
-                        {
-                            "type": "attack",
-                            "side": side,
-                            "from": g.board.label(i),
-                            "target": g.board.label(j),
-                        }
-                    )
-        out.append({"type": "end-phase", "side": side})
-        return out
+        return [g.board.label(i) for i in mine if g.board.label(i) not in done]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "end-phase":
-            return
-        if action["type"] != "attack":
-            raise IllegalAction("T 4", "only attacks are allowed in the combat phase")
+    @options("attack")
+    def attack_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        if actor is None or not g.board.has_label(actor):
+            return []
+        i = g.board.idx(actor)
+        if actor in PhaseRecord(f.params).attacked:
+            return []
+        if not any(p.side == side for p in g.state.at_hex(i)):
+            return []
+        return [
+            {"type": "attack", "side": side, "from": actor, "target": g.board.label(j)}
+            for j in g.board.neighbors(i)
+            if any(visible(g, q, side) and q.side != side for q in g.state.at_hex(j))
+        ]
+
+    @check("attack")
+    def check_attack(self, g: Game, f: Frame, action: Action) -> None:
         for key in ("from", "target"):
-            if not g.board.has_label(str(action.get(key, ""))):
-                raise IllegalAction("T 4", f"no hex {action.get(key)!r}")
+            if not g.board.has_label(action[key]):
+                raise IllegalAction("T 4", f"no hex {action[key]!r}")
         i, j = g.board.idx(action["from"]), g.board.idx(action["target"])
         if not any(p.side == action["side"] for p in g.state.at_hex(i)):
             raise IllegalAction("T 4", f"no {action['side']} pieces in {action['from']}")
-        if action["from"] in f.params["attacked"]:
+        if action["from"] in PhaseRecord(f.params).attacked:
             raise IllegalAction("T 4", "each hex attacks at most once per phase")
         if j not in g.board.neighbors(i):
             raise IllegalAction("T 4", "the target must be adjacent")
@@ -205,12 +305,9 @@ class Combat(Step):
         ):
             raise IllegalAction("T 4", "there is no known enemy in the target hex")
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "end-phase":
-            g.finish(f)
-            return
-        f.params["attacked"].append(action["from"])
-        defender = other(g, action["side"])
+    @apply("attack")
+    def attack(self, g: Game, f: Frame, action: Action) -> None:
+        PhaseRecord(f.params).attacked.append(action["from"])
         g.emit(
             "attack",
             f"{action['side']} attacks {action['target']} from {action['from']}",
@@ -220,8 +317,29 @@ class Combat(Step):
             "resolve",
             {"from": action["from"], "target": action["target"], "attacker": action["side"]},
         )
+
+
+@implements("T 4", "T 4A")
+class Attack(Procedure):
+    """T 4: one attack in stages: the defender's reserve (T 4A, a decision pushed for the
+    defender), then the roll and its result."""
+
+    name = "resolve"
+    title = "Combat resolution"
+    rule = "T 4"
+
+    @stage
+    def reserve(self, g: Game, f: Frame) -> None:
+        """T 4A: a defender with a reserve may commit it first."""
+        defender = other_side(g, f.params["attacker"])
         if any(p.side == defender for p in g.state.at(Loc.box(reserve_box(defender)))):
-            g.push("reserve", {"target": action["target"], "side": defender})
+            g.push("reserve", {"target": f.params["target"], "side": defender})
+
+    @stage
+    def fight(self, g: Game, f: Frame) -> None:
+        resolve_attack(
+            g, f.params["attacker"], g.board.idx(f.params["from"]), g.board.idx(f.params["target"])
+        )
 
 
 @implements("T 4A")
@@ -236,45 +354,36 @@ class Reserve(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        out: list[Action] = [{"type": "pass", "side": side}]
-        for p in g.state.at(Loc.box(reserve_box(side))):
-            out.append({"type": "commit-reserve", "side": side, "piece": p.id})
-        return out
+    @options("pass")
+    def pass_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "pass", "side": side}]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "commit-reserve":
-            g.state.move(action["piece"], Loc.hex(g.board.idx(f.params["target"])))
-            g.emit(
-                "reserve",
-                f"{action['piece']} is committed to {f.params['target']}",
-                rule="T 4A",
-                reveal=True,
-            )
-        else:
-            g.emit("reserve", f"{action['side']} commits no reserve", rule="T 4A")
-        g.finish(f)
+    @options("commit-reserve")
+    def reserve_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [
+            {"type": "commit-reserve", "side": side, "piece": p.id}
+            for p in g.state.at(Loc.box(reserve_box(side)))
+        ]
 
-
-class Resolve(Step):
-    """T 4: roll and apply the result (automatic)."""
-
-    name = "resolve"
-    title = "Combat resolution"
-    rule = "T 4"
-
-    def run(self, g: Game, f: Frame) -> None:
-        resolve_attack(
-            g, f.params["attacker"], g.board.idx(f.params["from"]), g.board.idx(f.params["target"])
+    @apply("commit-reserve")
+    def commit(self, g: Game, f: Frame, action: Action) -> None:
+        g.state.move(action["piece"], Loc.hex(g.board.idx(f.params["target"])))
+        g.emit(
+            "reserve",
+            f"{action['piece']} is committed to {f.params['target']}",
+            rule="T 4A",
+            reveal=True,
         )
         g.finish(f)
 
+    @apply("pass")
+    def decline(self, g: Game, f: Frame, action: Action) -> None:
+        g.emit("reserve", f"{action['side']} commits no reserve", rule="T 4A")
+        g.finish(f)
 
-@implements("T 4")
-def resolve_attack(g: Game, attacker: str, i: int, j: int) -> str:
-    """T 4: odds of total strengths (rounded for the defender), d6 on the CRT, apply AE/EX/DR/DE."""
-    from grognard.core.arith import odds_ratio
 
+def attack_column(g: Game, attacker: str, i: int, j: int) -> tuple[str, ResultsTable]:
+    """T 4: the CRT column of an attack from ``i`` on ``j`` (odds rounded for the defender)."""
     att = [p for p in g.state.at_hex(i) if p.side == attacker]
     dfn = [p for p in g.state.at_hex(j) if p.side != attacker]
     a = sum(p.stat("strength", 0) for p in att)
@@ -284,6 +393,15 @@ def resolve_attack(g: Game, attacker: str, i: int, j: int) -> str:
     col = f"{ra}:{rd}"
     if col not in crt.columns:
         col = crt.columns[0] if (ra, rd) < (1, 1) or ra == 1 else crt.columns[-1]
+    return col, crt
+
+
+@implements("T 4")
+def resolve_attack(g: Game, attacker: str, i: int, j: int) -> str:
+    """T 4: odds of total strengths (rounded for the defender), d6 on the CRT, apply AE/EX/DR/DE."""
+    att = [p for p in g.state.at_hex(i) if p.side == attacker]
+    dfn = [p for p in g.state.at_hex(j) if p.side != attacker]
+    col, crt = attack_column(g, attacker, i, j)
     roll = g.roll("d6", f"attack on {g.board.label(j)} at {col}", "T 4")
     res = crt.lookup(col, roll.natural).result
     g.emit("combat-result", f"result {res}", rule="T 4", result=res)
@@ -312,6 +430,7 @@ def reserve_box(side: str) -> str:
     return f"{side.lower()}-reserve"
 
 
+# ====================================================================== T 5 scouts, T 6 victory
 @implements("T 5")
 def visible(g: Game, p: Piece, side: str | None) -> bool:
     """T 5: scouts are hidden from the enemy until revealed."""
@@ -347,7 +466,7 @@ def decide_winner(g: Game) -> None:
     """T 6: after the last turn the side owning more objectives wins."""
     count: dict[str, int] = {}
     for i in g.board.points:
-        for pt in g.board.points_at(i, "objective"):
+        for _pt in g.board.points_at(i, "objective"):
             owner = g.state.control.get(i)
             holders = {p.side for p in g.state.at_hex(i)}
             if len(holders) == 1:
@@ -355,19 +474,20 @@ def decide_winner(g: Game) -> None:
                 g.state.control[i] = owner
             if owner:
                 count[owner] = count.get(owner, 0) + 1
-            _ = pt
     best = sorted(count.items(), key=lambda kv: -kv[1])
     winner = best[0][0] if best and (len(best) == 1 or best[0][1] > best[1][1]) else None
     g.end_game(winner, f"objectives held: {count}", "T 6")
 
 
+# ====================================================================== the rule system
 class Tiny(Ruleset):
     name = "tiny"
     title = "Tiny test game"
     version = "1"
     rule_prefix = "T"
     root_step = "game"
-    step_classes = (GameTurns, Turn, PlayerTurn, Movement, Combat, Reserve, Resolve)
+    actions = ACTIONS
+    step_classes = (GameTurns, Turn, Posture, PlayerTurn, Movement, Combat, Attack, Reserve)
     terrain_types = ("clear", "forest")
     hexside_features = ("wall",)
     point_kinds = ("objective",)
@@ -392,3 +512,15 @@ class Tiny(Ruleset):
             if len(sides) > 1:
                 out.append(f"T 3: both sides in {g.board.label(i)}")
         return out
+
+    def chance_outcomes(self, g: Game, action: Mapping[str, Any]) -> list[ChanceOutcome] | None:
+        """T 4: an attack's results on its CRT column, each with its exact probability (a reserve
+        the defender may commit is not foreseen)."""
+        if action.get("type") != "attack":
+            return None
+        i, j = g.board.idx(action["from"]), g.board.idx(action["target"])
+        col, crt = attack_column(g, str(action["side"]), i, j)
+        by_result: dict[str, list[int]] = {}
+        for n in range(1, 7):
+            by_result.setdefault(str(crt.lookup(col, n).result), []).append(n)
+        return [ChanceOutcome(Fraction(len(ns), 6), res, (ns[0],)) for res, ns in by_result.items()]

@@ -15,6 +15,9 @@ class IllegalAction(GrognardError):
         self.rule = rule
         self.message = message
 
+    def __reduce__(self) -> tuple[type[IllegalAction], tuple[str, str]]:
+        return (type(self), (self.rule, self.message))
+
 
 class ReplayMismatch(GrognardError):
     """Replaying a record did not reproduce a recorded state hash."""
@@ -28,6 +31,9 @@ class ReplayMismatch(GrognardError):
         self.turn = turn
         self.expected = expected
         self.got = got
+
+    def __reduce__(self) -> tuple[type[ReplayMismatch], tuple[int, str, str, str]]:
+        return (type(self), (self.action_index, self.turn, self.expected, self.got))
 
 
 class SaveError(GrognardError):

@@ -1,23 +1,32 @@
-"""The Game API: legal actions, apply, undo, views, hashes, saves and replays.
+"""The Game API: legal actions, apply, undo, views, hashes, clones, saves and replays.
 
-A game is fully determined by its scenario, rule-system data, options, seed and the
-list of actions applied so far. The state is rebuilt from those whenever needed
-(loading a save, undoing, recovering from a failed action), and the state hash is
-recorded at every turn boundary so a replay proves it reproduces the game.
+A game is fully determined by its scenario, rule-system data, options, seed and the list of
+actions applied so far. A save holds that list and, beside it, a snapshot of the state after the
+last action, so loading costs the same whatever the game's length; a hash chain over the actions
+and the snapshot refuses an edited file, and ``verify=True`` replays the whole log from the start
+and checks the state hash recorded at every turn boundary.
+
+Every incoming action is checked against its declaration (:mod:`grognard.core.actions`) before
+any rule code sees it, then by the current step's handler for its type, and only then applied.
+A refused action changes nothing; if rule code fails half-way, the state is rebuilt from the
+last snapshot and the actions since it.
 """
 
 from __future__ import annotations
 
-import hmac
+import hashlib
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from grognard import __version__
-from grognard.core import serial
+from grognard.core import hashing, saves, serial
+from grognard.core.cache import Cache
 from grognard.core.dice import DieSpec, roll_spec
 from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError, UndoError
 from grognard.core.modifiers import Modifiers
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Family, Step
 from grognard.core.state import Frame, GameState
 
 if TYPE_CHECKING:
@@ -25,8 +34,9 @@ if TYPE_CHECKING:
     from grognard.rulesets.base import Ruleset
     from grognard.scenario.model import Scenario
 
-SAVE_SCHEMA = 1
+SAVE_SCHEMA = 2
 MAX_AUTOMATIC_STEPS = 1_000_000
+HASH_VERSION = "grognard-state-2"
 
 
 class Roll(dict[str, Any]):
@@ -39,6 +49,18 @@ class Roll(dict[str, Any]):
     @property
     def modified(self) -> int:
         return int(self["modified"])
+
+
+@dataclass(frozen=True)
+class ChanceOutcome:
+    """One possible result of the chance event an action leads to, with its exact probability.
+
+    ``naturals`` are the natural die values that produce it (in the order rolled); a search may
+    apply the action on a clone with :meth:`Game.force_dice` to reach the resulting state."""
+
+    probability: Fraction
+    label: str
+    naturals: tuple[int, ...]
 
 
 class Game:
@@ -56,11 +78,14 @@ class Game:
         self.actions: list[Action] = []
         self.barriers: list[bool] = []
         self.checkpoints: list[dict[str, Any]] = []
+        self.chain: list[str] = []
         self._snap_at = 0
         self._snap: GameState | None = None
         self._revealed = False
-        self.cache: dict[str, Any] = {}
-        self._cache_key: str | None = None
+        self._forced: list[int] = []
+        self.cache = Cache()
+        self._hash_memo: tuple[tuple[int, int], str] = ((-1, -1), "")
+        self._header = hashing.header_bytes(scenario.id, self.seed, self.options)
 
     # ================================================================== creation
     @classmethod
@@ -74,9 +99,39 @@ class Game:
         g.state.sides = list(scenario.sides)
         ruleset.setup(g)
         g._advance()
+        g.state.sync()
         g._snap = g.state.clone()
         g._snap_at = 0
         g.checkpoints.append({"after": 0, "turn": g.turn_label(), "hash": g.state_hash()})
+        return g
+
+    def clone(self) -> Game:
+        """An independent copy of the game (for search): same position, actions and dice stream.
+
+        The clone shares the scenario, the board and the keyed part of the cache, nothing that
+        changes; applying actions to one never affects the other."""
+        g: Game = object.__new__(Game)
+        g.ruleset = self.ruleset
+        g.scenario = self.scenario
+        g.board = self.board
+        g.seed = self.seed
+        g.options = dict(self.options)
+        g.state = self.state.clone()
+        g.actions = list(self.actions)
+        g.barriers = list(self.barriers)
+        g.checkpoints = list(self.checkpoints)
+        g.chain = list(self.chain)
+        g._snap_at = self._snap_at
+        g._snap = self._snap  # snapshots are never changed, only cloned from
+        g._revealed = False
+        g._forced = list(self._forced)
+        g.cache = self.cache.clone()
+        g._hash_memo = (
+            ((g.state.epoch, g.state.revision), self._hash_memo[1])
+            if self._hash_memo[0] == (self.state.epoch, self.state.revision)
+            else ((-1, -1), "")
+        )
+        g._header = self._header
         return g
 
     # ================================================================== queries
@@ -107,7 +162,20 @@ class Game:
     def phase_path(self) -> list[str]:
         return [self.steps[f.step].label(self, f) for f in self.state.frames]
 
+    def families(self, side: str) -> list[Family]:
+        """The legal actions of ``side`` grouped by type, then actor, computed on demand."""
+        self.state.sync()
+        cur = self.current()
+        if cur is None:
+            return []
+        step, f = cur
+        if side not in step.actors(self, f):
+            return []
+        return step.families(self, f, side)
+
     def legal_actions(self, side: str) -> list[Action]:
+        """Every legal action of ``side`` now (the flattening of :meth:`families`)."""
+        self.state.sync()
         cur = self.current()
         if cur is None:
             return []
@@ -119,8 +187,95 @@ class Game:
     def is_over(self) -> bool:
         return self.state.result is not None or not self.state.frames
 
+    # ================================================================== checking one action
+    def piece_visible(self, side: str) -> Any:
+        """``f(id) -> bool``: may ``side`` name that piece in an action (it exists and is seen)?"""
+
+        def visible(pid: str) -> bool:
+            p = self.state.pieces.get(pid)
+            if p is None:
+                return False
+            if p.side == side:
+                return True
+            return bool(self.ruleset.piece_visibility(self, p, side) == "full")
+
+        return visible
+
+    def validate(self, action: Any) -> Action:
+        """The action as declared (fields checked, unknown ones refused), or IllegalAction."""
+        catalog = self.ruleset.actions
+        side = action.get("side") if isinstance(action, Mapping) else None
+        if catalog is None:
+            return self._normalise(action)
+        visible = self.piece_visible(side) if isinstance(side, str) else None
+        return catalog.validate(action, visible)
+
+    def check(self, action: Any) -> Action:
+        """Decide whether ``action`` is legal now, without listing the other actions and without
+        changing anything. Returns the action as the engine would store it; raises
+        :class:`IllegalAction` naming the rule that forbids it."""
+        action = self.validate(action)
+        self.state.sync()
+        cur = self.current()
+        if cur is None:
+            raise IllegalAction("core:game-over", "the game is over")
+        step, f = cur
+        side = action["side"]
+        if side not in self.state.sides:
+            raise IllegalAction("core:side", f"unknown side {side!r}")
+        if side not in step.actors(self, f):
+            raise IllegalAction(step.rule, f"{side} may not act now ({step.label(self, f)})")
+        step.check(self, f, action)
+        return action
+
+    def is_legal(self, action: Any) -> bool:
+        """True when :meth:`check` accepts ``action``."""
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def label(self, action: Mapping[str, Any]) -> str:
+        """The declared label of an action, with pieces and places named."""
+        return self.ruleset.describe_action(self, action)
+
+    def chance_outcomes(self, action: Mapping[str, Any]) -> list[ChanceOutcome] | None:
+        """The exact distribution of the chance event ``action`` leads to (None: it leads to
+        none the rule system can describe). Probabilities add up to 1."""
+        return self.ruleset.chance_outcomes(self, action)
+
+    def force_dice(self, naturals: Iterable[int]) -> None:
+        """Make the next rolls come out as ``naturals`` (search on a clone: see
+        :class:`ChanceOutcome`). The dice counter advances as for real rolls."""
+        self._forced.extend(int(n) for n in naturals)
+
+    # ================================================================== hashing
     def state_hash(self) -> str:
-        """Hash of the position and of the dice stream it will draw from (the seed)."""
+        """Hash of the position, the seed, the scenario id and the rule options.
+
+        Incremental: each piece's encoding is kept until the piece changes; the rest of the state
+        is encoded afresh. Equal positions of the same game set-up hash equally."""
+        st = self.state
+        key = (st.epoch, st.revision)
+        if self._hash_memo[0] == key:
+            return self._hash_memo[1]
+        h = hashlib.sha256(self._header)
+        pieces = st.pieces
+        for pid in sorted(pieces):
+            p = pieces[pid]
+            enc = p._enc
+            if enc is None:
+                enc = hashing.encode_piece(p)
+                object.__setattr__(p, "_enc", enc)
+            h.update(enc)
+        h.update(hashing.encode_rest(st))
+        out = h.hexdigest()
+        self._hash_memo = (key, out)
+        return out
+
+    def legacy_state_hash(self) -> str:
+        """The state hash of save schema 1 (used to check files written by older versions)."""
         return serial.digest({"seed": self.seed, "state": self.state.to_json(with_log=False)})
 
     # ================================================================== rule-code services
@@ -159,6 +314,7 @@ class Game:
         if data:
             ev["data"] = serial.to_jsonable(data)
         self.state.log.append(ev)
+        self.state.changed(("log",))
         return ev
 
     def roll(
@@ -173,6 +329,9 @@ class Game:
         """Roll dice from the game's seeded stream and log the roll (an undo barrier)."""
         spec = DieSpec.parse(die)
         value, faces, used = roll_spec(self.seed, self.state.dice_counter, spec)
+        if self._forced:
+            value = self._forced.pop(0)
+            faces = [value]
         self.state.dice_counter += used
         mods = (
             modifiers
@@ -242,27 +401,13 @@ class Game:
             "game-over", f"game over: {winner or 'draw'} ({reason})", rule=rule, winner=winner
         )
 
-    def cached(self, key: str, compute: Any) -> Any:
-        """Memoise a derived value for the current position.
-
-        The memo is dropped whenever an action is applied or undone, a piece moves, an
-        event is logged or dice are rolled. Rule code that changes other state (a face,
-        a status, a marker) in the middle of an action and then reads a cached value
-        must call :meth:`invalidate` first.
-        """
-        st = self.state
-        tag = repr((len(self.actions), len(st.log), st.dice_counter, st._order, len(st.frames)))
-        if self._cache_key != tag:
-            self.cache.clear()
-            self._cache_key = tag
-        if key not in self.cache:
-            self.cache[key] = compute()
-        return self.cache[key]
-
     def invalidate(self) -> None:
-        """Forget every memoised derived value (see :meth:`cached`)."""
-        self.cache.clear()
-        self._cache_key = None
+        """Nothing to do: every change of the state is seen by the cache (kept while rule code
+        that still calls it is being moved onto the cache)."""
+
+    def cached(self, key: str, compute: Any) -> Any:
+        """Memoise a derived value for the current position (:meth:`Cache.position`)."""
+        return self.cache.position(self.state, key, compute)
 
     # ================================================================== running the sequence
     def advance(self) -> None:
@@ -304,36 +449,35 @@ class Game:
         raise RuntimeError("the sequence of play is looping without waiting for any player")
 
     # ================================================================== actions
-    def apply(self, action: Action) -> list[dict[str, Any]]:
+    def apply(self, action: Any) -> list[dict[str, Any]]:
         """Check and apply one action; return the events it produced.
 
         An illegal action raises :class:`IllegalAction` (with the rule id that
         forbids it) and leaves the game exactly as it was.
         """
-        action = self._normalise(action)
-        cur = self.current()
-        if cur is None:
-            raise IllegalAction("core:game-over", "the game is over")
-        step, f = cur
+        action = self.check(action)
+        step, f = self.current()  # type: ignore[misc]
         side = action["side"]
-        if side not in self.state.sides:
-            raise IllegalAction("core:side", f"unknown side {side!r}")
-        if side not in step.actors(self, f):
-            raise IllegalAction(step.rule, f"{side} may not act now ({step.label(self, f)})")
-        step.check(self, f, action)
         log_mark = len(self.state.log)
         dice_mark = self.state.dice_counter
         turn_before = self.state.turn.get("index")
         self._revealed = False
-        self.invalidate()
+        self.state.in_action = True
         try:
             step.apply(self, f, action)
             self._advance()
         except BaseException:
+            self.state.in_action = False
             self._rebuild()
             raise
-        self.invalidate()
+        self.state.in_action = False
+        self.state.sync()
+        self._record(action, side, dice_mark, turn_before)
+        return self.state.log[log_mark:]
+
+    def _record(self, action: Action, side: str, dice_mark: int, turn_before: Any) -> None:
         self.actions.append(action)
+        self.chain.append(hashing.chain_next(self.chain[-1] if self.chain else "", action))
         others_now = [s for s in self.acting_sides() if s != side]
         barrier = self.state.dice_counter != dice_mark or self._revealed or bool(others_now)
         self.barriers.append(barrier)
@@ -344,7 +488,6 @@ class Game:
             self.checkpoints.append(
                 {"after": len(self.actions), "turn": self.turn_label(), "hash": self.state_hash()}
             )
-        return self.state.log[log_mark:]
 
     def _normalise(self, action: Any) -> Action:
         if not isinstance(action, dict):
@@ -354,20 +497,27 @@ class Game:
         if not isinstance(action.get("side"), str):
             raise IllegalAction("core:action", "an action needs a 'side' string")
         try:
-            return serial.from_jsonable(serial.to_jsonable(action))
+            return serial.from_jsonable(serial.to_jsonable(action))  # type: ignore[no-any-return]
         except TypeError as e:
             raise IllegalAction("core:action", f"action is not plain JSON: {e}") from None
 
     def _apply_unchecked(self, action: Action) -> None:
         step, f = self.current()  # type: ignore[misc]
-        step.apply(self, f, action)
-        self._advance()
+        self.state.in_action = True
+        try:
+            step.apply(self, f, action)
+            self._advance()
+        finally:
+            self.state.in_action = False
+        self.state.sync()
 
     def _rebuild(self) -> None:
         """Restore the state after the last recorded action (used after a failed action)."""
         assert self._snap is not None
-        self.invalidate()
+        self.cache.reset()
+        self._forced = []
         self.state = self._snap.clone()
+        self.state.sync()
         for a in self.actions[self._snap_at :]:
             self._apply_unchecked(a)
 
@@ -392,6 +542,7 @@ class Game:
             raise UndoError(f"the last action was made by {self.actions[-1]['side']}, not {side}")
         last = self.actions.pop()
         self.barriers.pop()
+        self.chain.pop()
         while self.checkpoints and self.checkpoints[-1]["after"] > len(self.actions):
             self.checkpoints.pop()
         self._rebuild()
@@ -400,6 +551,7 @@ class Game:
     # ================================================================== views
     def view(self, side: str | None) -> dict[str, Any]:
         """What ``side`` may know (``None``: a spectator, who sees only public facts)."""
+        self.state.sync()
         return self.ruleset.view(self, side)
 
     def visible_log(self, side: str | None, since: int = 0) -> list[dict[str, Any]]:
@@ -435,6 +587,7 @@ class Game:
             "ruleset": self.ruleset.name,
             "ruleset_version": self.ruleset.version,
             "data_hash": self.ruleset.data_hash(sc.table_overrides),
+            "data_files": self.ruleset.data_digests(sc),
             "scenario_id": sc.id,
             "scenario_hash": sc.content_hash,
             "scenario_source": sc.source_text,
@@ -443,56 +596,56 @@ class Game:
             "seed": self.seed,
             "options": dict(self.options),
             "actions": list(self.actions),
+            "chain": self.chain[-1] if self.chain else "",
             "checkpoints": list(self.checkpoints),
             "state_hash": self.state_hash(),
         }
 
     def save(self) -> dict[str, Any]:
+        """The record plus a snapshot of the state after the last action (fast to load)."""
         d = self.record()
         d["format"] = "grognard-save"
+        snap: dict[str, Any] = {
+            "after": len(self.actions),
+            "state": self.state.to_json(with_log=True),
+            "barriers": list(self.barriers),
+            "undo_from": self._snap_at,
+        }
+        if self._snap_at < len(self.actions) and self._snap is not None:
+            snap["undo_state"] = self._snap.to_json(with_log=True)
+        snap["digest"] = hashing.snapshot_digest(d["chain"], d["state_hash"], snap)
+        d["snapshot"] = snap
         return d
 
     @classmethod
     def load(
-        cls, data: Mapping[str, Any], check: bool = True, allow_data_change: bool = False
+        cls,
+        data: Mapping[str, Any],
+        check: bool = True,
+        allow_data_change: bool = False,
+        verify: bool = False,
     ) -> Game:
-        """Rebuild a game from a save or record, checking every recorded hash."""
-        from grognard.scenario.loader import load_scenario_text
+        """Rebuild a game from a save or record.
 
-        d = migrate(dict(data))
-        try:
-            scenario = load_scenario_text(
-                d["scenario_source"],
-                d.get("scenario_file") or "<save>",
-                table_overrides=d.get("table_overrides", {}),
-            )
-        except KeyError as e:
-            raise SaveError(f"save is missing {e.args[0]!r}") from None
-        if scenario.content_hash != d.get("scenario_hash"):
-            raise SaveError("the scenario text in the save does not match its recorded hash")
-        rs = scenario.ruleset
-        if rs.name != d.get("ruleset"):
-            raise SaveError(
-                f"save is for rule system {d.get('ruleset')!r}, its scenario uses {rs.name!r}"
-            )
-        data_hash = rs.data_hash(scenario.table_overrides)
-        if not allow_data_change and not hmac.compare_digest(data_hash, str(d.get("data_hash"))):
-            raise SaveError(
-                f"the {rs.name} rule data changed since this game was saved (version"
-                f" {d.get('ruleset_version')} -> {rs.version}); the game may not replay identically"
-            )
-        g = cls.new(scenario, int(d["seed"]), d.get("options", {}))
-        g.replay_actions(d.get("actions", []), d.get("checkpoints", []) if check else [])
-        if check and d.get("state_hash") and g.state_hash() != d["state_hash"]:
-            raise ReplayMismatch(len(g.actions), g.turn_label(), d["state_hash"], g.state_hash())
-        return g
+        A save with a snapshot loads from it (the hash chain over its actions and the snapshot's
+        digest are checked); ``verify=True``, a record, a file of schema 1, or rule data changed
+        since the save replay the whole log and check every recorded state hash."""
+        return saves.open_save(
+            cls, data, check=check, allow_data_change=allow_data_change, verify=verify
+        )
 
     def replay_actions(
-        self, actions: Iterable[Action], checkpoints: Iterable[Mapping[str, Any]] = ()
+        self,
+        actions: Iterable[Action],
+        checkpoints: Iterable[Mapping[str, Any]] = (),
+        legacy: bool = False,
     ) -> None:
+        """Apply recorded actions, checking the state hash at each recorded checkpoint
+        (``legacy``: hashes of save schema 1)."""
+        hash_of = self.legacy_state_hash if legacy else self.state_hash
         by_index: dict[int, str] = {int(c["after"]): str(c["hash"]) for c in checkpoints}
-        if 0 in by_index and by_index[0] != self.checkpoints[0]["hash"]:
-            raise ReplayMismatch(0, self.turn_label(), by_index[0], self.checkpoints[0]["hash"])
+        if 0 in by_index and by_index[0] != hash_of():
+            raise ReplayMismatch(0, self.turn_label(), by_index[0], hash_of())
         for i, a in enumerate(actions, start=1):
             try:
                 self.apply(a)
@@ -500,27 +653,16 @@ class Game:
                 raise SaveError(f"action {i} of the record is illegal on replay: {e}") from None
             want = by_index.get(i)
             if want is not None:
-                got = self.state_hash()
+                got = hash_of()
                 if got != want:
                     raise ReplayMismatch(i, self.turn_label(), want, got)
 
 
 def migrate(d: dict[str, Any]) -> dict[str, Any]:
-    """Bring an older save up to the current schema (each step documented here)."""
-    fmt = d.get("format")
-    if fmt not in ("grognard-save", "grognard-record"):
-        raise SaveError("not a grognard save or record (missing 'format')")
-    schema = d.get("schema")
-    if not isinstance(schema, int):
-        raise SaveError("save has no schema version")
-    if schema > SAVE_SCHEMA:
-        raise SaveError(
-            f"save schema {schema} is newer than this grognard ({SAVE_SCHEMA}); upgrade grognard"
-        )
-    # Schema 1 is the first public one; future migrations go here, one per version.
-    return d
+    """Bring an older save up to the current schema (see :func:`grognard.core.saves.migrate`)."""
+    return saves.migrate(d)
 
 
 def replay(record: Mapping[str, Any]) -> Game:
     """Replay a game record, raising :class:`ReplayMismatch` at the first divergence."""
-    return Game.load(record, check=True)
+    return Game.load(record, check=True, verify=True)

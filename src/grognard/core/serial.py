@@ -12,6 +12,8 @@ import json
 from fractions import Fraction
 from typing import Any
 
+import msgspec
+
 
 def to_jsonable(obj: Any) -> Any:
     """Convert engine data (fractions, sets, tuples, dataclass-like objects) to JSON types."""
@@ -62,3 +64,30 @@ def digest(obj: Any) -> str:
 
 def dumps(obj: Any, indent: int | None = 1) -> str:
     return json.dumps(to_jsonable(obj), sort_keys=True, indent=indent, ensure_ascii=False)
+
+
+def _enc_hook(obj: Any) -> Any:
+    if isinstance(obj, Fraction):
+        if obj.denominator == 1:
+            return {"$frac": str(obj.numerator)}
+        return {"$frac": f"{obj.numerator}/{obj.denominator}"}
+    to_json = getattr(obj, "to_json", None)
+    if to_json is not None:
+        return to_json()
+    if hasattr(obj, "item"):  # numpy scalar
+        return obj.item()
+    raise NotImplementedError(f"cannot encode {type(obj).__name__}")
+
+
+_FAST = msgspec.json.Encoder(enc_hook=_enc_hook, order="sorted")
+
+
+def fast_canonical(obj: Any) -> bytes:
+    """A deterministic encoding of engine data for hashing (sorted keys and sets), fast.
+
+    Not the same bytes as :func:`canonical`; data it cannot sort (keys that are not strings,
+    sets of mixed types) falls back to :func:`canonical`."""
+    try:
+        return _FAST.encode(obj)
+    except (TypeError, NotImplementedError):
+        return b"~" + canonical(obj)

@@ -1,18 +1,49 @@
 """Game state: pieces, locations, control, markers, tracks, the turn pointer.
 
-The state is plain data: everything in it serialises to canonical JSON, and its hash
-(:meth:`GameState.digest`) identifies a position. Rule code mutates it only through
-the game's action processing; front ends read it only through views.
+The state is plain data: everything in it serialises to canonical JSON, and its hash identifies
+a position. Rule code mutates it only while the game processes an action; front ends read it only
+through views.
+
+Every change is seen: pieces, the control map, markers, tracks, the turn record, the frames of the
+sequence of play, secrets and variables are tracked objects (:mod:`grognard.core.tracked`) that
+report each write to the state. The state counts them in :attr:`GameState.revision` and remembers,
+per *resource*, the revision of its last change (:meth:`GameState.rev_of`), so derived values can
+be memoised against exactly what they read (:mod:`grognard.core.cache`). Resources:
+
+=========================  ==============================================================
+``("piece", id)``          anything about that piece (place, face, status, attributes...)
+``("hex", i)``             the pieces in hex ``i`` (arrivals, departures, their changes) and
+                           its control
+``("side", s)``            the pieces of side ``s`` (any change to any of them)
+``("pieces",)``            any piece
+``("locations",)``         where the pieces are (a piece added, removed or moved)
+``("control",)``           any hex's control
+``("marker", kind)``       the markers of one kind
+``("var", key)``           one entry of :attr:`GameState.vars` (a rule system's record)
+``("tracks",)``, ``("turn",)``, ``("frames",)``, ``("secrets",)``, ``("alignment",)``,
+``("dice",)``, ``("result",)``
+=========================  ==============================================================
+
+``log`` is carried along but is not part of the position (nor of its hash): two games that
+reached the same position by different routes have the same digest.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+import bisect
+import itertools
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from grognard.core import serial
+from grognard.core.tracked import (
+    DETACHED,
+    Owner,
+    TrackedDict,
+    TrackedList,
+    TrackedSet,
+    copy_plain,
+)
 
 LOC_KINDS = ("hex", "hexside", "area", "box", "piece", "none")
 
@@ -48,29 +79,110 @@ class Loc(NamedTuple):
 
 
 NOWHERE = Loc("none", "")
+_PIECE_FIELDS = ("id", "type", "side", "nation", "face", "loc", "status", "attrs", "faces", "name")
+_set = object.__setattr__
 
 
-@dataclass
+class _PieceOwner:
+    """Reports the writes to a piece's status and attributes as changes of the piece."""
+
+    __slots__ = ("piece",)
+
+    def __init__(self, piece: Piece) -> None:
+        self.piece = piece
+
+    def changed(self, what: Any) -> None:
+        st = self.piece._state
+        if st is not None:
+            st._piece_changed(self.piece)
+
+
 class Piece:
     """A counter on the board or off it.
 
     ``faces`` holds the printed values of each face (``{"full": {"attack": 8, ...},
-    "cadre": {...}}``); ``face`` says which one is up. ``attrs`` holds values that
-    change in play (hits, fatigue, damage). ``side`` is who controls the piece now,
-    ``nation`` whose it is.
+    "cadre": {...}}``; never changed in play); ``face`` says which one is up. ``attrs`` holds
+    values that change in play (hits, fatigue, damage). ``side`` is who controls the piece now,
+    ``nation`` whose it is. ``order`` places it in its stack (higher is on top).
+
+    Every write to a piece in a game state is reported to it (assigning ``loc`` moves the piece
+    within the state's location index, like :meth:`GameState.move`).
     """
+
+    __slots__ = (*_PIECE_FIELDS, "order", "_state", "_owner", "_enc")
 
     id: str
     type: str
     side: str
-    nation: str = ""
-    face: str = "front"
-    loc: Loc = NOWHERE
-    status: set[str] = field(default_factory=set)
-    attrs: dict[str, Any] = field(default_factory=dict)
-    faces: dict[str, dict[str, Any]] = field(default_factory=dict)
-    name: str = ""
-    order: int = 0
+    nation: str
+    face: str
+    loc: Loc
+    status: TrackedSet[str]
+    attrs: TrackedDict[str, Any]
+    faces: dict[str, dict[str, Any]]
+    name: str
+    order: int
+
+    def __init__(
+        self,
+        id: str,
+        type: str,
+        side: str,
+        nation: str = "",
+        face: str = "front",
+        loc: Loc = NOWHERE,
+        status: Iterable[str] | None = None,
+        attrs: Mapping[str, Any] | None = None,
+        faces: dict[str, dict[str, Any]] | None = None,
+        name: str = "",
+        order: int = 0,
+    ) -> None:
+        owner = _PieceOwner(self)
+        _set(self, "_state", None)
+        _set(self, "_owner", owner)
+        _set(self, "_enc", None)
+        _set(self, "id", id)
+        _set(self, "type", type)
+        _set(self, "side", side)
+        _set(self, "nation", nation)
+        _set(self, "face", face)
+        _set(self, "loc", Loc(*loc))
+        _set(self, "status", TrackedSet(status or (), owner=owner))
+        _set(self, "attrs", TrackedDict(attrs or {}, owner=owner))
+        _set(self, "faces", faces if faces is not None else {})
+        _set(self, "name", name)
+        _set(self, "order", int(order))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "status":
+            value = TrackedSet(value, owner=self._owner)
+        elif name == "attrs":
+            value = TrackedDict(value, owner=self._owner)
+        elif name == "loc":
+            value = Loc(*value)
+            st = self._state
+            if st is not None and value != self.loc:
+                st._relocate(self, value, True)
+                return
+        elif name not in _PIECE_FIELDS and name != "order":
+            raise AttributeError(f"a piece has no attribute {name!r}")
+        _set(self, name, value)
+        st = self._state
+        if st is not None:
+            st._piece_changed(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"Piece({self.id!r}, {self.type!r}, {self.side!r}, face={self.face!r}, "
+            f"loc={tuple(self.loc)!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Piece):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
 
     def stat(self, key: str, default: Any = None) -> Any:
         """A value of the face that is up, overridden by a changed attribute of the same name."""
@@ -105,22 +217,86 @@ class Piece:
             nation=d.get("nation", ""),
             face=d.get("face", "front"),
             loc=Loc(d["loc"][0], d["loc"][1]),
-            status=set(d.get("status", [])),
+            status=d.get("status", []),
             attrs=serial.from_jsonable(d.get("attrs", {})),
             faces=serial.from_jsonable(d.get("faces", {})),
             name=d.get("name", ""),
             order=int(d.get("order", 0)),
         )
 
+    def copy(self) -> Piece:
+        """A detached copy (same values, in no state)."""
+        q: Piece = object.__new__(Piece)
+        owner = _PieceOwner(q)
+        _set(q, "_state", None)
+        _set(q, "_owner", owner)
+        _set(q, "_enc", self._enc)
+        _set(q, "id", self.id)
+        _set(q, "type", self.type)
+        _set(q, "side", self.side)
+        _set(q, "nation", self.nation)
+        _set(q, "face", self.face)
+        _set(q, "loc", self.loc)
+        _set(q, "status", TrackedSet(self.status, owner=owner))
+        attrs: TrackedDict[str, Any] = TrackedDict(owner=owner)
+        for k, v in self.attrs.items():
+            dict.__setitem__(attrs, k, copy_plain(v) if type(v) in _MUTABLE else v)
+        _set(q, "attrs", attrs)
+        _set(q, "faces", self.faces)
+        _set(q, "name", self.name)
+        _set(q, "order", self.order)
+        return q
 
-@dataclass
+
+_MUTABLE = (dict, list, set, TrackedDict, TrackedList, TrackedSet)
+
+
 class Frame:
-    """One active node of the sequence of play (see :mod:`grognard.core.sequence`)."""
+    """One active node of the sequence of play (see :mod:`grognard.core.sequence`).
 
-    step: str
-    params: dict[str, Any] = field(default_factory=dict)
-    entered: bool = False
-    done: bool = False
+    ``params`` is the frame's own data (JSON values); writes to it are changes of the position.
+    """
+
+    __slots__ = ("_state", "done", "entered", "params", "step")
+
+    def __init__(
+        self,
+        step: str,
+        params: Mapping[str, Any] | None = None,
+        entered: bool = False,
+        done: bool = False,
+    ) -> None:
+        _set(self, "_state", None)
+        _set(self, "step", step)
+        _set(self, "params", TrackedDict(params or {}, what=("frames",)))
+        _set(self, "entered", entered)
+        _set(self, "done", done)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        st = self._state
+        if name == "params":
+            value = TrackedDict(value, owner=st if st is not None else DETACHED, what=("frames",))
+        elif name not in ("step", "entered", "done"):
+            raise AttributeError(f"a frame has no attribute {name!r}")
+        _set(self, name, value)
+        if st is not None:
+            st.changed(("frames",))
+
+    def _attach(self, st: GameState | None) -> None:
+        _set(self, "_state", st)
+        self.params._adopt(st if st is not None else DETACHED, ("frames",))
+
+    def __repr__(self) -> str:
+        return (
+            f"Frame({self.step!r}, {dict(self.params)!r}, entered={self.entered}, done={self.done})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Frame):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -140,70 +316,397 @@ class Frame:
         )
 
 
-class GameState:
-    """Everything that determines the future of a game.
+class _Frames(TrackedList[Frame]):
+    """The stack of frames: frames pushed onto it belong to the state."""
 
-    ``log`` is carried along for convenience but is not part of the hash: two games
-    that reached the same position by different routes have the same digest.
-    """
+    __slots__ = ()
+
+    def append(self, f: Frame) -> None:
+        f._attach(self._owner if isinstance(self._owner, GameState) else None)
+        list.append(self, f)
+        self._changed()
+
+    def pop(self, i: Any = -1) -> Frame:
+        f = list.pop(self, i)
+        self._changed()
+        return f
+
+
+class _KeyedVars(TrackedDict[str, Any]):
+    """``GameState.vars``: each entry is its own resource (``("var", key)``)."""
+
+    __slots__ = ()
+
+    def __init__(self, data: Mapping[str, Any] = (), *, owner: Owner = DETACHED) -> None:  # type: ignore[assignment]
+        TrackedDict.__init__(self, data, owner=owner, what=("vars",))
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        dict.__setitem__(self, key, value)
+        self._owner.changed(("var", key))
+
+    def __delitem__(self, key: str) -> None:
+        dict.__delitem__(self, key)
+        self._owner.changed(("var", key))
+
+    def pop(self, key: str, *default: Any) -> Any:  # type: ignore[override]
+        had = key in self
+        out = dict.pop(self, key, *default)
+        if had:
+            self._owner.changed(("var", key))
+        return out
+
+    def update(self, *args: Any, **kw: Any) -> None:  # type: ignore[override]
+        for k, v in dict(*args, **kw).items():
+            self[k] = v
+
+    def clear(self) -> None:
+        for k in list(self):
+            del self[k]
+
+
+class _Markers(TrackedDict[str, Any]):
+    """``GameState.markers``: kind -> {key: value}; each kind is its own resource."""
+
+    __slots__ = ()
+
+    def __init__(self, data: Mapping[str, Any] = (), *, owner: Owner = DETACHED) -> None:  # type: ignore[assignment]
+        TrackedDict.__init__(self, data, owner=owner, what=("markers",))
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        dict.__setitem__(self, key, value)
+        self._owner.changed(("marker", key))
+
+    def __delitem__(self, key: str) -> None:
+        dict.__delitem__(self, key)
+        self._owner.changed(("marker", key))
+
+    def pop(self, key: str, *default: Any) -> Any:  # type: ignore[override]
+        had = key in self
+        out = dict.pop(self, key, *default)
+        if had:
+            self._owner.changed(("marker", key))
+        return out
+
+    def update(self, *args: Any, **kw: Any) -> None:  # type: ignore[override]
+        for k, v in dict(*args, **kw).items():
+            self[k] = v
+
+    def clear(self) -> None:
+        for k in list(self):
+            del self[k]
+
+
+class _Control(TrackedDict[int, str]):
+    """``GameState.control``: hex index -> owning side; a change is one of ``("hex", i)``."""
+
+    __slots__ = ()
+
+    def __init__(self, data: Mapping[int, str] = (), *, owner: Owner = DETACHED) -> None:  # type: ignore[assignment]
+        TrackedDict.__init__(self, owner=owner, what=("control",))
+        for k, v in dict(data).items():
+            dict.__setitem__(self, int(k), v)
+
+    def _adopt(self, owner: Owner, what: Any) -> None:
+        self._owner = owner
+
+    def _hex(self, key: int) -> None:
+        self._owner.changed(("control",))
+        self._owner.changed(("hex", key))
+
+    def __setitem__(self, key: int, value: str) -> None:
+        if dict.get(self, key, None) != value or key not in self:
+            dict.__setitem__(self, key, value)
+            self._hex(key)
+
+    def __delitem__(self, key: int) -> None:
+        dict.__delitem__(self, key)
+        self._hex(key)
+
+    def pop(self, key: int, *default: Any) -> Any:  # type: ignore[override]
+        had = key in self
+        out = dict.pop(self, key, *default)
+        if had:
+            self._hex(key)
+        return out
+
+    def update(self, *args: Any, **kw: Any) -> None:  # type: ignore[override]
+        for k, v in dict(*args, **kw).items():
+            self[k] = v
+
+    def clear(self) -> None:
+        for k in list(self):
+            del self[k]
+
+
+_EPOCHS = itertools.count(1)
+_PLAIN_ATTRS = frozenset(
+    {
+        "sides",
+        "pieces",
+        "log",
+        "_order",
+        "_at",
+        "revision",
+        "_revs",
+        "_prints",
+        "in_action",
+        "epoch",
+        "result",
+        "dice_counter",
+    }
+)
+_TRACKED_ATTRS = {
+    "alignment": ("alignment",),
+    "tracks": ("tracks",),
+    "turn": ("turn",),
+    "secrets": ("secrets",),
+}
+
+
+class GameState:
+    """Everything that determines the future of a game (see the module docstring)."""
+
+    sides: list[str]
+    alignment: TrackedDict[str, str | None]
+    pieces: dict[str, Piece]
+    control: TrackedDict[int, str]
+    markers: TrackedDict[str, Any]
+    tracks: TrackedDict[str, Any]
+    turn: TrackedDict[str, Any]
+    frames: TrackedList[Frame]
+    secrets: TrackedDict[str, Any]
+    vars: TrackedDict[str, Any]
+    log: list[dict[str, Any]]
 
     def __init__(self) -> None:
-        self.sides: list[str] = []
-        self.alignment: dict[str, str | None] = {}
-        self.pieces: dict[str, Piece] = {}
-        self.control: dict[int, str] = {}
-        self.markers: dict[str, dict[str, Any]] = {}
-        self.tracks: dict[str, Any] = {}
-        self.turn: dict[str, Any] = {"index": 0, "label": ""}
-        self.frames: list[Frame] = []
-        self.dice_counter: int = 0
-        self.secrets: dict[str, dict[str, Any]] = {}
-        self.vars: dict[str, Any] = {}
-        self.result: dict[str, Any] | None = None
-        self.log: list[dict[str, Any]] = []
-        self._order = 0
-        self._at: dict[Loc, list[str]] | None = None
+        _set(self, "revision", 0)
+        _set(self, "_revs", {})
+        _set(self, "sides", [])
+        _set(self, "pieces", {})
+        _set(self, "control", _Control(owner=self))
+        _set(self, "markers", _Markers(owner=self))
+        _set(self, "vars", _KeyedVars(owner=self))
+        _set(self, "frames", _Frames(owner=self, what=("frames",)))
+        for name, what in _TRACKED_ATTRS.items():
+            _set(self, name, TrackedDict(owner=self, what=what))
+        self.turn.update({"index": 0, "label": ""})
+        _set(self, "_dice", 0)
+        _set(self, "_result", None)
+        _set(self, "log", [])
+        _set(self, "_order", 0)
+        _set(self, "_at", {})
+        _set(self, "_prints", {})
+        _set(self, "in_action", False)
+        _set(self, "epoch", next(_EPOCHS))
+
+    # ------------------------------------------------------------------ revisions
+    epoch: int  # unique per state object (a clone or a rebuilt state gets its own)
+    revision: int
+    _revs: dict[Any, int]
+
+    def changed(self, what: Any) -> None:
+        """Record a change of resource ``what`` (see the module docstring)."""
+        r = self.revision + 1
+        _set(self, "revision", r)
+        if what is not None:
+            self._revs[what] = r
+
+    def rev_of(self, what: Any) -> int:
+        """The revision of the last change of resource ``what`` (0: never changed)."""
+        return self._revs.get(what, 0)
+
+    def max_rev(self, resources: Iterable[Any]) -> int:
+        """The latest revision at which any of ``resources`` changed."""
+        get = self._revs.get
+        return max((get(r, 0) for r in resources), default=0)
+
+    def sync(self) -> int:
+        """Notice changes made deep inside the state's records since the last call (values
+        inside variables, markers, tracks, the turn record, secrets and frame parameters are
+        stored as given, so writes into them are not reported one by one): each part whose
+        content changed is recorded as changed. Returns the number of parts that changed."""
+        prints = self._prints
+        seen: set[Any] = set()
+        changed: list[Any] = []
+        enc = serial.fast_canonical
+
+        def note(what: Any, value: Any) -> bool:
+            seen.add(what)
+            b = enc(value)
+            old = prints.get(what)
+            if old == b:
+                return False
+            prints[what] = b
+            if old is not None:
+                changed.append(what)
+                return True
+            return False
+
+        for k, v in dict.items(self.vars):
+            if isinstance(v, dict):
+                hit = [note(("var", k, sub), x) for sub, x in v.items()]
+                if note(("var", k), sorted(map(str, v))) or any(hit):
+                    changed.append(("var", k))
+            else:
+                note(("var", k), v)
+        for kind, v in dict.items(self.markers):
+            note(("marker", kind), v)
+        note(("tracks",), dict(self.tracks))
+        note(("turn",), dict(self.turn))
+        note(("secrets",), dict(self.secrets))
+        note(("frames",), [[f.step, dict(f.params), f.entered, f.done] for f in self.frames])
+        for what in [w for w in prints if w not in seen]:
+            del prints[what]
+            changed.append(what)
+        for what in dict.fromkeys(changed):
+            self.changed(what)
+        return len(changed)
+
+    def _piece_changed(self, p: Piece) -> None:
+        _set(p, "_enc", None)
+        r = self.revision + 1
+        _set(self, "revision", r)
+        revs = self._revs
+        revs[("piece", p.id)] = r
+        revs[("side", p.side)] = r
+        revs[("pieces",)] = r
+        if p.loc.kind == "hex":
+            revs[("hex", p.loc.ref)] = r
+        elif p.loc.kind == "piece":
+            try:
+                outer = self.where(p.id)
+            except (KeyError, ValueError):
+                return
+            if outer.kind == "hex":
+                revs[("hex", outer.ref)] = r
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _TRACKED_ATTRS:
+            value = TrackedDict(value, owner=self, what=_TRACKED_ATTRS[name])
+            _set(self, name, value)
+            self.changed(_TRACKED_ATTRS[name])
+            return
+        if name == "control":
+            _set(self, name, _Control(value, owner=self))
+            self.changed(("control",))
+            return
+        if name == "markers":
+            _set(self, name, _Markers(value, owner=self))
+            for k in value:
+                self.changed(("marker", k))
+            return
+        if name == "vars":
+            _set(self, name, _KeyedVars(value, owner=self))
+            for k in value:
+                self.changed(("var", k))
+            return
+        if name == "frames":
+            frames = _Frames(owner=self, what=("frames",))
+            for f in value:
+                frames.append(f)
+            _set(self, name, frames)
+            self.changed(("frames",))
+            return
+        if name in _PLAIN_ATTRS:
+            _set(self, name, value)
+            return
+        raise AttributeError(f"the game state has no attribute {name!r}")
+
+    @property
+    def dice_counter(self) -> int:
+        return self._dice  # type: ignore[no-any-return]
+
+    @dice_counter.setter
+    def dice_counter(self, n: int) -> None:
+        _set(self, "_dice", int(n))
+        self.changed(("dice",))
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self._result  # type: ignore[no-any-return]
+
+    @result.setter
+    def result(self, value: dict[str, Any] | None) -> None:
+        _set(self, "_result", None if value is None else dict(value))
+        self.changed(("result",))
 
     # ------------------------------------------------------------------ pieces
     def add_piece(self, piece: Piece) -> Piece:
         if piece.id in self.pieces:
             raise ValueError(f"duplicate piece id {piece.id!r}")
-        self._order += 1
-        piece.order = self._order
+        if piece._state is not None and piece._state is not self:
+            piece = piece.copy()
+        _set(self, "_order", self._order + 1)
+        _set(piece, "order", self._order)
+        _set(piece, "_state", self)
         self.pieces[piece.id] = piece
-        self._at = None
+        self._index_add(piece)
+        self._piece_changed(piece)
+        self.changed(("locations",))
         return piece
 
     def remove_piece(self, piece_id: str) -> Piece:
-        p = self.pieces.pop(piece_id)
-        self._at = None
+        p = self.pieces[piece_id]
+        self._piece_changed(p)
+        self._index_remove(p)
+        del self.pieces[piece_id]
+        _set(p, "_state", None)
+        self.changed(("locations",))
         return p
 
     def move(self, piece_id: str, loc: Loc, on_top: bool = True) -> None:
         """Put a piece somewhere; it goes on top of the stack there (or at the bottom)."""
-        p = self.pieces[piece_id]
-        p.loc = loc
-        self._order += 1
-        p.order = self._order if on_top else -self._order
-        self._at = None
+        self._relocate(self.pieces[piece_id], Loc(*loc), on_top)
+
+    def _relocate(self, p: Piece, loc: Loc, on_top: bool) -> None:
+        self._piece_changed(p)  # the hex it leaves
+        self._index_remove(p)
+        _set(self, "_order", self._order + 1)
+        _set(p, "loc", loc)
+        _set(p, "order", self._order if on_top else -self._order)
+        self._index_add(p)
+        self._piece_changed(p)  # the hex it enters
+        self.changed(("locations",))
+
+    # the location index: loc -> [(order, id)] sorted, bottom of the stack first
+    def _index_add(self, p: Piece) -> None:
+        bisect.insort(self._at.setdefault(p.loc, []), (p.order, p.id))
+
+    def _index_remove(self, p: Piece) -> None:
+        lst = self._at.get(p.loc)
+        if lst is not None:
+            try:
+                lst.remove((p.order, p.id))
+            except ValueError:
+                return
+            if not lst:
+                del self._at[p.loc]
+
+    def _reindex(self) -> None:
+        idx: dict[Loc, list[tuple[int, str]]] = {}
+        for p in self.pieces.values():
+            idx.setdefault(p.loc, []).append((p.order, p.id))
+        for lst in idx.values():
+            lst.sort()
+        _set(self, "_at", idx)
 
     def piece(self, piece_id: str) -> Piece:
         return self.pieces[piece_id]
 
     def at(self, loc: Loc) -> list[Piece]:
         """Pieces at ``loc``, bottom of the stack first."""
-        if self._at is None:
-            idx: dict[Loc, list[str]] = {}
-            for p in sorted(self.pieces.values(), key=lambda p: p.order):
-                idx.setdefault(p.loc, []).append(p.id)
-            self._at = idx
-        return [self.pieces[i] for i in self._at.get(loc, [])]
+        pieces = self.pieces
+        return [pieces[i] for _, i in self._at.get(loc, ())]
 
     def at_hex(self, i: int) -> list[Piece]:
         return self.at(Loc("hex", int(i)))
 
     def contents(self, piece_id: str) -> list[Piece]:
         return self.at(Loc("piece", piece_id))
+
+    def locations(self) -> Iterator[Loc]:
+        """Every location holding at least one piece."""
+        return iter(list(self._at))
 
     def where(self, piece_id: str) -> Loc:
         """The outermost location of a piece (follows carriers: cargo on a ship at sea)."""
@@ -232,9 +735,12 @@ class GameState:
 
     def set_marker(self, kind: str, key: str | int, value: Any) -> None:
         if value is None:
-            self.markers.get(kind, {}).pop(str(key), None)
+            m = self.markers.get(kind)
+            if m is not None:
+                m.pop(str(key), None)
         else:
             self.markers.setdefault(kind, {})[str(key)] = value
+        self.changed(("marker", kind))
 
     def clear_markers(self, kind: str, keys: Iterable[str | int] | None = None) -> None:
         if keys is None:
@@ -243,6 +749,7 @@ class GameState:
         m = self.markers.get(kind, {})
         for k in keys:
             m.pop(str(k), None)
+        self.changed(("marker", kind))
 
     # ------------------------------------------------------------------ serialisation
     def to_json(self, with_log: bool = True) -> dict[str, Any]:
@@ -272,7 +779,9 @@ class GameState:
         s.alignment = dict(d.get("alignment", {}))
         for pd in d["pieces"]:
             p = Piece.from_json(pd)
+            _set(p, "_state", s)
             s.pieces[p.id] = p
+        s._reindex()
         s.control = {int(k): v for k, v in d.get("control", {}).items()}
         s.markers = serial.from_jsonable(d.get("markers", {}))
         s.tracks = serial.from_jsonable(d.get("tracks", {}))
@@ -290,35 +799,39 @@ class GameState:
         return serial.digest(self.to_json(with_log=False))
 
     def clone(self) -> GameState:
-        s = GameState.__new__(GameState)
-        s.sides = list(self.sides)
-        s.alignment = dict(self.alignment)
-        s.pieces = {
-            k: Piece(
-                p.id,
-                p.type,
-                p.side,
-                p.nation,
-                p.face,
-                p.loc,
-                set(p.status),
-                copy.deepcopy(p.attrs),
-                p.faces,
-                p.name,
-                p.order,
-            )
-            for k, p in self.pieces.items()
-        }
-        s.control = dict(self.control)
-        s.markers = copy.deepcopy(self.markers)
-        s.tracks = copy.deepcopy(self.tracks)
-        s.turn = copy.deepcopy(self.turn)
-        s.frames = [Frame(f.step, copy.deepcopy(f.params), f.entered, f.done) for f in self.frames]
-        s.dice_counter = self.dice_counter
-        s.secrets = copy.deepcopy(self.secrets)
-        s.vars = copy.deepcopy(self.vars)
-        s.result = copy.deepcopy(self.result)
-        s.log = list(self.log)
-        s._order = self._order
-        s._at = None
+        """An independent copy (shares only the pieces' printed faces and the logged events)."""
+        s: GameState = object.__new__(GameState)
+        _set(s, "revision", self.revision)
+        _set(s, "_revs", dict(self._revs))
+        _set(s, "sides", list(self.sides))
+        pieces = {}
+        for k, p in self.pieces.items():
+            q = p.copy()
+            _set(q, "_state", s)
+            pieces[k] = q
+        _set(s, "pieces", pieces)
+        _set(s, "_at", {loc: list(v) for loc, v in self._at.items()})
+        _set(s, "control", _Control(owner=s))
+        dict.update(s.control, self.control)
+        _set(s, "markers", _Markers(copy_plain(dict(self.markers)), owner=s))
+        _set(s, "vars", _KeyedVars(copy_plain(dict(self.vars)), owner=s))
+        for name, what in _TRACKED_ATTRS.items():
+            _set(s, name, TrackedDict(copy_plain(dict(getattr(self, name))), owner=s, what=what))
+        frames = _Frames(owner=s, what=("frames",))
+        for f in self.frames:
+            nf: Frame = object.__new__(Frame)
+            _set(nf, "_state", s)
+            _set(nf, "step", f.step)
+            _set(nf, "params", TrackedDict(copy_plain(dict(f.params)), owner=s, what=("frames",)))
+            _set(nf, "entered", f.entered)
+            _set(nf, "done", f.done)
+            list.append(frames, nf)
+        _set(s, "frames", frames)
+        _set(s, "_prints", dict(self._prints))
+        _set(s, "in_action", False)
+        _set(s, "epoch", next(_EPOCHS))
+        _set(s, "_dice", self._dice)
+        _set(s, "_result", copy_plain(self._result))
+        _set(s, "log", list(self.log))
+        _set(s, "_order", self._order)
         return s

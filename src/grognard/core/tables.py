@@ -21,6 +21,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -100,8 +101,6 @@ class ResultsTable:
         self, column: str | int, modifier: int = 0, shift: int = 0
     ) -> dict[Any, float]:
         """Exact result probabilities for a column, given a die modifier and a shift."""
-        from itertools import product
-
         out: dict[Any, float] = {}
         faces = range(1, self.die.sides + 1)
         combos = list(product(faces, repeat=self.die.count))

@@ -8,21 +8,29 @@ methods below; everything game-specific stays inside the rule system.
 from __future__ import annotations
 
 import hashlib
+import importlib
+import inspect
+import pkgutil
+import tomllib
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from grognard.core import serial
+from grognard.core.actions import ActionCatalog
 from grognard.core.options import OptionSet, OptionSpec
 from grognard.core.rules import RuleEntry, load_rule_list
-from grognard.core.sequence import Step
-from grognard.core.state import Piece
+from grognard.core.sequence import SecretChoice, Step
+from grognard.core.state import Frame, Piece
 from grognard.core.tables import ResultsTable
+from grognard.textmap import render_board
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from grognard.core.game import Game
+    from grognard.core.game import ChanceOutcome, Game
+    from grognard.scenario.model import Scenario
 
 
 class Ruleset:
@@ -43,12 +51,13 @@ class Ruleset:
     box_kinds: ClassVar[tuple[str, ...]] = ()
     network_kinds: ClassVar[tuple[str, ...]] = ()
     schedule_kinds: ClassVar[tuple[str, ...]] = ()
+    # Every action type the rule system accepts (None: actions are not declared, and the core
+    # only checks that an action is a JSON object with a type and a side).
+    actions: ClassVar[ActionCatalog | None] = None
 
     # ------------------------------------------------------------------ data
     @property
     def package_dir(self) -> Path:
-        import inspect
-
         return Path(inspect.getfile(type(self))).parent
 
     @property
@@ -87,7 +96,6 @@ class Ruleset:
     def tables(self, overrides: Mapping[str, str] | None = None) -> dict[str, ResultsTable]:
         """All results tables, with user overrides (table id -> TOML text) replacing shipped
         ones."""
-        import tomllib
 
         out = {tid: ResultsTable.load(p) for tid, p in self.table_files().items()}
         for tid, text in (overrides or {}).items():
@@ -106,11 +114,23 @@ class Ruleset:
         p = self.data_dir / "rules.toml"
         return load_rule_list(p) if p.exists() else []
 
+    def game_data_files(self, scenario: Scenario) -> list[Path]:
+        """The rule-data files a game of ``scenario`` reads (default: every data file but the
+        rule list). A save is refused only when one of them changed."""
+        return [p for p in self.data_files() if p.name != "rules.toml"]
+
+    def data_digests(self, scenario: Scenario) -> dict[str, str]:
+        """A digest of each rule-data file a game of ``scenario`` uses, and of each override."""
+        out = {
+            str(p.relative_to(self.data_dir)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in self.game_data_files(scenario)
+        }
+        for k, v in sorted(scenario.table_overrides.items()):
+            out[f"override:{k}"] = hashlib.sha256(v.encode()).hexdigest()
+        return out
+
     def load_rule_modules(self) -> None:
         """Import every module of the rule system so all rule registrations run."""
-        import importlib
-        import pkgutil
-
         pkg = type(self).__module__.rsplit(".", 1)[0]
         mod = importlib.import_module(pkg)
         for info in pkgutil.walk_packages(mod.__path__, pkg + "."):
@@ -122,8 +142,6 @@ class Ruleset:
 
     @cached_property
     def steps(self) -> dict[str, Step]:
-        from grognard.core.sequence import SecretChoice
-
         out: dict[str, Step] = {SecretChoice.name: SecretChoice()}
         for cls in self.step_classes:
             if not cls.name:
@@ -152,8 +170,6 @@ class Ruleset:
 
     def setup(self, g: Game) -> None:
         """Build the initial state from ``g.scenario``. The default places scenario pieces."""
-        from grognard.core.state import Frame
-
         g.scenario.place_pieces(g.state)
         if not self.root_step:
             raise ValueError(f"rule system {self.name} has no root step")
@@ -191,8 +207,6 @@ class Ruleset:
         return {"markers": g.state.markers, "tracks": g.state.tracks}
 
     def view(self, g: Game, side: str | None) -> dict[str, Any]:
-        from grognard.core import serial
-
         pieces = []
         stacks: dict[tuple[Any, ...], dict[str, Any]] = {}
         members: dict[tuple[Any, ...], list[Piece]] = {}
@@ -238,7 +252,31 @@ class Ruleset:
         return []
 
     def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
+        """The action's declared label, its pieces and places named (:meth:`name_of`)."""
+        if self.actions is not None and action.get("type") in self.actions:
+            return self.actions.label(action, lambda kind, v: self.name_of(g, kind, v))
         return " ".join(f"{k}={v}" for k, v in action.items() if k not in ("side",))
+
+    def name_of(self, g: Game, kind: str, value: Any) -> str:
+        """How a label shows a field's value: a piece by its name, anything else as given."""
+        if kind == "piece":
+            p = g.state.pieces.get(str(value))
+            return (p.name or p.id) if p is not None else str(value)
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+
+    def action_title(self, action_type: str) -> str:
+        """A short title for a family of actions (the declaration's doc, or the type)."""
+        if self.actions is not None and action_type in self.actions:
+            decl = self.actions[action_type]
+            return decl.doc or action_type.replace("-", " ")
+        return action_type.replace("-", " ")
+
+    def chance_outcomes(self, g: Game, action: Mapping[str, Any]) -> list[ChanceOutcome] | None:
+        """The exact outcome distribution of the chance event ``action`` leads to (None: none
+        described). Rule systems override it with the distributions their previews compute."""
+        return None
 
     # ------------------------------------------------------------------ optional front-end hooks
     def reachable(self, g: Game, piece_ids: list[str]) -> dict[str, Any] | None:
@@ -259,6 +297,4 @@ class Ruleset:
 
     def render_text(self, g: Game, side: str | None) -> str:
         """A text rendering of the board for the terminal (see :mod:`grognard.textmap`)."""
-        from grognard.textmap import render_board
-
         return render_board(g, side)

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grognard.core import serial
+from grognard.core import saves, serial
 from grognard.core.errors import GrognardError, IllegalAction, UndoError
-from grognard.core.game import SAVE_SCHEMA, Game
+from grognard.core.game import Game
 from grognard.server import hooks, standing
 from grognard.server.db import GameRow, Store
 from grognard.server.export import board_json
@@ -86,6 +86,19 @@ def new_token() -> str:
 
 
 _ID_CHARS = r"A-Za-z0-9_\-"
+
+
+def stored_hash(g: Game) -> str:
+    """The state hash the database keeps after each action (marked with its hash version)."""
+    return "v2:" + g.state_hash()
+
+
+def hash_matches(g: Game, stored: str) -> bool:
+    """Does a rebuilt game reach the position the database recorded? Rows written before hash
+    version 2 carry the hash of save schema 1 (:meth:`Game.legacy_state_hash`)."""
+    if stored.startswith("v2:"):
+        return stored == stored_hash(g)
+    return stored == g.legacy_state_hash()
 
 
 def redact(text: str, hidden: Iterable[str]) -> str:
@@ -317,23 +330,6 @@ class GameService:
             return "over"
         return "to act: " + ", ".join(g.acting_sides())
 
-    def _record_of(self, row: GameRow, actions: list[dict[str, Any]]) -> dict[str, Any]:
-        return {
-            "format": "grognard-record",
-            "schema": SAVE_SCHEMA,
-            "ruleset": row.ruleset,
-            "data_hash": row.data_hash,
-            "scenario_id": row.scenario_id,
-            "scenario_hash": row.scenario_hash,
-            "scenario_source": row.scenario_source,
-            "scenario_file": row.scenario_file,
-            "table_overrides": row.table_overrides,
-            "seed": row.seed,
-            "options": row.options,
-            "actions": actions,
-            "checkpoints": [],
-        }
-
     def _load(self, game_id: str) -> Entry:
         row = self.store.game(game_id)
         if row is None:
@@ -341,12 +337,18 @@ class GameService:
         stored = self.store.actions(game_id)
         actions = [json.loads(r["action"]) for r in stored]
         try:
-            g = Game.load(
-                self._record_of(row, actions), check=False, allow_data_change=self.allow_data_change
+            g = saves.rebuild(
+                Game,
+                row.scenario_source,
+                row.scenario_file,
+                row.table_overrides,
+                row.seed,
+                row.options,
+                actions,
             )
         except GrognardError as e:
             raise Conflict(f"game {game_id} cannot be rebuilt: {e}") from None
-        if stored and g.state_hash() != stored[-1]["state_hash"]:
+        if stored and not hash_matches(g, stored[-1]["state_hash"]):
             raise Conflict(
                 f"game {game_id} does not replay to its recorded position (the rule code changed"
                 f" since action {len(stored)}); run the server with the grognard version that"
@@ -556,7 +558,7 @@ class GameService:
         action = serial.to_jsonable(g.actions[-1])
         try:
             self.store.append_action(
-                e.row.id, n, action["side"], action, g.state_hash(), self._status(g)
+                e.row.id, n, action["side"], action, stored_hash(g), self._status(g)
             )
         except BaseException:
             # The in-memory game is ahead of the database: drop it so the next use replays from

@@ -28,7 +28,7 @@ class TinyUI(tiny.Tiny):
     def reachable(self, g: Game, piece_ids: list[str]) -> dict[str, Any]:
         """Hexes the single selected piece may enter this movement phase (T 3), with cost 1."""
         out: dict[str, Any] = {}
-        side = str(g.state.vars.get(tiny.ACTIVE, ""))
+        side = tiny.tiny(g).active
         for a in g.legal_actions(side):
             if a.get("type") == "move" and [a.get("piece")] == list(piece_ids):
                 out[str(a["to"])] = {"cost": 1}

@@ -136,6 +136,7 @@ def record(f: Frame, p: Piece, g: Game | None = None) -> dict[str, Any]:
             "start": start,
         }
         recs[p.id] = rec
+        rec = recs[p.id]  # the stored (tracked) copy
     return rec
 
 

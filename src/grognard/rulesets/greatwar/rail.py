@@ -288,6 +288,7 @@ def ledger(g: Game, net: str, side: str) -> dict[str, Any]:
             "temp_sections": [],
         }
         per_net[side] = rec
+        rec = per_net[side]  # the stored (tracked) copy
     return rec
 
 

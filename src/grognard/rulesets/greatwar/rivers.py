@@ -158,7 +158,9 @@ def _ledger(g: Game, side: str, net: frozenset[int], write: bool = False) -> dic
     if rec is None or rec["period"] != period:
         rec = {"period": period, "used": Fraction(0), "charged": {}}
         if write:
-            gw(g).setdefault("river", {}).setdefault(net_id(net), {})[side] = rec
+            store = gw(g).setdefault("river", {}).setdefault(net_id(net), {})
+            store[side] = rec
+            rec = store[side]  # the stored (tracked) copy
     return rec
 
 

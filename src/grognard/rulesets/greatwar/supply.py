@@ -1568,6 +1568,7 @@ def combat_supply_ledger(g: Game, write: bool = False) -> dict[str, Any]:
         rec = {"phase": key, "segment": "", "used": {}, "spent": [], "free": {}}
         if write:
             gw(g)["combat_supply"] = rec
+            rec = gw(g)["combat_supply"]  # the stored (tracked) copy
     return rec
 
 

@@ -389,10 +389,8 @@ class _LocIndex:
 
     def __init__(self, g: Game) -> None:
         st = g.state
-        st.at_hex(-1)  # builds the state's location index (pieces by location, bottom first)
-        at = st._at
-        assert at is not None
-        self.at = at
+        at = {loc: [pid for _, pid in ids] for loc, ids in st._at.items()}
+        self.at = st.rev_of(("locations",))
         self.n = len(st.pieces)
         pieces = st.pieces
         self.hex_of: dict[str, int] = {}
@@ -418,7 +416,7 @@ class _LocIndex:
 def _loc_index(g: Game) -> _LocIndex:
     st = g.state
     li = st.__dict__.get("_gw_loc_index")
-    if li is not None and li.at is st._at and li.n == len(st.pieces):
+    if li is not None and li.at == st.rev_of(("locations",)) and li.n == len(st.pieces):
         return li  # type: ignore[no-any-return]
     li = _LocIndex(g)
     st.__dict__["_gw_loc_index"] = li
@@ -435,7 +433,7 @@ def hex_of(g: Game, p: Piece | str) -> int | None:
     """The map hex a piece is in (following carriers such as a Corps HQs box), or None."""
     st = g.state
     li = st.__dict__.get("_gw_loc_index")
-    if li is None or li.at is not st._at or li.n != len(st.pieces):
+    if li is None or li.at != st.rev_of(("locations",)) or li.n != len(st.pieces):
         li = _loc_index(g)
     return li.hex_of.get(p if isinstance(p, str) else p.id)
 

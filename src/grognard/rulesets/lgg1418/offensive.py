@@ -780,7 +780,9 @@ def launch(g: Game, side: str, plan: dict[str, Any], objective: list[str]) -> di
         },
         "auxiliary": plan.get("mode") == "auxiliary",
     }
-    M.st(g).setdefault("offensives", {})[off["id"]] = off
+    offs = M.st(g).setdefault("offensives", {})
+    offs[off["id"]] = off
+    off = offs[off["id"]]  # the stored (tracked) copy
     sync_no_reaction(g)
     g.emit(
         "offensive",

@@ -1,0 +1,150 @@
+"""One mechanism for derived values: supply traces, zones of control, legal-action listings.
+
+Every game has a :class:`Cache` (``g.cache``). A value is memoised in one of three ways, by what
+it depends on:
+
+:meth:`Cache.position`
+    depends on the whole position: kept while the state's revision is unchanged (any write to the
+    state, anywhere, is a new revision; see :mod:`grognard.core.state`). The default.
+:meth:`Cache.tracked`
+    depends on a few named resources only (``("piece", id)``, ``("hex", i)``, ``("marker",
+    kind)``, ``("var", key)``...): kept while none of them changed, across actions. Listings use
+    it so that one move does not recompute the moves of every other unit.
+:meth:`Cache.keyed`
+    depends on a key the caller computes from what the value reads (a transposition key): kept
+    while the key is the same, in every position and in every clone of the game. For values that
+    are expensive and whose inputs are cheap to name (a trace from given sources over given
+    blocked hexes).
+
+Nothing is ever stored on the state or on other core objects; rule code never announces
+changes. A cache is dropped whole when the game's state object is replaced (undo, recovery
+from a refused action), and copied by :meth:`grognard.core.game.Game.clone` (the keyed part is
+shared: it depends on nothing but its keys).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from grognard.core.state import GameState
+
+T = TypeVar("T")
+
+KEYED_LIMIT = 20_000
+TRACKED_LIMIT = 50_000
+# resources whose every change the state reports at once (the others, values inside records,
+# are compared by fingerprint when the game is asked something: see GameState.sync)
+EXACT = frozenset({"piece", "hex", "side", "pieces", "locations", "control", "dice", "result"})
+
+
+def _exact(deps: tuple[Any, ...]) -> bool:
+    return all(d[0] in EXACT for d in deps)
+
+
+class Cache:
+    """The derived values of one game (see the module docstring)."""
+
+    __slots__ = ("_keyed", "_pos", "_pos_key", "_tracked", "hits", "misses")
+
+    def __init__(self, keyed: dict[str, OrderedDict[Hashable, Any]] | None = None) -> None:
+        self._pos: dict[Hashable, Any] = {}
+        self._pos_key: tuple[int, int] = (-1, -1)
+        self._tracked: dict[Hashable, tuple[int, tuple[Any, ...], Any]] = {}
+        self._keyed: dict[str, OrderedDict[Hashable, Any]] = keyed if keyed is not None else {}
+        self.hits = 0
+        self.misses = 0
+
+    # ------------------------------------------------------------------ per position
+    def position(self, state: GameState, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, kept while ``state`` does not change at all."""
+        tag = (state.epoch, state.revision)
+        if self._pos_key != tag:
+            self._pos = {}
+            self._pos_key = tag
+        pos = self._pos
+        if key in pos:
+            self.hits += 1
+            return pos[key]  # type: ignore[no-any-return]
+        self.misses += 1
+        value = compute()
+        if self._pos_key == (state.epoch, state.revision):
+            pos[key] = value  # not if computing it changed the state
+        return value
+
+    # ------------------------------------------------------------------ per resource
+    def tracked(
+        self,
+        state: GameState,
+        key: Hashable,
+        deps: Iterable[Any],
+        compute: Callable[[], T],
+    ) -> T:
+        """``compute()``, kept while none of the resources ``deps`` changes.
+
+        ``deps`` must name everything the value reads that can change in play. A value computed
+        while the state changed under it is not kept."""
+        hit = self._tracked.get(key)
+        if hit is not None:
+            rev, hit_deps, value = hit
+            fresh = state.max_rev(hit_deps) <= rev
+            if fresh and state.in_action and rev != state.revision and not _exact(hit_deps):
+                fresh = False  # records may have changed inside this action, unseen as yet
+            if fresh:
+                self.hits += 1
+                return value  # type: ignore[no-any-return]
+        self.misses += 1
+        deps_t = tuple(deps)
+        before = state.revision
+        value = compute()
+        if state.revision == before:
+            if len(self._tracked) >= TRACKED_LIMIT:
+                self._tracked.clear()
+            self._tracked[key] = (before, deps_t, value)
+        return value
+
+    # ------------------------------------------------------------------ by content key
+    def keyed(
+        self, name: str, key: Hashable, compute: Callable[[], T], limit: int = KEYED_LIMIT
+    ) -> T:
+        """``compute()``, kept (least recently used first out) while ``key`` is the same."""
+        table = self._keyed.get(name)
+        if table is None:
+            table = self._keyed[name] = OrderedDict()
+        try:
+            value = table[key]
+        except KeyError:
+            pass
+        else:
+            table.move_to_end(key)
+            self.hits += 1
+            return value  # type: ignore[no-any-return]
+        self.misses += 1
+        value = compute()
+        table[key] = value
+        if len(table) > limit:
+            table.popitem(last=False)
+        return value
+
+    # ------------------------------------------------------------------ life cycle
+    def reset(self) -> None:
+        """Forget everything that depends on the state (the state object was replaced)."""
+        self._pos = {}
+        self._pos_key = (-1, -1)
+        self._tracked = {}
+
+    def clone(self) -> Cache:
+        """The cache of a clone of the game: the same entries, the keyed tables shared."""
+        c = Cache(self._keyed)
+        c._tracked = dict(self._tracked)
+        return c
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "hits": self.hits,
+            "misses": self.misses,
+            "tracked": len(self._tracked),
+            "keyed": sum(len(t) for t in self._keyed.values()),
+        }
