@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -79,7 +78,7 @@ def snapshot_digest(chain: str, state_hash: str, snap: Mapping[str, Any]) -> str
     of the snapshot but the digest itself."""
     body = {k: v for k, v in snap.items() if k != "digest"}
     return hashlib.sha256(
-        chain.encode() + state_hash.encode() + json.dumps(body, sort_keys=True).encode()
+        chain.encode() + state_hash.encode() + serial.fast_canonical(body)
     ).hexdigest()
 
 

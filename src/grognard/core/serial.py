@@ -43,13 +43,17 @@ def to_jsonable(obj: Any) -> Any:
 
 def from_jsonable(obj: Any) -> Any:
     """Inverse of :func:`to_jsonable` for fractions (sets come back as lists)."""
-    if isinstance(obj, dict):
+    t = type(obj)
+    if t is dict:
         if len(obj) == 1 and "$frac" in obj:
             return Fraction(obj["$frac"])
-        return {k: from_jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [from_jsonable(v) for v in obj]
+        return {k: from_jsonable(v) if type(v) in _NESTED else v for k, v in obj.items()}
+    if t is list:
+        return [from_jsonable(v) if type(v) in _NESTED else v for v in obj]
     return obj
+
+
+_NESTED = (dict, list)
 
 
 def canonical(obj: Any) -> bytes:

@@ -79,22 +79,9 @@ class Loc(NamedTuple):
 
 
 NOWHERE = Loc("none", "")
+_new = object.__new__
 _PIECE_FIELDS = ("id", "type", "side", "nation", "face", "loc", "status", "attrs", "faces", "name")
 _set = object.__setattr__
-
-
-class _PieceOwner:
-    """Reports the writes to a piece's status and attributes as changes of the piece."""
-
-    __slots__ = ("piece",)
-
-    def __init__(self, piece: Piece) -> None:
-        self.piece = piece
-
-    def changed(self, what: Any) -> None:
-        st = self.piece._state
-        if st is not None:
-            st._piece_changed(self.piece)
 
 
 class Piece:
@@ -109,7 +96,7 @@ class Piece:
     within the state's location index, like :meth:`GameState.move`).
     """
 
-    __slots__ = (*_PIECE_FIELDS, "order", "_state", "_owner", "_enc")
+    __slots__ = (*_PIECE_FIELDS, "order", "_state", "_enc")
 
     id: str
     type: str
@@ -137,9 +124,8 @@ class Piece:
         name: str = "",
         order: int = 0,
     ) -> None:
-        owner = _PieceOwner(self)
+        owner = self
         _set(self, "_state", None)
-        _set(self, "_owner", owner)
         _set(self, "_enc", None)
         _set(self, "id", id)
         _set(self, "type", type)
@@ -155,9 +141,9 @@ class Piece:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "status":
-            value = TrackedSet(value, owner=self._owner)
+            value = TrackedSet(value, owner=self)
         elif name == "attrs":
-            value = TrackedDict(value, owner=self._owner)
+            value = TrackedDict(value, owner=self)
         elif name == "loc":
             value = Loc(*value)
             st = self._state
@@ -224,12 +210,16 @@ class Piece:
             order=int(d.get("order", 0)),
         )
 
+    def changed(self, what: Any) -> None:
+        """A write to the piece's status or attributes (it owns both)."""
+        st = self._state
+        if st is not None:
+            st._piece_changed(self)
+
     def copy(self) -> Piece:
         """A detached copy (same values, in no state)."""
-        q: Piece = object.__new__(Piece)
-        owner = _PieceOwner(q)
+        q: Piece = _new(Piece)
         _set(q, "_state", None)
-        _set(q, "_owner", owner)
         _set(q, "_enc", self._enc)
         _set(q, "id", self.id)
         _set(q, "type", self.type)
@@ -237,10 +227,18 @@ class Piece:
         _set(q, "nation", self.nation)
         _set(q, "face", self.face)
         _set(q, "loc", self.loc)
-        _set(q, "status", TrackedSet(self.status, owner=owner))
-        attrs: TrackedDict[str, Any] = TrackedDict(owner=owner)
-        for k, v in self.attrs.items():
-            dict.__setitem__(attrs, k, copy_plain(v) if type(v) in _MUTABLE else v)
+        status: TrackedSet[str] = TrackedSet.__new__(TrackedSet)
+        set.update(status, self.status)
+        status._owner = q
+        status._what = None
+        _set(q, "status", status)
+        attrs: TrackedDict[str, Any] = TrackedDict.__new__(TrackedDict)
+        dict.update(attrs, self.attrs)
+        for k, v in attrs.items():
+            if type(v) in _MUTABLE:
+                dict.__setitem__(attrs, k, copy_plain(v))
+        attrs._owner = q
+        attrs._what = None
         _set(q, "attrs", attrs)
         _set(q, "faces", self.faces)
         _set(q, "name", self.name)
@@ -791,7 +789,7 @@ class GameState:
         s.secrets = serial.from_jsonable(d.get("secrets", {}))
         s.vars = serial.from_jsonable(d.get("vars", {}))
         s.result = serial.from_jsonable(d.get("result"))
-        s.log = serial.from_jsonable(d.get("log", []))
+        s.log = list(d.get("log", []))  # events hold JSON values already (see Game.emit)
         s._order = int(d.get("order", 0))
         return s
 

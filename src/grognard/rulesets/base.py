@@ -33,6 +33,20 @@ if TYPE_CHECKING:
     from grognard.scenario.model import Scenario
 
 
+_DIGESTS: dict[tuple[str, int, int], str] = {}
+_DATA_HASHES: dict[tuple[Any, ...], str] = {}
+
+
+def _file_digest(p: Path) -> str:
+    """SHA-256 of a data file (kept per path, size and modification time: read once)."""
+    st = p.stat()
+    key = (str(p), st.st_size, st.st_mtime_ns)
+    hit = _DIGESTS.get(key)
+    if hit is None:
+        hit = _DIGESTS[key] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return hit
+
+
 class Ruleset:
     """Base class of every rule system. Subclasses set the class attributes."""
 
@@ -74,14 +88,25 @@ class Ruleset:
 
     def data_hash(self, overrides: Mapping[str, str] | None = None) -> str:
         """Content hash of the rule system's data (and any table overrides in use)."""
+        files = self.data_files()
+        key = (
+            self.name,
+            self.version,
+            tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files),
+            tuple(sorted((overrides or {}).items())),
+        )
+        hit = _DATA_HASHES.get(key)
+        if hit is not None:
+            return hit
         h = hashlib.sha256(f"{self.name}/{self.version}".encode())
-        for p in self.data_files():
+        for p in files:
             h.update(str(p.relative_to(self.data_dir)).encode())
             h.update(p.read_bytes())
         for k in sorted(overrides or {}):
             h.update(f"override:{k}".encode())
             h.update(str((overrides or {})[k]).encode())
-        return h.hexdigest()
+        out = _DATA_HASHES[key] = h.hexdigest()
+        return out
 
     def table_files(self) -> dict[str, Path]:
         """Results tables shipped with the rule system, by table id (``data/tables/*.toml``)."""
@@ -122,7 +147,7 @@ class Ruleset:
     def data_digests(self, scenario: Scenario) -> dict[str, str]:
         """A digest of each rule-data file a game of ``scenario`` uses, and of each override."""
         out = {
-            str(p.relative_to(self.data_dir)): hashlib.sha256(p.read_bytes()).hexdigest()
+            str(p.relative_to(self.data_dir)): _file_digest(p)
             for p in self.game_data_files(scenario)
         }
         for k, v in sorted(scenario.table_overrides.items()):
