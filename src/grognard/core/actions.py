@@ -23,6 +23,7 @@ rule system gives to pieces, hexes and other values (``Ruleset.name_of``).
 
 from __future__ import annotations
 
+import builtins
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -70,47 +71,51 @@ class Field:
 
     # shorthands
     @staticmethod
-    def str(name: str, required: bool = True, choices: Iterable[Any] | None = None) -> Field:
+    def str(
+        name: builtins.str, required: builtins.bool = True, choices: Iterable[Any] | None = None
+    ) -> Field:
         return Field(name, STR, required, tuple(choices) if choices is not None else None)
 
     @staticmethod
-    def int(name: str, required: bool = True) -> Field:
+    def int(name: builtins.str, required: builtins.bool = True) -> Field:
         return Field(name, INT, required)
 
     @staticmethod
-    def bool(name: str, required: bool = True) -> Field:
+    def bool(name: builtins.str, required: builtins.bool = True) -> Field:
         return Field(name, BOOL, required)
 
     @staticmethod
-    def number(name: str, required: bool = True) -> Field:
+    def number(name: builtins.str, required: builtins.bool = True) -> Field:
         return Field(name, NUMBER, required)
 
     @staticmethod
-    def hex(name: str, required: bool = True) -> Field:
+    def hex(name: builtins.str, required: builtins.bool = True) -> Field:
         return Field(name, HEX, required)
 
     @staticmethod
-    def hexes(name: str, required: bool = True) -> Field:
+    def hexes(name: builtins.str, required: builtins.bool = True) -> Field:
         return Field(name, HEXES, required)
 
     @staticmethod
-    def piece(name: str, required: bool = True) -> Field:
+    def piece(name: builtins.str, required: builtins.bool = True) -> Field:
         return Field(name, PIECE, required)
 
     @staticmethod
-    def pieces(name: str, required: bool = True) -> Field:
+    def pieces(name: builtins.str, required: builtins.bool = True) -> Field:
         return Field(name, PIECES, required)
 
     @staticmethod
-    def strs(name: str, required: bool = True, choices: Iterable[Any] | None = None) -> Field:
+    def strs(
+        name: builtins.str, required: builtins.bool = True, choices: Iterable[Any] | None = None
+    ) -> Field:
         return Field(name, STRS, required, tuple(choices) if choices is not None else None)
 
     @staticmethod
-    def ints(name: str, required: bool = True) -> Field:
+    def ints(name: builtins.str, required: builtins.bool = True) -> Field:
         return Field(name, INTS, required)
 
     @staticmethod
-    def json(name: str, required: bool = True) -> Field:
+    def json(name: builtins.str, required: builtins.bool = True) -> Field:
         return Field(name, JSON, required)
 
 

@@ -21,7 +21,8 @@ KEY = "budgets"
 
 
 def _all(state: GameState) -> dict[str, dict[str, Any]]:
-    return state.tracks.setdefault(KEY, {})
+    out: dict[str, dict[str, Any]] = state.tracks.setdefault(KEY, {})
+    return out
 
 
 def open_budget(

@@ -226,7 +226,8 @@ class Game:
         if side not in step.actors(self, f):
             raise IllegalAction(step.rule, f"{side} may not act now ({step.label(self, f)})")
         step.check(self, f, action)
-        return action
+        out: Action = action
+        return out
 
     def is_legal(self, action: Any) -> bool:
         """True when :meth:`check` accepts ``action``."""

@@ -37,7 +37,7 @@ are offered as :class:`Family` objects (type -> actor -> options), computed lazi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from grognard.core import serial
@@ -95,6 +95,7 @@ class Handler:
     check: Callable[..., None] | None = None
     options: Callable[..., list[Action]] | None = None
     actors: Callable[..., Sequence[str]] | None = None
+    _names: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass
@@ -131,8 +132,7 @@ class Step:
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         inherited: dict[str, dict[str, str | None]] = {
-            t: dict(h._names)
-            for t, h in cls.handlers.items()  # type: ignore[attr-defined]
+            t: dict(h._names) for t, h in cls.handlers.items()
         }
         own: dict[str, dict[str, str | None]] = {}
         for attr, obj in cls.__dict__.items():
@@ -148,9 +148,8 @@ class Step:
         table = {}
         for t, roles in names.items():
             # resolved now, on this class: a subclass overriding a method gets its own version
-            h = Handler(t, **{r: getattr(cls, a) if a else None for r, a in roles.items()})
-            object.__setattr__(h, "_names", roles)
-            table[t] = h
+            fns = {r: getattr(cls, a) if a else None for r, a in roles.items()}
+            table[t] = Handler(t, **fns, _names=roles)
         cls.handlers = table
 
     # ---- common
@@ -336,7 +335,7 @@ class TurnTrack(Step):
     turn_step: ClassVar[str] = "turn"
 
     def turns(self, g: Game) -> Sequence[Any]:
-        return g.scenario.data.turns  # type: ignore[no-any-return]
+        return g.scenario.data.turns
 
     def turn_record(self, g: Game, index: int, turn: Any) -> dict[str, Any]:
         return {"index": index, "label": str(turn.label)}

@@ -33,7 +33,7 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from grognard.core import serial
 from grognard.core.tracked import (
@@ -109,6 +109,8 @@ class Piece:
     faces: dict[str, dict[str, Any]]
     name: str
     order: int
+    _state: GameState | None
+    _enc: bytes | None
 
     def __init__(
         self,
@@ -256,6 +258,11 @@ class Frame:
     """
 
     __slots__ = ("_state", "done", "entered", "params", "step")
+    step: str
+    params: dict[str, Any]
+    entered: bool
+    done: bool
+    _state: GameState | None
 
     def __init__(
         self,
@@ -282,7 +289,9 @@ class Frame:
 
     def _attach(self, st: GameState | None) -> None:
         _set(self, "_state", st)
-        self.params._adopt(st if st is not None else DETACHED, ("frames",))
+        cast(TrackedDict[str, Any], self.params)._adopt(
+            st if st is not None else DETACHED, ("frames",)
+        )
 
     def __repr__(self) -> str:
         return (
@@ -346,14 +355,14 @@ class _KeyedVars(TrackedDict[str, Any]):
         dict.__delitem__(self, key)
         self._owner.changed(("var", key))
 
-    def pop(self, key: str, *default: Any) -> Any:  # type: ignore[override]
+    def pop(self, key: str, *default: Any) -> Any:
         had = key in self
         out = dict.pop(self, key, *default)
         if had:
             self._owner.changed(("var", key))
         return out
 
-    def update(self, *args: Any, **kw: Any) -> None:  # type: ignore[override]
+    def update(self, *args: Any, **kw: Any) -> None:
         for k, v in dict(*args, **kw).items():
             self[k] = v
 
@@ -378,14 +387,14 @@ class _Markers(TrackedDict[str, Any]):
         dict.__delitem__(self, key)
         self._owner.changed(("marker", key))
 
-    def pop(self, key: str, *default: Any) -> Any:  # type: ignore[override]
+    def pop(self, key: str, *default: Any) -> Any:
         had = key in self
         out = dict.pop(self, key, *default)
         if had:
             self._owner.changed(("marker", key))
         return out
 
-    def update(self, *args: Any, **kw: Any) -> None:  # type: ignore[override]
+    def update(self, *args: Any, **kw: Any) -> None:
         for k, v in dict(*args, **kw).items():
             self[k] = v
 
@@ -420,14 +429,14 @@ class _Control(TrackedDict[int, str]):
         dict.__delitem__(self, key)
         self._hex(key)
 
-    def pop(self, key: int, *default: Any) -> Any:  # type: ignore[override]
+    def pop(self, key: int, *default: Any) -> Any:
         had = key in self
         out = dict.pop(self, key, *default)
         if had:
             self._hex(key)
         return out
 
-    def update(self, *args: Any, **kw: Any) -> None:  # type: ignore[override]
+    def update(self, *args: Any, **kw: Any) -> None:
         for k, v in dict(*args, **kw).items():
             self[k] = v
 
@@ -465,16 +474,25 @@ class GameState:
     """Everything that determines the future of a game (see the module docstring)."""
 
     sides: list[str]
-    alignment: TrackedDict[str, str | None]
+    alignment: dict[str, str | None]
     pieces: dict[str, Piece]
-    control: TrackedDict[int, str]
-    markers: TrackedDict[str, Any]
-    tracks: TrackedDict[str, Any]
-    turn: TrackedDict[str, Any]
-    frames: TrackedList[Frame]
-    secrets: TrackedDict[str, Any]
-    vars: TrackedDict[str, Any]
+    control: dict[int, str]
+    markers: dict[str, Any]
+    tracks: dict[str, Any]
+    turn: dict[str, Any]
+    frames: list[Frame]
+    secrets: dict[str, Any]
+    vars: dict[str, Any]
     log: list[dict[str, Any]]
+    revision: int
+    epoch: int
+    in_action: bool
+    _revs: dict[Any, int]
+    _prints: dict[Any, bytes]
+    _order: int
+    _at: dict[Loc, list[tuple[int, str]]]
+    _dice: int
+    _result: dict[str, Any] | None
 
     def __init__(self) -> None:
         _set(self, "revision", 0)
@@ -498,9 +516,6 @@ class GameState:
         _set(self, "epoch", next(_EPOCHS))
 
     # ------------------------------------------------------------------ revisions
-    epoch: int  # unique per state object (a clone or a rebuilt state gets its own)
-    revision: int
-    _revs: dict[Any, int]
 
     def changed(self, what: Any) -> None:
         """Record a change of resource ``what`` (see the module docstring)."""
@@ -612,7 +627,7 @@ class GameState:
 
     @property
     def dice_counter(self) -> int:
-        return self._dice  # type: ignore[no-any-return]
+        return self._dice
 
     @dice_counter.setter
     def dice_counter(self, n: int) -> None:
@@ -621,7 +636,7 @@ class GameState:
 
     @property
     def result(self) -> dict[str, Any] | None:
-        return self._result  # type: ignore[no-any-return]
+        return self._result
 
     @result.setter
     def result(self, value: dict[str, Any] | None) -> None:

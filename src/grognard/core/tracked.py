@@ -95,7 +95,7 @@ class TrackedDict(dict[K, V]):
         dict.__delitem__(self, key)
         self._owner.changed(self._what)
 
-    def pop(self, key: K, *default: Any) -> Any:  # type: ignore[override]
+    def pop(self, key: K, *default: Any) -> Any:
         had = key in self
         out = dict.pop(self, key, *default)
         if had:
@@ -107,13 +107,13 @@ class TrackedDict(dict[K, V]):
         self._owner.changed(self._what)
         return out
 
-    def setdefault(self, key: K, default: Any = None) -> Any:  # type: ignore[override]
+    def setdefault(self, key: K, default: Any = None) -> Any:
         if key in self:
             return dict.__getitem__(self, key)
         self[key] = default
         return dict.__getitem__(self, key)
 
-    def update(self, *args: Any, **kw: Any) -> None:  # type: ignore[override]
+    def update(self, *args: Any, **kw: Any) -> None:
         dict.update(self, *args, **kw)
         self._owner.changed(self._what)
 
@@ -126,7 +126,7 @@ class TrackedDict(dict[K, V]):
         self.update(other)
         return self
 
-    def copy(self) -> dict[K, V]:  # type: ignore[override]
+    def copy(self) -> dict[K, V]:
         """A plain shallow copy (not part of the state)."""
         return dict(self)
 
@@ -200,7 +200,7 @@ class TrackedList(list[T]):
         self.extend(values)
         return self
 
-    def __imul__(self, n: Any) -> TrackedList[T]:  # type: ignore[override,misc]
+    def __imul__(self, n: Any) -> TrackedList[T]:  # type: ignore[misc]
         list.__imul__(self, n)
         self._changed()
         return self
@@ -238,7 +238,7 @@ class TrackedSet(set[T]):
             set.add(self, value)
             self._changed()
 
-    def discard(self, value: T) -> None:
+    def discard(self, value: Any) -> None:
         if value in self:
             set.discard(self, value)
             self._changed()
@@ -277,11 +277,11 @@ class TrackedSet(set[T]):
         self.update(other)
         return self
 
-    def __iand__(self, other: Any) -> TrackedSet[T]:  # type: ignore[override,misc]
+    def __iand__(self, other: Any) -> TrackedSet[T]:  # type: ignore[misc]
         self.intersection_update(other)
         return self
 
-    def __isub__(self, other: Any) -> TrackedSet[T]:  # type: ignore[override,misc]
+    def __isub__(self, other: Any) -> TrackedSet[T]:  # type: ignore[misc]
         self.difference_update(other)
         return self
 
