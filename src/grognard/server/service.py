@@ -22,7 +22,7 @@ import subprocess
 import threading
 import time
 import tomllib
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +38,7 @@ from grognard.server.export import board_json
 log = logging.getLogger("grognard.server")
 
 MAX_STANDING_STEPS = 200
+NOTIFY_SECONDS = 60.0
 
 
 class ServiceError(Exception):
@@ -132,40 +133,70 @@ class Entry:
 
 
 class Notifier:
-    """Runs ``--notify-cmd CMD`` as ``CMD GAME_ID SIDE`` (no shell) when a side must move."""
+    """Runs ``--notify-cmd CMD`` as ``CMD GAME_ID SIDE`` (no shell) when a side must move.
+
+    The commands run one at a time, in the order the sides became due, on a background thread:
+    a slow command delays the next notification but never an answer to a player, and one that
+    runs longer than :data:`NOTIFY_SECONDS` is killed.
+    """
 
     def __init__(self, cmd: str | None) -> None:
         self.argv = shlex.split(cmd) if cmd else []
-        self._running: list[subprocess.Popen[bytes]] = []
-        self._lock = threading.Lock()
+        self._queue: deque[tuple[str, str]] = deque()
+        self._pending = 0
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
 
     def __call__(self, game_id: str, side: str) -> None:
         if not self.argv:
             return
-        with self._lock:
-            self._running = [p for p in self._running if p.poll() is None]
-            try:
-                p = subprocess.Popen(
-                    [*self.argv, game_id, side],
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    start_new_session=True,
+        with self._cond:
+            self._queue.append((game_id, side))
+            self._pending += 1
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="grognard-notify", daemon=True
                 )
-            except OSError as e:
-                log.warning("notify command failed to start: %s", e)
-                return
-            self._running.append(p)
+                self._thread.start()
+            self._cond.notify_all()
 
-    def wait(self, timeout: float = 10.0) -> None:
-        """Wait for started notifications to finish (used by tests and at shutdown)."""
-        with self._lock:
-            procs = list(self._running)
-        for p in procs:
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue:
+                    self._cond.wait()
+                game_id, side = self._queue.popleft()
             try:
-                p.wait(timeout)
-            except subprocess.TimeoutExpired:
-                p.kill()
+                self._one(game_id, side)
+            finally:
+                with self._cond:
+                    self._pending -= 1
+                    self._cond.notify_all()
+
+    def _one(self, game_id: str, side: str) -> None:
+        try:
+            p = subprocess.Popen(
+                [*self.argv, game_id, side],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except OSError as e:
+            log.warning("notify command failed to start: %s", e)
+            return
+        try:
+            p.wait(NOTIFY_SECONDS)
+        except subprocess.TimeoutExpired:
+            log.warning("notify command still running after %s s: killed", NOTIFY_SECONDS)
+            p.kill()
+            p.wait()
+
+    def wait(self, timeout: float = 10.0) -> bool:
+        """Wait until every notification asked for so far has run (used by tests and at
+        shutdown); False if some are still due after ``timeout`` seconds."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._pending == 0, timeout)
 
 
 class GameService:
