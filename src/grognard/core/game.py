@@ -346,6 +346,22 @@ class Game:
             )
         return self.state.log[log_mark:]
 
+    def check(self, action: Any) -> None:
+        """Raise :class:`IllegalAction` as :meth:`apply` would refuse ``action`` before changing
+        anything (its form, the game being over, the side, then the step's own check); return
+        None when the action passes. The game is never changed."""
+        action = self._normalise(action)
+        cur = self.current()
+        if cur is None:
+            raise IllegalAction("core:game-over", "the game is over")
+        step, f = cur
+        side = action["side"]
+        if side not in self.state.sides:
+            raise IllegalAction("core:side", f"unknown side {side!r}")
+        if side not in step.actors(self, f):
+            raise IllegalAction(step.rule, f"{side} may not act now ({step.label(self, f)})")
+        step.check(self, f, action)
+
     def _normalise(self, action: Any) -> Action:
         if not isinstance(action, dict):
             raise IllegalAction("core:action", "an action must be a JSON object")

@@ -89,15 +89,19 @@ def new_token() -> str:
 _ID_CHARS = r"A-Za-z0-9_\-"
 
 
-def redact(text: str, hidden: Iterable[str]) -> str:
-    """Replace each hidden token (a hidden piece id) standing as a word by 'a hidden piece'."""
+def _hidden_pattern(hidden: Iterable[str]) -> re.Pattern[str] | None:
     toks = sorted((t for t in hidden if t), key=len, reverse=True)
-    if not toks or not text:
-        return text
-    pat = re.compile(
+    if not toks:
+        return None
+    return re.compile(
         f"(?<![{_ID_CHARS}])(?:" + "|".join(re.escape(t) for t in toks) + f")(?![{_ID_CHARS}])"
     )
-    return pat.sub("a hidden piece", text)
+
+
+def redact(text: str, hidden: Iterable[str]) -> str:
+    """Replace each hidden token (a hidden piece id) standing as a word by 'a hidden piece'."""
+    pat = _hidden_pattern(hidden) if text else None
+    return text if pat is None else pat.sub("a hidden piece", text)
 
 
 def redact_obj(obj: Any, hidden: Iterable[str]) -> Any:
@@ -108,6 +112,52 @@ def redact_obj(obj: Any, hidden: Iterable[str]) -> Any:
         return {redact(str(k), hidden): redact_obj(v, hidden) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
         return [redact_obj(v, hidden) for v in obj]
+    return obj
+
+
+def mask_unseen(obj: Any, hidden: Iterable[str]) -> tuple[Any, dict[str, str]]:
+    """``obj`` (a client's action) with each hidden token standing as a word in its strings, keys
+    and values, replaced by a fresh name that no piece has; and the map from those names back to
+    the tokens. The rules then answer a side naming a piece it may not see exactly as they answer
+    a name that belongs to no piece, and :func:`unmask` puts the side's own words back."""
+    pat = _hidden_pattern(hidden)
+    names: dict[str, str] = {}
+    if pat is None:
+        return obj, {}
+
+    def fresh(m: re.Match[str]) -> str:
+        tok = m.group(0)
+        for name, t in names.items():
+            if t == tok:
+                return name
+        name = f"unseen{secrets.token_hex(6)}"
+        names[name] = tok
+        return name
+
+    def walk(o: Any) -> Any:
+        if isinstance(o, str):
+            return pat.sub(fresh, o)
+        if isinstance(o, dict):
+            return {walk(str(k)): walk(v) for k, v in o.items()}
+        if isinstance(o, list | tuple):
+            return [walk(v) for v in o]
+        return o
+
+    return walk(obj), names
+
+
+def unmask(obj: Any, names: Mapping[str, str]) -> Any:
+    """Inverse of :func:`mask_unseen` on an answer: each fresh name back to the side's words."""
+    if not names:
+        return obj
+    if isinstance(obj, str):
+        for name, tok in names.items():
+            obj = obj.replace(name, tok)
+        return obj
+    if isinstance(obj, dict):
+        return {unmask(str(k), names): unmask(v, names) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [unmask(v, names) for v in obj]
     return obj
 
 
@@ -556,6 +606,7 @@ class GameService:
             if act["side"] != side:
                 raise Forbidden(f"this token acts for {side} only, not for {act['side']!r}")
             before = set(g.acting_sides())
+            self._check(g, side, act)
             try:
                 events = g.apply(act)
             except IllegalAction as err:
@@ -580,6 +631,24 @@ class GameService:
                 ),
                 "standing_applied": auto,
             }
+
+    def _check(self, g: Game, side: str, action: Mapping[str, Any]) -> None:
+        """Refuse ``action`` as the rules would if it is illegal now, judged with every name of a
+        piece ``side`` may not see replaced by a name no piece has (see :func:`mask_unseen`), so
+        the answer never tells whether a name belongs to a hidden piece. An action the rule code
+        cannot read at all (a list where it expects a name, ...) is refused as malformed."""
+        hidden = self.hidden(g, side)
+        masked, names = mask_unseen(dict(action), hidden)
+        try:
+            g.check(masked)
+        except IllegalAction as err:
+            raise Illegal(err.rule, unmask(redact(err.message, hidden), names)) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
+            log.warning("malformed action refused (%s: %s)", type(err).__name__, err)
+            raise ServiceError(
+                "malformed action: the rule system cannot read it (check the names and types"
+                " of its fields against the legal actions)"
+            ) from None
 
     def _persist(self, e: Entry) -> None:
         g = e.game
@@ -673,10 +742,14 @@ class GameService:
             act.setdefault("side", side)
             if act["side"] != side:
                 raise Forbidden(f"this token acts for {side} only")
+            self._check(g, side, act)
             try:
                 out = hooks.preview(g, act)
             except IllegalAction as err:
                 raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
+                log.warning("preview failed (%s: %s)", type(err).__name__, err)
+                raise ServiceError("the rule system cannot preview this action") from None
             return redact_obj(serial.to_jsonable(out), self.hidden(g, side))
 
     def reachable(self, game_id: str, side: str, pieces: list[str]) -> dict[str, Any]:
