@@ -19,6 +19,7 @@ from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError, UndoE
 from grognard.core.modifiers import Modifiers
 from grognard.core.sequence import Action, Step
 from grognard.core.state import Frame, GameState
+from grognard.core.text import surrogate_problem
 
 if TYPE_CHECKING:
     from grognard.board import Board
@@ -365,6 +366,9 @@ class Game:
     def _normalise(self, action: Any) -> Action:
         if not isinstance(action, dict):
             raise IllegalAction("core:action", "an action must be a JSON object")
+        bad_text = surrogate_problem(action)
+        if bad_text is not None:
+            raise IllegalAction("core:action", bad_text)
         if not isinstance(action.get("type"), str) or not action["type"]:
             raise IllegalAction("core:action", "an action needs a 'type' string")
         if not isinstance(action.get("side"), str):

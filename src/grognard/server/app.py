@@ -25,11 +25,13 @@ from fastapi import Body, FastAPI, Header, Request, WebSocket, WebSocketDisconne
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
 
 from grognard import __version__
+from grognard.core.text import surrogate_problem
 from grognard.server.db import Store
 from grognard.server.service import GameService, Illegal, ServiceError
 from grognard.server.standing import StandingOrders
@@ -85,6 +87,14 @@ class ActionBody(Strict):
         description="A legal action as listed in 'legal' (its 'side' may be omitted)"
     )
 
+    @field_validator("action")
+    @classmethod
+    def _text_only(cls, v: dict[str, Any]) -> dict[str, Any]:
+        bad = surrogate_problem(v, "action")
+        if bad is not None:
+            raise PydanticCustomError("lone_surrogate", bad)
+        return v
+
 
 class ReachBody(Strict):
     pieces: list[Annotated[str, Field(max_length=200)]] = Field(min_length=1, max_length=100)
@@ -102,6 +112,19 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody},
     409: {"model": ErrorBody, "description": "Illegal action (with the rule id) or a conflict"},
 }
+
+
+class SafeJSONResponse(JSONResponse):
+    """A JSON answer that always encodes: text that is not Unicode (a lone surrogate kept from
+    before such text was refused) is sent as a JSON escape instead of failing the answer."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(
+                content, ensure_ascii=True, allow_nan=False, indent=None, separators=(",", ":")
+            ).encode("ascii")
 
 
 class BodyLimit(BaseHTTPMiddleware):
@@ -216,6 +239,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
         lifespan=lifespan,
+        default_response_class=SafeJSONResponse,
     )
     app.state.service = service
     app.state.hub = hub
@@ -227,7 +251,7 @@ def create_app(
         body: dict[str, Any] = {"error": exc.code, "message": exc.message}
         if isinstance(exc, Illegal):
             body["rule"] = exc.rule
-        return JSONResponse(body, exc.status)
+        return SafeJSONResponse(body, exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -243,7 +267,9 @@ def create_app(
         text = "; ".join(
             f"{p['path']}: {p['message']}" if p["path"] else p["message"] for p in problems
         )
-        return JSONResponse({"error": "bad-request", "message": text, "problems": problems}, 422)
+        return SafeJSONResponse(
+            {"error": "bad-request", "message": text, "problems": problems}, 422
+        )
 
     def side_of(game_id: str, authorization: str | None) -> str:
         token = None
