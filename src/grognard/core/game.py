@@ -16,10 +16,10 @@ from grognard import __version__
 from grognard.core import serial
 from grognard.core.dice import DieSpec, roll_spec
 from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError, UndoError
+from grognard.core.inbound import problem
 from grognard.core.modifiers import Modifiers
 from grognard.core.sequence import Action, Step
 from grognard.core.state import Frame, GameState
-from grognard.core.text import surrogate_problem
 
 if TYPE_CHECKING:
     from grognard.board import Board
@@ -366,9 +366,9 @@ class Game:
     def _normalise(self, action: Any) -> Action:
         if not isinstance(action, dict):
             raise IllegalAction("core:action", "an action must be a JSON object")
-        bad_text = surrogate_problem(action)
-        if bad_text is not None:
-            raise IllegalAction("core:action", bad_text)
+        unusable = problem(action, "action")
+        if unusable is not None:
+            raise IllegalAction("core:action", unusable)
         if not isinstance(action.get("type"), str) or not action["type"]:
             raise IllegalAction("core:action", "an action needs a 'type' string")
         if not isinstance(action.get("side"), str):

@@ -27,11 +27,13 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
+from starlette.types import Scope
 
 from grognard import __version__
-from grognard.core.text import surrogate_problem
+from grognard.core.inbound import MAX_DEPTH, problem
 from grognard.server.db import Store
 from grognard.server.service import GameService, Illegal, ServiceError
 from grognard.server.standing import StandingOrders
@@ -41,6 +43,7 @@ log = logging.getLogger("grognard.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 256 * 1024
 WS_AUTH_SECONDS = 15
+CLIENT_SUFFIXES = (".html", ".js", ".css", ".svg", ".png")
 
 Scalar = str | int | float | bool
 Auth = Annotated[str | None, Header(description="Bearer TOKEN of one side")]
@@ -90,9 +93,9 @@ class ActionBody(Strict):
     @field_validator("action")
     @classmethod
     def _text_only(cls, v: dict[str, Any]) -> dict[str, Any]:
-        bad = surrogate_problem(v, "action")
+        bad = problem(v, "action")
         if bad is not None:
-            raise PydanticCustomError("lone_surrogate", bad)
+            raise PydanticCustomError("unusable", bad)
         return v
 
 
@@ -105,6 +108,19 @@ class ErrorBody(BaseModel):
     message: str
     rule: str | None = None
 
+
+HTTP_CODES = {
+    400: "bad-request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    411: "length-required",
+    413: "too-large",
+    415: "unsupported-media-type",
+    422: "bad-request",
+}
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody},
@@ -142,6 +158,19 @@ class BodyLimit(BaseHTTPMiddleware):
                 {"error": "too-large", "message": f"request body over {MAX_BODY} bytes"}, 413
             )
         return await call_next(request)
+
+
+class ClientAssets(StaticFiles):
+    """The browser client's files (:data:`CLIENT_SUFFIXES`) and nothing else of the folder (its
+    ``__init__.py``, caches, hidden files answer 404)."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        name = Path(path)
+        if name.suffix not in CLIENT_SUFFIXES or any(
+            part.startswith((".", "_")) for part in name.parts
+        ):
+            raise StarletteHTTPException(404, "Not Found")
+        return await super().get_response(path, scope)
 
 
 class SecurityHeaders(BaseHTTPMiddleware):
@@ -253,6 +282,32 @@ def create_app(
             body["rule"] = exc.rule
         return SafeJSONResponse(body, exc.status)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        cause = exc.__cause__
+        if exc.status_code == 400 and isinstance(cause, UnicodeDecodeError | RecursionError):
+            # the body could not be parsed: bytes that are not UTF-8, or JSON nested so deeply
+            # that the parser gave up
+            message = (
+                f"the body is not UTF-8 text (byte {cause.start})"
+                if isinstance(cause, UnicodeDecodeError)
+                else f"the body's JSON is nested more than {MAX_DEPTH} levels deep"
+            )
+            return SafeJSONResponse(
+                {
+                    "error": "bad-request",
+                    "message": message,
+                    "problems": [{"path": "", "message": message}],
+                },
+                422,
+            )
+        code = HTTP_CODES.get(exc.status_code, "bad-request" if exc.status_code < 500 else "error")
+        return SafeJSONResponse(
+            {"error": code, "message": str(exc.detail)},
+            exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
+
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = []
@@ -263,6 +318,11 @@ def create_app(
                 if err.get("type") == "extra_forbidden"
                 else err.get("msg", "invalid")
             )
+            if err.get("type") == "json_invalid":
+                where = err.get("loc", ("body", "?"))[-1]
+                msg = f"the body is not JSON ({err.get('ctx', {}).get('error')}, at character"
+                msg += f" {where})"
+                loc = ""
             problems.append({"path": loc, "message": msg})
         text = "; ".join(
             f"{p['path']}: {p['message']}" if p["path"] else p["message"] for p in problems
@@ -439,7 +499,7 @@ def create_app(
                 await hub.broadcast(game_id)
 
     # ------------------------------------------------------------------ the browser client
-    app.mount("/static", StaticFiles(directory=str(WEB_DIR)), name="static")
+    app.mount("/static", ClientAssets(directory=str(WEB_DIR)), name="static")
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
