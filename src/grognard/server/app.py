@@ -47,6 +47,19 @@ CLIENT_SUFFIXES = (".html", ".js", ".css", ".svg", ".png")
 
 Scalar = str | int | float | bool
 Auth = Annotated[str | None, Header(description="Bearer TOKEN of one side")]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=200,
+        pattern=r"^[\x21-\x7e]+$",
+        description=(
+            "A key of the client's choice (1-200 visible ASCII characters), new for each action:"
+            " the same action sent again with the same key is applied once"
+        ),
+    ),
+]
 
 
 # ============================================================================ request models
@@ -404,11 +417,17 @@ def create_app(
         return st
 
     @app.post("/api/games/{game_id}/actions", tags=["game"], responses=ERRORS)
-    async def act(game_id: str, body: ActionBody, authorization: Auth = None) -> dict[str, Any]:
+    async def act(
+        game_id: str,
+        body: ActionBody,
+        authorization: Auth = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> dict[str, Any]:
         """Apply one action for the token's side. Illegal actions answer 409 with the rule id and
-        change nothing."""
+        change nothing. With an ``Idempotency-Key``, a retry of an action already applied answers
+        ``repeated`` with its number and applies nothing."""
         side = await run(side_of, game_id, authorization)
-        res = await run(service.act, game_id, side, body.action)
+        res = await run(service.act, game_id, side, body.action, idempotency_key)
         await hub.broadcast(game_id)
         return res
 

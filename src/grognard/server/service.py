@@ -594,9 +594,16 @@ class GameService:
         return data
 
     # ================================================================== acting
-    def act(self, game_id: str, side: str, action: Mapping[str, Any]) -> dict[str, Any]:
+    def act(
+        self, game_id: str, side: str, action: Mapping[str, Any], key: str | None = None
+    ) -> dict[str, Any]:
         """Apply ``action`` for ``side``; then any standing orders that now apply. Persist each
-        one."""
+        one.
+
+        With an idempotency ``key``, an action that ``side`` already sent with the same key is
+        not applied again: the answer names the stored action (``repeated``); the same key with
+        another action is a conflict.
+        """
         e = self.entry(game_id)
         with e.lock:
             g = e.game
@@ -605,13 +612,17 @@ class GameService:
                 act["side"] = side
             if act["side"] != side:
                 raise Forbidden(f"this token acts for {side} only, not for {act['side']!r}")
+            if key is not None:
+                stored = self.store.action_by_key(game_id, side, key)
+                if stored is not None:
+                    return self._repeated(stored, act, key)
             before = set(g.acting_sides())
             self._check(g, side, act)
             try:
                 events = g.apply(act)
             except IllegalAction as err:
                 raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
-            self._persist(e)
+            self._persist(e, key)
             own = [
                 ev
                 for ev in events
@@ -650,13 +661,24 @@ class GameService:
                 " of its fields against the legal actions)"
             ) from None
 
-    def _persist(self, e: Entry) -> None:
+    @staticmethod
+    def _repeated(stored: Mapping[str, Any], action: Mapping[str, Any], key: str) -> dict[str, Any]:
+        """The answer to an action sent again with the idempotency key of stored action ``n``."""
+        n = int(stored["n"])
+        if serial.canonical(json.loads(stored["action"])) != serial.canonical(action):
+            raise Conflict(
+                f"this Idempotency-Key ({key!r}) was sent with another action (action {n});"
+                " use a new key for a new action"
+            )
+        return {"ok": True, "seq": n, "repeated": True, "events": [], "standing_applied": 0}
+
+    def _persist(self, e: Entry, key: str | None = None) -> None:
         g = e.game
         n = len(g.actions)
         action = serial.to_jsonable(g.actions[-1])
         try:
             self.store.append_action(
-                e.row.id, n, action["side"], action, g.state_hash(), self._status(g)
+                e.row.id, n, action["side"], action, g.state_hash(), self._status(g), key
             )
         except BaseException:
             # The in-memory game is ahead of the database: drop it so the next use replays from
