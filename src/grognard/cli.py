@@ -73,19 +73,9 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def _load_save(path: str, allow_data_change: bool = False) -> Any:
-    from grognard.core.errors import GrognardError, SaveError
-    from grognard.core.game import Game
+    from grognard.core.savefile import load_save
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise SaveError(f"{path}: cannot read: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise SaveError(f"{path}: not JSON ({e})") from None
-    try:
-        return Game.load(data, allow_data_change=allow_data_change)
-    except GrognardError as e:
-        raise SaveError(f"{path}: {e}") from None
+    return load_save(path, allow_data_change=allow_data_change)
 
 
 def _save_text(game: Any) -> str:
@@ -261,15 +251,11 @@ def cmd_record(a: argparse.Namespace) -> int:
 
 def cmd_replay(a: argparse.Namespace) -> int:
     from grognard.core.errors import GrognardError, ReplayMismatch
-    from grognard.core.game import Game
+    from grognard.core.savefile import load_game, read_save
 
     try:
-        data = json.loads(Path(a.record).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        _err(f"{a.record}: cannot read record: {e}")
-        return EXIT_INVALID
-    try:
-        g = Game.load(data, check=True, allow_data_change=a.allow_data_change)
+        data = read_save(a.record)
+        g = load_game(data, check=True, allow_data_change=a.allow_data_change)
     except ReplayMismatch as e:
         if a.json:
             _print_json(
