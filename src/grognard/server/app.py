@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -35,13 +36,15 @@ from starlette.types import Scope
 from grognard import __version__
 from grognard.core.inbound import MAX_DEPTH, problem
 from grognard.server.db import Store
-from grognard.server.service import GameService, Illegal, ServiceError
+from grognard.server.keys import default_key_file, load_or_create_key
+from grognard.server.service import GameService, Illegal, Malformed, ServiceError
 from grognard.server.standing import StandingOrders
 
 log = logging.getLogger("grognard.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 256 * 1024
+MAX_IMPORT = 16 * 1024 * 1024
 WS_AUTH_SECONDS = 15
 CLIENT_SUFFIXES = (".html", ".js", ".css", ".svg", ".png")
 
@@ -112,6 +115,13 @@ class ActionBody(Strict):
         return v
 
 
+class ImportBody(Strict):
+    save: dict[str, Any] = Field(
+        description="A save or record this server signed (GET /api/games/{id}/record)"
+    )
+    hotseat: bool = Field(default=False, description="Both sides play in one browser")
+
+
 class ReachBody(Strict):
     pieces: list[Annotated[str, Field(max_length=200)]] = Field(min_length=1, max_length=100)
 
@@ -157,8 +167,8 @@ class SafeJSONResponse(JSONResponse):
 
 
 class BodyLimit(BaseHTTPMiddleware):
-    """Refuse request bodies larger than :data:`MAX_BODY` (or of unknown length) before reading
-    them."""
+    """Refuse request bodies larger than :data:`MAX_BODY` (:data:`MAX_IMPORT` for an imported
+    save), or of unknown length, before reading them."""
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         if "chunked" in request.headers.get("transfer-encoding", "").lower():
@@ -166,9 +176,10 @@ class BodyLimit(BaseHTTPMiddleware):
                 {"error": "length-required", "message": "send a Content-Length"}, 411
             )
         size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        limit = MAX_IMPORT if request.url.path == "/api/games/import" else MAX_BODY
+        if size is not None and (not size.isdigit() or int(size) > limit):
             return JSONResponse(
-                {"error": "too-large", "message": f"request body over {MAX_BODY} bytes"}, 413
+                {"error": "too-large", "message": f"request body over {limit} bytes"}, 413
             )
         return await call_next(request)
 
@@ -259,10 +270,18 @@ def create_app(
     notify_cmd: str | None = None,
     cache_size: int = 32,
     allow_data_change: bool = False,
+    key_file: str | Path | None = None,
 ) -> FastAPI:
-    """Build the server application around a database file."""
+    """Build the server application around a database file and the key signing its saves
+    (``key_file``, by default ``DB.key`` beside the database; created if missing)."""
+    if key_file is None and str(db_path) == ":memory:":
+        key = secrets.token_bytes(32)  # a database that lives in memory: so does its key
+    else:
+        key = load_or_create_key(key_file or default_key_file(db_path))
     store = Store(db_path)
-    service = GameService(store, scenario_dirs or [], cache_size, notify_cmd, allow_data_change)
+    service = GameService(
+        store, scenario_dirs or [], cache_size, notify_cmd, allow_data_change, key
+    )
     hub = Hub(service)
 
     @contextlib.asynccontextmanager
@@ -293,6 +312,8 @@ def create_app(
         body: dict[str, Any] = {"error": exc.code, "message": exc.message}
         if isinstance(exc, Illegal):
             body["rule"] = exc.rule
+        if isinstance(exc, Malformed):
+            body["problems"] = [{"path": exc.path, "message": exc.message}]
         return SafeJSONResponse(body, exc.status)
 
     @app.exception_handler(StarletteHTTPException)
@@ -379,6 +400,24 @@ def create_app(
         return CreatedGame(
             game=game_id,
             scenario=body.scenario,
+            hotseat=body.hotseat,
+            sides={
+                s: SeatLink(token=t, link=f"{base}/#/game/{game_id}?t={t}")
+                for s, t in tokens.items()
+            },
+        )
+
+    @app.post("/api/games/import", tags=["lobby"], responses=ERRORS, status_code=201)
+    async def import_save(body: ImportBody, request: Request) -> CreatedGame:
+        """Start a game from a save or record this server signed (the record of a finished
+        game); saves it did not sign, or changed since, are refused. New tokens for every
+        side."""
+        game_id, tokens = await run(service.import_game, body.save, body.hotseat)
+        base = str(request.base_url).rstrip("/")
+        row = service.store.game(game_id)
+        return CreatedGame(
+            game=game_id,
+            scenario=row.scenario_id if row else "",
             hotseat=body.hotseat,
             sides={
                 s: SeatLink(token=t, link=f"{base}/#/game/{game_id}?t={t}")

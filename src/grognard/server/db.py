@@ -20,7 +20,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -247,8 +247,14 @@ class Store:
             return list(self.conn.execute(sql, params))
 
     # ------------------------------------------------------------------ games
-    def create_game(self, row: GameRow, seats: dict[str, str]) -> None:
-        """Store a new game and the hashed token of each side."""
+    def create_game(
+        self,
+        row: GameRow,
+        seats: dict[str, str],
+        actions: Sequence[tuple[str, dict[str, Any], str]] = (),
+    ) -> None:
+        """Store a new game, the hashed token of each side and (for an imported game) its
+        actions so far, ``(side, action, state hash after it)`` each, in one transaction."""
         with self.tx() as c:
             c.execute(
                 "INSERT INTO games (id, scenario_id, title, ruleset, scenario_source,"
@@ -277,6 +283,12 @@ class Store:
                 c.execute(
                     "INSERT INTO seats (game_id, side, token_hash) VALUES (?,?,?)",
                     (row.id, side, token_hash),
+                )
+            for n, (side, action, state_hash) in enumerate(actions, start=1):
+                c.execute(
+                    "INSERT INTO actions (game_id, n, side, action, state_hash, created) VALUES"
+                    " (?,?,?,?,?,?)",
+                    (row.id, n, side, json.dumps(action, sort_keys=True), state_hash, row.created),
                 )
 
     def game(self, game_id: str) -> GameRow | None:

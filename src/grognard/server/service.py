@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grognard.core import serial
-from grognard.core.errors import GrognardError, IllegalAction, UndoError
+from grognard.core import savefile, serial
+from grognard.core.errors import GrognardError, IllegalAction, SaveError, UndoError
 from grognard.core.game import SAVE_SCHEMA, Game
 from grognard.server import hooks, standing
 from grognard.server.db import GameRow, Store
@@ -65,6 +65,17 @@ class Forbidden(ServiceError):
 class Conflict(ServiceError):
     status = 409
     code = "conflict"
+
+
+class Malformed(ServiceError):
+    """A request whose content has the wrong form (answered like a validation error: 422)."""
+
+    status = 422
+    code = "bad-request"
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class Illegal(ServiceError):
@@ -259,8 +270,10 @@ class GameService:
         cache_size: int = 32,
         notify_cmd: str | None = None,
         allow_data_change: bool = False,
+        key: bytes | None = None,
     ) -> None:
         self.store = store
+        self.key = key or secrets.token_bytes(32)
         self.scenario_dirs = [Path(d) for d in scenario_dirs]
         self.cache_size = max(1, int(cache_size))
         self.notify = Notifier(notify_cmd)
@@ -798,4 +811,64 @@ class GameService:
                 raise Forbidden(
                     "the game record (with every side's actions) is available once the game is over"
                 )
-            return serial.to_jsonable(e.game.record())
+            return self.sign(serial.to_jsonable(e.game.record()))
+
+    # ================================================================== signed saves
+    def sign(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """``data`` (a save or record) signed with this server's key."""
+        return savefile.sign(data, self.key)
+
+    def import_game(self, data: Any, hotseat: bool = False) -> tuple[str, dict[str, str]]:
+        """Start a game from a save or record this server signed (see :meth:`record`), replayed
+        with every recorded hash checked; return its id and one fresh token per side."""
+        try:
+            savefile.check_save(data)
+        except SaveError as err:
+            raise Malformed("save", f"save: {err}") from None
+        try:
+            savefile.verify(data, self.key)
+        except SaveError as err:
+            raise Forbidden(str(err)) from None
+        start = {**data, "actions": [], "checkpoints": data["checkpoints"][:1], "state_hash": ""}
+        want = {int(c["after"]): str(c["hash"]) for c in data["checkpoints"]}
+        try:
+            g = savefile.load_game(start, allow_data_change=self.allow_data_change)
+            stored: list[tuple[str, dict[str, Any], str]] = []
+            for i, a in enumerate(data["actions"], start=1):
+                try:
+                    g.apply(a)
+                except IllegalAction as err:
+                    raise SaveError(f"action {i} is illegal on replay: {err}") from None
+                h = g.state_hash()
+                if want.get(i, h) != h:
+                    raise SaveError(f"the replay diverged at action {i} (turn {g.turn_label()})")
+                stored.append((a["side"], serial.to_jsonable(g.actions[-1]), h))
+            if g.state_hash() != data["state_hash"]:
+                raise SaveError("the replay does not reach the save's final state_hash")
+        except GrognardError as err:
+            raise Conflict(f"the save cannot be imported: {err}") from None
+        rec = g.record()
+        game_id = secrets.token_hex(8)
+        now = time.time()
+        row = GameRow(
+            id=game_id,
+            scenario_id=g.scenario.id,
+            title=g.scenario.title,
+            ruleset=rec["ruleset"],
+            scenario_source=rec["scenario_source"],
+            scenario_file=rec["scenario_file"],
+            scenario_hash=rec["scenario_hash"],
+            data_hash=rec["data_hash"],
+            table_overrides=rec["table_overrides"],
+            options=rec["options"],
+            seed=rec["seed"],
+            sides=list(g.state.sides),
+            created=now,
+            hotseat=hotseat,
+            updated=now,
+            status=self._status(g),
+        )
+        tokens = {side: new_token() for side in g.state.sides}
+        self.store.create_game(row, {s: hash_token(t) for s, t in tokens.items()}, stored)
+        self._put(Entry(row, g))
+        return game_id, tokens
