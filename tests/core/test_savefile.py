@@ -73,7 +73,7 @@ MUTATIONS: list[tuple[str, Mutation, str]] = [
     (
         "the scenario text changed",
         lambda s: s.update(scenario_source=s["scenario_source"] + "\n# edited\n"),
-        "does not match its recorded hash",
+        "scenario_source: the scenario text does not match its recorded scenario_hash",
     ),
 ]
 

@@ -34,7 +34,7 @@ def test_a_printed_value_out_of_range_is_refused() -> None:
 
 def test_an_lgg_value_code_must_be_a_string() -> None:
     msg = refused("lgg-tutorial", 'code = "84-9-4"', "code = false")
-    assert "attrs.code: must be the printed value code as a string, not False" in msg
+    assert "attrs.code: must be a string, not False" in msg
 
 
 def test_a_misspelt_key_in_a_free_form_table_is_refused() -> None:
@@ -69,3 +69,36 @@ def test_a_scenario_file_cut_short_of_its_pieces_is_refused(tmp_path: Path) -> N
 def test_a_map_over_the_limit_is_refused_before_it_is_built() -> None:
     msg = refused("gw-tutorial", "cols = [1, 12]", "cols = [1, 200000]")
     assert f"the limit is {MAX_HEXES:,} hexes" in msg and "maps[0]" in msg
+
+
+@pytest.mark.parametrize(
+    ("scenario_id", "old", "new", "said"),
+    [
+        (
+            "gw-tutorial",
+            "attack = 8, defense = 11",
+            "attack = nan, defense = 11",
+            "nan is not a number",
+        ),
+        (
+            "marne-1914",
+            "attrs = { amount = 2 }",
+            "attrs = { amount = 9223372036854775808 }",
+            "out of range (1..99)",
+        ),
+        (
+            "marne-1914",
+            'attrs = { size = "division" }',
+            "attrs = { size = { x = 1 } }",
+            "attrs.size: must be a string",
+        ),
+        ("marne-1914", "equ = 4, res = 6", "equ = 4, res = []", "params.res: must be an integer"),
+        ("lgg-tutorial", 'army = "DE-2", arm', 'army = ["a"], arm', "attrs.army: must be a string"),
+    ],
+)
+def test_values_found_by_fuzzing_are_refused_by_validation(
+    scenario_id: str, old: str, new: str, said: str
+) -> None:
+    """Each passed validation and then broke the game's set-up (a NaN printed value, 2**63 Res
+    Pts, a table or a list where the rule code reads a name or a number)."""
+    assert said in refused(scenario_id, old, new)

@@ -26,6 +26,7 @@ from grognard.core import serial
 from grognard.core.errors import GrognardError, SaveError
 from grognard.core.game import SAVE_SCHEMA, Game
 from grognard.core.inbound import InboundError, parse_json, problem
+from grognard.scenario.loader import ScenarioError
 
 FORMATS = ("grognard-save", "grognard-record")
 SIGNATURE_ALG = "HMAC-SHA256"
@@ -208,6 +209,12 @@ def check_save(data: Any) -> None:
     bad = _checkpoints(data["checkpoints"], len(data["actions"]))
     if bad is not None:
         raise SaveError(f"checkpoints{'' if bad.startswith('[') else ': '}{bad}")
+    text_hash = hashlib.sha256(data["scenario_source"].encode("utf-8", "surrogatepass")).hexdigest()
+    if not hmac.compare_digest(text_hash, data["scenario_hash"]):
+        raise SaveError(
+            "scenario_source: the scenario text does not match its recorded scenario_hash (it"
+            " was changed after the game was saved)"
+        )
     unusable = problem(data)
     if unusable is not None:
         raise SaveError(unusable)
@@ -239,6 +246,10 @@ def load_game(data: Mapping[str, Any], check: bool = True, allow_data_change: bo
     """Rebuild the game of a checked save (:func:`check_save`); a failure is a GrognardError."""
     try:
         return Game.load(data, check=check, allow_data_change=allow_data_change)
+    except ScenarioError as e:
+        first = f"{e.problems[0][0]}: {e.problems[0][1]}" if e.problems else str(e)
+        more = f" (and {len(e.problems) - 1} more)" if len(e.problems) > 1 else ""
+        raise SaveError(f"scenario_source: the scenario does not validate: {first}{more}") from None
     except GrognardError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:

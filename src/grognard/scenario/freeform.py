@@ -9,12 +9,14 @@ naming the table and the key (with the closest declared key), so a typo such as 
 refused. A kind of table the rule system does not declare is not checked.
 
 Kinds of table: ``nation``, ``hexside``, ``place``, ``network``, ``area``, ``box``, ``piece``
-(a piece's ``attrs``), ``face`` (the values of each face of a piece) and ``turn``.
+(a piece's ``attrs``), ``face`` (the values of each face of a piece), ``turn`` and ``schedule``
+(the ``params`` of a schedule entry).
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -22,7 +24,18 @@ from typing import Any
 
 from grognard.scenario.schema import ScenarioFile
 
-KINDS = ("nation", "hexside", "place", "network", "area", "box", "piece", "face", "turn")
+KINDS = (
+    "nation",
+    "hexside",
+    "place",
+    "network",
+    "area",
+    "box",
+    "piece",
+    "face",
+    "turn",
+    "schedule",
+)
 
 
 @dataclass(frozen=True)
@@ -51,6 +64,8 @@ class Key:
         if isinstance(v, int | float):
             if not ("number" in self.types or ("int" in self.types and isinstance(v, int))):
                 return self._expected(v)
+            if not math.isfinite(v):
+                return f"{v} is not a number"
             if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
                 return f"{v} is out of range ({_num(self.lo)}..{_num(self.hi)})"
             return None
@@ -105,6 +120,9 @@ def Nation() -> Key:
 
 
 ANY = Key(("any",))
+# declared as a key: the other keys of the table are allowed with any value (the rule system
+# checks them elsewhere); only the keys named are checked here
+OTHERS = "*"
 
 
 def tables(data: ScenarioFile) -> Iterator[tuple[str, str, Mapping[str, Any]]]:
@@ -127,6 +145,8 @@ def tables(data: ScenarioFile) -> Iterator[tuple[str, str, Mapping[str, Any]]]:
             yield "face", f"pieces[{i}].faces.{face}", values
     for i, t in enumerate(data.turns):
         yield "turn", f"turns[{i}].attrs", t.attrs
+    for i, e in enumerate(data.schedule):
+        yield "schedule", f"schedule[{i}].params", e.params
 
 
 def check(data: ScenarioFile, declared: Mapping[str, Mapping[str, Key]]) -> list[tuple[str, str]]:
@@ -138,11 +158,11 @@ def check(data: ScenarioFile, declared: Mapping[str, Mapping[str, Key]]) -> list
         if keys is None:
             continue
         for k, v in table.items():
-            spec = keys.get(k)
+            spec = keys.get(k, keys.get(OTHERS))
             if spec is None:
                 near = difflib.get_close_matches(k, list(keys), n=1)
                 hint = f"; did you mean {near[0]!r}?" if near else ""
-                known = ", ".join(sorted(keys)) or "none"
+                known = ", ".join(sorted(k for k in keys if k != OTHERS)) or "none"
                 problems.append((f"{path}.{k}", f"unknown key{hint} (known: {known})"))
                 continue
             bad = spec.problem(v, data.nations)

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from grognard.rulesets.greatwar import calendar, catalogue, nations
 from grognard.rulesets.greatwar.rail import GAUGES
 from grognard.rulesets.greatwar.units import SIZES_CADRE, SUPPORT_INDICATORS
-from grognard.scenario.freeform import ANY, Bool, Int, Key, Str
+from grognard.scenario.freeform import ANY, OTHERS, Bool, Int, Key, Str
 
 if TYPE_CHECKING:
     from grognard.scenario.model import Scenario
@@ -400,6 +400,31 @@ FREE_FORM_KEYS: dict[str, dict[str, Key]] = {
         "gunnery": _VALUE,
         "size": ANY,
         "type": ANY,
+    },
+    # which attributes a piece may carry is checked by check_scenario; their types here
+    "piece": {
+        "size": Str(),
+        "support": Str(),
+        "contingent": Str(),
+        "net": Str(),
+        "division": Str(),
+        "amount": Int(1, 99),  # Res Pts of a marker: one piece each at set-up (OT 11G)
+        OTHERS: ANY,
+    },
+    # the params of schedule entries (production, rail capacity, orders of battle)
+    "schedule": {
+        "side": Str(),
+        "command": Str(),
+        "net": Str(),
+        "by": Str(),
+        "from": Str(),
+        "man": Key(("table",)),
+        "equ": Key(("number",), 0, 999),
+        "res": Int(0, 999),
+        "amount": Key(("number",), 0, 999),
+        "hexes": Key(("list",)),
+        "match": Key(("table",)),
+        OTHERS: ANY,
     },
     "place": {
         "size": Str("great", "major", "standard", "minor", "marginal"),

@@ -92,10 +92,6 @@ def check_pieces(sc: Scenario) -> list[tuple[str, str]]:
                     (f"{path}.attrs.{key}", f"{pd.attrs[key]!r} is not one of {', '.join(vals)}")
                 )
         code = pd.attrs.get("code")
-        if code is not None and not isinstance(code, str):
-            problems.append(
-                (f"{path}.attrs.code", f"must be the printed value code as a string, not {code!r}")
-            )
         if pd.type == "corps" and isinstance(code, str) and "full" in pd.faces:
             try:
                 parsed = parse_value_code(code)

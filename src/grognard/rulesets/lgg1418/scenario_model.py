@@ -29,7 +29,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from grognard.scenario.freeform import ANY, Bool, Int, Key, Str
+from grognard.scenario.freeform import ANY, OTHERS, Bool, Int, Key, Str
 
 Side = Literal["Central Powers", "Entente"]
 FrontName = Literal["West", "East"]
@@ -137,6 +137,21 @@ def free_form_keys(nations: tuple[str, ...]) -> dict[str, dict[str, Key]]:
             "vn_kind": Str("normal", "objective"),
             "symbol": ANY,
             "naval": ANY,
+        },
+        # the attributes each counter type may carry are checked against the catalogue
+        "piece": {
+            "army": Str(),
+            "attached": Str(),
+            "garrison": Str(),
+            "code": Str(),
+            "arm": Str(),
+            "morale": Str(),
+            "size": Str(),
+            "category": Str(),
+            "coastal": Bool(),
+            "spends_no_munitions": Bool(),
+            "command_exempt": Key(("list",)),
+            OTHERS: ANY,
         },
         "area": {"nation": nation, "zone": Str()},
         "network": {"capacity": Int(0, 99)},
