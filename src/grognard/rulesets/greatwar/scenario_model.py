@@ -386,6 +386,7 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
 
 # ====================================================================== free-form tables
 _VALUE = Key(("number",), 0, 99)
+_POINTS = r"-?\d+(?:\.\d+|/\d+)?"  # points written as text: "1.5", "3/2"
 # What the free-form tables of a Great War scenario may hold (see grognard.scenario.freeform);
 # piece attributes and the names of printed values are checked by check_scenario above, the
 # turn track's weather by weather.check_turn_weather.
@@ -418,10 +419,10 @@ FREE_FORM_KEYS: dict[str, dict[str, Key]] = {
         "net": Str(),
         "by": Str(),
         "from": Str(),
-        "man": Key(("table",)),
-        "equ": Key(("number",), 0, 999),
-        "res": Int(0, 999),
-        "amount": Key(("number",), 0, 999),
+        "man": Key(("table", "number", "str"), -999, 999, pattern=_POINTS),
+        "equ": Key(("number", "str"), -999, 999, pattern=_POINTS),
+        "res": Key(("int", "str"), -999, 999, pattern=r"-?\d+"),
+        "amount": Key(("number", "str"), -999, 999, pattern=_POINTS),
         "hexes": Key(("list",)),
         "match": Key(("table",)),
         OTHERS: ANY,
