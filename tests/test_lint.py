@@ -1,5 +1,6 @@
 """The whole project stays ruff clean (the configuration is in pyproject.toml)."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -28,3 +29,16 @@ def test_ruff_format_is_clean() -> None:
         text=True,
     )
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_tests_run_the_command_line_through_this_python() -> None:
+    """Tests run ``sys.executable -m grognard.cli``, never a bare ``grognard``: the command is not
+    on PATH when the suite runs as ``.venv/bin/python -m pytest`` without activating the venv."""
+    bare = re.compile(r"""\[\s*["']grognard["']\s*,""")
+    found = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in sorted((ROOT / "tests").rglob("*.py"))
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1)
+        if bare.search(line)
+    ]
+    assert not found, "bare 'grognard' command in: " + ", ".join(found)

@@ -17,6 +17,7 @@ from grognard import __version__
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_ILLEGAL = 2
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command killed by it
 
 
 def _load_plugins() -> None:
@@ -73,19 +74,9 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def _load_save(path: str, allow_data_change: bool = False) -> Any:
-    from grognard.core.errors import GrognardError, SaveError
-    from grognard.core.game import Game
+    from grognard.core.savefile import load_save
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise SaveError(f"{path}: cannot read: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise SaveError(f"{path}: not JSON ({e})") from None
-    try:
-        return Game.load(data, allow_data_change=allow_data_change)
-    except GrognardError as e:
-        raise SaveError(f"{path}: {e}") from None
+    return load_save(path, allow_data_change=allow_data_change)
 
 
 def _save_text(game: Any) -> str:
@@ -195,17 +186,38 @@ def cmd_show(a: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _numbered(g: Any) -> list[tuple[int, str, dict[str, Any]]]:
+    """Every legal action of the sides to act, numbered from 1 in the order ``actions`` lists
+    them (each acting side in turn): the numbers ``do SAVE N`` takes."""
+    out = []
+    for s in g.acting_sides():
+        for act in g.legal_actions(s):
+            out.append((len(out) + 1, s, act))
+    return out
+
+
 def cmd_actions(a: argparse.Namespace) -> int:
     g = _load_save(a.save, a.allow_data_change)
-    sides = [a.side] if a.side else g.acting_sides()
-    out = {s: g.legal_actions(s) for s in sides}
+    if a.side is not None and a.side not in g.state.sides:
+        _err(f"unknown side {a.side!r} (sides: {', '.join(g.state.sides)})")
+        return EXIT_INVALID
     if a.json:
-        _print_json({"acting": g.acting_sides(), "actions": out})
-    else:
-        for s, acts in out.items():
+        sides = [a.side] if a.side else g.acting_sides()
+        _print_json({"acting": g.acting_sides(), "actions": {s: g.legal_actions(s) for s in sides}})
+        return EXIT_OK
+    listed = [row for row in _numbered(g) if a.side is None or row[1] == a.side]
+    if not listed:
+        who = a.side or ", ".join(g.acting_sides())
+        print(f"no legal action for {who}" if who else "the game is over: no side acts")
+        return EXIT_OK
+    width = len(str(listed[-1][0]))
+    side = None
+    for n, s, act in listed:
+        if s != side:
+            side = s
             print(f"{s}:")
-            for act in acts:
-                print("  " + json.dumps(act, sort_keys=True))
+        print(f"  {n:>{width}}. {g.ruleset.describe_action(g, act)}")
+    print("(do SAVE N applies action N; --json lists the actions as data)")
     return EXIT_OK
 
 
@@ -213,11 +225,25 @@ def cmd_do(a: argparse.Namespace) -> int:
     from grognard.core.errors import IllegalAction
 
     g = _load_save(a.save, a.allow_data_change)
-    try:
-        action = json.loads(a.action)
-    except json.JSONDecodeError as e:
-        _err(f"illegal: the action is not JSON ({e}) [core:action]")
-        return EXIT_ILLEGAL
+    if a.action.strip().isdigit():
+        listed = _numbered(g)
+        k = int(a.action)
+        if not 1 <= k <= len(listed):
+            _err(
+                f"illegal: no action {k}: 'grognard actions' lists"
+                f" {f'1 to {len(listed)}' if listed else 'none'} now [core:action]"
+            )
+            return EXIT_ILLEGAL
+        action: Any = dict(listed[k - 1][2])
+    else:
+        try:
+            action = json.loads(a.action)
+        except json.JSONDecodeError as e:
+            _err(f"illegal: the action is neither a number nor JSON ({e}) [core:action]")
+            return EXIT_ILLEGAL
+        except RecursionError:
+            _err("illegal: the action is nested too deeply [core:action]")
+            return EXIT_ILLEGAL
     if isinstance(action, dict) and "side" not in action and len(g.acting_sides()) == 1:
         action["side"] = g.acting_sides()[0]
     try:
@@ -261,15 +287,11 @@ def cmd_record(a: argparse.Namespace) -> int:
 
 def cmd_replay(a: argparse.Namespace) -> int:
     from grognard.core.errors import GrognardError, ReplayMismatch
-    from grognard.core.game import Game
+    from grognard.core.savefile import load_game, read_save
 
     try:
-        data = json.loads(Path(a.record).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        _err(f"{a.record}: cannot read record: {e}")
-        return EXIT_INVALID
-    try:
-        g = Game.load(data, check=True, allow_data_change=a.allow_data_change)
+        data = read_save(a.record)
+        g = load_game(data, check=True, allow_data_change=a.allow_data_change)
     except ReplayMismatch as e:
         if a.json:
             _print_json(
@@ -485,17 +507,21 @@ def build_parser() -> argparse.ArgumentParser:
     allow(s)
     s.set_defaults(fn=cmd_show)
 
-    s = verb("actions", "list the legal actions now")
+    s = verb("actions", "list the legal actions now, numbered (do SAVE N applies number N)")
     s.add_argument("save")
-    s.add_argument("--side")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--side", help="only this side's actions (numbered as in the full list)")
+    s.add_argument("--json", action="store_true", help="the actions as JSON data")
     allow(s)
     s.set_defaults(fn=cmd_actions)
 
     s = verb("do", "apply one action (JSON) to a saved game; the save is rewritten atomically")
     s.add_argument("save")
     s.add_argument(
-        "action", help='the action as JSON, e.g. \'{"type": "end-phase", "side": "Blue"}\''
+        "action",
+        help=(
+            "the action's number in the 'grognard actions' list, or the action as JSON, e.g."
+            ' \'{"type": "end-phase", "side": "Blue"}\''
+        ),
     )
     s.add_argument("--json", action="store_true")
     allow(s)
@@ -600,6 +626,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INVALID
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (``grognard show SAVE | head``): stop quietly, and send what is
+        # still buffered nowhere so the interpreter's final flush does not fail again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

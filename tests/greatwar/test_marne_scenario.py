@@ -5,6 +5,7 @@ stacking, RE sizes, ownership, victory points)."""
 from __future__ import annotations
 
 import subprocess
+import sys
 from collections import Counter
 from functools import cache
 
@@ -45,7 +46,7 @@ def named(g: Game, name: str) -> int:
 
 def test_marne_validates_with_the_cli() -> None:
     out = subprocess.run(
-        ["grognard", "validate", scenario().source_name],
+        [sys.executable, "-m", "grognard.cli", "validate", scenario().source_name],
         capture_output=True,
         text=True,
         check=False,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 from grognard.core.game import Game
@@ -86,7 +87,7 @@ def test_marne_terminal_play_of_a_whole_player_turn(tmp_path: Path) -> None:
     stdin = "\n".join([*places, *SCRIPT, f"s {save}", "q"]) + "\n"
     env = dict(os.environ, COLUMNS="120")
     out = subprocess.run(
-        ["grognard", "play", "marne-1914", "--seed", "1"],
+        [sys.executable, "-m", "grognard.cli", "play", "marne-1914", "--seed", "1"],
         input=stdin,
         capture_output=True,
         text=True,

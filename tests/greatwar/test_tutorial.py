@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 
 from grognard.core.game import Game
 from grognard.rulesets.greatwar import movement
@@ -15,7 +16,10 @@ from .helpers import skip_later_initial
 def test_tutorial_validates_with_the_cli() -> None:
     sc = find("gw-tutorial")
     out = subprocess.run(
-        ["grognard", "validate", sc.source_name], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "grognard.cli", "validate", sc.source_name],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert out.returncode == 0, out.stderr
     assert "ok (gw-tutorial, greatwar" in out.stdout

@@ -13,7 +13,7 @@ from grognard.server import db
 
 def test_fresh_database_has_the_latest_schema_in_wal_mode(tmp_path: Path) -> None:
     s = db.Store(tmp_path / "a.sqlite")
-    assert db.schema_version(s.conn) == db.SCHEMA_VERSION == 3
+    assert db.schema_version(s.conn) == db.SCHEMA_VERSION == 4
     assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in s.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"games", "seats", "actions", "standing_orders"} <= tables
@@ -32,8 +32,8 @@ def test_migration_from_version_1_keeps_the_data(tmp_path: Path) -> None:
     c.execute("INSERT INTO actions VALUES ('g1', 1, 'Blue', '{\"type\": \"x\"}', 'sh', 1001.0)")
     c.close()
 
-    s = db.Store(path)  # migrates 2 and 3
-    assert db.schema_version(s.conn) == 3
+    s = db.Store(path)  # migrates 2, 3 and 4
+    assert db.schema_version(s.conn) == 4
     row = s.game("g1")
     assert row is not None and row.seed == 3 and row.sides == ["Blue", "Red"]
     assert row.hotseat is False and row.updated == 1000.0 and row.status == ""
@@ -65,12 +65,13 @@ def test_a_failing_migration_is_rolled_back(
         conn.execute("CREATE TABLE half_done (x INTEGER)")
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(db, "MIGRATIONS", [*db.MIGRATIONS, (4, broken)])
-    monkeypatch.setattr(db, "SCHEMA_VERSION", 4)
+    last = db.SCHEMA_VERSION
+    monkeypatch.setattr(db, "MIGRATIONS", [*db.MIGRATIONS, (last + 1, broken)])
+    monkeypatch.setattr(db, "SCHEMA_VERSION", last + 1)
     c = db.connect(tmp_path / "b.sqlite")
     with pytest.raises(RuntimeError, match="disk on fire"):
         db.migrate(c)
-    assert db.schema_version(c) == 3
+    assert db.schema_version(c) == last
     assert (
         c.execute("SELECT count(*) FROM sqlite_master WHERE name = 'half_done'").fetchone()[0] == 0
     )

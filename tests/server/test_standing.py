@@ -6,6 +6,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from fastapi.testclient import TestClient
+
 from grognard.core.game import Game
 from grognard.scenario import load_scenario
 from grognard.server import standing
@@ -109,3 +111,34 @@ def test_notify_cmd_runs_when_a_side_must_move(app_factory: Any, tmp_path: Path)
         g.ok("Blue", {"type": "end-phase"})  # Blue's player turn ends: Red must move
         app.state.service.notify.wait()
     assert out.read_text(encoding="utf-8").splitlines() == [f"{g.id} Blue", f"{g.id} Red"]
+
+
+def test_notify_cmd_runs_one_at_a_time_in_the_order_the_sides_became_due(
+    app_factory: Any, tmp_path: Path
+) -> None:
+    """A notification still running (here Blue's, which takes half a second) holds back the next
+    one, so the commands run, and report, in the order the sides had to move."""
+    out = tmp_path / "notified.txt"
+    script = tmp_path / "notify.py"
+    script.write_text(
+        "import sys, time\n"
+        "game, side = sys.argv[2:]\n"
+        "with open(sys.argv[1], 'a') as f:\n"
+        "    f.write(f'start {side}\\n')\n"
+        "if side == 'Blue':\n"
+        "    time.sleep(0.5)\n"
+        "with open(sys.argv[1], 'a') as f:\n"
+        "    f.write(f'end {side}\\n')\n",
+        encoding="utf-8",
+    )
+    app = app_factory(notify_cmd=f"{sys.executable} {script} {out}")
+    with TestClient(app) as c:
+        body = c.post("/api/games", json={"scenario": "tiny-duel", "seed": 1}).json()
+        g = Started(c, body["game"], {s: v["token"] for s, v in body["sides"].items()}, body)
+        g.ok("Blue", {"type": "commit", "key": "posture", "value": "bold"})
+        g.ok("Red", {"type": "commit", "key": "posture", "value": "bold"})  # Blue notified
+        g.ok("Blue", {"type": "end-phase"})
+        g.ok("Blue", {"type": "end-phase"})  # Red notified
+        app.state.service.notify.wait()
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines == ["start Blue", "end Blue", "start Red", "end Red"]

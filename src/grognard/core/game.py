@@ -25,6 +25,7 @@ from grognard.core import hashing, saves, serial
 from grognard.core.cache import Cache
 from grognard.core.dice import DieSpec, roll_spec
 from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError, UndoError
+from grognard.core.inbound import problem
 from grognard.core.modifiers import Modifiers
 from grognard.core.sequence import Action, Family, Step
 from grognard.core.state import Frame, GameState
@@ -203,6 +204,10 @@ class Game:
 
     def validate(self, action: Any) -> Action:
         """The action as declared (fields checked, unknown ones refused), or IllegalAction."""
+        if isinstance(action, Mapping):
+            unusable = problem(action, "action")
+            if unusable is not None:
+                raise IllegalAction("core:action", unusable)
         catalog = self.ruleset.actions
         side = action.get("side") if isinstance(action, Mapping) else None
         if catalog is None:
@@ -493,6 +498,9 @@ class Game:
     def _normalise(self, action: Any) -> Action:
         if not isinstance(action, dict):
             raise IllegalAction("core:action", "an action must be a JSON object")
+        unusable = problem(action, "action")
+        if unusable is not None:
+            raise IllegalAction("core:action", unusable)
         if not isinstance(action.get("type"), str) or not action["type"]:
             raise IllegalAction("core:action", "an action needs a 'type' string")
         if not isinstance(action.get("side"), str):

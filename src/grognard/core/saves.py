@@ -187,7 +187,7 @@ def open_save(
     try:
         g.replay_actions(k["actions"], k["checkpoints"] if check else [], legacy=legacy)
         final = g.legacy_state_hash() if legacy else g.state_hash()
-        if check and final != k["state_hash"]:
+        if check and k["state_hash"] and final != k["state_hash"]:
             raise ReplayMismatch(len(g.actions), g.turn_label(), k["state_hash"], final)
     except (ReplayMismatch, SaveError) as e:
         if changed and not allow_data_change:

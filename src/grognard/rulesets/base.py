@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from grognard.core.game import ChanceOutcome, Game
+    from grognard.scenario.freeform import Key
     from grognard.scenario.model import Scenario
 
 
@@ -188,6 +189,12 @@ class Ruleset:
     def piece_types(self) -> set[str] | None:
         """Piece types a scenario may use (None: any)."""
         return None
+
+    def free_form_keys(self) -> Mapping[str, Mapping[str, Key]]:
+        """What the scenario's free-form tables may hold, per kind of table (``place``, ``face``,
+        ...: see :mod:`grognard.scenario.freeform`), as key -> ``Key``. A kind not given is not
+        checked; a key not declared in a given kind is an error."""
+        return {}
 
     def check_scenario(self, sc: Any) -> list[tuple[str, str]]:
         """Semantic checks of a loaded scenario: ``(key path, message)`` for each problem."""

@@ -20,8 +20,11 @@ from grognard.core.errors import GrognardError
 from grognard.core.options import OptionError
 from grognard.core.state import Loc
 from grognard.hexgrid import Hex, SheetGeometry
+from grognard.scenario import freeform
 from grognard.scenario.model import Scenario
 from grognard.scenario.schema import PieceAt, ScenarioFile
+
+MAX_HEXES = 250_000  # hexes of all the map sheets of a scenario (docs/scenario-format.md)
 
 
 class ScenarioError(GrognardError):
@@ -77,7 +80,12 @@ def load_scenario(path: str | Path, table_overrides: dict[str, str] | None = Non
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise ScenarioError(str(p), [("", f"cannot read file: {e.strerror}")]) from None
-    return load_scenario_text(text, str(p), base_dir=p.parent, table_overrides=table_overrides)
+    sc = load_scenario_text(text, str(p), base_dir=p.parent, table_overrides=table_overrides)
+    if not sc.data.pieces:
+        # a scenario file always has pieces; one without any was cut short (boards built in code,
+        # for tests, may have none)
+        raise ScenarioError(str(p), [("pieces", "the file has no pieces (is it cut short?)")])
+    return sc
 
 
 def load_scenario_text(
@@ -142,6 +150,7 @@ def load_scenario_text(
             problems.append((e.path, e.msg))
     if not problems:
         problems.extend(_check_piece_values(data, rs))
+        problems.extend(freeform.check(data, rs.free_form_keys()))
     if not problems:
         problems.extend(rs.check_scenario(sc))
     if problems:
@@ -182,6 +191,20 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
     b.declare_terrain(rs.terrain_types)
     b.declare_features(rs.hexside_features)
     b.declare_point_kinds(rs.point_kinds)
+    total = 0
+    for mi, m in enumerate(data.maps):
+        size = (m.cols[1] - m.cols[0] + 1) * (m.rows[1] - m.rows[0] + 1)
+        total += size
+        if total > MAX_HEXES:
+            problems.append(
+                (
+                    f"maps[{mi}]",
+                    f"{size:,} hexes ({m.cols[1] - m.cols[0] + 1} columns x"
+                    f" {m.rows[1] - m.rows[0] + 1} rows) bring the scenario to {total:,}; the"
+                    f" limit is {MAX_HEXES:,} hexes",
+                )
+            )
+            return b, problems
     for mi, m in enumerate(data.maps):
         where = f"maps[{mi}]"
         sheet = SheetGeometry(m.name, m.orientation, m.shifted, tuple(m.origin), tuple(m.digits))

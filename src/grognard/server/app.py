@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,23 +26,43 @@ from fastapi import Body, FastAPI, Header, Request, WebSocket, WebSocketDisconne
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
+from starlette.types import Scope
 
 from grognard import __version__
+from grognard.core.inbound import MAX_DEPTH, problem
 from grognard.server.db import Store
-from grognard.server.service import GameService, Illegal, ServiceError
+from grognard.server.keys import default_key_file, load_or_create_key
+from grognard.server.service import GameService, Illegal, Malformed, ServiceError
 from grognard.server.standing import StandingOrders
 
 log = logging.getLogger("grognard.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 256 * 1024
+MAX_IMPORT = 16 * 1024 * 1024
 WS_AUTH_SECONDS = 15
+CLIENT_SUFFIXES = (".html", ".js", ".css", ".svg", ".png")
 
 Scalar = str | int | float | bool
 Auth = Annotated[str | None, Header(description="Bearer TOKEN of one side")]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=200,
+        pattern=r"^[\x21-\x7e]+$",
+        description=(
+            "A key of the client's choice (1-200 visible ASCII characters), new for each action:"
+            " the same action sent again with the same key is applied once"
+        ),
+    ),
+]
 
 
 # ============================================================================ request models
@@ -85,6 +106,21 @@ class ActionBody(Strict):
         description="A legal action as listed in 'legal' (its 'side' may be omitted)"
     )
 
+    @field_validator("action")
+    @classmethod
+    def _text_only(cls, v: dict[str, Any]) -> dict[str, Any]:
+        bad = problem(v, "action")
+        if bad is not None:
+            raise PydanticCustomError("unusable", bad)
+        return v
+
+
+class ImportBody(Strict):
+    save: dict[str, Any] = Field(
+        description="A save or record this server signed (GET /api/games/{id}/record)"
+    )
+    hotseat: bool = Field(default=False, description="Both sides play in one browser")
+
 
 class ReachBody(Strict):
     pieces: list[Annotated[str, Field(max_length=200)]] = Field(min_length=1, max_length=100)
@@ -96,6 +132,19 @@ class ErrorBody(BaseModel):
     rule: str | None = None
 
 
+HTTP_CODES = {
+    400: "bad-request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    411: "length-required",
+    413: "too-large",
+    415: "unsupported-media-type",
+    422: "bad-request",
+}
+
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody},
     403: {"model": ErrorBody},
@@ -104,9 +153,22 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+class SafeJSONResponse(JSONResponse):
+    """A JSON answer that always encodes: text that is not Unicode (a lone surrogate kept from
+    before such text was refused) is sent as a JSON escape instead of failing the answer."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(
+                content, ensure_ascii=True, allow_nan=False, indent=None, separators=(",", ":")
+            ).encode("ascii")
+
+
 class BodyLimit(BaseHTTPMiddleware):
-    """Refuse request bodies larger than :data:`MAX_BODY` (or of unknown length) before reading
-    them."""
+    """Refuse request bodies larger than :data:`MAX_BODY` (:data:`MAX_IMPORT` for an imported
+    save), or of unknown length, before reading them."""
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         if "chunked" in request.headers.get("transfer-encoding", "").lower():
@@ -114,11 +176,25 @@ class BodyLimit(BaseHTTPMiddleware):
                 {"error": "length-required", "message": "send a Content-Length"}, 411
             )
         size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        limit = MAX_IMPORT if request.url.path == "/api/games/import" else MAX_BODY
+        if size is not None and (not size.isdigit() or int(size) > limit):
             return JSONResponse(
-                {"error": "too-large", "message": f"request body over {MAX_BODY} bytes"}, 413
+                {"error": "too-large", "message": f"request body over {limit} bytes"}, 413
             )
         return await call_next(request)
+
+
+class ClientAssets(StaticFiles):
+    """The browser client's files (:data:`CLIENT_SUFFIXES`) and nothing else of the folder (its
+    ``__init__.py``, caches, hidden files answer 404)."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        name = Path(path)
+        if name.suffix not in CLIENT_SUFFIXES or any(
+            part.startswith((".", "_")) for part in name.parts
+        ):
+            raise StarletteHTTPException(404, "Not Found")
+        return await super().get_response(path, scope)
 
 
 class SecurityHeaders(BaseHTTPMiddleware):
@@ -194,10 +270,18 @@ def create_app(
     notify_cmd: str | None = None,
     cache_size: int = 32,
     allow_data_change: bool = False,
+    key_file: str | Path | None = None,
 ) -> FastAPI:
-    """Build the server application around a database file."""
+    """Build the server application around a database file and the key signing its saves
+    (``key_file``, by default ``DB.key`` beside the database; created if missing)."""
+    if key_file is None and str(db_path) == ":memory:":
+        key = secrets.token_bytes(32)  # a database that lives in memory: so does its key
+    else:
+        key = load_or_create_key(key_file or default_key_file(db_path))
     store = Store(db_path)
-    service = GameService(store, scenario_dirs or [], cache_size, notify_cmd, allow_data_change)
+    service = GameService(
+        store, scenario_dirs or [], cache_size, notify_cmd, allow_data_change, key
+    )
     hub = Hub(service)
 
     @contextlib.asynccontextmanager
@@ -216,6 +300,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
         lifespan=lifespan,
+        default_response_class=SafeJSONResponse,
     )
     app.state.service = service
     app.state.hub = hub
@@ -227,7 +312,35 @@ def create_app(
         body: dict[str, Any] = {"error": exc.code, "message": exc.message}
         if isinstance(exc, Illegal):
             body["rule"] = exc.rule
-        return JSONResponse(body, exc.status)
+        if isinstance(exc, Malformed):
+            body["problems"] = [{"path": exc.path, "message": exc.message}]
+        return SafeJSONResponse(body, exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        cause = exc.__cause__
+        if exc.status_code == 400 and isinstance(cause, UnicodeDecodeError | RecursionError):
+            # the body could not be parsed: bytes that are not UTF-8, or JSON nested so deeply
+            # that the parser gave up
+            message = (
+                f"the body is not UTF-8 text (byte {cause.start})"
+                if isinstance(cause, UnicodeDecodeError)
+                else f"the body's JSON is nested more than {MAX_DEPTH} levels deep"
+            )
+            return SafeJSONResponse(
+                {
+                    "error": "bad-request",
+                    "message": message,
+                    "problems": [{"path": "", "message": message}],
+                },
+                422,
+            )
+        code = HTTP_CODES.get(exc.status_code, "bad-request" if exc.status_code < 500 else "error")
+        return SafeJSONResponse(
+            {"error": code, "message": str(exc.detail)},
+            exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -239,11 +352,18 @@ def create_app(
                 if err.get("type") == "extra_forbidden"
                 else err.get("msg", "invalid")
             )
+            if err.get("type") == "json_invalid":
+                where = err.get("loc", ("body", "?"))[-1]
+                msg = f"the body is not JSON ({err.get('ctx', {}).get('error')}, at character"
+                msg += f" {where})"
+                loc = ""
             problems.append({"path": loc, "message": msg})
         text = "; ".join(
             f"{p['path']}: {p['message']}" if p["path"] else p["message"] for p in problems
         )
-        return JSONResponse({"error": "bad-request", "message": text, "problems": problems}, 422)
+        return SafeJSONResponse(
+            {"error": "bad-request", "message": text, "problems": problems}, 422
+        )
 
     def side_of(game_id: str, authorization: str | None) -> str:
         token = None
@@ -287,6 +407,24 @@ def create_app(
             },
         )
 
+    @app.post("/api/games/import", tags=["lobby"], responses=ERRORS, status_code=201)
+    async def import_save(body: ImportBody, request: Request) -> CreatedGame:
+        """Start a game from a save or record this server signed (the record of a finished
+        game); saves it did not sign, or changed since, are refused. New tokens for every
+        side."""
+        game_id, tokens = await run(service.import_game, body.save, body.hotseat)
+        base = str(request.base_url).rstrip("/")
+        row = service.store.game(game_id)
+        return CreatedGame(
+            game=game_id,
+            scenario=row.scenario_id if row else "",
+            hotseat=body.hotseat,
+            sides={
+                s: SeatLink(token=t, link=f"{base}/#/game/{game_id}?t={t}")
+                for s, t in tokens.items()
+            },
+        )
+
     @app.post("/api/games/{game_id}/join", tags=["lobby"], responses=ERRORS)
     async def join(
         game_id: str, authorization: Auth = None, body: Join | None = None
@@ -318,11 +456,17 @@ def create_app(
         return st
 
     @app.post("/api/games/{game_id}/actions", tags=["game"], responses=ERRORS)
-    async def act(game_id: str, body: ActionBody, authorization: Auth = None) -> dict[str, Any]:
+    async def act(
+        game_id: str,
+        body: ActionBody,
+        authorization: Auth = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> dict[str, Any]:
         """Apply one action for the token's side. Illegal actions answer 409 with the rule id and
-        change nothing."""
+        change nothing. With an ``Idempotency-Key``, a retry of an action already applied answers
+        ``repeated`` with its number and applies nothing."""
         side = await run(side_of, game_id, authorization)
-        res = await run(service.act, game_id, side, body.action)
+        res = await run(service.act, game_id, side, body.action, idempotency_key)
         await hub.broadcast(game_id)
         return res
 
@@ -413,7 +557,7 @@ def create_app(
                 await hub.broadcast(game_id)
 
     # ------------------------------------------------------------------ the browser client
-    app.mount("/static", StaticFiles(directory=str(WEB_DIR)), name="static")
+    app.mount("/static", ClientAssets(directory=str(WEB_DIR)), name="static")
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

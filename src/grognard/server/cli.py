@@ -46,6 +46,14 @@ def configure(s: argparse.ArgumentParser) -> None:
         help="load games even if the rule data changed since they were started",
     )
     s.add_argument(
+        "--key-file",
+        metavar="PATH",
+        help=(
+            "file holding the key that signs exported saves (default: DB.key beside the"
+            " database; created with a random key if missing)"
+        ),
+    )
+    s.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
     )
 
@@ -63,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
     from grognard.server.app import create_app
     from grognard.server.db import DatabaseError
+    from grognard.server.keys import KeyFileError
 
     try:
         app = create_app(
@@ -71,8 +80,9 @@ def run(args: argparse.Namespace) -> int:
             notify_cmd=args.notify_cmd,
             cache_size=args.cache,
             allow_data_change=args.allow_data_change,
+            key_file=args.key_file,
         )
-    except DatabaseError as e:
+    except (DatabaseError, KeyFileError) as e:
         print(f"grognard serve: {e}", file=sys.stderr)
         return 1
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host

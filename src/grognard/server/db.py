@@ -20,7 +20,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,7 +109,24 @@ def _v3(c: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[tuple[int, Callable[[sqlite3.Connection], None]]] = [(1, _v1), (2, _v2), (3, _v3)]
+def _v4(c: sqlite3.Connection) -> None:
+    """The idempotency key a client sent with an action (one use per key and seat)."""
+    _script(
+        c,
+        """
+        ALTER TABLE actions ADD COLUMN idempotency_key TEXT;
+        CREATE UNIQUE INDEX actions_by_key ON actions(game_id, side, idempotency_key)
+            WHERE idempotency_key IS NOT NULL;
+        """,
+    )
+
+
+MIGRATIONS: list[tuple[int, Callable[[sqlite3.Connection], None]]] = [
+    (1, _v1),
+    (2, _v2),
+    (3, _v3),
+    (4, _v4),
+]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
@@ -230,8 +247,14 @@ class Store:
             return list(self.conn.execute(sql, params))
 
     # ------------------------------------------------------------------ games
-    def create_game(self, row: GameRow, seats: dict[str, str]) -> None:
-        """Store a new game and the hashed token of each side."""
+    def create_game(
+        self,
+        row: GameRow,
+        seats: dict[str, str],
+        actions: Sequence[tuple[str, dict[str, Any], str]] = (),
+    ) -> None:
+        """Store a new game, the hashed token of each side and (for an imported game) its
+        actions so far, ``(side, action, state hash after it)`` each, in one transaction."""
         with self.tx() as c:
             c.execute(
                 "INSERT INTO games (id, scenario_id, title, ruleset, scenario_source,"
@@ -261,6 +284,12 @@ class Store:
                     "INSERT INTO seats (game_id, side, token_hash) VALUES (?,?,?)",
                     (row.id, side, token_hash),
                 )
+            for n, (side, action, state_hash) in enumerate(actions, start=1):
+                c.execute(
+                    "INSERT INTO actions (game_id, n, side, action, state_hash, created) VALUES"
+                    " (?,?,?,?,?,?)",
+                    (row.id, n, side, json.dumps(action, sort_keys=True), state_hash, row.created),
+                )
 
     def game(self, game_id: str) -> GameRow | None:
         rows = self.query("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -284,16 +313,32 @@ class Store:
     def actions(self, game_id: str) -> list[sqlite3.Row]:
         return self.query("SELECT * FROM actions WHERE game_id = ? ORDER BY n", (game_id,))
 
+    def action_by_key(self, game_id: str, side: str, key: str) -> sqlite3.Row | None:
+        """The stored action ``side`` sent with idempotency key ``key``, if any."""
+        rows = self.query(
+            "SELECT * FROM actions WHERE game_id = ? AND side = ? AND idempotency_key = ?",
+            (game_id, side, key),
+        )
+        return rows[0] if rows else None
+
     def append_action(
-        self, game_id: str, n: int, side: str, action: dict[str, Any], state_hash: str, status: str
+        self,
+        game_id: str,
+        n: int,
+        side: str,
+        action: dict[str, Any],
+        state_hash: str,
+        status: str,
+        key: str | None = None,
     ) -> None:
-        """Record action number ``n`` (1-based); fails if that number is already taken."""
+        """Record action number ``n`` (1-based) with the client's idempotency ``key`` (if any), in
+        one transaction; fails if that number, or that key for that side, is already taken."""
         now = time.time()
         with self.tx() as c:
             c.execute(
-                "INSERT INTO actions (game_id, n, side, action, state_hash, created) VALUES"
-                " (?,?,?,?,?,?)",
-                (game_id, n, side, json.dumps(action, sort_keys=True), state_hash, now),
+                "INSERT INTO actions (game_id, n, side, action, state_hash, created,"
+                " idempotency_key) VALUES (?,?,?,?,?,?,?)",
+                (game_id, n, side, json.dumps(action, sort_keys=True), state_hash, now, key),
             )
             c.execute(
                 "UPDATE games SET updated = ?, status = ? WHERE id = ?", (now, status, game_id)

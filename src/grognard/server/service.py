@@ -22,14 +22,14 @@ import subprocess
 import threading
 import time
 import tomllib
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grognard.core import saves, serial
-from grognard.core.errors import GrognardError, IllegalAction, UndoError
+from grognard.core import savefile, saves, serial
+from grognard.core.errors import GrognardError, IllegalAction, SaveError, UndoError
 from grognard.core.game import Game
 from grognard.server import hooks, standing
 from grognard.server.db import GameRow, Store
@@ -38,6 +38,7 @@ from grognard.server.export import board_json
 log = logging.getLogger("grognard.server")
 
 MAX_STANDING_STEPS = 200
+NOTIFY_SECONDS = 60.0
 
 
 class ServiceError(Exception):
@@ -64,6 +65,17 @@ class Forbidden(ServiceError):
 class Conflict(ServiceError):
     status = 409
     code = "conflict"
+
+
+class Malformed(ServiceError):
+    """A request whose content has the wrong form (answered like a validation error: 422)."""
+
+    status = 422
+    code = "bad-request"
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class Illegal(ServiceError):
@@ -101,15 +113,19 @@ def hash_matches(g: Game, stored: str) -> bool:
     return stored == g.legacy_state_hash()
 
 
-def redact(text: str, hidden: Iterable[str]) -> str:
-    """Replace each hidden token (a hidden piece id) standing as a word by 'a hidden piece'."""
+def _hidden_pattern(hidden: Iterable[str]) -> re.Pattern[str] | None:
     toks = sorted((t for t in hidden if t), key=len, reverse=True)
-    if not toks or not text:
-        return text
-    pat = re.compile(
+    if not toks:
+        return None
+    return re.compile(
         f"(?<![{_ID_CHARS}])(?:" + "|".join(re.escape(t) for t in toks) + f")(?![{_ID_CHARS}])"
     )
-    return pat.sub("a hidden piece", text)
+
+
+def redact(text: str, hidden: Iterable[str]) -> str:
+    """Replace each hidden token (a hidden piece id) standing as a word by 'a hidden piece'."""
+    pat = _hidden_pattern(hidden) if text else None
+    return text if pat is None else pat.sub("a hidden piece", text)
 
 
 def redact_obj(obj: Any, hidden: Iterable[str]) -> Any:
@@ -120,6 +136,52 @@ def redact_obj(obj: Any, hidden: Iterable[str]) -> Any:
         return {redact(str(k), hidden): redact_obj(v, hidden) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
         return [redact_obj(v, hidden) for v in obj]
+    return obj
+
+
+def mask_unseen(obj: Any, hidden: Iterable[str]) -> tuple[Any, dict[str, str]]:
+    """``obj`` (a client's action) with each hidden token standing as a word in its strings, keys
+    and values, replaced by a fresh name that no piece has; and the map from those names back to
+    the tokens. The rules then answer a side naming a piece it may not see exactly as they answer
+    a name that belongs to no piece, and :func:`unmask` puts the side's own words back."""
+    pat = _hidden_pattern(hidden)
+    names: dict[str, str] = {}
+    if pat is None:
+        return obj, {}
+
+    def fresh(m: re.Match[str]) -> str:
+        tok = m.group(0)
+        for name, t in names.items():
+            if t == tok:
+                return name
+        name = f"unseen{secrets.token_hex(6)}"
+        names[name] = tok
+        return name
+
+    def walk(o: Any) -> Any:
+        if isinstance(o, str):
+            return pat.sub(fresh, o)
+        if isinstance(o, dict):
+            return {walk(str(k)): walk(v) for k, v in o.items()}
+        if isinstance(o, list | tuple):
+            return [walk(v) for v in o]
+        return o
+
+    return walk(obj), names
+
+
+def unmask(obj: Any, names: Mapping[str, str]) -> Any:
+    """Inverse of :func:`mask_unseen` on an answer: each fresh name back to the side's words."""
+    if not names:
+        return obj
+    if isinstance(obj, str):
+        for name, tok in names.items():
+            obj = obj.replace(name, tok)
+        return obj
+    if isinstance(obj, dict):
+        return {unmask(str(k), names): unmask(v, names) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [unmask(v, names) for v in obj]
     return obj
 
 
@@ -145,40 +207,70 @@ class Entry:
 
 
 class Notifier:
-    """Runs ``--notify-cmd CMD`` as ``CMD GAME_ID SIDE`` (no shell) when a side must move."""
+    """Runs ``--notify-cmd CMD`` as ``CMD GAME_ID SIDE`` (no shell) when a side must move.
+
+    The commands run one at a time, in the order the sides became due, on a background thread:
+    a slow command delays the next notification but never an answer to a player, and one that
+    runs longer than :data:`NOTIFY_SECONDS` is killed.
+    """
 
     def __init__(self, cmd: str | None) -> None:
         self.argv = shlex.split(cmd) if cmd else []
-        self._running: list[subprocess.Popen[bytes]] = []
-        self._lock = threading.Lock()
+        self._queue: deque[tuple[str, str]] = deque()
+        self._pending = 0
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
 
     def __call__(self, game_id: str, side: str) -> None:
         if not self.argv:
             return
-        with self._lock:
-            self._running = [p for p in self._running if p.poll() is None]
-            try:
-                p = subprocess.Popen(
-                    [*self.argv, game_id, side],
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    start_new_session=True,
+        with self._cond:
+            self._queue.append((game_id, side))
+            self._pending += 1
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="grognard-notify", daemon=True
                 )
-            except OSError as e:
-                log.warning("notify command failed to start: %s", e)
-                return
-            self._running.append(p)
+                self._thread.start()
+            self._cond.notify_all()
 
-    def wait(self, timeout: float = 10.0) -> None:
-        """Wait for started notifications to finish (used by tests and at shutdown)."""
-        with self._lock:
-            procs = list(self._running)
-        for p in procs:
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue:
+                    self._cond.wait()
+                game_id, side = self._queue.popleft()
             try:
-                p.wait(timeout)
-            except subprocess.TimeoutExpired:
-                p.kill()
+                self._one(game_id, side)
+            finally:
+                with self._cond:
+                    self._pending -= 1
+                    self._cond.notify_all()
+
+    def _one(self, game_id: str, side: str) -> None:
+        try:
+            p = subprocess.Popen(
+                [*self.argv, game_id, side],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except OSError as e:
+            log.warning("notify command failed to start: %s", e)
+            return
+        try:
+            p.wait(NOTIFY_SECONDS)
+        except subprocess.TimeoutExpired:
+            log.warning("notify command still running after %s s: killed", NOTIFY_SECONDS)
+            p.kill()
+            p.wait()
+
+    def wait(self, timeout: float = 10.0) -> bool:
+        """Wait until every notification asked for so far has run (used by tests and at
+        shutdown); False if some are still due after ``timeout`` seconds."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._pending == 0, timeout)
 
 
 class GameService:
@@ -191,8 +283,10 @@ class GameService:
         cache_size: int = 32,
         notify_cmd: str | None = None,
         allow_data_change: bool = False,
+        key: bytes | None = None,
     ) -> None:
         self.store = store
+        self.key = key or secrets.token_bytes(32)
         self.scenario_dirs = [Path(d) for d in scenario_dirs]
         self.cache_size = max(1, int(cache_size))
         self.notify = Notifier(notify_cmd)
@@ -515,9 +609,16 @@ class GameService:
         return data
 
     # ================================================================== acting
-    def act(self, game_id: str, side: str, action: Mapping[str, Any]) -> dict[str, Any]:
+    def act(
+        self, game_id: str, side: str, action: Mapping[str, Any], key: str | None = None
+    ) -> dict[str, Any]:
         """Apply ``action`` for ``side``; then any standing orders that now apply. Persist each
-        one."""
+        one.
+
+        With an idempotency ``key``, an action that ``side`` already sent with the same key is
+        not applied again: the answer names the stored action (``repeated``); the same key with
+        another action is a conflict.
+        """
         e = self.entry(game_id)
         with e.lock:
             g = e.game
@@ -526,12 +627,17 @@ class GameService:
                 act["side"] = side
             if act["side"] != side:
                 raise Forbidden(f"this token acts for {side} only, not for {act['side']!r}")
+            if key is not None:
+                stored = self.store.action_by_key(game_id, side, key)
+                if stored is not None:
+                    return self._repeated(stored, act, key)
             before = set(g.acting_sides())
+            self._check(g, side, act)
             try:
                 events = g.apply(act)
             except IllegalAction as err:
                 raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
-            self._persist(e)
+            self._persist(e, key)
             own = [
                 ev
                 for ev in events
@@ -552,13 +658,42 @@ class GameService:
                 "standing_applied": auto,
             }
 
-    def _persist(self, e: Entry) -> None:
+    def _check(self, g: Game, side: str, action: Mapping[str, Any]) -> None:
+        """Refuse ``action`` as the rules would if it is illegal now, judged with every name of a
+        piece ``side`` may not see replaced by a name no piece has (see :func:`mask_unseen`), so
+        the answer never tells whether a name belongs to a hidden piece. An action the rule code
+        cannot read at all (a list where it expects a name, ...) is refused as malformed."""
+        hidden = self.hidden(g, side)
+        masked, names = mask_unseen(dict(action), hidden)
+        try:
+            g.check(masked)
+        except IllegalAction as err:
+            raise Illegal(err.rule, unmask(redact(err.message, hidden), names)) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
+            log.warning("malformed action refused (%s: %s)", type(err).__name__, err)
+            raise ServiceError(
+                "malformed action: the rule system cannot read it (check the names and types"
+                " of its fields against the legal actions)"
+            ) from None
+
+    @staticmethod
+    def _repeated(stored: Mapping[str, Any], action: Mapping[str, Any], key: str) -> dict[str, Any]:
+        """The answer to an action sent again with the idempotency key of stored action ``n``."""
+        n = int(stored["n"])
+        if serial.canonical(json.loads(stored["action"])) != serial.canonical(action):
+            raise Conflict(
+                f"this Idempotency-Key ({key!r}) was sent with another action (action {n});"
+                " use a new key for a new action"
+            )
+        return {"ok": True, "seq": n, "repeated": True, "events": [], "standing_applied": 0}
+
+    def _persist(self, e: Entry, key: str | None = None) -> None:
         g = e.game
         n = len(g.actions)
         action = serial.to_jsonable(g.actions[-1])
         try:
             self.store.append_action(
-                e.row.id, n, action["side"], action, stored_hash(g), self._status(g)
+                e.row.id, n, action["side"], action, stored_hash(g), self._status(g), key
             )
         except BaseException:
             # The in-memory game is ahead of the database: drop it so the next use replays from
@@ -644,10 +779,14 @@ class GameService:
             act.setdefault("side", side)
             if act["side"] != side:
                 raise Forbidden(f"this token acts for {side} only")
+            self._check(g, side, act)
             try:
                 out = hooks.preview(g, act)
             except IllegalAction as err:
                 raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
+                log.warning("preview failed (%s: %s)", type(err).__name__, err)
+                raise ServiceError("the rule system cannot preview this action") from None
             return redact_obj(serial.to_jsonable(out), self.hidden(g, side))
 
     def reachable(self, game_id: str, side: str, pieces: list[str]) -> dict[str, Any]:
@@ -674,4 +813,70 @@ class GameService:
                 raise Forbidden(
                     "the game record (with every side's actions) is available once the game is over"
                 )
-            return serial.to_jsonable(e.game.record())
+            return self.sign(serial.to_jsonable(e.game.record()))
+
+    # ================================================================== signed saves
+    def sign(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """``data`` (a save or record) signed with this server's key."""
+        return savefile.sign(data, self.key)
+
+    def import_game(self, data: Any, hotseat: bool = False) -> tuple[str, dict[str, str]]:
+        """Start a game from a save or record this server signed (see :meth:`record`), replayed
+        with every recorded hash checked; return its id and one fresh token per side."""
+        try:
+            savefile.check_save(data)
+        except SaveError as err:
+            raise Malformed("save", f"save: {err}") from None
+        try:
+            savefile.verify(data, self.key)
+        except SaveError as err:
+            raise Forbidden(str(err)) from None
+        start = {
+            **{k: v for k, v in data.items() if k != "snapshot"},
+            "actions": [],
+            "checkpoints": data["checkpoints"][:1],
+            "state_hash": "",
+            "chain": "",
+        }
+        want = {int(c["after"]): str(c["hash"]) for c in data["checkpoints"]}
+        try:
+            g = savefile.load_game(start, allow_data_change=self.allow_data_change)
+            stored: list[tuple[str, dict[str, Any], str]] = []
+            for i, a in enumerate(data["actions"], start=1):
+                try:
+                    g.apply(a)
+                except IllegalAction as err:
+                    raise SaveError(f"action {i} is illegal on replay: {err}") from None
+                h = g.state_hash()
+                if want.get(i, h) != h:
+                    raise SaveError(f"the replay diverged at action {i} (turn {g.turn_label()})")
+                stored.append((a["side"], serial.to_jsonable(g.actions[-1]), "v2:" + h))
+            if g.state_hash() != data["state_hash"]:
+                raise SaveError("the replay does not reach the save's final state_hash")
+        except GrognardError as err:
+            raise Conflict(f"the save cannot be imported: {err}") from None
+        rec = g.record()
+        game_id = secrets.token_hex(8)
+        now = time.time()
+        row = GameRow(
+            id=game_id,
+            scenario_id=g.scenario.id,
+            title=g.scenario.title,
+            ruleset=rec["ruleset"],
+            scenario_source=rec["scenario_source"],
+            scenario_file=rec["scenario_file"],
+            scenario_hash=rec["scenario_hash"],
+            data_hash=rec["data_hash"],
+            table_overrides=rec["table_overrides"],
+            options=rec["options"],
+            seed=rec["seed"],
+            sides=list(g.state.sides),
+            created=now,
+            hotseat=hotseat,
+            updated=now,
+            status=self._status(g),
+        )
+        tokens = {side: new_token() for side in g.state.sides}
+        self.store.create_game(row, {s: hash_token(t) for s, t in tokens.items()}, stored)
+        self._put(Entry(row, g))
+        return game_id, tokens

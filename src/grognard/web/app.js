@@ -55,8 +55,8 @@ class ApiError extends Error {
   }
 }
 
-async function api(path, { method = "GET", body, token } = {}) {
-  const headers = {};
+async function api(path, { method = "GET", body, token, extraHeaders = {} } = {}) {
+  const headers = { ...extraHeaders };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -68,6 +68,13 @@ async function api(path, { method = "GET", body, token } = {}) {
   }
   if (!r.ok) throw new ApiError(r.status, data);
   return data;
+}
+
+// A fresh idempotency key: an action retried with it is applied once by the server.
+function newKey() {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 }
 
 function errorText(e) {
@@ -677,8 +684,16 @@ class GameScreen {
   async send(action) {
     const a = { ...action };
     delete a.side;
+    const opts = { method: "POST", token: this.token, body: { action: a }, extraHeaders: { "Idempotency-Key": newKey() } };
     try {
-      const res = await api(`/api/games/${this.id}/actions`, { method: "POST", token: this.token, body: { action: a } });
+      let res;
+      try {
+        res = await api(`/api/games/${this.id}/actions`, opts);
+      } catch (e) {
+        if (e instanceof ApiError) throw e;
+        // no answer (the connection dropped): send it again with the same key, applied once
+        res = await api(`/api/games/${this.id}/actions`, opts);
+      }
       showMessage(res.standing_applied ? `${res.standing_applied} standing order(s) applied.` : "", "info");
     } catch (e) {
       showMessage(errorText(e));

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from grognard.core.game import Game
     from grognard.core.state import Piece
+    from grognard.scenario.freeform import Key
 
 POINT_KINDS = (
     "point-city",
@@ -115,6 +116,11 @@ class GreatWar(Ruleset):
         from grognard.rulesets.greatwar.scenario_model import GreatWarRules
 
         return GreatWarRules
+
+    def free_form_keys(self) -> Mapping[str, Mapping[str, Key]]:
+        from grognard.rulesets.greatwar.scenario_model import FREE_FORM_KEYS
+
+        return FREE_FORM_KEYS
 
     def check_scenario(self, sc: Any) -> list[tuple[str, str]]:
         from grognard.rulesets.greatwar.scenario_model import check_scenario

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from grognard.rulesets.greatwar import calendar, catalogue, nations
 from grognard.rulesets.greatwar.rail import GAUGES
 from grognard.rulesets.greatwar.units import SIZES_CADRE, SUPPORT_INDICATORS
+from grognard.scenario.freeform import ANY, OTHERS, Bool, Int, Key, Str
 
 if TYPE_CHECKING:
     from grognard.scenario.model import Scenario
@@ -381,3 +382,76 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
             if not sc.board.has_label(h):
                 out.append((f"victory.sudden_death[{k}].hexes", f"unknown hex {h!r}"))
     return out
+
+
+# ====================================================================== free-form tables
+_VALUE = Key(("number",), 0, 99)
+_POINTS = r"-?\d+(?:\.\d+|/\d+)?"  # points written as text: "1.5", "3/2"
+# What the free-form tables of a Great War scenario may hold (see grognard.scenario.freeform);
+# piece attributes and the names of printed values are checked by check_scenario above, the
+# turn track's weather by weather.check_turn_weather.
+FREE_FORM_KEYS: dict[str, dict[str, Key]] = {
+    "face": {
+        "attack": _VALUE,
+        "defense": _VALUE,
+        "strength": _VALUE,
+        "move": Key(("number", "str"), 0, 99),
+        "range": _VALUE,
+        "aa": _VALUE,
+        "gunnery": _VALUE,
+        "size": ANY,
+        "type": ANY,
+    },
+    # which attributes a piece may carry is checked by check_scenario; their types here
+    "piece": {
+        "size": Str(),
+        "support": Str(),
+        "contingent": Str(),
+        "net": Str(),
+        "division": Str(),
+        "amount": Int(1, 99),  # Res Pts of a marker: one piece each at set-up (OT 11G)
+        OTHERS: ANY,
+    },
+    # the params of schedule entries (production, rail capacity, orders of battle)
+    "schedule": {
+        "side": Str(),
+        "command": Str(),
+        "net": Str(),
+        "by": Str(),
+        "from": Str(),
+        "man": Key(("table", "number", "str"), -999, 999, pattern=_POINTS),
+        "equ": Key(("number", "str"), -999, 999, pattern=_POINTS),
+        "res": Key(("int", "str"), -999, 999, pattern=r"-?\d+"),
+        "amount": Key(("number", "str"), -999, 999, pattern=_POINTS),
+        "hexes": Key(("list",)),
+        "match": Key(("table",)),
+        OTHERS: ANY,
+    },
+    "place": {
+        "size": Str("great", "major", "standard", "minor", "marginal"),
+        "state": Str("improved", "unimproved"),
+        "type": Str("new", "old", "great"),
+        "in_production": Bool(),
+        "max_damage": Int(0, 99),
+        "name": Str(),
+    },
+    "network": {"volume": Str("high", "low"), "gauge": Str(*GAUGES)},
+    "area": {
+        "theater": Str(),
+        "nation": Str(),
+        "home": Bool(),
+        "contingent": Str(),
+    },
+    "hexside": {"name": Str(), "great": Bool(), "po": Bool()},
+    "nation": {
+        "nation": Str(),
+        "power": ANY,
+        "contingents": ANY,
+        "shaken": ANY,
+        "collapse": ANY,
+        "nw": ANY,
+        "capital": ANY,
+        "humanitarian": ANY,
+        "trng_repl_missing": ANY,
+    },
+}

@@ -76,12 +76,13 @@ from grognard.rulesets.lgg1418 import (
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.data import LggData, load_data
 from grognard.rulesets.lgg1418.options import OPTIONS
-from grognard.rulesets.lgg1418.scenario_model import LggRules
+from grognard.rulesets.lgg1418.scenario_model import LggRules, free_form_keys
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from grognard.core.game import Game
+    from grognard.scenario.freeform import Key
     from grognard.scenario.model import Scenario
 
 MODULES = (
@@ -149,6 +150,9 @@ class LaGrandeGuerre(Ruleset):
 
     def piece_types(self) -> set[str]:
         return self.data.piece_types()
+
+    def free_form_keys(self) -> Mapping[str, Mapping[str, Key]]:
+        return free_form_keys(tuple(sorted(self.data.powers["names"])))
 
     # ------------------------------------------------------------------ scenario checks
     def check_scenario(self, sc: Scenario) -> list[tuple[str, str]]:

@@ -29,6 +29,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from grognard.scenario.freeform import ANY, OTHERS, Bool, Int, Key, Str
+
 Side = Literal["Central Powers", "Entente"]
 FrontName = Literal["West", "East"]
 WeatherName = Literal["fair", "rain", "snow"]
@@ -85,3 +87,72 @@ class LggRules(_Strict):
     doctrine: dict[str, str] = Field(default_factory=dict)
     default_sector: str | None = None
     default_climate: str = "temperate"
+
+
+# ====================================================================== free-form tables
+_VALUE = Int(0, 99)
+
+
+# What the free-form tables of an lgg1418 scenario may hold (see grognard.scenario.freeform);
+# piece attributes and which printed values each counter type has are checked against the
+# counter catalogue by counters.check_pieces.
+def free_form_keys(nations: tuple[str, ...]) -> dict[str, dict[str, Key]]:
+    """The declarations, with ``nations`` the nation codes of ``data/powers.toml`` (places and
+    areas name one of them, the neutral countries included)."""
+    nation = Str(*nations)
+    return {
+        "face": {
+            k: _VALUE
+            for k in (
+                "artillery",
+                "attack",
+                "bonus",
+                "breakthrough",
+                "central",
+                "combination",
+                "command_limit",
+                "command_range",
+                "coordination",
+                "defense",
+                "fire",
+                "initiative",
+                "movement",
+                "obstinacy",
+                "range",
+                "rank",
+                "reaction",
+                "reserve_capacity",
+                "resistance",
+                "support",
+            )
+        },
+        "place": {
+            "capital": Bool(),
+            "nation": nation,
+            "production": Int(0, 99),
+            "recruitment": Int(0, 99),
+            "sea": Str(),
+            "size": Str("major", "minor"),
+            "vn": Int(0, 99),
+            "vn_kind": Str("normal", "objective"),
+            "symbol": ANY,
+            "naval": ANY,
+        },
+        # the attributes each counter type may carry are checked against the catalogue
+        "piece": {
+            "army": Str(),
+            "attached": Str(),
+            "garrison": Str(),
+            "code": Str(),
+            "arm": Str(),
+            "morale": Str(),
+            "size": Str(),
+            "category": Str(),
+            "coastal": Bool(),
+            "spends_no_munitions": Bool(),
+            "command_exempt": Key(("list",)),
+            OTHERS: ANY,
+        },
+        "area": {"nation": nation, "zone": Str()},
+        "network": {"capacity": Int(0, 99)},
+    }
