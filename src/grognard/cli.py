@@ -189,7 +189,7 @@ def cmd_show(a: argparse.Namespace) -> int:
 def _numbered(g: Any) -> list[tuple[int, str, dict[str, Any]]]:
     """Every legal action of the sides to act, numbered from 1 in the order ``actions`` lists
     them (each acting side in turn): the numbers ``do SAVE N`` takes."""
-    out = []
+    out: list[tuple[int, str, dict[str, Any]]] = []
     for s in g.acting_sides():
         for act in g.legal_actions(s):
             out.append((len(out) + 1, s, act))

@@ -151,7 +151,8 @@ class Hotseat:
                     else [(_item_label(self.g, a), a) for a in payload]
                 )
                 continue
-            return payload
+            chosen: dict[str, Any] = payload
+            return chosen
 
     def command(self, cmd: str, side: str) -> str | None:
         g = self.g

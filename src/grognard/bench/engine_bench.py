@@ -55,7 +55,8 @@ def _probe(src: Path, scenario: str, extra: list[str]) -> dict[str, Any]:
     )
     if r.returncode != 0:
         raise SystemExit(f"probe of {scenario} with {src} failed:\n{r.stderr[-4000:]}")
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    out: dict[str, Any] = json.loads(r.stdout.strip().splitlines()[-1])
+    return out
 
 
 def _ratio(a: float, b: float) -> float:

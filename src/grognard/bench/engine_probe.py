@@ -66,7 +66,7 @@ def _is_legal(g: Game) -> Callable[[dict[str, Any]], bool] | None:
 def _clone(g: Game) -> Game:
     fn = getattr(g, "clone", None)
     if callable(fn):
-        return fn()  # type: ignore[no-any-return]
+        return fn()
     return copy.deepcopy(g)
 
 
@@ -83,10 +83,11 @@ def random_play(scenario: Any, seed: int, actions: int) -> dict[str, Any]:
     done = 0
     while done < actions and not g.is_over():
         side = rng.choice(g.acting_sides())
-        legal, dt = _timed(lambda side=side: g.legal_actions(side))
+        legal: list[dict[str, Any]]
+        legal, dt = _timed(lambda side=side: g.legal_actions(side))  # type: ignore[misc]
         listing.append(dt)
         a = choose(legal, rng)
-        _, dt = _timed(lambda a=a: g.apply(a))
+        _, dt = _timed(lambda a=a: g.apply(a))  # type: ignore[misc]
         applying.append(dt)
         done += 1
     total = time.process_time() - t0
@@ -99,7 +100,7 @@ def random_play(scenario: Any, seed: int, actions: int) -> dict[str, Any]:
         side = g.acting_sides()[0]
         legal = g.legal_actions(side)
         for a in rng2.sample(legal, min(20, len(legal))):
-            ok, dt = _timed(lambda a=a: is_legal(a))
+            ok, dt = _timed(lambda a=a: is_legal(a))  # type: ignore[misc]
             legal_checks.append(dt)
             if not ok:
                 raise RuntimeError(f"a listed action is not legal: {a}")
@@ -153,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     sc = find(a.scenario)
     out: dict[str, Any] = {"scenario": a.scenario}
 
-    news = [_timed(lambda k=k: Game.new(sc, k))[1] for k in range(1, 6)]
+    news = [_timed(lambda k=k: Game.new(sc, k))[1] for k in range(1, 6)]  # type: ignore[misc]
     out["game_new"] = _ms(news)
 
     plays = [random_play(sc, seed, a.actions) for seed in range(1, a.seeds + 1)]

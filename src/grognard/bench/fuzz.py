@@ -220,7 +220,8 @@ def base_save(scenario_id: str, actions: int, seed: int = 1) -> dict[str, Any]:
         if not legal:
             break
         g.apply(rng.choice(legal))
-    return json.loads(json.dumps(g.save()))
+    out: dict[str, Any] = json.loads(json.dumps(g.save()))
+    return out
 
 
 def _nodes(obj: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -399,7 +400,7 @@ def fuzz_api(
     rep = Report("server API (schemathesis)")
     start = time.perf_counter()
     schema = schemathesis.openapi.from_asgi("/openapi.json", without_lifespan(app))
-    operations = [r.ok() for r in schema.get_all_operations()]
+    operations = [r.ok() for r in schema.get_all_operations()]  # type: ignore[union-attr]
     round_seed = seed
     while True:
         for op in operations:

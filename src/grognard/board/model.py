@@ -482,16 +482,18 @@ class BoardBuilder:
                 if a:
                     attrs[k] = dict(a)
             networks[name] = Network(name, kind, edges, touched, attrs)
-        areas = {}
-        for name, (kind, hx, adj, attrs) in self._areas.items():
+        areas: dict[str, Area] = {}
+        for name, (kind, hx, adj, area_attrs) in self._areas.items():
             idxs = []
             for h in hx:
                 if h not in index:
                     raise BoardError(f"area {name!r} includes hex {h} which is not on the board")
                 idxs.append(index[h])
-            areas[name] = Area(name, kind, np.array(sorted(set(idxs)), dtype=np.int32), adj, attrs)
-        for name, a in areas.items():
-            for other in a.adjacent:
+            areas[name] = Area(
+                name, kind, np.array(sorted(set(idxs)), dtype=np.int32), adj, area_attrs
+            )
+        for name, area in areas.items():
+            for other in area.adjacent:
                 if other not in areas:
                     raise BoardError(f"area {name!r} is adjacent to unknown area {other!r}")
         for b in self._boxes.values():

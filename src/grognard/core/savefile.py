@@ -262,7 +262,8 @@ def parse_save(text: str | bytes) -> dict[str, Any]:
     except InboundError as e:
         raise SaveError(str(e)) from None
     check_save(data)
-    return data
+    out: dict[str, Any] = data
+    return out
 
 
 def read_save(path: str | Path) -> dict[str, Any]:

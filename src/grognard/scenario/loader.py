@@ -70,7 +70,11 @@ def parse_file_text(text: str, source: str) -> ScenarioFile:
             problems.append((_loc_path(loc), msg))
         # pydantic reports each alternative of a union; keep one line per path and message
         seen: set[tuple[str, str]] = set()
-        uniq = [p for p in problems if not (p in seen or seen.add(p))]
+        uniq = []
+        for p in problems:
+            if p not in seen:
+                seen.add(p)
+                uniq.append(p)
         raise ScenarioError(source, uniq) from None
 
 
@@ -207,7 +211,9 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
             return b, problems
     for mi, m in enumerate(data.maps):
         where = f"maps[{mi}]"
-        sheet = SheetGeometry(m.name, m.orientation, m.shifted, tuple(m.origin), tuple(m.digits))
+        origin = (int(m.origin[0]), int(m.origin[1]))
+        digits = (int(m.digits[0]), int(m.digits[1]))
+        sheet = SheetGeometry(m.name, m.orientation, m.shifted, origin, digits)
         try:
             b.add_sheet(sheet, range(m.cols[0], m.cols[1] + 1), range(m.rows[0], m.rows[1] + 1))
         except BoardError as e:
@@ -315,12 +321,12 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
             continue
         for k, text in enumerate(hs.sides):
             try:
-                a, c = side_pair(text, f"{path}.sides[{k}]")
-                if hexgrid.direction_between(a, c) is None:
+                ha, hc = side_pair(text, f"{path}.sides[{k}]")
+                if hexgrid.direction_between(ha, hc) is None:
                     raise _PathError(
                         f"{path}.sides[{k}]", f"{text!r}: the two hexes are not adjacent"
                     )
-                b.add_side_feature(a, c, hs.feature, hs.attrs)
+                b.add_side_feature(ha, hc, hs.feature, hs.attrs)
             except _PathError as e:
                 problems.append((e.path, e.msg))
     for i, pl in enumerate(data.places):
@@ -355,13 +361,16 @@ def _build_board(data: ScenarioFile, rs: Any) -> tuple[BoardBuilder, list[tuple[
                 continue
             if len(hexes) < 2:
                 problems.append((f"{path}.paths[{k}]", "a path needs at least two hexes"))
-            for a, c in itertools.pairwise(hexes):
-                if hexgrid.direction_between(a, c) is None:
+            for ha, hc in itertools.pairwise(hexes):
+                if hexgrid.direction_between(ha, hc) is None:
                     problems.append(
-                        (f"{path}.paths[{k}]", f"{b._hexes[a]} and {b._hexes[c]} are not adjacent")
+                        (
+                            f"{path}.paths[{k}]",
+                            f"{b._hexes[ha]} and {b._hexes[hc]} are not adjacent",
+                        )
                     )
                     break
-                b.add_network_link(net.name, net.kind, a, c, net.attrs)
+                b.add_network_link(net.name, net.kind, ha, hc, net.attrs)
     area_hexes: dict[str, tuple[str, list[Hex], list[str], dict[str, Any]]] = {}
     for i, ar in enumerate(data.areas):
         path = f"areas[{i}]"

@@ -761,8 +761,7 @@ def _relax_sparse(
         cost = np.minimum(d3[0], d3[1])
     cost[:, 0] = 0.0
     layer[:, 0] = 0
-    win = _Window(units, gl.reshape(u, w), cost, layer, pred.reshape(layers, u, w), w)
-    return win
+    return _Window(units, gl.reshape(u, w), cost, layer, pred.reshape(layers, u, w), w)
 
 
 def reach_many(

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -97,7 +98,7 @@ def _ranges(ptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
     return offs + np.arange(total)
 
 
-_CACHE: OrderedDict[tuple, _Structure] = OrderedDict()
+_CACHE: OrderedDict[tuple[Any, ...], _Structure] = OrderedDict()
 _CACHE_SIZE = 8
 
 
