@@ -73,10 +73,10 @@ def _write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def _load_save(path: str, allow_data_change: bool = False) -> Any:
+def _load_save(path: str, allow_data_change: bool = False, verify: bool = False) -> Any:
     from grognard.core.savefile import load_save
 
-    return load_save(path, allow_data_change=allow_data_change)
+    return load_save(path, allow_data_change=allow_data_change, verify=verify)
 
 
 def _save_text(game: Any) -> str:
@@ -165,7 +165,7 @@ def cmd_new(a: argparse.Namespace) -> int:
 
 
 def cmd_show(a: argparse.Namespace) -> int:
-    g = _load_save(a.save, a.allow_data_change)
+    g = _load_save(a.save, a.allow_data_change, a.verify)
     side = a.side
     if side is not None and side not in g.state.sides:
         _err(f"unknown side {side!r} (sides: {', '.join(g.state.sides)})")
@@ -197,7 +197,7 @@ def _numbered(g: Any) -> list[tuple[int, str, dict[str, Any]]]:
 
 
 def cmd_actions(a: argparse.Namespace) -> int:
-    g = _load_save(a.save, a.allow_data_change)
+    g = _load_save(a.save, a.allow_data_change, a.verify)
     if a.side is not None and a.side not in g.state.sides:
         _err(f"unknown side {a.side!r} (sides: {', '.join(g.state.sides)})")
         return EXIT_INVALID
@@ -224,7 +224,7 @@ def cmd_actions(a: argparse.Namespace) -> int:
 def cmd_do(a: argparse.Namespace) -> int:
     from grognard.core.errors import IllegalAction
 
-    g = _load_save(a.save, a.allow_data_change)
+    g = _load_save(a.save, a.allow_data_change, a.verify)
     if a.action.strip().isdigit():
         listed = _numbered(g)
         k = int(a.action)
@@ -265,7 +265,7 @@ def cmd_do(a: argparse.Namespace) -> int:
 def cmd_undo(a: argparse.Namespace) -> int:
     from grognard.core.errors import UndoError
 
-    g = _load_save(a.save, a.allow_data_change)
+    g = _load_save(a.save, a.allow_data_change, a.verify)
     try:
         act = g.undo(a.side)
     except UndoError as e:
@@ -279,7 +279,7 @@ def cmd_undo(a: argparse.Namespace) -> int:
 def cmd_record(a: argparse.Namespace) -> int:
     from grognard.core.serial import dumps
 
-    g = _load_save(a.save, a.allow_data_change)
+    g = _load_save(a.save, a.allow_data_change, a.verify)
     _write_atomic(Path(a.output), dumps(g.record(), indent=1) + "\n")
     print(f"record of {len(g.actions)} actions written to {a.output}")
     return EXIT_OK
@@ -291,7 +291,7 @@ def cmd_replay(a: argparse.Namespace) -> int:
 
     try:
         data = read_save(a.record)
-        g = load_game(data, check=True, allow_data_change=a.allow_data_change)
+        g = load_game(data, check=True, allow_data_change=a.allow_data_change, verify=True)
     except ReplayMismatch as e:
         if a.json:
             _print_json(
@@ -480,6 +480,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--allow-data-change",
             action="store_true",
             help="load even if the rule data changed since the save",
+        )
+        sp.add_argument(
+            "--verify",
+            action="store_true",
+            help="replay the whole log from the start and check every recorded state hash"
+            " (a save otherwise loads from its snapshot)",
         )
 
     s = verb("scenarios", "list the shipped scenarios")

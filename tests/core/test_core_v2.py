@@ -4,14 +4,17 @@ typed records, the cache, clones, chance outcomes, the incremental hash and snap
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
+from grognard.core import hashing
 from grognard.core.actions import ActionCatalog, ActionType, Field
-from grognard.core.errors import IllegalAction, SaveError
+from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError
 from grognard.core.game import Game
 from grognard.core.procedure import Procedure, stage
 from grognard.core.record import DICT, LIST, Record
@@ -315,3 +318,36 @@ def test_undo_works_after_loading_a_snapshot(game: Game) -> None:
     g2.undo()
     game.undo()
     assert g2.state_hash() == game.state_hash()
+
+
+def test_verify_replays_the_log_and_refuses_a_forged_snapshot(game: Game) -> None:
+    """A snapshot rewritten with a consistent digest loads from the snapshot, but ``verify``
+    replays the log and finds that it does not lead there."""
+    for _ in range(3):
+        game.apply(game.legal_actions(game.acting_sides()[0])[0])
+    save = json.loads(json.dumps(game.save()))
+    forged = json.loads(json.dumps(save))
+    state = forged["snapshot"]["state"]
+    piece = next(p for p in state["pieces"] if p["id"] == "b1")
+    piece["face"] = "reduced"
+    fake = GameState.from_json(state)
+    probe = game.clone()
+    probe.state = fake
+    forged["state_hash"] = probe.state_hash()
+    forged["snapshot"]["digest"] = hashing.snapshot_digest(
+        forged["chain"], forged["state_hash"], forged["snapshot"]
+    )
+    assert Game.load(forged).state.pieces["b1"].face == "reduced"  # the snapshot is trusted
+    with pytest.raises(ReplayMismatch):
+        Game.load(forged, verify=True)
+
+
+def test_cli_verify_flag(tiny_path: Path, tmp_path: Path, cli_env: dict[str, str]) -> None:
+    save = tmp_path / "g.json"
+    run = [sys.executable, "-m", "grognard.cli"]
+    r = subprocess.run(
+        [*run, "new", str(tiny_path), "-o", str(save)], env=cli_env, capture_output=True
+    )
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([*run, "show", str(save), "--verify"], env=cli_env, capture_output=True)
+    assert r.returncode == 0, r.stderr

@@ -278,10 +278,16 @@ def read_save(path: str | Path) -> dict[str, Any]:
         raise SaveError(f"{path}: {e}") from None
 
 
-def load_game(data: Mapping[str, Any], check: bool = True, allow_data_change: bool = False) -> Game:
-    """Rebuild the game of a checked save (:func:`check_save`); a failure is a GrognardError."""
+def load_game(
+    data: Mapping[str, Any],
+    check: bool = True,
+    allow_data_change: bool = False,
+    verify: bool = False,
+) -> Game:
+    """Rebuild the game of a checked save (:func:`check_save`); a failure is a GrognardError.
+    ``verify``: replay the whole log and check every recorded hash (not only the snapshot)."""
     try:
-        return Game.load(data, check=check, allow_data_change=allow_data_change)
+        return Game.load(data, check=check, allow_data_change=allow_data_change, verify=verify)
     except ScenarioError as e:
         first = f"{e.problems[0][0]}: {e.problems[0][1]}" if e.problems else str(e)
         more = f" (and {len(e.problems) - 1} more)" if len(e.problems) > 1 else ""
@@ -292,11 +298,13 @@ def load_game(data: Mapping[str, Any], check: bool = True, allow_data_change: bo
         raise SaveError(f"the save cannot be replayed: {type(e).__name__}: {e}") from None
 
 
-def load_save(path: str | Path, check: bool = True, allow_data_change: bool = False) -> Game:
+def load_save(
+    path: str | Path, check: bool = True, allow_data_change: bool = False, verify: bool = False
+) -> Game:
     """The game of a save or record file, every problem one line naming the file."""
     data = read_save(path)
     try:
-        return load_game(data, check=check, allow_data_change=allow_data_change)
+        return load_game(data, check=check, allow_data_change=allow_data_change, verify=verify)
     except SaveError as e:
         raise SaveError(f"{path}: {e}") from None
 
