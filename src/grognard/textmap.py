@@ -3,12 +3,14 @@
 Each printed row takes two text lines; with flat-topped hexes in columns, the shifted
 columns are drawn one line lower, which keeps neighbours next to each other on
 screen. A cell shows the terrain initial and, if pieces are there, the first letter of
-the side and how many pieces (or ``?`` for an anonymous stack).
+the side and how many pieces (or ``?`` for an anonymous stack). Pieces away from the hexes
+(in areas such as sea zones, in boxes such as port boxes, aboard other pieces) are listed
+after the map.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -89,9 +91,37 @@ def render_board(g: Game, side: str | None, highlight: set[int] | None = None) -
                     )
                 out.append(line.rstrip())
         out.append("")
+    out.extend(off_map_lines(g, view))
     legend = (
         "cells: terrain initial (lower case / * = place), then side initials and piece count; ? ="
         " unknown stack; [ = highlighted"
     )
     out.append(legend)
     return "\n".join(out)
+
+
+def off_map_lines(g: Game, view: dict[str, Any]) -> list[str]:
+    """The pieces ``view`` shows away from the hexes: in areas (sea zones...), in boxes (port
+    boxes, holding boxes...), aboard other pieces; anonymous stacks as ``?``."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for p in view["pieces"]:
+        kind, ref = p["loc"][0], str(p["loc"][1])
+        if kind in ("hex", "none"):
+            continue
+        groups.setdefault((kind, ref), []).append(f"{p['side'][:1]}:{p.get('name') or p['id']}")
+    for st in view.get("stacks", []):
+        kind, ref = st["loc"][0], str(st["loc"][1])
+        if kind != "hex":
+            groups.setdefault((kind, ref), []).append(f"{st['side'][:1]}:?")
+    if not groups:
+        return []
+    lines = ["off the map:"]
+    for (kind, ref), names in sorted(groups.items()):
+        where = {"piece": "aboard", "area": "area", "box": "box"}.get(kind, kind)
+        box = g.board.boxes.get(ref) if kind == "box" else None
+        at = box.attrs.get("hex") if box is not None else None
+        label = f"{where} {ref}" + (f" (at {at})" if at else "")
+        shown = ", ".join(names[:8]) + (f" (+{len(names) - 8})" if len(names) > 8 else "")
+        lines.append(f"  {label}: {shown}")
+    lines.append("")
+    return lines

@@ -28,7 +28,7 @@ from grognard.scenario import find
 
 HERE = Path(__file__).resolve().parent
 GAMES = HERE / "games"
-SCENARIOS = ("gw-tutorial", "marne-1914", "lgg-tutorial", "lgg-west-1914")
+SCENARIOS = ("gw-tutorial", "marne-1914", "lgg-tutorial", "lgg-west-1914", "eastfront-tutorial")
 SEEDS = tuple(range(1, 11))
 MAX_ACTIONS = 600
 

@@ -4,7 +4,9 @@ The export is static map data, the same for every side: hex centres (in hex-size
 units, screen y growing downwards), the corner template of one hex, printed ids,
 terrain with a colour and pattern per terrain type, hexside features as line
 segments, places (cities, ports, objectives, ...), line networks (rail, road) as
-centre-to-centre segments, areas and off-map boxes.
+centre-to-centre segments, areas (with their outline and a centre where their name and the
+pieces in them are drawn) and off-map boxes (with an anchor point next to the hex a box's
+``attrs.hex`` names, e.g. a port box; boxes without one are listed beside the map).
 
 Geometry follows :mod:`grognard.hexgrid`: flat-topped hexes when the first sheet is
 laid out in columns, pointy-topped when in rows. With hex size 1 (centre to corner):
@@ -152,6 +154,35 @@ def _side_segment(board: Board, k: int, pointy: bool) -> list[float]:
     return [_r(mx - px), _r(my - py), _r(mx + px), _r(my + py)]
 
 
+def _area_shape(board: Board, hexes: list[int], pointy: bool) -> dict[str, Any]:
+    """An area's outline (the hexsides between its hexes and the others, as segments) and the
+    point where its name and the pieces in it are drawn (the area hex nearest its centroid)."""
+    if not hexes:
+        return {"outline": [], "centre": None}
+    inside = set(hexes)
+    outline = []
+    for i in hexes:
+        for d in range(6):
+            j = int(board.nbr[i, d])
+            if j < 0 or j not in inside:
+                outline.append(_side_segment(board, int(board.side_of[i, d]), pointy))
+    pts = [centre(board.hexes[i], pointy) for i in hexes]
+    cx = sum(x for x, _ in pts) / len(pts)
+    cy = sum(y for _, y in pts) / len(pts)
+    x, y = min(pts, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
+    return {"outline": outline, "centre": [_r(x), _r(y)]}
+
+
+def _box_anchor(board: Board, attrs: Any, pointy: bool) -> list[float] | None:
+    """Where a box is drawn on the map: next to the hex its ``attrs.hex`` names (a port box),
+    else nowhere (it is listed beside the map)."""
+    label = attrs.get("hex") if hasattr(attrs, "get") else None
+    if not isinstance(label, str) or not board.has_label(label):
+        return None
+    x, y = centre(board.hexes[board.idx(label)], pointy)
+    return [_r(x + 0.55), _r(y - 0.5)]
+
+
 def board_json(board: Board, ruleset: Ruleset | None = None) -> dict[str, Any]:
     """The whole map as JSON-ready data (see the module docstring)."""
     first = next(iter(board.sheets.values()))
@@ -210,6 +241,7 @@ def board_json(board: Board, ruleset: Ruleset | None = None) -> dict[str, Any]:
             "kind": a.kind,
             "hexes": [board.labels[int(i)] for i in a.hexes],
             "adjacent": list(a.adjacent),
+            **_area_shape(board, [int(i) for i in a.hexes], pointy),
         }
         for a in board.areas.values()
     ]
@@ -218,6 +250,7 @@ def board_json(board: Board, ruleset: Ruleset | None = None) -> dict[str, Any]:
             "name": b.name,
             "kind": b.kind,
             "links": [[ln.target, ln.distance, ln.layer] for ln in b.links],
+            "anchor": _box_anchor(board, b.attrs, pointy),
         }
         for b in board.boxes.values()
     ]

@@ -494,16 +494,17 @@ class GameScreen {
   renderBoxes() {
     const st = this.state;
     const groups = new Map();
+    const where = (loc) => (loc[0] === "piece" ? `aboard ${loc[1]}` : `${loc[0]} ${loc[1]}`);
     for (const p of st.view.pieces || []) {
       if (p.loc[0] === "hex") continue;
-      const key = `${p.loc[0]} ${p.loc[1]}`;
+      const key = where(p.loc);
       if (!groups.has(key)) groups.set(key, []);
       groups.get(key).push(h("span", { class: "mini", "data-piece": p.id, title: p.id,
         style: null }, h("b", {}, counterValues(p) || "·"), p.id));
     }
     for (const s of st.view.stacks || []) {
       if (s.loc[0] === "hex") continue;
-      const key = `${s.loc[0]} ${s.loc[1]}`;
+      const key = where(s.loc);
       if (!groups.has(key)) groups.set(key, []);
       groups.get(key).push(h("span", { class: "mini", title: `${s.side}: pieces you cannot see` }, h("b", {}, "?"), s.side));
     }

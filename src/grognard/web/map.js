@@ -90,6 +90,17 @@ export class MapView {
       this.hexIndex.set(`${h[4]},${h[5]}`, h);
       this.byId.set(h[0], h);
     }
+    // where pieces in an area (a sea zone) or an anchored box (a port box) are drawn
+    this.areaAt = new Map((board.areas || []).filter((a) => a.centre).map((a) => [a.name, a.centre]));
+    this.boxAt = new Map((board.boxes || []).filter((b) => b.anchor).map((b) => [b.name, b.anchor]));
+  }
+
+  // Map position of a piece location ["hex", id] / ["area", name] / ["box", name] (null: off the map).
+  locPoint(loc) {
+    if (loc[0] === "hex") return this.centre(loc[1]);
+    if (loc[0] === "area") return this.areaAt.get(loc[1]) || null;
+    if (loc[0] === "box") return this.boxAt.get(loc[1]) || null;
+    return null;
   }
 
   centre(id) {
@@ -141,6 +152,26 @@ export class MapView {
       const st = b.features[f] || { stroke: "#555", width: 0.08 };
       el("path", { d: segs.join(""), stroke: st.stroke, "stroke-width": st.width, "stroke-dasharray": st.dash,
         "stroke-linecap": "round", fill: "none", "data-feature": f }, gSides);
+    }
+    // areas (sea zones, weather zones...): dashed outline and name
+    const gAreas = el("g", { class: "areas" }, vp);
+    for (const a of b.areas || []) {
+      if (!a.outline || !a.outline.length) continue;
+      const d = a.outline.map((q) => `M${q[0]} ${q[1]}L${q[2]} ${q[3]}`).join("");
+      el("path", { d, class: "area-outline", fill: "none", "data-area": a.name }, gAreas);
+      if (a.centre) {
+        const t = el("text", { class: "area-name", x: a.centre[0], y: a.centre[1] + 0.75, "text-anchor": "middle" }, gAreas);
+        t.textContent = a.name;
+      }
+    }
+    // boxes anchored next to a hex (port boxes): a labelled frame; the others are listed beside the map
+    const gBoxes = el("g", { class: "map-boxes" }, vp);
+    for (const bx of b.boxes || []) {
+      if (!bx.anchor) continue;
+      const g = el("g", { transform: `translate(${bx.anchor[0]} ${bx.anchor[1]})`, "data-box": bx.name }, gBoxes);
+      el("rect", { class: "box-frame", x: -0.3, y: -0.3, width: 0.6, height: 0.6, rx: 0.05 }, g);
+      const t = el("text", { class: "box-name", x: 0, y: 0.45, "text-anchor": "middle" }, g);
+      t.textContent = bx.name;
     }
     this.gControl = el("g", { class: "control" }, vp);
     // places
@@ -294,25 +325,28 @@ export class MapView {
     if (id && this.handlers.onHex) this.handlers.onHex(id);
   }
 
-  // Counters: one per location, the top piece drawn with a count badge; anonymous stacks as "?".
+  // Counters: one per location (a hex, an area, an anchored box), the top piece drawn with a count
+  // badge; anonymous stacks as "?". Only hex stacks are clickable (data-stack is a hex id).
   setPieces(view, sides, selected = new Set()) {
     const g = this.gCounters;
     g.replaceChildren();
     const at = new Map();
-    for (const p of view.pieces || []) {
-      if (p.loc[0] !== "hex") continue;
-      if (!at.has(p.loc[1])) at.set(p.loc[1], { pieces: [], anon: [] });
-      at.get(p.loc[1]).pieces.push(p);
-    }
-    for (const s of view.stacks || []) {
-      if (s.loc[0] !== "hex") continue;
-      if (!at.has(s.loc[1])) at.set(s.loc[1], { pieces: [], anon: [] });
-      at.get(s.loc[1]).anon.push(s);
-    }
-    for (const [hex, st] of at) {
-      const c = this.centre(hex);
-      if (!c) continue;
-      const cg = el("g", { class: "stack", transform: `translate(${c[0]} ${c[1]})`, "data-stack": hex }, g);
+    const add = (loc, what, item) => {
+      if (!this.locPoint(loc)) return;
+      const key = `${loc[0]}\u0000${loc[1]}`;
+      if (!at.has(key)) at.set(key, { loc, pieces: [], anon: [] });
+      at.get(key)[what].push(item);
+    };
+    for (const p of view.pieces || []) add(p.loc, "pieces", p);
+    for (const s of view.stacks || []) add(s.loc, "anon", s);
+    for (const st of at.values()) {
+      const c = this.locPoint(st.loc);
+      // pieces in a box drawn on the map are shown at half size, beside the hex's own stack
+      const scale = st.loc[0] === "box" ? " scale(0.6)" : "";
+      const attrs = { class: "stack", transform: `translate(${c[0]} ${c[1]})${scale}` };
+      if (st.loc[0] === "hex") attrs["data-stack"] = st.loc[1];
+      else attrs["data-loc"] = `${st.loc[0]}:${st.loc[1]}`;
+      const cg = el("g", attrs, g);
       const n = st.pieces.length + st.anon.length;
       const depth = Math.min(n - 1, 3);
       for (let i = depth; i > 0; i--) {

@@ -1,0 +1,1 @@
+"""Ground combat: Declared Attacks, artillery support, retreats (EF 12)."""
