@@ -18,6 +18,7 @@ from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError
 from grognard.core.game import Game
 from grognard.core.procedure import Procedure, stage
 from grognard.core.record import DICT, LIST, Record
+from grognard.core.sequence import Step, handles
 from grognard.core.state import Frame, GameState, Loc, Piece
 from grognard.scenario import load_scenario
 
@@ -351,3 +352,43 @@ def test_cli_verify_flag(tiny_path: Path, tmp_path: Path, cli_env: dict[str, str
     assert r.returncode == 0, r.stderr
     r = subprocess.run([*run, "show", str(save), "--verify"], env=cli_env, capture_output=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_handler_decorators_are_not_shadowed_by_step_methods() -> None:
+    """A step that defines its own ``actors``/``check`` before its handlers keeps them apart."""
+
+    class Odd(Step):
+        def actors(self, g: Any, f: Any) -> list[str]:
+            return ["A"]
+
+        def check(self, g: Any, f: Any, action: Any) -> None:
+            Step.check(self, g, f, action)
+
+        @handles.actors("go")
+        def goers(self, g: Any, f: Any, side: str) -> list[str]:
+            return ["p1"]
+
+        @handles.check("go")
+        def check_go(self, g: Any, f: Any, action: Any) -> None:
+            raise IllegalAction("T 9", "no")
+
+        @handles.apply("go")
+        def apply_go(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+        @handles.chance("go")
+        def go_chance(self, g: Any, f: Any, action: Any) -> list[str]:
+            return ["heads", "tails"]
+
+    h = Odd.handlers["go"]
+    assert h.actors is Odd.goers and h.check is Odd.check_go and h.chance is Odd.go_chance
+    assert Odd().chance_outcomes(None, None, {"type": "go"}) == ["heads", "tails"]  # type: ignore[arg-type]
+    assert Odd().chance_outcomes(None, None, {"type": "stop"}) is None  # type: ignore[arg-type]
+
+
+def test_results_tables_are_read_once_per_process(tiny_path: Path) -> None:
+    g = Game.new(load_scenario(tiny_path))
+    first = g.ruleset.tables()
+    again = g.ruleset.tables()
+    assert first == again and first is not again  # a fresh mapping, the same table objects
+    assert all(first[k] is again[k] for k in first)
