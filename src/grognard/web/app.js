@@ -893,7 +893,12 @@ class GameScreen {
 
   clickStack(hex, shift) {
     if (this.busy) return;
-    if (this.builder || this.placing || this.reach[hex] || this.attacks[hex]) return this.clickHex(hex, shift);
+    const target = this.state.legal.some((a) => this.isAttack(a) && a[this.hexKey(a)] === hex);
+    if (this.builder || this.placing || this.reach[hex] || this.attacks[hex] || target) return this.clickHex(hex, shift);
+    this.selectStack(hex, shift);
+  }
+
+  selectStack(hex, shift) {
     const st = this.state;
     const mine = (st.view.pieces || []).filter((p) => p.loc[0] === "hex" && p.loc[1] === hex && p.side === this.side);
     // a click selects the stack's combat units (not the HQ drawn with them); toggle units in the inspector
@@ -974,7 +979,7 @@ class GameScreen {
     }
     const occupied = (st.view.pieces || []).some((p) => p.loc[0] === "hex" && p.loc[1] === hex) ||
       (st.view.stacks || []).some((s) => s.loc[0] === "hex" && s.loc[1] === hex);
-    if (occupied) this.clickStack(hex, shift);
+    if (occupied) this.selectStack(hex, shift);
     else this.clearSelection();
   }
 
