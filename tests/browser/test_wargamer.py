@@ -265,7 +265,12 @@ def test_attack_refused_with_its_rule_before_commit(live: LiveServer, new_page: 
     # the rule chip opens the rules reference with its title and status
     refused.locator("a.rule").first.click()
     page.wait_for_selector("[data-testid=rule-panel]")
-    assert page.inner_text("[data-testid=rule-status]") in ("tested", "implemented", "missing")
+    assert page.inner_text("[data-testid=rule-status]") in (
+        "tested",
+        "implemented",
+        "missing",
+        "outside-seeds",
+    )
     assert page.get_attribute("[data-testid=rule-doc-link]", "href") == "/api/rulesets/greatwar/doc"
 
 
@@ -332,7 +337,7 @@ def test_game_over_page(live: LiveServer, new_page: Any) -> None:
 def test_lgg1418_and_eastfront_open_with_legend_charts_and_lists(
     live: LiveServer, new_page: Any
 ) -> None:
-    for scenario, code in (("west-1914", "M"), ("sevastopol-1941", "D1R")):
+    for scenario, code in (("lgg-west-1914", "M"), ("sevastopol-1941", "D1R")):
         page = new_page()
         open_hotseat(page, live, scenario, seed=1)
         assert page.locator("[data-testid=legend] li[data-legend=terrain]").count() >= 2
