@@ -9,6 +9,7 @@ Screenshots go to ``artifacts/`` (map at three zoom levels, odds table, chart vi
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from tests.browser.conftest import ARTIFACTS, LiveServer
@@ -332,6 +333,10 @@ def test_game_over_page(live: LiveServer, new_page: Any) -> None:
     turns = page.locator("[data-testid=vp-by-turn] tr[data-turn]").count()
     assert turns >= 2
     page.screenshot(path=str(ARTIFACTS / "game-over.png"))
+    with page.expect_download() as dl:
+        page.click("[data-testid=record-link]")
+    saved = json.loads(Path(dl.value.path()).read_text(encoding="utf-8"))
+    assert saved["actions"] and saved["signature"]
 
 
 def test_lgg1418_and_eastfront_open_with_legend_charts_and_lists(
@@ -349,8 +354,17 @@ def test_lgg1418_and_eastfront_open_with_legend_charts_and_lists(
         # long lists grouped and filterable; no raw "type k=v" labels
         groups = page.locator("#actions details.actions-group")
         if groups.count():
-            groups.first.locator("summary").click()
+            groups.first.locator("summary").first.click()
+            actor = groups.first.locator("details.actor")
+            if actor.count():
+                actor.first.locator("summary").click()
             buttons = page.locator("#actions button[data-type]")
             assert buttons.count() >= 1
-            assert not any("=" in t for t in buttons.all_inner_texts())
+            labels = buttons.all_inner_texts()
+            assert not any("=" in t for t in labels)
+            # the filter keeps the actions whose label holds the words typed
+            word = labels[0].split()[-1]
+            page.fill("[data-testid=action-filter]", word)
+            shown = page.locator("#actions button[data-type]").all_inner_texts()
+            assert shown and all(word.lower() in t.lower() for t in shown)
         page.screenshot(path=str(ARTIFACTS / f"{scenario}.png"))

@@ -1219,10 +1219,25 @@ class GameScreen {
         h("p", { "data-testid": "why" }, this.ref.withRules(fmtNumbers(sm.reason || ""), [sm.rule && /\d/.test(sm.rule) ? sm.rule : null])),
         sm.conditions ? h("p", { class: "muted" }, sm.conditions) : null,
         h("h3", {}, "Victory points by turn"), table,
-        h("p", {}, h("a", { href: `/api/games/${this.id}/record`, "data-testid": "record-link" }, "the game record"), " (replayable)")));
+        h("p", {}, h("button", { type: "button", "data-testid": "record-link", onclick: () => this.downloadRecord() }, "Download the game record"),
+          " (signed, replayable)")));
     const old = $("game-over");
     if (old) old.remove();
     document.body.append(box);
+  }
+
+  async downloadRecord() {
+    try {
+      const rec = await api(`/api/games/${this.id}/record`, { token: this.token });
+      const url = URL.createObjectURL(new Blob([JSON.stringify(rec)], { type: "application/json" }));
+      const a = h("a", { href: url, download: `grognard-${this.id}.json` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 5000);
+    } catch (e) {
+      showMessage(errorText(e));
+    }
   }
 
   openCharts() {
