@@ -323,7 +323,11 @@ export class MapView {
     this.svg.classList.toggle("near", this.k >= 18);
     this.svg.classList.toggle("far", this.k < 12);
     // text that keeps its screen size at every zoom (place names, area names)
-    this.svg.style.setProperty("--inv", (1 / this.k).toFixed(5));
+    if (this.k !== this.styledK) {
+      // only when the zoom changes: restyling every text costs a frame on a 2,000-hex map
+      this.styledK = this.k;
+      this.svg.style.setProperty("--inv", (1 / this.k).toFixed(5));
+    }
     this.updateMini();
     this.saveView();
   }
