@@ -352,6 +352,8 @@ def test_lgg1418_and_eastfront_open_with_legend_charts_and_lists(
         assert page.locator(f"[data-testid=glossary] tr[data-code='{code}']").count() == 1
         page.click("[data-testid=charts-close]")
         # long lists grouped and filterable; no raw "type k=v" labels
+        page.wait_for_selector("[data-testid=connection].on")
+        page.wait_for_timeout(300)  # the first push after connecting redraws the panel
         groups = page.locator("#actions details.actions-group")
         if groups.count():
             groups.first.locator("summary").first.click()

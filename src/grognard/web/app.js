@@ -589,10 +589,12 @@ class GameScreen {
         for (const [actor, acts] of byActor) {
           const name = actor ? actor.split(",").map((x) => this.nameOf(x)).join(", ") : "other";
           const sub = h("details", { class: "actor", "data-actor": actor }, h("summary", {}, `${fmtNumbers(name)} (${acts.length})`));
-          sub.addEventListener("toggle", () => {
+          const fillSub = () => {
             if (sub.open && !sub.dataset.filled) { sub.dataset.filled = "1"; sub.append(...acts.map((it) => this.actionButton(it))); }
-          });
+          };
+          sub.addEventListener("toggle", fillSub);
           det.append(sub);
+          if (this.openGroups && this.openGroups.has(actor)) { sub.open = true; fillSub(); }
         }
       };
       det.addEventListener("toggle", () => det.open && fill());
