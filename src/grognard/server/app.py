@@ -35,6 +35,7 @@ from starlette.types import Scope
 
 from grognard import __version__
 from grognard.core.inbound import MAX_DEPTH, problem
+from grognard.server import client_api
 from grognard.server.db import Store
 from grognard.server.keys import default_key_file, load_or_create_key
 from grognard.server.service import GameService, Illegal, Malformed, ServiceError
@@ -555,6 +556,8 @@ def create_app(
             hub.remove(game_id, c)
             with contextlib.suppress(Exception):
                 await hub.broadcast(game_id)
+
+    client_api.mount(app)
 
     # ------------------------------------------------------------------ the browser client
     app.mount("/static", ClientAssets(directory=str(WEB_DIR)), name="static")
