@@ -58,15 +58,16 @@ export function isReduced(p) {
 
 // NATO unit-type symbol for a piece type (and its name): the kind of symbol drawn in the
 // counter's frame. Rule systems name their types freely, so this reads keywords.
+// (naval before artillery: a gunboat is a boat)
 const SYMBOL_WORDS = [
   ["hq", /(^|[^a-z])(hq|hqs|headquarters|ghq)([^a-z]|$)|-hq$|^hq-/],
   ["armour", /armou?r|tank|panzer|char/],
   ["mech", /mech|motori[sz]ed|panzergren|c\/m/],
   ["cavalry", /cav|horse|camel|kavall|recon/],
+  ["naval", /ship|naval|fleet|flotilla|gunboat|transport|cruiser|destroyer|battleship|monitor|\bsub/],
   ["artillery", /art|gun|battery|siege|mortar|howitz|coast|cd$|^cd-|rocket/],
   ["engineer", /engineer|pioneer|sapper/],
   ["air", /air|fighter|bomber|ju ?88|vvs|plane|aviation|kg |zeppelin/],
-  ["naval", /ship|naval|fleet|flotilla|gunboat|transport|cruiser|destroyer|battleship|monitor|sub/],
   ["supply", /supply|msu|res-?pt|resource|depot/],
   ["fort", /fort|garrison/],
   ["infantry", /inf|rifle|div|corps|regiment|brigade|jaeger|jäger|mountain|territorial|militia|guard/],
