@@ -79,3 +79,74 @@ def test_eastfront_attack_declared_then_attackers_and_supports_added(
         {"type": "add-support", "piece": sup_ids[0]},
     ]
     assert sent[4]["type"] == "resolve-attack"
+
+
+# lgg-tutorial, seed 1: the Fifth Army activated and its III Corps marched to 0803, next to the
+# German stack in 0903 (a position built from its actions, as a save holds them).
+LGG_CONTACT = [
+    {"type": "end-reinforcement", "side": "Central Powers"},
+    {"type": "place", "side": "Entente", "unit": "FR-IV-R", "at": "0210"},
+    {"type": "end-reinforcement", "side": "Entente"},
+    {"type": "no-retreat", "side": "Central Powers"},
+    {"type": "no-retreat", "side": "Entente"},
+    {"type": "activate", "side": "Entente", "army": "FR-5"},
+    {"type": "move", "side": "Entente", "units": ["FR-CC-Sordet"], "to": "0604", "mode": "normal"},
+    {"type": "move", "side": "Entente", "units": ["FR-5-III"], "to": "0604", "mode": "normal"},
+    {"type": "move", "side": "Entente", "units": ["FR-5-III"], "to": "0704", "mode": "normal"},
+    {"type": "move", "side": "Entente", "units": ["FR-5-III"], "to": "0803", "mode": "normal"},
+    {"type": "no-interception", "side": "Central Powers"},
+]
+
+
+def test_lgg1418_battle_from_a_move_into_the_enemy(live: LiveServer, new_page: Any) -> None:
+    page = new_page()
+    game = open_hotseat(page, live, "lgg-tutorial", seed=1)
+    for a in LGG_CONTACT:
+        service_act(live, game, a["side"], {k: v for k, v in a.items() if k != "side"})
+    page.reload()
+    page.wait_for_function("window.__grognard.state && window.__grognard.state.side")
+    page.wait_for_timeout(300)  # the hand-over notice follows the first state
+    take_over(page)
+    page.wait_for_function("window.__grognard.state.legal.length")
+    assert state(page)["side"] == "Entente"
+    svc = live.app.state.service
+    # the corps selected on the map, the enemy hex among its highlighted destinations
+    page.evaluate("window.__grognard.map.centreOn('0803')")
+    click_hex(page, "0803")
+    page.wait_for_function("window.__grognard.highlights['0903'] === 'reach'")
+    assert page.evaluate("[...window.__grognard.ui.sel.pieces]") == ["FR-5-III"]
+    n0 = len(svc.entry(game).game.actions)
+    click_hex(page, "0903")
+    # not sent yet: the attack's odds first (the first round's results, column by column)
+    page.wait_for_selector("[data-testid=distribution-by-column] tr[data-column]")
+    assert len(svc.entry(game).game.actions) == n0
+    assert page.inner_text("[data-testid=move-attack-units]").startswith("moving in: ")
+    assert page.locator("[data-testid=odds-table] [data-fact=table]").count() == 1
+    page.screenshot(path=str(ARTIFACTS / "lgg-attack-preview.png"))
+    page.click("[data-testid=commit-move-attack]")
+    page.wait_for_function(f"window.__grognard.state.seq > {n0} && !window.__grognard.busy")
+    sent = svc.entry(game).game.actions[n0]
+    assert sent["type"] == "move" and sent["to"] == "0903" and sent["units"] == ["FR-5-III"]
+    # the battle's steps, each side's decisions taken in the decision panel, up to the first
+    # round's engagements revealed
+    for _ in range(12):
+        log = " ".join(page.evaluate("window.__grognard.log.map(e => e.text)"))
+        if "engaged units revealed" in log:
+            break
+        take_over(page)
+        seq = state(page)["seq"]
+        buttons = page.locator("#decision:not([hidden]) button[data-type]")
+        if buttons.count():
+            buttons.first.click()
+        else:  # the end of the movement, after which the battles are fought
+            page.click("[data-testid=end-phase]")
+            if page.locator("[data-testid=confirm-end]").count():
+                page.click("[data-testid=confirm-end-yes]")
+        page.wait_for_function(
+            f"window.__grognard.state.seq > {seq} && !window.__grognard.busy", timeout=60000
+        )
+    log = page.evaluate("window.__grognard.log.map(e => e.text)")
+    assert any(t.startswith("Battle at 0903") for t in log)
+    assert any(t.startswith("round 1, sub-battle A") for t in log)
+    types = [a["type"] for a in svc.entry(game).game.actions[n0:]]
+    assert "proceed" in types and types.count("commit") >= 2

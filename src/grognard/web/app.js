@@ -1064,6 +1064,15 @@ class GameScreen {
       } catch (e) {
         this.reach = {};
       }
+      if (!Object.keys(this.reach).length) {
+        // no reach preview from the rule system: the destinations of its one-step moves of
+        // exactly the selected units (the first listed way of moving to each)
+        for (const a of st.legal) {
+          if (!this.isMove(a) || typeof a.to !== "string" || this.reach[a.to]) continue;
+          const ids = this.pieceKeys(a).flatMap((k) => [].concat(a[k]));
+          if (ids.length === sel.pieces.size && ids.every((id) => sel.pieces.has(id))) this.reach[a.to] = { action: a };
+        }
+      }
     }
     if (this.sel !== sel || this.builder) return;
     const marks = sel.hex ? { [sel.hex]: "select" } : {};
@@ -1101,6 +1110,8 @@ class GameScreen {
       const pieces = [...this.sel.pieces];
       const a = info.action || (pieces.length === 1 ? { type: "move", piece: pieces[0], to: hex } : { type: "move", pieces, to: hex });
       this.clearSelection(false);
+      // a move into an enemy-held hex is an attack (LGG 16): its odds first, then confirmed
+      if (this.enemyAt(hex)) return this.openMoveAttack(hex, a, pieces);
       this.send(a);
       return;
     }
@@ -1118,6 +1129,55 @@ class GameScreen {
       (st.view.stacks || []).some((s) => s.loc[0] === "hex" && s.loc[1] === hex);
     if (occupied) this.selectStack(hex, shift);
     else this.clearSelection();
+  }
+
+  enemyAt(hex) {
+    const st = this.state;
+    const at = (loc) => loc[0] === "hex" && loc[1] === hex;
+    return (st.view.pieces || []).some((p) => at(p.loc) && p.side !== this.side) ||
+      (st.view.stacks || []).some((x) => at(x.loc) && x.side !== this.side);
+  }
+
+  // A move into the enemy (the attack of rule systems where moving in attacks): the moving units,
+  // the odds the rules preview, then "Attack" sends exactly that move.
+  async openMoveAttack(hex, action, pieces) {
+    const box = $("preview");
+    const m = (this.moveAttack = { hex, action, pv: null });
+    G.moveAttack = m;
+    const draw = () => {
+      if (this.moveAttack !== m) return;
+      const rows = [h("h3", {}, `Attack ${this.placeName(hex)}`),
+        h("p", { "data-testid": "move-attack-units" }, `moving in: ${pieces.map((id) => this.nameOf(id)).join(", ")}`)];
+      if (!m.pv) rows.push(h("p", { class: "muted", "data-testid": "odds-pending" }, "computing odds…"));
+      else if (m.refused) rows.push(h("div", { class: "refused", "data-testid": "attack-refused" }, "Refused: ", this.ref.withRules(m.refused.message, [m.refused.rule])));
+      else {
+        rows.push(oddsTable(m.pv, this.ref, (id) => this.nameOf(id)));
+        if (!m.pv.available) rows.push(h("p", { class: "muted" }, "This rule system offers no odds preview for it."));
+      }
+      rows.push(h("button", { type: "button", class: "primary", "data-testid": "commit-move-attack", disabled: !m.pv || !!m.refused || this.busy,
+        onclick: () => { this.closeMoveAttack(); this.send(action); } }, "Attack"), " ",
+      h("button", { type: "button", "data-testid": "cancel-attack", onclick: () => this.closeMoveAttack() }, "Cancel"));
+      box.replaceChildren(...rows);
+      box.hidden = false;
+    };
+    this.map.setHighlights({ [hex]: "attack" });
+    G.highlights = { [hex]: "attack" };
+    draw();
+    try {
+      m.pv = await api(`/api/games/${this.id}/preview`, { method: "POST", token: this.token, body: { action } });
+    } catch (e) {
+      m.pv = {};
+      m.refused = { message: e.body && e.body.message ? e.body.message : errorText(e), rule: e.body ? e.body.rule : null };
+    }
+    draw();
+  }
+
+  closeMoveAttack() {
+    this.moveAttack = null;
+    G.moveAttack = null;
+    $("preview").hidden = true;
+    this.map.setHighlights({});
+    G.highlights = {};
   }
 
   // ---------------------------------------------------------------- the attack builder
