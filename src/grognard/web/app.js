@@ -713,7 +713,7 @@ class GameScreen {
       h("p", { class: "muted" }, "Click a piece, then one of its highlighted hexes on the map."),
       h("ul", { class: "placements", "data-testid": "placements" }, ...rows),
       h("button", { type: "button", "data-testid": "place-rest", onclick: () => this.placeRest() }, "Place the rest as listed"), " ",
-      end ? h("button", { type: "button", "data-testid": "placements-done", onclick: () => this.send(end) }, "Done") : null);
+      ...(end ? [h("button", { type: "button", "data-testid": "placements-done", onclick: () => this.send(end) }, "Done")] : []));
     box.hidden = false;
     this.placeGroups = byActor;
     if (this.placing) this.highlightPlacement();
@@ -854,7 +854,7 @@ class GameScreen {
       ...orders.map((it) => h("option", { value: it.action.order, selected: d.order === it.action.order }, this.labelOf(it.action, it.text))))) : null;
     box.replaceChildren(h("h3", {}, this.ref.withRules(step)),
       h("p", { class: "muted" }, "Tick the units that join the attack, or click their stacks on the map."),
-      h("div", { class: "declared", "data-testid": "declared-form" }, ...lists), sel, orderSel, " ",
+      h("div", { class: "declared", "data-testid": "declared-form" }, ...lists), sel, ...(orderSel ? [orderSel, " "] : []),
       h("button", { type: "button", class: "primary", "data-testid": "declared-resolve", onclick: () => this.resolveDeclared() },
         resolve ? this.labelOf(resolve.action, resolve.text) : "Add them and resolve the attack"));
     box.hidden = false;
