@@ -249,7 +249,6 @@ class Hub:
         self.pushed: dict[str, int] = {}
         self._want: dict[str, int] = {}
         self._done: dict[str, int] = {}
-        self._reading: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: asyncio.Event | None = None
 
@@ -289,29 +288,40 @@ class Hub:
 
     def changed(self, game_id: str, revision: int | None = None) -> None:
         """Push the game to its sockets here soon. With the ``revision`` the watcher saw: only if
-        no push has read that revision yet (nor is reading the revision now)."""
+        no push has read that revision yet, nor is due to read it."""
         if game_id not in self.clients:
             return
         if revision is not None and (
-            self.pushed.get(game_id, -1) >= revision or game_id in self._reading
+            self.pushed.get(game_id, -1) >= revision
+            or self._done.get(game_id, 0) < self._want.get(game_id, 0)
         ):
-            return
+            return  # pushed already, or a push that will read the revision is due
         self._want[game_id] = self._want.get(game_id, 0) + 1
         task = self._tasks.get(game_id)
         if task is None or task.done():
             self._tasks[game_id] = asyncio.get_running_loop().create_task(self._push(game_id))
 
+    async def touch(self, game_id: str) -> None:
+        """After a change made here: push it unless a push has read its revision already (the
+        watcher may have seen it first) or is due to."""
+        if game_id not in self.clients:
+            return
+        try:
+            rev = await anyio.to_thread.run_sync(self.service.store.revision, game_id)
+        except Exception:
+            log.exception("game %s: reading its revision failed", game_id)
+            rev = None
+        self.changed(game_id, rev)
+
     async def _push(self, game_id: str) -> None:
         while self._done.get(game_id, 0) < self._want.get(game_id, 0):
             target = self._want.get(game_id, 0)
-            self._reading.add(game_id)
             try:
                 rev = await anyio.to_thread.run_sync(self.service.store.revision, game_id)
             except Exception:
                 log.exception("game %s: reading its revision failed", game_id)
+                self._done[game_id] = target
                 return
-            finally:
-                self._reading.discard(game_id)
             self._done[game_id] = target
             if rev is not None:
                 self.pushed[game_id] = max(rev, self.pushed.get(game_id, -1))
@@ -333,7 +343,8 @@ class Hub:
     def wake(self, game_id: str = "") -> None:
         """Called from any thread (the PostgreSQL listener): look at the revisions now."""
         if self._wake is not None and self._loop is not None:
-            self._loop.call_soon_threadsafe(self._wake.set)
+            with contextlib.suppress(RuntimeError):  # the loop closed: the server is stopping
+                self._loop.call_soon_threadsafe(self._wake.set)
 
     async def watch(self) -> None:
         """Push the changes other processes make to the games with a socket open here; keep
@@ -557,7 +568,7 @@ def create_app(
         """Take the seat the token belongs to (optionally with a player name)."""
         side = await run(side_of, game_id, authorization)
         res = await run(service.join, game_id, side, body.player if body else "")
-        hub.changed(game_id)
+        await hub.touch(game_id)
         return res
 
     @app.post("/api/my-games", tags=["lobby"], responses=ERRORS)
@@ -590,7 +601,7 @@ def create_app(
         ``repeated`` with its number and applies nothing."""
         side = await run(side_of, game_id, authorization)
         res = await run(service.act, game_id, side, body.action, idempotency_key)
-        hub.changed(game_id)
+        await hub.touch(game_id)
         return res
 
     @app.post("/api/games/{game_id}/undo", tags=["game"], responses=ERRORS)
@@ -599,7 +610,7 @@ def create_app(
         between."""
         side = await run(side_of, game_id, authorization)
         res = await run(service.undo, game_id, side)
-        hub.changed(game_id)
+        await hub.touch(game_id)
         return res
 
     @app.post("/api/games/{game_id}/preview", tags=["game"], responses=ERRORS)
@@ -630,7 +641,7 @@ def create_app(
         side = await run(side_of, game_id, authorization)
         orders = [o.model_dump(exclude_none=True) for o in body.orders]
         res = await run(service.set_standing_orders, game_id, side, orders)
-        hub.changed(game_id)
+        await hub.touch(game_id)
         return res
 
     @app.get("/api/games/{game_id}/record", tags=["game"], responses=ERRORS)
@@ -658,7 +669,7 @@ def create_app(
         hub.add(game_id, c)
         try:
             await presence(game_id, side)  # everyone learns who is connected
-            hub.changed(game_id)  # ... and the newcomer gets its state
+            await hub.touch(game_id)  # ... and the newcomer gets its state
             while True:
                 text = await websocket.receive_text()
                 try:
@@ -677,7 +688,7 @@ def create_app(
             hub.remove(game_id, c)
             with contextlib.suppress(Exception):
                 await presence(game_id, side)
-                hub.changed(game_id)
+                await hub.touch(game_id)
 
     # ------------------------------------------------------------------ the browser client
     app.mount("/static", ClientAssets(directory=str(WEB_DIR)), name="static")
