@@ -513,7 +513,7 @@ def create_app(
     # ------------------------------------------------------------------ lobby
     @app.get("/api/health", tags=["lobby"])
     async def health() -> dict[str, Any]:
-        return {"ok": True, "version": __version__}
+        return {"ok": True, "version": __version__, "process": os.getpid()}
 
     @app.get("/api/scenarios", tags=["lobby"])
     async def scenarios() -> dict[str, Any]:
