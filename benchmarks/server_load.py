@@ -327,7 +327,7 @@ async def run(args: argparse.Namespace, db: str, tmp: Path) -> dict[str, Any]:
         stats.latencies.pop("push", None)
         for g in games:
             g.measuring = True
-        clients = [Http(host, port) for _ in range(args.connections)]
+        clients = [Http(host, port) for _ in games]  # each game's players, their own connection
         start = time.perf_counter()
         until = start + args.seconds
         await asyncio.gather(
@@ -359,7 +359,7 @@ async def run(args: argparse.Namespace, db: str, tmp: Path) -> dict[str, Any]:
             "workers": args.workers,
             "games": args.games,
             "pages": sum(len(g.pages) for g in games),
-            "connections": args.connections,
+            "connections": len(clients),
             "seconds": round(elapsed, 1),
             "interval_s": args.interval,
             "setup": {"create_s": round(created_s, 1), "open_pages_s": round(opened_s, 1)},
@@ -409,7 +409,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--interval", type=float, default=2.0, help="seconds between a game's actions")
-    p.add_argument("--connections", type=int, default=20, help="HTTP keep-alive connections")
     p.add_argument("--cache", type=int, default=128, help="--cache of each server process")
     p.add_argument("--scenario", default="marne-1914")
     p.add_argument("--seed", type=int, default=1)

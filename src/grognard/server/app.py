@@ -52,6 +52,7 @@ MAX_IMPORT = 16 * 1024 * 1024
 WS_AUTH_SECONDS = 15
 CLIENT_SUFFIXES = (".html", ".js", ".css", ".svg", ".png")
 POLL_SECONDS = 0.1
+PUSH_THREADS = 2
 PRESENCE_REFRESH = 10.0
 CONFIG_ENV = "GROGNARD_SERVER_CONFIG"
 
@@ -251,6 +252,9 @@ class Hub:
         self._done: dict[str, int] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: asyncio.Event | None = None
+        # pushes build their states on at most PUSH_THREADS threads at a time: under load the
+        # answers to requests are not kept waiting for a thread (pushes of one game coalesce)
+        self._building = asyncio.Semaphore(PUSH_THREADS)
 
     def add(self, game_id: str, c: Client) -> None:
         self.clients.setdefault(game_id, set()).add(c)
@@ -281,7 +285,7 @@ class Hub:
         return state
 
     async def send_state(self, game_id: str, c: Client) -> None:
-        async with c.lock:
+        async with c.lock, self._building:
             state = await anyio.to_thread.run_sync(self._state, game_id, c.side, c.log_len)
             c.log_len = state["log_len"]
             await c.ws.send_text(json.dumps(state))
