@@ -284,11 +284,17 @@ class Hub:
         state["connected"] = self.connected(game_id)
         return state
 
+    def _state_text(self, game_id: str, side: str, log_from: int) -> tuple[str, int]:
+        """The push for ``side`` as JSON text (encoded off the event loop) and its log length."""
+        state = self._state(game_id, side, log_from)
+        return json.dumps(state), int(state["log_len"])
+
     async def send_state(self, game_id: str, c: Client) -> None:
         async with c.lock, self._building:
-            state = await anyio.to_thread.run_sync(self._state, game_id, c.side, c.log_len)
-            c.log_len = state["log_len"]
-            await c.ws.send_text(json.dumps(state))
+            text, c.log_len = await anyio.to_thread.run_sync(
+                self._state_text, game_id, c.side, c.log_len
+            )
+            await c.ws.send_text(text)
 
     def changed(self, game_id: str, revision: int | None = None) -> None:
         """Push the game to its sockets here soon. With the ``revision`` the watcher saw: only if
