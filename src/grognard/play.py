@@ -118,6 +118,18 @@ def hex_field(g: Game, options: Sequence[Action]) -> str | None:
     return sorted(pool, key=lambda k: ORDER.index(k) if k in ORDER else len(ORDER))[0]
 
 
+@dataclass
+class Walk:
+    """A move typed to a far hex for pieces the rules move one hex at a time: its side, the
+    pieces, the target hex, the destination field and the first listed step (the template)."""
+
+    side: str
+    actor: tuple[str, ...]
+    target: int
+    field: str
+    template: Action
+
+
 class Hotseat:
     def __init__(
         self,
@@ -131,6 +143,7 @@ class Hotseat:
         self.input = input_fn or (lambda prompt: self.out.input(prompt))
         self.save_path = save_path
         self.seen_log = 0
+        self.walking: Walk | None = None
 
     # ---------------------------------------------------------------- output
     def say(self, text: str) -> None:
@@ -256,7 +269,7 @@ class Hotseat:
         while True:
             table = Table(show_header=False, box=None, pad_edge=False)
             for n, (label, payload) in enumerate(menu.entries, start=1):
-                table.add_row(f"{n:>3}", escape(label) + ("  >" if callable(payload) else ""))
+                table.add_row(f"{n:>3}", escape(label) + (" ..." if callable(payload) else ""))
             self.out.print(table)
             cmd = self.input(f"{side}> ").strip()
             if not cmd:
@@ -274,7 +287,9 @@ class Hotseat:
                     continue
                 return payload
             typed = self.typed_hex(menu, cmd)
-            if typed is not None:
+            if typed == "handled":
+                return None
+            if isinstance(typed, dict):
                 return typed
             res = self.command(cmd, side)
             if res == "quit":
@@ -287,9 +302,13 @@ class Hotseat:
                 + ", b to go back, h for help"
             )
 
-    def typed_hex(self, menu: Menu, text: str) -> Action | None:
+    def typed_hex(self, menu: Menu, text: str) -> Action | str | None:
         """The action a typed hex label stands for in ``menu``: the first option naming that hex,
-        else the first option with its destination changed to it (checked when applied)."""
+        else the first option with its destination changed to it when the rules accept that (a
+        long move in one action). When they do not and every option is a one-hex step (the
+        rules move pieces hex by hex), the move is planned as a walk of one-hex steps towards
+        the hex (:meth:`walk`); otherwise the changed action is returned, to be refused with its
+        rule when applied."""
         g = self.g
         if not menu.options or not g.board.has_label(text):
             return None
@@ -299,7 +318,77 @@ class Hotseat:
         for a in menu.options:
             if a.get(hf) == text:
                 return a
-        return {**menu.options[0], hf: text}
+        direct = {**menu.options[0], hf: text}
+        if g.is_legal(direct):
+            return direct
+        actor = actor_of(g, menu.options[0])
+        start = self.hex_of(actor)
+        if start is None or not all(
+            isinstance(a.get(hf), str)
+            and g.board.distance(start, g.board.idx(str(a[hf]))) == 1
+            for a in menu.options
+        ):
+            return direct
+        plan = Walk(str(direct["side"]), actor, g.board.idx(text), hf, menu.options[0])
+        self.say(
+            f"{self.label(menu.options[0])}: the rules move these pieces one hex at a time;"
+            f" walk towards {text} one hex per step, each step checked (the walk stops when no"
+            " step gets nearer, and waits while the other side answers)"
+        )
+        ok = self.input("commit? [Y/n] ").strip().lower()
+        if ok not in ("", "y", "yes"):
+            self.say("not committed")
+            return "handled"
+        self.walking = plan
+        self.walk()
+        return "handled"
+
+    def hex_of(self, actor: tuple[str, ...]) -> int | None:
+        if not actor or actor[0] not in self.g.state.pieces:
+            return None
+        kind, ref = self.g.state.where(actor[0])
+        return int(ref) if kind == "hex" else None
+
+    def walk(self) -> None:
+        """Take the planned walk's next one-hex steps while its side acts and a step gets nearer
+        (a step whose rules ask the other side something hands over; the walk goes on when the
+        turn comes back)."""
+        g = self.g
+        plan = self.walking
+        while plan is not None and not g.is_over():
+            if g.acting_sides()[:1] != [plan.side]:
+                return
+            here = self.hex_of(plan.actor)
+            if here is None or here == plan.target:
+                break
+            best: Action | None = None
+            best_key = (g.board.distance(here, plan.target), 0)
+            for fam in g.families(plan.side):
+                if fam.type != plan.template.get("type"):
+                    continue
+                for a in fam.all():
+                    if actor_of(g, a) != plan.actor or not isinstance(a.get(plan.field), str):
+                        continue
+                    same = all(
+                        a.get(k) == v
+                        for k, v in plan.template.items()
+                        if k not in (plan.field, "side") and not isinstance(v, list)
+                    )
+                    d = g.board.distance(g.board.idx(str(a[plan.field])), plan.target)
+                    key = (d, 0 if same else 1)
+                    if key < best_key:  # nearer, and like the first listed step
+                        best, best_key = a, key
+            if best is None:
+                self.say(f"the walk stops in {g.board.label(here)}: no legal step gets nearer")
+                break
+            self.say(f"step: {self.label(best)}")
+            try:
+                g.apply(best)
+            except IllegalAction as e:
+                self.say(f"illegal: {e.message} ({e.rule}); the walk stops")
+                break
+            self.show_new_log(plan.side)
+        self.walking = None
 
     # ---------------------------------------------------------------- commands
     def command(self, cmd: str, side: str) -> str | None:
@@ -396,6 +485,9 @@ class Hotseat:
                 self.show_map(side)
                 shown = here
             self.show_new_log(side)
+            if self.walking is not None and self.walking.side == side:
+                self.walk()
+                continue
             self.show_status()
             choice = self.choose(side)
             if choice == "quit":

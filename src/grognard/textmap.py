@@ -136,7 +136,12 @@ def hexside_overlay(
 
 
 def _cell_text(
-    g: Game, i: int, pieces: dict[int, list[str]], stacks: set[int], marks: Mapping[int, str]
+    g: Game,
+    i: int,
+    pieces: dict[int, list[str]],
+    stacks: set[int],
+    marks: Mapping[int, str],
+    size: int = CELL,
 ) -> str:
     t = g.board.terrain_of(i)[:1].upper()
     if g.board.points.get(i):
@@ -157,10 +162,10 @@ def _cell_text(
     else:
         owner = g.state.control.get(i)
         body = str(owner)[:1].lower() if owner and not str(owner).startswith("neutral") else ""
-    text = f"{t}{body}"[: CELL - 1]
+    text = f"{t}{body}"[: size - 1]
     if i in marks:
-        text = text[: CELL - 2].ljust(CELL - 2) + marks[i][:1]
-    return text.ljust(CELL - 1)
+        text = text[: size - 2].ljust(size - 2) + marks[i][:1]
+    return text.ljust(size - 1)
 
 
 def _window(g: Game, hexes: set[int], pad: int = 2) -> tuple[int, int, int, int] | None:
@@ -185,8 +190,8 @@ def render_board(
 ) -> str:
     """Render every sheet as text (what ``side`` may see). ``marks`` (hex label -> character)
     end some cells and limit the drawing to a window around them; ``highlight`` marks hexes
-    with ``@``. ``width`` is accepted for the rule systems' renderers (this one always fits in
-    six characters a column)."""
+    with ``@``. Columns are six characters apart, or four when that does not fit in ``width``
+    (the terminal's; the cell then shows three characters)."""
     view = g.view(side)
     b = g.board
     pieces: dict[int, list[str]] = {}
@@ -220,7 +225,8 @@ def render_board(
         rows = sorted({r for _, r, _ in own})
         at = {(c, r): i for c, r, i in own}
         out.append(f"map {name}")
-        header = "     " + "".join(f"{c:02d}".ljust(CELL) for c in cols)
+        cell = CELL if width is None or 5 + CELL * len(cols) + 1 <= width else 4
+        header = "     " + "".join(f"{c:02d}".ljust(cell) for c in cols)
         out.append(header.rstrip())
         shifted_parity = 0 if sheet.shifted == "even" else 1
         if sheet.orientation != "columns":
@@ -229,12 +235,16 @@ def render_board(
                 line = f"{r:02d}   " + indent
                 for c in cols:
                     i = at.get((c, r))
-                    line += " " * CELL if i is None else " " + _cell_text(g, i, pieces, stacks, mk)
+                    line += (
+                        " " * cell
+                        if i is None
+                        else " " + _cell_text(g, i, pieces, stacks, mk, cell)
+                    )
                 out.append(line.rstrip())
             out.append("")
             continue
-        xs = {c: 5 + CELL * k for k, c in enumerate(cols)}
-        canvas_width = 5 + CELL * len(cols) + 1
+        xs = {c: 5 + cell * k for k, c in enumerate(cols)}
+        canvas_width = 5 + cell * len(cols) + 1
         canvas: list[list[str]] = []
         cells: dict[tuple[int, int], int] = {}
         for r in rows:
@@ -245,14 +255,15 @@ def render_board(
                     i = at.get((c, r))
                     if i is None or lower != bool(half):
                         continue
-                    txt = _cell_text(g, i, pieces, stacks, mk)
-                    chars[xs[c] + 1 : xs[c] + CELL] = list(txt)
+                    txt = _cell_text(g, i, pieces, stacks, mk, cell)
+                    chars[xs[c] + 1 : xs[c] + cell] = list(txt)
                     cells[(c, len(canvas))] = i
                 canvas.append(chars)
-        used |= hexside_overlay(g, canvas, cells, xs, CELL, rails)
+        used |= hexside_overlay(g, canvas, cells, xs, cell, rails)
         out.extend("".join(line).rstrip() for line in canvas)
         out.append("")
-    out.extend(off_map_lines(g, view))
+    if window is None:
+        out.extend(off_map_lines(g, view))
     out.append(
         "cells: terrain initial (* = city or other place), then side initials and piece count"
         " (? = unknown stack), or the owner of an empty hex in lower case"
