@@ -324,8 +324,7 @@ class Hotseat:
         actor = actor_of(g, menu.options[0])
         start = self.hex_of(actor)
         if start is None or not all(
-            isinstance(a.get(hf), str)
-            and g.board.distance(start, g.board.idx(str(a[hf]))) == 1
+            isinstance(a.get(hf), str) and g.board.distance(start, g.board.idx(str(a[hf]))) == 1
             for a in menu.options
         ):
             return direct
