@@ -579,7 +579,7 @@ def g_preview(g: Game, action: Action) -> str | None:
         return str(raw)
     lines: list[str] = []
     outcomes = g.chance_outcomes(action)
-    actor = actor_of(g, action)
+    actor = tuple(p for p in actor_of(g, action) if p in g.state.pieces)
     hf = hex_field(g, [action])
     if actor and (hf is not None or outcomes):
         lines.append(g.label(action))
