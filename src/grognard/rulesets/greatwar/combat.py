@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.arith import fmt
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import (
     artillery,
@@ -76,6 +76,7 @@ from grognard.rulesets.greatwar.combat_strength import (
 from grognard.rulesets.greatwar.isolation import is_isolated
 from grognard.rulesets.greatwar.losses import combat_frame, eliminate_in_combat
 from grognard.rulesets.greatwar.mechanics import marker, table_roll
+from grognard.rulesets.greatwar.step import GWStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -396,7 +397,7 @@ def irregular_problem(
 
 # ============================================================================ the combat segment
 @implements("OT 9", "OT 9A", "OT 9B", "OT 9K")
-class CombatSegment(Step):
+class CombatSegment(GWStep):
     """OT 9: the combat segment of a combat or reaction combat phase (see the module docstring)."""
 
     name = "combat-segment"
@@ -496,25 +497,28 @@ class CombatSegment(Step):
             out.append({"type": "end-phase", "side": side})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar.sequence import reject_unless
+    @handles.check("end-phase")
+    def check_end(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 9K: not while a same-hex attack is still due."""
+        due = due_same_hex(g, f)
+        if due:
+            raise IllegalAction(
+                "OT 9K",
+                f"the units in {', '.join(g.board.label(h) for h in due)} must attack the enemy"
+                " units in their hex first",
+            )
 
-        reject_unless(self, g, f, action, ("attack", "end-phase"))
-        if action["type"] == "end-phase":
-            due = due_same_hex(g, f)
-            if due:
-                raise IllegalAction(
-                    "OT 9K",
-                    f"the units in {', '.join(g.board.label(h) for h in due)} must attack the enemy"
-                    " units in their hex first",
-                )
-            return
+    @handles.apply("end-phase")
+    def apply_end(self, g: Game, f: Frame, action: Action) -> None:
+        end_segment(g, f)
+
+    @handles.check("attack")
+    def check_declared_attack(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 9A: the attack is one the attacker may declare (:func:`check_attack`)."""
         check_attack(g, f, action)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "end-phase":
-            end_segment(g, f)
-            return
+    @handles.apply("attack")
+    def apply_attack(self, g: Game, f: Frame, action: Action) -> None:
         rec = new_record(g, f, action)
         g.emit(
             "attack",
@@ -537,7 +541,7 @@ def end_segment(g: Game, f: Frame) -> None:
 
 
 # ============================================================================ a choice of one side
-class CombatChoice(Step):
+class CombatChoice(GWStep):
     """A decision one side makes during a combat: the CRT (OT 9A exception B), incremental odds (OT
     9L), an optional retreat (OT 9C2 AX/DX/BX), a declaration of advance (OT 9F1). Frame params:
     ``side``, ``key``, ``options``, ``prompt``, ``rule``; the choice goes to the combat record's
@@ -559,16 +563,22 @@ class CombatChoice(Step):
             for c in f.params["options"]
         ]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction(
+            f.params.get("rule", "OT 9A"),
+            f"{f.params['side']} must first decide: {f.params['prompt']}",
+        )
+
+    @handles.check("choose")
+    def check_choose(self, g: Game, f: Frame, action: Action) -> None:
         rule = f.params.get("rule", "OT 9A")
-        if action["type"] != "choose":
-            raise IllegalAction(rule, f"{f.params['side']} must first decide: {f.params['prompt']}")
         if action.get("choice") not in f.params["options"]:
             raise IllegalAction(
                 rule, f"{action.get('choice')!r} is not one of {f.params['options']}"
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("choose")
+    def apply_choose(self, g: Game, f: Frame, action: Action) -> None:
         cf = combat_frame(g)
         if cf is not None:
             cf.params.setdefault("choices", {})[f.params["key"]] = action["choice"]
@@ -593,7 +603,7 @@ def push_choice(
 
 # ==================================================================== retreat before combat (OT 9I)
 @implements("OT 9I")
-class RetreatBeforeCombat(Step):
+class RetreatBeforeCombat(GWStep):
     """OT 9I: with the attacking forces committed, the defender chooses which eligible units try to
     retreat; each rolls on the Ground Success Table without modifiers; a unit that succeeds
     retreats by OT 9F2 (``combat-retreat``). Irregular units must try (OT 14L, when the rule says
@@ -642,25 +652,31 @@ class RetreatBeforeCombat(Step):
             out.append({"type": "done", "side": side})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        t = action["type"]
-        if t == "done":
-            if self._must(g, f):
-                raise IllegalAction("OT 14L", "irregular units must try to retreat before combat")
-            return
-        if t != "retreat-attempt":
-            raise IllegalAction("OT 9I", f"{t!r} is not allowed during retreat before combat")
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction(
+            "OT 9I", f"{action['type']!r} is not allowed during retreat before combat"
+        )
+
+    @handles.check("done")
+    def check_done(self, g: Game, f: Frame, action: Action) -> None:
+        if self._must(g, f):
+            raise IllegalAction("OT 14L", "irregular units must try to retreat before combat")
+
+    @handles.apply("done")
+    def apply_done(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.check("retreat-attempt")
+    def check_attempt(self, g: Game, f: Frame, action: Action) -> None:
         if action.get("piece") not in [p.id for p in self._untried(g, f)]:
             raise IllegalAction(
                 "OT 9I", f"{action.get('piece')!r} may not try to retreat before this combat"
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("retreat-attempt")
+    def apply_attempt(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar.retreat import retreat_params
 
-        if action["type"] == "done":
-            g.finish(f)
-            return
         p = g.state.pieces[action["piece"]]
         mandatory = p in self._must(g, f)
         f.params["tried"].append(p.id)
@@ -1159,7 +1175,7 @@ def preview_attack(g: Game, action: Action) -> dict[str, Any] | None:
     shifts, the die-roll modifiers and the exact distribution of results, as things stand now
     (reserve commitment, retreat before combat and special effects may still change them)."""
     seg = segment_of(g)
-    if seg is None or action.get("type") != "attack":
+    if seg is None:
         return None
     try:
         check_attack(g, seg, dict(action))
@@ -1286,7 +1302,8 @@ def retreat_step_options(
 
 
 # ============================================================================ phase ends
-def _phase_end(g: Game, phase: str) -> None:
+@implements("OT 9J", "OT 8C2")
+def phase_end(g: Game, phase: str) -> None:
     """At the end of every phase: contested hexes (OT 9J); after a side's next moving phase its
     units no longer pay the 2 MP of OT 8C2 for leaving an overstack an attack came from."""
     combat_hexes.phase_end(g, phase)
@@ -1295,13 +1312,3 @@ def _phase_end(g: Game, phase: str) -> None:
         mover = nations.other_side(phasing) if phase == "reaction-movement" else phasing
         for p in units.on_map_units(g, mover):
             p.attrs.pop("attacked_from_overstack", None)
-
-
-def _register() -> None:
-    from grognard.rulesets.greatwar import sequence
-
-    if _phase_end not in sequence.PHASE_END_HOOKS:
-        sequence.PHASE_END_HOOKS.append(_phase_end)
-
-
-_register()
