@@ -42,8 +42,9 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.arith import fmt
 from grognard.core.errors import IllegalAction
+from grognard.core.procedure import Goto, Procedure, stage
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step, handles
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import (
     artillery,
@@ -717,7 +718,7 @@ def multi_hex(g: Game, target: int, code: str) -> bool:
 
 
 @implements("OT 9", "OT 9A", "OT 9B", "OT 9C", "OT 9F", "OT 9F1", "OT 9G1", "OT 9K1")
-class Combat(Step):
+class Combat(Procedure):
     """OT 9A: one attack from declaration to the end of movement after combat (see the module
     docstring). Automatic: it pushes the steps in which the sides decide."""
 
@@ -728,20 +729,7 @@ class Combat(Step):
     def label(self, g: Game, f: Frame) -> str:
         return f"Attack on {f.params['target']} ({f.params['attacker']})"
 
-    def run(self, g: Game, f: Frame) -> None:
-        depth = len(g.state.frames)
-        for _ in range(100):
-            if f.done or len(g.state.frames) != depth:
-                return
-            stage = f.params["stage"]
-            handler = getattr(self, "_" + stage.replace("-", "_"))
-            handler(g, f)
-        raise RuntimeError(f"combat stage loop at {f.params['stage']}")
-
     # ------------------------------------------------------------------ helpers
-    def _go(self, f: Frame, stage: str) -> None:
-        f.params["stage"] = stage
-
     def _sit(self, g: Game, f: Frame) -> Any:
         fo = forces(g, f.params)
         return combat_hooks.situation(
@@ -752,14 +740,14 @@ class Combat(Step):
         return g.board.idx(f.params["target"])
 
     # ------------------------------------------------------------------ stages
-    def _declared(self, g: Game, f: Frame) -> None:
+    @stage
+    def declared(self, g: Game, f: Frame) -> None:
         sit = self._sit(g, f)
         combat_hooks.declaration_checks(g, sit)
-        self._go(f, "flood")
         combat_hooks.push_flooding(g, sit)
 
-    def _flood(self, g: Game, f: Frame) -> None:
-        self._go(f, "crt")
+    @stage
+    def flood(self, g: Game, f: Frame) -> None:
         if combat_hooks.flood_called_off(g):
             seg = segment_of(g)
             if seg is not None:
@@ -771,8 +759,8 @@ class Combat(Step):
             )
             g.finish(f)
 
-    def _crt(self, g: Game, f: Frame) -> None:
-        self._go(f, "rbc")
+    @stage
+    def crt(self, g: Game, f: Frame) -> None:
         if f.params.get("crt") is None:
             chooser = f.params.get("crt_chooser") or f.params["defender"]
             push_choice(
@@ -784,7 +772,8 @@ class Combat(Step):
                 "OT 9A",
             )
 
-    def _rbc(self, g: Game, f: Frame) -> None:
+    @stage
+    def rbc(self, g: Game, f: Frame) -> None:
         if f.params.get("crt") is None:
             f.params["crt"] = f.params["choices"].get("crt", POSITIONAL)
         g.emit(
@@ -793,7 +782,6 @@ class Combat(Step):
             f" ({f.params.get('crt_reason')})",
             rule="OT 9A",
         )
-        self._go(f, "zero")
         target = self._target(g, f)
         elig = [
             p.id
@@ -815,7 +803,8 @@ class Combat(Step):
                 },
             )
 
-    def _zero(self, g: Game, f: Frame) -> None:
+    @stage
+    def zero(self, g: Game, f: Frame) -> Goto | None:
         """OT 9G1 / 9K1 / 9I: defenders gone or without strength; attackers without strength in a
         same-hex combat."""
         target = self._target(g, f)
@@ -826,16 +815,14 @@ class Combat(Step):
             ):  # headquarters alone: no defense strength (OT 9G1)
                 units.eliminate(g, p, "OT 9G1", "no defense strength when attacked")
             g.emit("combat", f"no defending unit remains in {f.params['target']}", rule="OT 9I")
-            self._free_advance(g, f)
-            return
+            return self._free_advance(g, f)
         if fo.same_hex and not any(
             printed_value(g, p, "attack") * units.disruption_factors(p)["attack"] > 0
             for p in fo.attackers
         ):
             for p in list(fo.attackers):
                 eliminate_in_combat(g, p, "OT 9K1", "same-hex attack without attack strength")
-            self._go(f, "cleanup")
-            return
+            return self.goto(f, "cleanup")
         def_ok = [
             p
             for p in fo.counted
@@ -845,17 +832,16 @@ class Combat(Step):
             for p in sorted(fo.defenders, key=lambda q: q.id):
                 if units.hex_of(g, p) == target:
                     eliminate_in_combat(g, p, "OT 9G1", "no defense strength when attacked")
-            self._free_advance(g, f)
-            return
-        self._go(f, "reserves")
+            return self._free_advance(g, f)
+        return None
 
-    def _free_advance(self, g: Game, f: Frame) -> None:
+    def _free_advance(self, g: Game, f: Frame) -> Goto:
+        """OT 9I / 9G1: no defender is left: the attackers may advance, then the combat ends."""
         from grognard.rulesets.greatwar.retreat import advance_params
 
-        self._go(f, "cleanup")
         target = self._target(g, f)
         if units.units_in_hex(g, target, f.params["defender"]):
-            return
+            return self.goto(f, "cleanup")
         fo = forces(g, f.params)
         ids = [p.id for p in fo.attackers if units.hex_of(g, p) != target]
         if ids:
@@ -863,8 +849,10 @@ class Combat(Step):
                 "combat-advance",
                 advance_params(f.params["attacker"], [{"to": f.params["target"], "units": ids}]),
             )
+        return self.goto(f, "cleanup")
 
-    def _reserves(self, g: Game, f: Frame) -> None:
+    @stage
+    def reserves(self, g: Game, f: Frame) -> None:
         fo = forces(g, f.params)
         sit = self._sit(g, f)
         f.params.setdefault("combat_supply", {})[f.params["attacker"]] = sorted(
@@ -874,7 +862,6 @@ class Combat(Step):
         f.params["attack_total"] = calc.attack
         for ln in calc.attack_lines:
             g.emit("strength", f"attack {ln.explain()}", rule="OT 9A")
-        self._go(f, "odds")
         if f.params["crt"] == POSITIONAL:
             g.push(
                 "reserve-commitment",
@@ -885,7 +872,8 @@ class Combat(Step):
                 },
             )
 
-    def _odds(self, g: Game, f: Frame) -> None:
+    @stage
+    def odds(self, g: Game, f: Frame) -> None:
         target = self._target(g, f)
         f.params["defenders_at_start"] = sorted(
             set(f.params["defenders_at_start"])
@@ -918,17 +906,17 @@ class Combat(Step):
             defense=calc.defense,
             odds=f.params["base_odds"],
         )
-        self._go(f, "effects_attacker")
 
-    def _effects_attacker(self, g: Game, f: Frame) -> None:
-        self._go(f, "effects_defender")
+    @stage
+    def effects_attacker(self, g: Game, f: Frame) -> None:
         g.push("combat-effects", {"side": f.params["attacker"], "role": "attacker"})
 
-    def _effects_defender(self, g: Game, f: Frame) -> None:
-        self._go(f, "effects_resolve")
+    @stage
+    def effects_defender(self, g: Game, f: Frame) -> None:
         g.push("combat-effects", {"side": f.params["defender"], "role": "defender"})
 
-    def _effects_resolve(self, g: Game, f: Frame) -> None:
+    @stage
+    def effects_resolve(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.effects import resolve_attempts
 
         resolve_attempts(g, f.params)
@@ -936,14 +924,13 @@ class Combat(Step):
         rc = combat_hooks.resource_center_check(g, sit)
         if rc:
             f.params.setdefault("roll_drms", []).append([rc, "OT 15A7", "resource center"])
-        self._go(f, "leader")
         combat_hooks.push_leader_step(g, sit)
 
-    def _leader(self, g: Game, f: Frame) -> None:
+    @stage
+    def leader(self, g: Game, f: Frame) -> None:
         ld = combat_hooks.leader_drm(g)
         if ld:
             f.params.setdefault("roll_drms", []).append([ld, "OT 14P2", "leaders"])
-        self._go(f, "incremental")
         if g.opt("incremental-odds"):
             calc = compute(g, f.params)
             if incremental_eligible(calc) and calc.automatic is None:
@@ -956,8 +943,8 @@ class Combat(Step):
                     "OT 9L",
                 )
 
-    def _incremental(self, g: Game, f: Frame) -> None:
-        self._go(f, "resolve")
+    @stage
+    def incremental(self, g: Game, f: Frame) -> None:
         if f.params["choices"].get("incremental") == "yes":
             calc = compute(g, f.params)
             r = g.roll("d10", f"incremental odds ({fmt(calc.ratio)} -> nearest tenth)", "OT 9L")  # type: ignore[arg-type]
@@ -968,7 +955,8 @@ class Combat(Step):
                 rule="OT 9L",
             )
 
-    def _resolve(self, g: Game, f: Frame) -> None:
+    @stage
+    def resolve(self, g: Game, f: Frame) -> None:
         calc = compute(g, f.params)
         sit = self._sit(g, f)
         if calc.automatic is not None:
@@ -1004,24 +992,23 @@ class Combat(Step):
             "defense": calc.defense,
             "column": calc.column or calc.automatic,
         }
-        self._go(f, "losses")
 
-    def _losses(self, g: Game, f: Frame) -> None:
+    @stage
+    def losses(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import start_losses
 
-        self._go(f, "losses_second")
         start_losses(g, f.params, first=True)
 
-    def _losses_second(self, g: Game, f: Frame) -> None:
+    @stage
+    def losses_second(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import start_losses
 
-        self._go(f, "optional_retreat")
         start_losses(g, f.params, first=False)
 
-    def _optional_retreat(self, g: Game, f: Frame) -> None:
+    @stage
+    def optional_retreat(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import optional_retreat_side
 
-        self._go(f, "declare")
         side_role = optional_retreat_side(g, f.params)
         if side_role is not None:
             side = f.params[side_role]
@@ -1034,20 +1021,20 @@ class Combat(Step):
                 "OT 9C2",
             )
 
-    def _declare(self, g: Game, f: Frame) -> None:
+    @stage
+    def declare(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import plan_retreats
 
         plan_retreats(g, f.params)
-        self._go(f, "declarations")
 
-    def _declarations(self, g: Game, f: Frame) -> None:
+    @stage
+    def declarations(self, g: Game, f: Frame) -> Goto | None:
         """OT 9F1: each declaration due, one at a time (the opponent of the retreating side)."""
         from grognard.rulesets.greatwar.combat_results import next_declaration
 
         grp = next_declaration(f.params)
         if grp is None:
-            self._go(f, "retreat")
-            return
+            return None  # every declaration is made: the retreats follow
         push_choice(
             g,
             grp["decl"],
@@ -1057,34 +1044,36 @@ class Combat(Step):
             " the retreat)",
             "OT 9F1",
         )
+        return self.again(f)  # the next declaration once this one is made
 
-    def _retreat(self, g: Game, f: Frame) -> None:
+    @stage
+    def retreat(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import push_retreats
 
-        self._go(f, "advance")
         push_retreats(g, f.params, second=False)
 
-    def _advance(self, g: Game, f: Frame) -> None:
+    @stage
+    def advance(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import push_advances
 
-        self._go(f, "retreat_second")
         push_advances(g, f.params, second=False)
 
-    def _retreat_second(self, g: Game, f: Frame) -> None:
+    @stage
+    def retreat_second(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import push_retreats
 
-        self._go(f, "advance_second")
         if f.params.get("multi_hex"):
             push_retreats(g, f.params, second=True)
 
-    def _advance_second(self, g: Game, f: Frame) -> None:
+    @stage
+    def advance_second(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import push_advances
 
-        self._go(f, "cleanup")
         if f.params.get("multi_hex"):
             push_advances(g, f.params, second=True)
 
-    def _cleanup(self, g: Game, f: Frame) -> None:
+    @stage
+    def cleanup(self, g: Game, f: Frame) -> None:
         finish_combat(g, f)
 
 
