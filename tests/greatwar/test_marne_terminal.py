@@ -113,7 +113,7 @@ def test_marne_terminal_play_of_a_whole_player_turn(tmp_path: Path) -> None:
     # the move's preview: cost, MPs left and the reachable hexes, before committing
     assert "fr-45di 45th (Algerian) Infantry Division: 1 MP, 4 MP left" in text
     assert "reachable now (" in text and "commit? [Y/n]" in text
-    assert "undone: move fr-45di 45th (Algerian) Infantry Division 1410 Paris -> 1409" in text
+    assert "undone: Move fr-45di 45th (Algerian) Infantry Division to 1409" in text
     assert "fr-45di moves 1410 -> 1409 (OT 6)" in text
     # the rail move with its capacity
     assert "capacity: 3 RE on NW Europe Standard Gauge, 20 RE left afterwards (OT 7A4)" in text

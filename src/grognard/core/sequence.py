@@ -149,6 +149,14 @@ class Step:
         inherited: dict[str, dict[str, str | None]] = {
             t: dict(h._names) for t, h in cls.handlers.items()
         }
+        # handlers of further base classes (mixins adding action types to a step): a type the
+        # first base does not handle is taken from them, in the order of the bases
+        for base in cls.__bases__[1:]:
+            for t, h in getattr(base, "handlers", {}).items():
+                roles = inherited.setdefault(t, dict.fromkeys(ROLES))
+                for r, a in h._names.items():
+                    if roles.get(r) is None and a is not None:
+                        roles[r] = a
         own: dict[str, dict[str, str | None]] = {}
         for attr, obj in cls.__dict__.items():
             marks = getattr(obj, "_handler_roles", None)

@@ -1,10 +1,9 @@
 """What front ends show of a Great War series game: action descriptions, previews and a text map.
 
 Nothing here changes the game. The functions are called through :class:`GreatWar`
-(``describe_action``, ``preview``, ``render_text``, ``reachable``):
+(``preview``, ``render_text``, ``reachable``; the one-line labels of actions are declared with
+them, :mod:`.actions`, and name units and places with :func:`piece_name` and :func:`hex_name`):
 
-* :func:`describe_action` -- one line per action, with unit names and place names
-  (``move fr-45di 45th (Algerian) Infantry Division 1410 Paris -> 1409``);
 * :func:`preview` -- what committing an action would mean: for a move its MP cost, what is left
   and a map of every hex the unit can still reach with the MPs each costs (so farther moves can be
   typed); for a rail move its MPs or rail hexes and the capacity it uses; for an overrun the odds;
@@ -20,7 +19,7 @@ Nothing here changes the game. The functions are called through :class:`GreatWar
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -130,134 +129,6 @@ def _step_title(g: Game) -> str:
     f = g.state.frames[-1]
     st = g.steps.get(f.step)
     return str(getattr(st, "title", "") or f.step)
-
-
-# ----------------------------------------------------------------------------- describe_action
-def describe_action(g: Game, action: Action) -> str:
-    """One line saying what an action does, with unit and place names."""
-    t = str(action.get("type"))
-    a = action
-    who = _names(g, a.get("pieces")) if "pieces" in a else piece_name(g, a.get("piece"))
-    if t == "move":
-        first = (a.get("pieces") or [a.get("piece")])[0]
-        route = [*a.get("path", [])] or [a.get("to")]
-        via = " -> ".join(
-            hex_name(g, h) if k == len(route) - 1 else str(h) for k, h in enumerate(route)
-        )
-        return f"move {who} {_hex_of_piece(g, first)} -> {via}" + (
-            " (accelerated)" if a.get("accel") else ""
-        )
-    if t == "rest":
-        return f"{who} rests {a.get('mp')} MP (recovers from fatigue)"
-    if t == "rail-move":
-        path = a.get("path") or ["?"]
-        return (
-            f"{a.get('kind', 'operational')} rail move: {who} {_hex_of_piece(g, a.get('piece'))} ->"
-            f" {hex_name(g, path[-1])} ({len(path)} rail hexes)"
-        )
-    if t == "river-move":
-        return f"river move: {who} to {hex_name(g, a.get('to'))}"
-    if t == "break-rail":
-        return f"{who} breaks the rail line in {_hex_of_piece(g, a.get('piece'))}"
-    if t == "rail-boost":
-        return (
-            f"temporary rail capacity on {a.get('net')} (Res Pts {', '.join(a.get('res_pts', []))})"
-        )
-    if t == "rail-build":
-        return f"build rail capacity on {a.get('net')} (Res Pts {', '.join(a.get('res_pts', []))})"
-    if t == "rail-transfer":
-        return (
-            f"transfer {a.get('amount')} RE of rail capacity from {a.get('from')} to {a.get('to')}"
-        )
-    if t == "overrun":
-        return f"overrun {hex_name(g, a.get('target'))} with {who}" + (
-            "" if a.get("advance", True) else " (no advance)"
-        )
-    if t == "attack":
-        crt = f" on the {a['crt']} CRT" if a.get("crt") else ""
-        return (
-            f"attack {hex_name(g, a.get('target'))} with {_names(g, a.get('attackers', []))}{crt}"
-        )
-    if t == "bombard":
-        return f"bombard {hex_name(g, a.get('target'))} with {who}"
-    if t == "check-hq":
-        return f"activation check of {piece_name(g, a.get('hq'))}"
-    if t == "corps-assign":
-        return f"put {who} into the box of {piece_name(g, a.get('corps'))}"
-    if t == "corps-remove":
-        return f"take {who} out of its Corps HQs box"
-    if t == "overstack":
-        return f"overstack {who}"
-    if t == "leave-overstack":
-        return f"{who} leaves the overstack"
-    if t == "commit-reserves":
-        return f"commit the reserves in {hex_name(g, a.get('from'))}"
-    if t == "retreat-attempt":
-        return f"{who} tries to retreat before combat"
-    if t == "retreat":
-        return f"retreat {who} to {hex_name(g, a.get('to'))}"
-    if t == "advance":
-        return f"advance {who} into {hex_name(g, a.get('to'))}"
-    if t == "assign-hit":
-        return f"{who} takes the hit"
-    if t == "eliminate":
-        return f"eliminate {who}"
-    if t == "choose":
-        return f"{a.get('key')}: {a.get('choice')}"
-    if t == "place":
-        return f"place {who} in {hex_name(g, a.get('hex'))}" + (
-            f" (arriving by {a['rail']} rail)" if a.get("rail") else ""
-        )
-    if t == "place-res":
-        return f"place a Res Pt (production) in {hex_name(g, a.get('hex'))}"
-    if t == "withdraw":
-        return f"withdraw {who}"
-    if t == "replace":
-        return f"replace {who} ({a.get('face')}) in {hex_name(g, a.get('hex'))}"
-    if t == "activate-depot":
-        return f"activate a supply depot on {a.get('net')} at {hex_name(g, a.get('at'))}"
-    if t == "deactivate-depot":
-        return f"deactivate supply depot {a.get('depot')}"
-    if t == "draw-supply":
-        via = {
-            "res-pt": "the resource point",
-            "gsp": "the GSPs",
-            "fortress": "the improved fortress",
-        }.get(str(a.get("via")), "")
-        return (
-            f"{who} draw general supply from"
-            f" {via + ' at ' if via else ''}{hex_name(g, a.get('source'))}"
-        )
-    if t == "engineer":
-        return f"{who}: {a.get('task')} at {hex_name(g, a.get('target') or a.get('hexside') or '')}"
-    if t == "open-city":
-        return f"declare {hex_name(g, a.get('hex'))} an open city"
-    if t == "use-leader":
-        return f"use leader {piece_name(g, a.get('leader'))}"
-    if t == "attempt":
-        return f"attempt {a.get('capability')} with {who}"
-    if t == "decline":
-        return "decline"
-    if t == "done":
-        return "done"
-    if t == "end-phase":
-        return f"end {_step_title(g).lower()}"
-    return _generic(g, a)
-
-
-def _generic(g: Game, a: Action) -> str:
-    parts = []
-    for k, v in a.items():
-        if k in ("type", "side"):
-            continue
-        if k in ("piece", "hq", "corps", "leader", "depot"):
-            v = piece_name(g, v)
-        elif k in ("pieces", "attackers", "components"):
-            v = _names(g, v)
-        elif k in ("to", "target", "hex", "at", "from", "source"):
-            v = hex_name(g, v)
-        parts.append(f"{k}={v}")
-    return f"{a.get('type')} " + " ".join(parts)
 
 
 # ----------------------------------------------------------------------------- the text map
@@ -549,7 +420,7 @@ def preview_move(g: Game, action: Action) -> str | None:
         plan = movement.plan_move(g, f, a)
     except IllegalAction as e:
         return f"illegal: {e.message} ({e.rule})"
-    lines = [describe_action(g, a)]
+    lines = [g.label(a)]
     for p in plan.pieces:
         left = movement.remaining(g, f, p) - plan.costs[p.id]
         extra = " (the one-hex move: all its MPs)" if plan.min_move.get(p.id) else ""
@@ -582,7 +453,7 @@ def preview_rail(g: Game, action: Action) -> str | None:
         if plan.kind == "operational"
         else f"{plan.hexes} of the 200 strategic rail hexes"
     )
-    lines = [describe_action(g, a), f"  cost: {cost}"]
+    lines = [g.label(a), f"  cost: {cost}"]
     for net, amt in plan.charges.items():
         left = rail.available(g, str(a["side"]), net)
         after = "" if left is None else f", {fmt(left - amt)} RE left afterwards"
@@ -614,7 +485,7 @@ def preview_overrun(g: Game, action: Action) -> str | None:
     base, shift, final = plan.odds
     need = overrun.REQUIRED_ODDS
     lines = [
-        describe_action(g, a),
+        g.label(a),
         (
             f"  odds {base}:1, fatigue shift {shift:+d}, final {final}:1 --"
             f" {'succeeds' if final >= need else 'fails'} (needs {need}:1, OT 6F1)"
@@ -635,14 +506,9 @@ def _bars(dist: Mapping[str, Any]) -> list[str]:
 
 def preview_attack(g: Game, action: Action) -> str | dict[str, Any] | None:
     """The combat rules' preview of an attack, with the distribution of results drawn as bars."""
-    try:
-        from grognard.rulesets.greatwar import combat
-    except ImportError:  # pragma: no cover - the combat rules are part of the rule system
-        return None
-    fn = getattr(combat, "preview_attack", None)
-    if fn is None:
-        return None
-    raw = fn(g, dict(action))
+    from grognard.rulesets.greatwar import combat
+
+    raw = combat.preview_attack(g, dict(action))
     if not isinstance(raw, dict):
         return raw
     dist = raw.get("distribution")
@@ -654,15 +520,16 @@ def preview_attack(g: Game, action: Action) -> str | dict[str, Any] | None:
     return raw
 
 
+PREVIEWS: Mapping[str, Callable[[Game, Action], str | dict[str, Any] | None]] = {
+    "move": preview_move,
+    "rail-move": preview_rail,
+    "overrun": preview_overrun,
+    "attack": preview_attack,
+}
+"""The action types that have a preview, each with the function drawing it."""
+
+
 def preview(g: Game, action: Action) -> str | dict[str, Any] | None:
     """What an action would do, before it is committed (None when there is nothing to add)."""
-    t = action.get("type")
-    if t == "move":
-        return preview_move(g, action)
-    if t == "rail-move":
-        return preview_rail(g, action)
-    if t == "overrun":
-        return preview_overrun(g, action)
-    if t == "attack":
-        return preview_attack(g, action)
-    return None
+    fn = PREVIEWS.get(str(action.get("type")))
+    return fn(g, action) if fn is not None else None
