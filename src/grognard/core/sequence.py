@@ -146,9 +146,15 @@ class Step:
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        inherited: dict[str, dict[str, str | None]] = {
-            t: dict(h._names) for t, h in cls.handlers.items()
-        }
+        # the handlers of every base (a mixin of handlers combined with another step class):
+        # the nearest base in the method resolution order wins for a type handled twice, and
+        # its types come first
+        inherited: dict[str, dict[str, str | None]] = {}
+        for base in cls.__mro__[1:]:
+            table = base.__dict__.get("handlers")
+            if isinstance(table, dict):
+                for t, h in table.items():
+                    inherited.setdefault(t, dict(h._names))
         own: dict[str, dict[str, str | None]] = {}
         for attr, obj in cls.__dict__.items():
             marks = getattr(obj, "_handler_roles", None)
