@@ -420,3 +420,35 @@ def test_handlers_of_mixin_bases_are_inherited() -> None:
     assert Both.handlers["go"].check is Extra.check_go
     assert Both.handlers["dig"].apply is Extra.apply_dig
     assert "dig" not in Base.handlers
+
+
+def test_a_step_inherits_the_handlers_of_every_base_class() -> None:
+    """Multiple inheritance: a mixin's handlers join those of the other base, the nearest base
+    winning for a type both handle, and a method overridden in the subclass is the one called."""
+
+    class Boxes(Step):
+        @handles.apply("box")
+        def apply_box(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+        @handles.apply("shared")
+        def apply_shared(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    class Moves(Step):
+        @handles.apply("move")
+        def apply_move(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+        @handles.apply("shared")
+        def apply_shared_too(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    class Both(Moves, Boxes):
+        def apply_box(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    assert list(Both.handlers) == ["move", "shared", "box"]
+    assert Both.handlers["move"].apply is Moves.apply_move
+    assert Both.handlers["box"].apply is Both.apply_box
+    assert Both.handlers["shared"].apply is Moves.apply_shared_too
