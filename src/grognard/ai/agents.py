@@ -69,15 +69,16 @@ class Level:
 
     width: int
     samples: int
+    top: int
     iterations: int
     depth: int
     rollout_width: int
 
 
 LEVELS: Mapping[str, Level] = {
-    "easy": Level(width=8, samples=1, iterations=4, depth=2, rollout_width=3),
-    "normal": Level(width=12, samples=2, iterations=10, depth=3, rollout_width=3),
-    "hard": Level(width=20, samples=3, iterations=40, depth=5, rollout_width=4),
+    "easy": Level(width=12, samples=2, top=2, iterations=2, depth=1, rollout_width=3),
+    "normal": Level(width=16, samples=3, top=3, iterations=6, depth=2, rollout_width=3),
+    "hard": Level(width=24, samples=4, top=4, iterations=16, depth=3, rollout_width=5),
 }
 GREEDY_WIDTH = 12
 
@@ -274,6 +275,9 @@ class PlannerAgent(GreedyAgent):
         if not kids:
             return cands[0]
         kids.sort(key=lambda k: -k.prior)
+        kids = kids[: b.top]
+        if len(kids) == 1 or b.iterations == 0:
+            return kids[0].action
         scale = max(1.0, max(k.prior for k in kids) - min(k.prior for k in kids))
         for it in range(b.iterations):
             allowed = kids[: min(len(kids), 1 + math.isqrt(it + 1))]
@@ -293,33 +297,28 @@ class PlannerAgent(GreedyAgent):
             child.n += 1
             child.total += v
             child.values.append(v)
-
-        def score(k: _Child) -> float:
-            # the one-step expectation counts as two iterations' worth of evidence
-            return (k.total + 2.0 * k.prior) / (k.n + 2.0)
-
-        return max(kids, key=score).action
+        # the rollouts' horizon differs from the one-step values': compare like with like
+        visited = [k for k in kids if k.n]
+        return max(visited, key=lambda k: (k.mean(), k.prior)).action
 
     def rollout(self, c: Game, side: str, feats: Features, rng: random.Random) -> float:
-        """Continue with cheap greedy decisions (one sample each) for whoever acts, for the
-        level's depth, and score the position for ``side``."""
+        """Continue the side's own plan: cheap greedy decisions (one sample each) while the same
+        side acts in the same phase, for the level's depth, then score the position for
+        ``side``. (Crossing into the next phase or the enemy's decisions costs much more than
+        it tells at this depth.)"""
+        phase = c.phase_path()
         for _ in range(self.budget.depth):
-            if c.is_over():
+            if c.is_over() or c.acting_sides() != [side] or c.phase_path() != phase:
                 break
-            acting = c.acting_sides()
-            if not acting:
-                break
-            who = acting[0] if len(acting) == 1 else acting[rng.randrange(len(acting))]
-            opts = candidates(c, who, feats, rng, self.budget.rollout_width)
-            if not opts:
-                break
-            best, best_v, best_c = None, BAD, None
+            opts = [a for a in candidates(c, side, feats, rng, self.budget.rollout_width)]
+            reseed(c, rng)
+            best_v, best_c = BAD, None
             for a in opts:
                 t = c.clone()
-                v = self._play(t, who, a, feats)
+                v = self._play(t, side, a, feats)
                 if v > best_v:
-                    best, best_v, best_c = a, v, t
-            if best is None or best_c is None:
+                    best_v, best_c = v, t
+            if best_c is None:
                 break
             c = best_c
         self.stats.evaluations += 1

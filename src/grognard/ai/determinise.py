@@ -29,9 +29,19 @@ if TYPE_CHECKING:
     from grognard.core.game import Game
 
 
+def canonical_view(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The view without its log, its anonymous stack markers sorted (their order follows the
+    hidden pieces' order and tells nothing the markers do not)."""
+    rest = {k: v for k, v in view.items() if k != "log"}
+    rest["stacks"] = sorted(
+        view.get("stacks", []), key=lambda m: json.dumps(m, sort_keys=True, default=str)
+    )
+    return rest
+
+
 def view_digest(view: Mapping[str, Any]) -> str:
     """A digest of a side's view (its log counted by length: entries never change)."""
-    rest = {k: v for k, v in view.items() if k != "log"}
+    rest = canonical_view(view)
     rest["log_length"] = len(view.get("log", []))
     text = json.dumps(rest, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()

@@ -1,7 +1,7 @@
-"""Features of Over There (``greatwar``): victory points as OT's scenario victory counts them.
-
-The only import from the rule system's internals is here: its victory module's ``points``.
-"""
+"""Features of Over There (``greatwar``): victory points as OT's scenario victory counts them
+(the objectives of the scenario's ``[victory]`` owned on the control map: the generic reading,
+which ``tests/ai`` checks against the rule system's own ``victory.points``, without validating
+the scenario table at every evaluation)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from grognard.ai.features.base import Features, is_ending
-from grognard.rulesets.greatwar import victory
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -17,9 +16,6 @@ if TYPE_CHECKING:
 
 class GreatWarFeatures(Features):
     """OT: objectives owned (the scenario's victory points), printed attack and defense."""
-
-    def victory_points(self, g: Game) -> dict[str, float]:
-        return {s: float(n) for s, n in victory.points(g).items()}
 
     def prior(self, g: Game, side: str, action: Mapping[str, Any]) -> float:
         """Attacks and overruns first, moves and advances next, paperwork (depots, rail

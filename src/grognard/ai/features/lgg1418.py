@@ -1,7 +1,8 @@
 """Features of La Grande Guerre 14-18 (``lgg1418``): objectives as its victory counts them.
 
-The only imports from the rule system's internals are here: ``victory.scores`` and
-``mapdata.controller`` (who holds a hex).
+The only import from the rule system's internals is here: ``mapdata.controller`` (who holds a
+hex); the points are the generic reading of the scenario's objectives, which ``tests/ai`` checks
+against the rule system's own ``victory.scores``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from grognard.ai.features.base import Features, is_ending
-from grognard.rulesets.lgg1418 import mapdata, victory
+from grognard.rulesets.lgg1418 import mapdata
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -22,9 +23,6 @@ class LGGFeatures(Features):
 
     def owner(self, g: Game, i: int) -> str | None:
         return mapdata.controller(g, i)
-
-    def victory_points(self, g: Game) -> dict[str, float]:
-        return {s: float(n) for s, n in victory.scores(g).items()}
 
     def value(self, p: Any, face: str | None = None) -> float:
         if p.type == "decoy":
