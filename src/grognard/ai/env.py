@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -85,7 +85,11 @@ def encode_view(g: Game, view: Mapping[str, Any], side: str) -> np.ndarray:
 class GrognardAEC(AECEnv):  # type: ignore[misc]
     """The AEC environment of one scenario (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "grognard_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "grognard_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -201,7 +205,7 @@ def env(scenario: Scenario, **kw: Any) -> GrognardAEC:
 class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
     """Gymnasium wrapper: the learner plays ``side``, a chosen agent plays the others."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
     def __init__(
         self,
