@@ -82,7 +82,7 @@ def encode_view(g: Game, view: Mapping[str, Any], side: str) -> np.ndarray:
     return out
 
 
-class GrognardAEC(AECEnv):  # type: ignore[misc]
+class GrognardAEC(AECEnv):
     """The AEC environment of one scenario (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -202,10 +202,10 @@ def env(scenario: Scenario, **kw: Any) -> GrognardAEC:
     return GrognardAEC(scenario, **kw)
 
 
-class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
+class SingleAgentEnv(gymnasium.Env):
     """Gymnasium wrapper: the learner plays ``side``, a chosen agent plays the others."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium declares it so)
 
     def __init__(
         self,
