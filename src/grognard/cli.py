@@ -436,7 +436,18 @@ def cmd_play(a: argparse.Namespace) -> int:
     else:
         sc = scenario.find(a.scenario, _table_overrides(a.table))
         g = Game.new(sc, a.seed, _parse_kv(a.option, "option"))
-    play(g, save_path=Path(a.save) if a.save else (Path(a.load) if a.load else None))
+    save_path = Path(a.save) if a.save else (Path(a.load) if a.load else None)
+    if a.ai:
+        from grognard.ai.terminal import parse_ai_specs, play_against
+
+        try:
+            agents = parse_ai_specs(a.ai, list(g.state.sides), a.ai_level, a.seed)
+        except ValueError as e:
+            _err(str(e))
+            return EXIT_INVALID
+        play_against(g, agents, save_path=save_path)
+        return EXIT_OK
+    play(g, save_path=save_path)
     return EXIT_OK
 
 
@@ -469,6 +480,12 @@ def cmd_explain(a: argparse.Namespace) -> int:
     rs, _ = _ruleset_of(a)
     print(glossary.explain_command(rs, a.code or ""))
     return EXIT_OK
+
+
+def cmd_study(a: argparse.Namespace) -> int:
+    from grognard.ai.report import run_study_command
+
+    return run_study_command(a)
 
 
 def cmd_bench(a: argparse.Namespace) -> int:
@@ -640,6 +657,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--save", help="save file to write on quit")
     s.add_argument("--load", help="continue a saved game")
+    s.add_argument(
+        "--ai",
+        action="append",
+        metavar="SIDE[:LEVEL]",
+        help="the computer plays SIDE (LEVEL: easy, normal, hard, or random, greedy); repeatable",
+    )
+    s.add_argument(
+        "--ai-level", default="normal", help="the computer's default level (easy, normal, hard)"
+    )
     opts(s)
     s.set_defaults(fn=cmd_play)
 
@@ -654,6 +680,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ruleset", help="rule system (or --save)")
     s.add_argument("--save", help="a saved game: its rule system")
     s.set_defaults(fn=cmd_explain)
+    s = verb("study", "play many games between agents and write a report (win rates, VP, losses)")
+    s.add_argument("scenario", help="scenario id or path")
+    s.add_argument("--games", type=int, default=20)
+    s.add_argument("--agents", default="greedy,random", help="A,B: agent specs (planner:LEVEL)")
+    s.add_argument("--swap", action="store_true", help="swap the sides every other game")
+    s.add_argument("--backend", choices=("local", "ray"), default="local")
+    s.add_argument("--address", help="ray: the cluster's address (default: a local ray)")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--start", type=int, default=1, help="play only games START..GAMES")
+    s.add_argument("--jobs", type=int, default=1, help="worker processes (ray: CPUs)")
+    s.add_argument("--max-turns", type=int, help="stop after this many game turns (VP decide)")
+    s.add_argument("--max-steps", type=int, default=20000, help="actions per game at most")
+    s.add_argument("-o", "--output", help="directory for the report (default: study-SCENARIO)")
+    s.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    s.set_defaults(fn=cmd_study)
 
     s = verb(
         "bench",
