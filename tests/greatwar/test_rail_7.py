@@ -405,7 +405,7 @@ def test_ot_7a5d_capacity_transfer() -> None:
             "res_pts": ["r1"],
         },
     )
-    rail.apply_initial_action(
+    rail.apply_transfer(
         g,
         {
             "type": "rail-transfer",

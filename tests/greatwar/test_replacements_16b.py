@@ -317,11 +317,11 @@ def test_ot_16b2_16b3_transfers_between_pools_and_map() -> None:
     units.eliminate(g, g.state.pieces["w"], "OT 11F3")
     assert replacements.commands_linked(g, EN, "West", "South")
     a = {"type": "pool-unit-transfer", "side": EN, "piece": "w", "to": "South"}
-    assert replacements.transfer_problem(g, EN, a) is None
-    replacements.do_transfer(g, EN, a)
+    assert replacements.unit_transfer_problem(g, EN, a) is None
+    replacements.do_unit_transfer(g, EN, a)
     assert g.state.pieces["w"].attrs["pool"] == "South"
     replacements.add_points(g, EN, "West", {"France": Fraction(4)}, Fraction(3))
-    replacements.do_transfer(
+    replacements.do_pool_transfer(
         g,
         EN,
         {
@@ -334,7 +334,7 @@ def test_ot_16b2_16b3_transfers_between_pools_and_map() -> None:
         },
     )
     assert pool(g, EN, "South")[EQU] == 2
-    replacements.do_transfer(
+    replacements.do_points_to_map(
         g,
         EN,
         {
@@ -347,7 +347,7 @@ def test_ot_16b2_16b3_transfers_between_pools_and_map() -> None:
         },
     )
     assert replacements.hex_points(g, EN, idx(g, "0302"), MAN, "France") == 3
-    replacements.do_transfer(
+    replacements.do_points_to_pool(
         g,
         EN,
         {
@@ -360,7 +360,7 @@ def test_ot_16b2_16b3_transfers_between_pools_and_map() -> None:
         },
     )
     assert pool(g, EN, "West")[MAN]["France"] == 2
-    assert replacements.transfer_problem(
+    assert replacements.pool_transfer_problem(
         g,
         EN,
         {

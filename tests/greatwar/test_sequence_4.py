@@ -150,7 +150,7 @@ def test_ot_4a4_reaction_movement_checks_hqs_one_at_a_time() -> None:
 def test_ot_4c_activities_only_in_their_phase() -> None:
     g = game(pieces=[division("d", "France", "0203"), division("g", "Germany", "0703")])
     with pytest.raises(IllegalAction) as e:
-        g.apply({"type": "check-hq", "side": EN, "hq": "x"})
+        g.apply({"type": "check-hq", "side": EN, "hq": "d"})
     assert e.value.rule == "OT 4C"
     end(g)
     with pytest.raises(IllegalAction) as e:

@@ -328,8 +328,8 @@ def test_ot_14p_assignment_in_initial_phases() -> None:
     ps = g.state.pieces
     g.state.vars["gw"]["phasing"] = EN
     a = {"type": "unassign-leader", "side": EN, "leader": "Haig"}
-    assert leaders.assignment_problem(g, EN, a) is None
-    leaders.apply_assignment(g, EN, a)
+    assert leaders.unassignment_problem(g, EN, a) is None
+    leaders.apply_unassignment(g, EN, a)
     assert g.state.where("Haig") == Loc.box("leaders:Entente")
     again = {"type": "assign-leader", "side": EN, "leader": "Haig", "hq": "bhq"}
     assert "must spend one" in (leaders.assignment_problem(g, EN, again) or "")

@@ -40,7 +40,10 @@ MAX_STAGES_PER_RUN = 10_000
 _NEXT = object()
 
 
-class _Goto:
+class Goto:
+    """Where a stage sends the procedure next (returned by :meth:`Procedure.goto`,
+    :meth:`Procedure.again`, :meth:`Procedure.stop`); ``stage`` None ends the procedure."""
+
     __slots__ = ("stage",)
 
     def __init__(self, stage: str | None) -> None:
@@ -84,19 +87,19 @@ class Procedure(Step):
         cls._stage_fns = {name: getattr(cls, name) for name in order}
 
     # ---- what stages return
-    def goto(self, f: Frame, name: str) -> _Goto:
+    def goto(self, f: Frame, name: str) -> Goto:
         """Go on with stage ``name`` (instead of the next one)."""
         if name not in self.stages:
             raise ValueError(f"{type(self).__name__} has no stage {name!r}")
-        return _Goto(name)
+        return Goto(name)
 
-    def again(self, f: Frame) -> _Goto:
+    def again(self, f: Frame) -> Goto:
         """Run the current stage once more (after any frame it pushed is over)."""
-        return _Goto(str(f.params.get("_running", self.stages[0])))
+        return Goto(str(f.params.get("_running", self.stages[0])))
 
-    def stop(self, f: Frame) -> _Goto:
+    def stop(self, f: Frame) -> Goto:
         """The procedure is over after this stage."""
-        return _Goto(None)
+        return Goto(None)
 
     def current_stage(self, f: Frame) -> str | None:
         """The stage that runs next (None when the procedure is over)."""
@@ -123,6 +126,6 @@ class Procedure(Step):
             self.set_stage(f, following)
             f.params["_running"] = name
             out = self._stage_fns[name](self, g, f)
-            if isinstance(out, _Goto) and not f.done:
+            if isinstance(out, Goto) and not f.done:
                 self.set_stage(f, out.stage)
         raise RuntimeError(f"{self.name}: the stages are looping ({self.current_stage(f)})")

@@ -39,6 +39,8 @@ from starlette.types import Scope
 
 from grognard import __version__
 from grognard.core.inbound import MAX_DEPTH, problem
+from grognard.server import client_api
+from grognard.server.ai_worker import AIWorker
 from grognard.server.db import PostgresBackend, Store, is_postgresql
 from grognard.server.keys import KeyFileError, default_key_file, load_or_create_key
 from grognard.server.service import GameService, Illegal, Malformed, ServiceError
@@ -87,6 +89,17 @@ class CreateGame(Strict):
     )
     options: dict[str, Scalar] = Field(default_factory=dict, description="Rule option choices")
     hotseat: bool = Field(default=False, description="Both sides play in one browser")
+    ai: dict[str, str] = Field(
+        default_factory=dict,
+        description="Play against the computer: side -> level (easy, normal, hard)",
+    )
+
+
+class AISeat(Strict):
+    side: str = Field(min_length=1, max_length=100, description="The side the computer plays")
+    level: str | None = Field(
+        default="normal", max_length=40, description="easy, normal, hard; null: give it back"
+    )
 
 
 class SeatLink(BaseModel):
@@ -417,11 +430,21 @@ def create_app(
         store, scenario_dirs or [], cache_size, notify_cmd, allow_data_change, key
     )
     hub = Hub(service, poll)
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    def moved(game_id: str) -> None:
+        if loops:
+            asyncio.run_coroutine_threadsafe(hub.touch(game_id), loops[0])
+
+    ai = AIWorker(service, on_moved=moved)
+    service.after_change = ai.kick
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        loops.append(asyncio.get_running_loop())
         watcher = asyncio.get_running_loop().create_task(hub.watch())
         yield
+        ai.stop()
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watcher
@@ -443,6 +466,7 @@ def create_app(
     )
     app.state.service = service
     app.state.hub = hub
+    app.state.ai = ai
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
 
@@ -542,6 +566,11 @@ def create_app(
         game_id, tokens = await run(
             service.create_game, body.scenario, body.seed, body.options, body.hotseat
         )
+        for ai_side, level in body.ai.items():
+            try:
+                await run(ai.assign, game_id, ai_side, level)
+            except ValueError as e:
+                raise ServiceError(f"ai: {e}") from None
         base = str(request.base_url).rstrip("/")
         return CreatedGame(
             game=game_id,
@@ -613,6 +642,22 @@ def create_app(
         res = await run(service.act, game_id, side, body.action, idempotency_key)
         await hub.touch(game_id)
         return res
+
+    @app.get("/api/games/{game_id}/ai", tags=["game"], responses=ERRORS)
+    async def ai_seats(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+        """The sides the computer plays and the actions it made (number, side, agent)."""
+        await run(side_of, game_id, authorization)
+        return ai.describe(game_id)
+
+    @app.post("/api/games/{game_id}/ai", tags=["game"], responses=ERRORS)
+    async def ai_seat(game_id: str, body: AISeat, authorization: Auth = None) -> dict[str, Any]:
+        """Let the computer stand in for a side (an absent player), or give the side back
+        (``level: null``). Any seated player of the game may ask."""
+        await run(side_of, game_id, authorization)
+        try:
+            return await run(ai.assign, game_id, body.side, body.level)
+        except ValueError as e:
+            raise ServiceError(f"ai: {e}") from None
 
     @app.post("/api/games/{game_id}/undo", tags=["game"], responses=ERRORS)
     async def undo(game_id: str, authorization: Auth = None) -> dict[str, Any]:
@@ -699,6 +744,8 @@ def create_app(
             with contextlib.suppress(Exception):
                 await presence(game_id, side)
                 await hub.touch(game_id)
+
+    client_api.mount(app)
 
     # ------------------------------------------------------------------ the browser client
     app.mount("/static", ClientAssets(directory=str(WEB_DIR)), name="static")

@@ -30,7 +30,7 @@ import threading
 import time
 import tomllib
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -307,6 +307,7 @@ class GameService:
         self._cache_lock = threading.Lock()
         self._load_locks: dict[str, threading.Lock] = {}
         self._boards: dict[str, dict[str, Any]] = {}
+        self.after_change: Callable[[str], None] | None = None  # the computer's worker (ai)
 
     # ================================================================== scenarios
     def scenarios(self) -> list[ScenarioEntry]:
@@ -749,6 +750,8 @@ class GameService:
                 ]
                 auto = self._run_standing_orders(e)
                 self._notify_new(e, before)
+                if self.after_change is not None:
+                    self.after_change(game_id)
                 return {
                     "ok": True,
                     "seq": len(g.actions),

@@ -30,10 +30,11 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import calendar, geography, terrain, units
 from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
+from grognard.rulesets.greatwar.step import GWStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -1065,7 +1066,7 @@ def apply_hit(g: Game, p: Piece, received: dict[str, int]) -> None:
     units.disrupt(g, p, badly=badly, rule="OT 12C3", reason="bombardment hits")
 
 
-class BombardmentHits(Step):
+class BombardmentHits(GWStep):
     """OT 12C3: the bombarder allocates half the hits (rounded up; the example gives 3 of 5), then
     the defender allocates the rest, one ``assign-hit`` at a time. Hits no unit may take are lost.
     Params: ``target``, ``owner`` (defender), ``bombarder``, ``left`` {side: hits}, ``order``,
@@ -1105,10 +1106,9 @@ class BombardmentHits(Step):
             )
         ]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar.sequence import reject_unless
-
-        reject_unless(self, g, f, action, ("assign-hit",))
+    @handles.check("assign-hit")
+    def check_hit(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 12C3: each side allocates its share of the hits to units that may take them."""
         if self._turn(g, f) != action["side"]:
             raise IllegalAction(
                 "OT 12C3", f"{action['side']} has no bombardment hits to allocate now"
@@ -1125,8 +1125,9 @@ class BombardmentHits(Step):
                 f"{action.get('piece')!r} may not receive a bombardment hit from {action['side']}",
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        self.check(g, f, action)
+    @handles.apply("assign-hit")
+    def apply_hit(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_hit(g, f, action)
         side = action["side"]
         f.params["left"][side] = int(f.params["left"][side]) - 1
         apply_hit(g, g.state.pieces[action["piece"]], f.params["received"])
@@ -1141,7 +1142,7 @@ def split_hits(hits: int) -> tuple[int, int]:
     return math.ceil(hits / 2), hits // 2
 
 
-class BombardmentSegment(Step):
+class BombardmentSegment(GWStep):
     """OT 4A3 / OT 12C: the bombardment segment of the combat phase: the phasing player resolves all
     his bombardments, then the non-phasing player counter-bombards with artillery in the hexes the
     enemy bombarded this phase. Each player ends his part with ``end-phase``. Res Pts that gave
@@ -1235,43 +1236,66 @@ class BombardmentSegment(Step):
         out.append({"type": "end-phase", "side": side})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import logistics
-        from grognard.rulesets.greatwar.sequence import reject_unless
-
-        reject_unless(
-            self, g, f, action, ("bombard", "end-phase", "deactivate-depot", "eliminate-item")
-        )
+    def _check_part(self, f: Frame, action: Action) -> None:
         if action["side"] != self._side(f):
             raise IllegalAction(
                 "OT 12C", f"it is {self._side(f)}'s part of the bombardment segment"
             )
-        if action["type"] == "bombard":
-            plan = plan_bombardment(g, f, action)
-            if plan.column is None:
-                raise IllegalAction(
-                    "OT 12C2",
-                    f"a bombardment strength of {plan.strength} is below the Bombardment Table",
-                )
-        elif action["type"] in ("deactivate-depot", "eliminate-item"):
-            logistics.MovementExtension().check(g, f, action)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import logistics
+    @handles.check("bombard")
+    def check_bombard(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 12C, 12C2: a bombardment the side may make, strong enough for the table."""
+        self._check_part(f, action)
+        plan = plan_bombardment(g, f, action)
+        if plan.column is None:
+            raise IllegalAction(
+                "OT 12C2",
+                f"a bombardment strength of {plan.strength} is below the Bombardment Table",
+            )
 
-        t = action["type"]
-        if t == "end-phase":
-            if f.params.get("stage", "bombard") == "bombard":
-                g.emit("segment", f"{action['side']} ends his bombardments", rule="OT 12C")
-                f.params["stage"] = "counter"
-            else:
-                self._finish(g, f)
-            return
-        if t in ("deactivate-depot", "eliminate-item"):
-            logistics.MovementExtension().apply(g, f, action)
-            return
+    @handles.apply("bombard")
+    def apply_bombard(self, g: Game, f: Frame, action: Action) -> None:
         plan = plan_bombardment(g, f, action, commit=True)
         bombard(g, f, plan)
+
+    @handles.check("end-phase")
+    def check_end(self, g: Game, f: Frame, action: Action) -> None:
+        self._check_part(f, action)
+
+    @handles.apply("end-phase")
+    def apply_end(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 12C: the bombarder ends his bombardments, then the defender his counter-fire."""
+        if f.params.get("stage", "bombard") == "bombard":
+            g.emit("segment", f"{action['side']} ends his bombardments", rule="OT 12C")
+            f.params["stage"] = "counter"
+        else:
+            self._finish(g, f)
+
+    @handles.check("deactivate-depot")
+    def check_deactivate(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import logistics
+
+        self._check_part(f, action)
+        logistics.check_deactivate(g, f, action)
+
+    @handles.apply("deactivate-depot")
+    def apply_deactivate(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import logistics
+
+        logistics.apply_deactivate(g, f, action)
+
+    @handles.check("eliminate-item")
+    def check_eliminate_item(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import logistics
+
+        self._check_part(f, action)
+        logistics.check_eliminate_item(g, f, action)
+
+    @handles.apply("eliminate-item")
+    def apply_eliminate_item(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import logistics
+
+        logistics.apply_eliminate_item(g, f, action)
 
     def _finish(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar import supply
@@ -1345,15 +1369,8 @@ def end_of_combat_phase(g: Game) -> None:
         p.status.discard(GEC_USED)
 
 
-def _phase_end(g: Game, phase_key: str) -> None:
+@implements("OT 12C")
+def phase_end(g: Game, phase_key: str) -> None:
+    """OT 12C: the bombardment marks are cleared when a combat phase ends."""
     if phase_key == "combat":
         end_of_combat_phase(g)
-
-
-def register_hooks() -> None:
-    """Clear the bombardment marks when each combat phase ends (``sequence.PHASE_END_HOOKS``)."""
-    from grognard.rulesets.greatwar import sequence
-
-    hooks = getattr(sequence, "PHASE_END_HOOKS", None)
-    if hooks is not None and _phase_end not in hooks:
-        hooks.append(_phase_end)

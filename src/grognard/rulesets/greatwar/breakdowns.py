@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import replacements, units
+from grognard.rulesets.greatwar.step import MovementExtension
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -205,12 +206,10 @@ def assemble(g: Game, parent: Piece, comps: Sequence[Piece], rule: str = "OT 15F
     )
 
 
-class BreakdownExtension:
+class BreakdownExtension(MovementExtension):
     """The breakdown (start of the phase) and assembly actions of the movement-type steps."""
 
-    action_types = ("breakdown", "assemble")
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    def extension_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         from grognard.rulesets.greatwar import movement
 
         out: list[Action] = []
@@ -249,7 +248,9 @@ class BreakdownExtension:
                     )
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @implements("OT 15F1")
+    def _in_movement(self, f: Frame) -> None:
+        """OT 15F1: units break down and assemble only in movement-type phases."""
         from grognard.rulesets.greatwar import movement
 
         if f.params.get("kind") not in (
@@ -262,38 +263,54 @@ class BreakdownExtension:
                 "units break down and assemble only in movement, reaction movement and exploitation"
                 " phases",
             )
-        if action["type"] == "breakdown":
-            p = g.state.pieces.get(str(action.get("piece")))
-            if p is None or p.side != action["side"]:
-                raise IllegalAction(
-                    "OT 15F1", f"{action.get('piece')!r} is not a unit of {action['side']}"
-                )
-            if units.hex_of(g, p) is not None:
-                why = movement.can_move_now(g, f, p)
-                if why:
-                    raise IllegalAction("OT 15F1", why)
-            why = breakdown_problem(g, p, None, f=f)
-        else:
-            p = g.state.pieces.get(str(action.get("parent")))
-            comps = [g.state.pieces.get(str(c)) for c in action.get("components", [])]
-            if p is None or not comps or any(c is None or c.side != action["side"] for c in comps):
-                raise IllegalAction("OT 15F1", "name the parent and its components")
-            why = assemble_problem(g, p, [c for c in comps if c is not None])
+
+    @handles.check("breakdown")
+    def check_breakdown(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15F1: a unit that may move breaks down into its components."""
+        from grognard.rulesets.greatwar import movement
+
+        self._in_movement(f)
+        p = g.state.pieces.get(str(action.get("piece")))
+        if p is None or p.side != action["side"]:
+            raise IllegalAction(
+                "OT 15F1", f"{action.get('piece')!r} is not a unit of {action['side']}"
+            )
+        if units.hex_of(g, p) is not None:
+            why = movement.can_move_now(g, f, p)
+            if why:
+                raise IllegalAction("OT 15F1", why)
+        why = breakdown_problem(g, p, None, f=f)
         if why:
             raise IllegalAction(_rule_named(why), why)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("assemble")
+    def check_assemble(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15F1: components assemble into their parent."""
+        self._in_movement(f)
+        p = g.state.pieces.get(str(action.get("parent")))
+        comps = [g.state.pieces.get(str(c)) for c in action.get("components", [])]
+        if p is None or not comps or any(c is None or c.side != action["side"] for c in comps):
+            raise IllegalAction("OT 15F1", "name the parent and its components")
+        why = assemble_problem(g, p, [c for c in comps if c is not None])
+        if why:
+            raise IllegalAction(_rule_named(why), why)
+
+    @handles.apply("breakdown")
+    def apply_breakdown(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar import movement
 
-        if action["type"] == "breakdown":
-            p = g.state.pieces[str(action["piece"])]
-            breakdown(g, p)
-            e = entry_for(g, p)
-            for c in (e or {}).get("components", []):
-                movement.record(f, g.state.pieces[c], g)
-        else:
-            p = g.state.pieces[str(action["parent"])]
-            comps = [g.state.pieces[str(c)] for c in action["components"]]
-            assemble(g, p, comps)
-            if units.hex_of(g, p) is not None:
-                movement.record(f, p, g)["done"] = True
+        p = g.state.pieces[str(action["piece"])]
+        breakdown(g, p)
+        e = entry_for(g, p)
+        for c in (e or {}).get("components", []):
+            movement.record(f, g.state.pieces[c], g)
+
+    @handles.apply("assemble")
+    def apply_assemble(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import movement
+
+        p = g.state.pieces[str(action["parent"])]
+        comps = [g.state.pieces[str(c)] for c in action["components"]]
+        assemble(g, p, comps)
+        if units.hex_of(g, p) is not None:
+            movement.record(f, p, g)["done"] = True

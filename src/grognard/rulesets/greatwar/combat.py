@@ -42,8 +42,9 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.arith import fmt
 from grognard.core.errors import IllegalAction
+from grognard.core.procedure import Goto, Procedure, stage
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import (
     artillery,
@@ -76,6 +77,7 @@ from grognard.rulesets.greatwar.combat_strength import (
 from grognard.rulesets.greatwar.isolation import is_isolated
 from grognard.rulesets.greatwar.losses import combat_frame, eliminate_in_combat
 from grognard.rulesets.greatwar.mechanics import marker, table_roll
+from grognard.rulesets.greatwar.step import GWStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -396,7 +398,7 @@ def irregular_problem(
 
 # ============================================================================ the combat segment
 @implements("OT 9", "OT 9A", "OT 9B", "OT 9K")
-class CombatSegment(Step):
+class CombatSegment(GWStep):
     """OT 9: the combat segment of a combat or reaction combat phase (see the module docstring)."""
 
     name = "combat-segment"
@@ -496,25 +498,28 @@ class CombatSegment(Step):
             out.append({"type": "end-phase", "side": side})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar.sequence import reject_unless
+    @handles.check("end-phase")
+    def check_end(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 9K: not while a same-hex attack is still due."""
+        due = due_same_hex(g, f)
+        if due:
+            raise IllegalAction(
+                "OT 9K",
+                f"the units in {', '.join(g.board.label(h) for h in due)} must attack the enemy"
+                " units in their hex first",
+            )
 
-        reject_unless(self, g, f, action, ("attack", "end-phase"))
-        if action["type"] == "end-phase":
-            due = due_same_hex(g, f)
-            if due:
-                raise IllegalAction(
-                    "OT 9K",
-                    f"the units in {', '.join(g.board.label(h) for h in due)} must attack the enemy"
-                    " units in their hex first",
-                )
-            return
+    @handles.apply("end-phase")
+    def apply_end(self, g: Game, f: Frame, action: Action) -> None:
+        end_segment(g, f)
+
+    @handles.check("attack")
+    def check_declared_attack(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 9A: the attack is one the attacker may declare (:func:`check_attack`)."""
         check_attack(g, f, action)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "end-phase":
-            end_segment(g, f)
-            return
+    @handles.apply("attack")
+    def apply_attack(self, g: Game, f: Frame, action: Action) -> None:
         rec = new_record(g, f, action)
         g.emit(
             "attack",
@@ -537,7 +542,7 @@ def end_segment(g: Game, f: Frame) -> None:
 
 
 # ============================================================================ a choice of one side
-class CombatChoice(Step):
+class CombatChoice(GWStep):
     """A decision one side makes during a combat: the CRT (OT 9A exception B), incremental odds (OT
     9L), an optional retreat (OT 9C2 AX/DX/BX), a declaration of advance (OT 9F1). Frame params:
     ``side``, ``key``, ``options``, ``prompt``, ``rule``; the choice goes to the combat record's
@@ -559,16 +564,22 @@ class CombatChoice(Step):
             for c in f.params["options"]
         ]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction(
+            f.params.get("rule", "OT 9A"),
+            f"{f.params['side']} must first decide: {f.params['prompt']}",
+        )
+
+    @handles.check("choose")
+    def check_choose(self, g: Game, f: Frame, action: Action) -> None:
         rule = f.params.get("rule", "OT 9A")
-        if action["type"] != "choose":
-            raise IllegalAction(rule, f"{f.params['side']} must first decide: {f.params['prompt']}")
         if action.get("choice") not in f.params["options"]:
             raise IllegalAction(
                 rule, f"{action.get('choice')!r} is not one of {f.params['options']}"
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("choose")
+    def apply_choose(self, g: Game, f: Frame, action: Action) -> None:
         cf = combat_frame(g)
         if cf is not None:
             cf.params.setdefault("choices", {})[f.params["key"]] = action["choice"]
@@ -593,7 +604,7 @@ def push_choice(
 
 # ==================================================================== retreat before combat (OT 9I)
 @implements("OT 9I")
-class RetreatBeforeCombat(Step):
+class RetreatBeforeCombat(GWStep):
     """OT 9I: with the attacking forces committed, the defender chooses which eligible units try to
     retreat; each rolls on the Ground Success Table without modifiers; a unit that succeeds
     retreats by OT 9F2 (``combat-retreat``). Irregular units must try (OT 14L, when the rule says
@@ -642,25 +653,31 @@ class RetreatBeforeCombat(Step):
             out.append({"type": "done", "side": side})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        t = action["type"]
-        if t == "done":
-            if self._must(g, f):
-                raise IllegalAction("OT 14L", "irregular units must try to retreat before combat")
-            return
-        if t != "retreat-attempt":
-            raise IllegalAction("OT 9I", f"{t!r} is not allowed during retreat before combat")
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction(
+            "OT 9I", f"{action['type']!r} is not allowed during retreat before combat"
+        )
+
+    @handles.check("done")
+    def check_done(self, g: Game, f: Frame, action: Action) -> None:
+        if self._must(g, f):
+            raise IllegalAction("OT 14L", "irregular units must try to retreat before combat")
+
+    @handles.apply("done")
+    def apply_done(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.check("retreat-attempt")
+    def check_attempt(self, g: Game, f: Frame, action: Action) -> None:
         if action.get("piece") not in [p.id for p in self._untried(g, f)]:
             raise IllegalAction(
                 "OT 9I", f"{action.get('piece')!r} may not try to retreat before this combat"
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("retreat-attempt")
+    def apply_attempt(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar.retreat import retreat_params
 
-        if action["type"] == "done":
-            g.finish(f)
-            return
         p = g.state.pieces[action["piece"]]
         mandatory = p in self._must(g, f)
         f.params["tried"].append(p.id)
@@ -701,7 +718,7 @@ def multi_hex(g: Game, target: int, code: str) -> bool:
 
 
 @implements("OT 9", "OT 9A", "OT 9B", "OT 9C", "OT 9F", "OT 9F1", "OT 9G1", "OT 9K1")
-class Combat(Step):
+class Combat(Procedure):
     """OT 9A: one attack from declaration to the end of movement after combat (see the module
     docstring). Automatic: it pushes the steps in which the sides decide."""
 
@@ -712,20 +729,7 @@ class Combat(Step):
     def label(self, g: Game, f: Frame) -> str:
         return f"Attack on {f.params['target']} ({f.params['attacker']})"
 
-    def run(self, g: Game, f: Frame) -> None:
-        depth = len(g.state.frames)
-        for _ in range(100):
-            if f.done or len(g.state.frames) != depth:
-                return
-            stage = f.params["stage"]
-            handler = getattr(self, "_" + stage.replace("-", "_"))
-            handler(g, f)
-        raise RuntimeError(f"combat stage loop at {f.params['stage']}")
-
     # ------------------------------------------------------------------ helpers
-    def _go(self, f: Frame, stage: str) -> None:
-        f.params["stage"] = stage
-
     def _sit(self, g: Game, f: Frame) -> Any:
         fo = forces(g, f.params)
         return combat_hooks.situation(
@@ -736,14 +740,14 @@ class Combat(Step):
         return g.board.idx(f.params["target"])
 
     # ------------------------------------------------------------------ stages
-    def _declared(self, g: Game, f: Frame) -> None:
+    @stage
+    def declared(self, g: Game, f: Frame) -> None:
         sit = self._sit(g, f)
         combat_hooks.declaration_checks(g, sit)
-        self._go(f, "flood")
         combat_hooks.push_flooding(g, sit)
 
-    def _flood(self, g: Game, f: Frame) -> None:
-        self._go(f, "crt")
+    @stage
+    def flood(self, g: Game, f: Frame) -> None:
         if combat_hooks.flood_called_off(g):
             seg = segment_of(g)
             if seg is not None:
@@ -755,8 +759,8 @@ class Combat(Step):
             )
             g.finish(f)
 
-    def _crt(self, g: Game, f: Frame) -> None:
-        self._go(f, "rbc")
+    @stage
+    def crt(self, g: Game, f: Frame) -> None:
         if f.params.get("crt") is None:
             chooser = f.params.get("crt_chooser") or f.params["defender"]
             push_choice(
@@ -768,7 +772,8 @@ class Combat(Step):
                 "OT 9A",
             )
 
-    def _rbc(self, g: Game, f: Frame) -> None:
+    @stage
+    def rbc(self, g: Game, f: Frame) -> None:
         if f.params.get("crt") is None:
             f.params["crt"] = f.params["choices"].get("crt", POSITIONAL)
         g.emit(
@@ -777,7 +782,6 @@ class Combat(Step):
             f" ({f.params.get('crt_reason')})",
             rule="OT 9A",
         )
-        self._go(f, "zero")
         target = self._target(g, f)
         elig = [
             p.id
@@ -799,7 +803,8 @@ class Combat(Step):
                 },
             )
 
-    def _zero(self, g: Game, f: Frame) -> None:
+    @stage
+    def zero(self, g: Game, f: Frame) -> Goto | None:
         """OT 9G1 / 9K1 / 9I: defenders gone or without strength; attackers without strength in a
         same-hex combat."""
         target = self._target(g, f)
@@ -810,16 +815,14 @@ class Combat(Step):
             ):  # headquarters alone: no defense strength (OT 9G1)
                 units.eliminate(g, p, "OT 9G1", "no defense strength when attacked")
             g.emit("combat", f"no defending unit remains in {f.params['target']}", rule="OT 9I")
-            self._free_advance(g, f)
-            return
+            return self._free_advance(g, f)
         if fo.same_hex and not any(
             printed_value(g, p, "attack") * units.disruption_factors(p)["attack"] > 0
             for p in fo.attackers
         ):
             for p in list(fo.attackers):
                 eliminate_in_combat(g, p, "OT 9K1", "same-hex attack without attack strength")
-            self._go(f, "cleanup")
-            return
+            return self.goto(f, "cleanup")
         def_ok = [
             p
             for p in fo.counted
@@ -829,17 +832,16 @@ class Combat(Step):
             for p in sorted(fo.defenders, key=lambda q: q.id):
                 if units.hex_of(g, p) == target:
                     eliminate_in_combat(g, p, "OT 9G1", "no defense strength when attacked")
-            self._free_advance(g, f)
-            return
-        self._go(f, "reserves")
+            return self._free_advance(g, f)
+        return None
 
-    def _free_advance(self, g: Game, f: Frame) -> None:
+    def _free_advance(self, g: Game, f: Frame) -> Goto:
+        """OT 9I / 9G1: no defender is left: the attackers may advance, then the combat ends."""
         from grognard.rulesets.greatwar.retreat import advance_params
 
-        self._go(f, "cleanup")
         target = self._target(g, f)
         if units.units_in_hex(g, target, f.params["defender"]):
-            return
+            return self.goto(f, "cleanup")
         fo = forces(g, f.params)
         ids = [p.id for p in fo.attackers if units.hex_of(g, p) != target]
         if ids:
@@ -847,8 +849,10 @@ class Combat(Step):
                 "combat-advance",
                 advance_params(f.params["attacker"], [{"to": f.params["target"], "units": ids}]),
             )
+        return self.goto(f, "cleanup")
 
-    def _reserves(self, g: Game, f: Frame) -> None:
+    @stage
+    def reserves(self, g: Game, f: Frame) -> None:
         fo = forces(g, f.params)
         sit = self._sit(g, f)
         f.params.setdefault("combat_supply", {})[f.params["attacker"]] = sorted(
@@ -858,7 +862,6 @@ class Combat(Step):
         f.params["attack_total"] = calc.attack
         for ln in calc.attack_lines:
             g.emit("strength", f"attack {ln.explain()}", rule="OT 9A")
-        self._go(f, "odds")
         if f.params["crt"] == POSITIONAL:
             g.push(
                 "reserve-commitment",
@@ -869,7 +872,8 @@ class Combat(Step):
                 },
             )
 
-    def _odds(self, g: Game, f: Frame) -> None:
+    @stage
+    def odds(self, g: Game, f: Frame) -> None:
         target = self._target(g, f)
         f.params["defenders_at_start"] = sorted(
             set(f.params["defenders_at_start"])
@@ -902,17 +906,17 @@ class Combat(Step):
             defense=calc.defense,
             odds=f.params["base_odds"],
         )
-        self._go(f, "effects_attacker")
 
-    def _effects_attacker(self, g: Game, f: Frame) -> None:
-        self._go(f, "effects_defender")
+    @stage
+    def effects_attacker(self, g: Game, f: Frame) -> None:
         g.push("combat-effects", {"side": f.params["attacker"], "role": "attacker"})
 
-    def _effects_defender(self, g: Game, f: Frame) -> None:
-        self._go(f, "effects_resolve")
+    @stage
+    def effects_defender(self, g: Game, f: Frame) -> None:
         g.push("combat-effects", {"side": f.params["defender"], "role": "defender"})
 
-    def _effects_resolve(self, g: Game, f: Frame) -> None:
+    @stage
+    def effects_resolve(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.effects import resolve_attempts
 
         resolve_attempts(g, f.params)
@@ -920,14 +924,13 @@ class Combat(Step):
         rc = combat_hooks.resource_center_check(g, sit)
         if rc:
             f.params.setdefault("roll_drms", []).append([rc, "OT 15A7", "resource center"])
-        self._go(f, "leader")
         combat_hooks.push_leader_step(g, sit)
 
-    def _leader(self, g: Game, f: Frame) -> None:
+    @stage
+    def leader(self, g: Game, f: Frame) -> None:
         ld = combat_hooks.leader_drm(g)
         if ld:
             f.params.setdefault("roll_drms", []).append([ld, "OT 14P2", "leaders"])
-        self._go(f, "incremental")
         if g.opt("incremental-odds"):
             calc = compute(g, f.params)
             if incremental_eligible(calc) and calc.automatic is None:
@@ -940,8 +943,8 @@ class Combat(Step):
                     "OT 9L",
                 )
 
-    def _incremental(self, g: Game, f: Frame) -> None:
-        self._go(f, "resolve")
+    @stage
+    def incremental(self, g: Game, f: Frame) -> None:
         if f.params["choices"].get("incremental") == "yes":
             calc = compute(g, f.params)
             r = g.roll("d10", f"incremental odds ({fmt(calc.ratio)} -> nearest tenth)", "OT 9L")  # type: ignore[arg-type]
@@ -952,7 +955,8 @@ class Combat(Step):
                 rule="OT 9L",
             )
 
-    def _resolve(self, g: Game, f: Frame) -> None:
+    @stage
+    def resolve(self, g: Game, f: Frame) -> None:
         calc = compute(g, f.params)
         sit = self._sit(g, f)
         if calc.automatic is not None:
@@ -988,24 +992,23 @@ class Combat(Step):
             "defense": calc.defense,
             "column": calc.column or calc.automatic,
         }
-        self._go(f, "losses")
 
-    def _losses(self, g: Game, f: Frame) -> None:
+    @stage
+    def losses(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import start_losses
 
-        self._go(f, "losses_second")
         start_losses(g, f.params, first=True)
 
-    def _losses_second(self, g: Game, f: Frame) -> None:
+    @stage
+    def losses_second(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import start_losses
 
-        self._go(f, "optional_retreat")
         start_losses(g, f.params, first=False)
 
-    def _optional_retreat(self, g: Game, f: Frame) -> None:
+    @stage
+    def optional_retreat(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import optional_retreat_side
 
-        self._go(f, "declare")
         side_role = optional_retreat_side(g, f.params)
         if side_role is not None:
             side = f.params[side_role]
@@ -1018,20 +1021,20 @@ class Combat(Step):
                 "OT 9C2",
             )
 
-    def _declare(self, g: Game, f: Frame) -> None:
+    @stage
+    def declare(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import plan_retreats
 
         plan_retreats(g, f.params)
-        self._go(f, "declarations")
 
-    def _declarations(self, g: Game, f: Frame) -> None:
+    @stage
+    def declarations(self, g: Game, f: Frame) -> Goto | None:
         """OT 9F1: each declaration due, one at a time (the opponent of the retreating side)."""
         from grognard.rulesets.greatwar.combat_results import next_declaration
 
         grp = next_declaration(f.params)
         if grp is None:
-            self._go(f, "retreat")
-            return
+            return None  # every declaration is made: the retreats follow
         push_choice(
             g,
             grp["decl"],
@@ -1041,34 +1044,36 @@ class Combat(Step):
             " the retreat)",
             "OT 9F1",
         )
+        return self.again(f)  # the next declaration once this one is made
 
-    def _retreat(self, g: Game, f: Frame) -> None:
+    @stage
+    def retreat(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import push_retreats
 
-        self._go(f, "advance")
         push_retreats(g, f.params, second=False)
 
-    def _advance(self, g: Game, f: Frame) -> None:
+    @stage
+    def advance(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import push_advances
 
-        self._go(f, "retreat_second")
         push_advances(g, f.params, second=False)
 
-    def _retreat_second(self, g: Game, f: Frame) -> None:
+    @stage
+    def retreat_second(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import push_retreats
 
-        self._go(f, "advance_second")
         if f.params.get("multi_hex"):
             push_retreats(g, f.params, second=True)
 
-    def _advance_second(self, g: Game, f: Frame) -> None:
+    @stage
+    def advance_second(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar.combat_results import push_advances
 
-        self._go(f, "cleanup")
         if f.params.get("multi_hex"):
             push_advances(g, f.params, second=True)
 
-    def _cleanup(self, g: Game, f: Frame) -> None:
+    @stage
+    def cleanup(self, g: Game, f: Frame) -> None:
         finish_combat(g, f)
 
 
@@ -1159,7 +1164,7 @@ def preview_attack(g: Game, action: Action) -> dict[str, Any] | None:
     shifts, the die-roll modifiers and the exact distribution of results, as things stand now
     (reserve commitment, retreat before combat and special effects may still change them)."""
     seg = segment_of(g)
-    if seg is None or action.get("type") != "attack":
+    if seg is None:
         return None
     try:
         check_attack(g, seg, dict(action))
@@ -1286,7 +1291,8 @@ def retreat_step_options(
 
 
 # ============================================================================ phase ends
-def _phase_end(g: Game, phase: str) -> None:
+@implements("OT 9J", "OT 8C2")
+def phase_end(g: Game, phase: str) -> None:
     """At the end of every phase: contested hexes (OT 9J); after a side's next moving phase its
     units no longer pay the 2 MP of OT 8C2 for leaving an overstack an attack came from."""
     combat_hexes.phase_end(g, phase)
@@ -1295,13 +1301,3 @@ def _phase_end(g: Game, phase: str) -> None:
         mover = nations.other_side(phasing) if phase == "reaction-movement" else phasing
         for p in units.on_map_units(g, mover):
             p.attrs.pop("attacked_from_overstack", None)
-
-
-def _register() -> None:
-    from grognard.rulesets.greatwar import sequence
-
-    if _phase_end not in sequence.PHASE_END_HOOKS:
-        sequence.PHASE_END_HOOKS.append(_phase_end)
-
-
-_register()

@@ -26,6 +26,7 @@ from grognard.core.rules import implements
 from grognard.core.state import Piece
 from grognard.rulesets.greatwar import nations, units, zoc
 from grognard.rulesets.greatwar.mechanics import marker, set_marker
+from grognard.rulesets.greatwar.step import MovementExtension
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -225,21 +226,10 @@ def _can_attack(p: Piece) -> bool:
     return units.is_unit(p) and not is_hq(p)
 
 
-class ContestedEntry:
-    """Movement extension (``movement.EXTENSIONS``): OT 9J -- every non-infantry unit that enters a
-    contested hex by movement (regular, reserve commitment, reaction, exploitation) rolls for
-    disruption. It adds no actions of its own."""
-
-    action_types: tuple[str, ...] = ()
-
-    def actions(self, g: Game, f: Any, side: str) -> list[Any]:
-        return []
-
-    def check(self, g: Game, f: Any, action: Any) -> None:
-        return None
-
-    def apply(self, g: Game, f: Any, action: Any) -> None:
-        return None
+class ContestedEntry(MovementExtension):
+    """Movement extension: OT 9J -- every non-infantry unit that enters a contested hex by
+    movement (regular, reserve commitment, reaction, exploitation) rolls for disruption. It adds
+    no actions of its own."""
 
     @implements("OT 9J")
     def after_move(self, g: Game, f: Any, pieces: Sequence[Piece], path: Sequence[int]) -> None:
@@ -249,13 +239,3 @@ class ContestedEntry:
             if marker(g, "contested", h):
                 for p in pieces:
                     contested_roll(g, p)
-
-
-def _register_movement_extension() -> None:
-    from grognard.rulesets.greatwar import movement
-
-    if not any(isinstance(e, ContestedEntry) for e in movement.EXTENSIONS):
-        movement.EXTENSIONS.append(ContestedEntry())
-
-
-_register_movement_extension()

@@ -37,7 +37,7 @@ from grognard.core.arith import fmt
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import combat_hooks, nations, stacking, supply, units
 from grognard.rulesets.greatwar.combat_data import MOBILE, effects_table, size_modifier
@@ -51,6 +51,7 @@ from grognard.rulesets.greatwar.combat_strength import (
 )
 from grognard.rulesets.greatwar.losses import combat_frame, eliminate_in_combat
 from grognard.rulesets.greatwar.mechanics import table_roll
+from grognard.rulesets.greatwar.step import GWStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -307,7 +308,7 @@ def attempt_modifiers(
 
 # ============================================================================ announcement step
 @implements("OT 10")
-class CombatEffects(Step):
+class CombatEffects(GWStep):
     """OT 10: one side announces its special combat effects attempts and the units making each
     (``{"type": "attempt", "capability": "EEC", "pieces": [...]}``), then ``done``. The attacker
     announces first; the defender then announces knowing the attacker's attempts."""
@@ -374,13 +375,18 @@ class CombatEffects(Step):
         out.append({"type": "done", "side": side})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "done":
-            return
-        if action["type"] != "attempt":
-            raise IllegalAction(
-                "OT 10", f"{action['type']!r} is not allowed while announcing special effects"
-            )
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction(
+            "OT 10", f"{action['type']!r} is not allowed while announcing special effects"
+        )
+
+    @handles.apply("done")
+    def apply_done(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.check("attempt")
+    def check_attempt(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 10: an attempt the side may announce with units that may make it."""
         rec = self._rec(g)
         role = f.params["role"]
         cap = action.get("capability")
@@ -409,10 +415,8 @@ class CombatEffects(Step):
                 "OT 10E", "the siege engineers trace no overland supply line to a friendly Res Pt"
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "done":
-            g.finish(f)
-            return
+    @handles.apply("attempt")
+    def apply_attempt(self, g: Game, f: Frame, action: Action) -> None:
         rec = self._rec(g)
         role = f.params["role"]
         ps = [g.state.pieces[i] for i in action["pieces"]]

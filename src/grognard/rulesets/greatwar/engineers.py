@@ -40,11 +40,12 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import calendar, geography, terrain, units
 from grognard.rulesets.greatwar.charts import load_charts
 from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
+from grognard.rulesets.greatwar.step import InitialExtension, MovementExtension
 from grognard.rulesets.greatwar.weather import is_poor_weather, weather_at
 
 if TYPE_CHECKING:
@@ -1401,18 +1402,16 @@ def finish_problem(g: Game, f: Frame, action: Action) -> tuple[dict[str, Any], l
 
 
 # ============================================================================ step extensions
-class MovementWork:
+class MovementWork(MovementExtension):
     """Movement-phase engineering (OT 13A-13C): ``engineer`` and ``finish-project``; a port
     construction engineer on port duty may not move (OT 13C2)."""
-
-    action_types = ("engineer", "finish-project")
 
     def move_problem(self, g: Game, f: Frame, p: Piece) -> str | None:
         if PORT_DUTY in p.status:
             return f"{p.id} is maintaining a port upgrade and may not move (OT 13C2)"
         return None
 
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    def extension_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         if f.params.get("kind") != "movement":
             return []
         out: list[Action] = []
@@ -1458,19 +1457,25 @@ class MovementWork:
             out.append("repair-port")
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "engineer":
-            plan_job(g, f, action)
-        else:
-            finish_problem(g, f, action)
+    @handles.check("engineer")
+    def check_engineer(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 13A-13C: a job the engineers may do in their hex now."""
+        plan_job(g, f, action)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("engineer")
+    def apply_engineer(self, g: Game, f: Frame, action: Action) -> None:
+        job = plan_job(g, f, action)
+        do_job(g, f, job, action.get("gauge"))
+
+    @handles.check("finish-project")
+    def check_finish(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 13A5: a quick project finished with half the workers' movement allowance."""
+        finish_problem(g, f, action)
+
+    @handles.apply("finish-project")
+    def apply_finish(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar import movement
 
-        if action["type"] == "engineer":
-            job = plan_job(g, f, action)
-            do_job(g, f, job, action.get("gauge"))
-            return
         pr, ws = finish_problem(g, f, action)
         for p in ws:
             rec = movement.record(f, p, g)
@@ -1481,13 +1486,11 @@ class MovementWork:
         complete_project(g, pr)
 
 
-class InitialWork:
+class InitialWork(InitialExtension):
     """Initial-phase engineering: ``begin-project`` and ``abandon-port-upgrade`` (OT 13A1c-f, 13B3,
     13C2)."""
 
-    action_types = ("begin-project", "abandon-port-upgrade")
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    def initial_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         out: list[Action] = []
         for p in units.on_map_units(g, side):
             if not is_construction_unit(p) or construction_kind(p) == "divisional":
@@ -1508,35 +1511,28 @@ class InitialWork:
                 out.append(a)
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "begin-project":
-            plan_project(g, f, action)
-            return
+    @handles.check("begin-project")
+    def check_begin(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 13A1c-f, 13B3: a project the engineers may begin."""
+        plan_project(g, f, action)
+
+    @handles.apply("begin-project")
+    def apply_begin(self, g: Game, f: Frame, action: Action) -> None:
+        begin_project(g, plan_project(g, f, action))
+
+    @handles.check("abandon-port-upgrade")
+    def check_abandon(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 13C2: an engineer maintaining a port upgrade leaves it."""
         p = g.state.pieces.get(action.get("piece"))  # type: ignore[arg-type]
         if p is None or p.side != action["side"] or PORT_DUTY not in p.status:
             raise IllegalAction(
                 "OT 13C2", f"{action.get('piece')!r} is not maintaining a port upgrade"
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "begin-project":
-            begin_project(g, plan_project(g, f, action))
-            return
-        self.check(g, f, action)
+    @handles.apply("abandon-port-upgrade")
+    def apply_abandon(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_abandon(g, f, action)
         p = g.state.pieces[action["piece"]]
         h = units.hex_of(g, p)
         assert h is not None
         abandon_port_upgrade(g, p, h)
-
-
-def register() -> None:
-    from grognard.rulesets.greatwar import movement, sequence
-
-    exts = getattr(movement, "EXTENSIONS", None)
-    if exts is not None and not any(isinstance(e, MovementWork) for e in exts):
-        exts.append(MovementWork())
-    if not any(isinstance(e, InitialWork) for e in sequence.INITIAL_EXTENSIONS):
-        sequence.INITIAL_EXTENSIONS.append(InitialWork())
-
-
-register()

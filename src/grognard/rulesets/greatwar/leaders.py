@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import special_units, units
 from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.step import GWStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -75,6 +76,26 @@ def pool_box(side: str) -> str:
 
 
 # ----------------------------------------------------------------------------- assignment (OT 14P)
+def _leader_problem(g: Game, side: str, action: Action) -> tuple[Piece | None, str | None]:
+    lid = action.get("leader")
+    ld = g.state.pieces.get(str(lid)) if lid is not None else None
+    if ld is None or ld.side != side or not is_leader(ld):
+        return None, f"{lid!r} is not a leader of {side}"
+    if gw(g).get("phasing") != side:
+        return None, "leaders are switched only in their owner's initial phase"
+    return ld, None
+
+
+@implements("OT 14P")
+def unassignment_problem(g: Game, side: str, action: Action) -> str | None:
+    """OT 14P: in his initial phases a player may take a leader off its Army HQs to the leader
+    pool."""
+    ld, why = _leader_problem(g, side, action)
+    if ld is None:
+        return why
+    return None if hq_of(g, ld) is not None else f"{ld.id} is not assigned to an Army HQs"
+
+
 @implements("OT 14P")
 def assignment_problem(g: Game, side: str, action: Action) -> str | None:
     """OT 14P: in his initial phases a player may take a leader off the map to the leader pool, or
@@ -83,14 +104,9 @@ def assignment_problem(g: Game, side: str, action: Action) -> str | None:
     again (it may not return in the initial phase it left, interpretation default)."""
     from grognard.rulesets.greatwar import replacements
 
-    lid = action.get("leader")
-    ld = g.state.pieces.get(str(lid)) if lid is not None else None
-    if ld is None or ld.side != side or not is_leader(ld):
-        return f"{lid!r} is not a leader of {side}"
-    if gw(g).get("phasing") != side:
-        return "leaders are switched only in their owner's initial phase"
-    if action["type"] == "unassign-leader":
-        return None if hq_of(g, ld) is not None else f"{ld.id} is not assigned to an Army HQs"
+    ld, why = _leader_problem(g, side, action)
+    if ld is None:
+        return why
     if hq_of(g, ld) is not None:
         return (
             f"{ld.id} is on the map: take it off first (it then spends an initial phase in the"
@@ -116,18 +132,24 @@ def assignment_problem(g: Game, side: str, action: Action) -> str | None:
     return None
 
 
-def apply_assignment(g: Game, side: str, action: Action) -> None:
+@implements("OT 14P")
+def apply_unassignment(g: Game, side: str, action: Action) -> None:
+    """OT 14P: the leader goes to the leader pool (and spends the initial phase there)."""
     from grognard.rulesets.greatwar import replacements
 
     ld = g.state.pieces[str(action["leader"])]
-    if action["type"] == "unassign-leader":
-        g.state.move(ld.id, Loc.box(pool_box(side)))
-        ld.attrs["pool_since"] = replacements.ip_id(g)
-        g.emit("leader", f"{ld.id} returns to the leader pool", rule="OT 14P", piece=ld.id)
-    else:
-        g.state.move(ld.id, Loc.inside(str(action["hq"])))
-        ld.attrs.pop("pool_since", None)
-        g.emit("leader", f"{ld.id} is assigned to {action['hq']}", rule="OT 14P", piece=ld.id)
+    g.state.move(ld.id, Loc.box(pool_box(side)))
+    ld.attrs["pool_since"] = replacements.ip_id(g)
+    g.emit("leader", f"{ld.id} returns to the leader pool", rule="OT 14P", piece=ld.id)
+
+
+@implements("OT 14P")
+def apply_assignment(g: Game, side: str, action: Action) -> None:
+    """OT 14P: the leader goes onto the Army HQs."""
+    ld = g.state.pieces[str(action["leader"])]
+    g.state.move(ld.id, Loc.inside(str(action["hq"])))
+    ld.attrs.pop("pool_since", None)
+    g.emit("leader", f"{ld.id} is assigned to {action['hq']}", rule="OT 14P", piece=ld.id)
 
 
 def ip_actions(g: Game, side: str) -> list[Action]:
@@ -235,7 +257,7 @@ def combat_modifier(g: Game, leader: Piece, defender: bool) -> int:
 
 
 @implements("OT 14P2")
-class LeaderInfluence(Step):
+class LeaderInfluence(GWStep):
     """OT 14P2: the defender, then the attacker, announces a leader to influence the combat (or
     declines); then the announced leaders roll and the modifiers are summed."""
 
@@ -258,22 +280,32 @@ class LeaderInfluence(Step):
             {"type": "decline", "side": side},
         ]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        t = action.get("type")
-        if t == "decline":
-            return
-        if t != "use-leader" or action.get("leader") not in f.params["eligible"][action["side"]]:
-            raise IllegalAction(
-                "OT 14P2",
-                f"{action.get('leader')!r} is not an eligible leader (every unit of the side must"
-                " be in its HQs' ZOI)",
-            )
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction(
+            "OT 14P2",
+            f"{action.get('leader')!r} is not an eligible leader (every unit of the side must"
+            " be in its HQs' ZOI)",
+        )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("use-leader")
+    def check_use(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14P2: only an eligible leader."""
+        if action.get("leader") not in f.params["eligible"][action["side"]]:
+            self.refuse(g, f, action)
+
+    @handles.apply("use-leader")
+    def apply_use(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14P2: the side commits its leader; the modifiers are summed when both have spoken."""
         side = action["side"]
-        if action["type"] == "use-leader":
-            f.params["chosen"][side] = action["leader"]
-            g.emit("leader", f"{side} commits {action['leader']} to the combat", rule="OT 14P2")
+        f.params["chosen"][side] = action["leader"]
+        g.emit("leader", f"{side} commits {action['leader']} to the combat", rule="OT 14P2")
+        self._next(g, f)
+
+    @handles.apply("decline")
+    def apply_decline(self, g: Game, f: Frame, action: Action) -> None:
+        self._next(g, f)
+
+    def _next(self, g: Game, f: Frame) -> None:
         f.params["order"] = f.params["order"][1:]
         if f.params["order"]:
             return

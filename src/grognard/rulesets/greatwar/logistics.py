@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import units
 from grognard.rulesets.greatwar.mechanics import gw, table_roll
+from grognard.rulesets.greatwar.step import InitialExtension, MovementExtension
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -903,12 +904,10 @@ def record_transport(g: Game, f: Frame, item: Piece, mode: str) -> None:
 
 
 # ============================================================================ step extensions
-class InitialExtension:
+class DepotActions(InitialExtension):
     """Initial-phase actions of OT 11C1 (depots) and OT 11C2bii (GSPs)."""
 
-    action_types = ("activate-depot", "flip-depot", "deactivate-depot", "generate-gsp")
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    def initial_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         from grognard.rulesets.greatwar import isolation, rail
 
         out: list[Action] = []
@@ -950,39 +949,48 @@ class InitialExtension:
                 break
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        t = action["type"]
-        if t == "activate-depot":
-            check_activate(g, action)
-        elif t == "flip-depot" or t == "deactivate-depot":
-            _depot(g, action)
-        elif t == "generate-gsp":
-            d = _depot(g, action, "OT 11C2bii")
-            if gw(g).get("gsp_generated", {}).get(d.id) == _ordinal(g):
-                raise IllegalAction(
-                    "OT 11C2bii", f"{d.id} has already generated GSPs in this initial phase"
-                )
-            amount = action.get("amount")
-            if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-                raise IllegalAction(
-                    "OT 11C2bii", "'amount' must be a positive whole number of GSPs"
-                )
-            cap = gsp_cap(g, d)
-            if amount > cap:
-                raise IllegalAction("OT 11C2bii", f"{d.id} may generate at most {cap} GSPs now")
+    @handles.check("activate-depot")
+    def check_activate_depot(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 11C1: a depot activated at a friendly rail yard of a net with capacity."""
+        check_activate(g, action)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        self.check(g, f, action)
-        t = action["type"]
-        if t == "activate-depot":
-            net, h = check_activate(g, action)
-            activate_depot(g, action["side"], net, h)
-        elif t == "flip-depot":
-            flip_depot(g, _depot(g, action))
-        elif t == "deactivate-depot":
-            deactivate_depot(g, _depot(g, action))
-        else:
-            generate_gsps(g, _depot(g, action), int(action["amount"]))
+    @handles.apply("activate-depot")
+    def apply_activate_depot(self, g: Game, f: Frame, action: Action) -> None:
+        net, h = check_activate(g, action)
+        activate_depot(g, action["side"], net, h)
+
+    @handles.check("flip-depot", "deactivate-depot")
+    def check_depot(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 11C1: a depot of the side."""
+        _depot(g, action)
+
+    @handles.apply("flip-depot")
+    def apply_flip(self, g: Game, f: Frame, action: Action) -> None:
+        flip_depot(g, _depot(g, action))
+
+    @handles.apply("deactivate-depot")
+    def apply_deactivate_depot(self, g: Game, f: Frame, action: Action) -> None:
+        deactivate_depot(g, _depot(g, action))
+
+    @handles.check("generate-gsp")
+    def check_generate(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 11C2bii: a depot generates GSPs once per initial phase, up to its cap."""
+        d = _depot(g, action, "OT 11C2bii")
+        if gw(g).get("gsp_generated", {}).get(d.id) == _ordinal(g):
+            raise IllegalAction(
+                "OT 11C2bii", f"{d.id} has already generated GSPs in this initial phase"
+            )
+        amount = action.get("amount")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+            raise IllegalAction("OT 11C2bii", "'amount' must be a positive whole number of GSPs")
+        cap = gsp_cap(g, d)
+        if amount > cap:
+            raise IllegalAction("OT 11C2bii", f"{d.id} may generate at most {cap} GSPs now")
+
+    @handles.apply("generate-gsp")
+    def apply_generate(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_generate(g, f, action)
+        generate_gsps(g, _depot(g, action), int(action["amount"]))
 
 
 def _ordinal(g: Game) -> int:
@@ -991,21 +999,11 @@ def _ordinal(g: Game) -> int:
     return player_turn_ordinal(g)
 
 
-class MovementExtension:
+class LogisticsMoves(MovementExtension):
     """Movement-step actions of OT 11C1 (depot moves and deactivation) and OT 11H (items by rail,
     by river, carried, eliminated)."""
 
-    action_types = (
-        "depot-move",
-        "item-rail-move",
-        "item-river-move",
-        "pick-up",
-        "drop",
-        "eliminate-item",
-        "deactivate-depot",
-    )
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    def extension_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         kind = f.params.get("kind")
         if kind == "reserve":
             return []
@@ -1049,98 +1047,111 @@ class MovementExtension:
                 out.append(a)
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        t = action["type"]
-        side = action["side"]
-        if t == "depot-move":
-            check_depot_move(g, f, action)
-        elif t == "item-rail-move":
-            check_item_rail(g, f, action)
-        elif t == "item-river-move":
-            check_item_river(g, f, action)
-        elif t == "pick-up":
-            check_pick_up(g, f, action)
-        elif t == "drop":
-            c = _carrier(g, action)
-            items = _items(g, action)
-            for q in items:
-                if q.loc != Loc.inside(c.id):
-                    raise IllegalAction("OT 11H2", f"{c.id} is not carrying {q.id}")
-        elif t == "eliminate-item":
-            if not may_eliminate_items_now(g, side):
-                raise IllegalAction(
-                    "OT 11H",
-                    "logistics items may be eliminated only in the owner's movement, combat or"
-                    " exploitation phases, or reaction phases in which he reacts",
-                )
-            _item(g, action, "OT 11H")
-        elif t == "deactivate-depot":
-            if not may_deactivate_now(g, side):
-                raise IllegalAction(
-                    "OT 11C1",
-                    "depots are deactivated only in the owner's own phases or the reaction phases"
-                    " in which he reacts",
-                )
-            _depot(g, action)
+    @handles.check("depot-move")
+    def check_depot_move_action(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 11C1: a depot moves by strategic rail."""
+        check_depot_move(g, f, action)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import rail, rivers
+    @handles.apply("depot-move")
+    def apply_depot_move(self, g: Game, f: Frame, action: Action) -> None:
+        path = check_depot_move(g, f, action)
+        d = _depot(g, action)
+        g.state.move(d.id, Loc.hex(path[-1]))
+        f.params.setdefault("items", {})[d.id] = {"strategic": True}
+        g.emit(
+            "depot",
+            f"supply depot {d.id} moves by strategic rail to {g.board.label(path[-1])}",
+            rule="OT 11C1",
+            piece=d.id,
+        )
 
-        t = action["type"]
-        if t == "depot-move":
-            path = check_depot_move(g, f, action)
-            d = _depot(g, action)
-            g.state.move(d.id, Loc.hex(path[-1]))
-            f.params.setdefault("items", {})[d.id] = {"strategic": True}
-            g.emit(
-                "depot",
-                f"supply depot {d.id} moves by strategic rail to {g.board.label(path[-1])}",
-                rule="OT 11C1",
-                piece=d.id,
-            )
-        elif t == "item-rail-move":
-            p, path, kind, charges, _low = check_item_rail(g, f, action)
-            for net, amount in charges.items():
-                led = rail.ledger(g, net, p.side)
-                led["used"] = Fraction(led["used"]) + amount
-                led["charged"][p.id] = Fraction(led["charged"].get(p.id, 0)) + amount
-            g.state.move(p.id, Loc.hex(path[-1]))
-            rec = _item_rec(f, p)
-            rec["rail"] = True
-            rec["strategic"] = kind == "strategic"
-            g.emit(
-                "logistics",
-                f"{p.id} moves by {kind} rail to {g.board.label(path[-1])}",
-                rule="OT 11H1",
-                piece=p.id,
-                capacity={k: v for k, v in charges.items() if v},
-            )
-        elif t == "item-river-move":
-            p, _sides, dest, net = check_item_river(g, f, action)
-            led = rivers._ledger(g, p.side, net, write=True)
-            led["used"] = Fraction(led["used"]) + units.re_size(g, p)
-            g.state.move(p.id, Loc.hex(dest))
-            _item_rec(f, p)["rail"] = True
-            g.emit(
-                "logistics",
-                f"{p.id} moves by river to {g.board.label(dest)}",
-                rule="OT 11H1",
-                piece=p.id,
-            )
-        elif t == "pick-up":
-            c, items = check_pick_up(g, f, action)
-            pick_up(g, f, c, items)
-        elif t == "drop":
-            self.check(g, f, action)
-            drop(g, _carrier(g, action), _items(g, action))
-        elif t == "eliminate-item":
-            self.check(g, f, action)
-            eliminate_item(g, _item(g, action, "OT 11H"))
-        elif t == "deactivate-depot":
-            self.check(g, f, action)
-            deactivate_depot(g, _depot(g, action))
+    @handles.check("item-rail-move")
+    def check_item_rail_action(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 11H1: a logistics item moves by rail."""
+        check_item_rail(g, f, action)
 
-    def end_phase(self, g: Game, f: Frame) -> None:
+    @handles.apply("item-rail-move")
+    def apply_item_rail(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import rail
+
+        p, path, kind, charges, _low = check_item_rail(g, f, action)
+        for net, amount in charges.items():
+            led = rail.ledger(g, net, p.side)
+            led["used"] = Fraction(led["used"]) + amount
+            led["charged"][p.id] = Fraction(led["charged"].get(p.id, 0)) + amount
+        g.state.move(p.id, Loc.hex(path[-1]))
+        rec = _item_rec(f, p)
+        rec["rail"] = True
+        rec["strategic"] = kind == "strategic"
+        g.emit(
+            "logistics",
+            f"{p.id} moves by {kind} rail to {g.board.label(path[-1])}",
+            rule="OT 11H1",
+            piece=p.id,
+            capacity={k: v for k, v in charges.items() if v},
+        )
+
+    @handles.check("item-river-move")
+    def check_item_river_action(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 11H1: a logistics item moves by river."""
+        check_item_river(g, f, action)
+
+    @handles.apply("item-river-move")
+    def apply_item_river(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import rivers
+
+        p, _sides, dest, net = check_item_river(g, f, action)
+        led = rivers._ledger(g, p.side, net, write=True)
+        led["used"] = Fraction(led["used"]) + units.re_size(g, p)
+        g.state.move(p.id, Loc.hex(dest))
+        _item_rec(f, p)["rail"] = True
+        g.emit(
+            "logistics",
+            f"{p.id} moves by river to {g.board.label(dest)}",
+            rule="OT 11H1",
+            piece=p.id,
+        )
+
+    @handles.check("pick-up")
+    def check_pick_up_action(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 11H2: a unit picks up logistics items in its hex."""
+        check_pick_up(g, f, action)
+
+    @handles.apply("pick-up")
+    def apply_pick_up(self, g: Game, f: Frame, action: Action) -> None:
+        c, items = check_pick_up(g, f, action)
+        pick_up(g, f, c, items)
+
+    @handles.check("drop")
+    def check_drop(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 11H2: a unit sets down items it carries."""
+        c = _carrier(g, action)
+        for q in _items(g, action):
+            if q.loc != Loc.inside(c.id):
+                raise IllegalAction("OT 11H2", f"{c.id} is not carrying {q.id}")
+
+    @handles.apply("drop")
+    def apply_drop(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_drop(g, f, action)
+        drop(g, _carrier(g, action), _items(g, action))
+
+    @handles.check("eliminate-item")
+    def check_eliminate(self, g: Game, f: Frame, action: Action) -> None:
+        check_eliminate_item(g, f, action)
+
+    @handles.apply("eliminate-item")
+    def apply_eliminate(self, g: Game, f: Frame, action: Action) -> None:
+        apply_eliminate_item(g, f, action)
+
+    @handles.check("deactivate-depot")
+    def check_deactivate_depot(self, g: Game, f: Frame, action: Action) -> None:
+        check_deactivate(g, f, action)
+
+    @handles.apply("deactivate-depot")
+    def apply_deactivate_depot(self, g: Game, f: Frame, action: Action) -> None:
+        apply_deactivate(g, f, action)
+
+    def on_end_phase(self, g: Game, f: Frame) -> None:
         """The heaviest-load deduction of OT 11H2 lasts for the phase."""
         for p in g.state.pieces.values():
             if "cartage_mp" in p.attrs:
@@ -1151,16 +1162,37 @@ class MovementExtension:
                     del p.attrs["cartage_mp"]
 
 
-def register() -> None:
-    from grognard.rulesets.greatwar import artillery, movement, sequence
+@implements("OT 11H")
+def check_eliminate_item(g: Game, f: Frame, action: Action) -> None:
+    """OT 11H: the owner eliminates a logistics item in his movement, combat or exploitation
+    phases, or reaction phases in which he reacts."""
+    if not may_eliminate_items_now(g, action["side"]):
+        raise IllegalAction(
+            "OT 11H",
+            "logistics items may be eliminated only in the owner's movement, combat or"
+            " exploitation phases, or reaction phases in which he reacts",
+        )
+    _item(g, action, "OT 11H")
 
-    artillery.register_hooks()
 
-    exts = getattr(movement, "EXTENSIONS", None)
-    if exts is not None and not any(isinstance(e, MovementExtension) for e in exts):
-        exts.append(MovementExtension())
-    if not any(isinstance(e, InitialExtension) for e in sequence.INITIAL_EXTENSIONS):
-        sequence.INITIAL_EXTENSIONS.append(InitialExtension())
+def apply_eliminate_item(g: Game, f: Frame, action: Action) -> None:
+    check_eliminate_item(g, f, action)
+    eliminate_item(g, _item(g, action, "OT 11H"))
 
 
-register()
+@implements("OT 11C1")
+def check_deactivate(g: Game, f: Frame, action: Action) -> None:
+    """OT 11C1: depots are deactivated only in the owner's own phases or the reaction phases in
+    which he reacts."""
+    if not may_deactivate_now(g, action["side"]):
+        raise IllegalAction(
+            "OT 11C1",
+            "depots are deactivated only in the owner's own phases or the reaction phases"
+            " in which he reacts",
+        )
+    _depot(g, action)
+
+
+def apply_deactivate(g: Game, f: Frame, action: Action) -> None:
+    check_deactivate(g, f, action)
+    deactivate_depot(g, _depot(g, action))

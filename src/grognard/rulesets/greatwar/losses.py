@@ -36,10 +36,11 @@ from grognard.core import losses as core_losses
 from grognard.core.arith import fmt
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import stacking, units
 from grognard.rulesets.greatwar.combat_strength import is_hq, printed_value
+from grognard.rulesets.greatwar.step import GWStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -130,7 +131,7 @@ def loss_params(
 
 
 @implements("OT 9D", "OT 9E", "OT 10")
-class CombatLosses(Step):
+class CombatLosses(GWStep):
     """OT 9D/9E: the owner eliminates units until the strength loss required of his side is met (see
     the module docstring). Frame params: ``side``, ``role`` (attacker/defender), ``need``, ``pool``,
     ``nonart``, ``first_re``, ``share_rules``, ``reason``, ``rule``; on finishing, the loss taken is
@@ -295,11 +296,14 @@ class CombatLosses(Step):
         vals = {p.id: printed_value(g, p, self._value_role(f)) for p in self.allowed(g, f)}
         return core_losses.minimal_sets(vals, Fraction(f.params["need"]), limit=20)
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] != "eliminate":
-            raise IllegalAction(
-                "OT 9D", f"{f.params['side']} must first eliminate units for the combat result"
-            )
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction(
+            "OT 9D", f"{f.params['side']} must first eliminate units for the combat result"
+        )
+
+    @handles.check("eliminate")
+    def check_eliminate(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 9D: a unit the loss may be taken from now."""
         pid = action.get("piece")
         allowed = [p.id for p in self.allowed(g, f)]
         if pid not in allowed:
@@ -308,7 +312,8 @@ class CombatLosses(Step):
                 f"{pid!r} may not be eliminated now (allowed: {', '.join(allowed) or 'none'})",
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("eliminate")
+    def apply_eliminate(self, g: Game, f: Frame, action: Action) -> None:
         self._take(g, f, g.state.pieces[action["piece"]])
         self._auto(g, f)
 

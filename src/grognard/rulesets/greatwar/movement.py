@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import (
     geography,
@@ -30,6 +30,7 @@ from grognard.rulesets.greatwar import (
     zoc,
 )
 from grognard.rulesets.greatwar.charts import load_charts
+from grognard.rulesets.greatwar.step import GWStep, extensions
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -40,11 +41,6 @@ EXPLOITATION = "exploitation"
 RESERVE = "reserve"
 PHASE_KINDS = (MOVEMENT, REACTION, EXPLOITATION, RESERVE)
 
-# Extension points for the later rules (Rules 14-16): objects with ``action_types`` (a tuple),
-# ``actions(g, f, side)``, ``check(g, f, action)``, ``apply(g, f, action)`` and optionally
-# ``move_problem(g, f, p)`` (why a unit may not move now), ``after_move(g, f, pieces, path)`` and
-# ``end_phase(g, f)``. Modules register themselves when imported.
-EXTENSIONS: list[Any] = []
 STRATEGIC = "strategic-rail"  # status for the rest of the player turn (OT 7A3)
 OVERSTACKED = "overstacked"  # status (OT 8C2)
 
@@ -401,8 +397,8 @@ def _can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
         return f"{p.id} did not succeed in a reserve commitment roll (OT 6C)"
     if kind == EXPLOITATION and STRATEGIC in p.status:
         return f"{p.id} used strategic rail movement this player turn (OT 7A3)"
-    for ext in EXTENSIONS:
-        why = ext.move_problem(g, f, p) if hasattr(ext, "move_problem") else None
+    for ext in extensions(g):
+        why = ext.move_problem(g, f, p)
         if why:
             return why
     if kind == REACTION:
@@ -657,9 +653,8 @@ def execute_move(g: Game, f: Frame, pm: PlannedMove, rule: str = "OT 6") -> None
         cost={p.id: pm.costs[p.id] for p in pm.pieces},
         phase=kind,
     )
-    for ext in EXTENSIONS:
-        if hasattr(ext, "after_move"):
-            ext.after_move(g, f, pm.pieces, pm.path)
+    for ext in extensions(g):
+        ext.after_move(g, f, pm.pieces, pm.path)
 
 
 def _adjacent_enemy_with_zoc(g: Game, side: str, i: int) -> bool:
@@ -783,23 +778,22 @@ def _piece(g: Game, action: Action, rule: str) -> Piece:
     return p
 
 
-class MovementStep(Step):
+class MovementStep(GWStep):
     """Shared machinery of the steps in which one side moves units (OT 6, 6D, 6E).
 
     Frame params: ``side`` (who moves), ``kind`` (movement / reaction / exploitation) and the
-    per-unit records kept under ``units``.
+    per-unit records kept under ``units``. Handles ``move``, ``rest`` and ``end-phase``; the
+    steps of :mod:`.movement_steps` add the other actions of each phase.
     """
 
     kind = MOVEMENT
-    ACTIONS: tuple[str, ...] = ("move", "rest", "end-phase")
 
     def enter(self, g: Game, f: Frame) -> None:
         f.params.setdefault("kind", self.kind)
         f.params.setdefault("units", {})
         f.params.setdefault("anchors", [])
-        for ext in EXTENSIONS:
-            if hasattr(ext, "enter"):
-                ext.enter(g, f)
+        for ext in extensions(g):
+            ext.on_enter(g, f)
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
@@ -855,8 +849,8 @@ class MovementStep(Step):
             out.extend(dict(a) for a in hit)
         self._step_memo = None
         out.extend(self.extra_actions(g, f, side))
-        for ext in EXTENSIONS:
-            out.extend(ext.actions(g, f, side))
+        for ext in extensions(g):
+            out.extend(ext.extension_actions(g, f, side))
         end: Action = {"type": "end-phase", "side": side}
         try:
             self.check_end(g, f, end)  # OT 8B: not while a stack of the side is over the limit
@@ -966,26 +960,34 @@ class MovementStep(Step):
         """Further actions offered by subclasses and other rules (rail, overruns, ...)."""
         return []
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import rail
+    @handles.check("move")
+    def check_move(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 6: a move the unit (and its box) may make now."""
+        plan_move(g, f, action)
 
-        t = action["type"]
-        for ext in EXTENSIONS:
-            if t in ext.action_types:
-                ext.check(g, f, action)
-                return
-        if t not in self.ACTIONS:
-            raise IllegalAction("OT 4C", f"{t!r} is not allowed in the {self.label(g, f)}")
-        if t == "move":
-            plan_move(g, f, action)
-        elif t == "break-rail":
-            rail.check_break(g, f, action)
-        elif t == "rest":
-            self._check_rest(g, f, action)
-        elif t == "end-phase":
-            self.check_end(g, f, action)
-        else:
-            self.check_other(g, f, action)
+    @handles.apply("move")
+    def apply_move(self, g: Game, f: Frame, action: Action) -> None:
+        pm = plan_move(g, f, action, fresh=True)
+        execute_move(g, f, pm, rule=self.rule)
+
+    @handles.check("rest")
+    def check_rest(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 6B4: resting removes fatigue for MPs."""
+        self._check_rest(g, f, action)
+
+    @handles.apply("rest")
+    def apply_rest(self, g: Game, f: Frame, action: Action) -> None:
+        rest(g, f, _piece(g, action, "OT 6B4"), Fraction(str(action["mp"])))
+
+    @handles.check("end-phase")
+    def check_end_phase(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 8B: not while a stack of the side is over the limit."""
+        self.check_end(g, f, action)
+
+    @handles.apply("end-phase")
+    def apply_end_phase(self, g: Game, f: Frame, action: Action) -> None:
+        self.end_phase(g, f)
+        g.finish(f)
 
     def _check_rest(self, g: Game, f: Frame, action: Action) -> None:
         p = _piece(g, action, "OT 6B4")
@@ -1014,33 +1016,6 @@ class MovementStep(Step):
                 "OT 8B", f"stacking limit exceeded at the end of the phase: {bad[0]}"
             )
 
-    def check_other(self, g: Game, f: Frame, action: Action) -> None:
-        raise IllegalAction("OT 4C", f"{action['type']!r} is not allowed in the {self.label(g, f)}")
-
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import rail
-
-        t = action["type"]
-        for ext in EXTENSIONS:
-            if t in ext.action_types:
-                ext.apply(g, f, action)
-                return
-        if t == "move":
-            pm = plan_move(g, f, action, fresh=True)
-            execute_move(g, f, pm, rule=self.rule)
-        elif t == "break-rail":
-            rail.apply_break(g, f, action)
-        elif t == "rest":
-            rest(g, f, _piece(g, action, "OT 6B4"), Fraction(str(action["mp"])))
-        elif t == "end-phase":
-            self.end_phase(g, f)
-            g.finish(f)
-        else:
-            self.apply_other(g, f, action)
-
-    def apply_other(self, g: Game, f: Frame, action: Action) -> None:
-        raise IllegalAction("OT 4C", f"{action['type']!r} is not allowed here")
-
     def end_phase(self, g: Game, f: Frame) -> None:
         """Work done when the player ends the phase (fatigue, artillery disruption, stacking
         record)."""
@@ -1048,9 +1023,8 @@ class MovementStep(Step):
 
         kind = f.params.get("kind", MOVEMENT)
         apply_fatigue(g, f)
-        for ext in EXTENSIONS:
-            if hasattr(ext, "end_phase"):
-                ext.end_phase(g, f)
+        for ext in extensions(g):
+            ext.on_end_phase(g, f)
         for pid, rec in sorted(f.params.get("units", {}).items()):
             p = g.state.pieces.get(pid)
             if p is not None and rec.get("moved") and units.hex_of(g, p) is not None:
@@ -1060,303 +1034,6 @@ class MovementStep(Step):
         zoc.update_ownership(g)
         stacking.record_phase_end(g, self.title)
         g.emit("phase", f"{f.params['side']} ends the {self.title.lower()}", rule=self.rule)
-
-
-class MovementPhaseGround(MovementStep):
-    """OT 4A2 / OT 6: the phasing player moves his ground units (regular, accelerated, rail and
-    river movement, overruns, rail breaks)."""
-
-    name = "ground-movement"
-    title = "Ground movement"
-    rule = "OT 6"
-    kind = MOVEMENT
-    ACTIONS = (
-        "move",
-        "rest",
-        "end-phase",
-        "rail-move",
-        "break-rail",
-        "overrun",
-        "rail-boost",
-        "river-move",
-        "corps-assign",
-        "corps-remove",
-        "overstack",
-        "leave-overstack",
-    )
-
-    def enter(self, g: Game, f: Frame) -> None:
-        super().enter(g, f)
-        for p in units.on_map_units(g, f.params["side"]):
-            record(f, p, g)
-
-    def extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar import overrun, rail, rivers, stacking
-
-        out = rail.rail_actions(g, f, side)
-        out += overrun.overrun_actions(g, f, side)
-        out += rivers.river_actions(g, f, side)
-        out += stacking.corps_actions(g, f, side)
-        return out
-
-    def check_other(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import overrun, rail, rivers, stacking
-
-        t = action["type"]
-        if t in ("rail-move", "break-rail", "rail-boost"):
-            rail.check_action(g, f, action)
-        elif t == "overrun":
-            overrun.plan_overrun(g, f, action)
-        elif t == "river-move":
-            rivers.plan_river_move(g, f, action)
-        else:
-            stacking.check_corps_action(g, f, action)
-
-    def apply_other(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import overrun, rail, rivers, stacking
-
-        t = action["type"]
-        if t in ("rail-move", "break-rail", "rail-boost"):
-            rail.apply_action(g, f, action)
-        elif t == "overrun":
-            overrun.start_overrun(g, f, action)
-        elif t == "river-move":
-            rivers.apply_river_move(g, f, action)
-        else:
-            stacking.apply_corps_action(g, f, action)
-
-
-class ReactionMovement(MovementStep):
-    """OT 4A4 / OT 6D: the reacting player checks his Army HQs one at a time (OT 14M1); units in
-    the ZOI of an HQ that stays active move (regular movement and overruns only); each unit moves
-    at most once per phase. Ending the phase checks the HQs not yet checked."""
-
-    name = "reaction-movement"
-    title = "Reaction movement phase"
-    rule = "OT 6D"
-    kind = REACTION
-    ACTIONS = (
-        "move",
-        "rest",
-        "end-phase",
-        "check-hq",
-        "coordinate-hqs",
-        "overrun",
-        "break-rail",
-        "corps-assign",
-        "corps-remove",
-        "overstack",
-        "leave-overstack",
-    )
-
-    def enter(self, g: Game, f: Frame) -> None:
-        super().enter(g, f)
-        f.params.setdefault("checked", [])
-        f.params.setdefault("eligible", [])
-        f.params.setdefault("hq", None)
-        if not special_units.army_hqs(g, f.params["side"]):
-            g.emit(
-                "phase", f"{f.params['side']} has no Army HQs: no reaction movement", rule="OT 6D"
-            )
-            f.params["skip"] = True
-
-    def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        return [] if f.params.get("skip") else [f.params["side"]]
-
-    def run(self, g: Game, f: Frame) -> None:
-        g.finish(f)
-
-    def unchecked(self, g: Game, f: Frame) -> list[Piece]:
-        return [
-            h
-            for h in special_units.army_hqs(g, f.params["side"])
-            if h.id not in f.params["checked"]
-        ]
-
-    def extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar import leaders, overrun, rail, stacking
-
-        out: list[Action] = []
-        todo = self.unchecked(g, f)
-        for h in todo:
-            out.append({"type": "check-hq", "side": side, "hq": h.id})
-            if leaders.leader_of(g, h) is not None:
-                out.append({"type": "check-hq", "side": side, "hq": h.id, "leader": True})
-        if g.opt("hq-coordination") and len(todo) >= 2:
-            out.append({"type": "coordinate-hqs", "side": side, "hqs": [h.id for h in todo[:2]]})
-        if f.params.get("eligible"):
-            out += overrun.overrun_actions(g, f, side)
-            out += rail.break_actions(g, f, side)
-        out += stacking.corps_actions(g, f, side)
-        return out
-
-    def check_other(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import overrun, stacking
-
-        t = action["type"]
-        if t == "check-hq":
-            from grognard.rulesets.greatwar import leaders
-
-            hid = action.get("hq")
-            if hid not in [h.id for h in self.unchecked(g, f)]:
-                raise IllegalAction(
-                    "OT 14M1", f"{hid!r} is not an Army HQs of {action['side']} still to be checked"
-                )
-            if action.get("leader") and leaders.leader_of(g, g.state.pieces[hid]) is None:
-                raise IllegalAction("OT 14P1", f"no leader is assigned to {hid}")
-        elif t == "coordinate-hqs":
-            from grognard.rulesets.greatwar import leaders
-
-            if not g.opt("hq-coordination"):
-                raise IllegalAction(
-                    "OT 14M3", "Army HQs coordination is an advanced rule not in use"
-                )
-            ids = action.get("hqs")
-            todo = [h.id for h in self.unchecked(g, f)]
-            if (
-                not isinstance(ids, list)
-                or len(ids) < 2
-                or len(set(ids)) != len(ids)
-                or any(i not in todo for i in ids)
-            ):
-                raise IllegalAction(
-                    "OT 14M3", "name two or more Army HQs still to be checked in 'hqs'"
-                )
-            lid = action.get("leader")
-            if lid is not None and not any(
-                leaders.leader_of(g, g.state.pieces[i]) is not None
-                and leaders.leader_of(g, g.state.pieces[i]).id == lid
-                for i in ids
-            ):  # type: ignore[union-attr]
-                raise IllegalAction(
-                    "OT 14P1", f"{lid!r} is not a leader assigned to one of the coordinating HQs"
-                )
-        elif t == "overrun":
-            overrun.plan_overrun(g, f, action)
-        else:
-            stacking.check_corps_action(g, f, action)
-
-    @implements("OT 6D", "OT 4A4")
-    def apply_other(self, g: Game, f: Frame, action: Action) -> None:
-        """OT 4A4: check one Army HQs; if it stays active, the units in its ZOI that have not moved
-        yet this phase become the units that may move (earlier HQs' units are done)."""
-        from grognard.rulesets.greatwar import overrun, stacking
-
-        t = action["type"]
-        if t in ("check-hq", "coordinate-hqs"):
-            from grognard.rulesets.greatwar import hq as hqmod
-            from grognard.rulesets.greatwar import leaders
-
-            self._close_window(f)
-            hqs = (
-                [g.state.pieces[action["hq"]]]
-                if t == "check-hq"
-                else [g.state.pieces[i] for i in action["hqs"]]
-            )
-            ld = None
-            if t == "check-hq" and action.get("leader"):
-                ld = leaders.leader_of(g, hqs[0])
-            elif t == "coordinate-hqs" and action.get("leader"):
-                ld = g.state.pieces[action["leader"]]
-            for h in hqs:
-                f.params["checked"].append(h.id)
-            if hqmod.check_hqs(g, hqs, ld):
-                moved = set(f.params.get("moved_before", []))
-                elig = [
-                    p.id
-                    for p in units.on_map_units(g, f.params["side"])
-                    if any(special_units.in_zoi(g, h, p) for h in hqs)
-                    and p.id not in moved
-                    and not special_units.is_army_hq(p)
-                ]
-                f.params["eligible"] = elig
-                f.params["hq"] = hqs[0].id
-            else:
-                f.params["eligible"] = []
-                f.params["hq"] = None
-        elif t == "overrun":
-            overrun.start_overrun(g, f, action)
-        else:
-            stacking.apply_corps_action(g, f, action)
-
-    def _close_window(self, f: Frame) -> None:
-        moved = set(f.params.get("moved_before", []))
-        for pid, rec in f.params.get("units", {}).items():
-            if rec.get("moved") or Fraction(rec.get("spent", 0)) > 0:
-                moved.add(pid)
-        f.params["moved_before"] = sorted(moved)
-        f.params["eligible"] = []
-
-    def end_phase(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar import hq as hqmod
-
-        for hq in self.unchecked(g, f):
-            f.params["checked"].append(hq.id)
-            hqmod.check_hqs(g, [hq])
-        super().end_phase(g, f)
-
-
-class ExploitationMovement(MovementStep):
-    """OT 4A6 / OT 6E: every phasing unit may move with its exploitation share of its rating
-    (regular movement and overruns; no accelerated, rail or river movement). Units that used
-    strategic rail movement this player turn may not move (OT 7A3). Interpretation default: all
-    units may move (OT 6E), not only the types OT 4A6 lists."""
-
-    name = "exploitation-movement"
-    title = "Exploitation phase"
-    rule = "OT 6E"
-    kind = EXPLOITATION
-    ACTIONS = (
-        "move",
-        "rest",
-        "end-phase",
-        "overrun",
-        "break-rail",
-        "corps-assign",
-        "corps-remove",
-        "overstack",
-        "leave-overstack",
-    )
-
-    def movers(self, g: Game, f: Frame) -> list[Piece]:
-        out = super().movers(g, f)
-        if g.opt("exploitation-eligibility") == "listed-4A6":
-            out = [p for p in out if _listed_for_exploitation(g, p)]
-        return out
-
-    def extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar import overrun, rail, stacking
-
-        return (
-            overrun.overrun_actions(g, f, side)
-            + rail.break_actions(g, f, side)
-            + stacking.corps_actions(g, f, side)
-        )
-
-    def check_other(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import overrun, stacking
-
-        if action["type"] == "overrun":
-            overrun.plan_overrun(g, f, action)
-        else:
-            stacking.check_corps_action(g, f, action)
-
-    def apply_other(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import overrun, stacking
-
-        if action["type"] == "overrun":
-            overrun.start_overrun(g, f, action)
-        else:
-            stacking.apply_corps_action(g, f, action)
-
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "move" and g.opt("exploitation-eligibility") == "listed-4A6":
-            for p in moving_pieces(g, action, "OT 4A6"):
-                if not _listed_for_exploitation(g, p):
-                    raise IllegalAction(
-                        "OT 4A6", f"{p.id} is not of a type that moves in the exploitation phase"
-                    )
-        super().check(g, f, action)
 
 
 def _listed_for_exploitation(g: Game, p: Piece) -> bool:

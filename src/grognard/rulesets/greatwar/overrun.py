@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import combat, nations, special_units, stacking, units, zoc
 from grognard.rulesets.greatwar.charts import load_charts
 from grognard.rulesets.greatwar.mechanics import table_roll
+from grognard.rulesets.greatwar.step import GWStep
 from grognard.rulesets.greatwar.weather import weather_at
 
 if TYPE_CHECKING:
@@ -399,7 +400,7 @@ def _overruns_from(
     return out
 
 
-class RetreatBeforeOverrun(Step):
+class RetreatBeforeOverrun(GWStep):
     """OT 6F2: when an overrun is announced, the owner of units that may retreat before combat
     (OT 9I) may try to retreat each of them (a Ground Success Table roll, no modifiers); successful
     units retreat by the priorities of OT 9F2. Irregular units must try when a retreat hex exists
@@ -463,85 +464,105 @@ class RetreatBeforeOverrun(Step):
             and combat.retreat_step_options(g, p, target, target)
         ]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        t = action["type"]
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
         r = self._pending(f)
         if r is not None:
-            if t != "retreat" or action.get("piece") != r["piece"]:
-                raise IllegalAction("OT 6F2", f"{r['piece']} must first finish its retreat")
-            if action.get("to") not in [g.board.label(c.hexes[0]) for c in self._options(g, f)]:
-                raise IllegalAction(
-                    "OT 9F2",
-                    f"{action.get('to')!r} is not an allowed retreat hex (priorities of OT 9F2)",
-                )
+            raise IllegalAction("OT 6F2", f"{r['piece']} must first finish its retreat")
+        raise IllegalAction(
+            "OT 4C", f"{action['type']!r} is not allowed during retreat before overrun"
+        )
+
+    def _not_pending(self, g: Game, f: Frame, action: Action) -> None:
+        if self._pending(f) is not None:
+            self.refuse(g, f, action)
+
+    @handles.check("retreat")
+    def check_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 6F2 / OT 9F2: the unit that succeeded retreats by the priorities of OT 9F2."""
+        r = self._pending(f)
+        if r is None or action.get("piece") != r["piece"]:
+            self.refuse(g, f, action)
             return
-        if t == "retreat-attempt":
-            if action.get("piece") not in [p.id for p in self._untried(g, f)]:
-                raise IllegalAction(
-                    "OT 6F2", f"{action.get('piece')!r} may not try to retreat before this overrun"
-                )
-        elif t == "done":
-            if self._must_try(g, f):
-                raise IllegalAction(
-                    "OT 14L", "irregular units must try to retreat before an overrun"
-                )
-        else:
-            raise IllegalAction("OT 4C", f"{t!r} is not allowed during retreat before overrun")
+        if action.get("to") not in [g.board.label(c.hexes[0]) for c in self._options(g, f)]:
+            raise IllegalAction(
+                "OT 9F2",
+                f"{action.get('to')!r} is not an allowed retreat hex (priorities of OT 9F2)",
+            )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        t = action["type"]
+    @handles.check("retreat-attempt")
+    def check_attempt(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 6F2: an untried unit in the overrun hex tries to retreat before the overrun."""
+        self._not_pending(g, f, action)
+        if action.get("piece") not in [p.id for p in self._untried(g, f)]:
+            raise IllegalAction(
+                "OT 6F2", f"{action.get('piece')!r} may not try to retreat before this overrun"
+            )
+
+    @handles.check("done")
+    def check_done(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14L: irregular units must try first."""
+        self._not_pending(g, f, action)
+        if self._must_try(g, f):
+            raise IllegalAction("OT 14L", "irregular units must try to retreat before an overrun")
+
+    @handles.apply("retreat-attempt")
+    def apply_attempt(self, g: Game, f: Frame, action: Action) -> None:
         target = g.board.idx(f.params["target"])
-        if t == "retreat-attempt":
-            p = g.state.pieces[action["piece"]]
-            f.params["tried"].append(p.id)
-            res = table_roll(g, "gst", "standard", f"retreat before overrun of {p.id}", "OT 6F2")
-            ok = str(res.result).startswith("S")
-            g.emit(
-                "retreat-attempt",
-                f"{p.id} {'may retreat' if ok else 'fails to retreat'} ({res.result})",
-                rule="OT 6F2",
-                piece=p.id,
-            )
-            if ok:
-                if not combat.retreat_step_options(g, p, target, target):
-                    units.eliminate(g, p, "OT 9F2", "no retreat route")
-                else:
-                    f.params["retreating"] = {"piece": p.id, "at": f.params["target"]}
-            elif "irregular" in special_units.base_tags(p):
-                units.disrupt(g, p, rule="OT 14L", reason="failed a mandatory retreat")
-        elif t == "retreat":
-            r = f.params["retreating"]
-            p = g.state.pieces[r["piece"]]
-            opts = {g.board.label(c.hexes[0]): c for c in self._options(g, f)}
-            choice = opts[action["to"]]
-            j = choice.hexes[0]
-            g.state.move(p.id, Loc.hex(j))
-            g.emit(
-                "retreat",
-                f"{p.id} retreats to {action['to']}",
-                rule="OT 9F2",
-                piece=p.id,
-                to=action["to"],
-            )
-            if choice.tier == 3:
-                _reduce_or_eliminate(g, p)
-                f.params["retreating"] = None
-            elif choice.tier == 2:
-                if combat.retreat_step_options(g, p, target, j):
-                    f.params["retreating"] = {"piece": p.id, "at": action["to"]}
-                else:
-                    units.eliminate(g, p, "OT 8B", "could not retreat within the stacking limit")
-                    f.params["retreating"] = None
+        p = g.state.pieces[action["piece"]]
+        f.params["tried"].append(p.id)
+        res = table_roll(g, "gst", "standard", f"retreat before overrun of {p.id}", "OT 6F2")
+        ok = str(res.result).startswith("S")
+        g.emit(
+            "retreat-attempt",
+            f"{p.id} {'may retreat' if ok else 'fails to retreat'} ({res.result})",
+            rule="OT 6F2",
+            piece=p.id,
+        )
+        if ok:
+            if not combat.retreat_step_options(g, p, target, target):
+                units.eliminate(g, p, "OT 9F2", "no retreat route")
             else:
-                f.params["retreating"] = None
-            zoc.update_ownership(g)
-        elif t == "done":
-            g.finish(f)
-            from grognard.rulesets.greatwar.movement import current_move_frame
+                f.params["retreating"] = {"piece": p.id, "at": f.params["target"]}
+        elif "irregular" in special_units.base_tags(p):
+            units.disrupt(g, p, rule="OT 14L", reason="failed a mandatory retreat")
 
-            mf = current_move_frame(g)
-            if mf is not None:
-                resolve_overrun(g, mf, f.params)
+    @handles.apply("retreat")
+    def apply_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        target = g.board.idx(f.params["target"])
+        r = f.params["retreating"]
+        p = g.state.pieces[r["piece"]]
+        opts = {g.board.label(c.hexes[0]): c for c in self._options(g, f)}
+        choice = opts[action["to"]]
+        j = choice.hexes[0]
+        g.state.move(p.id, Loc.hex(j))
+        g.emit(
+            "retreat",
+            f"{p.id} retreats to {action['to']}",
+            rule="OT 9F2",
+            piece=p.id,
+            to=action["to"],
+        )
+        if choice.tier == 3:
+            _reduce_or_eliminate(g, p)
+            f.params["retreating"] = None
+        elif choice.tier == 2:
+            if combat.retreat_step_options(g, p, target, j):
+                f.params["retreating"] = {"piece": p.id, "at": action["to"]}
+            else:
+                units.eliminate(g, p, "OT 8B", "could not retreat within the stacking limit")
+                f.params["retreating"] = None
+        else:
+            f.params["retreating"] = None
+        zoc.update_ownership(g)
+
+    @handles.apply("done")
+    def apply_done(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+        from grognard.rulesets.greatwar.movement import current_move_frame
+
+        mf = current_move_frame(g)
+        if mf is not None:
+            resolve_overrun(g, mf, f.params)
 
 
 def _reduce_or_eliminate(g: Game, p: Piece) -> None:

@@ -1546,29 +1546,12 @@ def check_transfer(g: Game, action: Action) -> tuple[str, str, Fraction, list[Pi
     return str(a), str(b), amount, res
 
 
-def check_action(g: Game, f: Frame, action: Action) -> None:
-    t = action["type"]
-    if t == "rail-move":
-        plan_rail_move(g, f, action)
-    elif t == "break-rail":
-        check_break(g, f, action)
-    elif t == "rail-boost":
-        check_boost(g, f, action)
-    else:
-        raise IllegalAction("OT 4C", f"{t!r} is not a rail action")
-
-
-def apply_action(g: Game, f: Frame, action: Action) -> None:
-    t = action["type"]
-    if t == "rail-move":
-        plan = plan_rail_move(g, f, action, fresh=True)
-        start = units.hex_of(g, plan.piece)
-        assert start is not None
-        execute_rail_move(g, f, plan, _path_uses_low(g, start, plan.path))
-    elif t == "break-rail":
-        apply_break(g, f, action)
-    elif t == "rail-boost":
-        apply_boost(g, action)
+def apply_rail_move(g: Game, f: Frame, action: Action) -> None:
+    """Carry out a checked rail move (:func:`plan_rail_move`)."""
+    plan = plan_rail_move(g, f, action, fresh=True)
+    start = units.hex_of(g, plan.piece)
+    assert start is not None
+    execute_rail_move(g, f, plan, _path_uses_low(g, start, plan.path))
 
 
 @implements("OT 7A6")
@@ -1619,44 +1602,39 @@ def apply_boost(g: Game, action: Action) -> None:
     )
 
 
-def apply_initial_action(g: Game, action: Action) -> None:
-    t = action["type"]
+@implements("OT 7A5b")
+def apply_build(g: Game, action: Action) -> None:
+    """OT 7A5b: Res Pts spent on permanent rail capacity."""
     side = action["side"]
-    if t == "rail-build":
-        net, res, k = check_build(g, action)
-        at = units.hex_of(g, res[0])
-        sid = (
-            _section_id(g, side, net, at)
-            if (at is not None and g.opt("isolated-rail-sections"))
-            else None
-        )
-        spend_res_pts(g, res, "OT 7A5b", f"permanent capacity on {net}")
-        rec = ledger(g, net, side)
-        rec["builds"] += k
-        secs = sections(g, side, net) if sid is not None else []
-        if sid is not None and secs and sid != secs[0].id:
-            adj = rec.setdefault("orphan_adjust", {})
-            adj[str(sid)] = Fraction(adj.get(str(sid), 0)) + k
-        _change(g, side, net, Fraction(k), "OT 7A5b", "permanent building")
-    elif t == "rail-transfer":
-        a, b, amount, res = check_transfer(g, action)
-        spend_res_pts(g, res, "OT 7A5d", f"transfer {a} -> {b}")
-        ra, rb = ledger(g, a, side), ledger(g, b, side)
-        ra["transfers"][b] = Fraction(ra["transfers"].get(b, 0)) + amount
-        _change(g, side, a, -amount, "OT 7A5d", f"transfer to {b}")
-        rb["pending"] = Fraction(rb["pending"]) + amount
-        g.emit(
-            "rail",
-            f"{amount} RE of capacity moves from {a} to {b} (usable from next turn)",
-            rule="OT 7A5d",
-        )
+    net, res, k = check_build(g, action)
+    at = units.hex_of(g, res[0])
+    sid = (
+        _section_id(g, side, net, at)
+        if (at is not None and g.opt("isolated-rail-sections"))
+        else None
+    )
+    spend_res_pts(g, res, "OT 7A5b", f"permanent capacity on {net}")
+    rec = ledger(g, net, side)
+    rec["builds"] += k
+    secs = sections(g, side, net) if sid is not None else []
+    if sid is not None and secs and sid != secs[0].id:
+        adj = rec.setdefault("orphan_adjust", {})
+        adj[str(sid)] = Fraction(adj.get(str(sid), 0)) + k
+    _change(g, side, net, Fraction(k), "OT 7A5b", "permanent building")
 
 
-def check_initial_action(g: Game, action: Action) -> None:
-    t = action["type"]
-    if t == "rail-build":
-        check_build(g, action)
-    elif t == "rail-transfer":
-        check_transfer(g, action)
-    else:
-        raise IllegalAction("OT 4C", f"{t!r} is not allowed in the initial phase")
+@implements("OT 7A5d")
+def apply_transfer(g: Game, action: Action) -> None:
+    """OT 7A5d: rail capacity moved between rail-connected nets (usable next turn)."""
+    side = action["side"]
+    a, b, amount, res = check_transfer(g, action)
+    spend_res_pts(g, res, "OT 7A5d", f"transfer {a} -> {b}")
+    ra, rb = ledger(g, a, side), ledger(g, b, side)
+    ra["transfers"][b] = Fraction(ra["transfers"].get(b, 0)) + amount
+    _change(g, side, a, -amount, "OT 7A5d", f"transfer to {b}")
+    rb["pending"] = Fraction(rb["pending"]) + amount
+    g.emit(
+        "rail",
+        f"{amount} RE of capacity moves from {a} to {b} (usable from next turn)",
+        rule="OT 7A5d",
+    )

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import (
     calendar,
@@ -31,6 +31,7 @@ from grognard.rulesets.greatwar import (
 )
 from grognard.rulesets.greatwar.mechanics import gw
 from grognard.rulesets.greatwar.replacements import EQU, MAN
+from grognard.rulesets.greatwar.step import GWStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -1714,68 +1715,121 @@ def _item(g: Game, side: str, key: Any) -> dict[str, Any]:
     raise IllegalAction("OT 16A", f"no open order-of-battle activity {key!r}")
 
 
-def check_agenda_action(g: Game, side: str, action: Action) -> None:
+def _listed(g: Game, side: str, action: Action) -> dict[str, Any]:
+    """The open order-of-battle entry the action names, if the action is one listed for it."""
     it = _item(g, side, action.get("entry"))
-    t = action["type"]
-    allowed = [a for a in agenda_actions(g, side) if a.get("entry") == it["key"] and a["type"] == t]
-    if t == "convert" and not allowed:
+    want = dict(action)
+    for a in agenda_actions(g, side):
+        if (
+            a.get("entry") == it["key"]
+            and all(want.get(k) == v for k, v in a.items())
+            and set(want) <= set(a) | {"side"}
+        ):
+            return it
+    return {"key": it["key"], "kind": it["kind"], "unlisted": True}
+
+
+@implements("OT 16A")
+def check_agenda_action(g: Game, side: str, action: Action) -> None:
+    """OT 16A: the action is one the order of battle lists for its entry now."""
+    it = _listed(g, side, action)
+    if it.get("unlisted"):
+        raise IllegalAction(
+            RULE_OF.get(it["kind"], "OT 16A"),
+            f"{action['type']!r} with these values is not allowed for {it['key']}",
+        )
+
+
+@implements("OT 16A", "OT 16C12")
+def check_placement(g: Game, side: str, action: Action) -> None:
+    """OT 16A / 16C12: a placement on a friendly-owned hex of the OB's district or command."""
+    if _listed(g, side, action).get("unlisted"):
+        raise IllegalAction(
+            "OT 16A",
+            f"{action.get('hex')!r} is not a legal placement for {action.get('piece')!r}"
+            " (friendly-owned hex of the OB's district/command; OT 16C12)",
+        )
+
+
+@implements("OT 16A")
+def check_conversion(g: Game, side: str, action: Action) -> None:
+    """OT 16A: an entry converted when its conversion is possible."""
+    it = _item(g, side, action.get("entry"))
+    if {"type": "convert", "side": side, "entry": it["key"]} not in agenda_actions(g, side):
         raise IllegalAction(RULE_OF[it["kind"]], convert_problem(g, it) or "not possible now")
-    want = {k: v for k, v in action.items()}
-    if not any(
-        all(want.get(k) == v for k, v in a.items()) and set(want) <= set(a) | {"side"}
-        for a in allowed
-    ):
-        rule = RULE_OF.get(it["kind"], "OT 16A")
-        if t == "place":
-            raise IllegalAction(
-                "OT 16A",
-                f"{action.get('hex')!r} is not a legal placement for {action.get('piece')!r}"
-                " (friendly-owned hex of the OB's district/command; OT 16C12)",
-            )
-        raise IllegalAction(rule, f"{t!r} with these values is not allowed for {it['key']}")
+    check_agenda_action(g, side, action)
 
 
-def apply_agenda_action(g: Game, side: str, action: Action) -> None:
-    it = _item(g, side, action["entry"])
-    t = action["type"]
-    if t == "place":
-        _place(
-            g, it, g.state.pieces[action["piece"]], g.board.idx(action["hex"]), action.get("rail")
-        )
-    elif t == "place-res":
-        place_res_pt(g, it, g.board.idx(action["hex"]))
-    elif t == "withdraw":
-        p = g.state.pieces[action["piece"]]
-        if it["kind"] == "transfer":
-            _transfer_capacity(g, it, [p])
-        _do_withdraw(g, it, p, bool(action.get("full_for_cadre")))
-        _finish(g, it)
-    elif t == "choose":
-        n = int(action["option"])
-        g.emit("reinforcement", f"{side} chooses option {n + 1} of {it['key']}", rule="OT 16A1dd")
-        _add_child(g, it, it["params"]["options"][n], n)
-        it["kind"] = "combination"
-        it["params"] = {"steps": [it["params"]["options"][n]]}
-        it["state"] = {"spawned": True, "children": [f"{it['key']}.{n}"]}
-    elif t == "convert":
-        do_convert(g, it)
-    elif t == "follow":
-        g.emit("historical", f"{side} follows the historical action {it['key']}", rule="OT 16A1m")
-        for k, sub in enumerate(it["params"].get("then", [])):
-            _add_child(g, it, sub, k)
-        _finish(g, it)
-    elif t == "linked-step":
-        lab = str(action["label"])
-        info = it["state"]["labels"][lab]
-        sub = it["params"]["steps"][info["index"]]
-        child = _add_child(
-            g, it, sub, info["index"], extra={"link_label": lab, "link_parent": it["key"]}
-        )
-        it["state"].setdefault("started", []).append(lab)
-        g.emit("reinforcement", f"{side} carries out step {lab} of {it['key']}", rule="OT 16A1ff")
-        child["on_done"] = {"parent": it["key"], "label": lab}
+def _agenda_done(g: Game, side: str) -> None:
     _refresh(g, side)
     _close_links(g, side)
+
+
+def apply_placement(g: Game, side: str, action: Action) -> None:
+    it = _item(g, side, action["entry"])
+    _place(g, it, g.state.pieces[action["piece"]], g.board.idx(action["hex"]), action.get("rail"))
+    _agenda_done(g, side)
+
+
+def apply_res_placement(g: Game, side: str, action: Action) -> None:
+    it = _item(g, side, action["entry"])
+    place_res_pt(g, it, g.board.idx(action["hex"]))
+    _agenda_done(g, side)
+
+
+def apply_withdrawal(g: Game, side: str, action: Action) -> None:
+    it = _item(g, side, action["entry"])
+    p = g.state.pieces[action["piece"]]
+    if it["kind"] == "transfer":
+        _transfer_capacity(g, it, [p])
+    _do_withdraw(g, it, p, bool(action.get("full_for_cadre")))
+    _finish(g, it)
+    _agenda_done(g, side)
+
+
+@implements("OT 16A1dd")
+def apply_option(g: Game, side: str, action: Action) -> None:
+    """OT 16A1dd: the player chooses one option of the entry."""
+    it = _item(g, side, action["entry"])
+    n = int(action["option"])
+    g.emit("reinforcement", f"{side} chooses option {n + 1} of {it['key']}", rule="OT 16A1dd")
+    _add_child(g, it, it["params"]["options"][n], n)
+    it["kind"] = "combination"
+    it["params"] = {"steps": [it["params"]["options"][n]]}
+    it["state"] = {"spawned": True, "children": [f"{it['key']}.{n}"]}
+    _agenda_done(g, side)
+
+
+def apply_conversion(g: Game, side: str, action: Action) -> None:
+    do_convert(g, _item(g, side, action["entry"]))
+    _agenda_done(g, side)
+
+
+@implements("OT 16A1m")
+def apply_historical(g: Game, side: str, action: Action) -> None:
+    """OT 16A1m: the player follows the historical action of the entry."""
+    it = _item(g, side, action["entry"])
+    g.emit("historical", f"{side} follows the historical action {it['key']}", rule="OT 16A1m")
+    for k, sub in enumerate(it["params"].get("then", [])):
+        _add_child(g, it, sub, k)
+    _finish(g, it)
+    _agenda_done(g, side)
+
+
+@implements("OT 16A1ff")
+def apply_linked_step(g: Game, side: str, action: Action) -> None:
+    """OT 16A1ff: the player carries out one step of a linked entry."""
+    it = _item(g, side, action["entry"])
+    lab = str(action["label"])
+    info = it["state"]["labels"][lab]
+    sub = it["params"]["steps"][info["index"]]
+    child = _add_child(
+        g, it, sub, info["index"], extra={"link_label": lab, "link_parent": it["key"]}
+    )
+    it["state"].setdefault("started", []).append(lab)
+    g.emit("reinforcement", f"{side} carries out step {lab} of {it['key']}", rule="OT 16A1ff")
+    child["on_done"] = {"parent": it["key"], "label": lab}
+    _agenda_done(g, side)
 
 
 def _close_links(g: Game, side: str) -> None:
@@ -1919,37 +1973,6 @@ class InitialSpecial(Step):
         g.finish(f)
 
 
-IP_ACTIONS = (
-    "place",
-    "place-res",
-    "withdraw",
-    "choose",
-    "convert",
-    "follow",
-    "linked-step",
-    "replace",
-    "rebuild",
-    "augment",
-    "disband",
-    "scrap",
-    "early-activation",
-    "march-assemble",
-    "march-breakdown",
-    "mobilize-artillery",
-    "foreign-aid",
-    "pool-unit-transfer",
-    "pool-transfer",
-    "points-to-pool",
-    "points-to-map",
-    "repair-tank",
-    "transport-mode",
-    "assign-leader",
-    "unassign-leader",
-    "assign-elite",
-)
-TRANSFERS = ("pool-unit-transfer", "pool-transfer", "points-to-pool", "points-to-map")
-
-
 @implements(
     "OT 16",
     "OT 16B3c",
@@ -1963,7 +1986,7 @@ TRANSFERS = ("pool-unit-transfer", "pool-transfer", "points-to-pool", "points-to
     "OT 16B2",
     "OT 16B3",
 )
-class Reinforcement(Step):
+class Reinforcement(GWStep):
     """The owner's reinforcement and replacement activities in his initial phase (OT 16): the OB
     choices (``place``, ``place-res``, ``withdraw``, ``choose``, ``convert``, ``follow``,
     ``linked-step``); replacing (``replace``), rebuilding (``rebuild``, also in the enemy's initial
@@ -1982,10 +2005,10 @@ class Reinforcement(Step):
     def enter(self, g: Game, f: Frame) -> None:
         side = f.params["side"]
         if f.params.get("rebuild_only"):
-            f.params["skip"] = not [a for a in self._rebuilds(g, side) if a["type"] == "rebuild"]
+            f.params["skip"] = not self._rebuilds(g, side, cadres_only=True)
         else:
             acts = self.legal_actions(g, f, side)
-            f.params["skip"] = not [a for a in acts if a["type"] != "end-phase"]
+            f.params["skip"] = not [a for a in acts if a != {"type": "end-phase", "side": side}]
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [] if f.params.get("skip") else [f.params["side"]]
@@ -2001,11 +2024,13 @@ class Reinforcement(Step):
             else f"Reinforcements and replacements ({who})"
         )
 
-    def _rebuilds(self, g: Game, side: str) -> list[Action]:
+    def _rebuilds(self, g: Game, side: str, cadres_only: bool = False) -> list[Action]:
         own = not bool(gw(g).get("phasing") != side)
         out: list[Action] = []
         for p in units.on_map_units(g, side):
             if p.face == replacements.full_face(p):
+                continue
+            if cadres_only and p.face not in units.SIZES_CADRE:
                 continue
             a: Action = {
                 "type": "augment" if p.face not in units.SIZES_CADRE else "rebuild",
@@ -2025,7 +2050,7 @@ class Reinforcement(Step):
     def _legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         if f.params.get("rebuild_only"):
             return [
-                *[a for a in self._rebuilds(g, side) if a["type"] == "rebuild"],
+                *self._rebuilds(g, side, cadres_only=True),
                 {"type": "end-phase", "side": side},
             ]
         out: list[Action] = []
@@ -2086,192 +2111,420 @@ class Reinforcement(Step):
         for p in replacements.pool_units(g, side):
             for cmd in sorted(nations.controlled_commands(g, side) or []):
                 a: Action = {"type": "pool-unit-transfer", "side": side, "piece": p.id, "to": cmd}
-                if cmd != p.attrs.get("pool") and replacements.transfer_problem(g, side, a) is None:
+                if (
+                    cmd != p.attrs.get("pool")
+                    and replacements.unit_transfer_problem(g, side, a) is None
+                ):
                     out.append(a)
         return out
 
     # ------------------------------------------------------------------ check / apply
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        side = action["side"]
-        t = action["type"]
-        own = gw(g).get("phasing") == side
-        if t == "end-phase":
-            left = [] if f.params.get("rebuild_only") else mandatory_left(g, side)
-            if left:
-                raise IllegalAction(
-                    "OT 16A",
-                    f"reinforcement activities must be carried out first: {', '.join(left)}",
-                )
-            return
-        if f.params.get("rebuild_only") and t != "rebuild":
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        if f.params.get("rebuild_only"):
+            self._only_rebuilds(f)
+        raise IllegalAction("OT 4C", f"{action['type']!r} is not allowed in the {self.label(g, f)}")
+
+    @implements("OT 16B3d")
+    def _only_rebuilds(self, f: Frame) -> None:
+        """OT 16B3d: in the other player's initial phase only cadres and remnants are rebuilt."""
+        if f.params.get("rebuild_only"):
             raise IllegalAction(
                 "OT 16B3d",
                 "in the other player's initial phase only cadres and remnants may be rebuilt",
             )
-        if t not in IP_ACTIONS:
-            raise IllegalAction("OT 4C", f"{t!r} is not allowed in the {self.label(g, f)}")
-        if gw(g).get("transfers_done") and t not in TRANSFERS:
+
+    @implements("OT 16B3")
+    def _before_transfers(self, g: Game, f: Frame) -> None:
+        """OT 16B3: the transfers come after every other activity; OT 16B3d: in the other
+        player's initial phase only rebuilding."""
+        self._only_rebuilds(f)
+        if gw(g).get("transfers_done"):
             raise IllegalAction(
                 "OT 16B3", "transfers come after every other reinforcement and replacement activity"
             )
-        if t in TRANSFERS:
-            left = mandatory_left(g, side)
-            if left:
-                raise IllegalAction(
-                    "OT 16B3", f"transfers come after the other activities: {', '.join(left)}"
-                )
-            why = replacements.transfer_problem(g, side, action)
-            if why:
-                raise IllegalAction("OT 16B2" if t == "pool-unit-transfer" else "OT 16B3", why)
-            return
-        if t in ("place", "place-res", "withdraw", "choose", "convert", "follow", "linked-step"):
-            check_agenda_action(g, side, action)
-            return
-        p = (
+
+    @staticmethod
+    def _piece(g: Game, action: Action) -> Piece | None:
+        return (
             g.state.pieces.get(str(action.get("piece")))
             if action.get("piece") is not None
             else None
         )
-        why: str | None = None
-        rule = "OT 16"
-        if t == "replace":
-            rule, why = "OT 16B3c", replacements.replace_problem(g, side, action)
-        elif t in ("rebuild", "augment"):
-            rule = "OT 16B3e" if t == "augment" else "OT 16B3d"
-            why = replacements.rebuild_problem(g, side, action, own)
-            if (
-                why is None
-                and p is not None
-                and (t == "augment") != (p.face not in units.SIZES_CADRE)
-            ):
-                why = (
-                    f"{p.id} is {'not ' if t == 'augment' else ''}at a cadre or remnant side: use"
-                    f" '{'rebuild' if t == 'augment' else 'augment'}'"
-                )
-        elif t == "disband":
-            rule, why = "OT 16C1", replacements.disband_problem(g, side, p)
-        elif t == "scrap":
-            rule = "OT 16C2"
-            why = (
-                None
-                if (
-                    p is not None
-                    and replacements.in_pool(g, p, side)
-                    and replacements.controls_command(g, side, str(p.attrs["pool"]))
-                )
-                else "only units in a replacement pool of a command you control may be scrapped"
-            )
-        elif t == "early-activation":
-            rule, why = "OT 16C4", replacements.early_activation_problem(g, side, p)
-        elif t == "march-assemble":
-            rule = "OT 16C8"
-            why = replacements.march_assemble_problem(g, side, p, action.get("hex"))
-        elif t == "march-breakdown":
-            rule = "OT 16C8"
-            why = (
-                None
-                if (
-                    p is not None
-                    and p.side == side
-                    and units.hex_of(g, p) is not None
-                    and replacements.march_value(g, p) is not None
-                )
-                else "name a March brigade on the map"
-            )
-        elif t == "mobilize-artillery":
-            rule, why = "OT 16C10", replacements.zero_ma_problem(g, side, p)
-        elif t == "foreign-aid":
-            rule, why = "OT 16C3", replacements.foreign_aid_problem(g, side, p)
-        elif t == "repair-tank":
-            rule = "OT 14C2"
-            why = (
-                special_units.tank_repair_problem(g, p, side) if p is not None else "name the tank"
-            )
-            if why is None and not _tank_payable(g, p):  # type: ignore[arg-type]
-                why = f"not enough Equ Pts to repair {p.id} (OT 14C2)"  # type: ignore[union-attr]
-        elif t == "transport-mode":
-            from grognard.rulesets.greatwar import transport_units
 
-            rule, why = "OT 14O1", transport_units.mode_problem(g, side, p)
-        elif t in ("assign-leader", "unassign-leader"):
-            from grognard.rulesets.greatwar import leaders
-
-            rule, why = "OT 14P", leaders.assignment_problem(g, side, action)
-        elif t == "assign-elite":
-            rule = "OT 14Q"
-            div = g.state.pieces.get(str(action.get("division")))
-            why = (
-                special_units.elite_assignment_problem(g, p, div)
-                if (p is not None and div is not None)
-                else "name the elite brigade and the division"
+    @handles.check("end-phase")
+    def check_end(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16A: the mandatory order-of-battle activities are carried out first."""
+        left = [] if f.params.get("rebuild_only") else mandatory_left(g, action["side"])
+        if left:
+            raise IllegalAction(
+                "OT 16A",
+                f"reinforcement activities must be carried out first: {', '.join(left)}",
             )
+
+    @handles.apply("end-phase")
+    def apply_end(self, g: Game, f: Frame, action: Action) -> None:
+        for it in agenda(g, action["side"]):
+            it.pop("status_ip", None)
+        g.finish(f)
+
+    # ---- transfers (OT 16B2, 16B3): last
+    def _transfer_order(self, g: Game, f: Frame, action: Action) -> None:
+        self._only_rebuilds(f)
+        left = mandatory_left(g, action["side"])
+        if left:
+            raise IllegalAction(
+                "OT 16B3", f"transfers come after the other activities: {', '.join(left)}"
+            )
+
+    @handles.check("pool-unit-transfer")
+    def check_unit_transfer(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16B2: pool units between the replacement pools of two commands."""
+        self._transfer_order(g, f, action)
+        why = replacements.unit_transfer_problem(g, action["side"], action)
+        if why:
+            raise IllegalAction("OT 16B2", why)
+
+    @handles.check("pool-transfer")
+    def check_pool_transfer(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16B3: points between general pools."""
+        self._transfer_order(g, f, action)
+        why = replacements.pool_transfer_problem(g, action["side"], action)
+        if why:
+            raise IllegalAction("OT 16B3", why)
+
+    @handles.check("points-to-pool")
+    def check_points_to_pool(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16B3: on-map points into their command's pool."""
+        self._transfer_order(g, f, action)
+        why = replacements.points_to_pool_problem(g, action["side"], action)
+        if why:
+            raise IllegalAction("OT 16B3", why)
+
+    @handles.check("points-to-map")
+    def check_points_to_map(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16B3: pool points onto the map."""
+        self._transfer_order(g, f, action)
+        why = replacements.points_to_map_problem(g, action["side"], action)
+        if why:
+            raise IllegalAction("OT 16B3", why)
+
+    @handles.apply("pool-unit-transfer")
+    def apply_unit_transfer(self, g: Game, f: Frame, action: Action) -> None:
+        gw(g)["transfers_done"] = True
+        replacements.do_unit_transfer(g, action["side"], action)
+
+    @handles.apply("pool-transfer")
+    def apply_pool_transfer(self, g: Game, f: Frame, action: Action) -> None:
+        gw(g)["transfers_done"] = True
+        replacements.do_pool_transfer(g, action["side"], action)
+
+    @handles.apply("points-to-pool")
+    def apply_points_to_pool(self, g: Game, f: Frame, action: Action) -> None:
+        gw(g)["transfers_done"] = True
+        replacements.do_points_to_pool(g, action["side"], action)
+
+    @handles.apply("points-to-map")
+    def apply_points_to_map(self, g: Game, f: Frame, action: Action) -> None:
+        gw(g)["transfers_done"] = True
+        replacements.do_points_to_map(g, action["side"], action)
+
+    # ---- the order-of-battle activities (OT 16A)
+    @handles.check("place")
+    def check_place(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16A, 16C12: a placement the order of battle lists."""
+        self._before_transfers(g, f)
+        check_placement(g, action["side"], action)
+
+    @handles.check("convert")
+    def check_convert(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16A: a conversion the order of battle allows now."""
+        self._before_transfers(g, f)
+        check_conversion(g, action["side"], action)
+
+    @handles.check("place-res", "withdraw", "choose", "follow", "linked-step")
+    def check_agenda(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16A: an order-of-battle activity listed for its entry."""
+        self._before_transfers(g, f)
+        check_agenda_action(g, action["side"], action)
+
+    @handles.apply("place")
+    def apply_place(self, g: Game, f: Frame, action: Action) -> None:
+        apply_placement(g, action["side"], action)
+
+    @handles.apply("place-res")
+    def apply_place_res(self, g: Game, f: Frame, action: Action) -> None:
+        apply_res_placement(g, action["side"], action)
+
+    @handles.apply("withdraw")
+    def apply_withdraw(self, g: Game, f: Frame, action: Action) -> None:
+        apply_withdrawal(g, action["side"], action)
+
+    @handles.apply("choose")
+    def apply_choose(self, g: Game, f: Frame, action: Action) -> None:
+        apply_option(g, action["side"], action)
+
+    @handles.apply("convert")
+    def apply_convert(self, g: Game, f: Frame, action: Action) -> None:
+        apply_conversion(g, action["side"], action)
+
+    @handles.apply("follow")
+    def apply_follow(self, g: Game, f: Frame, action: Action) -> None:
+        apply_historical(g, action["side"], action)
+
+    @handles.apply("linked-step")
+    def apply_linked(self, g: Game, f: Frame, action: Action) -> None:
+        apply_linked_step(g, action["side"], action)
+
+    # ---- replacements (OT 16B3c-e)
+    def _raise(self, rule: str, why: str | None) -> None:
         if why:
             raise IllegalAction(rule, why)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("replace")
+    def check_replace(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16B3c: replacing a pool unit."""
+        self._before_transfers(g, f)
+        self._raise("OT 16B3c", replacements.replace_problem(g, action["side"], action))
+
+    @handles.apply("replace")
+    def apply_replace(self, g: Game, f: Frame, action: Action) -> None:
+        replacements.do_replace(g, action["side"], action)
+
+    @handles.check("rebuild")
+    def check_rebuild(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16B3d: rebuilding a cadre or remnant (also in the enemy's initial phase)."""
         side = action["side"]
-        t = action["type"]
-        if t == "end-phase":
-            for it in agenda(g, side):
-                it.pop("status_ip", None)
-            g.finish(f)
-            return
-        if t in TRANSFERS:
-            gw(g)["transfers_done"] = True
-            replacements.do_transfer(g, side, action)
-            return
-        if t in ("place", "place-res", "withdraw", "choose", "convert", "follow", "linked-step"):
-            apply_agenda_action(g, side, action)
-            return
-        p = (
-            g.state.pieces.get(str(action.get("piece")))
-            if action.get("piece") is not None
-            else None
+        if gw(g).get("transfers_done"):
+            raise IllegalAction(
+                "OT 16B3", "transfers come after every other reinforcement and replacement activity"
+            )
+        why = replacements.rebuild_problem(g, side, action, gw(g).get("phasing") == side)
+        p = self._piece(g, action)
+        if why is None and p is not None and p.face not in units.SIZES_CADRE:
+            why = f"{p.id} is at a cadre or remnant side: use 'augment'"
+        self._raise("OT 16B3d", why)
+
+    @handles.check("augment")
+    def check_augment(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16B3e: augmenting a reduced unit."""
+        side = action["side"]
+        self._before_transfers(g, f)
+        why = replacements.rebuild_problem(g, side, action, gw(g).get("phasing") == side)
+        p = self._piece(g, action)
+        if why is None and p is not None and p.face in units.SIZES_CADRE:
+            why = f"{p.id} is not at a cadre or remnant side: use 'rebuild'"
+        self._raise("OT 16B3e", why)
+
+    @handles.apply("rebuild", "augment")
+    def apply_rebuild(self, g: Game, f: Frame, action: Action) -> None:
+        replacements.do_rebuild(g, action["side"], action)
+
+    # ---- other initial-phase activities (OT 16C, Rule 14)
+    @handles.check("disband")
+    def check_disband(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16C1: voluntary disbanding."""
+        self._before_transfers(g, f)
+        self._raise(
+            "OT 16C1", replacements.disband_problem(g, action["side"], self._piece(g, action))
         )
-        if t == "replace":
-            replacements.do_replace(g, side, action)
-        elif t in ("rebuild", "augment"):
-            replacements.do_rebuild(g, side, action)
-        elif t == "disband":
-            assert p is not None
-            replacements.add_monthly(g, "disband", p.nation, units.re_size(g, p))
-            replacements.disband(g, p, str(action.get("to", "pool")), rule="OT 16C1")
-        elif t == "scrap":
-            assert p is not None
-            replacements.scrap(g, p, rule="OT 16C2")
-        elif t == "early-activation":
-            assert p is not None
-            _early_activation(g, side, p)
-        elif t == "march-assemble":
-            assert p is not None
-            replacements.march_assemble(g, p, str(action["hex"]))
-        elif t == "march-breakdown":
-            assert p is not None
-            replacements.march_breakdown(g, p)
-        elif t == "mobilize-artillery":
-            assert p is not None
-            replacements.make_mobile(g, p)
-        elif t == "foreign-aid":
-            assert p is not None
-            replacements.give_aid(g, p)
-        elif t == "repair-tank":
-            assert p is not None
-            _pay_tank(g, p)
-            special_units.repair_tank(g, p)
-        elif t == "transport-mode":
-            from grognard.rulesets.greatwar import transport_units
 
-            assert p is not None
-            transport_units.flip_mode(g, p)
-        elif t in ("assign-leader", "unassign-leader"):
-            from grognard.rulesets.greatwar import leaders
+    @handles.apply("disband")
+    def apply_disband(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._piece(g, action)
+        assert p is not None
+        replacements.add_monthly(g, "disband", p.nation, units.re_size(g, p))
+        replacements.disband(g, p, str(action.get("to", "pool")), rule="OT 16C1")
 
-            leaders.apply_assignment(g, side, action)
-        elif t == "assign-elite":
-            assert p is not None
-            div = g.state.pieces[str(action["division"])]
-            g.state.move(p.id, Loc.inside(div.id))
-            g.emit("elite", f"{p.id} is assigned to {div.id}", rule="OT 14Q", piece=p.id)
+    @handles.check("scrap")
+    def check_scrap(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16C2: scrapping a pool unit of a command the player controls."""
+        self._before_transfers(g, f)
+        p = self._piece(g, action)
+        side = action["side"]
+        ok = (
+            p is not None
+            and replacements.in_pool(g, p, side)
+            and replacements.controls_command(g, side, str(p.attrs["pool"]))
+        )
+        if not ok:
+            self._raise(
+                "OT 16C2",
+                "only units in a replacement pool of a command you control may be scrapped",
+            )
+
+    @handles.apply("scrap")
+    def apply_scrap(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._piece(g, action)
+        assert p is not None
+        replacements.scrap(g, p, rule="OT 16C2")
+
+    @handles.check("early-activation")
+    def check_early(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16C4: early activation of a forming unit."""
+        self._before_transfers(g, f)
+        self._raise(
+            "OT 16C4",
+            replacements.early_activation_problem(g, action["side"], self._piece(g, action)),
+        )
+
+    @handles.apply("early-activation")
+    def apply_early(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._piece(g, action)
+        assert p is not None
+        _early_activation(g, action["side"], p)
+
+    @handles.check("march-assemble")
+    def check_march_assemble(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16C8: assembling a March brigade."""
+        self._before_transfers(g, f)
+        self._raise(
+            "OT 16C8",
+            replacements.march_assemble_problem(
+                g, action["side"], self._piece(g, action), action.get("hex")
+            ),
+        )
+
+    @handles.apply("march-assemble")
+    def apply_march_assemble(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._piece(g, action)
+        assert p is not None
+        replacements.march_assemble(g, p, str(action["hex"]))
+
+    @handles.check("march-breakdown")
+    def check_march_breakdown(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16C8: breaking down a March brigade on the map."""
+        self._before_transfers(g, f)
+        p = self._piece(g, action)
+        ok = (
+            p is not None
+            and p.side == action["side"]
+            and units.hex_of(g, p) is not None
+            and replacements.march_value(g, p) is not None
+        )
+        if not ok:
+            self._raise("OT 16C8", "name a March brigade on the map")
+
+    @handles.apply("march-breakdown")
+    def apply_march_breakdown(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._piece(g, action)
+        assert p is not None
+        replacements.march_breakdown(g, p)
+
+    @handles.check("mobilize-artillery")
+    def check_mobilize(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16C10: zero-movement artillery made mobile."""
+        self._before_transfers(g, f)
+        self._raise(
+            "OT 16C10", replacements.zero_ma_problem(g, action["side"], self._piece(g, action))
+        )
+
+    @handles.apply("mobilize-artillery")
+    def apply_mobilize(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._piece(g, action)
+        assert p is not None
+        replacements.make_mobile(g, p)
+
+    @handles.check("foreign-aid")
+    def check_aid(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16C3: foreign aid."""
+        self._before_transfers(g, f)
+        self._raise(
+            "OT 16C3", replacements.foreign_aid_problem(g, action["side"], self._piece(g, action))
+        )
+
+    @handles.apply("foreign-aid")
+    def apply_aid(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._piece(g, action)
+        assert p is not None
+        replacements.give_aid(g, p)
+
+    @handles.check("repair-tank")
+    def check_repair_tank(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14C2: repairing a disabled tank with Equ Pts."""
+        self._before_transfers(g, f)
+        p = self._piece(g, action)
+        why = (
+            special_units.tank_repair_problem(g, p, action["side"])
+            if p is not None
+            else "name the tank"
+        )
+        if why is None and p is not None and not _tank_payable(g, p):
+            why = f"not enough Equ Pts to repair {p.id} (OT 14C2)"
+        self._raise("OT 14C2", why)
+
+    @handles.apply("repair-tank")
+    def apply_repair_tank(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._piece(g, action)
+        assert p is not None
+        _pay_tank(g, p)
+        special_units.repair_tank(g, p)
+
+    @handles.check("transport-mode")
+    def check_transport_mode(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14O1: a transport unit changes mode."""
+        from grognard.rulesets.greatwar import transport_units
+
+        self._before_transfers(g, f)
+        self._raise(
+            "OT 14O1", transport_units.mode_problem(g, action["side"], self._piece(g, action))
+        )
+
+    @handles.apply("transport-mode")
+    def apply_transport_mode(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import transport_units
+
+        p = self._piece(g, action)
+        assert p is not None
+        transport_units.flip_mode(g, p)
+
+    @handles.check("assign-leader")
+    def check_assign_leader(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14P: a pooled leader onto an Army HQs."""
+        from grognard.rulesets.greatwar import leaders
+
+        self._before_transfers(g, f)
+        self._raise("OT 14P", leaders.assignment_problem(g, action["side"], action))
+
+    @handles.apply("assign-leader")
+    def apply_assign_leader(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import leaders
+
+        leaders.apply_assignment(g, action["side"], action)
+
+    @handles.check("unassign-leader")
+    def check_unassign_leader(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14P: a leader off its Army HQs to the pool."""
+        from grognard.rulesets.greatwar import leaders
+
+        self._before_transfers(g, f)
+        self._raise("OT 14P", leaders.unassignment_problem(g, action["side"], action))
+
+    @handles.apply("unassign-leader")
+    def apply_unassign_leader(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.greatwar import leaders
+
+        leaders.apply_unassignment(g, action["side"], action)
+
+    @handles.check("assign-elite")
+    def check_assign_elite(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14Q: an elite brigade assigned to a division."""
+        self._before_transfers(g, f)
+        p = self._piece(g, action)
+        div = g.state.pieces.get(str(action.get("division")))
+        self._raise(
+            "OT 14Q",
+            special_units.elite_assignment_problem(g, p, div)
+            if (p is not None and div is not None)
+            else "name the elite brigade and the division",
+        )
+
+    @handles.apply("assign-elite")
+    def apply_assign_elite(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._piece(g, action)
+        assert p is not None
+        div = g.state.pieces[str(action["division"])]
+        g.state.move(p.id, Loc.inside(div.id))
+        g.emit("elite", f"{p.id} is assigned to {div.id}", rule="OT 14Q", piece=p.id)
 
 
 def _tank_payable(g: Game, p: Piece) -> bool:

@@ -1309,27 +1309,26 @@ def commands_linked(g: Game, side: str, a: str, b: str) -> bool:
     return any(supply.traces_to(g, i, reach) for i in ca)
 
 
-@implements("OT 16B2", "OT 16B3")
-def transfer_problem(g: Game, side: str, action: dict[str, Any]) -> str | None:
-    """The phasing player's transfers at the end of his initial phase: pool units between the
-    replacement pools of commands he controls (OT 16B2), points between general pools (overland
-    line between supplied cities, OT 16B3), on-map points into the pool of their hex's command (the
-    hex in regular general supply), pool points onto any friendly-owned hex in regular general
-    supply of the pool's command."""
-    t = action.get("type")
-    if t == "pool-unit-transfer":
-        p = g.state.pieces.get(str(action.get("piece")))
-        to = str(action.get("to"))
-        if p is None or not in_pool(g, p, side):
-            return f"{action.get('piece')!r} is not in a replacement pool of {side}"
-        if not controls_command(g, side, to) or not controls_command(g, side, str(p.attrs["pool"])):
-            return f"{side} must control both commands (OT 16B2)"
-        if not commands_linked(g, side, str(p.attrs["pool"]), to):
-            return (
-                f"no overland supply line joins supplied friendly cities of {p.attrs['pool']} and"
-                f" {to} (OT 16B2)"
-            )
-        return None
+@implements("OT 16B2")
+def unit_transfer_problem(g: Game, side: str, action: dict[str, Any]) -> str | None:
+    """OT 16B2: at the end of his initial phase the phasing player moves pool units between the
+    replacement pools of commands he controls, joined by an overland supply line."""
+    p = g.state.pieces.get(str(action.get("piece")))
+    to = str(action.get("to"))
+    if p is None or not in_pool(g, p, side):
+        return f"{action.get('piece')!r} is not in a replacement pool of {side}"
+    if not controls_command(g, side, to) or not controls_command(g, side, str(p.attrs["pool"])):
+        return f"{side} must control both commands (OT 16B2)"
+    if not commands_linked(g, side, str(p.attrs["pool"]), to):
+        return (
+            f"no overland supply line joins supplied friendly cities of {p.attrs['pool']} and"
+            f" {to} (OT 16B2)"
+        )
+    return None
+
+
+def _points(action: dict[str, Any]) -> tuple[str, Fraction, str | None] | str:
+    """The kind, amount and contingent of a points transfer, or what is wrong with them."""
     kind = str(action.get("kind", MAN))
     if kind not in (MAN, EQU):
         return "'kind' is 'man' or 'equ'"
@@ -1340,92 +1339,144 @@ def transfer_problem(g: Game, side: str, action: dict[str, Any]) -> str | None:
     if not valid_amount(kind, amount) or amount <= 0:
         return "points move in steps of 1/2 (OT 16B1)"
     c = str(action.get("contingent", "")) if kind == MAN else None
-    if t == "pool-transfer":
-        a, b = str(action.get("from")), str(action.get("to"))
-        if not (controls_command(g, side, a) and controls_command(g, side, b)):
-            return f"{side} must control both commands"
-        if spendable(g, side, a, kind, c) < amount:
-            return f"the {a} general pool does not hold {amount} such points"
-        if not commands_linked(g, side, a, b):
-            return (
-                f"no overland supply line joins supplied friendly cities of {a} and {b} (OT 16B3)"
-            )
-        return None
+    return kind, amount, c
+
+
+@implements("OT 16B3")
+def pool_transfer_problem(g: Game, side: str, action: dict[str, Any]) -> str | None:
+    """OT 16B3: points move between the general pools of two commands the player controls, joined
+    by an overland supply line between supplied cities."""
+    pts = _points(action)
+    if isinstance(pts, str):
+        return pts
+    kind, amount, c = pts
+    a, b = str(action.get("from")), str(action.get("to"))
+    if not (controls_command(g, side, a) and controls_command(g, side, b)):
+        return f"{side} must control both commands"
+    if spendable(g, side, a, kind, c) < amount:
+        return f"the {a} general pool does not hold {amount} such points"
+    if not commands_linked(g, side, a, b):
+        return f"no overland supply line joins supplied friendly cities of {a} and {b} (OT 16B3)"
+    return None
+
+
+def _hex_of_transfer(g: Game, action: dict[str, Any]) -> int | str:
     h = action.get("hex")
     if not isinstance(h, str) or not g.board.has_label(h):
         return "name the hex ('hex')"
-    i = g.board.idx(h)
-    if t == "points-to-pool":
-        if hex_points(g, side, i, kind, c) < amount:
-            return f"{h} does not hold {amount} such points"
-        if not regular_supply(g, side, i):
-            return f"{h} is not in regular general supply (OT 16B3)"
-        return None
-    if t == "points-to-map":
-        cmd = command_of(g, i)
-        if g.state.control.get(i) != side or not regular_supply(g, side, i):
-            return f"{h} must be friendly-owned and in regular general supply (OT 16B3)"
-        if spendable(g, side, cmd, kind, c) < amount:
-            return f"the {cmd} general pool does not hold {amount} such points"
-        return None
-    return f"unknown transfer {t!r}"
+    return g.board.idx(h)
 
 
-def do_transfer(g: Game, side: str, action: dict[str, Any]) -> None:
-    t = action["type"]
-    if t == "pool-unit-transfer":
-        p = g.state.pieces[str(action["piece"])]
-        old = p.attrs["pool"]
-        p.attrs["pool"] = str(action["to"])
-        g.emit(
-            "pool",
-            f"{p.id} moves from the {old} replacement pool to the {action['to']} pool",
-            rule="OT 16B2",
-            piece=p.id,
-        )
-        return
+@implements("OT 16B3")
+def points_to_pool_problem(g: Game, side: str, action: dict[str, Any]) -> str | None:
+    """OT 16B3: on-map points go into the pool of their hex's command (the hex in regular general
+    supply)."""
+    pts = _points(action)
+    if isinstance(pts, str):
+        return pts
+    kind, amount, c = pts
+    i = _hex_of_transfer(g, action)
+    if isinstance(i, str):
+        return i
+    h = action["hex"]
+    if hex_points(g, side, i, kind, c) < amount:
+        return f"{h} does not hold {amount} such points"
+    if not regular_supply(g, side, i):
+        return f"{h} is not in regular general supply (OT 16B3)"
+    return None
+
+
+@implements("OT 16B3")
+def points_to_map_problem(g: Game, side: str, action: dict[str, Any]) -> str | None:
+    """OT 16B3: pool points go onto any friendly-owned hex in regular general supply of the pool's
+    command."""
+    pts = _points(action)
+    if isinstance(pts, str):
+        return pts
+    kind, amount, c = pts
+    i = _hex_of_transfer(g, action)
+    if isinstance(i, str):
+        return i
+    h = action["hex"]
+    cmd = command_of(g, i)
+    if g.state.control.get(i) != side or not regular_supply(g, side, i):
+        return f"{h} must be friendly-owned and in regular general supply (OT 16B3)"
+    if spendable(g, side, cmd, kind, c) < amount:
+        return f"the {cmd} general pool does not hold {amount} such points"
+    return None
+
+
+@implements("OT 16B2")
+def do_unit_transfer(g: Game, side: str, action: dict[str, Any]) -> None:
+    p = g.state.pieces[str(action["piece"])]
+    old = p.attrs["pool"]
+    p.attrs["pool"] = str(action["to"])
+    g.emit(
+        "pool",
+        f"{p.id} moves from the {old} replacement pool to the {action['to']} pool",
+        rule="OT 16B2",
+        piece=p.id,
+    )
+
+
+def _transfer_points(
+    action: dict[str, Any],
+) -> tuple[str, Fraction, str | None, dict[str, Fraction], Fraction]:
     kind = str(action.get("kind", MAN))
     amount = Fraction(str(action["amount"]))
     c = str(action.get("contingent", "")) if kind == MAN else None
     man = {c: amount} if kind == MAN and c is not None else {}
     equ = amount if kind == EQU else Fraction(0)
-    if t == "pool-transfer":
-        pay_points(
-            g,
-            side,
-            str(action["from"]),
-            man,
-            equ,
-            rule="OT 16B3",
-            why=f"to the {action['to']} pool",
-            allow_deficit=False,
-        )
-        add_points(
-            g,
-            side,
-            str(action["to"]),
-            man,
-            equ,
-            rule="OT 16B3",
-            why=f"from the {action['from']} pool",
-        )
-    elif t == "points-to-pool":
-        i = g.board.idx(str(action["hex"]))
-        take_hex_points(g, side, i, kind, amount, c)
-        add_points(g, side, command_of(g, i), man, equ, rule="OT 16B3", why=f"from {action['hex']}")
-    else:
-        i = g.board.idx(str(action["hex"]))
-        pay_points(
-            g,
-            side,
-            command_of(g, i),
-            man,
-            equ,
-            rule="OT 16B3",
-            why=f"to {action['hex']}",
-            allow_deficit=False,
-        )
-        place_points(g, side, i, kind, amount, c, rule="OT 16B3")
+    return kind, amount, c, man, equ
+
+
+@implements("OT 16B3")
+def do_pool_transfer(g: Game, side: str, action: dict[str, Any]) -> None:
+    _kind, _amount, _c, man, equ = _transfer_points(action)
+    pay_points(
+        g,
+        side,
+        str(action["from"]),
+        man,
+        equ,
+        rule="OT 16B3",
+        why=f"to the {action['to']} pool",
+        allow_deficit=False,
+    )
+    add_points(
+        g,
+        side,
+        str(action["to"]),
+        man,
+        equ,
+        rule="OT 16B3",
+        why=f"from the {action['from']} pool",
+    )
+
+
+@implements("OT 16B3")
+def do_points_to_pool(g: Game, side: str, action: dict[str, Any]) -> None:
+    kind, amount, c, man, equ = _transfer_points(action)
+    i = g.board.idx(str(action["hex"]))
+    take_hex_points(g, side, i, kind, amount, c)
+    add_points(g, side, command_of(g, i), man, equ, rule="OT 16B3", why=f"from {action['hex']}")
+
+
+@implements("OT 16B3")
+def do_points_to_map(g: Game, side: str, action: dict[str, Any]) -> None:
+    kind, amount, c, man, equ = _transfer_points(action)
+    i = g.board.idx(str(action["hex"]))
+    pay_points(
+        g,
+        side,
+        command_of(g, i),
+        man,
+        equ,
+        rule="OT 16B3",
+        why=f"to {action['hex']}",
+        allow_deficit=False,
+    )
+    place_points(g, side, i, kind, amount, c, rule="OT 16B3")
 
 
 # ============================================================================ OT 16C

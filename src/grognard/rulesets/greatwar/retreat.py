@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import (
     combat_hooks,
@@ -36,6 +36,7 @@ from grognard.rulesets.greatwar import (
 from grognard.rulesets.greatwar.combat_strength import is_hq, long_range
 from grognard.rulesets.greatwar.losses import cadre_face, combat_frame, eliminate_in_combat
 from grognard.rulesets.greatwar.mechanics import marker, table_roll
+from grognard.rulesets.greatwar.step import GWStep
 from grognard.search.retreat import retreat_paths
 
 if TYPE_CHECKING:
@@ -240,7 +241,7 @@ def retreat_params(
 
 
 @implements("OT 9F2", "OT 9F5", "OT 8B")
-class CombatRetreat(Step):
+class CombatRetreat(GWStep):
     """OT 9F2: the owner retreats each unit one hex by the priorities (see the module docstring); a
     unit over the stacking limit keeps retreating until it is within it or is eliminated (OT 8B;
     with overstacking it may join an overstack, OT 8C2); a unit entering an enemy ZOC is reduced;
@@ -300,9 +301,12 @@ class CombatRetreat(Step):
                 )
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] != "retreat":
-            raise IllegalAction("OT 9F2", "the retreat after combat must be finished first")
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction("OT 9F2", "the retreat after combat must be finished first")
+
+    @handles.check("retreat")
+    def check_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 9F2: a retreat into one of the best retreat hexes by the priorities."""
         ids = action.get("pieces") if "pieces" in action else [action.get("piece")]
         if not isinstance(ids, list) or not ids:
             raise IllegalAction("OT 9F2", "name the retreating unit ('piece') or units ('pieces')")
@@ -324,7 +328,8 @@ class CombatRetreat(Step):
                     f"{e['piece']} may not retreat into {to} (its best retreat hexes: {allowed})",
                 )  # type: ignore[index]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("retreat")
+    def apply_retreat(self, g: Game, f: Frame, action: Action) -> None:
         ids = action.get("pieces") if "pieces" in action else [action["piece"]]
         group = [g.state.pieces[pid] for pid in ids]
         j = g.board.idx(action["to"])
@@ -497,7 +502,7 @@ def advance_params(
 
 
 @implements("OT 9F3", "OT 9F4", "OT 9F5", "OT 9J")
-class CombatAdvance(Step):
+class CombatAdvance(GWStep):
     """OT 9F3: the side that cleared a hex may advance units that took part in the combat into it,
     up to its stacking limit, at once and at no MP cost; a declared advance (OT 9F1) must be made
     with at least one unit. OT 9F4: the second advance of a multiple-hex advance goes into any
@@ -615,19 +620,28 @@ class CombatAdvance(Step):
             out.append({"type": "done", "side": side})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        t = action["type"]
-        if t == "done":
-            pend = self._pending_required(g, f)
-            if pend:
-                raise IllegalAction(
-                    "OT 9F1",
-                    f"the declared advance into {', '.join(pend)} must be made with at least one"
-                    " unit",
-                )
-            return
-        if t != "advance":
-            raise IllegalAction("OT 9F3", f"{t!r} is not allowed while advancing after combat")
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction(
+            "OT 9F3", f"{action['type']!r} is not allowed while advancing after combat"
+        )
+
+    @handles.check("done")
+    def check_done(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 9F1: a declared advance is made with at least one unit."""
+        pend = self._pending_required(g, f)
+        if pend:
+            raise IllegalAction(
+                "OT 9F1",
+                f"the declared advance into {', '.join(pend)} must be made with at least one unit",
+            )
+
+    @handles.apply("done")
+    def apply_done(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.check("advance")
+    def check_advance(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 9F3: eligible units advance into a vacated hex within the stacking limit."""
         ids = action.get("pieces")
         to = action.get("to")
         if not isinstance(ids, list) or not ids or len(set(ids)) != len(ids):
@@ -651,10 +665,8 @@ class CombatAdvance(Step):
                     return t
         return None
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "done":
-            g.finish(f)
-            return
+    @handles.apply("advance")
+    def apply_advance(self, g: Game, f: Frame, action: Action) -> None:
         j = g.board.idx(action["to"])
         movers = [g.state.pieces[pid] for pid in action["pieces"]]
         enemy = nations.other_side(action["side"])

@@ -5,7 +5,8 @@ invariants. The rules themselves live in one module per rule group (see the pack
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from grognard.core.options import OptionSpec
 from grognard.core.sequence import Step
@@ -13,6 +14,7 @@ from grognard.core.tables import ResultsTable
 from grognard.rulesets.base import Ruleset
 from grognard.rulesets.greatwar import charts as chartmod
 from grognard.rulesets.greatwar import (
+    movement_steps,
     reinforcements,
     sequence,
     special_rules,
@@ -20,9 +22,11 @@ from grognard.rulesets.greatwar import (
     terrain,
     units,
 )
+from grognard.rulesets.greatwar.actions import ACTIONS
 from grognard.rulesets.greatwar.catalogue import load_catalogue
 from grognard.rulesets.greatwar.mechanics import gw, set_marker
 from grognard.rulesets.greatwar.options import OPTION_SPECS
+from grognard.rulesets.greatwar.step import InitialExtension, MovementExtension
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -60,8 +64,20 @@ class GreatWar(Ruleset):
     version = "0.1"
     rule_prefix = "OT"
     root_step = "game"
-    step_classes: tuple[type[Step], ...] = (*sequence.step_classes(), *special_rules.steps())
-    option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
+    actions = ACTIONS
+    step_classes: ClassVar[tuple[type[Step], ...]] = (
+        *sequence.step_classes(),
+        *special_rules.steps(),
+    )
+    # the rules that add actions and effects to the movement steps and the initial phase, in the
+    # order their actions are listed and their hooks run (a variant overrides these)
+    movement_extensions: ClassVar[tuple[type[MovementExtension], ...]] = (
+        movement_steps.MOVEMENT_EXTENSIONS
+    )
+    initial_extensions: ClassVar[tuple[type[InitialExtension], ...]] = (
+        movement_steps.INITIAL_EXTENSIONS
+    )
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
     terrain_types = terrain.HEX_TERRAIN
     hexside_features = terrain.HEXSIDE_FEATURES
     point_kinds = POINT_KINDS
@@ -78,6 +94,16 @@ class GreatWar(Ruleset):
     box_kinds = ("eliminated", "pool", "holding", "garrison", "off-map", "expended")
     network_kinds = ("rail", "road", "rail-ferry")
     schedule_kinds = ("rail-capacity", *reinforcements.OB_KINDS)
+
+    @cached_property
+    def movement_hooks(self) -> tuple[MovementExtension, ...]:
+        """One object of each movement extension, whose hooks the movement rules call."""
+        return tuple(c() for c in self.movement_extensions)
+
+    @cached_property
+    def initial_hooks(self) -> tuple[InitialExtension, ...]:
+        """One object of each initial-phase extension, whose activities the phase lists."""
+        return tuple(c() for c in self.initial_extensions)
 
     # ------------------------------------------------------------------ data
     def tables(self, overrides: Mapping[str, str] | None = None) -> dict[str, ResultsTable]:
@@ -196,18 +222,34 @@ class GreatWar(Ruleset):
             },
         }
 
-    def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
-        """One line with unit and place names (:func:`.presentation.describe_action`)."""
+    def name_of(self, g: Game, kind: str, value: Any) -> str:
+        """How a label names a field's value: a unit by id and name, a hex by label and place
+        (:func:`.presentation.piece_name`, :func:`.presentation.hex_name`)."""
         from grognard.rulesets.greatwar import presentation
 
-        return presentation.describe_action(g, action)
+        if kind == "piece":
+            return presentation.piece_name(g, value)
+        if kind == "hex":
+            return presentation.hex_name(g, value)
+        return super().name_of(g, kind, value)
 
-    def render_text(self, g: Game, side: str | None) -> str:
+    def render_text(
+        self,
+        g: Game,
+        side: str | None,
+        marks: Mapping[str, str] | None = None,
+        width: int | None = None,
+    ) -> str:
         """The map in three characters a hex, with the turn, weather, victory points, rail
-        capacity and the stacks in contact (:func:`.presentation.render_text`)."""
+        capacity, rivers and the stacks in contact (:func:`.presentation.render_text`); with
+        ``marks`` (hex label -> character), the part of the map around the marked hexes."""
         from grognard.rulesets.greatwar import presentation
 
-        return presentation.render_text(g, side)
+        if not marks:
+            return presentation.render_text(g, side, width=width)
+        at = {g.board.idx(h): c for h, c in marks.items() if g.board.has_label(h)}
+        window = presentation.window_around(g, list(at))
+        return presentation.render_text(g, side, at, window, stacks=False, width=width)
 
     def reachable(self, g: Game, piece_ids: list[str]) -> dict[str, Any] | None:
         """Hex label -> MP cost of every hex the pieces can move to now (OT 6; None outside the

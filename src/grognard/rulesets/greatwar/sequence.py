@@ -27,12 +27,11 @@ Naval movement (OT 26 / 27) and air missions (OT B17 / A17) have no steps yet.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Sequence_, Step
+from grognard.core.sequence import Action, Sequence_, Step, handles
 from grognard.core.state import Frame
 from grognard.rulesets.greatwar import (
     isolation,
@@ -45,18 +44,10 @@ from grognard.rulesets.greatwar import (
 )
 from grognard.rulesets.greatwar.mechanics import gw
 from grognard.rulesets.greatwar.movement import STRATEGIC
+from grognard.rulesets.greatwar.step import GWStep, initial_extensions
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
-
-
-@implements("OT 4C")
-def reject_unless(step: Step, g: Game, f: Frame, action: Action, allowed: Iterable[str]) -> None:
-    """OT 4C: activities happen only where the sequence of play allows them."""
-    if action.get("type") not in allowed:
-        raise IllegalAction(
-            "OT 4C", f"{action.get('type')!r} is not allowed in the {step.label(g, f)}"
-        )
 
 
 def phasing(g: Game) -> str:
@@ -133,14 +124,9 @@ class PlayerTurn(Sequence_):
         victory.sudden_death(g)
 
 
-# Called with (game, phase key) when any phase ends (e.g. OT 9J contested hexes, OT 8C2 overstack
-# exits).
-PHASE_END_HOOKS: list[Any] = []
-
-
 class Phase(Sequence_):
     """A phase of the player turn: sets the phase name and passes the phasing side on; at its end
-    the registered phase-end hooks run."""
+    the rules that act at the end of every phase run (:meth:`phase_end`)."""
 
     phase_key = ""
 
@@ -152,8 +138,15 @@ class Phase(Sequence_):
         water_only.phase_start(g, self.phase_key)  # OT 14B2: gunboats on interdicted hexsides
 
     def leave(self, g: Game, f: Frame) -> None:
-        for hook in PHASE_END_HOOKS:
-            hook(g, self.phase_key)
+        self.phase_end(g)
+
+    def phase_end(self, g: Game) -> None:
+        """At the end of every phase: the bombardment marks after a combat phase (OT 12C),
+        contested hexes and overstack exits (OT 9J, 8C2)."""
+        from grognard.rulesets.greatwar import artillery, combat
+
+        artillery.phase_end(g, self.phase_key)
+        combat.phase_end(g, self.phase_key)
 
     def label(self, g: Game, f: Frame) -> str:
         return f"{self.title} ({f.params.get('side', phasing(g))})"
@@ -213,17 +206,12 @@ class InitialStart(Step):
         g.finish(f)
 
 
-# Extension points of the initial phase for the later rules: objects with ``action_types``,
-# ``actions(g, f, side)``, ``check(g, f, action)`` and ``apply(g, f, action)``. Modules register
-# themselves when imported (supply depots and GSPs OT 11C, construction projects OT 13, ...).
-INITIAL_EXTENSIONS: list[Any] = []
-
-
-class InitialActions(Step):
+class InitialActions(GWStep):
     """OT 4A1: the phasing player's initial-phase activities: permanent rail capacity building
     (OT 7A5b) and capacity transfers (OT 7A5d, interpretation default: done in the initial phase),
-    and those of the later rules registered in ``INITIAL_EXTENSIONS`` (supply depots and GSPs,
-    OT 11C; construction projects, OT 13). Skipped when the player has nothing to do."""
+    and those of the initial-phase extensions (supply depots and GSPs, OT 11C; construction
+    projects, OT 13), whose handlers the step of :func:`step_classes` inherits. Skipped when the
+    player has nothing to do."""
 
     name = "initial-actions"
     title = "Initial phase activities"
@@ -234,8 +222,8 @@ class InitialActions(Step):
 
     def _options(self, g: Game, f: Frame) -> list[Action]:
         out = rail.res_pt_actions(g, f.params["side"], "initial")
-        for ext in INITIAL_EXTENSIONS:
-            out.extend(ext.actions(g, f, f.params["side"]))
+        for ext in initial_extensions(g):
+            out.extend(ext.initial_actions(g, f, f.params["side"]))
         return out
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
@@ -247,25 +235,27 @@ class InitialActions(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         return [*self._options(g, f), {"type": "end-phase", "side": side}]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "end-phase":
-            return
-        for ext in INITIAL_EXTENSIONS:
-            if action["type"] in ext.action_types:
-                ext.check(g, f, action)
-                return
-        reject_unless(self, g, f, action, ("rail-build", "rail-transfer"))
-        rail.check_initial_action(g, action)
+    @handles.apply("end-phase")
+    def apply_end(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "end-phase":
-            g.finish(f)
-            return
-        for ext in INITIAL_EXTENSIONS:
-            if action["type"] in ext.action_types:
-                ext.apply(g, f, action)
-                return
-        rail.apply_initial_action(g, action)
+    @handles.check("rail-build")
+    def check_build(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 7A5b: Res Pts spent on permanent rail capacity."""
+        rail.check_build(g, action)
+
+    @handles.apply("rail-build")
+    def apply_build(self, g: Game, f: Frame, action: Action) -> None:
+        rail.apply_build(g, action)
+
+    @handles.check("rail-transfer")
+    def check_transfer(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 7A5d: rail capacity moved between rail-connected nets."""
+        rail.check_transfer(g, action)
+
+    @handles.apply("rail-transfer")
+    def apply_transfer(self, g: Game, f: Frame, action: Action) -> None:
+        rail.apply_transfer(g, action)
 
 
 @implements("OT 4A2")
@@ -380,11 +370,8 @@ class ExploitationPhase(Phase):
 
 
 def step_classes() -> tuple[type[Step], ...]:
-    from grognard.rulesets.greatwar import (
-        artillery,  # noqa: F401
-        engineers,  # noqa: F401
-        logistics,  # noqa: F401
-    )  # (register their step extensions)
+    """The steps of the sequence of play, the movement and initial-phase steps with their
+    extensions (:mod:`.movement_steps`)."""
     from grognard.rulesets.greatwar.artillery import BombardmentHits, BombardmentSegment
     from grognard.rulesets.greatwar.combat import (
         Combat,
@@ -394,8 +381,9 @@ def step_classes() -> tuple[type[Step], ...]:
     )
     from grognard.rulesets.greatwar.effects import CombatEffects
     from grognard.rulesets.greatwar.losses import CombatLosses
-    from grognard.rulesets.greatwar.movement import (
+    from grognard.rulesets.greatwar.movement_steps import (
         ExploitationMovement,
+        InitialActivities,
         MovementPhaseGround,
         ReactionMovement,
     )
@@ -410,7 +398,7 @@ def step_classes() -> tuple[type[Step], ...]:
         PlayerTurn,
         InitialPhase,
         InitialStart,
-        InitialActions,
+        InitialActivities,
         MovementPhase,
         MovementPhaseGround,
         CombatPhase,

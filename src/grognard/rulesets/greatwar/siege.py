@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import geography, nations, units
 from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.step import GWStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -193,7 +194,7 @@ def lift(g: Game, i: int, why: str) -> None:
 
 
 @implements("OT 15G")
-class SiegeRetreat(Step):
+class SiegeRetreat(GWStep):
     """OT 15G: a siege lifted by a relieving unit: the sieging player retreats each of his units out
     of the besieged hex, one hex by the priorities of OT 9F2 (the owner chooses among equally good
     hexes); a unit with no retreat hex is eliminated. Then the siege ends."""
@@ -246,9 +247,12 @@ class SiegeRetreat(Step):
             for j in self._options(g, f, p)
         ]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action.get("type") != "retreat":
-            raise IllegalAction("OT 15G", "the sieging units must retreat first")
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction("OT 15G", "the sieging units must retreat first")
+
+    @handles.check("retreat")
+    def check_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15G: a sieging unit retreats one hex by the priorities of OT 9F2."""
         pid = action.get("piece")
         p = next((q for q in self._units(g, f) if q.id == pid), None)
         if p is None:
@@ -261,7 +265,8 @@ class SiegeRetreat(Step):
         ):
             raise IllegalAction("OT 9F2", f"{to!r} is not an allowed retreat hex for {pid}")
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("retreat")
+    def apply_retreat(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[action["piece"]]
         g.state.move(p.id, Loc.hex(g.board.idx(action["to"])))
         g.emit(

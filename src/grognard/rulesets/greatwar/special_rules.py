@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import calendar, geography, nations, special_units, units
 from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
 from grognard.rulesets.greatwar.special_units import CombatSituation
+from grognard.rulesets.greatwar.step import GWStep, MovementExtension
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -238,7 +239,7 @@ def humanitarian_relief(g: Game, side: str, i: int, why: str) -> bool:
 
 
 @implements("OT 15A6")
-class Flooding(Step):
+class Flooding(GWStep):
     """OT 15A6: the owner of the attacked hex decides whether to try to flood it; if it floods, the
     attacker decides whether to call the attack off (his announced units then attack no other
     hex)."""
@@ -258,32 +259,58 @@ class Flooding(Step):
             return [{"type": "flood", "side": side}, {"type": "decline", "side": side}]
         return [{"type": "call-off", "side": side}, {"type": "decline", "side": side}]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
         allowed = ("flood", "decline") if f.params["stage"] == "owner" else ("call-off", "decline")
-        if action.get("type") not in allowed:
-            raise IllegalAction("OT 15A6", f"choose one of {', '.join(allowed)}")
+        raise IllegalAction("OT 15A6", f"choose one of {', '.join(allowed)}")
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    def _outcome(self, g: Game, f: Frame) -> dict[str, Any]:
         i = g.board.idx(f.params["hex"])
-        out = gw(g).setdefault("flood_outcome", {"hex": i, "flooded": False, "called_off": False})
+        out: dict[str, Any] = gw(g).setdefault(
+            "flood_outcome", {"hex": i, "flooded": False, "called_off": False}
+        )
+        return out
+
+    @handles.check("flood")
+    def check_flood(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A6: the owner of the attacked hex decides."""
+        if f.params["stage"] != "owner":
+            self.refuse(g, f, action)
+
+    @handles.check("call-off")
+    def check_call_off(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A6: the attacker decides once the hex floods."""
         if f.params["stage"] == "owner":
-            if action["type"] == "flood" and flood(g, i, f.params["side"]):
-                out["flooded"] = True
-                f.params["stage"] = "attacker"
-                return
-            g.finish(f)
+            self.refuse(g, f, action)
+
+    @handles.apply("decline")
+    def apply_decline(self, g: Game, f: Frame, action: Action) -> None:
+        self._outcome(g, f)
+        g.finish(f)
+
+    @handles.apply("flood")
+    def apply_flood(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A6: the owner tries to flood the hex; if it floods, the attacker decides."""
+        out = self._outcome(g, f)
+        if flood(g, g.board.idx(f.params["hex"]), f.params["side"]):
+            out["flooded"] = True
+            f.params["stage"] = "attacker"
             return
-        if action["type"] == "call-off":
-            out["called_off"] = True
-            used = gw(g).setdefault("called_off_units", {"key": _player_turn_key(g), "ids": []})
-            if used.get("key") != _player_turn_key(g):
-                used.update({"key": _player_turn_key(g), "ids": []})
-            used["ids"] = sorted(set(used["ids"]) | set(f.params.get("attackers", [])))
-            g.emit(
-                "flooded",
-                f"{f.params['attacker']} calls off the attack on {f.params['hex']}",
-                rule="OT 15A6",
-            )
+        g.finish(f)
+
+    @handles.apply("call-off")
+    def apply_call_off(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A6: the attack is called off; its units attack no other hex."""
+        out = self._outcome(g, f)
+        out["called_off"] = True
+        used = gw(g).setdefault("called_off_units", {"key": _player_turn_key(g), "ids": []})
+        if used.get("key") != _player_turn_key(g):
+            used.update({"key": _player_turn_key(g), "ids": []})
+        used["ids"] = sorted(set(used["ids"]) | set(f.params.get("attackers", [])))
+        g.emit(
+            "flooded",
+            f"{f.params['attacker']} calls off the attack on {f.params['hex']}",
+            rule="OT 15A6",
+        )
         g.finish(f)
 
 
@@ -517,7 +544,7 @@ def is_open_city(g: Game, i: int) -> bool:
 
 
 @implements("OT 15A9")
-class OpenCities(Step):
+class OpenCities(GWStep):
     """OT 15A9: at the start of a combat or reaction combat phase each player may declare his
     eligible major cities open for the phase (the attacker first). Skipped when no city is
     eligible."""
@@ -548,11 +575,19 @@ class OpenCities(Step):
         ]
         return [*out, {"type": "done", "side": side}]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "done":
-            return
-        if action["type"] != "open-city":
-            raise IllegalAction("OT 15A9", "declare open cities ('open-city') or 'done'")
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction("OT 15A9", "declare open cities ('open-city') or 'done'")
+
+    @handles.apply("done")
+    def apply_done(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        f.params["waiting"] = [s for s in f.params["waiting"] if s != side]
+        if not f.params["waiting"]:
+            g.finish(f)
+
+    @handles.check("open-city")
+    def check_open(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A9: an eligible major city of the side."""
         h = action.get("hex")
         if not isinstance(h, str) or not g.board.has_label(h):
             raise IllegalAction("OT 15A9", f"no hex {h!r}")
@@ -562,13 +597,9 @@ class OpenCities(Step):
                 "OT 15A9", f"{h} is not a major city {action['side']} may declare open now"
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("open-city")
+    def apply_open(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
-        if action["type"] == "done":
-            f.params["waiting"] = [s for s in f.params["waiting"] if s != side]
-            if not f.params["waiting"]:
-                g.finish(f)
-            return
         i = g.board.idx(action["hex"])
         city = next(c for c in geography.major_cities(g) if i in c)
         store = gw(g).setdefault("open_cities", {})
@@ -720,7 +751,7 @@ def on_capture(g: Game, i: int, old: str | None, new: str) -> None:
 
 
 @implements("OT 16C11")
-class LocalDraft(Step):
+class LocalDraft(GWStep):
     """OT 16C11: the liberating player may draft 3 Man Pts from the liberated major city hex."""
 
     name = "local-draft"
@@ -736,17 +767,21 @@ class LocalDraft(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         return [{"type": "draft", "side": side}, {"type": "decline", "side": side}]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action.get("type") not in ("draft", "decline"):
-            raise IllegalAction("OT 16C11", "'draft' or 'decline'")
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction("OT 16C11", "'draft' or 'decline'")
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("draft")
+    def apply_draft(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16C11: 3 Man Pts drafted from the liberated city."""
         from grognard.rulesets.greatwar import replacements
 
-        if action["type"] == "draft":
-            replacements.local_draft(
-                g, f.params["side"], g.board.idx(f.params["hex"]), f.params["contingent"]
-            )
+        replacements.local_draft(
+            g, f.params["side"], g.board.idx(f.params["hex"]), f.params["contingent"]
+        )
+        g.finish(f)
+
+    @handles.apply("decline")
+    def apply_decline(self, g: Game, f: Frame, action: Action) -> None:
         g.finish(f)
 
 
@@ -1301,15 +1336,13 @@ def devastation_actions(g: Game, f: Frame, side: str) -> list[Action]:
     return out
 
 
-class Rules14To16Extension:
+class Rules14To16Extension(MovementExtension):
     """What Rules 14-16 do inside the movement-type steps: arrival marks (OT 16A1aa) and siege
     candidates (OT 15G) when a phase starts; corps ZOC disclosures (OT 14N2) and sieges after moves;
     devastation work (OT 15A8); tank checks (OT 14C2), siege checks and isolated special
     replacements (OT 16B4b) when the phase ends."""
 
-    action_types = ("devastate", "repair-devastation")
-
-    def enter(self, g: Game, f: Frame) -> None:
+    def on_enter(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar import movement, reinforcements, siege
 
         reinforcements.apply_arrival_marks(g, f)
@@ -1318,10 +1351,31 @@ class Rules14To16Extension:
         else:
             gw(g).pop("siege_candidates", None)
 
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    def extension_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         return devastation_actions(g, f, side)
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("devastate")
+    def check_devastate(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A8: construction units start devastating a hex."""
+        self._check_work(g, f, action, "devastate")
+
+    @handles.check("repair-devastation")
+    def check_repair(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A8: construction units start repairing a devastated hex."""
+        self._check_work(g, f, action, "repair")
+
+    @handles.apply("devastate")
+    def apply_devastate(self, g: Game, f: Frame, action: Action) -> None:
+        self._start_work(g, f, action, "devastate")
+
+    @handles.apply("repair-devastation")
+    def apply_repair(self, g: Game, f: Frame, action: Action) -> None:
+        self._start_work(g, f, action, "repair")
+
+    @implements("OT 15A8")
+    def _check_work(self, g: Game, f: Frame, action: Action, kind: str) -> None:
+        """OT 15A8: devastation work starts in the movement phase, by construction units that
+        may still move."""
         from grognard.rulesets.greatwar import movement
 
         if f.params.get("kind") != movement.MOVEMENT:
@@ -1337,28 +1391,21 @@ class Rules14To16Extension:
             why = movement.can_move_now(g, f, p)
             if why or f.params.get("units", {}).get(p.id, {}).get("moved"):
                 raise IllegalAction("OT 15A8", why or f"{p.id} has moved this phase")
-        kind = "devastate" if action["type"] == "devastate" else "repair"
         why = devastation_problem(
             g, action["side"], g.board.idx(h), [p for p in ps if p is not None], kind
         )
         if why:
             raise IllegalAction("OT 15A8", why)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    def _start_work(self, g: Game, f: Frame, action: Action, kind: str) -> None:
         from grognard.rulesets.greatwar import movement
 
         ps = [g.state.pieces[str(x)] for x in action["pieces"]]
-        start_devastation_work(
-            g,
-            action["side"],
-            g.board.idx(action["hex"]),
-            ps,
-            "devastate" if action["type"] == "devastate" else "repair",
-        )
+        start_devastation_work(g, action["side"], g.board.idx(action["hex"]), ps, kind)
         for p in ps:
             movement.record(f, p, g)["done"] = True
 
-    def after_move(self, g: Game, f: Frame, pieces: list[Piece], path: list[int]) -> None:
+    def after_move(self, g: Game, f: Frame, pieces: Sequence[Piece], path: Sequence[int]) -> None:
         from grognard.rulesets.greatwar import intelligence, siege
 
         if not pieces or not path:
@@ -1375,7 +1422,7 @@ class Rules14To16Extension:
             siege.establish(g, side, dest)
         siege.check_sieges(g)
 
-    def end_phase(self, g: Game, f: Frame) -> None:
+    def on_end_phase(self, g: Game, f: Frame) -> None:
         from grognard.rulesets.greatwar import replacements, siege
 
         special_units.end_of_phase_movement(g, f)
@@ -1383,31 +1430,10 @@ class Rules14To16Extension:
         replacements.settle_isolated_losses(g)
 
 
-_REGISTERED: list[bool] = []
-
-
-def register_extensions() -> None:
-    """Plug the movement-step extensions of Rules 14-16 into :data:`movement.EXTENSIONS` (once)."""
-    if _REGISTERED:
-        return
-    from grognard.rulesets.greatwar import breakdowns, movement, transport_units, water_only
-
-    movement.EXTENSIONS.extend(
-        [
-            Rules14To16Extension(),
-            transport_units.TransportExtension(),
-            breakdowns.BreakdownExtension(),
-            water_only.WaterOnlyExtension(),
-        ]
-    )
-    _REGISTERED.append(True)
-
-
 def steps() -> tuple[type[Step], ...]:
     """The steps Rules 14-16 add to the sequence of play."""
     from grognard.rulesets.greatwar import leaders, reinforcements, siege, water_only
 
-    register_extensions()
     return (
         reinforcements.InitialSpecial,
         reinforcements.Reinforcement,

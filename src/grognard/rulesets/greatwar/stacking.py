@@ -299,89 +299,108 @@ def corps_actions(g: Game, f: Frame, side: str) -> list[Action]:
     return out
 
 
-@implements("OT 8C1", "OT 8C2")
-def check_corps_action(g: Game, f: Frame, action: Action) -> None:
-    """OT 8C1: units may be placed in, or taken out of, the box of a Corps HQs in their hex at any
-    time (they count as being in its hex). OT 8C2 (advanced): establishing or joining an overstack
-    needs a friendly Corps HQs in the hex; leaving it costs MPs."""
-    t = action["type"]
-    side = action["side"]
-    if t in ("overstack", "leave-overstack") and not g.opt("overstacking"):
+def _overstacking_in_use(g: Game) -> None:
+    if not g.opt("overstacking"):
         raise IllegalAction("OT 8C2", "overstacking is an advanced rule not in use in this game")
-    if t == "corps-assign":
-        c = _corps(g, action.get("corps"), side, "OT 8C1")
-        p = g.state.pieces.get(action.get("piece", ""))
-        if (
-            p is None
-            or p.side != side
-            or not units.is_unit(p)
-            or special_units.is_corps_hq(p)
-            or special_units.is_army_hq(p)
-        ):
-            raise IllegalAction("OT 8C1", f"{action.get('piece')!r} cannot go into a Corps HQs box")
-        if units.hex_of(g, p) != units.hex_of(g, c) or p.loc.kind != "hex":
-            raise IllegalAction("OT 8C1", f"{p.id} must be on the map in the hex of {c.id}")
-    elif t == "corps-remove":
-        p = g.state.pieces.get(action.get("piece", ""))
-        if p is None or p.side != side or p.loc.kind != "piece":
-            raise IllegalAction("OT 8C1", f"{action.get('piece')!r} is not in a Corps HQs box")
-    elif t == "overstack":
-        ids = action.get("pieces")
-        if not isinstance(ids, list) or not ids:
-            raise IllegalAction("OT 8C2", "name the units to overstack in 'pieces'")
-        for pid in ids:
-            p = g.state.pieces.get(pid) if isinstance(pid, str) else None
-            if p is None or p.side != side or not units.is_unit(p):
-                raise IllegalAction("OT 8C2", f"{side} has no unit {pid!r}")
-            h = units.hex_of(g, p)
-            if h is None or not has_corps_hq(g, h, side):
-                raise IllegalAction("OT 8C2", f"{p.id} is not in a hex with a friendly Corps HQs")
-            if OVERSTACKED in p.status:
-                raise IllegalAction("OT 8C2", f"{p.id} is already overstacked")
-    elif t == "leave-overstack":
-        from grognard.rulesets.greatwar.movement import overstack_leave_cost, remaining
 
-        p = g.state.pieces.get(action.get("piece", ""))
-        if p is None or p.side != side or OVERSTACKED not in p.status:
-            raise IllegalAction("OT 8C2", f"{action.get('piece')!r} is not in an overstack")
+
+@implements("OT 8C1")
+def check_corps_assign(g: Game, f: Frame, action: Action) -> None:
+    """OT 8C1: units may be placed in the box of a Corps HQs in their hex at any time (they count
+    as being in its hex)."""
+    side = action["side"]
+    c = _corps(g, action.get("corps"), side, "OT 8C1")
+    p = g.state.pieces.get(action.get("piece", ""))
+    if (
+        p is None
+        or p.side != side
+        or not units.is_unit(p)
+        or special_units.is_corps_hq(p)
+        or special_units.is_army_hq(p)
+    ):
+        raise IllegalAction("OT 8C1", f"{action.get('piece')!r} cannot go into a Corps HQs box")
+    if units.hex_of(g, p) != units.hex_of(g, c) or p.loc.kind != "hex":
+        raise IllegalAction("OT 8C1", f"{p.id} must be on the map in the hex of {c.id}")
+
+
+@implements("OT 8C1")
+def check_corps_remove(g: Game, f: Frame, action: Action) -> None:
+    """OT 8C1: units may be taken out of a Corps HQs box at any time."""
+    p = g.state.pieces.get(action.get("piece", ""))
+    if p is None or p.side != action["side"] or p.loc.kind != "piece":
+        raise IllegalAction("OT 8C1", f"{action.get('piece')!r} is not in a Corps HQs box")
+
+
+@implements("OT 8C2")
+def check_overstack(g: Game, f: Frame, action: Action) -> None:
+    """OT 8C2 (advanced): establishing or joining an overstack needs a friendly Corps HQs in the
+    hex."""
+    _overstacking_in_use(g)
+    side = action["side"]
+    ids = action.get("pieces")
+    if not isinstance(ids, list) or not ids:
+        raise IllegalAction("OT 8C2", "name the units to overstack in 'pieces'")
+    for pid in ids:
+        p = g.state.pieces.get(pid) if isinstance(pid, str) else None
+        if p is None or p.side != side or not units.is_unit(p):
+            raise IllegalAction("OT 8C2", f"{side} has no unit {pid!r}")
         h = units.hex_of(g, p)
-        assert h is not None
-        if stack_problem(g, h, side, extra=[p]) is not None:
-            raise IllegalAction(
-                "OT 8B",
-                f"{p.id} cannot rejoin the normal stack in {g.board.label(h)} without exceeding the"
-                " limit",
-            )
-        if remaining(g, f, p) < overstack_leave_cost(g, p):
-            raise IllegalAction("OT 8C2", f"{p.id} lacks the MPs to leave the overstack")
-    else:
-        raise IllegalAction("OT 4C", f"{t!r} is not allowed here")
+        if h is None or not has_corps_hq(g, h, side):
+            raise IllegalAction("OT 8C2", f"{p.id} is not in a hex with a friendly Corps HQs")
+        if OVERSTACKED in p.status:
+            raise IllegalAction("OT 8C2", f"{p.id} is already overstacked")
 
 
-def apply_corps_action(g: Game, f: Frame, action: Action) -> None:
-    t = action["type"]
-    if t == "corps-assign":
-        g.state.move(action["piece"], Loc.inside(action["corps"]))
-        g.emit("corps", f"{action['piece']} goes into the box of {action['corps']}", rule="OT 8C1")
-    elif t == "corps-remove":
-        p = g.state.pieces[action["piece"]]
-        h = units.hex_of(g, p)
-        assert h is not None
-        g.state.move(p.id, Loc.hex(h))
-        g.emit("corps", f"{p.id} leaves its Corps HQs box", rule="OT 8C1")
-    elif t == "overstack":
-        for pid in action["pieces"]:
-            p = g.state.pieces[pid]
-            p.status.add(OVERSTACKED)
-            p.attrs["overstacked_since"] = _phase_tag(g)
-            g.emit("overstack", f"{pid} joins the overstack", rule="OT 8C2", piece=pid)
-    elif t == "leave-overstack":
-        from grognard.rulesets.greatwar.movement import overstack_leave_cost, record
+@implements("OT 8C2")
+def check_leave_overstack(g: Game, f: Frame, action: Action) -> None:
+    """OT 8C2 (advanced): leaving an overstack costs MPs and must fit the normal stack."""
+    from grognard.rulesets.greatwar.movement import overstack_leave_cost, remaining
 
-        p = g.state.pieces[action["piece"]]
-        cost = overstack_leave_cost(g, p)
-        rec = record(f, p, g)
-        rec["spent"] = Fraction(rec["spent"]) + cost
-        p.status.discard(OVERSTACKED)
-        p.attrs.pop("overstacked_since", None)
-        g.emit("overstack", f"{p.id} leaves the overstack ({cost} MP)", rule="OT 8C2", piece=p.id)
+    _overstacking_in_use(g)
+    side = action["side"]
+    p = g.state.pieces.get(action.get("piece", ""))
+    if p is None or p.side != side or OVERSTACKED not in p.status:
+        raise IllegalAction("OT 8C2", f"{action.get('piece')!r} is not in an overstack")
+    h = units.hex_of(g, p)
+    assert h is not None
+    if stack_problem(g, h, side, extra=[p]) is not None:
+        raise IllegalAction(
+            "OT 8B",
+            f"{p.id} cannot rejoin the normal stack in {g.board.label(h)} without exceeding the"
+            " limit",
+        )
+    if remaining(g, f, p) < overstack_leave_cost(g, p):
+        raise IllegalAction("OT 8C2", f"{p.id} lacks the MPs to leave the overstack")
+
+
+def apply_corps_assign(g: Game, f: Frame, action: Action) -> None:
+    g.state.move(action["piece"], Loc.inside(action["corps"]))
+    g.emit("corps", f"{action['piece']} goes into the box of {action['corps']}", rule="OT 8C1")
+
+
+def apply_corps_remove(g: Game, f: Frame, action: Action) -> None:
+    p = g.state.pieces[action["piece"]]
+    h = units.hex_of(g, p)
+    assert h is not None
+    g.state.move(p.id, Loc.hex(h))
+    g.emit("corps", f"{p.id} leaves its Corps HQs box", rule="OT 8C1")
+
+
+def apply_overstack(g: Game, f: Frame, action: Action) -> None:
+    for pid in action["pieces"]:
+        p = g.state.pieces[pid]
+        p.status.add(OVERSTACKED)
+        p.attrs["overstacked_since"] = _phase_tag(g)
+        g.emit("overstack", f"{pid} joins the overstack", rule="OT 8C2", piece=pid)
+
+
+def apply_leave_overstack(g: Game, f: Frame, action: Action) -> None:
+    from grognard.rulesets.greatwar.movement import overstack_leave_cost, record
+
+    p = g.state.pieces[action["piece"]]
+    cost = overstack_leave_cost(g, p)
+    rec = record(f, p, g)
+    rec["spent"] = Fraction(rec["spent"]) + cost
+    p.status.discard(OVERSTACKED)
+    p.attrs.pop("overstacked_since", None)
+    g.emit("overstack", f"{p.id} leaves the overstack ({cost} MP)", rule="OT 8C2", piece=p.id)

@@ -37,11 +37,12 @@ import numpy as np
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import geography, terrain, units
 from grognard.rulesets.greatwar.charts import load_charts
 from grognard.rulesets.greatwar.mechanics import gw, marker, table_roll
+from grognard.rulesets.greatwar.step import GWStep
 from grognard.rulesets.greatwar.weather import frozen_at, view, weather_at
 
 if TYPE_CHECKING:
@@ -1183,7 +1184,7 @@ def determine_general_supply(g: Game) -> None:
         g.push("special-supply", {"side": side})
 
 
-class SpecialSupply(Step):
+class SpecialSupply(GWStep):
     """OT 11C2b: a player chooses which of his units out of regular supply draw on special sources
     (Res Pts, GSPs, improved fortresses). Skipped when there is nothing to choose.
 
@@ -1259,17 +1260,17 @@ class SpecialSupply(Step):
             return o, [str(x) for x in ids]
         raise IllegalAction("OT 11C2b", why)
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar.sequence import reject_unless
+    @handles.check("draw-supply")
+    def check_draw(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 11C2b: units draw general supply from a special source they may use."""
+        self._option(g, action["side"], action)
 
-        reject_unless(self, g, f, action, ("draw-supply", "done"))
-        if action["type"] == "draw-supply":
-            self._option(g, action["side"], action)
+    @handles.apply("done")
+    def apply_done(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "done":
-            g.finish(f)
-            return
+    @handles.apply("draw-supply")
+    def apply_draw(self, g: Game, f: Frame, action: Action) -> None:
         o, ids = self._option(g, action["side"], action)
         draw_special_supply(g, o, ids)
 

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import calendar, special_units, units
 from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.step import MovementExtension
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -274,12 +275,10 @@ def unload_units_at_end(g: Game, f: Frame) -> None:
                 g.emit("transport", f"{c.id} is set down by {t.id}", rule="OT 14O2", piece=c.id)
 
 
-class TransportExtension:
+class TransportExtension(MovementExtension):
     """The cargo actions of the movement-type steps (``load``, ``unload``)."""
 
-    action_types = ("load", "unload")
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    def extension_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         out: list[Action] = []
         for t in units.on_map_units(g, side):
             if not special_units.is_transport(t) or t.loc.kind != "hex":
@@ -296,15 +295,27 @@ class TransportExtension:
                     out.append(a)
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        why = (
-            load_problem(g, f, action) if action["type"] == "load" else unload_problem(g, f, action)
-        )
+    @handles.check("load")
+    def check_load(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14O2: a unit boards a transport unit in its hex."""
+        why = load_problem(g, f, action)
         if why:
             raise IllegalAction("OT 14O2", why)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        (do_load if action["type"] == "load" else do_unload)(g, f, action)
+    @handles.check("unload")
+    def check_unload(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14O2: a unit leaves its transport unit."""
+        why = unload_problem(g, f, action)
+        if why:
+            raise IllegalAction("OT 14O2", why)
+
+    @handles.apply("load")
+    def apply_load(self, g: Game, f: Frame, action: Action) -> None:
+        do_load(g, f, action)
+
+    @handles.apply("unload")
+    def apply_unload(self, g: Game, f: Frame, action: Action) -> None:
+        do_unload(g, f, action)
 
     def move_problem(self, g: Game, f: Frame, p: Piece) -> str | None:
         if (
@@ -323,7 +334,7 @@ class TransportExtension:
                 return f"{p.id} is aboard {carrier.id} and moves with it (OT 14O2)"
         return None
 
-    def end_phase(self, g: Game, f: Frame) -> None:
+    def on_end_phase(self, g: Game, f: Frame) -> None:
         unload_units_at_end(g, f)
 
 

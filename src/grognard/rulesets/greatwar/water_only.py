@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import nations, units
 from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.step import GWStep, MovementExtension
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -350,12 +351,10 @@ def overrun_problem(g: Game, f: Frame, action: Action) -> tuple[Piece, int, list
     return p, s, defenders
 
 
-class WaterOnlyExtension:
+class WaterOnlyExtension(MovementExtension):
     """Water-only movement and overruns in the movement-type steps."""
 
-    action_types = ("gunboat-move", "gunboat-overrun")
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    def extension_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         out: list[Action] = []
         for p in sorted(
             (
@@ -388,22 +387,29 @@ class WaterOnlyExtension:
                     out.append(o)
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        res = (
-            move_problem(g, f, action)
-            if action["type"] == "gunboat-move"
-            else overrun_problem(g, f, action)
-        )
+    @handles.check("gunboat-move")
+    def check_gunboat_move(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14B2: a water-only unit moves along connected water hexsides."""
+        res = move_problem(g, f, action)
         if isinstance(res, str):
             raise IllegalAction("OT 14B2", res)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("gunboat-overrun")
+    def check_gunboat_overrun(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14B2: a water-only unit overruns a hexside."""
+        res = overrun_problem(g, f, action)
+        if isinstance(res, str):
+            raise IllegalAction("OT 14B2", res)
+
+    @handles.apply("gunboat-move")
+    def apply_gunboat_move(self, g: Game, f: Frame, action: Action) -> None:
+        p, path = move_problem(g, f, action)  # type: ignore[misc]
+        do_move(g, f, p, path)
+
+    @handles.apply("gunboat-overrun")
+    def apply_gunboat_overrun(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.greatwar import overrun
 
-        if action["type"] == "gunboat-move":
-            p, path = move_problem(g, f, action)  # type: ignore[misc]
-            do_move(g, f, p, path)
-            return
         p, s, defenders = overrun_problem(g, f, action)  # type: ignore[misc]
         before = side_of(g, p)
         for q in defenders:
@@ -456,7 +462,7 @@ def phase_start(g: Game, phase: str) -> None:
 
 
 @implements("OT 14B2")
-class GunboatRetreat(Step):
+class GunboatRetreat(GWStep):
     """OT 14B2: a water-only unit turned back at the start of a phase retreats to a connected water
     hexside chosen by its owner."""
 
@@ -473,13 +479,19 @@ class GunboatRetreat(Step):
             for t in f.params["options"]
         ]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action.get("type") != "retreat" or action.get("to") not in f.params["options"]:
-            raise IllegalAction(
-                "OT 14B2", f"retreat {f.params['piece']} to one of {', '.join(f.params['options'])}"
-            )
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction(
+            "OT 14B2", f"retreat {f.params['piece']} to one of {', '.join(f.params['options'])}"
+        )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("retreat")
+    def check_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 14B2: to one of the connected water hexsides offered."""
+        if action.get("to") not in f.params["options"]:
+            self.refuse(g, f, action)
+
+    @handles.apply("retreat")
+    def apply_retreat(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[f.params["piece"]]
         s = side_from_label(g, action["to"])
         assert s is not None

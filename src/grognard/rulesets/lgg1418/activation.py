@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import campaign, fog, hooks, mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
@@ -38,6 +38,7 @@ from grognard.rulesets.lgg1418.reinforcement import (
     eliminate,
 )
 from grognard.rulesets.lgg1418.stacking import Problem, hex_problems, rearward_hexes
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -179,7 +180,7 @@ def main_army_required(g: Game, side: str, front: str | None) -> str | None:
 
 
 @implements("LGG 3-C", "LGG 5-F", "LGG 11.3", "LGG [11.4-X]")
-class ChooseActivation(Step):
+class ChooseActivation(hooks.ActivationChoiceActions):
     """LGG 3-C / 5-F / 11.3 / [11.4-X]: the active side picks its next activation or ends its turn.
 
     The main army goes first (5-F); two to four armies may try a coordination test (11.3); in
@@ -197,15 +198,22 @@ class ChooseActivation(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("activate")
+    def activate_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        front, restrict = f.params.get("front"), f.params.get("restrict")
+        main = main_army_required(g, side, front)
+        return [
+            {"type": "activate", "side": side, "army": a}
+            for a in activatable(g, side, front, restrict)
+            if not main or a == main
+        ]
+
+    @handles.options("coordinate")
+    def coordinate_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         front, restrict = f.params.get("front"), f.params.get("restrict")
         armies = activatable(g, side, front, restrict)
         main = main_army_required(g, side, front)
         out: list[Action] = []
-        for a in armies:
-            if main and a != main:
-                continue
-            out.append({"type": "activate", "side": side, "army": a})
         if restrict is None and len(armies) >= 2:
             for k in (2, 3, 4):
                 if k > len(armies) or (k > 2 and len(armies) > 6):
@@ -213,17 +221,18 @@ class ChooseActivation(Step):
                 for combo in combinations(armies, k):
                     if main and main not in combo:
                         continue
-                    act = {"type": "coordinate", "side": side, "armies": list(combo)}
                     try:
                         movement.check_coordination(g, side, list(combo))
                     except IllegalAction:
                         continue
-                    out.append(act)
-        for ext in hooks.STEP_ACTIONS["choose-activation"]:
-            out.extend(ext.actions(g, f, side))
-        if self._end_problem(g, f, side) is None:
-            out.append({"type": "end-turn", "side": side})
+                    out.append({"type": "coordinate", "side": side, "armies": list(combo)})
         return out
+
+    @handles.options("end-turn")
+    def end_turn_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        if self._end_problem(g, f, side) is None:
+            return [{"type": "end-turn", "side": side}]
+        return []
 
     def _end_problem(self, g: Game, f: Frame, side: str) -> str | None:
         pending = campaign.unmet_attack_obligations(g, side, f.params.get("front"))
@@ -231,30 +240,29 @@ class ChooseActivation(Step):
             return f"in August 1914 the war plan obliges {', '.join(pending)} to attack"
         return None
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        side = action["side"]
+    @handles.check("end-turn")
+    def check_end_turn(self, g: Game, f: Frame, action: Action) -> None:
+        why = self._end_problem(g, f, action["side"])
+        if why:
+            raise IllegalAction("LGG [11.4-X]", why)
+
+    @handles.check("activate")
+    def check_activate(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_armies(g, f, action, [action["army"]])
+
+    @handles.check("coordinate")
+    def check_coordinate(self, g: Game, f: Frame, action: Action) -> None:
+        armies = list(action["armies"])
+        self.check_armies(g, f, action, armies)
+        if f.params.get("restrict") is not None:
+            raise IllegalAction("LGG 3-B", "the pre-turn armies activate one by one")
+        movement.check_coordination(g, action["side"], armies)
+
+    def check_armies(self, g: Game, f: Frame, action: Action, armies: list[str]) -> None:
+        """LGG 3-C / 5-F: the armies an action activates may be activated now, the main army
+        among them when it is due."""
         front, restrict = f.params.get("front"), f.params.get("restrict")
-        t = action.get("type")
-        if t == "end-turn":
-            why = self._end_problem(g, f, side)
-            if why:
-                raise IllegalAction("LGG [11.4-X]", why)
-            return
-        ext = hooks.step_extension(self.name, t)
-        if ext is not None:
-            ext.check(g, f, action)
-            armies = ext.armies(g, f, action)
-            if not armies:
-                return
-        else:
-            armies = [action.get("army")] if t == "activate" else action.get("armies")
-        if (
-            (t not in ("activate", "coordinate") and ext is None)
-            or not isinstance(armies, list)
-            or not all(isinstance(a, str) for a in armies)
-        ):
-            raise IllegalAction(self.rule, "activate an army, coordinate armies, or end the turn")
-        ok = activatable(g, side, front, restrict)
+        ok = activatable(g, action["side"], front, restrict)
         for a in armies:
             if a not in ok:
                 raise IllegalAction(
@@ -262,47 +270,47 @@ class ChooseActivation(Step):
                     f"army {a} cannot be activated now (not yours, not on this front, "
                     "not in play or already activated this turn)",
                 )
-        main = main_army_required(g, side, front)
+        main = main_army_required(g, action["side"], front)
         if main and main not in armies:
             raise IllegalAction(
                 "LGG 5-F", f"the main army ({main}) must be the first activated on this front"
             )
-        if t == "coordinate":
-            if restrict is not None:
-                raise IllegalAction("LGG 3-B", "the pre-turn armies activate one by one")
-            movement.check_coordination(g, side, armies)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("end-turn")
+    def apply_end_turn(self, g: Game, f: Frame, action: Action) -> None:
         side, front = action["side"], f.params.get("front")
         st = open_side_turn(g, side, front)
-        ext = hooks.step_extension(self.name, action["type"])
-        if ext is not None:
-            chosen = ext.apply(g, f, action)
-            g.finish(f)
-            if chosen:
-                self._start(
-                    g, side, front, list(chosen["armies"]), st, dict(chosen.get("extra", {}))
-                )
-            return
-        if action["type"] == "end-turn":
-            st["ended"] = True
-            M.touch(g)
-            g.emit(
-                "end-turn",
-                f"{side} ends its military turn" + (f" on the {front} front" if front else ""),
-                rule="LGG 3-C",
-            )
-            g.finish(f)
-            return
-        if action["type"] == "activate":
-            armies = [action["army"]]
-        else:
-            armies = list(action["armies"])
-            if not movement.coordination_roll(g, side, armies):
-                g.finish(f)
-                return
+        st["ended"] = True
+        M.touch(g)
+        g.emit(
+            "end-turn",
+            f"{side} ends its military turn" + (f" on the {front} front" if front else ""),
+            rule="LGG 3-C",
+        )
         g.finish(f)
-        self._start(g, side, front, armies, st, {})
+
+    @handles.apply("activate")
+    def apply_activate(self, g: Game, f: Frame, action: Action) -> None:
+        self.activation_chosen(g, f, action, [action["army"]], {})
+
+    @handles.apply("coordinate")
+    def apply_coordinate(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        open_side_turn(g, side, f.params.get("front"))
+        armies = list(action["armies"])
+        if not movement.coordination_roll(g, side, armies):
+            g.finish(f)
+            return
+        self.activation_chosen(g, f, action, armies, {})
+
+    def activation_chosen(
+        self, g: Game, f: Frame, action: Action, armies: list[str], extra: dict[str, Any]
+    ) -> None:
+        side, front = action["side"], f.params.get("front")
+        st = open_side_turn(g, side, front)
+        g.finish(f)
+        if armies:
+            self._start(g, side, front, armies, st, extra)
 
     def _start(
         self,
@@ -516,7 +524,7 @@ def movement_candidates(g: Game, army: str) -> list[Piece]:
 
 # ====================================================================== movement step
 @implements("LGG [11.1-A]", "LGG 11.1-C", "LGG 11.4-A", "LGG 4-B", "LGG 5-D", "LGG 8-A")
-class ActivationMovement(Step):
+class ActivationMovement(fog.BoxActions):
     """LGG [11.1-A] / 11.1-C / 11.4 / 4-B / 5-D / 8-A: the activated units move.
 
     Actions: ``move`` (units on one hex into an adjacent hex, ``mode`` normal or admin),
@@ -603,61 +611,68 @@ class ActivationMovement(Step):
         return out
 
     # ---------------------------------------------------------------- checking
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("end-movement")
+    def check_end_movement(self, g: Game, f: Frame, action: Action) -> None:
         act = self._act(g)
-        t = action.get("type")
-        if t == "end-movement":
-            why = campaign.attack_obligation_problem(g, act)
-            if why:
-                raise IllegalAction("LGG [11.4-X]", why)
-            for chk in hooks.END_MOVEMENT_CHECKS:
-                problem = chk(g, act)
-                if problem:
-                    raise IllegalAction(*problem)
-            return
-        if t in ("move", "rail"):
-            units, j = self._units_and_target(g, act, action)
-            if t == "move":
-                mode = action.get("mode", "normal")
-                if mode not in ("normal", "admin"):
-                    raise IllegalAction("LGG 11.2", "mode is normal or admin")
-                movement.check_move(g, act, units, j, str(mode))
-            else:
-                movement.check_rail(g, act, units, j)
-            return
-        if t == "convert":
-            p = self._own_mover(g, act, action.get("unit"))
-            hexes = action.get("hexes")
-            if not isinstance(hexes, list) or not all(
-                isinstance(h, str) and g.board.has_label(h) for h in hexes
-            ):
-                raise IllegalAction("LGG 11.4-D", "name the rail hexes to convert by their labels")
-            movement.check_convert(g, act, p, [g.board.idx(h) for h in hexes])
-            return
-        if t == "deploy-reserve":
-            p = g.state.pieces.get(str(action.get("unit", "")))
-            c = M.carrier(g, p) if p else None
-            if (
-                p is None
-                or p.side != action["side"]
-                or c is None
-                or c.type != "hq"
-                or not M.in_reserve(p)
-                or str(c.attrs.get("army")) not in act["armies"]
-                or not M.on_map(g, c)
-            ):
-                raise IllegalAction(
-                    "LGG 16-B",
-                    "only a reserve unit of an activated HQ may be deployed into its hex",
-                )
-            return
-        if t in fog.BOX_ACTIONS:
-            fog.check_box_action(g, action, set(act["armies"]))
-            return
-        if t == "convert-pr":
-            check_conversion(g, action)
-            return
-        raise IllegalAction(self.rule, f"{t!r} is not a movement action")
+        why = campaign.attack_obligation_problem(g, act)
+        if why:
+            raise IllegalAction("LGG [11.4-X]", why)
+        for chk in hooks.END_MOVEMENT_CHECKS:
+            problem = chk(g, act)
+            if problem:
+                raise IllegalAction(*problem)
+
+    @handles.check("move")
+    def check_move(self, g: Game, f: Frame, action: Action) -> None:
+        act = self._act(g)
+        units, j = self._units_and_target(g, act, action)
+        mode = action.get("mode", "normal")
+        if mode not in ("normal", "admin"):
+            raise IllegalAction("LGG 11.2", "mode is normal or admin")
+        movement.check_move(g, act, units, j, str(mode))
+
+    @handles.check("rail")
+    def check_rail(self, g: Game, f: Frame, action: Action) -> None:
+        act = self._act(g)
+        units, j = self._units_and_target(g, act, action)
+        movement.check_rail(g, act, units, j)
+
+    @handles.check("convert")
+    def check_convert(self, g: Game, f: Frame, action: Action) -> None:
+        act = self._act(g)
+        p = self._own_mover(g, act, action.get("unit"))
+        hexes = action.get("hexes")
+        if not isinstance(hexes, list) or not all(
+            isinstance(h, str) and g.board.has_label(h) for h in hexes
+        ):
+            raise IllegalAction("LGG 11.4-D", "name the rail hexes to convert by their labels")
+        movement.check_convert(g, act, p, [g.board.idx(h) for h in hexes])
+
+    @handles.check("deploy-reserve")
+    def check_deploy_reserve(self, g: Game, f: Frame, action: Action) -> None:
+        act = self._act(g)
+        p = g.state.pieces.get(str(action.get("unit", "")))
+        c = M.carrier(g, p) if p else None
+        if (
+            p is None
+            or p.side != action["side"]
+            or c is None
+            or c.type != "hq"
+            or not M.in_reserve(p)
+            or str(c.attrs.get("army")) not in act["armies"]
+            or not M.on_map(g, c)
+        ):
+            raise IllegalAction(
+                "LGG 16-B",
+                "only a reserve unit of an activated HQ may be deployed into its hex",
+            )
+
+    def box_armies(self, g: Game, f: Frame) -> set[str] | None:
+        return set(self._act(g)["armies"])
+
+    @handles.check("convert-pr")
+    def check_convert_pr(self, g: Game, f: Frame, action: Action) -> None:
+        check_conversion(g, action)
 
     def _own_mover(self, g: Game, act: dict[str, Any], uid: Any) -> Piece:
         p = g.state.pieces.get(str(uid))
@@ -686,134 +701,142 @@ class ActivationMovement(Step):
         return units, g.board.idx(to)
 
     # ---------------------------------------------------------------- applying
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("end-movement")
+    def apply_end_movement(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        g.finish(f)
+        if placement_problems(g, side):
+            g.push("end-of-movement", {"side": side})
+
+    @handles.apply("move")
+    def apply_move(self, g: Game, f: Frame, action: Action) -> None:
         act = self._act(g)
         side = action["side"]
-        t = action["type"]
-        if t == "end-movement":
-            g.finish(f)
-            if placement_problems(g, side):
-                g.push("end-of-movement", {"side": side})
+        units, j = self._units_and_target(g, act, action)
+        i = int(units[0].loc.ref)
+        mode = str(action.get("mode", "normal"))
+        info = movement.check_move(g, act, units, j, mode)
+        refusal = movement.hidden_refusal(g, act, units, j, mode)
+        if refusal is not None:
+            self._refuse(g, side, i, j, refusal)
             return
-        if t == "move":
-            units, j = self._units_and_target(g, act, action)
-            i = int(units[0].loc.ref)
-            mode = str(action.get("mode", "normal"))
-            info = movement.check_move(g, act, units, j, mode)
-            refusal = movement.hidden_refusal(g, act, units, j, mode)
-            if refusal is not None:
-                self._refuse(g, side, i, j, refusal)
-                return
-            members = movement.apply_move(g, act, units, j, mode, info)
-            fog.emit_private(
+        members = movement.apply_move(g, act, units, j, mode, info)
+        fog.emit_private(
+            g,
+            side,
+            "move",
+            f"{', '.join(p.id for p in members)} move from {g.board.label(i)} to "
+            f"{g.board.label(j)} ({mode}, {info.cost} MP)",
+            f"a {side} stack moves from {g.board.label(i)} to {g.board.label(j)}",
+            rule="LGG 11.1-B",
+        )
+        self._interception_hook(g, act, i, j, members, info.engage)
+
+    @handles.apply("rail")
+    def apply_rail(self, g: Game, f: Frame, action: Action) -> None:
+        act = self._act(g)
+        side = action["side"]
+        units, j = self._units_and_target(g, act, action)
+        i = int(units[0].loc.ref)
+        path, costs, use = movement.check_rail(g, act, units, j)
+        from grognard.rulesets.lgg1418 import knowledge
+        from grognard.rulesets.lgg1418.supply import is_supplied
+
+        cut = [
+            q.id
+            for q in movement.group_members(g, units)
+            if q.type != "decoy" and not is_supplied(g, q)
+        ]
+        # 4-A: accepted from what the mover knew; an enemy marker on the supply line holds units
+        if cut:
+            knowledge.remember_cut(g, side, cut, "supply")
+            knowledge.refuse_on_hidden_fact(
                 g,
                 side,
-                "move",
-                f"{', '.join(p.id for p in members)} move from {g.board.label(i)} to "
-                f"{g.board.label(j)} ({mode}, {info.cost} MP)",
-                f"a {side} stack moves from {g.board.label(i)} to {g.board.label(j)}",
-                rule="LGG 11.1-B",
+                f"{', '.join(cut)} cannot take the train at {g.board.label(i)}: out of supply"
+                " (an enemy marker on the supply line holds units)",
+                f"a {side} stack finds its supply line cut",
+                "LGG 11.4-A",
             )
-            self._interception_hook(g, act, i, j, members, info.engage)
             return
-        if t == "rail":
-            units, j = self._units_and_target(g, act, action)
-            i = int(units[0].loc.ref)
-            path, costs, use = movement.check_rail(g, act, units, j)
+        blocking = M.enemy_blocking_hexes(g, side)
+        held = [g.board.label(h) for h in path if h in blocking]
+        if held:  # 4-A: the route was planned across markers; one of them holds units
+            for lab in held:
+                knowledge.remember(g, side, lab, units=True)
+            knowledge.refuse_on_hidden_fact(
+                g,
+                side,
+                f"the train from {g.board.label(i)} to {g.board.label(j)} cannot pass: enemy"
+                f" units hold {', '.join(held)} on the line",
+                f"a {side} train is stopped on the line near {held[0]}",
+                "LGG 11.4-A",
+            )
+            return
+        movement.apply_rail(g, act, units, j, costs, use)
+        fog.emit_private(
+            g,
+            side,
+            "rail",
+            f"{', '.join(u.id for u in units)} travel by rail from {g.board.label(i)} "
+            f"to {g.board.label(j)}",
+            f"a {side} stack travels by rail from {g.board.label(i)} to {g.board.label(j)}",
+            rule="LGG 11.4-A",
+        )
+
+    @handles.apply("convert")
+    def apply_convert(self, g: Game, f: Frame, action: Action) -> None:
+        act = self._act(g)
+        side = action["side"]
+        p = g.state.pieces[action["unit"]]
+        hexes = [g.board.idx(h) for h in action["hexes"]]
+        cost = movement.check_convert(g, act, p, hexes)
+        held = movement.conversion_held_line(g, side, hexes)
+        if held:  # 4-A: the line back to the network was read across markers; one holds units
             from grognard.rulesets.lgg1418 import knowledge
-            from grognard.rulesets.lgg1418.supply import is_supplied
 
-            cut = [
-                q.id
-                for q in movement.group_members(g, units)
-                if q.type != "decoy" and not is_supplied(g, q)
-            ]
-            # 4-A: accepted from what the mover knew; an enemy marker on the supply line holds units
-            if cut:
-                knowledge.remember_cut(g, side, cut, "supply")
-                knowledge.refuse_on_hidden_fact(
-                    g,
-                    side,
-                    f"{', '.join(cut)} cannot take the train at {g.board.label(i)}: out of supply"
-                    " (an enemy marker on the supply line holds units)",
-                    f"a {side} stack finds its supply line cut",
-                    "LGG 11.4-A",
-                )
-                return
-            blocking = M.enemy_blocking_hexes(g, side)
-            held = [g.board.label(h) for h in path if h in blocking]
-            if held:  # 4-A: the route was planned across markers; one of them holds units
-                for lab in held:
-                    knowledge.remember(g, side, lab, units=True)
-                knowledge.refuse_on_hidden_fact(
-                    g,
-                    side,
-                    f"the train from {g.board.label(i)} to {g.board.label(j)} cannot pass: enemy"
-                    f" units hold {', '.join(held)} on the line",
-                    f"a {side} train is stopped on the line near {held[0]}",
-                    "LGG 11.4-A",
-                )
-                return
-            movement.apply_rail(g, act, units, j, costs, use)
-            fog.emit_private(
+            for lab in held:
+                knowledge.remember(g, side, lab, units=True)
+            knowledge.refuse_on_hidden_fact(
                 g,
                 side,
-                "rail",
-                f"{', '.join(u.id for u in units)} travel by rail from {g.board.label(i)} "
-                f"to {g.board.label(j)}",
-                f"a {side} stack travels by rail from {g.board.label(i)} to {g.board.label(j)}",
-                rule="LGG 11.4-A",
+                f"the railway at {action['hexes'][0]} cannot be converted: enemy units hold "
+                f"{', '.join(held)} on the line back to your network",
+                f"{side} finds a railway line held near {held[0]}",
+                "LGG 11.4-D",
             )
             return
-        if t == "convert":
-            p = g.state.pieces[action["unit"]]
-            hexes = [g.board.idx(h) for h in action["hexes"]]
-            cost = movement.check_convert(g, act, p, hexes)
-            held = movement.conversion_held_line(g, side, hexes)
-            if held:  # 4-A: the line back to the network was read across markers; one holds units
-                from grognard.rulesets.lgg1418 import knowledge
+        movement.apply_convert(g, act, p, hexes, cost)
+        g.emit(
+            "rail-conversion",
+            f"{side} converts the railway at {', '.join(action['hexes'])}",
+            rule="LGG 11.4-D",
+            hexes=action["hexes"],
+        )
 
-                for lab in held:
-                    knowledge.remember(g, side, lab, units=True)
-                knowledge.refuse_on_hidden_fact(
-                    g,
-                    side,
-                    f"the railway at {action['hexes'][0]} cannot be converted: enemy units hold "
-                    f"{', '.join(held)} on the line back to your network",
-                    f"{side} finds a railway line held near {held[0]}",
-                    "LGG 11.4-D",
-                )
-                return
-            movement.apply_convert(g, act, p, hexes, cost)
-            g.emit(
-                "rail-conversion",
-                f"{side} converts the railway at {', '.join(action['hexes'])}",
-                rule="LGG 11.4-D",
-                hexes=action["hexes"],
-            )
-            return
-        if t == "deploy-reserve":
-            p = g.state.pieces[action["unit"]]
-            c = M.carrier(g, p)
-            assert c is not None
-            M.set_status(g, p, M.RESERVE, False)
-            M.move_piece(g, p, Loc.hex(int(g.state.where(c.id).ref)))
-            M.set_attr(g, p, "mv_act", act["serial"])
-            M.set_attr(g, p, "mv_stop", True)
-            fog.emit_private(
-                g,
-                side,
-                "deploy",
-                f"{p.id} deployed from the reserve of {c.id}",
-                None,
-                rule="LGG 16-B",
-            )
-            return
-        if t in fog.BOX_ACTIONS:
-            fog.apply_box_action(g, action)
-            return
-        if t == "convert-pr":
-            apply_conversion(g, g.state.pieces[action["unit"]], action["how"])
+    @handles.apply("deploy-reserve")
+    def apply_deploy_reserve(self, g: Game, f: Frame, action: Action) -> None:
+        act = self._act(g)
+        side = action["side"]
+        p = g.state.pieces[action["unit"]]
+        c = M.carrier(g, p)
+        assert c is not None
+        M.set_status(g, p, M.RESERVE, False)
+        M.move_piece(g, p, Loc.hex(int(g.state.where(c.id).ref)))
+        M.set_attr(g, p, "mv_act", act["serial"])
+        M.set_attr(g, p, "mv_stop", True)
+        fog.emit_private(
+            g,
+            side,
+            "deploy",
+            f"{p.id} deployed from the reserve of {c.id}",
+            None,
+            rule="LGG 16-B",
+        )
+
+    @handles.apply("convert-pr")
+    def apply_convert_pr(self, g: Game, f: Frame, action: Action) -> None:
+        apply_conversion(g, g.state.pieces[action["unit"]], action["how"])
 
     @implements("LGG 4-A", "LGG 8-B", "LGG 11.2")
     def _refuse(self, g: Game, side: str, i: int, j: int, refusal: dict[str, Any]) -> None:
@@ -886,7 +909,7 @@ def _all_hex_problems(g: Game, side: str) -> list[Problem]:
 
 
 @implements("LGG 10-D", "LGG 11.1-E")
-class EndOfMovement(Step):
+class EndOfMovement(LggStep):
     """LGG 10-D / 11.1-E: at the end of movement every excess unit moves to an adjacent hex toward
     the rear or is eliminated, until every hex is legal."""
 
@@ -900,60 +923,79 @@ class EndOfMovement(Step):
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        out: list[Action] = []
+    def _excess_units(self, g: Game, side: str) -> list[tuple[str, Problem]]:
+        """Each unit in excess once, with the first breach it is part of."""
+        out: list[tuple[str, Problem]] = []
         seen: set[str] = set()
         for prob in placement_problems(g, side):
             for uid in prob.movable:
-                if uid in seen:
-                    continue
-                seen.add(uid)
-                p = g.state.pieces[uid]
-                for j in rearward_hexes(g, side, prob.hex, p):
-                    out.append(
-                        {"type": "displace", "side": side, "unit": uid, "to": g.board.label(j)}
-                    )
-                out.append({"type": "eliminate", "side": side, "unit": uid})
+                if uid not in seen:
+                    seen.add(uid)
+                    out.append((uid, prob))
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        side = action["side"]
+    @handles.options("displace")
+    def displace_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [
+            {"type": "displace", "side": side, "unit": uid, "to": g.board.label(j)}
+            for uid, prob in self._excess_units(g, side)
+            for j in rearward_hexes(g, side, prob.hex, g.state.pieces[uid])
+        ]
+
+    @handles.options("eliminate")
+    def eliminate_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [
+            {"type": "eliminate", "side": side, "unit": uid}
+            for uid, _ in self._excess_units(g, side)
+        ]
+
+    def _excess(self, g: Game, action: Action) -> list[Problem]:
         uid = action.get("unit")
-        probs = [p for p in placement_problems(g, side) if uid in p.movable]
+        probs = [p for p in placement_problems(g, action["side"]) if uid in p.movable]
         if not probs:
             raise IllegalAction(
                 "LGG 10-D", f"{uid!r} is not a unit in excess at the end of movement"
             )
-        if action.get("type") == "eliminate":
-            return
-        if action.get("type") != "displace":
-            raise IllegalAction(
-                "LGG 10-D", "an excess unit is displaced toward the rear or eliminated"
-            )
+        return probs
+
+    @handles.check("eliminate")
+    def check_eliminate(self, g: Game, f: Frame, action: Action) -> None:
+        self._excess(g, action)
+
+    @handles.check("displace")
+    def check_displace(self, g: Game, f: Frame, action: Action) -> None:
+        probs = self._excess(g, action)
         to = str(action.get("to", ""))
-        p = g.state.pieces[str(uid)]
+        p = g.state.pieces[str(action["unit"])]
         if not g.board.has_label(to) or g.board.idx(to) not in rearward_hexes(
-            g, side, probs[0].hex, p
+            g, action["side"], probs[0].hex, p
         ):
             raise IllegalAction(
                 "LGG 10-D", "an excess unit moves to an adjacent hex toward the rear"
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("eliminate")
+    def apply_eliminate(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[action["unit"]]
-        if action["type"] == "eliminate":
-            eliminate(g, p, "excess at the end of movement", "LGG 10-D")
-        else:
-            M.move_piece(g, p, Loc.hex(g.board.idx(action["to"])))
-            mapdata.set_control(g, g.board.idx(action["to"]), p.side)
-            fog.emit_private(
-                g,
-                p.side,
-                "displace",
-                f"{p.id} moves back to {action['to']} (stacking)",
-                None,
-                rule="LGG 10-D",
-            )
+        eliminate(g, p, "excess at the end of movement", "LGG 10-D")
+        self._done(g, f, action)
+
+    @handles.apply("displace")
+    def apply_displace(self, g: Game, f: Frame, action: Action) -> None:
+        p = g.state.pieces[action["unit"]]
+        M.move_piece(g, p, Loc.hex(g.board.idx(action["to"])))
+        mapdata.set_control(g, g.board.idx(action["to"]), p.side)
+        fog.emit_private(
+            g,
+            p.side,
+            "displace",
+            f"{p.id} moves back to {action['to']} (stacking)",
+            None,
+            rule="LGG 10-D",
+        )
+        self._done(g, f, action)
+
+    def _done(self, g: Game, f: Frame, action: Action) -> None:
         if not placement_problems(g, action["side"]):
             g.finish(f)
 

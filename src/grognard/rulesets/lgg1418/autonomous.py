@@ -29,12 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import fog, hooks
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import attach, command_army, why_not_attach
 from grognard.rulesets.lgg1418.fronts import fronts_of
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -202,7 +203,7 @@ def release_garrison(g: Game, p: Piece) -> None:
 
 
 @implements("LGG 21", "LGG 23-B")
-class AutonomousAssignment(Step):
+class AutonomousAssignment(LggStep):
     """LGG 21 / 23-B: after their movement autonomous units may be assigned to an army; garrisons
     may be integrated or leave when 23-B allows it.
 
@@ -240,19 +241,25 @@ class AutonomousAssignment(Step):
         out.append({"type": "end-assignment", "side": side})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        t = action.get("type")
-        if t == "end-assignment":
-            return
+    @handles.check("end-assignment")
+    def check_end(self, g: Game, f: Frame, action: Action) -> None:
+        return
+
+    def _own(self, g: Game, action: Action) -> Piece:
         p = g.state.pieces.get(str(action.get("unit")))
         if p is None or p.side != action["side"]:
             raise IllegalAction("LGG 21", f"you have no unit {action.get('unit')!r}")
-        if t == "release-garrison":
-            if garrison_may_leave(g, p) != "leave":
-                raise IllegalAction("LGG 23-B", f"{p.id} may not leave its fortress")
-            return
-        if t != "assign":
-            raise IllegalAction(self.rule, "assign a unit to an army, release a garrison, or end")
+        return p
+
+    @handles.check("release-garrison")
+    def check_release(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._own(g, action)
+        if garrison_may_leave(g, p) != "leave":
+            raise IllegalAction("LGG 23-B", f"{p.id} may not leave its fortress")
+
+    @handles.check("assign")
+    def check_assign(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._own(g, action)
         army = str(action.get("army"))
         if M.is_garrison(p):
             if garrison_may_leave(g, p) != "integrate" or army not in _garrison_armies(g, p):
@@ -265,22 +272,31 @@ class AutonomousAssignment(Step):
             )
             raise IllegalAction("LGG 21", why)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        side = action["side"]
-        if action["type"] == "end-assignment":
-            g.finish(f)
-            return
+    @handles.apply("end-assignment")
+    def apply_end(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    def _release(self, g: Game, action: Action) -> Piece:
         p = g.state.pieces[action["unit"]]
         if M.is_garrison(p):
             release_garrison(g, p)
             fog.emit_private(
-                g, side, "garrison", f"{p.id} leaves its fortress", None, rule="LGG 23-B"
+                g, action["side"], "garrison", f"{p.id} leaves its fortress", None, rule="LGG 23-B"
             )
-        if action["type"] == "assign":
-            attach(g, p, str(action["army"]))
-            fog.emit_private(
-                g, side, "attach", f"{p.id} assigned to army {action['army']}", None, rule="LGG 21"
-            )
+        return p
+
+    @handles.apply("release-garrison")
+    def apply_release(self, g: Game, f: Frame, action: Action) -> None:
+        self._release(g, action)
+
+    @handles.apply("assign")
+    def apply_assign(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        p = self._release(g, action)
+        attach(g, p, str(action["army"]))
+        fog.emit_private(
+            g, side, "attach", f"{p.id} assigned to army {action['army']}", None, rule="LGG 21"
+        )
 
 
 @implements("LGG 21")

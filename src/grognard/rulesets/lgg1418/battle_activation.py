@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc
 from grognard.rulesets.lgg1418 import battle, battle_retreat, counteroffensive, hooks, movement
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.activation import battle_hexes
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
 from grognard.rulesets.lgg1418.counters import command_army
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -197,7 +198,7 @@ def overflow_moves(g: Game, rec: dict[str, Any]) -> list[Action]:
 
 
 @implements("LGG 16.7-F")
-class Overflow(Step):
+class Overflow(LggStep):
     """LGG 16.7-F: after a short, low-intensity victory the army may move one more hex and fight
     again at once (a breakthrough may follow that battle)."""
 
@@ -211,16 +212,23 @@ class Overflow(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [rec_of(g, f.params["battle"])["attacker"]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("overflow")
+    def overflow_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         rec = rec_of(g, f.params["battle"])
-        moves = overflow_moves(g, rec) if battle_retreat.overflow_allowed(g, rec) is None else []
-        return [*moves, {"type": "no-overflow", "side": side, "battle": rec["id"]}]
+        return overflow_moves(g, rec) if battle_retreat.overflow_allowed(g, rec) is None else []
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.options("no-overflow")
+    def no_overflow_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "no-overflow", "side": side, "battle": f.params["battle"]}]
+
+    @handles.apply("no-overflow")
+    def apply_no_overflow(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.apply("overflow")
+    def apply_overflow(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
         g.finish(f)
-        if action["type"] == "no-overflow":
-            return
         side = action["side"]
         j = g.board.idx(action["to"])
         serial = rec["activation"]

@@ -17,6 +17,7 @@ Nothing hidden from the acting side is used.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.modifiers import Modifiers
@@ -44,12 +45,13 @@ def _columns(g: Game, tid: str, d12: int) -> dict[str, dict[str, float]]:
 
 
 def preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
-    t = action.get("type")
-    if t == "move":
-        return attack_preview(g, action)
-    if t == "commit" and action.get("kind") == "engage":
-        return engage_preview(g, action)
-    return None
+    """The preview of an action of a type that has one (:data:`PREVIEWS`), else None."""
+    fn = PREVIEWS.get(str(action["type"])) if "type" in action else None
+    return fn(g, action) if fn is not None else None
+
+
+def _commit_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
+    return engage_preview(g, action) if action.get("kind") == "engage" else None
 
 
 def attack_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -205,3 +207,10 @@ def engage_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
             info.update({"distribution_by_column": _columns(g, tid, 0)})
         out["subs"][sub] = info
     return out
+
+
+#: The previews by action type: a move into an enemy hex, the engagement of a battle's corps.
+PREVIEWS: dict[str, Callable[[Game, dict[str, Any]], dict[str, Any] | None]] = {
+    "move": attack_preview,
+    "commit": _commit_preview,
+}

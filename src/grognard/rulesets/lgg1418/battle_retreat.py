@@ -27,13 +27,14 @@ import numpy as np
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import battle, campaign, fog, mapdata, movement, supply
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
 from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.stacking import stacking_limit
+from grognard.rulesets.lgg1418.step import LggStep
 from grognard.search.retreat import retreat_paths
 
 if TYPE_CHECKING:
@@ -473,7 +474,7 @@ def _entry(g: Game, rid: str) -> dict[str, Any]:
 
 
 @implements("LGG 16.7-B", "LGG 16.7-C")
-class RetreatGroup(Step):
+class RetreatGroup(LggStep):
     """LGG 16.7-B / 16.7-C: the owner picks the path of a retreating group (all together or one
     unit at a time); with no legal path the units are eliminated."""
 
@@ -564,36 +565,57 @@ class RetreatGroup(Step):
         M.touch(g)
         g.finish(f)
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    def _this_retreat(self, f: Frame, action: Action) -> None:
         if action.get("retreat") != f.params["retreat"]:
             raise IllegalAction("LGG 16.7-C", "this retreat is another one")
-        if action.get("type") == "retreat":
-            path = action.get("path")
-            if not isinstance(path, list) or not path:
-                raise IllegalAction(
-                    "LGG 16.7-C", "give the retreat path as hex labels, the battle hex first"
-                )
-        super().check(g, f, action)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("retreat")
+    def check_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        self._this_retreat(f, action)
+        path = action.get("path")
+        if not isinstance(path, list) or not path:
+            raise IllegalAction(
+                "LGG 16.7-C", "give the retreat path as hex labels, the battle hex first"
+            )
+        self.check_listed(g, f, action)
+
+    @handles.check("retreat-by-sea", "into-fortress")
+    def check_other_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        self._this_retreat(f, action)
+        self.check_listed(g, f, action)
+
+    @handles.apply("retreat-by-sea")
+    def apply_by_sea(self, g: Game, f: Frame, action: Action) -> None:
         e = _entry(g, f.params["retreat"])
         ids = list(action["units"])
-        if action["type"] == "retreat-by-sea":
-            j = g.board.idx(action["to"])
-            execute(g, e, ids, [g.board.idx(e["hex"]), j], False)
-        elif action["type"] == "into-fortress":
-            from grognard.rulesets.lgg1418.fortress import withdraw_into_fortress
+        j = g.board.idx(action["to"])
+        execute(g, e, ids, [g.board.idx(e["hex"]), j], False)
+        self._after(g, f, e)
 
-            withdraw_into_fortress(g, e["side"], g.board.idx(e["hex"]), ids)
+    @handles.apply("into-fortress")
+    def apply_into_fortress(self, g: Game, f: Frame, action: Action) -> None:
+        from grognard.rulesets.lgg1418.fortress import withdraw_into_fortress
+
+        e = _entry(g, f.params["retreat"])
+        ids = list(action["units"])
+        withdraw_into_fortress(g, e["side"], g.board.idx(e["hex"]), ids)
+        e.setdefault("stayed", []).extend(ids)
+        self._after(g, f, e)
+
+    @handles.apply("retreat")
+    def apply_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        e = _entry(g, f.params["retreat"])
+        ids = list(action["units"])
+        path = [g.board.idx(h) for h in action["path"]]
+        if len(path) == 1:  # no further retreat (only a voluntary one was left)
             e.setdefault("stayed", []).extend(ids)
         else:
-            path = [g.board.idx(h) for h in action["path"]]
-            if len(path) == 1:  # no further retreat (only a voluntary one was left)
-                e.setdefault("stayed", []).extend(ids)
-            else:
-                movers = [piece(g, u) for u in ids if piece(g, u).loc.kind == "hex"]
-                _paths, away = legal_paths(g, e, movers)
-                execute(g, e, ids, path, away)
+            movers = [piece(g, u) for u in ids if piece(g, u).loc.kind == "hex"]
+            _paths, away = legal_paths(g, e, movers)
+            execute(g, e, ids, path, away)
+        self._after(g, f, e)
+
+    def _after(self, g: Game, f: Frame, e: dict[str, Any]) -> None:
         if not self._left(g, e):
             e["done"] = True
             g.finish(f)
@@ -617,7 +639,7 @@ def also_candidates(g: Game, rec: dict[str, Any]) -> list[int]:
 
 
 @implements("LGG 16.7-B")
-class RetreatAlso(Step):
+class RetreatAlso(LggStep):
     """LGG 16.7-B: friendly stacks within 2 hexes of the battle (and the GHQ) may retreat at the
     same
     time, 1 to 3 hexes toward supply."""
@@ -670,11 +692,13 @@ class RetreatAlso(Step):
 
         return M.memo(g, f"retreat-also:{rec['id']}:{','.join(sorted(moved))}", compute)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("done")
+    def apply_done(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.apply("retreat-stack")
+    def apply_retreat_stack(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
-        if action["type"] == "done":
-            g.finish(f)
-            return
         j = g.board.idx(action["from"])
         units = [p.id for p in M.units_at_hex(g, j, action["side"]) if p.loc.kind == "hex"]
         entry = {"battle": rec["id"], "side": action["side"], "hex": action["from"], "units": units}
@@ -780,7 +804,7 @@ def placement_needed(g: Game, rec: dict[str, Any], side: str) -> bool:
 
 
 @implements("LGG 16.7-D", "LGG 16.7-E", "LGG 10-D")
-class BattlePlacement(Step):
+class BattlePlacement(LggStep):
     """LGG 16.7-D / 16.7-E: after the battles each side places its corps of a battle; a stack left
     above the stacking limit must shed corps first - placed, moved to an adjacent hex toward the
     rear, or eliminated (10-D)."""
@@ -825,33 +849,43 @@ class BattlePlacement(Step):
             out.append({"type": "eliminate", "side": side, "battle": rec["id"], "unit": p.id})
         return out
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("done")
+    def apply_done(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.apply("eliminate")
+    def apply_eliminate(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
-        if action["type"] == "done":
-            g.finish(f)
-            return
         p = piece(g, action["unit"])
         side = action["side"]
-        if action["type"] == "eliminate":
-            battle.eliminate_unit(
-                g, None, p.id, "in excess of the stacking limit after the battle", "LGG 10-D"
-            )
-            if not placement_needed(g, rec, side):
-                g.finish(f)
-            return
-        if action["type"] == "displace":
-            M.move_piece(g, p, Loc.hex(g.board.idx(action["to"])))
-            say(
-                g,
-                side,
-                "displace",
-                f"{p.id} moves back to {action['to']} (stacking)",
-                None,
-                rule="LGG 10-D",
-            )
-            if not placement_needed(g, rec, side):
-                g.finish(f)
-            return
+        battle.eliminate_unit(
+            g, None, p.id, "in excess of the stacking limit after the battle", "LGG 10-D"
+        )
+        if not placement_needed(g, rec, side):
+            g.finish(f)
+
+    @handles.apply("displace")
+    def apply_displace(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        p = piece(g, action["unit"])
+        side = action["side"]
+        M.move_piece(g, p, Loc.hex(g.board.idx(action["to"])))
+        say(
+            g,
+            side,
+            "displace",
+            f"{p.id} moves back to {action['to']} (stacking)",
+            None,
+            rule="LGG 10-D",
+        )
+        if not placement_needed(g, rec, side):
+            g.finish(f)
+
+    @handles.apply("place")
+    def apply_place(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        p = piece(g, action["unit"])
+        side = action["side"]
         to = action["to"]
         if to == "start":
             M.move_piece(g, p, Loc.hex(g.board.idx(rec["units"][p.id]["from"])))

@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import artillery, battle, campaign, mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import describe, piece, rec_of, say, units_of
 from grognard.rulesets.lgg1418.counters import army_general, command_army, ghq_value
 from grognard.rulesets.lgg1418.stacking import counts_for_stacking, stacking_limit
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -1974,7 +1975,7 @@ DECISION_RULES = {
     "LGG 16.7-A",
     "LGG 16.1-C",
 )
-class BattleDecision(Step):
+class BattleDecision(LggStep):
     """One side's choice inside a battle (16-C, 16-B, 16-A, 16.6-C, 16.5-A, 16.5-B, 16.7-A,
     16.1-C)."""
 
@@ -2040,153 +2041,234 @@ class BattleDecision(Step):
             return [{"type": "barrage-fire", **base}, {"type": "barrage-stop", **base}]
         return []
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        rule = DECISION_RULES[f.params["kind"]]
+    def _this_battle(self, f: Frame, action: Action) -> None:
         if action.get("battle") != f.params["battle"]:
-            raise IllegalAction(rule, "this decision is about another battle")
-        if f.params["kind"] == "retreat-offer" and action.get("type") in (
-            "retreat",
-            "withdraw-sub",
-        ):
+            raise IllegalAction(
+                DECISION_RULES[f.params["kind"]], "this decision is about another battle"
+            )
+
+    @handles.check(
+        "proceed",
+        "retreat-before-combat",
+        "join",
+        "leave-out",
+        "allocate",
+        "exchange",
+        "keep",
+        "pay-pr",
+        "refuse-pr",
+        "panic-test",
+        "continue",
+        "reinforce",
+        "barrage-fire",
+        "barrage-stop",
+    )
+    def check_decision(self, g: Game, f: Frame, action: Action) -> None:
+        self._this_battle(f, action)
+        self.check_listed(g, f, action)
+
+    @handles.check("retreat", "withdraw-sub")
+    def check_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        """LGG 16.6-C / 16.7-A: a voluntary retreat (or withdrawal from a sub-battle)."""
+        self._this_battle(f, action)
+        if f.params["kind"] == "retreat-offer":
             rec = rec_of(g, f.params["battle"])
             why = may_retreat_voluntarily(g, rec, action["side"])
             if why:
                 raise IllegalAction("LGG 16.6-C" if "obstinacy" in why else "LGG 16.7-A", why)
-        super().check(g, f, action)
+        self.check_listed(g, f, action)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        rec = rec_of(g, f.params["battle"])
-        side = action["side"]
-        t = action["type"]
-        k = f.params["kind"]
-        if k == "defender-setup":
-            st = rec["setup"]
-            if t == "retreat-before-combat":
-                st["rbc"] = "retreat"
-                st["def_done"] = True
-                _public(
-                    g, "battle", f"the cavalry at {rec['hex']} retreats before combat", "LGG 16-C"
-                )
-            elif t == "join":
-                p = piece(g, action["unit"])
-                M.move_piece(g, p, Loc.hex(rec["hex_i"]))
-                _add_unit(g, rec, p)
-                say(
-                    g,
-                    side,
-                    "artillery",
-                    f"{p.id} joins the battle at {rec['hex']}",
-                    f"{describe(g, p)} joins the defence of {rec['hex']}",
-                    rule="LGG 16-B",
-                )
-            else:
-                st["def_done"] = True
-        elif k == "attacker-setup":
-            st = rec["setup"]
-            if t == "leave-out":
-                u = rec["units"][action["unit"]]
-                u["role"] = "idle"
-                say(
-                    g,
-                    side,
-                    "participants",
-                    f"{action['unit']} stays out of the battle (stacking limit)",
-                    "a corps stays out of the battle (stacking limit)",
-                    rule="LGG 16-A",
-                )
-            elif t == "allocate":
-                rec["obstinacy_alloc"] = int(action["rounds"])
-                st["obst_done"] = True
-                _public(
-                    g,
-                    "obstinacy",
-                    f"the attacking general commits an obstinacy of {action['rounds']} to the "
-                    f"battle at {rec['hex']}",
-                    "LGG 16.6-C",
-                )
-            else:
-                st["att_done"] = True
-        elif k == "exchange":
-            it = rec["queue"][0]
-            it["stage"] = "apply"
-            if t == "exchange" and not _exchange_allowed(g, rec, it["unit"], it["sub"], truth=True):
-                from grognard.rulesets.lgg1418 import knowledge
-
-                knowledge.refuse_on_hidden_fact(
-                    g,
-                    side,
-                    f"{it['unit']} may not exchange a loss for a retreat hex: it is isolated or its"
-                    " retreat would leave its supply lines (an enemy marker on them holds units);"
-                    " it keeps the loss",
-                    f"{side} keeps its loss",
-                    "LGG 16.5-A",
-                )
-            elif t == "exchange":
-                it["exchanged"] = True
-                rec["exchanges"].setdefault(it["sub"], {})[str(rec["round"])] = True
-                rec["retreat_extra"] = int(rec.get("retreat_extra", 0)) + 1
-                rec["forced_retreat"] = side
-                _public(
-                    g,
-                    "exchange",
-                    f"{side} exchanges a loss for one more retreat hex (sub-battle {it['sub']})",
-                    "LGG 16.5-A",
-                )
-        elif k == "pay":
-            it = rec["queue"][0]
-            if t == "pay-pr":
-                battle.pay_pr(
-                    g, rec, it["unit"], "LGG 16.5-B", f"combativeness test of {it['unit']}"
-                )
-                it["stage"] = "effect"
-            else:
-                it["stage"] = "refused"
-        elif k == "panic-pick":
-            it = rec["queue"][0]
-            it.setdefault("picked", []).append(action["unit"])
-            it["left"] = int(it["left"]) - 1
-            rest = [
-                u
-                for u in units_of(
-                    rec, side, roles=("front", "rear", "idle"), states=("fit", "disorganized")
-                )
-                if u not in it["picked"]
-            ]
-            if it["left"] <= 0 or not rest:
-                rec["queue"].pop(0)
-                for u in reversed(it["picked"]):
-                    rec["queue"].insert(0, _test_item(u, why="panic", panic=True))
-        elif k == "retreat-offer":
-            if t == "retreat":
-                _end(g, rec, battle.other(rec, side), f"{side} retreats voluntarily")
-            elif t == "withdraw-sub":
-                decide_sub(
-                    g, rec, action["sub"], battle.other(rec, side), f"{side} withdraws from it"
-                )
-                w = battle_decided(rec)
-                if w:
-                    _end(g, rec, w, "sub-battles decided")
-        elif k == "barrage":
-            if t == "barrage-stop":
-                rec.setdefault("barrage_stopped", {})[f.params["sub"]] = True
-                _public(
-                    g,
-                    "barrage",
-                    f"{side} stops its creeping barrage in sub-battle {f.params['sub']}",
-                    "LGG 37-F",
-                )
-        elif k == "allied-retry":
-            c = action["choice"]
-            if c.get("unit"):
-                bring_in(g, rec, side, c["unit"], c["sub"], c["origin"], c.get("rear"))
-            if c.get("tank"):
-                bring_in(g, rec, side, c["tank"], c["tank_sub"], c["tank_origin"])
+    def _done(self, g: Game, f: Frame) -> None:
         M.touch(g)
         g.finish(f)
 
+    # ---- the defender's and the attacker's dispositions (16-C, 16-B, 16-A, 16.6-C)
+    @handles.apply("retreat-before-combat")
+    def apply_retreat_before_combat(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        st = rec["setup"]
+        st["rbc"] = "retreat"
+        st["def_done"] = True
+        _public(g, "battle", f"the cavalry at {rec['hex']} retreats before combat", "LGG 16-C")
+        self._done(g, f)
+
+    @handles.apply("join")
+    def apply_join(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        p = piece(g, action["unit"])
+        M.move_piece(g, p, Loc.hex(rec["hex_i"]))
+        _add_unit(g, rec, p)
+        say(
+            g,
+            action["side"],
+            "artillery",
+            f"{p.id} joins the battle at {rec['hex']}",
+            f"{describe(g, p)} joins the defence of {rec['hex']}",
+            rule="LGG 16-B",
+        )
+        self._done(g, f)
+
+    @handles.apply("proceed")
+    def apply_proceed(self, g: Game, f: Frame, action: Action) -> None:
+        st = rec_of(g, f.params["battle"])["setup"]
+        st["def_done" if f.params["kind"] == "defender-setup" else "att_done"] = True
+        self._done(g, f)
+
+    @handles.apply("leave-out")
+    def apply_leave_out(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        u = rec["units"][action["unit"]]
+        u["role"] = "idle"
+        say(
+            g,
+            action["side"],
+            "participants",
+            f"{action['unit']} stays out of the battle (stacking limit)",
+            "a corps stays out of the battle (stacking limit)",
+            rule="LGG 16-A",
+        )
+        self._done(g, f)
+
+    @handles.apply("allocate")
+    def apply_allocate(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        rec["obstinacy_alloc"] = int(action["rounds"])
+        rec["setup"]["obst_done"] = True
+        _public(
+            g,
+            "obstinacy",
+            f"the attacking general commits an obstinacy of {action['rounds']} to the "
+            f"battle at {rec['hex']}",
+            "LGG 16.6-C",
+        )
+        self._done(g, f)
+
+    # ---- exchange of a loss for a retreat hex (16.5-A)
+    @handles.apply("exchange")
+    def apply_exchange(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        side = action["side"]
+        it = rec["queue"][0]
+        it["stage"] = "apply"
+        if not _exchange_allowed(g, rec, it["unit"], it["sub"], truth=True):
+            from grognard.rulesets.lgg1418 import knowledge
+
+            knowledge.refuse_on_hidden_fact(
+                g,
+                side,
+                f"{it['unit']} may not exchange a loss for a retreat hex: it is isolated or its"
+                " retreat would leave its supply lines (an enemy marker on them holds units);"
+                " it keeps the loss",
+                f"{side} keeps its loss",
+                "LGG 16.5-A",
+            )
+        else:
+            it["exchanged"] = True
+            rec["exchanges"].setdefault(it["sub"], {})[str(rec["round"])] = True
+            rec["retreat_extra"] = int(rec.get("retreat_extra", 0)) + 1
+            rec["forced_retreat"] = side
+            _public(
+                g,
+                "exchange",
+                f"{side} exchanges a loss for one more retreat hex (sub-battle {it['sub']})",
+                "LGG 16.5-A",
+            )
+        self._done(g, f)
+
+    @handles.apply("keep")
+    def apply_keep(self, g: Game, f: Frame, action: Action) -> None:
+        rec_of(g, f.params["battle"])["queue"][0]["stage"] = "apply"
+        self._done(g, f)
+
+    # ---- paying for a combativeness test (16.5-B)
+    @handles.apply("pay-pr")
+    def apply_pay_pr(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        it = rec["queue"][0]
+        battle.pay_pr(g, rec, it["unit"], "LGG 16.5-B", f"combativeness test of {it['unit']}")
+        it["stage"] = "effect"
+        self._done(g, f)
+
+    @handles.apply("refuse-pr")
+    def apply_refuse_pr(self, g: Game, f: Frame, action: Action) -> None:
+        rec_of(g, f.params["battle"])["queue"][0]["stage"] = "refused"
+        self._done(g, f)
+
+    # ---- corps tested after a panic (16.5-B)
+    @handles.apply("panic-test")
+    def apply_panic_test(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        side = action["side"]
+        it = rec["queue"][0]
+        it.setdefault("picked", []).append(action["unit"])
+        it["left"] = int(it["left"]) - 1
+        rest = [
+            u
+            for u in units_of(
+                rec, side, roles=("front", "rear", "idle"), states=("fit", "disorganized")
+            )
+            if u not in it["picked"]
+        ]
+        if it["left"] <= 0 or not rest:
+            rec["queue"].pop(0)
+            for u in reversed(it["picked"]):
+                rec["queue"].insert(0, _test_item(u, why="panic", panic=True))
+        self._done(g, f)
+
+    # ---- retreat or continue (16.7-A, 16.1-C)
+    @handles.apply("continue")
+    def apply_continue(self, g: Game, f: Frame, action: Action) -> None:
+        self._done(g, f)
+
+    @handles.apply("retreat")
+    def apply_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        side = action["side"]
+        _end(g, rec, battle.other(rec, side), f"{side} retreats voluntarily")
+        self._done(g, f)
+
+    @handles.apply("withdraw-sub")
+    def apply_withdraw_sub(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        side = action["side"]
+        decide_sub(g, rec, action["sub"], battle.other(rec, side), f"{side} withdraws from it")
+        w = battle_decided(rec)
+        if w:
+            _end(g, rec, w, "sub-battles decided")
+        self._done(g, f)
+
+    # ---- the creeping barrage (37-F)
+    @handles.apply("barrage-fire")
+    def apply_barrage_fire(self, g: Game, f: Frame, action: Action) -> None:
+        self._done(g, f)
+
+    @handles.apply("barrage-stop")
+    def apply_barrage_stop(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        rec.setdefault("barrage_stopped", {})[f.params["sub"]] = True
+        _public(
+            g,
+            "barrage",
+            f"{action['side']} stops its creeping barrage in sub-battle {f.params['sub']}",
+            "LGG 37-F",
+        )
+        self._done(g, f)
+
+    # ---- another reinforcement after an allied test (16.6-C)
+    @handles.apply("reinforce")
+    def apply_reinforce(self, g: Game, f: Frame, action: Action) -> None:
+        rec = rec_of(g, f.params["battle"])
+        side = action["side"]
+        c = action["choice"]
+        if c.get("unit"):
+            bring_in(g, rec, side, c["unit"], c["sub"], c["origin"], c.get("rear"))
+        if c.get("tank"):
+            bring_in(g, rec, side, c["tank"], c["tank_sub"], c["tank_origin"])
+        self._done(g, f)
+
 
 @implements("LGG 16.1-B", "LGG 16.2-A", "LGG 16.6-A")
-class BattleCommit(Step):
+class BattleCommit(LggStep):
     """Simultaneous secret commitments of a battle: the division into sub-battles (16.1-B), the
     engaged units and artillery of a round (16.2), the reinforcements of a round (16.6). Each
     side's choice is kept in its own secrets until both have committed; then both are revealed."""
@@ -2244,21 +2326,19 @@ class BattleCommit(Step):
             ],
         )
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("commit")
+    def check_commit(self, g: Game, f: Frame, action: Action) -> None:
         rule = {"split": "LGG 16.1-B", "engage": "LGG 16.2-A", "reserves": "LGG 16.6-A"}[
             f.params["kind"]
         ]
-        if (
-            action.get("type") != "commit"
-            or action.get("battle") != f.params["battle"]
-            or action.get("kind") != f.params["kind"]
-        ):
+        if action.get("battle") != f.params["battle"] or action.get("kind") != f.params["kind"]:
             raise IllegalAction(rule, f"commit your {f.params['kind']} choice for this battle")
         choice = action.get("choice")
         if choice not in self.options(g, f, action["side"]):
             raise IllegalAction(rule, f"{choice!r} is not an allowed {f.params['kind']} choice")
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("commit")
+    def apply_commit(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
         side = action["side"]
         key = self._key(g, f)
@@ -2307,7 +2387,7 @@ class BattleCommit(Step):
 
 
 @implements("LGG 16.4-I")
-class SiberianChoice(Step):
+class SiberianChoice(LggStep):
     """LGG 16.4-I: each turn, in the reinforcement phase, Russia picks the Siberian corps that has
     elite morale in fair weather or rain (in snow all three are elite)."""
 
@@ -2339,24 +2419,30 @@ class SiberianChoice(Step):
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return [
-            *({"type": "siberian-elite", "side": side, "unit": q.id} for q in self._sib(g)),
-            {"type": "keep", "side": side},
-        ]
+    @handles.options("siberian-elite")
+    def elite_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "siberian-elite", "side": side, "unit": q.id} for q in self._sib(g)]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "siberian-elite":
-            M.st(g).setdefault("siberian_elite", {})["RU"] = action["unit"]
-            M.touch(g)
-            say(
-                g,
-                action["side"],
-                "siberians",
-                f"{action['unit']} is the elite Siberian corps this turn",
-                None,
-                rule="LGG 16.4-I",
-            )
+    @handles.options("keep")
+    def keep_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "keep", "side": side}]
+
+    @handles.apply("keep")
+    def apply_keep(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.apply("siberian-elite")
+    def apply_elite(self, g: Game, f: Frame, action: Action) -> None:
+        M.st(g).setdefault("siberian_elite", {})["RU"] = action["unit"]
+        M.touch(g)
+        say(
+            g,
+            action["side"],
+            "siberians",
+            f"{action['unit']} is the elite Siberian corps this turn",
+            None,
+            rule="LGG 16.4-I",
+        )
         g.finish(f)
 
 

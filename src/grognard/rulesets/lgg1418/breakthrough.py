@@ -21,15 +21,15 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import battle, fog, hooks, knowledge, mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
 from grognard.rulesets.lgg1418.counters import army_general, stat
 from grognard.rulesets.lgg1418.fronts import sectors_of
+from grognard.rulesets.lgg1418.step import LggStep
 from grognard.rulesets.lgg1418.supply import is_isolated, is_supplied
 
 if TYPE_CHECKING:
@@ -356,7 +356,7 @@ def _origins(g: Game, f: Frame) -> list[dict[str, Any]]:
 
 
 @implements("LGG 17", "LGG 17.2", "LGG 17.2-A", "LGG 17.3", "LGG 17.3-B", "LGG 17.3-C")
-class Breakthrough(Step):
+class Breakthrough(LggStep):
     """LGG 17: the attacker's breakthroughs after its activation's battles and retreats.
 
     Actions: ``breakthrough`` (reserve units from an HQ within intervention distance go through
@@ -429,87 +429,80 @@ class Breakthrough(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         return self._options(g, f)
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action.get("type") not in ("breakthrough", "announce-empty", "end-breakthrough"):
-            raise IllegalAction(
-                "LGG 17", "break through, announce a breakthrough from an empty hex, or end"
-            )
-        super().check(g, f, action)
+    @handles.apply("end-breakthrough")
+    def apply_end(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("breakthrough")
+    def apply_breakthrough(self, g: Game, f: Frame, action: Action) -> None:
+        self._go(g, f, action)
+
+    @handles.apply("announce-empty")
+    def apply_announce_empty(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
-        t = action["type"]
         act = M.st(g).get("activation")
-        if t == "end-breakthrough":
-            g.finish(f)
+        lab = action["hex"]
+        movers = [
+            p
+            for p in M.units_at_hex(g, g.board.idx(lab), side)
+            if M.is_infantry(p)
+            and act is not None
+            and p.attrs.get("mv_act") == act["serial"]
+            and p.attrs.get("mv_mode") == "normal"
+            and "mv_from" in p.attrs
+            and p.loc.kind == "hex"
+        ]
+        if not _movers_supplied(g, movers):
+            f.params.setdefault("refused_empty", []).append(lab)
+            knowledge.refuse_on_hidden_fact(
+                g,
+                side,
+                f"no breakthrough from the empty hex {lab}: the stack there is out of supply or"
+                " isolated (an enemy marker on its supply line holds units)",
+                f"{side} finds its supply line cut",
+                "LGG 17.2-D",
+            )
             return
-        if t == "announce-empty":
-            lab = action["hex"]
-            movers = [
-                p
-                for p in M.units_at_hex(g, g.board.idx(lab), side)
-                if M.is_infantry(p)
-                and act is not None
-                and p.attrs.get("mv_act") == act["serial"]
-                and p.attrs.get("mv_mode") == "normal"
-                and "mv_from" in p.attrs
-                and p.loc.kind == "hex"
-            ]
-            if not _movers_supplied(g, movers):
-                f.params.setdefault("refused_empty", []).append(lab)
-                knowledge.refuse_on_hidden_fact(
-                    g,
-                    side,
-                    f"no breakthrough from the empty hex {lab}: the stack there is out of supply or"
-                    " isolated (an enemy marker on its supply line holds units)",
-                    f"{side} finds its supply line cut",
-                    "LGG 17.2-D",
-                )
-                return
-            entry = {
-                "hex": lab,
-                "attacker": side,
-                "armies": list(act["armies"]) if act else [],
-                "attacker_from": sorted(
-                    {
-                        M.label(g, int(p.attrs["mv_from"]))
-                        for p in M.units_at_hex(g, g.board.idx(lab), side)
-                        if isinstance(p.attrs.get("mv_from"), int)
-                    }
-                ),
-                "breakthrough_level": "movement",
-                "corps_left": None,
-                "battle": None,
-            }
-            if battle.side_doctrine_at(g, side, g.board.idx(lab)) in battle.FIRE_DOCTRINES:
-                hq_close = any(
-                    M.army_hq_hex(g, a) is not None
-                    and g.board.distance(M.army_hq_hex(g, a), g.board.idx(lab)) <= 2
-                    for a in entry["armies"]
-                )
-                entry["breakthrough_level"] = "major" if hq_close else None
-                M.st(g).setdefault("fictitious_battles", []).append(
-                    {"turn": M.turn_index(g), "side": side, "hex": lab}
-                )
-                g.emit(
-                    "breakthrough",
-                    f"{side} announces a breakthrough from the empty hex {lab} (a secondary battle "
-                    "of the sector)",
-                    rule="LGG 17.3-F",
-                )
-                f.params.setdefault("empty", []).append(entry)
-                g.push(
-                    "empty-hex-defence", {"side": M.other_side(side), "hex": lab, "attacker": side}
-                )
-                return
+        entry = {
+            "hex": lab,
+            "attacker": side,
+            "armies": list(act["armies"]) if act else [],
+            "attacker_from": sorted(
+                {
+                    M.label(g, int(p.attrs["mv_from"]))
+                    for p in M.units_at_hex(g, g.board.idx(lab), side)
+                    if isinstance(p.attrs.get("mv_from"), int)
+                }
+            ),
+            "breakthrough_level": "movement",
+            "corps_left": None,
+            "battle": None,
+        }
+        if battle.side_doctrine_at(g, side, g.board.idx(lab)) in battle.FIRE_DOCTRINES:
+            hq_close = any(
+                M.army_hq_hex(g, a) is not None
+                and g.board.distance(M.army_hq_hex(g, a), g.board.idx(lab)) <= 2
+                for a in entry["armies"]
+            )
+            entry["breakthrough_level"] = "major" if hq_close else None
+            M.st(g).setdefault("fictitious_battles", []).append(
+                {"turn": M.turn_index(g), "side": side, "hex": lab}
+            )
             g.emit(
                 "breakthrough",
-                f"{side} announces a breakthrough from the empty hex {lab}",
-                rule="LGG 17.2-D",
+                f"{side} announces a breakthrough from the empty hex {lab} (a secondary battle "
+                "of the sector)",
+                rule="LGG 17.3-F",
             )
             f.params.setdefault("empty", []).append(entry)
+            g.push("empty-hex-defence", {"side": M.other_side(side), "hex": lab, "attacker": side})
             return
-        self._go(g, f, action)
+        g.emit(
+            "breakthrough",
+            f"{side} announces a breakthrough from the empty hex {lab}",
+            rule="LGG 17.2-D",
+        )
+        f.params.setdefault("empty", []).append(entry)
 
     @implements("LGG 17.2-A", "LGG 17.2-B", "LGG 17.2-C", "LGG 17.3-D", "LGG 17.3-E")
     def _go(self, g: Game, f: Frame, action: Action) -> None:
@@ -848,7 +841,7 @@ def new_army_units(g: Game, side: str, army: str, j: int) -> list[str]:
 
 
 @implements("LGG 17.3-B", "LGG 29")
-class BreakthroughNewArmy(Step):
+class BreakthroughNewArmy(LggStep):
     """LGG 17.3-B: before a Fire Doctrine flank breakthrough battle, the attacker may activate a new
     army adjacent to the attacked hex (``activate-army``, ``army``): its corps and artillery in
     the adjacent stacks join the attack, the battle counts as a secondary battle of the sector,
@@ -865,7 +858,8 @@ class BreakthroughNewArmy(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("activate-army")
+    def new_army_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         params = {
             "side": side,
             "hex": f.params["hex"],
@@ -873,18 +867,24 @@ class BreakthroughNewArmy(Step):
             "kind": "flank",
             "level": "limited",
         }
-        out: list[Action] = [
+        return [
             {"type": "activate-army", "side": side, "army": a}
             for a in new_army_candidates(g, params)
         ]
-        return [*out, {"type": "no-new-army", "side": side}]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.options("no-new-army")
+    def no_new_army_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "no-new-army", "side": side}]
+
+    @handles.apply("no-new-army")
+    def apply_no_new_army(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.apply("activate-army")
+    def apply_activate_army(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.lgg1418 import secondary
 
         g.finish(f)
-        if action["type"] != "activate-army":
-            return
         side, lab, army = action["side"], f.params["hex"], action["army"]
         j = g.board.idx(lab)
         ids = new_army_units(g, side, army, j)
@@ -994,7 +994,7 @@ def _flee(g: Game, enemy: str, j: int, attacker: str, keep: list[str] | None = N
 
 
 @implements("LGG 17.2-C", "LGG 17.3-D")
-class FlightChoice(Step):
+class FlightChoice(LggStep):
     """LGG 17.2-C / 17.3-D: a defeated stack sheltered by a city, a friendly fortress or a river
     chooses to fight the breakthrough units or to retreat one hex (``stand``, ``flee``); in Fire
     Doctrine the corps that came out of an HQ or GHQ reserve may stay and fight alone while the
@@ -1010,50 +1010,67 @@ class FlightChoice(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        out: list[Action] = []
-        if f.params.get("exception", True):
-            out.append({"type": "stand", "side": side, "hex": f.params["hex"]})
-        out.append({"type": "flee", "side": side, "hex": f.params["hex"]})
-        if reserve_corps_that_may_fight(g, side, g.board.idx(f.params["hex"])):
-            out.append({"type": "reserve-stand", "side": side, "hex": f.params["hex"]})
-        return out
+    @handles.options("stand")
+    def stand_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        if not f.params.get("exception", True):
+            return []
+        return [{"type": "stand", "side": side, "hex": f.params["hex"]}]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.options("flee")
+    def flee_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "flee", "side": side, "hex": f.params["hex"]}]
+
+    @handles.options("reserve-stand")
+    def reserve_stand_options(
+        self, g: Game, f: Frame, side: str, actor: str | None
+    ) -> list[Action]:
+        if not reserve_corps_that_may_fight(g, side, g.board.idx(f.params["hex"])):
+            return []
+        return [{"type": "reserve-stand", "side": side, "hex": f.params["hex"]}]
+
+    @handles.apply("flee")
+    def apply_flee(self, g: Game, f: Frame, action: Action) -> None:
         j = g.board.idx(f.params["hex"])
         g.finish(f)
-        if action["type"] == "flee":
-            _flee(g, action["side"], j, f.params["attacker"])
-        elif action["type"] == "reserve-stand":
-            keep = reserve_corps_that_may_fight(g, action["side"], j)
-            fog.emit_private(
-                g,
-                action["side"],
-                "flight",
-                f"{', '.join(keep)} stay at {f.params['hex']} to fight",
-                f"part of the defeated stack at {f.params['hex']} stays to fight",
-                rule="LGG 17.3-D",
-            )
-            _flee(g, action["side"], j, f.params["attacker"], keep=keep)
-        else:
-            g.emit(
-                "flight",
-                f"the defeated stack at {f.params['hex']} stands and fights",
-                rule="LGG 17.3-D",
-            )
-            parent = g.state.frames[-2] if len(g.state.frames) >= 2 else None
-            if (
-                parent is not None
-                and parent.step == "breakthrough-battle"
-                and battle.side_doctrine_at(g, action["side"], j) in battle.FIRE_DOCTRINES
-            ):
-                sectors = sectors_of(g, j)
-                if not set(sectors) & {"Balkan", "Armenian", "Oriental"}:
-                    parent.params["provisional_trench"] = 1
+        _flee(g, action["side"], j, f.params["attacker"])
+
+    @handles.apply("reserve-stand")
+    def apply_reserve_stand(self, g: Game, f: Frame, action: Action) -> None:
+        j = g.board.idx(f.params["hex"])
+        g.finish(f)
+        keep = reserve_corps_that_may_fight(g, action["side"], j)
+        fog.emit_private(
+            g,
+            action["side"],
+            "flight",
+            f"{', '.join(keep)} stay at {f.params['hex']} to fight",
+            f"part of the defeated stack at {f.params['hex']} stays to fight",
+            rule="LGG 17.3-D",
+        )
+        _flee(g, action["side"], j, f.params["attacker"], keep=keep)
+
+    @handles.apply("stand")
+    def apply_stand(self, g: Game, f: Frame, action: Action) -> None:
+        j = g.board.idx(f.params["hex"])
+        g.finish(f)
+        g.emit(
+            "flight",
+            f"the defeated stack at {f.params['hex']} stands and fights",
+            rule="LGG 17.3-D",
+        )
+        parent = g.state.frames[-2] if len(g.state.frames) >= 2 else None
+        if (
+            parent is not None
+            and parent.step == "breakthrough-battle"
+            and battle.side_doctrine_at(g, action["side"], j) in battle.FIRE_DOCTRINES
+        ):
+            sectors = sectors_of(g, j)
+            if not set(sectors) & {"Balkan", "Armenian", "Oriental"}:
+                parent.params["provisional_trench"] = 1
 
 
 @implements("LGG 17.3-F")
-class EmptyHexDefence(Step):
+class EmptyHexDefence(LggStep):
     """LGG 17.3-F: before a breakthrough from an empty hex, the defender may send a unit adjacent to
     that hex into it to defend, on an even D6 (then a normal battle is fought)."""
 
@@ -1067,9 +1084,14 @@ class EmptyHexDefence(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("decline")
+    def decline_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "decline", "side": side}]
+
+    @handles.options("send")
+    def send_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         j = g.board.idx(f.params["hex"])
-        out: list[Action] = [{"type": "decline", "side": side}]
+        out: list[Action] = []
         for k in g.board.neighbors(j):
             for p in M.units_at_hex(g, k, side):
                 if (
@@ -1080,10 +1102,13 @@ class EmptyHexDefence(Step):
                     out.append({"type": "send", "side": side, "unit": p.id})
         return out
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("decline")
+    def apply_decline(self, g: Game, f: Frame, action: Action) -> None:
         g.finish(f)
-        if action["type"] == "decline":
-            return
+
+    @handles.apply("send")
+    def apply_send(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
         r = g.roll("d6", f"defence of the empty hex {f.params['hex']}", "LGG 17.3-F")
         if r.natural % 2:
             g.emit("breakthrough", "the defending unit does not arrive in time", rule="LGG 17.3-F")

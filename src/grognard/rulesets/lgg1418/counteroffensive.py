@@ -19,11 +19,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc
 from grognard.rulesets.lgg1418 import battle, battle_retreat, hooks
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -177,7 +178,7 @@ def interception_stacks(g: Game, rec: dict[str, Any], j: int) -> list[str]:
 
 
 @implements("LGG 18-A")
-class CounterOffensiveInterception(Step):
+class CounterOffensiveInterception(LggStep):
     """LGG 18-A: the former attacker, with no unit fit for combat in the counter-attacked hex,
     may intercept the counter-offensive with one of its adjacent stacks (``co-intercept``,
     ``from``), which moves into the hex and defends; or not (``no-co-intercept``)."""
@@ -195,20 +196,27 @@ class CounterOffensiveInterception(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [rec_of(g, f.params["battle"])["attacker"]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("co-intercept")
+    def intercept_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         rec = rec_of(g, f.params["battle"])
         j = g.board.idx(f.params["to"])
-        out: list[Action] = [
+        return [
             {"type": "co-intercept", "side": side, "battle": rec["id"], "from": k}
             for k in interception_stacks(g, rec, j)
         ]
-        return [*out, {"type": "no-co-intercept", "side": side, "battle": rec["id"]}]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.options("no-co-intercept")
+    def no_intercept_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "no-co-intercept", "side": side, "battle": f.params["battle"]}]
+
+    @handles.apply("no-co-intercept")
+    def apply_no_intercept(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.apply("co-intercept")
+    def apply_intercept(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
         g.finish(f)
-        if action["type"] != "co-intercept":
-            return
         j = g.board.idx(f.params["to"])
         k = g.board.idx(action["from"])
         ids = _stack(g, rec["attacker"], k)
@@ -227,7 +235,7 @@ class CounterOffensiveInterception(Step):
 
 
 @implements("LGG 18-A")
-class CounterOffensiveChoice(Step):
+class CounterOffensiveChoice(LggStep):
     """LGG 18-A: the victorious defender decides whether (and where) to counter-attack."""
 
     name = "counter-offensive"
@@ -241,21 +249,27 @@ class CounterOffensiveChoice(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [rec_of(g, f.params["battle"])["defender"]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("counter-attack")
+    def attack_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         rec = rec_of(g, f.params["battle"])
-        out: list[Action] = []
-        if allowed(g, rec):
-            out = [
-                {"type": "counter-attack", "side": side, "battle": rec["id"], "to": t}
-                for t in targets(g, rec)
-            ]
-        return [*out, {"type": "decline", "side": side, "battle": rec["id"]}]
+        if not allowed(g, rec):
+            return []
+        return [
+            {"type": "counter-attack", "side": side, "battle": rec["id"], "to": t}
+            for t in targets(g, rec)
+        ]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.options("decline")
+    def decline_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "decline", "side": side, "battle": f.params["battle"]}]
+
+    @handles.apply("decline")
+    def apply_decline(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.apply("counter-attack")
+    def apply_attack(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
-        if action["type"] == "decline":
-            g.finish(f)
-            return
         f.params["to"] = action["to"]
         g.finish(f)
         g.push("counter-offensive-battle", {"battle": rec["id"], "to": action["to"]})

@@ -40,11 +40,12 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.lgg1418 import doctrine, hooks, mapdata
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.fronts import fronts_of, sectors_of
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -284,7 +285,7 @@ def draw_october_markers(g: Game) -> None:
 
 
 @implements("LGG 36.2-A")
-class OctoberTrenches(Step):
+class OctoberTrenches(LggStep):
     """LGG 36.2-A: at the end of September 1914 each side secretly decides, front by front,
     whether it switches to trenches in October (only where its draw was even)."""
 
@@ -302,19 +303,19 @@ class OctoberTrenches(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [s for s in M.SIDES if self._pending(g, s)]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("october-doctrine")
+    def october_doctrine_options(
+        self, g: Game, f: Frame, side: str, actor: str | None
+    ) -> list[Action]:
         out: list[Action] = []
         for fr in self._pending(g, side)[:1]:
             for c in october_options(g, side, fr):
                 out.append({"type": "october-doctrine", "side": side, "front": fr, "choice": c})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("october-doctrine")
+    def check_october_doctrine(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
-        if action.get("type") != "october-doctrine":
-            raise IllegalAction(
-                self.rule, "decide trenches or movement for October 1914, front by front"
-            )
         fr = action.get("front")
         if fr not in self._pending(g, side):
             raise IllegalAction(self.rule, f"no pending decision for the {fr!r} front")
@@ -325,7 +326,8 @@ class OctoberTrenches(Step):
                 "(otherwise it stays in movement)",
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("october-doctrine")
+    def apply_october_doctrine(self, g: Game, f: Frame, action: Action) -> None:
         side, fr, choice = action["side"], action["front"], action["choice"]
         g.state.secrets.setdefault(side, {}).setdefault("october-doctrine", {})[fr] = choice
         if choice == TRENCHES:
@@ -591,18 +593,22 @@ def combined_test(g: Game, side: str, nation: str) -> bool:
 
 
 @implements("LGG 36.4")
-class CombinedTestActions:
-    """LGG 36.4: the ``combined-test`` action of the reinforcement phase."""
+class CombinedTestActions(hooks.ReinforcementActions):
+    """LGG 36.4: the ``combined-test`` action of the reinforcement phase (a handler of the
+    reinforcement step, combined with it in :mod:`.ruleset`)."""
 
-    types = ("combined-test",)
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("combined-test")
+    def combined_test_options(
+        self, g: Game, f: Frame, side: str, actor: str | None
+    ) -> list[Action]:
         return [
             {"type": "combined-test", "side": side, "power": n}
             for n in combined_candidates(g, side)
         ]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("combined-test")
+    def check_combined_test(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_phase(g, f, action)
         if action.get("power") not in combined_candidates(g, action["side"]):
             raise IllegalAction(
                 "LGG 36.4",
@@ -611,11 +617,9 @@ class CombinedTestActions:
                 "Doctrine yet",
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("combined-test")
+    def apply_combined_test(self, g: Game, f: Frame, action: Action) -> None:
         combined_test(g, action["side"], action["power"])
-
-    def armies(self, g: Game, f: Frame, action: Action) -> list[str]:
-        return []
 
 
 @implements("LGG 36.4")
@@ -736,7 +740,6 @@ def view_extra(g: Game, side: str | None) -> dict[str, Any]:
     }
 
 
-hooks.register_actions("reinforcement-side", CombinedTestActions())
 hooks.register_check(hooks.VIEW_EXTRAS, view_extra)
 hooks.register_check(hooks.MOVE_CHECKS, no_mans_land_check)
 

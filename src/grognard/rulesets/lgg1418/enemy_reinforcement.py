@@ -42,12 +42,13 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import fog, hooks
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.fronts import fronts_of
+from grognard.rulesets.lgg1418.step import LggStep
 from grognard.rulesets.lgg1418.zoc import BESIEGED
 
 if TYPE_CHECKING:
@@ -349,7 +350,7 @@ def why_not_reinforce(g: Game, f: Frame, side: str, ids: list[str], to: str) -> 
 
 # ====================================================================== the step
 @implements("LGG 14", "LGG 14-A", "LGG 14-B", "LGG 14-C", "LGG 23-C", "LGG 36.5-A")
-class EnemyReinforcement(Step):
+class EnemyReinforcement(LggStep):
     """LGG 14-A / 14-B / 14-C / 23-C: the defender reinforces the attacked hexes before the battles.
 
     Actions: ``reinforce`` (``units``, ``to``), ``inter-army-test`` (``army``, ``to``),
@@ -424,97 +425,101 @@ class EnemyReinforcement(Step):
         return out
 
     # ---------------------------------------------------------------- checking
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("end-reinforcement")
+    def check_end(self, g: Game, f: Frame, action: Action) -> None:
+        return
+
+    @handles.check("reinforce")
+    def check_reinforce(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
-        t = action.get("type")
-        if t == "end-reinforcement":
-            return
-        if t == "reinforce":
-            ids, to = action.get("units"), action.get("to")
-            if (
-                not isinstance(ids, list)
-                or not all(isinstance(u, str) for u in ids)
-                or not isinstance(to, str)
-            ):
-                raise IllegalAction(self.rule, "reinforce names units and the attacked hex")
-            why = why_not_reinforce(g, f, side, ids, to)
-            if why:
-                raise IllegalAction("LGG 21" if why.endswith("(LGG 21)") else "LGG 14-A", why)
-            return
-        if t == "inter-army-test":
-            to, army = action.get("to"), action.get("army")
-            if to not in f.params["hexes"]:
-                raise IllegalAction("LGG 14-C", f"{to!r} is not an attacked hex")
-            if _inter_key(str(army), str(to)) in _read(f, "inter"):
-                raise IllegalAction("LGG 14-C", f"army {army} has already been tested for {to}")
-            t_i = g.board.idx(str(to))
-            own = defending_army(g, side, t_i)
-            if (
-                army not in M.army_defs(g)
-                or M.army_side(g, str(army)) != side
-                or own is None
-                or army == own
-            ):
-                raise IllegalAction(
-                    "LGG 14-C", "the test is for another of your armies reinforcing this hex"
-                )
-            if M.army_nation(g, str(army)) != defending_nation(g, side, t_i):
-                raise IllegalAction("LGG 14-A", "no reinforcement between different nationalities")
-            return
-        if t == "disorganize":
-            p = g.state.pieces.get(str(action.get("unit")))
-            hexes = {g.board.idx(h) for h in f.params["hexes"]}
-            if (
-                p is None
-                or p.side != side
-                or not M.is_corps(p)
-                or M.hex_of(g, p) not in hexes
-                or p.loc.kind != "hex"
-            ):
-                raise IllegalAction(
-                    "LGG 14-A", "only a corps of an attacked hex may be disorganized"
-                )
-            if DISORGANIZED in p.status:
-                raise IllegalAction("LGG 14-A", f"{p.id} is already disorganized")
-            h = M.hex_of(g, p)
-            assert h is not None
-            if not reinforcement_open(g, p.nation, _front(g, h)):
-                raise IllegalAction(
-                    "LGG 36.3", "enemy reinforcement no longer exists in Fire Doctrine"
-                )
-            return
-        if t == "enter-fortress":
-            check_fortress_entry(g, side, action)
-            return
-        raise IllegalAction(self.rule, f"{t!r} is not an action of the enemy reinforcement")
+        ids, to = action.get("units"), action.get("to")
+        if (
+            not isinstance(ids, list)
+            or not all(isinstance(u, str) for u in ids)
+            or not isinstance(to, str)
+        ):
+            raise IllegalAction(self.rule, "reinforce names units and the attacked hex")
+        why = why_not_reinforce(g, f, side, ids, to)
+        if why:
+            raise IllegalAction("LGG 21" if why.endswith("(LGG 21)") else "LGG 14-A", why)
+
+    @handles.check("inter-army-test")
+    def check_inter_army(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        to, army = action.get("to"), action.get("army")
+        if to not in f.params["hexes"]:
+            raise IllegalAction("LGG 14-C", f"{to!r} is not an attacked hex")
+        if _inter_key(str(army), str(to)) in _read(f, "inter"):
+            raise IllegalAction("LGG 14-C", f"army {army} has already been tested for {to}")
+        t_i = g.board.idx(str(to))
+        own = defending_army(g, side, t_i)
+        if (
+            army not in M.army_defs(g)
+            or M.army_side(g, str(army)) != side
+            or own is None
+            or army == own
+        ):
+            raise IllegalAction(
+                "LGG 14-C", "the test is for another of your armies reinforcing this hex"
+            )
+        if M.army_nation(g, str(army)) != defending_nation(g, side, t_i):
+            raise IllegalAction("LGG 14-A", "no reinforcement between different nationalities")
+
+    @handles.check("disorganize")
+    def check_disorganize(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        p = g.state.pieces.get(str(action.get("unit")))
+        hexes = {g.board.idx(h) for h in f.params["hexes"]}
+        if (
+            p is None
+            or p.side != side
+            or not M.is_corps(p)
+            or M.hex_of(g, p) not in hexes
+            or p.loc.kind != "hex"
+        ):
+            raise IllegalAction("LGG 14-A", "only a corps of an attacked hex may be disorganized")
+        if DISORGANIZED in p.status:
+            raise IllegalAction("LGG 14-A", f"{p.id} is already disorganized")
+        h = M.hex_of(g, p)
+        assert h is not None
+        if not reinforcement_open(g, p.nation, _front(g, h)):
+            raise IllegalAction("LGG 36.3", "enemy reinforcement no longer exists in Fire Doctrine")
+
+    @handles.check("enter-fortress")
+    def check_enter_fortress(self, g: Game, f: Frame, action: Action) -> None:
+        check_fortress_entry(g, action["side"], action)
 
     # ---------------------------------------------------------------- applying
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("end-reinforcement")
+    def apply_end(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.apply("inter-army-test")
+    def apply_inter_army(self, g: Game, f: Frame, action: Action) -> None:
+        self._test(g, f, action["side"], str(action["army"]), str(action["to"]))
+
+    @handles.apply("disorganize")
+    def apply_disorganize(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
-        t = action["type"]
-        if t == "end-reinforcement":
-            g.finish(f)
-            return
-        if t == "inter-army-test":
-            self._test(g, f, side, str(action["army"]), str(action["to"]))
-            return
-        if t == "disorganize":
-            p = g.state.pieces[action["unit"]]
-            M.set_status(g, p, DISORGANIZED, True)
-            M.set_attr(g, p, "disorganized_by", f.params.get("activation"))
-            fog.emit_private(
-                g,
-                side,
-                "disorganize",
-                f"{p.id} is disorganized to make room (no loss)",
-                None,
-                rule="LGG 14-A",
-            )
-            return
-        if t == "enter-fortress":
-            apply_fortress_entry(g, action)
-            return
-        self._reinforce(g, f, side, list(action["units"]), str(action["to"]))
+        p = g.state.pieces[action["unit"]]
+        M.set_status(g, p, DISORGANIZED, True)
+        M.set_attr(g, p, "disorganized_by", f.params.get("activation"))
+        fog.emit_private(
+            g,
+            side,
+            "disorganize",
+            f"{p.id} is disorganized to make room (no loss)",
+            None,
+            rule="LGG 14-A",
+        )
+
+    @handles.apply("enter-fortress")
+    def apply_enter_fortress(self, g: Game, f: Frame, action: Action) -> None:
+        apply_fortress_entry(g, action)
+
+    @handles.apply("reinforce")
+    def apply_reinforce(self, g: Game, f: Frame, action: Action) -> None:
+        self._reinforce(g, f, action["side"], list(action["units"]), str(action["to"]))
 
     def _test(self, g: Game, f: Frame, side: str, army: str, to: str) -> None:
         t_i = g.board.idx(to)

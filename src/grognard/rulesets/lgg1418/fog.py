@@ -30,10 +30,11 @@ from typing import TYPE_CHECKING, Any
 from grognard.core import serial
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action
-from grognard.core.state import Loc, Piece
+from grognard.core.sequence import Action, handles
+from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import hooks
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -317,26 +318,67 @@ def _decoy_spots(g: Game, army: str) -> set[int]:
     return out
 
 
-BOX_ACTIONS = ("lift", "drop", "place-decoy", "remove-decoy")
-
-
-@implements("LGG 4-B")
-def check_box_action(g: Game, action: Action, armies: set[str] | None = None) -> None:
-    """LGG 4-B: refuse a malformed or illegal box action (nothing changes)."""
-    from grognard.rulesets.lgg1418.counters import command_army
-
-    side = action["side"]
-    t = action["type"]
-    key = "decoy" if t in ("place-decoy", "remove-decoy") else ("into" if t == "lift" else "from")
+def _holder(g: Game, action: Action, key: str, armies: set[str] | None) -> Piece:
+    """LGG 4-B: the HQ or decoy a box action names (``key``), one of the side's, of an army
+    acting now (``armies``; None: any)."""
     holder = g.state.pieces.get(str(action.get(key, "")))
-    if holder is None or holder.side != side or holder.type not in ("hq", "decoy"):
+    if holder is None or holder.side != action["side"] or holder.type not in ("hq", "decoy"):
         raise IllegalAction("LGG 4-B", f"{action.get(key)!r} is not one of your HQs or decoys")
-    if t in ("place-decoy", "remove-decoy") and holder.type != "decoy":
-        raise IllegalAction("LGG 4-B", f"{holder.id} is not a decoy")
+    return holder
+
+
+def _army_of(holder: Piece, armies: set[str] | None) -> str:
     army = str(holder.attrs.get("army"))
     if armies is not None and army not in armies:
         raise IllegalAction("LGG 4-B", f"army {army} is not acting now")
-    if t == "place-decoy":
+    return army
+
+
+def _decoy(g: Game, action: Action, armies: set[str] | None) -> tuple[Piece, str]:
+    holder = _holder(g, action, "decoy", armies)
+    if holder.type != "decoy":
+        raise IllegalAction("LGG 4-B", f"{holder.id} is not a decoy")
+    return holder, _army_of(holder, armies)
+
+
+def _on_map(holder: Piece) -> int:
+    if holder.loc.kind != "hex":
+        raise IllegalAction("LGG 4-B", f"{holder.id} is not on the map")
+    return int(holder.loc.ref)
+
+
+def _own_units(g: Game, action: Action) -> list[Piece]:
+    units = action.get("units")
+    if not isinstance(units, list) or not units:
+        raise IllegalAction("LGG 4-B", "name the units to lift or drop")
+    out = []
+    for uid in units:
+        p = g.state.pieces.get(str(uid))
+        if p is None or p.side != action["side"]:
+            raise IllegalAction("LGG 4-B", f"you have no unit {uid!r}")
+        out.append(p)
+    return out
+
+
+@implements("LGG 4-B")
+class BoxActions(LggStep):
+    """LGG 4-B: the handlers of the box actions (``lift``, ``drop``, ``place-decoy``,
+    ``remove-decoy``) for the steps that offer them (:func:`box_actions` lists them); a step
+    names the armies acting now (:meth:`box_armies`) and may refuse the actions first
+    (:meth:`box_check`)."""
+
+    def box_armies(self, g: Game, f: Frame) -> set[str] | None:
+        """The armies whose HQs and decoys may act now (None: any of the side's)."""
+        return None
+
+    def box_check(self, g: Game, f: Frame, action: Action) -> None:
+        """Raise IllegalAction when the step takes no box action now (default: it does)."""
+
+    @handles.check("place-decoy")
+    def check_place_decoy(self, g: Game, f: Frame, action: Action) -> None:
+        """LGG 4-B: a decoy from the pool onto a hex holding units of its army."""
+        self.box_check(g, f, action)
+        holder, army = _decoy(g, action, self.box_armies(g, f))
         if holder.loc.kind != "box":
             raise IllegalAction("LGG 4-B", f"{holder.id} is already on the map")
         at = str(action.get("at", ""))
@@ -344,20 +386,23 @@ def check_box_action(g: Game, action: Action, armies: set[str] | None = None) ->
             raise IllegalAction(
                 "LGG 4-B", f"a decoy is placed on a hex holding units of its army ({army})"
             )
-        return
-    if holder.loc.kind != "hex":
-        raise IllegalAction("LGG 4-B", f"{holder.id} is not on the map")
-    if t == "remove-decoy":
-        return
-    units = action.get("units")
-    if not isinstance(units, list) or not units:
-        raise IllegalAction("LGG 4-B", "name the units to lift or drop")
-    h = int(holder.loc.ref)
-    for uid in units:
-        p = g.state.pieces.get(str(uid))
-        if p is None or p.side != side:
-            raise IllegalAction("LGG 4-B", f"you have no unit {uid!r}")
-        if t == "lift":
+
+    @handles.check("remove-decoy")
+    def check_remove_decoy(self, g: Game, f: Frame, action: Action) -> None:
+        self.box_check(g, f, action)
+        holder, _ = _decoy(g, action, self.box_armies(g, f))
+        _on_map(holder)
+
+    @handles.check("lift")
+    def check_lift(self, g: Game, f: Frame, action: Action) -> None:
+        """LGG 4-B: units of the holder's army standing on its hex go onto its box."""
+        from grognard.rulesets.lgg1418.counters import command_army
+
+        self.box_check(g, f, action)
+        holder = _holder(g, action, "into", self.box_armies(g, f))
+        army = _army_of(holder, self.box_armies(g, f))
+        h = _on_map(holder)
+        for p in _own_units(g, action):
             if (
                 p.loc != Loc.hex(h)
                 or not M.is_unit(p)
@@ -369,24 +414,35 @@ def check_box_action(g: Game, action: Action, armies: set[str] | None = None) ->
                 )
             if command_army(g, p) != army:
                 raise IllegalAction("LGG 4-B", f"{p.id} is not a unit of army {army}")
-        elif p.loc != Loc.inside(holder.id) or M.in_reserve(p):
-            raise IllegalAction("LGG 4-B", f"{p.id} is not on the box of {holder.id}")
 
+    @handles.check("drop")
+    def check_drop(self, g: Game, f: Frame, action: Action) -> None:
+        """LGG 4-B: units on the holder's box go back onto the map."""
+        self.box_check(g, f, action)
+        holder = _holder(g, action, "from", self.box_armies(g, f))
+        _army_of(holder, self.box_armies(g, f))
+        _on_map(holder)
+        for p in _own_units(g, action):
+            if p.loc != Loc.inside(holder.id) or M.in_reserve(p):
+                raise IllegalAction("LGG 4-B", f"{p.id} is not on the box of {holder.id}")
 
-@implements("LGG 4-B")
-def apply_box_action(g: Game, action: Action) -> None:
-    """LGG 4-B: lift a stack onto a box, drop it back, place or take back a decoy."""
-    side = action["side"]
-    t = action["type"]
-    if t == "place-decoy":
+    @handles.apply("place-decoy")
+    def apply_place_decoy(self, g: Game, f: Frame, action: Action) -> None:
         d = g.state.pieces[action["decoy"]]
         i = g.board.idx(action["at"])
         M.move_piece(g, d, Loc.hex(i))
         emit_private(
-            g, side, "decoy", f"decoy {d.id} placed at {action['at']}", None, rule="LGG 4-B"
+            g,
+            action["side"],
+            "decoy",
+            f"decoy {d.id} placed at {action['at']}",
+            None,
+            rule="LGG 4-B",
         )
-        return
-    if t == "remove-decoy":
+
+    @handles.apply("remove-decoy")
+    def apply_remove_decoy(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
         d = g.state.pieces[action["decoy"]]
         i = int(d.loc.ref)
         for p in box_contents(g, d):
@@ -400,13 +456,29 @@ def apply_box_action(g: Game, action: Action) -> None:
             None,
             rule="LGG 4-B",
         )
-        return
-    holder = g.state.pieces[action["into"] if t == "lift" else action["from"]]
-    i = int(holder.loc.ref)
-    for uid in action["units"]:
-        p = g.state.pieces[uid]
-        M.move_piece(g, p, Loc.inside(holder.id) if t == "lift" else Loc.hex(i))
-    verb = "lifted onto the box of" if t == "lift" else "put back on the map from"
+
+    @handles.apply("lift")
+    def apply_lift(self, g: Game, f: Frame, action: Action) -> None:
+        holder = g.state.pieces[action["into"]]
+        for uid in action["units"]:
+            M.move_piece(g, g.state.pieces[uid], Loc.inside(holder.id))
+        _boxed(g, action, "lifted onto the box of", holder)
+
+    @handles.apply("drop")
+    def apply_drop(self, g: Game, f: Frame, action: Action) -> None:
+        holder = g.state.pieces[action["from"]]
+        i = int(holder.loc.ref)
+        for uid in action["units"]:
+            M.move_piece(g, g.state.pieces[uid], Loc.hex(i))
+        _boxed(g, action, "put back on the map from", holder)
+
+
+def _boxed(g: Game, action: Action, verb: str, holder: Piece) -> None:
     emit_private(
-        g, side, "box", f"{', '.join(action['units'])} {verb} {holder.id}", None, rule="LGG 4-B"
+        g,
+        action["side"],
+        "box",
+        f"{', '.join(action['units'])} {verb} {holder.id}",
+        None,
+        rule="LGG 4-B",
     )

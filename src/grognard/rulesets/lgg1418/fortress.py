@@ -63,11 +63,12 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import artillery, fog, mapdata
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
+from grognard.rulesets.lgg1418.step import LggStep
 from grognard.rulesets.lgg1418.zoc import BESIEGED, BESIEGING
 
 if TYPE_CHECKING:
@@ -449,7 +450,7 @@ def evacuation_ports(g: Game, f: Piece) -> list[int]:
 
 
 @implements("LGG 23-E")
-class FortressSurrender(Step):
+class FortressSurrender(LggStep):
     """LGG 23-E: the surrender tests of the final phase (before the national-will adjustments).
 
     A fortress that surrenders and is coastal lets its owner evacuate its corps first
@@ -513,9 +514,9 @@ class FortressSurrender(Step):
                 M.set_attr(g, p, "neutralized_turn", None)
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        fort = self._pending(g, f)
-        assert fort is not None
+    @handles.options("evacuate")
+    def evacuate_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        fort = self._fort(g, f)
         out: list[Action] = []
         for q in inside(g, fort):
             if M.is_corps(q):
@@ -523,22 +524,29 @@ class FortressSurrender(Step):
                     {"type": "evacuate", "side": side, "unit": q.id, "to": g.board.label(j)}
                     for j in evacuation_ports(g, fort)
                 )
-        out.append({"type": "no-evacuation", "side": side, "fortress": fort.id})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.options("no-evacuation")
+    def no_evacuation_options(
+        self, g: Game, f: Frame, side: str, actor: str | None
+    ) -> list[Action]:
+        return [{"type": "no-evacuation", "side": side, "fortress": self._fort(g, f).id}]
+
+    def _fort(self, g: Game, f: Frame) -> Piece:
         fort = self._pending(g, f)
         if fort is None:
             raise IllegalAction(self.rule, "no evacuation is pending")
-        if action.get("type") == "no-evacuation":
-            return
+        return fort
+
+    @handles.check("no-evacuation")
+    def check_no_evacuation(self, g: Game, f: Frame, action: Action) -> None:
+        self._fort(g, f)
+
+    @handles.check("evacuate")
+    def check_evacuate(self, g: Game, f: Frame, action: Action) -> None:
+        fort = self._fort(g, f)
         q = g.state.pieces.get(str(action.get("unit")))
-        if (
-            action.get("type") != "evacuate"
-            or q is None
-            or q not in inside(g, fort)
-            or not M.is_corps(q)
-        ):
+        if q is None or q not in inside(g, fort) or not M.is_corps(q):
             raise IllegalAction(
                 "LGG 23-E", "evacuate a corps of the surrendering fortress, or no-evacuation"
             )
@@ -550,15 +558,17 @@ class FortressSurrender(Step):
         ):
             raise IllegalAction("LGG 23-E", "evacuate to a friendly port on the fortress's sea")
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("no-evacuation")
+    def apply_no_evacuation(self, g: Game, f: Frame, action: Action) -> None:
         fort = self._pending(g, f)
         assert fort is not None
-        if action["type"] == "no-evacuation":
-            mk = g.state.marker("siege", g.board.label(M.hex_of(g, fort) or 0)) or {}
-            fortress_falls(
-                g, fort, str(mk.get("side") or M.other_side(fort.side)), "LGG 23-E", "surrender"
-            )
-            return
+        mk = g.state.marker("siege", g.board.label(M.hex_of(g, fort) or 0)) or {}
+        fortress_falls(
+            g, fort, str(mk.get("side") or M.other_side(fort.side)), "LGG 23-E", "surrender"
+        )
+
+    @handles.apply("evacuate")
+    def apply_evacuate(self, g: Game, f: Frame, action: Action) -> None:
         q = g.state.pieces[action["unit"]]
         if M.is_garrison(q):
             M.set_attr(g, q, "garrison_of", q.attrs.get("garrison"))
@@ -875,7 +885,7 @@ def _support_asked(g: Game, bid: str) -> bool:
 
 
 @implements("LGG 23-G", "LGG 32.1-C", "LGG 37-D")
-class AssaultSupport(Step):
+class AssaultSupport(LggStep):
     """LGG 23-G: before an assault in Fire or Combined Doctrine the attacker chooses its tactical
     air support (aircraft sent) and whether it uses a gas attack (``assault-support``, ``air``,
     ``gas``)."""
@@ -890,13 +900,17 @@ class AssaultSupport(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("assault-support")
+    def assault_support_options(
+        self, g: Game, f: Frame, side: str, actor: str | None
+    ) -> list[Action]:
         return [
             {"type": "assault-support", "side": side, **o}
             for o in assault_support_options(g, f.params["battle"], bool(f.params.get("counted")))
         ]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("assault-support")
+    def apply_assault_support(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.lgg1418 import battle, main_battle, tactics
 
         rec = battle.rec_of(g, f.params["battle"])
@@ -937,7 +951,7 @@ def siege_hexes(g: Game, side: str, act: dict[str, Any]) -> list[int]:
 
 
 @implements("LGG 23-D", "LGG 23-F", "LGG 23-G")
-class SiegeActions(Step):
+class SiegeActions(LggStep):
     """LGG 23-D / 23-F / 23-G: the besieger's choices at the end of an activation: ``siege-fire``
     (``hex``, ``artillery``), ``assault`` (``hex``), ``end-siege``."""
 
@@ -962,12 +976,24 @@ class SiegeActions(Step):
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        out: list[Action] = [{"type": "end-siege", "side": side}]
+    @handles.options("end-siege")
+    def end_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "end-siege", "side": side}]
+
+    @handles.options("siege-fire")
+    def fire_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        out: list[Action] = []
         for i in self._hexes(g, f):
             lab = g.board.label(i)
             for ids in siege_fire_options(g, side, i):
                 out.append({"type": "siege-fire", "side": side, "hex": lab, "artillery": ids})
+        return out
+
+    @handles.options("assault")
+    def assault_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        out: list[Action] = []
+        for i in self._hexes(g, f):
+            lab = g.board.label(i)
             if (
                 any(M.is_corps(p) for p in assault_units(g, side, i))
                 and self._assault_limit(g, f, side, lab) is None
@@ -1000,10 +1026,11 @@ class SiegeActions(Step):
             )
         return None
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        t = action.get("type")
-        if t == "end-siege":
-            return
+    @handles.check("end-siege")
+    def check_end(self, g: Game, f: Frame, action: Action) -> None:
+        return
+
+    def _siege(self, g: Game, f: Frame, action: Action) -> int:
         lab = action.get("hex")
         if (
             not isinstance(lab, str)
@@ -1011,41 +1038,47 @@ class SiegeActions(Step):
             or g.board.idx(lab) not in self._hexes(g, f)
         ):
             raise IllegalAction("LGG 23-D", f"{lab!r} is not a siege of the activated armies")
-        i = g.board.idx(lab)
-        if t == "siege-fire":
-            ids = action.get("artillery")
-            if not isinstance(ids, list) or sorted(ids) not in [
-                sorted(x) for x in siege_fire_options(g, action["side"], i)
-            ]:
-                raise IllegalAction(
-                    "LGG 23-F",
-                    f"{ids!r} is not a siege firing open at {lab}: chosen heavy artillery fires"
-                    " together, siege and coastal artillery unit by unit, each chosen unit"
-                    " paying 1 MUN",
-                )
-            return
-        if t == "assault":
-            if not any(M.is_corps(p) for p in assault_units(g, action["side"], i)):
-                raise IllegalAction("LGG 23-G", "an assault needs corps")
-            why = self._assault_limit(g, f, action["side"], str(lab))
-            if why:
-                raise IllegalAction(
-                    "LGG 29", f"the assault would be a secondary battle (23-G): {why}"
-                )
-            return
-        raise IllegalAction(self.rule, f"{t!r} is not a siege action")
+        return g.board.idx(lab)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        side = action["side"]
-        t = action["type"]
-        if t == "end-siege":
-            g.finish(f)
-            return
+    @handles.check("siege-fire")
+    def check_fire(self, g: Game, f: Frame, action: Action) -> None:
+        i = self._siege(g, f, action)
+        lab = action["hex"]
+        ids = action.get("artillery")
+        if not isinstance(ids, list) or sorted(ids) not in [
+            sorted(x) for x in siege_fire_options(g, action["side"], i)
+        ]:
+            raise IllegalAction(
+                "LGG 23-F",
+                f"{ids!r} is not a siege firing open at {lab}: chosen heavy artillery fires"
+                " together, siege and coastal artillery unit by unit, each chosen unit"
+                " paying 1 MUN",
+            )
+
+    @handles.check("assault")
+    def check_assault(self, g: Game, f: Frame, action: Action) -> None:
+        i = self._siege(g, f, action)
+        lab = action["hex"]
+        if not any(M.is_corps(p) for p in assault_units(g, action["side"], i)):
+            raise IllegalAction("LGG 23-G", "an assault needs corps")
+        why = self._assault_limit(g, f, action["side"], str(lab))
+        if why:
+            raise IllegalAction("LGG 29", f"the assault would be a secondary battle (23-G): {why}")
+
+    @handles.apply("end-siege")
+    def apply_end(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.apply("siege-fire")
+    def apply_fire(self, g: Game, f: Frame, action: Action) -> None:
         i = g.board.idx(action["hex"])
-        if t == "siege-fire":
-            siege_fire(g, side, i, list(action["artillery"]))
-            refresh_sieges(g)
-            return
+        siege_fire(g, action["side"], i, list(action["artillery"]))
+        refresh_sieges(g)
+
+    @handles.apply("assault")
+    def apply_assault(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        i = g.board.idx(action["hex"])
         f.params.setdefault("assaulted", []).append(action["hex"])
         units = [p.id for p in assault_units(g, side, i)]
         immediate = action["hex"] in f.params.get("new_sieges", [])

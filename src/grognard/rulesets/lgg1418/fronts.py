@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import ghq_value
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -183,7 +184,7 @@ def set_initiative(g: Game, front: str, side: str) -> None:
 
 
 @implements("LGG 6-B")
-class FirstMover(Step):
+class FirstMover(LggStep):
     """LGG 6-B: the side holding the initiative on a front decides who moves first there."""
 
     name = "first-mover"
@@ -196,16 +197,19 @@ class FirstMover(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [M.st(g)["initiative"][f.params["front"]]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("first-mover")
+    def first_mover_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "first-mover", "side": side, "first": s} for s in M.SIDES]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action.get("type") != "first-mover" or action.get("first") not in M.SIDES:
+    @handles.check("first-mover")
+    def check_first_mover(self, g: Game, f: Frame, action: Action) -> None:
+        if action.get("first") not in M.SIDES:
             raise IllegalAction(
                 self.rule, "choose which side moves first: first-mover with first = a side"
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("first-mover")
+    def apply_first_mover(self, g: Game, f: Frame, action: Action) -> None:
         front = f.params["front"]
         M.st(g).setdefault("first_mover", {})[front] = action["first"]
         M.touch(g)

@@ -51,13 +51,15 @@ step name                      rule      pushed
 
 Extension points inside steps of the sequence of play (registered by later rule modules
 when they are imported; see :data:`MOVE_CHECKS`, :data:`END_MOVEMENT_CHECKS` and
-:data:`STEP_ACTIONS` below).
+:class:`ActivationChoiceActions` below).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
+
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -141,37 +143,23 @@ EndMovementCheck = Callable[["Game", dict[str, Any]], "tuple[str, str] | None"]
 END_MOVEMENT_CHECKS: list[EndMovementCheck] = []
 
 
-class StepActions(Protocol):
-    """Extra actions a later rule adds to a step of the sequence of play.
+class ActivationChoiceActions(LggStep):
+    """The choice of activation (``choose-activation``, :class:`.activation.ChooseActivation`) and
+    the handlers later rules add to it: a rule's actions live in a subclass of this class (12-A
+    ``reform``, 30 offensives), and the rule system's step combines them with the choice itself
+    (:mod:`.ruleset`). A handler checks the armies it would activate with :meth:`check_armies`
+    and hands them over with :meth:`activation_chosen`."""
 
-    ``types`` are the action types it handles; ``actions`` lists the legal ones for a side;
-    ``check`` raises :class:`~grognard.core.errors.IllegalAction`; ``apply`` performs one.
-    For ``choose-activation``, ``armies`` names the armies an action would activate (checked
-    like an ordinary activation) and ``apply`` returns the parameters to add to the
-    activation (``{"armies": [...], "extra": {...}}``) or None when nothing is activated.
-    """
+    def check_armies(self, g: Game, f: Frame, action: Action, armies: list[str]) -> None:
+        """Raise IllegalAction unless ``armies`` may be activated now."""
+        raise NotImplementedError
 
-    types: tuple[str, ...]
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]: ...
-
-    def check(self, g: Game, f: Frame, action: Action) -> None: ...
-
-    def apply(self, g: Game, f: Frame, action: Action) -> Any: ...
-
-    def armies(self, g: Game, f: Frame, action: Action) -> list[str]: ...
-
-
-#: Steps that accept extra actions, and the extensions registered for each.
-STEP_ACTIONS: dict[str, list[StepActions]] = {"reinforcement-side": [], "choose-activation": []}
-
-
-def register_actions(step: str, ext: StepActions) -> None:
-    """Add the actions of ``ext`` to step ``step`` (idempotent: a module imported twice registers
-    once)."""
-    lst = STEP_ACTIONS[step]
-    if not any(type(e) is type(ext) for e in lst):
-        lst.append(ext)
+    def activation_chosen(
+        self, g: Game, f: Frame, action: Action, armies: list[str], extra: dict[str, Any]
+    ) -> None:
+        """The choice is made: activate ``armies`` (none: the choice ends without one) with the
+        ``extra`` parameters of the activation."""
+        raise NotImplementedError
 
 
 def register_check(lst: list[Any], fn: Any) -> None:
@@ -183,15 +171,18 @@ def register_check(lst: list[Any], fn: Any) -> None:
         lst.append(fn)
 
 
+class ReinforcementActions(LggStep):
+    """One side's reinforcement work (``reinforcement-side``,
+    :class:`.reinforcement.ReinforcementSide`) and the handlers later rules add to it (36.4
+    ``combined-test``, 28-C GHQ artillery), combined in :mod:`.ruleset`. A later rule's check
+    handler first calls :meth:`check_phase`."""
+
+    def check_phase(self, g: Game, f: Frame, action: Action) -> None:
+        """Raise IllegalAction when the phase takes no such action now (the moujiks must be
+        chosen first, or only the scheduled reinforcements are placed on the first turn)."""
+
+
 #: Extra facts for the ``lgg`` part of a side's view: callables ``(g, side) -> dict`` merged
 #: into it by :func:`.fog.public_view`. Each must give ``side`` only what it may know.
 ViewExtra = Callable[["Game", "str | None"], dict[str, Any]]
 VIEW_EXTRAS: list[ViewExtra] = []
-
-
-def step_extension(step: str, action_type: Any) -> StepActions | None:
-    """The extension of ``step`` that handles actions of type ``action_type``, if any."""
-    for ext in STEP_ACTIONS.get(step, []):
-        if action_type in ext.types:
-            return ext
-    return None

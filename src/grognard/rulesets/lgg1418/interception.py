@@ -38,12 +38,13 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import doctrine, fog, hooks, mapdata
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.fronts import fronts_of
+from grognard.rulesets.lgg1418.step import LggStep
 from grognard.rulesets.lgg1418.zoc import BESIEGING, exerts_zoc, zoc_reaches
 
 if TYPE_CHECKING:
@@ -224,7 +225,7 @@ def withdrawal_hexes(g: Game, p: Piece, j: int) -> list[int]:
 
 
 @implements("LGG 13-A", "LGG 23-D")
-class ForcedWithdrawal(Step):
+class ForcedWithdrawal(LggStep):
     """LGG 13-A / 23-D: the owner moves pieces that must leave a hex one hex away (``withdraw``):
     HQs, GHQs or decoys caught alone (13-A), cavalry that may not besiege alone (23-D). A piece
     that cannot withdraw is lost (16.7-C): an HQ or GHQ is destroyed (5-H), a decoy taken back."""
@@ -248,7 +249,8 @@ class ForcedWithdrawal(Step):
         free_mover(g, f.params["hex"], f.params["mover"], int(f.params["activation"]))
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("withdraw")
+    def withdraw_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         j = g.board.idx(f.params["hex"])
         out: list[Action] = []
         for p in self._left(g, f):
@@ -256,12 +258,11 @@ class ForcedWithdrawal(Step):
             for k in spots:
                 out.append({"type": "withdraw", "side": side, "unit": p.id, "to": g.board.label(k)})
             if not spots:
-                out.append({"type": "withdraw", "side": side, "unit": p.id, "to": None})
+                out.append({"type": "withdraw", "side": side, "unit": p.id})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action.get("type") != "withdraw":
-            raise IllegalAction(self.rule, "withdraw each headquarters or decoy caught alone")
+    @handles.check("withdraw")
+    def check_withdraw(self, g: Game, f: Frame, action: Action) -> None:
         j = g.board.idx(f.params["hex"])
         p = next((q for q in self._left(g, f) if q.id == action.get("unit")), None)
         if p is None:
@@ -275,7 +276,8 @@ class ForcedWithdrawal(Step):
         if not isinstance(to, str) or not g.board.has_label(to) or g.board.idx(to) not in spots:
             raise IllegalAction("LGG 13-A", "withdraw to an adjacent hex free of the enemy")
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("withdraw")
+    def apply_withdraw(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.lgg1418.reinforcement import destroy_hq, eliminate
 
         p = g.state.pieces[action["unit"]]
@@ -462,7 +464,7 @@ def why_not_intercept(g: Game, side: str, j: int, ids: list[str]) -> str | None:
 
 # ====================================================================== the step
 @implements("LGG 13", "LGG 13-A", "LGG 13-B", "LGG 36.2-A")
-class Interception(Step):
+class Interception(LggStep):
     """LGG 13-A / 13-B / 36.2-A: the enemy may intercept the stack that entered a hex.
 
     Actions of the interceptor: ``intercept`` with ``units`` (ids, from one or several
@@ -520,12 +522,12 @@ class Interception(Step):
             offer([q.id for q in src[a]] + [q.id for q in src[b]])
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        t = action.get("type")
-        if t == "no-interception":
-            return
-        if t != "intercept":
-            raise IllegalAction(self.rule, "intercept with units, or no-interception")
+    @handles.check("no-interception")
+    def check_no_interception(self, g: Game, f: Frame, action: Action) -> None:
+        return
+
+    @handles.check("intercept")
+    def check_intercept(self, g: Game, f: Frame, action: Action) -> None:
         ids = action.get("units")
         if not isinstance(ids, list) or not all(isinstance(u, str) for u in ids):
             raise IllegalAction(self.rule, "name the intercepting units")
@@ -539,17 +541,21 @@ class Interception(Step):
         if why:
             raise IllegalAction("LGG 13-B", why)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("no-interception")
+    def apply_no_interception(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
         g.finish(f)
-        if action["type"] == "no-interception":
-            g.emit(
-                "interception",
-                f"{side} does not intercept at {f.params['hex']}",
-                rule="LGG 13-A",
-                side=side,
-            )
-            return
+        g.emit(
+            "interception",
+            f"{side} does not intercept at {f.params['hex']}",
+            rule="LGG 13-A",
+            side=side,
+        )
+
+    @handles.apply("intercept")
+    def apply_intercept(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        g.finish(f)
         j = g.board.idx(f.params["hex"])
         units = [g.state.pieces[u] for u in action["units"]]
         front = _front(g, j)

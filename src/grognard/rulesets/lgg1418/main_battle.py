@@ -48,13 +48,14 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 from grognard.rulesets.lgg1418 import fog, mapdata, offensive, secondary, trench
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army, general_obstinacy
 from grognard.rulesets.lgg1418.fronts import fronts_of
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -645,7 +646,7 @@ def _ghq_reaches(g: Game, ghq: Piece, i: int) -> bool:
 
 
 @implements("LGG 31-F", "LGG 32.2-B", "LGG 32.2-D")
-class FrontReinforcement(Step):
+class FrontReinforcement(LggStep):
     """LGG 31-F / 32.2-B / 32.2-D: a side brings units into the front line of a main battle (before
     the bombardment, or during the lull), one at a time, then ends; during the lull it may also
     redeploy its front-line units between the sub-battles (and the attacker between the front
@@ -715,7 +716,8 @@ class FrontReinforcement(Step):
                     out.append(a)
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("front-reinforce", "redeploy", "to-rear", "from-rear", "done-reinforcing")
+    def check_listed_move(self, g: Game, f: Frame, action: Action) -> None:
         want = dict(action)
         if want in self.legal_actions(g, f, action["side"]):
             return
@@ -731,75 +733,95 @@ class FrontReinforcement(Step):
             " and stacking, or end",
         )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("done-reinforcing")
+    def apply_done(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.apply("front-reinforce")
+    def apply_front_reinforce(self, g: Game, f: Frame, action: Action) -> None:
         rec = self._rec(g, f)
         side = action["side"]
-        t = action["type"]
-        if t == "done-reinforcing":
-            g.finish(f)
-            return
         i = int(rec["hex_i"])
-        if t == "front-reinforce":
-            q = g.state.pieces[action["unit"]]
-            M.set_status(g, q, M.RESERVE, False)
-            M.move_piece(g, q, Loc.hex(i))
-            if f.params.get("lull"):
-                from grognard.rulesets.lgg1418 import battle_steps
+        q = g.state.pieces[action["unit"]]
+        M.set_status(g, q, M.RESERVE, False)
+        M.move_piece(g, q, Loc.hex(i))
+        if f.params.get("lull"):
+            from grognard.rulesets.lgg1418 import battle_steps
 
-                battle_steps._add_unit(
-                    g,
-                    rec,
-                    q,
-                    role="front",
-                    sub=action.get("sub"),
-                    origin="lull",
-                    joined=int(rec.get("round", 0)),
-                )
-            f.params["done"] = int(f.params.get("done", 0)) + 1
-            fog.emit_private(
+            battle_steps._add_unit(
                 g,
-                side,
-                "front-reinforcement",
-                f"{q.id} joins the front line at {rec['hex']}",
-                f"{side} reinforces its front line at {rec['hex']}",
-                rule=self.rule,
+                rec,
+                q,
+                role="front",
+                sub=action.get("sub"),
+                origin="lull",
+                joined=int(rec.get("round", 0)),
             )
-        if t in ("redeploy", "to-rear", "from-rear", "front-reinforce"):
-            f.params.setdefault("moved", []).append(action["unit"])
-        if t == "redeploy":
-            rec["units"][action["unit"]]["sub"] = action["sub"]
-            fog.emit_private(
-                g,
-                side,
-                "redeploy",
-                f"{action['unit']} moves to sub-battle {action['sub']}",
-                f"{side} redeploys its front line at {rec['hex']}",
-                rule="LGG 32.2-B",
-            )
-        elif t == "to-rear":
-            rec["units"][action["unit"]]["role"] = "rear"
-            fog.emit_private(
-                g, side, "redeploy", f"{action['unit']} goes to the rear", None, rule="LGG 32.2-D"
-            )
-        elif t == "from-rear":
-            u = rec["units"][action["unit"]]
-            u["role"] = "front"
-            if action.get("sub"):
-                u["sub"] = action["sub"]
-            fog.emit_private(
-                g,
-                side,
-                "redeploy",
-                f"{action['unit']} comes back from the rear",
-                None,
-                rule="LGG 32.2-D",
-            )
+        f.params["done"] = int(f.params.get("done", 0)) + 1
+        fog.emit_private(
+            g,
+            side,
+            "front-reinforcement",
+            f"{q.id} joins the front line at {rec['hex']}",
+            f"{side} reinforces its front line at {rec['hex']}",
+            rule=self.rule,
+        )
+        self._moved(g, f, action)
+
+    def _moved(self, g: Game, f: Frame, action: Action) -> None:
+        f.params.setdefault("moved", []).append(action["unit"])
+        M.touch(g)
+
+    @handles.apply("redeploy")
+    def apply_redeploy(self, g: Game, f: Frame, action: Action) -> None:
+        rec = self._rec(g, f)
+        side = action["side"]
+        f.params.setdefault("moved", []).append(action["unit"])
+        rec["units"][action["unit"]]["sub"] = action["sub"]
+        fog.emit_private(
+            g,
+            side,
+            "redeploy",
+            f"{action['unit']} moves to sub-battle {action['sub']}",
+            f"{side} redeploys its front line at {rec['hex']}",
+            rule="LGG 32.2-B",
+        )
+        M.touch(g)
+
+    @handles.apply("to-rear")
+    def apply_to_rear(self, g: Game, f: Frame, action: Action) -> None:
+        rec = self._rec(g, f)
+        side = action["side"]
+        f.params.setdefault("moved", []).append(action["unit"])
+        rec["units"][action["unit"]]["role"] = "rear"
+        fog.emit_private(
+            g, side, "redeploy", f"{action['unit']} goes to the rear", None, rule="LGG 32.2-D"
+        )
+        M.touch(g)
+
+    @handles.apply("from-rear")
+    def apply_from_rear(self, g: Game, f: Frame, action: Action) -> None:
+        rec = self._rec(g, f)
+        side = action["side"]
+        f.params.setdefault("moved", []).append(action["unit"])
+        u = rec["units"][action["unit"]]
+        u["role"] = "front"
+        if action.get("sub"):
+            u["sub"] = action["sub"]
+        fog.emit_private(
+            g,
+            side,
+            "redeploy",
+            f"{action['unit']} comes back from the rear",
+            None,
+            rule="LGG 32.2-D",
+        )
         M.touch(g)
 
 
 # ================================================================ bombardment choice (31-D, 32.1-D)
 @implements("LGG 31-D", "LGG 32.1-D", "LGG 32.1-B")
-class BombardmentChoice(Step):
+class BombardmentChoice(LggStep):
     """LGG 31-D / 32.1-D / 32.1-B: the attacker chooses the type of bombardment, a special use and
     whether to fire gas. Params: ``battle``."""
 
@@ -810,11 +832,13 @@ class BombardmentChoice(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [rec_of(g, f.params["battle"])["attacker"]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("bombardment")
+    def bombardment_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         rec = rec_of(g, f.params["battle"])
         return [{"type": "bombardment", "side": side, **o} for o in bombardment_options(g, rec)]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("bombardment")
+    def check_bombardment(self, g: Game, f: Frame, action: Action) -> None:
         if dict(action) not in self.legal_actions(g, f, action["side"]):
             raise IllegalAction(
                 self.rule,
@@ -822,7 +846,8 @@ class BombardmentChoice(Step):
                 "bombardment or none; a special use needs its tactic and a blitz bombardment",
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("bombardment")
+    def apply_bombardment(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
         p = prep(rec)
         p["bombardment"] = action["kind"]

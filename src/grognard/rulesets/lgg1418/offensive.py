@@ -47,13 +47,14 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
+from grognard.rulesets.lgg1418 import activation, hooks, mapdata, movement
 from grognard.rulesets.lgg1418 import doctrine_transitions as DT
-from grognard.rulesets.lgg1418 import hooks, mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import army_units, command_army
 from grognard.rulesets.lgg1418.fronts import fronts_of, sectors_of
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -300,7 +301,7 @@ def _draft_r(g: Game, side: str) -> dict[str, Any]:
 
 
 @implements("LGG 30-A", "LGG 30-I", "LGG 36.5-A")
-class GreatOffensivePlanning(Step):
+class GreatOffensivePlanning(LggStep):
     """LGG 30-A / 30-I / 36.5-A: each side writes its great-offensive plans in secret.
 
     Params: ``sides``, ``year``, ``mode`` (``winter``: one decision per sector for the coming
@@ -362,82 +363,109 @@ class GreatOffensivePlanning(Step):
             out.append({"type": "no-offensive", "side": side, "sector": sector})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        side = action["side"]
-        if side not in self.actors(g, f):
-            raise IllegalAction(self.rule, f"{side} has finished its plans")
-        legal = self.legal_actions(g, f, side)
-        want = {k: v for k, v in action.items()}
-        for a in legal:
-            if (
-                a == want
-                or (
-                    a["type"] == want.get("type") == "plan-armies"
-                    and sorted(a["armies"]) == sorted(want.get("armies", []))
-                )
-                or (
-                    a["type"] == want.get("type") == "plan-objective"
-                    and sorted(a["hexes"]) == sorted(want.get("hexes", []))
-                )
-            ):
-                return
-        d = _draft_r(g, side)
+    def _refuse(self, g: Game, f: Frame, action: Action) -> IllegalAction:
+        d = _draft_r(g, action["side"])
         what = {
             "sector": "plan an offensive on the sector or not",
             "start": "name the first turn it may start",
             "objective": "name an objective on the front (30-C)",
             "armies": "name 2 of your armies on the sector",
         }
-        raise IllegalAction(
+        return IllegalAction(
             self.rule, f"{action.get('type')!r} is not possible now: {what[d['stage']]}"
         )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    def _planning(self, g: Game, f: Frame, action: Action) -> list[Action]:
+        side = action["side"]
+        if side not in self.actors(g, f):
+            raise IllegalAction(self.rule, f"{side} has finished its plans")
+        return self.legal_actions(g, f, side)
+
+    @handles.check("no-offensive", "plan-offensive", "plan-start")
+    def check_plan(self, g: Game, f: Frame, action: Action) -> None:
+        if dict(action) not in self._planning(g, f, action):
+            raise self._refuse(g, f, action)
+
+    @handles.check("plan-armies")
+    def check_armies(self, g: Game, f: Frame, action: Action) -> None:
+        """The two armies in any order."""
+        want = sorted(action["armies"])
+        if not any(sorted(a.get("armies", [])) == want for a in self._planning(g, f, action)):
+            raise self._refuse(g, f, action)
+
+    @handles.check("plan-objective")
+    def check_objective(self, g: Game, f: Frame, action: Action) -> None:
+        """The objective's hexes in any order."""
+        want = sorted(action["hexes"])
+        if not any(sorted(a.get("hexes", [])) == want for a in self._planning(g, f, action)):
+            raise self._refuse(g, f, action)
+
+    @handles.apply("no-offensive")
+    def apply_no_offensive(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
         d = _draft(g, side)
         sector = d["todo"][0]
-        t = action["type"]
-        if t == "no-offensive":
-            if d["mode"] == "winter":
-                _plans_w(g, side).append(
-                    {
-                        "id": f"{side}:{f.params['year']}:{sector}",
-                        "side": side,
-                        "sector": sector,
-                        "year": int(f.params["year"]),
-                        "offensive": False,
-                    }
-                )
-            self._next(g, d)
-        elif t == "plan-offensive":
-            d["current"] = {"sector": sector}
-            d["stage"] = "start"
-        elif t == "plan-start":
-            d["current"]["start"] = action["turn"]
-            d["stage"] = "objective"
-        elif t == "plan-objective":
-            d["current"]["objective"] = list(action["hexes"])
-            d["stage"] = "armies"
-        else:
-            cur = d["current"]
-            armies = list(action["armies"])
-            pid = f"{side}:{f.params['year']}:{sector}"
-            if d["mode"] != "winter":
-                pid += f":{M.current_turn(g).id}"
-            plan = {
-                "id": pid,
-                "side": side,
-                "sector": sector,
-                "year": int(f.params["year"]),
-                "offensive": True,
-                "start": cur["start"],
-                "objective": cur["objective"],
-                "armies": armies,
-                "mode": d["mode"],
-            }
-            _plans_w(g, side)[:] = [p for p in plans(g, side) if p["id"] != pid]
-            _plans_w(g, side).append(plan)
-            self._next(g, d)
+        if d["mode"] == "winter":
+            _plans_w(g, side).append(
+                {
+                    "id": f"{side}:{f.params['year']}:{sector}",
+                    "side": side,
+                    "sector": sector,
+                    "year": int(f.params["year"]),
+                    "offensive": False,
+                }
+            )
+        self._next(g, d)
+        self._written(g, f, side)
+
+    @handles.apply("plan-offensive")
+    def apply_plan_offensive(self, g: Game, f: Frame, action: Action) -> None:
+        d = _draft(g, action["side"])
+        d["current"] = {"sector": d["todo"][0]}
+        d["stage"] = "start"
+        self._written(g, f, action["side"])
+
+    @handles.apply("plan-start")
+    def apply_plan_start(self, g: Game, f: Frame, action: Action) -> None:
+        d = _draft(g, action["side"])
+        d["current"]["start"] = action["turn"]
+        d["stage"] = "objective"
+        self._written(g, f, action["side"])
+
+    @handles.apply("plan-objective")
+    def apply_plan_objective(self, g: Game, f: Frame, action: Action) -> None:
+        d = _draft(g, action["side"])
+        d["current"]["objective"] = list(action["hexes"])
+        d["stage"] = "armies"
+        self._written(g, f, action["side"])
+
+    @handles.apply("plan-armies")
+    def apply_plan_armies(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        d = _draft(g, side)
+        sector = d["todo"][0]
+        cur = d["current"]
+        armies = list(action["armies"])
+        pid = f"{side}:{f.params['year']}:{sector}"
+        if d["mode"] != "winter":
+            pid += f":{M.current_turn(g).id}"
+        plan = {
+            "id": pid,
+            "side": side,
+            "sector": sector,
+            "year": int(f.params["year"]),
+            "offensive": True,
+            "start": cur["start"],
+            "objective": cur["objective"],
+            "armies": armies,
+            "mode": d["mode"],
+        }
+        _plans_w(g, side)[:] = [p for p in plans(g, side) if p["id"] != pid]
+        _plans_w(g, side).append(plan)
+        self._next(g, d)
+        self._written(g, f, side)
+
+    def _written(self, g: Game, f: Frame, side: str) -> None:
         M.touch(g)
         g.emit(
             "plan",
@@ -534,7 +562,7 @@ def _third_options(g: Game, f: Frame, side: str, armies: list[str]) -> list[str 
 
 
 @implements("LGG 30", "LGG 30-A", "LGG 30-C", "LGG 30-D", "LGG 30-H", "LGG 36.5-A")
-class OffensiveActions:
+class OffensiveActions(hooks.ActivationChoiceActions):
     """LGG 30 / 30-A / 30-C / 30-D / 30-H / 36.5-A: actions of the activation choice.
 
     ``launch-offensive`` (a written plan whose start turn has come: its 2 armies activate
@@ -544,58 +572,73 @@ class OffensiveActions:
     of the side's turn, 30-D), ``cancel-offensive`` (30-H), ``unplanned-offensive`` (Combined
     Doctrine 36.5-A, or the English auxiliary offensive 30-I: write a plan now)."""
 
-    types = (
-        "launch-offensive",
-        "continue-offensive",
-        "halt-offensive",
-        "cancel-offensive",
-        "unplanned-offensive",
-    )
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.lgg1418.activation import (
-            activatable,
-            main_army_required,
-            side_turn_state,
+    def _may_activate(self, g: Game, f: Frame, side: str, armies: list[str], sector: str) -> bool:
+        front = _side_front(f)
+        ok = set(activation.activatable(g, side, front, f.params.get("restrict")))
+        main = activation.main_army_required(g, side, front)
+        return (
+            set(armies) <= ok
+            and not (main and main not in armies)
+            and _count_allows(g, side, sector)
         )
 
+    @handles.options("launch-offensive")
+    def launch_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         front = _side_front(f)
         if front is None:
             return []
         out: list[Action] = []
-        ok = set(activatable(g, side, front, f.params.get("restrict")))
-        main = main_army_required(g, side, front)
         for p in launchable_plans(g, side, front):
-            out.append({"type": "cancel-offensive", "side": side, "plan": p["id"]})
-            if (
-                not set(p["armies"]) <= ok
-                or (main and main not in p["armies"])
-                or not _count_allows(g, side, p["sector"])
-            ):
+            if not self._may_activate(g, f, side, p["armies"], p["sector"]):
                 continue
             for obj in retarget_options(
                 g, side, p["sector"], [g.board.idx(h) for h in p["objective"]]
             ):
                 for third in _third_options(g, f, side, p["armies"]):
-                    out.append(
-                        {
-                            "type": "launch-offensive",
-                            "side": side,
-                            "plan": p["id"],
-                            "objective": M.labels(g, obj),
-                            "third": third,
-                        }
-                    )
-        for o in active_offensives(g, side):
-            if sector_front(g, o["sector"]) != front:
-                continue
-            if side_turn_state(g, side, front)["done"] == 0:
-                out.append({"type": "halt-offensive", "side": side, "offensive": o["id"]})
-            if (
-                M.turn_index(g) in o.get("battle_turns", [])
-                or not set(o["armies"]) <= ok
-                or (main and main not in o["armies"])
-                or not _count_allows(g, side, o["sector"])
+                    a: Action = {
+                        "type": "launch-offensive",
+                        "side": side,
+                        "plan": p["id"],
+                        "objective": M.labels(g, obj),
+                    }
+                    if third is not None:
+                        a["third"] = third
+                    out.append(a)
+        return out
+
+    @handles.options("cancel-offensive")
+    def cancel_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        front = _side_front(f)
+        if front is None:
+            return []
+        return [
+            {"type": "cancel-offensive", "side": side, "plan": p["id"]}
+            for p in launchable_plans(g, side, front)
+        ]
+
+    def _own_offensives(self, g: Game, f: Frame, side: str) -> list[dict[str, Any]]:
+        front = _side_front(f)
+        if front is None:
+            return []
+        return [o for o in active_offensives(g, side) if sector_front(g, o["sector"]) == front]
+
+    @handles.options("halt-offensive")
+    def halt_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        front = _side_front(f)
+        if front is None or activation.side_turn_state(g, side, front)["done"] != 0:
+            return []
+        return [
+            {"type": "halt-offensive", "side": side, "offensive": o["id"]}
+            for o in self._own_offensives(g, f, side)
+        ]
+
+    @handles.options("continue-offensive")
+    def continue_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        front = _side_front(f)
+        out: list[Action] = []
+        for o in self._own_offensives(g, f, side):
+            if M.turn_index(g) in o.get("battle_turns", []) or not self._may_activate(
+                g, f, side, o["armies"], o["sector"]
             ):
                 continue
             objs: list[list[int]] = [[g.board.idx(h) for h in o["objective"]]]
@@ -606,106 +649,144 @@ class OffensiveActions:
                 objs = [c for c in objective_candidates(g, side, o["sector"])] or objs
             for obj in objs:
                 for third in _third_options(g, f, side, o["armies"]):
-                    out.append(
-                        {
-                            "type": "continue-offensive",
-                            "side": side,
-                            "offensive": o["id"],
-                            "objective": M.labels(g, obj),
-                            "third": third,
-                        }
-                    )
-        for sector in unplanned_sectors(g, side, front):
-            out.append({"type": "unplanned-offensive", "side": side, "sector": sector})
+                    a: Action = {
+                        "type": "continue-offensive",
+                        "side": side,
+                        "offensive": o["id"],
+                        "objective": M.labels(g, obj),
+                    }
+                    if third is not None:
+                        a["third"] = third
+                    out.append(a)
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.options("unplanned-offensive")
+    def unplanned_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        front = _side_front(f)
+        if front is None:
+            return []
+        return [
+            {"type": "unplanned-offensive", "side": side, "sector": sector}
+            for sector in unplanned_sectors(g, side, front)
+        ]
+
+    def _listed(self, options: list[Action], action: Action, rule: str, why: str) -> None:
         want = _canon(action)
-        for a in self.actions(g, f, action["side"]):
-            if _canon(a) == want:
-                return
-        t = action["type"]
-        if t == "launch-offensive":
-            raise IllegalAction(
-                "LGG 30-A",
-                "a plan may be launched from its start turn on, on its front, with its 2 "
-                "armies still to activate and an objective valid now (30-C)",
-            )
-        if t == "continue-offensive":
-            raise IllegalAction(
-                "LGG 30-D", "an offensive goes on once per turn with the same armies"
-            )
-        if t == "halt-offensive":
-            raise IllegalAction(
-                "LGG 30-D",
-                "a voluntary halt is announced at the start of the side's turn (or at the "
-                "end of the turn)",
-            )
-        if t == "cancel-offensive":
-            raise IllegalAction("LGG 30-H", "only a written plan not yet launched may be cancelled")
-        raise IllegalAction(
+        if not any(_canon(a) == want for a in options):
+            raise IllegalAction(rule, why)
+
+    @handles.check("launch-offensive")
+    def check_launch(self, g: Game, f: Frame, action: Action) -> None:
+        self._listed(
+            self.launch_options(g, f, action["side"], None),
+            action,
+            "LGG 30-A",
+            "a plan may be launched from its start turn on, on its front, with its 2 "
+            "armies still to activate and an objective valid now (30-C)",
+        )
+        p = next(p for p in plans(g, action["side"]) if p["id"] == action["plan"])
+        self.check_armies(g, f, action, list(p["armies"]))
+
+    @handles.check("continue-offensive")
+    def check_continue(self, g: Game, f: Frame, action: Action) -> None:
+        self._listed(
+            self.continue_options(g, f, action["side"], None),
+            action,
+            "LGG 30-D",
+            "an offensive goes on once per turn with the same armies",
+        )
+        self.check_armies(g, f, action, list(offensives(g)[action["offensive"]]["armies"]))
+
+    @handles.check("halt-offensive")
+    def check_halt(self, g: Game, f: Frame, action: Action) -> None:
+        self._listed(
+            self.halt_options(g, f, action["side"], None),
+            action,
+            "LGG 30-D",
+            "a voluntary halt is announced at the start of the side's turn (or at the "
+            "end of the turn)",
+        )
+
+    @handles.check("cancel-offensive")
+    def check_cancel(self, g: Game, f: Frame, action: Action) -> None:
+        self._listed(
+            self.cancel_options(g, f, action["side"], None),
+            action,
+            "LGG 30-H",
+            "only a written plan not yet launched may be cancelled",
+        )
+
+    @handles.check("unplanned-offensive")
+    def check_unplanned(self, g: Game, f: Frame, action: Action) -> None:
+        self._listed(
+            self.unplanned_options(g, f, action["side"], None),
+            action,
             "LGG 36.5-A",
             "an offensive without a plan needs Combined Doctrine (36.5-A) or England's "
             "auxiliary offensive (30-I)",
         )
 
-    def armies(self, g: Game, f: Frame, action: Action) -> list[str]:
-        t = action["type"]
-        if t == "launch-offensive":
-            p = next(p for p in plans(g, action["side"]) if p["id"] == action["plan"])
-            return list(p["armies"])
-        if t == "continue-offensive":
-            return list(offensives(g)[action["offensive"]]["armies"])
-        return []
+    @handles.apply("cancel-offensive")
+    def apply_cancel(self, g: Game, f: Frame, action: Action) -> None:
+        cancel_plan(g, action["side"], action["plan"])
+        self.activation_chosen(g, f, action, [], {})
 
-    def apply(self, g: Game, f: Frame, action: Action) -> dict[str, Any] | None:
-        side, t = action["side"], action["type"]
-        if t == "cancel-offensive":
-            cancel_plan(g, side, action["plan"])
-            return None
-        if t == "halt-offensive":
-            halt(
-                g,
-                offensives(g)[action["offensive"]],
-                "voluntary halt at the start of the turn",
-                "LGG 30-D",
-            )
-            return None
-        if t == "unplanned-offensive":
-            aux = _auxiliary_due(g, side, action["sector"]) and not any(
-                DT.allows(g, n, sector_front(g, action["sector"]), "unplanned-great-offensive")
-                for n in M.powers_of(g, side)
-                if M.is_major(g, n)
-            )
-            g.push(
-                "great-offensive-planning",
-                {
-                    "sides": [side],
-                    "year": M.current_turn(g).year,
-                    "mode": "auxiliary" if aux else "immediate",
-                    "sectors": [action["sector"]],
-                    "nation": "GB" if aux else None,
-                },
-            )
-            return None
-        if t == "launch-offensive":
-            p = next(p for p in plans(g, side) if p["id"] == action["plan"])
-            off = launch(g, side, p, action["objective"])
-        else:
-            off = offensives(g)[action["offensive"]]
-            if action["objective"] != off["objective"]:
-                off["objective"] = list(action["objective"])
-                g.emit(
-                    "objective",
-                    f"{side} great offensive {off['id']}: new objective"
-                    f" {', '.join(off['objective'])}",
-                    rule="LGG 36.5-A",
-                )
+    @handles.apply("halt-offensive")
+    def apply_halt(self, g: Game, f: Frame, action: Action) -> None:
+        halt(
+            g,
+            offensives(g)[action["offensive"]],
+            "voluntary halt at the start of the turn",
+            "LGG 30-D",
+        )
+        self.activation_chosen(g, f, action, [], {})
+
+    @handles.apply("unplanned-offensive")
+    def apply_unplanned(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        aux = _auxiliary_due(g, side, action["sector"]) and not any(
+            DT.allows(g, n, sector_front(g, action["sector"]), "unplanned-great-offensive")
+            for n in M.powers_of(g, side)
+            if M.is_major(g, n)
+        )
+        g.push(
+            "great-offensive-planning",
+            {
+                "sides": [side],
+                "year": M.current_turn(g).year,
+                "mode": "auxiliary" if aux else "immediate",
+                "sectors": [action["sector"]],
+                "nation": "GB" if aux else None,
+            },
+        )
+        self.activation_chosen(g, f, action, [], {})
+
+    @handles.apply("launch-offensive")
+    def apply_launch(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        p = next(p for p in plans(g, side) if p["id"] == action["plan"])
+        self._go(g, f, action, launch(g, side, p, action["objective"]))
+
+    @handles.apply("continue-offensive")
+    def apply_continue(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        off = offensives(g)[action["offensive"]]
+        if action["objective"] != off["objective"]:
+            off["objective"] = list(action["objective"])
             g.emit(
-                "offensive",
-                f"{side} continues its great offensive on the {off['sector']} sector",
-                rule="LGG 30-D",
+                "objective",
+                f"{side} great offensive {off['id']}: new objective {', '.join(off['objective'])}",
+                rule="LGG 36.5-A",
             )
+        g.emit(
+            "offensive",
+            f"{side} continues its great offensive on the {off['sector']} sector",
+            rule="LGG 30-D",
+        )
+        self._go(g, f, action, off)
+
+    def _go(self, g: Game, f: Frame, action: Action, off: dict[str, Any]) -> None:
+        side = action["side"]
         armies = list(off["armies"])
         third = action.get("third")
         if third and movement.coordination_roll(g, side, [*armies, third]):
@@ -717,7 +798,7 @@ class OffensiveActions:
         if any(mapdata.weather_in(g, g.board.idx(h)) != "fair" for h in off["objective"]):
             off["fair_throughout"] = False
         M.touch(g)
-        return {"armies": armies, "extra": {"great_offensive": off["id"]}}
+        self.activation_chosen(g, f, action, armies, {"great_offensive": off["id"]})
 
 
 def _canon(a: Action) -> tuple[Any, ...]:
@@ -1180,7 +1261,7 @@ class EndOfMilitaryTurn(Step):
 
 # ============================================================ voluntary halt at the end of the turn
 @implements("LGG 30-D")
-class OffensiveHaltDecision(Step):
+class OffensiveHaltDecision(LggStep):
     """LGG 30-D: at the end of the turn (the VN adjustments) each side with an offensive under way
     announces whether it halts it; an offensive under way at the end of November-December stops
     with the year."""
@@ -1199,24 +1280,39 @@ class OffensiveHaltDecision(Step):
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        out: list[Action] = []
-        for o in self._pending(g, f, side)[:1]:
-            out.append({"type": "go-on", "side": side, "offensive": o["id"]})
-            out.append({"type": "halt-offensive", "side": side, "offensive": o["id"]})
-        return out
+    @handles.options("go-on")
+    def go_on_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [
+            {"type": "go-on", "side": side, "offensive": o["id"]}
+            for o in self._pending(g, f, side)[:1]
+        ]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.options("halt-offensive")
+    def halt_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [
+            {"type": "halt-offensive", "side": side, "offensive": o["id"]}
+            for o in self._pending(g, f, side)[:1]
+        ]
+
+    @handles.apply("halt-offensive")
+    def apply_halt(self, g: Game, f: Frame, action: Action) -> None:
         off = offensives(g)[action["offensive"]]
         f.params.setdefault("decided", []).append(off["id"])
-        if action["type"] == "halt-offensive":
-            halt(g, off, "voluntary halt at the end of the turn", "LGG 30-D")
-        else:
-            g.emit(
-                "offensive",
-                f"{off['side']} goes on with its great offensive on the {off['sector']} sector",
-                rule="LGG 30-D",
-            )
+        halt(g, off, "voluntary halt at the end of the turn", "LGG 30-D")
+        self._decided(g, f)
+
+    @handles.apply("go-on")
+    def apply_go_on(self, g: Game, f: Frame, action: Action) -> None:
+        off = offensives(g)[action["offensive"]]
+        f.params.setdefault("decided", []).append(off["id"])
+        g.emit(
+            "offensive",
+            f"{off['side']} goes on with its great offensive on the {off['sector']} sector",
+            rule="LGG 30-D",
+        )
+        self._decided(g, f)
+
+    def _decided(self, g: Game, f: Frame) -> None:
         if not self.actors(g, f):
             g.finish(f)
 
@@ -1274,7 +1370,7 @@ def unplanned_sectors(g: Game, side: str, front: str) -> list[str]:
 
 
 @implements("LGG 30-I")
-class AuxiliaryDecision(Step):
+class AuxiliaryDecision(LggStep):
     """LGG 30-I: at the halt of a failed French or Franco-English offensive on the French sector,
     the Entente secretly decides whether England launches one alone within the 2 following
     turns."""
@@ -1295,14 +1391,16 @@ class AuxiliaryDecision(Step):
             g.state.secrets.setdefault(M.ENTENTE, {}).setdefault("auxiliary", {})[oid] = "no"
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("auxiliary")
+    def auxiliary_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         oid = self._pending(g)[0]
         return [
             {"type": "auxiliary", "side": side, "offensive": oid, "launch": v}
             for v in (True, False)
         ]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("auxiliary")
+    def apply_auxiliary(self, g: Game, f: Frame, action: Action) -> None:
         g.state.secrets.setdefault(M.ENTENTE, {}).setdefault("auxiliary", {})[
             action["offensive"]
         ] = "launch" if action["launch"] else "no"
@@ -1447,7 +1545,6 @@ def _plans_needed(g: Game, side: str, year: int) -> bool:
     return not any(p["year"] == year for p in plans(g, side))
 
 
-hooks.register_actions("choose-activation", OffensiveActions())
 hooks.register_check(hooks.VIEW_EXTRAS, view_extra)
 hooks.register_check(hooks.MOVE_CHECKS, offensive_attack_check)
 hooks.register_check(hooks.END_MOVEMENT_CHECKS, offensive_end_movement_check)

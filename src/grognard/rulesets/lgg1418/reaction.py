@@ -33,12 +33,13 @@ from typing import TYPE_CHECKING
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame
 from grognard.rulesets.lgg1418 import doctrine, hooks, mapdata
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army, ghq_value
 from grognard.rulesets.lgg1418.fronts import army_fronts, reaction_initiative_modifier
+from grognard.rulesets.lgg1418.step import LggStep
 from grognard.rulesets.lgg1418.zoc import BESIEGING
 
 if TYPE_CHECKING:
@@ -219,7 +220,7 @@ def stays_put_in_reaction(g: Game, army: str) -> list[str]:
 
 # ====================================================================== the step
 @implements("LGG 20", "LGG 20-A", "LGG 20-B", "LGG 5-F")
-class Reaction(Step):
+class Reaction(LggStep):
     """LGG 20-A / 20-B / 5-F: the opponent may try a reaction between two activations.
 
     Actions of the reacting side: ``react`` (``army``, optional ``main``: make it the main
@@ -241,9 +242,14 @@ class Reaction(Step):
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("decline")
+    def decline_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "decline", "side": side}]
+
+    @handles.options("react")
+    def react_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         front = f.params["front"]
-        out: list[Action] = [{"type": "decline", "side": side}]
+        out: list[Action] = []
         from grognard.rulesets.lgg1418.reinforcement import why_not_main_army
 
         for a in reacting_armies(g, side, front):
@@ -252,13 +258,13 @@ class Reaction(Step):
                 out.append({"type": "react", "side": side, "army": a, "main": True})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("decline")
+    def check_decline(self, g: Game, f: Frame, action: Action) -> None:
+        return
+
+    @handles.check("react")
+    def check_react(self, g: Game, f: Frame, action: Action) -> None:
         side, front = action["side"], f.params["front"]
-        t = action.get("type")
-        if t == "decline":
-            return
-        if t != "react":
-            raise IllegalAction(self.rule, "react with an army or decline")
         if reaction_used(g, side, front):
             raise IllegalAction(
                 "LGG 20-A",
@@ -274,12 +280,16 @@ class Reaction(Step):
             if why:
                 raise IllegalAction("LGG 5-F", why)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("decline")
+    def apply_decline(self, g: Game, f: Frame, action: Action) -> None:
         side, front = action["side"], f.params["front"]
         g.finish(f)
-        if action["type"] == "decline":
-            g.emit("reaction", f"{side} makes no reaction", rule="LGG 20-A", side=side, front=front)
-            return
+        g.emit("reaction", f"{side} makes no reaction", rule="LGG 20-A", side=side, front=front)
+
+    @handles.apply("react")
+    def apply_react(self, g: Game, f: Frame, action: Action) -> None:
+        side, front = action["side"], f.params["front"]
+        g.finish(f)
         army = str(action["army"])
         M.st(g).setdefault("reacted", {}).setdefault(side, []).append(front)
         M.touch(g)

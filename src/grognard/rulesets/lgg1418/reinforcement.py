@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import NOWHERE, Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import fog, hooks, knowledge, mapdata
 from grognard.rulesets.lgg1418 import model as M
@@ -881,7 +881,7 @@ class ReinforcementPhase(Step):
 
 
 @implements("LGG 5-A", "LGG 5-B", "LGG 5-D", "LGG 5-E", "LGG 5-F", "LGG 5-G", "LGG 5-H", "LGG 2-B")
-class ReinforcementSide(Step):
+class ReinforcementSide(hooks.ReinforcementActions, fog.BoxActions):
     """LGG 5-A..5-H / 2-B: one side's reinforcement work, one action at a time, until it ends."""
 
     name = "reinforcement-side"
@@ -935,8 +935,7 @@ class ReinforcementSide(Step):
                     if why_not_main_army(g, side, front, a) is None:
                         out.append({"type": "main-army", "side": side, "front": front, "army": a})
             out.extend(fog.box_actions(g, side))
-            for ext in hooks.STEP_ACTIONS["reinforcement-side"]:
-                out.extend(ext.actions(g, f, side))
+            out.extend(super().legal_actions(g, f, side))  # the handlers of later rules
         if self._pending(g, side, full) is None:
             out.append({"type": "end-reinforcement", "side": side})
         return out
@@ -957,99 +956,121 @@ class ReinforcementSide(Step):
         return None
 
     # ---------------------------------------------------------------- checking
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        side = action["side"]
-        t = action.get("type")
-        full = f.params["mode"] == "full"
-        if full and self._moujik_choice_pending(g, side) and t != "moujiks":
+    def _moujiks_first(self, g: Game, f: Frame, side: str) -> None:
+        if f.params["mode"] == "full" and self._moujik_choice_pending(g, side):
             raise IllegalAction(
                 "LGG 5-E",
                 "Russia must first choose its moujiks: 2 infantry 2.3.3 or 1 Cossack 2-3-6",
             )
-        if t == "end-reinforcement":
-            why = self._pending(g, side, full)
-            if why:
-                raise IllegalAction("LGG 5-A", f"the reinforcement phase cannot end yet: {why}")
-            return
-        if t == "place":
-            p = self._own(g, side, action, "LGG 5-A")
-            if p.loc.kind != "box" or not str(p.loc.ref).startswith("lgg:arrivals:"):
-                raise IllegalAction("LGG 5-A", f"{p.id} is not waiting to be placed")
-            target = {k: action[k] for k in ("at", "reserve") if k in action}
-            if len(target) != 1 or target not in placement_targets(g, p):
-                raise IllegalAction(
-                    "LGG 5-A",
-                    f"{p.id} may not be placed there (an army stack of its nation, a "
-                    "non-isolated national city or an HQ/GHQ reserve, its own army's units with "
-                    "their HQ, stacking respected)",
-                )
-            return
-        if not full:
+
+    def _need_full(self, f: Frame) -> None:
+        if f.params["mode"] != "full":
             raise IllegalAction(
                 "LGG 5", "on the first turn only the scheduled reinforcements are placed"
             )
-        if t == "moujiks":
-            if not self._moujik_choice_pending(g, side):
-                raise IllegalAction("LGG 5-E", "no moujiks are due")
-            if action.get("choice") not in ("infantry", "cossack"):
-                raise IllegalAction("LGG 5-E", "choose infantry (2 x 2.3.3) or cossack (1 x 2-3-6)")
-            return
-        if t == "moujik-pr":
-            p = self._own(g, side, action, "LGG 5-E")
-            if not p.attrs.get("moujik") or p.loc.kind != "box":
-                raise IllegalAction("LGG 5-E", f"{p.id} is not a moujik unit waiting to be placed")
-            return
-        if t == "restore":
-            p = self._own(g, side, action, "LGG 5-B")
-            why = why_not_restore(g, side, p)
-            if why:
-                raise IllegalAction(*why)
-            return
-        if t == "convert-pr":
-            check_conversion(g, action)
-            return
-        if t == "main-army":
-            why = why_not_main_army(g, side, str(action.get("front")), str(action.get("army")))
-            if why:
-                raise IllegalAction("LGG 5-F", why)
-            return
-        if t == "to-ghq-reserve":
-            p = self._own(g, side, action, "LGG 5-G")
-            why = why_not_ghq_reserve(g, side, p)
-            if why:
-                raise IllegalAction("LGG 5-G", why)
-            return
-        if t == "return-hq":
-            hq = self._own(g, side, action, "LGG 5-H", key="hq")
-            if hq not in hqs_due_back(g, side):
-                raise IllegalAction("LGG 5-H", f"{hq.id} is not due back this turn")
-            at = str(action.get("at", ""))
-            if not g.board.has_label(at) or g.board.idx(at) not in hq_return_spots(g, hq):
-                raise IllegalAction(
-                    "LGG 5-H",
-                    "a destroyed HQ returns with a unit of its army, failing that in a "
-                    "national city (a GHQ in a national city)",
-                )
-            return
-        if t == "attach":
-            p = self._own(g, side, action, "LGG 2-B")
-            why = why_not_attach(g, p, str(action.get("army")))
-            if why:
-                raise IllegalAction("LGG 10-C" if "integrate" in why else "LGG 2-B", why)
-            return
-        if t == "detach":
-            p = self._own(g, side, action, "LGG 2-B")
-            if not p.attrs.get("attached"):
-                raise IllegalAction("LGG 2-B", f"{p.id} is not attached to an army")
-            return
-        if t in fog.BOX_ACTIONS:
-            fog.check_box_action(g, action)
-            return
-        ext = hooks.step_extension(self.name, t)
-        if ext is not None:
-            ext.check(g, f, action)
-            return
-        raise IllegalAction("LGG 5", f"{t!r} is not an action of the reinforcement phase")
+
+    def check_phase(self, g: Game, f: Frame, action: Action) -> None:
+        self._moujiks_first(g, f, action["side"])
+        self._need_full(f)
+
+    @handles.check("end-reinforcement")
+    def check_end(self, g: Game, f: Frame, action: Action) -> None:
+        self._moujiks_first(g, f, action["side"])
+        why = self._pending(g, action["side"], f.params["mode"] == "full")
+        if why:
+            raise IllegalAction("LGG 5-A", f"the reinforcement phase cannot end yet: {why}")
+
+    @handles.check("place")
+    def check_place(self, g: Game, f: Frame, action: Action) -> None:
+        self._moujiks_first(g, f, action["side"])
+        p = self._own(g, action["side"], action, "LGG 5-A")
+        if p.loc.kind != "box" or not str(p.loc.ref).startswith("lgg:arrivals:"):
+            raise IllegalAction("LGG 5-A", f"{p.id} is not waiting to be placed")
+        target = {k: action[k] for k in ("at", "reserve") if k in action}
+        if len(target) != 1 or target not in placement_targets(g, p):
+            raise IllegalAction(
+                "LGG 5-A",
+                f"{p.id} may not be placed there (an army stack of its nation, a "
+                "non-isolated national city or an HQ/GHQ reserve, its own army's units with "
+                "their HQ, stacking respected)",
+            )
+
+    @handles.check("moujiks")
+    def check_moujiks(self, g: Game, f: Frame, action: Action) -> None:
+        self._need_full(f)
+        if not self._moujik_choice_pending(g, action["side"]):
+            raise IllegalAction("LGG 5-E", "no moujiks are due")
+        if action.get("choice") not in ("infantry", "cossack"):
+            raise IllegalAction("LGG 5-E", "choose infantry (2 x 2.3.3) or cossack (1 x 2-3-6)")
+
+    @handles.check("moujik-pr")
+    def check_moujik_pr(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_phase(g, f, action)
+        p = self._own(g, action["side"], action, "LGG 5-E")
+        if not p.attrs.get("moujik") or p.loc.kind != "box":
+            raise IllegalAction("LGG 5-E", f"{p.id} is not a moujik unit waiting to be placed")
+
+    @handles.check("restore")
+    def check_restore(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_phase(g, f, action)
+        p = self._own(g, action["side"], action, "LGG 5-B")
+        why = why_not_restore(g, action["side"], p)
+        if why:
+            raise IllegalAction(*why)
+
+    @handles.check("convert-pr")
+    def check_convert_pr(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_phase(g, f, action)
+        check_conversion(g, action)
+
+    @handles.check("main-army")
+    def check_main_army(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_phase(g, f, action)
+        side = action["side"]
+        why = why_not_main_army(g, side, str(action.get("front")), str(action.get("army")))
+        if why:
+            raise IllegalAction("LGG 5-F", why)
+
+    @handles.check("to-ghq-reserve")
+    def check_to_ghq_reserve(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_phase(g, f, action)
+        p = self._own(g, action["side"], action, "LGG 5-G")
+        why = why_not_ghq_reserve(g, action["side"], p)
+        if why:
+            raise IllegalAction("LGG 5-G", why)
+
+    @handles.check("return-hq")
+    def check_return_hq(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_phase(g, f, action)
+        side = action["side"]
+        hq = self._own(g, side, action, "LGG 5-H", key="hq")
+        if hq not in hqs_due_back(g, side):
+            raise IllegalAction("LGG 5-H", f"{hq.id} is not due back this turn")
+        at = str(action.get("at", ""))
+        if not g.board.has_label(at) or g.board.idx(at) not in hq_return_spots(g, hq):
+            raise IllegalAction(
+                "LGG 5-H",
+                "a destroyed HQ returns with a unit of its army, failing that in a "
+                "national city (a GHQ in a national city)",
+            )
+
+    @handles.check("attach")
+    def check_attach(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_phase(g, f, action)
+        p = self._own(g, action["side"], action, "LGG 2-B")
+        why = why_not_attach(g, p, str(action.get("army")))
+        if why:
+            raise IllegalAction("LGG 10-C" if "integrate" in why else "LGG 2-B", why)
+
+    @handles.check("detach")
+    def check_detach(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_phase(g, f, action)
+        p = self._own(g, action["side"], action, "LGG 2-B")
+        if not p.attrs.get("attached"):
+            raise IllegalAction("LGG 2-B", f"{p.id} is not attached to an army")
+
+    def box_check(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_phase(g, f, action)
 
     def _own(self, g: Game, side: str, action: Action, rule: str, key: str = "unit") -> Piece:
         p = g.state.pieces.get(str(action.get(key, "")))
@@ -1058,75 +1079,97 @@ class ReinforcementSide(Step):
         return p
 
     # ---------------------------------------------------------------- applying
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        side = action["side"]
-        t = action["type"]
-        if t == "end-reinforcement":
-            g.emit("phase", f"{side} ends its reinforcement phase", rule="LGG 5")
-            g.finish(f)
-        elif t == "place":
-            p = g.state.pieces[action["unit"]]
-            place(g, p, {k: action[k] for k in ("at", "reserve") if k in action})
-        elif t == "moujiks":
-            M.st(g)[MOUJIK_DUE] = False
-            create_moujiks(g, action["choice"])
-        elif t == "moujik-pr":
-            p = g.state.pieces[action["unit"]]
-            eliminate(g, p, "converted into PR", "LGG 5-E")
-            add_pr(
-                g,
-                "RU",
-                int(M.data(g).recruits["moujik_conversion"]),
-                "LGG 5-E",
-                f"{p.id} converted",
-            )
-        elif t == "restore":
-            restore(g, g.state.pieces[action["unit"]])
-        elif t == "convert-pr":
-            apply_conversion(g, g.state.pieces[action["unit"]], action["how"])
-        elif t == "main-army":
-            set_main_army(g, side, action["front"], action["army"])
-        elif t == "to-ghq-reserve":
-            p = g.state.pieces[action["unit"]]
-            ghq = M.ghq_piece(g, p.nation)
-            assert ghq is not None
-            M.move_piece(g, p, Loc.inside(ghq.id))
-            M.set_status(g, p, M.RESERVE, True)
-            M.set_attr(g, p, "attached", None)
-            fog.emit_private(
-                g, side, "ghq-reserve", f"{p.id} joins the {ghq.id} reserve", None, rule="LGG 5-G"
-            )
-        elif t == "return-hq":
-            hq = g.state.pieces[action["hq"]]
-            M.move_piece(g, hq, Loc.hex(g.board.idx(action["at"])))
-            M.st(g)["destroyed_hq"].pop(hq.id, None)
-            M.touch(g)
-            fog.emit_private(
-                g,
-                side,
-                "hq-return",
-                f"{hq.id} returns at {action['at']}",
-                f"an {side} headquarters returns",
-                rule="LGG 5-H",
-            )
-        elif t == "attach":
-            p = g.state.pieces[action["unit"]]
-            M.set_attr(g, p, "attached", action["army"])
-            fog.emit_private(
-                g, side, "attach", f"{p.id} attached to army {action['army']}", None, rule="LGG 2-B"
-            )
-        elif t == "detach":
-            p = g.state.pieces[action["unit"]]
-            M.set_attr(g, p, "attached", None)
-            fog.emit_private(
-                g, side, "attach", f"{p.id} detached from its army", None, rule="LGG 2-B"
-            )
-        elif t in fog.BOX_ACTIONS:
-            fog.apply_box_action(g, action)
-        else:
-            ext = hooks.step_extension(self.name, t)
-            if ext is not None:
-                ext.apply(g, f, action)
+    @handles.apply("end-reinforcement")
+    def apply_end(self, g: Game, f: Frame, action: Action) -> None:
+        g.emit("phase", f"{action['side']} ends its reinforcement phase", rule="LGG 5")
+        g.finish(f)
+
+    @handles.apply("place")
+    def apply_place(self, g: Game, f: Frame, action: Action) -> None:
+        p = g.state.pieces[action["unit"]]
+        place(g, p, {k: action[k] for k in ("at", "reserve") if k in action})
+
+    @handles.apply("moujiks")
+    def apply_moujiks(self, g: Game, f: Frame, action: Action) -> None:
+        M.st(g)[MOUJIK_DUE] = False
+        create_moujiks(g, action["choice"])
+
+    @handles.apply("moujik-pr")
+    def apply_moujik_pr(self, g: Game, f: Frame, action: Action) -> None:
+        p = g.state.pieces[action["unit"]]
+        eliminate(g, p, "converted into PR", "LGG 5-E")
+        add_pr(
+            g,
+            "RU",
+            int(M.data(g).recruits["moujik_conversion"]),
+            "LGG 5-E",
+            f"{p.id} converted",
+        )
+
+    @handles.apply("restore")
+    def apply_restore(self, g: Game, f: Frame, action: Action) -> None:
+        restore(g, g.state.pieces[action["unit"]])
+
+    @handles.apply("convert-pr")
+    def apply_convert_pr(self, g: Game, f: Frame, action: Action) -> None:
+        apply_conversion(g, g.state.pieces[action["unit"]], action["how"])
+
+    @handles.apply("main-army")
+    def apply_main_army(self, g: Game, f: Frame, action: Action) -> None:
+        set_main_army(g, action["side"], action["front"], action["army"])
+
+    @handles.apply("to-ghq-reserve")
+    def apply_to_ghq_reserve(self, g: Game, f: Frame, action: Action) -> None:
+        p = g.state.pieces[action["unit"]]
+        ghq = M.ghq_piece(g, p.nation)
+        assert ghq is not None
+        M.move_piece(g, p, Loc.inside(ghq.id))
+        M.set_status(g, p, M.RESERVE, True)
+        M.set_attr(g, p, "attached", None)
+        fog.emit_private(
+            g,
+            action["side"],
+            "ghq-reserve",
+            f"{p.id} joins the {ghq.id} reserve",
+            None,
+            rule="LGG 5-G",
+        )
+
+    @handles.apply("return-hq")
+    def apply_return_hq(self, g: Game, f: Frame, action: Action) -> None:
+        hq = g.state.pieces[action["hq"]]
+        M.move_piece(g, hq, Loc.hex(g.board.idx(action["at"])))
+        M.st(g)["destroyed_hq"].pop(hq.id, None)
+        M.touch(g)
+        fog.emit_private(
+            g,
+            action["side"],
+            "hq-return",
+            f"{hq.id} returns at {action['at']}",
+            f"an {action['side']} headquarters returns",
+            rule="LGG 5-H",
+        )
+
+    @handles.apply("attach")
+    def apply_attach(self, g: Game, f: Frame, action: Action) -> None:
+        p = g.state.pieces[action["unit"]]
+        M.set_attr(g, p, "attached", action["army"])
+        fog.emit_private(
+            g,
+            action["side"],
+            "attach",
+            f"{p.id} attached to army {action['army']}",
+            None,
+            rule="LGG 2-B",
+        )
+
+    @handles.apply("detach")
+    def apply_detach(self, g: Game, f: Frame, action: Action) -> None:
+        p = g.state.pieces[action["unit"]]
+        M.set_attr(g, p, "attached", None)
+        fog.emit_private(
+            g, action["side"], "attach", f"{p.id} detached from its army", None, rule="LGG 2-B"
+        )
 
 
 STEPS: tuple[type[Step], ...] = (ReinforcementPhase, ReinforcementSide)

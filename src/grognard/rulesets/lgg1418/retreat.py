@@ -45,12 +45,13 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.lgg1418 import doctrine, fog, hooks, mapdata
+from grognard.rulesets.lgg1418 import activation, doctrine, fog, hooks, mapdata
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.fronts import army_fronts
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -341,26 +342,23 @@ def apply_reform(g: Game, army: str, unit: str | None, rule: str = "LGG 12-B") -
     return True
 
 
-class ReformChoice:
+class ReformChoice(hooks.ActivationChoiceActions):
     """LGG 12-A (option default): ``reform`` - activate an army to reform one reduced corps.
 
-    An extension of the activation choice: ``{"type": "reform", "army": a, "unit": corps}``.
+    A handler of the activation choice: ``{"type": "reform", "army": a, "unit": corps}``.
     Offered in Movement Doctrine when the army has a reduced corps to reform."""
 
-    types = ("reform",)
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("reform")
+    def reform_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         if (
             g.opt("strategic-retreat-12") != "12-activation-19-phase-start"
             or f.params.get("restrict") is not None
         ):
             return []
-        from grognard.rulesets.lgg1418.activation import activatable, main_army_required
-
         front = f.params.get("front")
-        main = main_army_required(g, side, front)
+        main = activation.main_army_required(g, side, front)
         out: list[Action] = []
-        for a in activatable(g, side, front, None):
+        for a in activation.activatable(g, side, front, None):
             if main and a != main:
                 continue
             if not movement_procedures(g, M.army_nation(g, a), front):
@@ -369,7 +367,8 @@ class ReformChoice:
                 out.append({"type": "reform", "side": side, "army": a, "unit": p.id})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.check("reform")
+    def check_reform(self, g: Game, f: Frame, action: Action) -> None:
         if g.opt("strategic-retreat-12") != "12-activation-19-phase-start":
             raise IllegalAction(
                 "LGG 12-A", "rule 12 is read as part of rule 19 (option strategic-retreat-12)"
@@ -387,21 +386,19 @@ class ReformChoice:
             raise IllegalAction(
                 "LGG 12-B", "name a reduced corps of the army (on the map, not isolated) to reform"
             )
+        self.check_armies(g, f, action, [str(action["army"])])
 
-    def armies(self, g: Game, f: Frame, action: Action) -> list[str]:
-        return [str(action["army"])]
-
-    def apply(self, g: Game, f: Frame, action: Action) -> dict[str, Any]:
+    @handles.apply("reform")
+    def apply_reform(self, g: Game, f: Frame, action: Action) -> None:
         g.emit(
             "reform-declared",
             f"{action['side']}: army {action['army']} makes a strategic retreat to reform (12)",
             rule="LGG 12-A",
             army=action["army"],
         )
-        return {
-            "armies": [action["army"]],
-            "extra": {"kind": REFORM_KIND, "reform_unit": action["unit"]},
-        }
+        self.activation_chosen(
+            g, f, action, [action["army"]], {"kind": REFORM_KIND, "reform_unit": action["unit"]}
+        )
 
 
 # ====================================================================== rule 19
@@ -531,7 +528,7 @@ class StrategicRetreat(Step):
 
 
 @implements("LGG 19-A", "LGG 19-B", "LGG 19-C")
-class RetreatDeclaration(Step):
+class RetreatDeclaration(LggStep):
     """LGG 19-A: a side designates the armies that make a strategic retreat (or none).
 
     Actions: ``strategic-retreat`` with ``armies`` (any non-empty set of eligible armies), or
@@ -547,20 +544,26 @@ class RetreatDeclaration(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("no-retreat")
+    def no_retreat_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "no-retreat", "side": side}]
+
+    @handles.options("strategic-retreat")
+    def retreat_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         cands = retreat_candidates(g, side, f.params["front"], f.params["own"])
-        out: list[Action] = [{"type": "no-retreat", "side": side}]
-        out.extend({"type": "strategic-retreat", "side": side, "armies": [a]} for a in cands)
+        out: list[Action] = [
+            {"type": "strategic-retreat", "side": side, "armies": [a]} for a in cands
+        ]
         if len(cands) > 1:
             out.append({"type": "strategic-retreat", "side": side, "armies": cands})
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        t = action.get("type")
-        if t == "no-retreat":
-            return
-        if t != "strategic-retreat":
-            raise IllegalAction(self.rule, "declare a strategic retreat with armies, or no-retreat")
+    @handles.check("no-retreat")
+    def check_no_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        return
+
+    @handles.check("strategic-retreat")
+    def check_retreat(self, g: Game, f: Frame, action: Action) -> None:
         armies = action.get("armies")
         if not isinstance(armies, list) or not armies or len(set(armies)) != len(armies):
             raise IllegalAction("LGG 19-A", "name one or more different armies")
@@ -569,11 +572,14 @@ class RetreatDeclaration(Step):
             if why:
                 raise IllegalAction("LGG 19-A", why)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("no-retreat")
+    def apply_no_retreat(self, g: Game, f: Frame, action: Action) -> None:
+        g.finish(f)
+
+    @handles.apply("strategic-retreat")
+    def apply_retreat(self, g: Game, f: Frame, action: Action) -> None:
         g.finish(f)
         side = action["side"]
-        if action["type"] == "no-retreat":
-            return
         armies = sorted(str(a) for a in action["armies"])
         g.emit(
             "strategic-retreat",
@@ -602,7 +608,7 @@ def _loss_candidates(g: Game, army: str) -> list[Piece]:
 
 
 @implements("LGG 19-D")
-class RetreatLosses(Step):
+class RetreatLosses(LggStep):
     """LGG 19-D: each army making a strategic retreat rolls a D6: even, 1 loss; odd, 3 losses;
     the owner distributes them among the army's corps (``retreat-loss`` naming a corps)."""
 
@@ -631,24 +637,23 @@ class RetreatLosses(Step):
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("retreat-loss")
+    def retreat_loss_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [
             {"type": "retreat-loss", "side": side, "unit": p.id}
             for p in _loss_candidates(g, f.params["army"])
         ]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action.get("type") != "retreat-loss":
-            raise IllegalAction(
-                self.rule, "give the strategic retreat's losses to corps of the army"
-            )
+    @handles.check("retreat-loss")
+    def check_retreat_loss(self, g: Game, f: Frame, action: Action) -> None:
         if action.get("unit") not in {p.id for p in _loss_candidates(g, f.params["army"])}:
             raise IllegalAction(
                 "LGG 19-D",
                 f"{action.get('unit')!r} is not a corps of army {f.params['army']} in play",
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("retreat-loss")
+    def apply_retreat_loss(self, g: Game, f: Frame, action: Action) -> None:
         from grognard.rulesets.lgg1418.isolation import take_loss
 
         take_loss(g, g.state.pieces[action["unit"]], "LGG 19-D", "strategic retreat")
@@ -658,7 +663,7 @@ class RetreatLosses(Step):
 
 
 @implements("LGG 12-B")
-class ReformChoiceStep(Step):
+class ReformChoiceStep(LggStep):
     """LGG 12-B under the option ``19-only``: after a strategic retreat in Movement Doctrine that
     ended out of contact and no closer to the enemy, the owner picks the reduced corps to reform."""
 
@@ -681,19 +686,20 @@ class ReformChoiceStep(Step):
             apply_reform(g, army, None)
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("reform-unit")
+    def reform_unit_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [
             {"type": "reform-unit", "side": side, "unit": p.id}
             for p in reform_candidates(g, f.params["army"])
         ]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action.get("type") != "reform-unit" or action.get("unit") not in {
-            p.id for p in reform_candidates(g, f.params["army"])
-        }:
+    @handles.check("reform-unit")
+    def check_reform_unit(self, g: Game, f: Frame, action: Action) -> None:
+        if action.get("unit") not in {p.id for p in reform_candidates(g, f.params["army"])}:
             raise IllegalAction("LGG 12-B", "name a reduced corps of the army to reform")
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("reform-unit")
+    def apply_reform_unit(self, g: Game, f: Frame, action: Action) -> None:
         apply_reform(g, f.params["army"], str(action["unit"]))
         g.finish(f)
 
@@ -701,7 +707,6 @@ class ReformChoiceStep(Step):
 hooks.register_check(hooks.MOVE_CHECKS, retreat_move_check)
 hooks.register_check(hooks.RAIL_CHECKS, retreat_rail_check)
 hooks.register_check(hooks.END_MOVEMENT_CHECKS, retreat_end_check)
-hooks.register_actions("choose-activation", ReformChoice())
 
 STEPS: tuple[type[Step], ...] = (
     StrategicRetreat,

@@ -74,6 +74,7 @@ from grognard.rulesets.lgg1418 import (
     weather,
 )
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.actions import ACTIONS
 from grognard.rulesets.lgg1418.data import LggData, load_data
 from grognard.rulesets.lgg1418.options import OPTIONS
 from grognard.rulesets.lgg1418.scenario_model import LggRules, free_form_keys
@@ -116,10 +117,27 @@ MODULES = (
 )
 
 
+class ChooseActivation(
+    activation.ChooseActivation, retreat.ReformChoice, offensive.OffensiveActions
+):
+    """The choice of activation with the actions of 12-A (reform) and 30 (great offensives)."""
+
+
+class ReinforcementSide(
+    reinforcement.ReinforcementSide,
+    doctrine_transitions.CombinedTestActions,
+    trench.GhqArtilleryActions,
+):
+    """One side's reinforcement work with the actions of 36.4 and 28-C."""
+
+
+COMBINED: dict[str, type[Step]] = {s.name: s for s in (ChooseActivation, ReinforcementSide)}
+
+
 def _collect_steps() -> tuple[type[Step], ...]:
     out: list[type[Step]] = []
     for mod in MODULES:
-        out.extend(getattr(mod, "STEPS", ()))
+        out.extend(COMBINED.get(s.name, s) for s in getattr(mod, "STEPS", ()))
     return tuple(out)
 
 
@@ -132,6 +150,7 @@ class LaGrandeGuerre(Ruleset):
     rule_prefix = "LGG"
     root_step = "lgg-game"
     step_classes = _collect_steps()
+    actions = ACTIONS
     option_specs = OPTIONS
     terrain_types = mapdata.TERRAIN_TYPES
     hexside_features = mapdata.HEXSIDE_FEATURES
@@ -481,62 +500,27 @@ class LaGrandeGuerre(Ruleset):
 
         return battle_preview.preview(g, dict(action))
 
-    def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
-        t = action.get("type")
-        if t == "move":
-            return (
-                f"move {', '.join(action['units'])} to {action['to']}"
-                f" ({action.get('mode', 'normal')})"
-            )
-        if t == "rail":
-            return f"rail {', '.join(action['units'])} to {action['to']}"
-        if t == "activate":
-            return f"activate army {action['army']}"
-        if t == "coordinate":
-            return f"coordinate armies {', '.join(action['armies'])}"
-        if t == "commit" and isinstance(action.get("choice"), dict):
-            return _describe_commit(str(action.get("kind", "")), action["choice"])
-        return _describe_generic(action)
+    def name_of(self, g: Game, kind: str, value: Any) -> str:
+        """A label's value: pieces by their names, lists joined, a secret battle choice (a JSON
+        field) as ``key value`` pairs, sub-battles apart."""
+        if kind == "json":
+            return _words(value)
+        return super().name_of(g, kind, value)
 
 
-def _words(v: Any) -> str:
-    """A value of an action written for a menu (lists joined, dicts as 'key value' pairs)."""
+def _words(v: Any, top: bool = True) -> str:
+    """A value of an action written for a menu (lists joined, dicts as 'key: value' pairs, the
+    sub-battles of a battle choice apart)."""
     if isinstance(v, list | tuple):
-        return ", ".join(_words(x) for x in v) if v else "none"
+        return ", ".join(_words(x, False) for x in v) if v else "none"
     if isinstance(v, dict):
-        return "; ".join(f"{k} {_words(x)}" for k, x in v.items() if x not in (None, [], {}))
+        parts = [
+            f"{k}: {_words(x, False)}" if top else f"{k} {_words(x, False)}"
+            for k, x in v.items()
+            if x not in (None, [], {})
+        ]
+        return (" | " if top else ", ").join(parts) if parts else "none"
     return str(v)
-
-
-def _describe_commit(kind: str, choice: dict[str, Any]) -> str:
-    """A secret battle choice as a menu line (16.1-B division, 16.2-A engaged units, 16.6
-    reserves)."""
-    if kind == "split":
-        return "divide the front line: " + " | ".join(
-            f"sub-battle {k}: {_words(v)}" for k, v in choice.items()
-        )
-    if kind == "engage":
-        parts = []
-        for sub, c in choice.items():
-            if isinstance(c, dict):
-                art = f" supported by {c['art']}" if c.get("art") else ""
-                parts.append(f"sub-battle {sub}: {c.get('corps')}{art}")
-            else:
-                parts.append(f"sub-battle {sub}: {_words(c)}")
-        return "engage " + " | ".join(parts)
-    if kind == "reserves":
-        sent = [*choice.get("units", []), *choice.get("tanks", [])]
-        return f"bring in {', '.join(sent)}" if sent else "bring in no reinforcement"
-    return f"commit {kind}: {_words(choice)}"
-
-
-def _describe_generic(action: Mapping[str, Any]) -> str:
-    """Any other action: its type in words, then its parameters (ids stay as they are)."""
-    rest = ", ".join(
-        f"{k} {_words(v)}" for k, v in action.items() if k not in ("type", "side", "battle")
-    )
-    name = str(action.get("type", "")).replace("-", " ")
-    return f"{name}: {rest}" if rest else name
 
 
 def zoc_besieged(p: Piece) -> bool:

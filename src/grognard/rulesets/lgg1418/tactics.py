@@ -27,11 +27,12 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.lgg1418 import battle, doctrine
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, say
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -200,7 +201,7 @@ def _targets_open(g: Game, side: str) -> list[str]:
 
 
 @implements("LGG 37-A")
-class CombatTactics(Step):
+class CombatTactics(LggStep):
     """LGG 37-A: in the reinforcement phase - secret yearly targets, acquisition tests (the Western
     initiative holder first) or waiting, and the November-December automatic award."""
 
@@ -252,61 +253,73 @@ class CombatTactics(Step):
                 acquire(g, side, majors[0], target, "LGG 37-A", "automatic November-December award")
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        need = self._needs(g, f, side)
-        if need == "target":
-            return [
-                {"type": "tactic-target", "side": side, "tactic": t} for t in _targets_open(g, side)
-            ]
-        if need == "test":
-            majors = [n for n in M.powers_of(g, side) if M.is_major(g, n) and n != "TR"]
-            return [{"type": "tactic-test", "side": side, "nation": n} for n in majors] + [
-                {"type": "wait", "side": side}
-            ]
-        return []
+    @handles.options("tactic-target")
+    def target_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        if self._needs(g, f, side) != "target":
+            return []
+        return [
+            {"type": "tactic-target", "side": side, "tactic": t} for t in _targets_open(g, side)
+        ]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action.get("type") == "tactic-test" and action.get("nation") == "TR":
+    @handles.options("tactic-test")
+    def test_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        if self._needs(g, f, side) != "test":
+            return []
+        majors = [n for n in M.powers_of(g, side) if M.is_major(g, n) and n != "TR"]
+        return [{"type": "tactic-test", "side": side, "nation": n} for n in majors]
+
+    @handles.options("wait")
+    def wait_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "wait", "side": side}] if self._needs(g, f, side) == "test" else []
+
+    @handles.check("tactic-test")
+    def check_test(self, g: Game, f: Frame, action: Action) -> None:
+        if action.get("nation") == "TR":
             raise IllegalAction(
                 "LGG 37-A", "a tactic is acquired for a major power other than Turkey"
             )
-        super().check(g, f, action)
+        self.check_listed(g, f, action)
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("tactic-target")
+    def apply_target(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
-        t = action["type"]
-        if t == "tactic-target":
-            g.state.secrets.setdefault(side, {})["tactic_target"] = action["tactic"]
-            g.emit("tactic-target", f"{side} notes a target tactic (secret)", rule="LGG 37-A")
-            g.emit(
-                "tactic-target-detail", f"your target tactic: {action['tactic']}", visible_to=[side]
-            )
-        elif t == "wait":
-            f.params.setdefault("tested", []).append(side)
-            g.emit("tactic-test", f"{side} waits (no tactic test this turn)", rule="LGG 37-A")
+        g.state.secrets.setdefault(side, {})["tactic_target"] = action["tactic"]
+        g.emit("tactic-target", f"{side} notes a target tactic (secret)", rule="LGG 37-A")
+        g.emit("tactic-target-detail", f"your target tactic: {action['tactic']}", visible_to=[side])
+        M.touch(g)
+
+    @handles.apply("wait")
+    def apply_wait(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        f.params.setdefault("tested", []).append(side)
+        g.emit("tactic-test", f"{side} waits (no tactic test this turn)", rule="LGG 37-A")
+        M.touch(g)
+
+    @handles.apply("tactic-test")
+    def apply_test(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        f.params.setdefault("tested", []).append(side)
+        nation = action["nation"]
+        target = g.state.secrets[side]["tactic_target"]
+        other_now = M.other_side(side) in f.params.get("tested", []) and any(
+            x["turn"] == M.turn_index(g) and x["side"] != side for x in _tests(g)
+        )
+        mods = acquisition_modifiers(g, side, nation, target, same_turn_other=other_now)
+        r = g.roll(
+            "d12",
+            f"{side} tactic acquisition test ({M.nation_name(g, nation)})",
+            "LGG 37-A",
+            modifiers=mods,
+            visible_to=[side],
+        )
+        ok = r.modified >= 12
+        _tests(g).append(
+            {"side": side, "year": M.current_turn(g).year, "turn": M.turn_index(g), "ok": ok}
+        )
+        if ok:
+            acquire(g, side, nation, target, "LGG 37-A", "acquisition test")
         else:
-            f.params.setdefault("tested", []).append(side)
-            nation = action["nation"]
-            target = g.state.secrets[side]["tactic_target"]
-            other_now = M.other_side(side) in f.params.get("tested", []) and any(
-                x["turn"] == M.turn_index(g) and x["side"] != side for x in _tests(g)
-            )
-            mods = acquisition_modifiers(g, side, nation, target, same_turn_other=other_now)
-            r = g.roll(
-                "d12",
-                f"{side} tactic acquisition test ({M.nation_name(g, nation)})",
-                "LGG 37-A",
-                modifiers=mods,
-                visible_to=[side],
-            )
-            ok = r.modified >= 12
-            _tests(g).append(
-                {"side": side, "year": M.current_turn(g).year, "turn": M.turn_index(g), "ok": ok}
-            )
-            if ok:
-                acquire(g, side, nation, target, "LGG 37-A", "acquisition test")
-            else:
-                g.emit("tactic-test", f"{side}'s tactic test fails", rule="LGG 37-A")
+            g.emit("tactic-test", f"{side}'s tactic test fails", rule="LGG 37-A")
         M.touch(g)
 
 
@@ -845,7 +858,7 @@ def place_assault_marker(g: Game, p: Piece) -> None:
 
 
 @implements("LGG 38-A")
-class AssaultMarkers(Step):
+class AssaultMarkers(LggStep):
     """LGG 38-A: in the reinforcement phase each side may place its Stosstruppen markers."""
 
     name = "assault-markers"
@@ -875,16 +888,27 @@ class AssaultMarkers(Step):
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("assault-marker")
+    def marker_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [
             {"type": "assault-marker", "side": side, "unit": p.id} for p in self._cands(g, side)
-        ] + [{"type": "end-assault-markers", "side": side}]
+        ]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "end-assault-markers":
-            f.params.setdefault("done", []).append(action["side"])
-        else:
-            place_assault_marker(g, g.state.pieces[action["unit"]])
+    @handles.options("end-assault-markers")
+    def end_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [{"type": "end-assault-markers", "side": side}]
+
+    @handles.apply("end-assault-markers")
+    def apply_end(self, g: Game, f: Frame, action: Action) -> None:
+        f.params.setdefault("done", []).append(action["side"])
+        self._done(g, f)
+
+    @handles.apply("assault-marker")
+    def apply_marker(self, g: Game, f: Frame, action: Action) -> None:
+        place_assault_marker(g, g.state.pieces[action["unit"]])
+        self._done(g, f)
+
+    def _done(self, g: Game, f: Frame) -> None:
         if not self._sides(g, f):
             g.finish(f)
 

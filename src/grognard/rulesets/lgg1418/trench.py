@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action
+from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 from grognard.rulesets.lgg1418 import fog, hooks, mapdata, movement
@@ -208,17 +208,24 @@ def why_not_to_artillery_box(g: Game, side: str, p: Piece) -> str | None:
 
 
 @implements("LGG 28-C")
-class GhqArtilleryActions:
+class GhqArtilleryActions(hooks.ReinforcementActions):
     """LGG 28-C: placing heavy artillery into, or taking it out of, a GHQ's Artillery box
-    (reinforcement phase; a unit taken out goes to the GHQ reserve)."""
+    (reinforcement phase; a unit taken out goes to the GHQ reserve). Handlers of the
+    reinforcement step, combined with it in :mod:`.ruleset`."""
 
-    types = ("to-ghq-artillery", "from-ghq-artillery")
+    @handles.options("to-ghq-artillery")
+    def to_artillery_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        return [
+            {"type": "to-ghq-artillery", "side": side, "unit": p.id}
+            for p in sorted(M.iter_units(g, side), key=lambda p: p.id)
+            if p.type == "artillery" and why_not_to_artillery_box(g, side, p) is None
+        ]
 
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("from-ghq-artillery")
+    def from_artillery_options(
+        self, g: Game, f: Frame, side: str, actor: str | None
+    ) -> list[Action]:
         out: list[Action] = []
-        for p in sorted(M.iter_units(g, side), key=lambda p: p.id):
-            if p.type == "artillery" and why_not_to_artillery_box(g, side, p) is None:
-                out.append({"type": "to-ghq-artillery", "side": side, "unit": p.id})
         for n in M.powers_of(g, side):
             ghq = M.ghq_piece(g, n)
             if ghq is not None and _reserve_room(g, ghq):
@@ -228,52 +235,61 @@ class GhqArtilleryActions:
                 )
         return out
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        side = action["side"]
+    def _artillery_unit(self, g: Game, f: Frame, action: Action) -> Piece:
+        self.check_phase(g, f, action)
         p = g.state.pieces.get(str(action.get("unit", "")))
-        if p is None or p.side != side:
+        if p is None or p.side != action["side"]:
             raise IllegalAction("LGG 28-C", f"you have no unit {action.get('unit')!r}")
-        if action["type"] == "to-ghq-artillery":
-            why = why_not_to_artillery_box(g, side, p)
-            if why:
-                raise IllegalAction("LGG 28-C", why)
-            return
+        return p
+
+    @handles.check("to-ghq-artillery")
+    def check_to_artillery(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._artillery_unit(g, f, action)
+        why = why_not_to_artillery_box(g, action["side"], p)
+        if why:
+            raise IllegalAction("LGG 28-C", why)
+
+    @handles.check("from-ghq-artillery")
+    def check_from_artillery(self, g: Game, f: Frame, action: Action) -> None:
+        p = self._artillery_unit(g, f, action)
         ghq = M.ghq_piece(g, p.nation)
         if ghq is None or p not in ghq_artillery(g, p.nation):
             raise IllegalAction("LGG 28-C", f"{p.id} is not in a GHQ's Artillery box")
         if not _reserve_room(g, ghq):
             raise IllegalAction("LGG 28-C", "the GHQ reserve is full")
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("to-ghq-artillery")
+    def apply_to_artillery(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[action["unit"]]
         ghq = M.ghq_piece(g, p.nation)
         assert ghq is not None
-        if action["type"] == "to-ghq-artillery":
-            M.set_status(g, p, M.RESERVE, False)
-            M.set_attr(g, p, "attached", None)
-            M.move_piece(g, p, Loc.box(artillery_box(ghq)))
-            fog.emit_private(
-                g,
-                p.side,
-                "ghq-artillery",
-                f"{p.id} joins the Artillery box of {ghq.id}",
-                None,
-                rule="LGG 28-C",
-            )
-        else:
-            M.move_piece(g, p, Loc.inside(ghq.id))
-            M.set_status(g, p, M.RESERVE, True)
-            fog.emit_private(
-                g,
-                p.side,
-                "ghq-artillery",
-                f"{p.id} leaves the Artillery box for the {ghq.id} reserve",
-                None,
-                rule="LGG 28-C",
-            )
+        M.set_status(g, p, M.RESERVE, False)
+        M.set_attr(g, p, "attached", None)
+        M.move_piece(g, p, Loc.box(artillery_box(ghq)))
+        fog.emit_private(
+            g,
+            p.side,
+            "ghq-artillery",
+            f"{p.id} joins the Artillery box of {ghq.id}",
+            None,
+            rule="LGG 28-C",
+        )
 
-    def armies(self, g: Game, f: Frame, action: Action) -> list[str]:
-        return []
+    @handles.apply("from-ghq-artillery")
+    def apply_from_artillery(self, g: Game, f: Frame, action: Action) -> None:
+        p = g.state.pieces[action["unit"]]
+        ghq = M.ghq_piece(g, p.nation)
+        assert ghq is not None
+        M.move_piece(g, p, Loc.inside(ghq.id))
+        M.set_status(g, p, M.RESERVE, True)
+        fog.emit_private(
+            g,
+            p.side,
+            "ghq-artillery",
+            f"{p.id} leaves the Artillery box for the {ghq.id} reserve",
+            None,
+            rule="LGG 28-C",
+        )
 
 
 def _reserve_room(g: Game, holder: Piece) -> bool:
@@ -480,6 +496,5 @@ def view_extra(g: Game, side: str | None) -> dict[str, Any]:
     }
 
 
-hooks.register_actions("reinforcement-side", GhqArtilleryActions())
 hooks.register_check(hooks.VIEW_EXTRAS, view_extra)
 hooks.register_check(hooks.MOVE_CHECKS, autonomous_attack_check)
