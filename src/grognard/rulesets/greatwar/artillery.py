@@ -33,7 +33,7 @@ from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import calendar, geography, terrain, units
-from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
+from grognard.rulesets.greatwar.mechanics import gw, marker
 from grognard.rulesets.greatwar.step import GWStep
 
 if TYPE_CHECKING:
@@ -775,18 +775,11 @@ def _nation_side(g: Game, nation_area: str) -> str | None:
 
 
 def _all_cooperate(g: Game, pieces: Sequence[Piece]) -> bool:
-    """OT 15E1 cooperation (Rule 15's function when it is there)."""
-    from grognard.rulesets.greatwar import combat_hooks
+    """OT 15E1 cooperation (:func:`.special_rules.cooperate`)."""
+    from grognard.rulesets.greatwar import special_rules
 
-    fn = combat_hooks.provided("special_rules", "cooperate")
     nats = sorted({p.nation for p in pieces})
-    if fn is None:
-        from grognard.rulesets.greatwar.supply import supply_partners
-
-        return all(
-            b in supply_partners(g, a) or a in supply_partners(g, b) for a in nats for b in nats
-        )
-    return all(bool(fn(g, a, b)) for a in nats for b in nats if a != b)
+    return all(bool(special_rules.cooperate(g, a, b)) for a in nats for b in nats if a != b)
 
 
 def _fortification_key(g: Game, i: int) -> str | None:
@@ -855,42 +848,14 @@ def _parse_result(res: str) -> tuple[int, bool]:
 
 @implements("OT 12C2")
 def reduce_fortification(g: Game, i: int, rule: str = "OT 12C2") -> bool:
-    """OT 12C2: an asterisked result reduces the fortification one level as Rule 15B says (its
-    function ``special_rules.reduce_fortification`` when present; else: an improved fortress
-    becomes unimproved, an unimproved one is never reduced, an improved fort becomes a fort, a fort
-    an entrenchment). Returns whether anything changed."""
-    from grognard.rulesets.greatwar import combat_hooks
+    """OT 12C2: an asterisked result reduces the fortification one level as Rule 15B says
+    (:func:`.special_rules.reduce_fortification`, which logs it under its own rule). Returns
+    whether anything changed."""
+    from grognard.rulesets.greatwar import special_rules
 
-    fn = combat_hooks.provided("special_rules", "reduce_fortification")
-    if fn is not None:
-        before = (marker(g, "fortification", i), marker(g, "fortress-state", i))
-        fn(g, i, "bombardment")
-        return (marker(g, "fortification", i), marker(g, "fortress-state", i)) != before
-    for pt in g.board.points_at(i):
-        if pt.kind == "fortress":
-            state = str(marker(g, "fortress-state", i) or pt.attrs.get("state", "unimproved"))
-            if state == "improved":
-                set_marker(g, "fortress-state", i, "unimproved")
-                g.emit(
-                    "fortification",
-                    f"the fortress at {g.board.label(i)} is reduced to unimproved",
-                    rule=rule,
-                    hex=g.board.label(i),
-                )
-                return True
-            return False
-    level = marker(g, "fortification", i)
-    nxt = {"improved-fort": "fort", "fort": "entrenchment"}.get(str(level))
-    if nxt is None:
-        return False
-    set_marker(g, "fortification", i, nxt)
-    g.emit(
-        "fortification",
-        f"the {level} at {g.board.label(i)} is reduced to a {nxt}",
-        rule=rule,
-        hex=g.board.label(i),
-    )
-    return True
+    before = (marker(g, "fortification", i), marker(g, "fortress-state", i))
+    special_rules.reduce_fortification(g, i, "bombardment")
+    return (marker(g, "fortification", i), marker(g, "fortress-state", i)) != before
 
 
 def _has_checkable_fortification(g: Game, i: int) -> bool:

@@ -49,7 +49,6 @@ from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import (
     artillery,
     calendar,
-    combat_data,  # noqa: F401  (registers the combat chart checks)
     combat_hexes,
     combat_hooks,
     geography,

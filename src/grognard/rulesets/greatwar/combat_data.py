@@ -4,8 +4,8 @@ Success Table, the combat columns of the Terrain Effects Chart and the Fortifica
 All of them are provisional data files (``data/tables/mobile-crt.toml``, ``positional-crt.toml``,
 ``gst-effects.toml``, ``data/charts/tec.toml`` combat columns, ``data/charts/fec.toml``) that a
 scenario or the command line can replace (``[tables]`` / ``--table``). The chart parts are checked
-when the charts are loaded (:data:`grognard.rulesets.greatwar.charts.VALIDATORS`), so a wrong user
-file is refused with the key that is wrong.
+when the rule system reads the scenario's tables (:func:`check_charts`, called by
+``GreatWar.tables``), so a wrong user file is refused with the key that is wrong.
 
 The odds ladder: a CRT's columns are odds levels ("1:4" ... "9:1"). A raw ratio is rounded down in
 the defender's favour to a level (OT 9A); shifts move along the ladder, which goes on below the
@@ -281,8 +281,10 @@ def check_fec(ch: Chart) -> None:
     _fec(ch)
 
 
-chartmod.VALIDATORS.setdefault("tec", []).append(check_tec)
-chartmod.VALIDATORS.setdefault("fec", []).append(check_fec)
+def check_charts(charts: chartmod.Charts) -> None:
+    """The combat columns of the TEC and the Fortification Effects Chart of ``charts``."""
+    check_tec(charts.raw["tec"])
+    check_fec(charts.raw["fec"])
 
 
 @implements("OT 9H")

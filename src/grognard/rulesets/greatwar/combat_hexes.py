@@ -157,12 +157,9 @@ def phase_end(g: Game, phase: str) -> None:
 # ========================================================================== same-hex combat (OT 9K)
 def besieged(g: Game, p: Piece) -> bool:
     """A unit of the besieged side in a hex under siege (OT 15G, ``siege.is_besieged``)."""
-    from grognard.rulesets.greatwar import combat_hooks
+    from grognard.rulesets.greatwar import siege
 
-    fn = combat_hooks.provided("siege", "is_besieged")
-    if fn is not None:
-        return bool(fn(g, p))
-    return BESIEGED in p.status
+    return bool(siege.is_besieged(g, p))
 
 
 @implements("OT 9K1")
@@ -174,14 +171,9 @@ def siege_after_combat(g: Game, rec: dict[str, Any]) -> None:
     left = [ps[i] for i in rec["attackers"] if i in ps and units.hex_of(g, ps[i]) == target]
     if not left or not units.units_in_hex(g, target, rec["defender"]):
         return
-    from grognard.rulesets.greatwar import combat_hooks
+    from grognard.rulesets.greatwar import siege
 
-    fn = combat_hooks.provided("siege", "establish")
-    if fn is not None:
-        fn(g, rec["defender"], target)
-    else:
-        for p in left:
-            p.status.add(BESIEGED)
+    siege.establish(g, rec["defender"], target)
     g.emit("siege", f"the attacking units left in {rec['target']} are under siege", rule="OT 9K1")
 
 

@@ -7,9 +7,9 @@ is broken down into n pieces at setup, OT 11G) and ``gsp`` (one piece per GSP, `
 initial phase that generated it). Spent items go to the ``expended`` box, eliminated ones to
 ``eliminated``, deactivated depots to ``pool`` (from where they are activated again).
 
-Actions (initial phase, ``InitialActions``): ``activate-depot`` {net, at}, ``flip-depot`` {depot},
-``deactivate-depot`` {depot}, ``generate-gsp`` {depot, amount}. Movement steps (registered in
-``movement.EXTENSIONS``): ``depot-move`` {depot, path}, ``item-rail-move`` {item, kind, path},
+Actions (initial phase, :class:`DepotActions`): ``activate-depot`` {net, at}, ``flip-depot``
+{depot}, ``deactivate-depot`` {depot}, ``generate-gsp`` {depot, amount}. Movement steps
+(:class:`LogisticsMoves`): ``depot-move`` {depot, path}, ``item-rail-move`` {item, kind, path},
 ``item-river-move`` {item, hexsides, to}, ``pick-up`` / ``drop`` {carrier, items},
 ``eliminate-item`` {item}, ``deactivate-depot`` {depot}.
 """

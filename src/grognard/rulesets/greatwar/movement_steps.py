@@ -1,8 +1,8 @@
 """The movement steps of the player turn (OT 4A2, 4A4, 4A6; OT 6, 6D, 6E), with every action
 each one accepts: the shared moves of :class:`.movement.MovementStep`, the rail, river, overrun
 and Corps HQs actions of their rules, and the actions of the movement extensions
-(:data:`MOVEMENT_EXTENSIONS`, which the rule system lists in that order); and the initial-phase
-activities step with those of its extensions (:data:`INITIAL_EXTENSIONS`).
+(:data:`MOVEMENT_EXTENSION_CLASSES`, which the rule system lists in that order); and the
+initial-phase activities step with those of its extensions (:data:`INITIAL_EXTENSION_CLASSES`).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from grognard.rulesets.greatwar.step import InitialExtension, MovementExtension
 if TYPE_CHECKING:
     from grognard.core.game import Game
 
-MOVEMENT_EXTENSIONS: tuple[type[MovementExtension], ...] = (
+MOVEMENT_EXTENSION_CLASSES: tuple[type[MovementExtension], ...] = (
     engineers.MovementWork,
     logistics.LogisticsMoves,
     combat_hexes.ContestedEntry,
@@ -58,7 +58,7 @@ MOVEMENT_EXTENSIONS: tuple[type[MovementExtension], ...] = (
 )
 """The movement extensions, in the order their actions are listed and their hooks run."""
 
-INITIAL_EXTENSIONS: tuple[type[InitialExtension], ...] = (
+INITIAL_EXTENSION_CLASSES: tuple[type[InitialExtension], ...] = (
     engineers.InitialWork,
     logistics.DepotActions,
 )

@@ -102,31 +102,26 @@ def ip_id(g: Game) -> str:
 
 def regular_supply(g: Game, side: str, i: int) -> bool:
     """Whether hex ``i`` is in regular general supply for ``side`` (OT 11C2): a general supply line
-    from the side's regular sources reaches it (``supply.hex_in_general_supply``; without the
-    supply rules, an overland line of any length to a regular source)."""
+    from the side's regular sources reaches it (:func:`.supply.hex_in_general_supply`)."""
     from grognard.rulesets.greatwar import supply
 
-    fn = getattr(supply, "hex_in_general_supply", None)
-    if fn is not None:
-        if gw(g).get("phase") == "initial":
-            # Within an initial phase only the phasing player's reinforcement and replacement
-            # activities change the state, and they never change whose lines reach a hex: the
-            # answers are kept for the whole phase.
-            memo = g.__dict__.setdefault("_gw_ip_supply", {})
-            if memo.get("ip") != ip_id(g):
-                memo.clear()
-                memo["ip"] = ip_id(g)
-            key = (side, i)
-            if key not in memo:
-                memo[key] = bool(fn(g, side, i))
-            return bool(memo[key])
-        return bool(g.cached(f"gw:regular-hex:{side}:{i}", lambda: bool(fn(g, side, i))))
-
-    def reach() -> frozenset[int]:
-        return frozenset(supply.overland_reach(g, side, supply.regular_sources(g, side)))
-
-    r = g.cached(f"gw:regular-reach:{side}", reach)
-    return supply.traces_to(g, i, set(r)) if i not in r else True
+    if gw(g).get("phase") == "initial":
+        # Within an initial phase only the phasing player's reinforcement and replacement
+        # activities change the state, and they never change whose lines reach a hex: the
+        # answers are kept for the whole phase.
+        memo = g.__dict__.setdefault("_gw_ip_supply", {})
+        if memo.get("ip") != ip_id(g):
+            memo.clear()
+            memo["ip"] = ip_id(g)
+        key = (side, i)
+        if key not in memo:
+            memo[key] = bool(supply.hex_in_general_supply(g, side, i))
+        return bool(memo[key])
+    return bool(
+        g.cached(
+            f"gw:regular-hex:{side}:{i}", lambda: bool(supply.hex_in_general_supply(g, side, i))
+        )
+    )
 
 
 def friendly_cities(g: Game, side: str, hexes: Iterable[int], supplied: bool = False) -> list[int]:

@@ -14,6 +14,7 @@ from grognard.core.tables import ResultsTable
 from grognard.rulesets.base import Ruleset
 from grognard.rulesets.greatwar import charts as chartmod
 from grognard.rulesets.greatwar import (
+    combat_data,
     movement_steps,
     reinforcements,
     sequence,
@@ -72,10 +73,10 @@ class GreatWar(Ruleset):
     # the rules that add actions and effects to the movement steps and the initial phase, in the
     # order their actions are listed and their hooks run (a variant overrides these)
     movement_extensions: ClassVar[tuple[type[MovementExtension], ...]] = (
-        movement_steps.MOVEMENT_EXTENSIONS
+        movement_steps.MOVEMENT_EXTENSION_CLASSES
     )
     initial_extensions: ClassVar[tuple[type[InitialExtension], ...]] = (
-        movement_steps.INITIAL_EXTENSIONS
+        movement_steps.INITIAL_EXTENSION_CLASSES
     )
     option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
     terrain_types = terrain.HEX_TERRAIN
@@ -120,15 +121,13 @@ class GreatWar(Ruleset):
         table_ov = {k: v for k, v in ov.items() if k not in chartmod.CHART_IDS}
         if chart_ov:
             try:
-                chartmod.load_charts(chart_ov)
+                combat_data.check_charts(chartmod.load_charts(chart_ov))
             except chartmod.ChartError as e:
                 raise ValueError(str(e)) from None
         out = super().tables(table_ov)
-        from grognard.rulesets.greatwar.combat_data import check_crt_table
-
         for tid, crt in (("mobile-crt", "mobile"), ("positional-crt", "positional")):
             if tid in out:
-                check_crt_table(out[tid], crt)
+                combat_data.check_crt_table(out[tid], crt)
         memo[memo_key] = dict(out)
         return out
 

@@ -1111,14 +1111,8 @@ def capabilities(g: Game, sit: CombatSituation, role: str) -> Capabilities:
 
 
 def _engineer_modifier_possible(g: Game, sit: CombatSituation) -> bool:
-    """OT 10C / 14C3: whether the combat engineer modifier is possible against the attacked hex
-    (asked of the combat rules when they provide it; otherwise any fortification beyond fieldworks
-    or a city)."""
-    from grognard.rulesets.greatwar import combat_hooks
-
-    fn = combat_hooks.provided("combat", "engineer_modifier_possible")
-    if fn is not None:
-        return bool(fn(g, sit))
+    """OT 10C / 14C3: whether the combat engineer modifier is possible against the attacked hex:
+    any fortification beyond fieldworks, or a city."""
     return special_units._fortified_beyond_fieldworks(g, sit.hex) or geography.is_city(g, sit.hex)
 
 

@@ -875,11 +875,9 @@ def overland_distances(
 def _transport_counts(g: Game, side: str) -> dict[int, int]:
     """OT 14O3: per hex, the undisrupted transports in supply-line mode that may extend a line
     there."""
-    from grognard.rulesets.greatwar import combat_hooks
+    from grognard.rulesets.greatwar import transport_units
 
-    fn = combat_hooks.provided("transport_units", "extends_in")
-    if fn is None:
-        return {}
+    fn = transport_units.extends_in
     out: dict[int, int] = {}
     for p in units.on_map_units(g, side):
         if "transport" not in units.utype(p).tags:
