@@ -9,7 +9,8 @@ import pytest
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
 from grognard.rulesets.greatwar import combat_hexes, retreat, units
-from grognard.rulesets.greatwar.combat import multi_hex, retreat_before_combat_eligible
+from grognard.rulesets.greatwar.combat import retreat_before_combat_eligible
+from grognard.rulesets.greatwar.combat_results import multi_hex
 from grognard.rulesets.greatwar.combat_strength import compute
 from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
 

@@ -11,12 +11,13 @@ import pytest
 from grognard.core.modifiers import Modifiers
 from grognard.core.state import Loc
 from grognard.rulesets.greatwar import (
-    combat,
     geography,
     isolation,
     mechanics,
     nations,
     rail,
+    retreat,
+    supply_status,
     units,
     weather,
     zoc,
@@ -287,7 +288,7 @@ def test_ot_3b3_attacked_neutral_joins_the_other_side() -> None:
     d = g.state.pieces["d"]
     without = {
         g.board.label(c.hexes[0])
-        for c in combat.retreat_step_options(g, d, idx(g, "0204"), idx(g, "0304"))
+        for c in retreat.retreat_step_options(g, d, idx(g, "0204"), idx(g, "0304"))
     }
     assert without and "0404" not in without
     move(g, "d", "0404")
@@ -586,20 +587,20 @@ def test_ot_3g_isolation_needs_a_line_to_a_regular_source() -> None:
         ],
     )
     isolation.check_isolation(g, "test")
-    assert not isolation.is_isolated(g, EN, idx(g, "0203"))
+    assert not supply_status.is_isolated(g, EN, idx(g, "0203"))
     # 0505 is wrapped in German ZOCs on every side that leads home
-    assert isolation.is_isolated(g, EN, idx(g, "0505"))
+    assert supply_status.is_isolated(g, EN, idx(g, "0505"))
     g.state.move("g3", Loc.box("eliminated"))
     isolation.check_isolation(g, "test")
-    assert not isolation.is_isolated(g, EN, idx(g, "0505"))
+    assert not supply_status.is_isolated(g, EN, idx(g, "0505"))
     # isolation holds until the next check
     g.state.move("g3", Loc.hex(idx(g, "0405")))
-    assert not isolation.is_isolated(g, EN, idx(g, "0505"))
+    assert not supply_status.is_isolated(g, EN, idx(g, "0505"))
 
 
 @pytest.mark.rules("OT 3G")
 def test_ot_3g_no_sources_means_isolated() -> None:
     g = game(pieces=[division("d", "France", "0203")])
     isolation.check_isolation(g, "test")
-    assert isolation.is_isolated(g, EN, idx(g, "0203"))
+    assert supply_status.is_isolated(g, EN, idx(g, "0203"))
     end(g)

@@ -10,7 +10,7 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc, Piece
-from grognard.rulesets.greatwar import replacements, transport_units, units
+from grognard.rulesets.greatwar import replacements, supply_status, transport_units, units
 from grognard.rulesets.greatwar.mechanics import gw
 from grognard.rulesets.greatwar.replacements import EQU, MAN
 
@@ -78,9 +78,8 @@ def test_ot_16_arrivals_take_the_supply_status_of_their_location() -> None:
     replacements.receive_piece(g, g.state.pieces["new"], idx(g, "0302"), "OT 16")
     new = g.state.pieces["new"]
     assert supply.turns_out_of_supply(g, new) == 2
-    from grognard.rulesets.greatwar import isolation
 
-    assert isolation.is_isolated(g, EN, idx(g, "0302"))
+    assert supply_status.is_isolated(g, EN, idx(g, "0302"))
     assert replacements.exempt_from_attrition(g, new)
 
 

@@ -10,12 +10,12 @@ import pytest
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
 from grognard.rulesets.greatwar import (
-    isolation,
     logistics,
     movement,
     rail,
     stacking,
     supply,
+    supply_status,
     units,
     zoc,
 )
@@ -556,7 +556,7 @@ def test_ot_11c2biii_improved_fortress_supplies_fifteen_re_in_its_hex() -> None:
 @pytest.mark.rules("OT 11C2biii")
 def test_ot_11c2biii_isolated_fortress_may_be_depleted() -> None:
     g = fortress_game(True)
-    assert isolation.is_isolated(g, EN, idx(g, "0303"))
+    assert supply_status.is_isolated(g, EN, idx(g, "0303"))
     a = next(a for a in g.legal_actions(EN) if a["type"] == "draw-supply")
     force_dice(g, [6])  # the enemy's roll succeeds: depleted
     g.apply(a)
@@ -888,7 +888,7 @@ def test_ot_11f3_isolated_unit_in_second_turn_out_may_be_eliminated() -> None:
         cols=4,
         nrows=4,
     )
-    assert isolation.is_isolated(g, EN, idx(g, "0202"))
+    assert supply_status.is_isolated(g, EN, idx(g, "0202"))
     assert g.state.pieces["d"].loc == Loc.box("eliminated") or any(
         "supply elimination check of d" in e["text"] for e in g.state.log
     )

@@ -32,9 +32,26 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.greatwar import calendar, geography, terrain, units
-from grognard.rulesets.greatwar.mechanics import gw, marker
+from grognard.rulesets.greatwar import (
+    calendar,
+    engineers,
+    geography,
+    logistics,
+    special_rules,
+    special_units,
+    stacking,
+    supply,
+    terrain,
+    units,
+)
+from grognard.rulesets.greatwar.mechanics import gw, marker, table_roll
+from grognard.rulesets.greatwar.nations import other_side, rulebook_name, side_of_nation
+from grognard.rulesets.greatwar.stacking import OVERSTACKED, overstack_attack_factor
 from grognard.rulesets.greatwar.step import GWStep
+from grognard.rulesets.greatwar.support import (
+    is_supported,
+)
+from grognard.rulesets.greatwar.weather import weather_at
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -47,49 +64,6 @@ Factor = tuple[Fraction, str, str]
 
 
 # ============================================================================ OT 12A support
-@implements("OT 12A")
-def intrinsically_supported(p: Piece) -> bool:
-    """OT 12A: divisional units (except those with the unsupported indicator or a printed combat
-    strength of 0), all artillery units and units with the self-supported indicator are supported.
-    """
-    if units.is_artillery(p):
-        return True
-    ind = units.support_indicator(p)
-    if ind == "self":
-        return True
-    return units.is_divisional(p) and ind != "unsupported" and units.printed_combat_strength(p) > 0
-
-
-@implements("OT 12A")
-def provides_support(p: Piece) -> bool:
-    """OT 12A: a supported unit supports the unsupported units with it, unless it is only
-    self-supported; a disrupted unit (OT 3A5) and an overstacked unit (OT 8C2) provide none."""
-    from grognard.rulesets.greatwar.stacking import OVERSTACKED
-
-    return (
-        intrinsically_supported(p)
-        and units.support_indicator(p) != "self"
-        and units.can_support(p)
-        and OVERSTACKED not in p.status
-    )
-
-
-@implements("OT 12A")
-def is_supported(g: Game, p: Piece, companions: Sequence[Piece] | None = None) -> bool:
-    """OT 12A: supported intrinsically or by a supporting unit in the same hex.
-
-    ``companions`` are the units that may support it (defending: the units stacked with it;
-    attacking: the units stacked with it that take part in the same attack). By default, every
-    friendly unit in its hex.
-    """
-    if intrinsically_supported(p):
-        return True
-    if companions is None:
-        h = units.hex_of(g, p)
-        if h is None:
-            return False
-        companions = [q for q in units.units_in_hex(g, h, p.side)]
-    return any(q.id != p.id and provides_support(q) for q in companions)
 
 
 @implements("OT 12A", "OT 13D")
@@ -104,7 +78,6 @@ def support_strength(
     :func:`is_supported`; ``target`` the attacked hex (for a combat engineer attacking into or
     defending in a major city or fortification other than fieldworks, which is automatically
     supported, OT 13D)."""
-    from grognard.rulesets.greatwar import engineers
 
     if is_supported(g, p, companions):
         return Fraction(value)
@@ -126,7 +99,6 @@ MODERN_TACTICS = (
 def uses_modern_tactics(g: Game, p: Piece) -> bool:
     """OT 12B: modern artillery tactics from Oct I 17 (Austria-Hungary, Germany), Jul I 18
     (America, Britain, France), Feb I 19 (every other nation)."""
-    from grognard.rulesets.greatwar.nations import rulebook_name
 
     name = rulebook_name(g, p.nation)
     for when, who in MODERN_TACTICS:
@@ -151,7 +123,6 @@ def non_artillery_re(g: Game, pieces: Sequence[Piece]) -> Fraction:
     """OT 12B: the non-artillery REs that allow artillery its full strength (participating in the
     attack, or in the defending hex). HQs (no combat strength) and overstacked units (OT 8C2) do
     not count (interpretation default)."""
-    from grognard.rulesets.greatwar.stacking import OVERSTACKED
 
     return sum(
         (
@@ -484,28 +455,6 @@ def combat_factors(g: Game, p: Piece, sit: Any, role: str) -> list[Factor]:
     return out
 
 
-@implements("OT 12B2", "OT 12B3", "OT 12B4")
-def disruption_after_movement(g: Game, p: Piece, phase_kind: str) -> None:
-    """Artillery that moves in a movement or reaction movement phase is disrupted on completing
-    its movement: non-German heavy artillery before Feb I 17 (OT 12B2); siege artillery always
-    (OT 12B3); heavy siege artillery badly if non-Austro-Hungarian/German before Feb I 17, else
-    disrupted (OT 12B4)."""
-    from grognard.rulesets.greatwar.nations import is_german, rulebook_name
-
-    if phase_kind not in ("movement", "reaction"):
-        return
-    kind = units.utype(p).artillery
-    german = is_german(g, p)
-    ah_or_german = german or rulebook_name(g, p.nation) in ("Austria-Hungary",)
-    if kind == "heavy" and not german and calendar.before(g, "Feb I 17"):
-        units.disrupt(g, p, rule="OT 12B2", reason="heavy artillery moved")
-    elif kind == "siege":
-        units.disrupt(g, p, rule="OT 12B3", reason="siege artillery moved")
-    elif kind == "heavy-siege":
-        badly = (not ah_or_german) and calendar.before(g, "Feb I 17")
-        units.disrupt(g, p, badly=badly, rule="OT 12B4", reason="heavy siege artillery moved")
-
-
 # ============================================================================ OT 12C bombardment
 def bombardment_table(g: Game) -> Any:
     return g.ruleset.tables(g.scenario.table_overrides)["bombardment"]
@@ -554,7 +503,6 @@ def _bombarders(g: Game, side: str) -> list[Piece]:
 
 
 def _in_army_zoi(g: Game, p: Piece) -> bool:
-    from grognard.rulesets.greatwar import special_units
 
     return any(special_units.in_zoi(g, hq, p) for hq in special_units.army_hqs(g, p.side))
 
@@ -565,8 +513,6 @@ def bombard_factors(g: Game, p: Piece, target: int, in_combat_supply: bool) -> l
     (OT 3A5), bombarding from an overstack x1/2 (OT 8C2), mountains (TEC; not mortars, OT 12B6),
     supply (OT 11F), artillery type (OT 12B1 field x1/2, 12B2-12B4 against fortresses), outside the
     ZOI of an Army HQs x1/2. Modern tactics and long range do not halve a bombardment."""
-    from grognard.rulesets.greatwar import supply
-    from grognard.rulesets.greatwar.stacking import OVERSTACKED, overstack_attack_factor
 
     out: list[Factor] = []
     dis = units.disruption_factors(p)["attack"]
@@ -630,8 +576,6 @@ def plan_bombardment(g: Game, f: Frame, action: Action, commit: bool = False) ->
     rules: from ``gw.air_points``); an Art XX HQs bombarding with all its components adds its
     modifier (OT 12B9).
     """
-    from grognard.rulesets.greatwar import stacking, supply
-    from grognard.rulesets.greatwar.nations import other_side
 
     side = action["side"]
     ids = action.get("pieces", [])
@@ -763,7 +707,6 @@ def plan_bombardment(g: Game, f: Frame, action: Action, commit: bool = False) ->
 
 
 def _nation_side(g: Game, nation_area: str) -> str | None:
-    from grognard.rulesets.greatwar.nations import side_of_nation
 
     for n in g.scenario.data.nations:
         if n == nation_area:
@@ -776,7 +719,6 @@ def _nation_side(g: Game, nation_area: str) -> str | None:
 
 def _all_cooperate(g: Game, pieces: Sequence[Piece]) -> bool:
     """OT 15E1 cooperation (:func:`.special_rules.cooperate`)."""
-    from grognard.rulesets.greatwar import special_rules
 
     nats = sorted({p.nation for p in pieces})
     return all(bool(special_rules.cooperate(g, a, b)) for a in nats for b in nats if a != b)
@@ -806,8 +748,6 @@ def bombardment_modifiers(
     and weather always; with ``full`` also the fortification, the terrain and the nationalities
     that packed their front lines (used for the effect on units; the fortification check uses only
     the first two)."""
-    from grognard.rulesets.greatwar.nations import other_side, rulebook_name
-    from grognard.rulesets.greatwar.weather import weather_at
 
     ex = bombardment_table(g).extra
     mods = Modifiers()
@@ -851,7 +791,6 @@ def reduce_fortification(g: Game, i: int, rule: str = "OT 12C2") -> bool:
     """OT 12C2: an asterisked result reduces the fortification one level as Rule 15B says
     (:func:`.special_rules.reduce_fortification`, which logs it under its own rule). Returns
     whether anything changed."""
-    from grognard.rulesets.greatwar import special_rules
 
     before = (marker(g, "fortification", i), marker(g, "fortress-state", i))
     special_rules.reduce_fortification(g, i, "bombardment")
@@ -940,7 +879,6 @@ def gec_bombardment_attempt(g: Game, side: str, gas: Sequence[Piece]) -> tuple[i
     success gives the bombardment +1, an asterisked success a second roll that, if successful, also
     moves the bombardment one column to the right -- digest default A28). The gas units may not
     attempt GEC again in the following combat segment (OT 12C)."""
-    from grognard.rulesets.greatwar.mechanics import table_roll
 
     for p in gas:
         p.status.add(GEC_USED)
@@ -989,7 +927,6 @@ def hit_targets(
     """OT 12C3: the units that may receive a bombardment hit: not badly disrupted; not overstacked
     unless every regularly stacked unit in the hex is badly disrupted; and the defender may not give
     hits to units with a defense strength of zero."""
-    from grognard.rulesets.greatwar.stacking import OVERSTACKED
 
     here = units.units_in_hex(g, target, owner)
     regular = [p for p in here if OVERSTACKED not in p.status]
@@ -1119,7 +1056,6 @@ class BombardmentSegment(GWStep):
     rule = "OT 12C"
 
     def enter(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar.nations import other_side
 
         f.params.setdefault("bombarded", [])
         f.params.setdefault("targets", [])
@@ -1151,7 +1087,6 @@ class BombardmentSegment(GWStep):
         return f"Bombardment segment ({self._side(f)}: {what})"
 
     def _bombard_options(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar.nations import other_side
 
         elig = _eligible_now(g, f, side)
         if not elig:
@@ -1188,7 +1123,6 @@ class BombardmentSegment(GWStep):
         return out
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar import logistics
 
         if side != self._side(f):
             return []
@@ -1238,32 +1172,27 @@ class BombardmentSegment(GWStep):
 
     @handles.check("deactivate-depot")
     def check_deactivate(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import logistics
 
         self._check_part(f, action)
         logistics.check_deactivate(g, f, action)
 
     @handles.apply("deactivate-depot")
     def apply_deactivate(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import logistics
 
         logistics.apply_deactivate(g, f, action)
 
     @handles.check("eliminate-item")
     def check_eliminate_item(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import logistics
 
         self._check_part(f, action)
         logistics.check_eliminate_item(g, f, action)
 
     @handles.apply("eliminate-item")
     def apply_eliminate_item(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import logistics
 
         logistics.apply_eliminate_item(g, f, action)
 
     def _finish(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar import supply
 
         supply.end_of_segment(g, "bombardment")
         g.emit("segment", "the bombardment segment ends", rule="OT 12C")
@@ -1276,7 +1205,6 @@ def bombard(g: Game, f: Frame, plan: BombardPlan, tactical_recon: bool = False) 
     allocation step (terror hits lower the nation's morale instead, OT 12C5). The bombarding units
     are marked: halved in the following combat segment (OT 12C), and the hex becomes a hex from
     which the enemy may counter-bombard."""
-    from grognard.rulesets.greatwar.nations import other_side
 
     gec = gec_bombardment_attempt(g, plan.side, plan.gas) if plan.gas else (0, 0)
     res = resolve(

@@ -24,7 +24,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.greatwar import replacements, units
+from grognard.rulesets.greatwar import movement, replacements, units
 from grognard.rulesets.greatwar.step import MovementExtension
 
 if TYPE_CHECKING:
@@ -210,7 +210,6 @@ class BreakdownExtension(MovementExtension):
     """The breakdown (start of the phase) and assembly actions of the movement-type steps."""
 
     def extension_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar import movement
 
         out: list[Action] = []
         if f.params.get("kind") not in (
@@ -251,7 +250,6 @@ class BreakdownExtension(MovementExtension):
     @implements("OT 15F1")
     def _in_movement(self, f: Frame) -> None:
         """OT 15F1: units break down and assemble only in movement-type phases."""
-        from grognard.rulesets.greatwar import movement
 
         if f.params.get("kind") not in (
             movement.MOVEMENT,
@@ -267,7 +265,6 @@ class BreakdownExtension(MovementExtension):
     @handles.check("breakdown")
     def check_breakdown(self, g: Game, f: Frame, action: Action) -> None:
         """OT 15F1: a unit that may move breaks down into its components."""
-        from grognard.rulesets.greatwar import movement
 
         self._in_movement(f)
         p = g.state.pieces.get(str(action.get("piece")))
@@ -297,7 +294,6 @@ class BreakdownExtension(MovementExtension):
 
     @handles.apply("breakdown")
     def apply_breakdown(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import movement
 
         p = g.state.pieces[str(action["piece"])]
         breakdown(g, p)
@@ -307,7 +303,6 @@ class BreakdownExtension(MovementExtension):
 
     @handles.apply("assemble")
     def apply_assemble(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import movement
 
         p = g.state.pieces[str(action["parent"])]
         comps = [g.state.pieces[str(c)] for c in action["components"]]

@@ -36,7 +36,6 @@ the shifts and modifiers and the exact distribution of results (:func:`preview_a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -47,20 +46,26 @@ from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import (
-    artillery,
-    calendar,
     combat_hexes,
     combat_hooks,
     geography,
     nations,
+    replacements,
     special_units,
     stacking,
-    supply,
     terrain,
     units,
     zoc,
 )
 from grognard.rulesets.greatwar.combat_data import MOBILE, POSITIONAL
+from grognard.rulesets.greatwar.combat_results import (
+    next_declaration,
+    optional_retreat_side,
+    plan_retreats,
+    push_advances,
+    push_retreats,
+    start_losses,
+)
 from grognard.rulesets.greatwar.combat_strength import (
     Calc,
     compute,
@@ -73,10 +78,12 @@ from grognard.rulesets.greatwar.combat_strength import (
     printed_value,
     uses_modern_tactics,
 )
-from grognard.rulesets.greatwar.isolation import is_isolated
+from grognard.rulesets.greatwar.effects import resolve_attempts
 from grognard.rulesets.greatwar.losses import combat_frame, eliminate_in_combat
-from grognard.rulesets.greatwar.mechanics import marker, table_roll
+from grognard.rulesets.greatwar.mechanics import table_roll
+from grognard.rulesets.greatwar.retreat import advance_params, retreat_options, retreat_params
 from grognard.rulesets.greatwar.step import GWStep
+from grognard.rulesets.greatwar.weather import weather_at
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -269,7 +276,6 @@ def group_problem(g: Game, seg: Frame, pieces: Sequence[Piece], target: int) -> 
 def retreat_before_combat_eligible(g: Game, p: Piece) -> bool:
     """OT 9I: c/m and cavalry units with printed MA 7 or 8, irregular units, and over-snow units
     with printed MA 7 or 8 in snow weather may try to retreat before combat."""
-    from grognard.rulesets.greatwar.weather import weather_at
 
     ma = units.printed_ma_number(p)
     tags = special_units.movement_tags(g, p)
@@ -632,7 +638,6 @@ class RetreatBeforeCombat(GWStep):
         ]
 
     def _must(self, g: Game, f: Frame) -> list[Piece]:
-        from grognard.rulesets.greatwar.retreat import retreat_options
 
         target = g.board.idx(f.params["target"])
         ratio = Fraction(f.params.get("ratio", 0))
@@ -675,7 +680,6 @@ class RetreatBeforeCombat(GWStep):
 
     @handles.apply("retreat-attempt")
     def apply_attempt(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar.retreat import retreat_params
 
         p = g.state.pieces[action["piece"]]
         mandatory = p in self._must(g, f)
@@ -702,18 +706,6 @@ class RetreatBeforeCombat(GWStep):
 
 
 # ============================================================================ the attack
-MULTI_HEX_RESULTS = ("AE", "AH", "DH", "DE")
-
-
-@implements("OT 9F4")
-def multi_hex(g: Game, target: int, code: str) -> bool:
-    """OT 9F4: AE, AH, DH and DE call for two-hex retreats and advances in the West Theater before
-    Feb I 15 and in every other theater before Feb I 16 (a hex without a known theater counts as
-    "other")."""
-    if code not in MULTI_HEX_RESULTS:
-        return False
-    theater = nations.theater_of(g, target)
-    return calendar.before(g, "Feb I 15" if theater == "West" else "Feb I 16")
 
 
 @implements("OT 9", "OT 9A", "OT 9B", "OT 9C", "OT 9F", "OT 9F1", "OT 9G1", "OT 9K1")
@@ -836,7 +828,6 @@ class Combat(Procedure):
 
     def _free_advance(self, g: Game, f: Frame) -> Goto:
         """OT 9I / 9G1: no defender is left: the attackers may advance, then the combat ends."""
-        from grognard.rulesets.greatwar.retreat import advance_params
 
         target = self._target(g, f)
         if units.units_in_hex(g, target, f.params["defender"]):
@@ -916,7 +907,6 @@ class Combat(Procedure):
 
     @stage
     def effects_resolve(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar.effects import resolve_attempts
 
         resolve_attempts(g, f.params)
         sit = self._sit(g, f)
@@ -994,19 +984,16 @@ class Combat(Procedure):
 
     @stage
     def losses(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar.combat_results import start_losses
 
         start_losses(g, f.params, first=True)
 
     @stage
     def losses_second(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar.combat_results import start_losses
 
         start_losses(g, f.params, first=False)
 
     @stage
     def optional_retreat(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar.combat_results import optional_retreat_side
 
         side_role = optional_retreat_side(g, f.params)
         if side_role is not None:
@@ -1022,14 +1009,12 @@ class Combat(Procedure):
 
     @stage
     def declare(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar.combat_results import plan_retreats
 
         plan_retreats(g, f.params)
 
     @stage
     def declarations(self, g: Game, f: Frame) -> Goto | None:
         """OT 9F1: each declaration due, one at a time (the opponent of the retreating side)."""
-        from grognard.rulesets.greatwar.combat_results import next_declaration
 
         grp = next_declaration(f.params)
         if grp is None:
@@ -1047,26 +1032,22 @@ class Combat(Procedure):
 
     @stage
     def retreat(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar.combat_results import push_retreats
 
         push_retreats(g, f.params, second=False)
 
     @stage
     def advance(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar.combat_results import push_advances
 
         push_advances(g, f.params, second=False)
 
     @stage
     def retreat_second(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar.combat_results import push_retreats
 
         if f.params.get("multi_hex"):
             push_retreats(g, f.params, second=True)
 
     @stage
     def advance_second(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar.combat_results import push_advances
 
         if f.params.get("multi_hex"):
             push_advances(g, f.params, second=True)
@@ -1111,7 +1092,6 @@ def finish_combat(g: Game, f: Frame) -> None:
     next time (OT 8C2); ownership is brought up to date (OT 5B)."""
     rec = f.params
     ps = g.state.pieces
-    from grognard.rulesets.greatwar import replacements
 
     replacements.settle_isolated_losses(g)  # OT 16B4b: right after the combat result
     combat_hexes.check_creation(g, rec)
@@ -1200,93 +1180,9 @@ def preview_attack(g: Game, action: Action) -> dict[str, Any] | None:
 
 
 # ================================================================== strengths for overruns (OT 6F1)
-def supply_multiplier(g: Game, p: Piece) -> Fraction:
-    """OT 11F as used by overruns (general supply status only): in general supply x1/2; first turn
-    out x1/4 if isolated (x1/2 otherwise: interpretation default); later turns x1/4."""
-    out = supply.turns_out_of_supply(g, p)
-    if out == 0:
-        return Fraction(1, 2)
-    if out == 1:
-        h = units.hex_of(g, p)
-        return Fraction(1, 4) if h is not None and is_isolated(g, p.side, h) else Fraction(1, 2)
-    return Fraction(1, 4)
-
-
-@implements("OT 6F1")
-def overrun_strength(
-    g: Game, p: Piece, role: str, target: int, companions: Sequence[Piece]
-) -> Fraction:
-    """OT 6F1: a unit's modified attack (``role="attack"``) or defense strength in an overrun:
-    disruption (OT 3A5), general supply status (OT 11F), support (OT 12A; fast c/m units count as
-    supported in clear, rough or stony desert without fortifications, OT 14C4), artillery tactics
-    (OT 12B, attack only) and heavy cavalry against cities and fortifications (OT 14D1). Terrain and
-    fortification effects are those of combat (OT 9H): halving of attackers by the hex attacked."""
-    if role == "attack":
-        base = units.printed_attack(p)
-        if base == 0 and units.printed_defense(p) > 0 and g.opt("marginal-units"):
-            base = Fraction(1, 2)
-    else:
-        base = units.printed_defense(p)
-        if base == 0 and units.printed_attack(p) > 0 and g.opt("marginal-units"):
-            base = Fraction(1, 2)
-    v = base * units.disruption_factors(p)[role]
-    v *= supply_multiplier(g, p)
-    supported = artillery.is_supported(g, p, companions)
-    if (
-        not supported
-        and special_units.is_fast_cm(p)
-        and role == "attack"
-        and terrain.terrain(g, target) in ("clear", "rough", "stony-desert")
-        and not fortified(g, target)
-    ):
-        supported = True
-    if not supported:
-        v /= 2
-    if role == "attack" and units.is_artillery(p) and not uses_modern_tactics(g, p):
-        v /= 2
-    if (
-        role == "attack"
-        and "heavy-cavalry" in units.utype(p).tags
-        and (geography.is_major_city_hex(g, target) or fortified(g, target))
-    ):
-        v /= 2
-    return v
-
-
-def fortified(g: Game, i: int) -> bool:
-    """A fortification other than fieldworks, or a fortress, in the hex (OT 15B)."""
-    f = marker(g, "fortification", i)
-    if f and f != "fieldworks":
-        return True
-    return any(pt.kind == "fortress" for pt in g.board.points_at(i))
 
 
 # =============================================================== retreats used by overruns (OT 6F2)
-@dataclass(frozen=True)
-class RetreatChoice:
-    hexes: tuple[int, ...]
-    tier: int  # 1: no enemy ZOC, stack legal; 2: no ZOC but over the limit (continue); 3: enemy ZOC
-
-
-def ignores_zoc_on_retreat(p: Piece) -> bool:
-    """OT 9F2: see :func:`.retreat.ignores_zoc_on_retreat`."""
-    from grognard.rulesets.greatwar.retreat import ignores_zoc_on_retreat as f
-
-    return f(p)
-
-
-@implements("OT 6F2")
-def retreat_step_options(
-    g: Game, p: Piece, origin: int, here: int, exclude_zoc_of: set[str] | None = None
-) -> list[RetreatChoice]:
-    """The hexes a unit may retreat to next, best priority first, per OT 9F2 (see
-    :func:`.retreat.retreat_options`: priorities, depot tie-break, each step farther from the hex
-    the retreat started from). Empty: no retreat route (the unit is eliminated)."""
-    from grognard.rulesets.greatwar.retreat import retreat_options
-
-    return [
-        RetreatChoice((o.to,), o.tier) for o in retreat_options(g, p, origin, here) if not o.overrun
-    ]
 
 
 # ============================================================================ phase ends

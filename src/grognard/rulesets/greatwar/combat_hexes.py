@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar import nations, units, zoc
+from grognard.rulesets.greatwar import nations, retreat, siege, units, zoc
+from grognard.rulesets.greatwar.combat_strength import is_hq
 from grognard.rulesets.greatwar.mechanics import marker, set_marker
 from grognard.rulesets.greatwar.step import MovementExtension
 
@@ -72,7 +73,6 @@ def check_creation(g: Game, rec: dict[str, Any]) -> bool:
     surviving attacking unit occupies it and exerts a ZOC there and a surviving defending unit
     occupies an adjacent hex and exerts a ZOC there. The non-infantry units whose advance made it
     contested then roll (interpretation default: the test comes before the rolls)."""
-    from grognard.rulesets.greatwar.retreat import contested_roll
 
     if rec.get("crt") != "positional":
         return False
@@ -96,19 +96,18 @@ def check_creation(g: Game, rec: dict[str, Any]) -> bool:
     for pid, where in sorted(rec.get("advanced", {}).items()):
         p = ps.get(pid)
         if p is not None and where == rec["target"] and units.hex_of(g, p) == target:
-            contested_roll(g, p)
+            retreat.contested_roll(g, p)
     return True
 
 
 def entered(g: Game, movers: Sequence[Piece], i: int) -> None:
     """OT 9J: units entering a hex already contested roll for disruption (non-infantry)."""
-    from grognard.rulesets.greatwar.retreat import contested_roll
 
     if not marker(g, "contested", i):
         return
     for p in movers:
         if units.hex_of(g, p) == i:
-            contested_roll(g, p)
+            retreat.contested_roll(g, p)
 
 
 @implements("OT 9J")
@@ -157,7 +156,6 @@ def phase_end(g: Game, phase: str) -> None:
 # ========================================================================== same-hex combat (OT 9K)
 def besieged(g: Game, p: Piece) -> bool:
     """A unit of the besieged side in a hex under siege (OT 15G, ``siege.is_besieged``)."""
-    from grognard.rulesets.greatwar import siege
 
     return bool(siege.is_besieged(g, p))
 
@@ -171,7 +169,6 @@ def siege_after_combat(g: Game, rec: dict[str, Any]) -> None:
     left = [ps[i] for i in rec["attackers"] if i in ps and units.hex_of(g, ps[i]) == target]
     if not left or not units.units_in_hex(g, target, rec["defender"]):
         return
-    from grognard.rulesets.greatwar import siege
 
     siege.establish(g, rec["defender"], target)
     g.emit("siege", f"the attacking units left in {rec['target']} are under siege", rule="OT 9K1")
@@ -213,7 +210,6 @@ def mandatory_attacks(g: Game, side: str, done: Sequence[str]) -> list[int]:
 
 
 def _can_attack(p: Piece) -> bool:
-    from grognard.rulesets.greatwar.combat_strength import is_hq
 
     return units.is_unit(p) and not is_hq(p)
 
@@ -225,9 +221,8 @@ class ContestedEntry(MovementExtension):
 
     @implements("OT 9J")
     def after_move(self, g: Game, f: Any, pieces: Sequence[Piece], path: Sequence[int]) -> None:
-        from grognard.rulesets.greatwar.retreat import contested_roll
 
         for h in path:
             if marker(g, "contested", h):
                 for p in pieces:
-                    contested_roll(g, p)
+                    retreat.contested_roll(g, p)

@@ -17,7 +17,16 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar import special_units, units
+from grognard.rulesets.greatwar import (
+    artillery,
+    engineers,
+    leaders,
+    logistics,
+    special_rules,
+    special_units,
+    supply,
+    units,
+)
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -51,8 +60,6 @@ def infantry_capable(
     half or more of its REs, artillery left out. Rule 14's ``special_rules.capabilities`` decides
     when it exists (it also knows OT 15E3 pooling)."""
     if sit is not None:
-        from grognard.rulesets.greatwar import special_rules
-
         return bool(special_rules.capabilities(g, sit, role).infantry)
     total = _non_art_re(g, pieces)
     if total <= 0:
@@ -75,8 +82,6 @@ def mountain_infantry_capable(
     """OT 9A exception B (as defined by OT 14H2): mountain and infantry units together make up half
     or more of the side's non-artillery REs."""
     if sit is not None:
-        from grognard.rulesets.greatwar import special_rules
-
         return bool(special_rules.capabilities(g, sit, role).mountain_infantry)
     total = _non_art_re(g, pieces)
     if total <= 0:
@@ -98,8 +103,6 @@ def rifle_assault_capable(g: Game, pieces: Sequence[Piece], sit: Any = None) -> 
     """OT 9C2 (as defined by OT 14R): rifle assault units make up half or more of the attacker's
     REs, leaving out artillery and units with combat or assault engineer abilities."""
     if sit is not None:
-        from grognard.rulesets.greatwar import special_rules
-
         return bool(special_rules.capabilities(g, sit, "attack").rifle_assault)
 
     def counted(p: Piece) -> bool:
@@ -125,27 +128,23 @@ def rifle_assault_capable(g: Game, pieces: Sequence[Piece], sit: Any = None) -> 
 # =========================================================================== calls into Rules 14-15
 def declaration_checks(g: Game, sit: Any) -> None:
     """Rule 14-15's checks of a declared attack (:func:`.special_rules.declaration_checks`)."""
-    from grognard.rulesets.greatwar import special_rules
 
     special_rules.declaration_checks(g, sit)
 
 
 def crt_choice(g: Game, sit: Any) -> tuple[str, str | None] | None:
     """Rule 14-15's CRT choice (:func:`.special_rules.crt_choice`)."""
-    from grognard.rulesets.greatwar import special_rules
 
     crt, chooser = special_rules.crt_choice(g, sit)
     return str(crt), chooser
 
 
 def mobile_column_cap(g: Game, sit: Any) -> int | None:
-    from grognard.rulesets.greatwar import special_rules
 
     return int(special_rules.mobile_column_cap(g, sit))
 
 
 def effective_fortification(g: Game, sit: Any) -> Any:
-    from grognard.rulesets.greatwar import special_rules
 
     return special_rules.effective_fortification(g, sit)
 
@@ -153,45 +152,38 @@ def effective_fortification(g: Game, sit: Any) -> Any:
 def combat_drms(
     g: Game, sit: Any, attacker_hq: Piece | None, defender_hq: Piece | None
 ) -> Modifiers:
-    from grognard.rulesets.greatwar import special_rules
 
     out = special_rules.combat_drms(g, sit, attacker_hq=attacker_hq, defender_hq=defender_hq)
     return out if isinstance(out, Modifiers) else Modifiers()
 
 
 def resource_center_check(g: Game, sit: Any) -> int:
-    from grognard.rulesets.greatwar import special_rules
 
     return int(special_rules.resource_center_check(g, sit))
 
 
 def push_leader_step(g: Game, sit: Any) -> bool:
-    from grognard.rulesets.greatwar import leaders
 
     return bool(leaders.push_leader_step(g, sit))
 
 
 def leader_drm(g: Game) -> int:
-    from grognard.rulesets.greatwar import leaders
 
     return int(leaders.leader_drm(g))
 
 
 def push_flooding(g: Game, sit: Any) -> bool:
-    from grognard.rulesets.greatwar import special_rules
 
     return bool(special_rules.push_flooding(g, sit))
 
 
 def flood_called_off(g: Game) -> bool:
     """OT 15A6: whether the attacker called the attack off after the hex was flooded."""
-    from grognard.rulesets.greatwar import special_rules
 
     return bool(special_rules.flood_outcome(g).get("called_off"))
 
 
 def convert_result(g: Game, sit: Any, code: str) -> str | None:
-    from grognard.rulesets.greatwar import special_rules
 
     return str(special_rules.convert_result(g, sit, code))
 
@@ -213,7 +205,6 @@ def combat_strength(g: Game, p: Piece, key: str) -> Fraction | None:
 
 def loss_rules(g: Game, sit: Any, role: str) -> list[dict[str, Any]]:
     """Rule 14-15 loss constraints as dicts: ``pieces`` (ids), ``share`` or ``last``, ``rule``."""
-    from grognard.rulesets.greatwar import special_rules
 
     out = []
     for r in special_rules.loss_rules(
@@ -274,7 +265,6 @@ def combat_supplied(
 ) -> set[str]:
     """OT 11D: the pieces in combat supply for this combat; with ``commit`` the supply rules record
     the Res Pts drawn on (once per side when the combat starts)."""
-    from grognard.rulesets.greatwar import supply
 
     if commit:
         return set(supply.commit_combat_supply(g, side, list(pieces)).supplied)
@@ -286,21 +276,18 @@ def combat_supplied(
 
 def end_of_combat_segment(g: Game) -> None:
     """OT 11D: Res Pts that gave combat supply in the segment are removed at its end."""
-    from grognard.rulesets.greatwar import supply
 
     supply.end_of_segment(g, "combat")
 
 
 def supply_factor(g: Game, p: Piece, in_combat_supply: bool) -> Fraction | None:
     """OT 11F: the supply rules' strength multiplier."""
-    from grognard.rulesets.greatwar import supply
 
     return Fraction(supply.strength_factor(g, p, in_combat_supply))
 
 
 def depots(g: Game, side: str) -> list[tuple[int, bool]]:
     """Friendly supply depots (OT 11C1) as (hex, operational)."""
-    from grognard.rulesets.greatwar import logistics
 
     out = []
     for d in logistics.depots(g, side):
@@ -312,7 +299,6 @@ def depots(g: Game, side: str) -> list[tuple[int, bool]]:
 
 def res_pts(g: Game, side: str) -> list[Piece]:
     """Friendly Res Pts on the map (OT 11G)."""
-    from grognard.rulesets.greatwar import logistics
 
     return sorted(
         (r for r in logistics.res_pts(g, side) if units.hex_of(g, r) is not None),
@@ -321,20 +307,17 @@ def res_pts(g: Game, side: str) -> list[Piece]:
 
 
 def spend_res_pt(g: Game, rp: Piece, rule: str, why: str) -> None:
-    from grognard.rulesets.greatwar import logistics
 
     logistics.expend(g, rp, rule, why)
 
 
 def combat_supply_hq(g: Game, side: str, pieces: Sequence[Piece]) -> Piece | None:
-    from grognard.rulesets.greatwar import supply
 
     return supply.combat_supply_hq(g, side, list(pieces))
 
 
 def overland_line(g: Game, side: str, start: int, goal: int) -> bool:
     """OT 11B1: an overland supply line joins ``start`` and ``goal`` (used by OT 10E)."""
-    from grognard.rulesets.greatwar import supply
 
     return bool(supply.overland_line(g, side, start, goal))
 
@@ -342,7 +325,6 @@ def overland_line(g: Game, side: str, start: int, goal: int) -> bool:
 def artillery_factors(
     g: Game, p: Piece, sit: Any, role: str
 ) -> list[tuple[Fraction, str, str]] | None:
-    from grognard.rulesets.greatwar import artillery
 
     return [
         (Fraction(f), str(r), str(why)) for f, r, why in artillery.combat_factors(g, p, sit, role)
@@ -351,7 +333,6 @@ def artillery_factors(
 
 def support_factor(g: Game, p: Piece, companions: Sequence[Piece], target: int) -> Fraction | None:
     """OT 12A (with OT 13D): the artillery rules' support multiplier (1, or 1/2 unsupported)."""
-    from grognard.rulesets.greatwar import artillery
 
     return Fraction(artillery.support_strength(g, p, Fraction(1), list(companions), target))
 
@@ -360,7 +341,6 @@ def artillery_ratio(
     g: Game, values: dict[str, Fraction], pieces: Sequence[Piece]
 ) -> tuple[list[str], Fraction] | None:
     """OT 12B: the artillery rules' choice of full-strength artillery: (ids, artillery total)."""
-    from grognard.rulesets.greatwar import artillery
 
     full, total = artillery.full_strength_choice(g, values, list(pieces))
     return list(full), Fraction(total)
@@ -370,7 +350,6 @@ def engineer_factor(
     g: Game, p: Piece, target: int, role: str
 ) -> tuple[Fraction, str, str] | bool | None:
     """OT 13E/13F/13G: the engineer rules' strength factor."""
-    from grognard.rulesets.greatwar import engineers
 
     out = engineers.strength_factor(g, p, target, role)
     return None if out is None else (Fraction(out[0]), str(out[1]), str(out[2]))
@@ -378,6 +357,5 @@ def engineer_factor(
 
 def gec_allowed(p: Piece) -> bool:
     """OT 12C: gas artillery that attempted GEC in the bombardment segment may not in the combat."""
-    from grognard.rulesets.greatwar import artillery
 
     return bool(artillery.gec_allowed_in_combat(p))

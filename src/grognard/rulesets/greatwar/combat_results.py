@@ -20,8 +20,13 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.arith import fmt
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar import combat_hooks, stacking, units
-from grognard.rulesets.greatwar.combat_strength import Forces, forces, is_hq, printed_value
+from grognard.rulesets.greatwar import calendar, combat_hooks, nations, stacking, units
+from grognard.rulesets.greatwar.combat_strength import (
+    Forces,
+    forces,
+    is_hq,
+    printed_value,
+)
 from grognard.rulesets.greatwar.losses import eliminate_in_combat, loss_params
 from grognard.rulesets.greatwar.retreat import (
     advance_params,
@@ -300,7 +305,6 @@ def plan_retreats(g: Game, rec: dict[str, Any]) -> None:
     attackers that must retreat are eliminated instead and their cadres retreat (OT 8C2); heavy
     siege artillery and units Rule 14 keeps from retreating are eliminated (OT 12B4; interpretation
     default for the elimination)."""
-    from grognard.rulesets.greatwar.combat import multi_hex
 
     fo = forces(g, rec)
     target = fo.target
@@ -525,3 +529,17 @@ def push_advances(g: Game, rec: dict[str, Any], second: bool) -> None:
             )
     if targets_def:
         g.push("combat-advance", advance_params(rec["defender"], targets_def))
+
+
+MULTI_HEX_RESULTS = ("AE", "AH", "DH", "DE")
+
+
+@implements("OT 9F4")
+def multi_hex(g: Game, target: int, code: str) -> bool:
+    """OT 9F4: AE, AH, DH and DE call for two-hex retreats and advances in the West Theater before
+    Feb I 15 and in every other theater before Feb I 16 (a hex without a known theater counts as
+    "other")."""
+    if code not in MULTI_HEX_RESULTS:
+        return False
+    theater = nations.theater_of(g, target)
+    return calendar.before(g, "Feb I 15" if theater == "West" else "Feb I 16")

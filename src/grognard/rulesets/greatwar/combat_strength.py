@@ -35,14 +35,15 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.state import Piece
 from grognard.rulesets.greatwar import (
-    artillery,
     calendar,
     combat_hooks,
     geography,
+    movement,
     nations,
     special_units,
     stacking,
-    supply,
+    supply_status,
+    support,
     terrain,
     units,
 )
@@ -54,8 +55,9 @@ from grognard.rulesets.greatwar.combat_data import (
     combat_charts,
     ladder,
 )
-from grognard.rulesets.greatwar.isolation import is_isolated
 from grognard.rulesets.greatwar.mechanics import marker
+from grognard.rulesets.greatwar.movement import combat_fatigue_shift
+from grognard.rulesets.greatwar.supply_status import is_isolated
 from grognard.rulesets.greatwar.weather import frozen_at, weather_at
 
 if TYPE_CHECKING:
@@ -369,10 +371,10 @@ def _supply_factor(g: Game, p: Piece, supplied: set[str]) -> Factor:
         return (Fraction(1), "OT 11F", "combat supply")
     provided = combat_hooks.supply_factor(g, p, False)
     if provided is not None:
-        out = supply.turns_out_of_supply(g, p)
+        out = supply_status.turns_out_of_supply(g, p)
         why = "general supply only" if out == 0 else ("U-1" if out == 1 else "U-2 or later")
         return (provided, "OT 11F", why)
-    out = supply.turns_out_of_supply(g, p)
+    out = supply_status.turns_out_of_supply(g, p)
     if out == 0:
         return (Fraction(1, 2), "OT 11F", "general supply only")
     if out == 1:
@@ -406,12 +408,12 @@ def _supported(
     helpers = [
         q
         for q in companions
-        if not (_auto_supported_engineer(g, q, target) and not artillery.intrinsically_supported(q))
+        if not (_auto_supported_engineer(g, q, target) and not support.intrinsically_supported(q))
     ]
     provided = combat_hooks.support_factor(g, p, helpers, target)
     if provided is not None:
         return provided == 1
-    if artillery.is_supported(g, p, helpers):
+    if support.is_supported(g, p, helpers):
         return True
     if _auto_supported_engineer(g, p, target):
         return True
@@ -783,7 +785,6 @@ def compute(g: Game, rec: dict[str, Any]) -> Calc:
     shifts = Modifiers()
     a_hq = _combat_hq(g, fo.attacker, fo.participants)
     d_hq = _combat_hq(g, fo.defender, fo.counted)
-    from grognard.rulesets.greatwar.movement import combat_fatigue_shift
 
     fat = combat_fatigue_shift(fo.participants, fo.counted, a_hq, d_hq)
     shifts.add(fat, "OT 6B4", "fatigue")
@@ -830,8 +831,7 @@ def compute(g: Game, rec: dict[str, Any]) -> Calc:
         top = lad.infantry_top if (crt == MOBILE and infantry) else lad.top
     if g.opt("odds-shift-before-clamp"):
         level = base + int(shifts.total())
-        if level > top:
-            level = top
+        level = min(level, top)
     else:
         level = max(min(base, top), -(10**6)) + int(shifts.total())
         level = min(level, top)
@@ -885,3 +885,109 @@ def incremental_level(calc: Calc, d10: int) -> int:
 def rounded_tenths(ratio: Fraction) -> Fraction:
     """OT 9L: a ratio rounded to the nearest tenth (48/20 -> 2.4)."""
     return Fraction(math.floor(ratio * 10 + Fraction(1, 2)), 10)
+
+
+def supply_multiplier(g: Game, p: Piece) -> Fraction:
+    """OT 11F as used by overruns (general supply status only): in general supply x1/2; first turn
+    out x1/4 if isolated (x1/2 otherwise: interpretation default); later turns x1/4."""
+    out = supply_status.turns_out_of_supply(g, p)
+    if out == 0:
+        return Fraction(1, 2)
+    if out == 1:
+        h = units.hex_of(g, p)
+        return Fraction(1, 4) if h is not None and is_isolated(g, p.side, h) else Fraction(1, 2)
+    return Fraction(1, 4)
+
+
+@implements("OT 6F1")
+def overrun_strength(
+    g: Game, p: Piece, role: str, target: int, companions: Sequence[Piece]
+) -> Fraction:
+    """OT 6F1: a unit's modified attack (``role="attack"``) or defense strength in an overrun:
+    disruption (OT 3A5), general supply status (OT 11F), support (OT 12A; fast c/m units count as
+    supported in clear, rough or stony desert without fortifications, OT 14C4), artillery tactics
+    (OT 12B, attack only) and heavy cavalry against cities and fortifications (OT 14D1). Terrain and
+    fortification effects are those of combat (OT 9H): halving of attackers by the hex attacked."""
+    if role == "attack":
+        base = units.printed_attack(p)
+        if base == 0 and units.printed_defense(p) > 0 and g.opt("marginal-units"):
+            base = Fraction(1, 2)
+    else:
+        base = units.printed_defense(p)
+        if base == 0 and units.printed_attack(p) > 0 and g.opt("marginal-units"):
+            base = Fraction(1, 2)
+    v = base * units.disruption_factors(p)[role]
+    v *= supply_multiplier(g, p)
+    supported = support.is_supported(g, p, companions)
+    if (
+        not supported
+        and special_units.is_fast_cm(p)
+        and role == "attack"
+        and terrain.terrain(g, target) in ("clear", "rough", "stony-desert")
+        and not fortified(g, target)
+    ):
+        supported = True
+    if not supported:
+        v /= 2
+    if role == "attack" and units.is_artillery(p) and not uses_modern_tactics(g, p):
+        v /= 2
+    if (
+        role == "attack"
+        and "heavy-cavalry" in units.utype(p).tags
+        and (geography.is_major_city_hex(g, target) or fortified(g, target))
+    ):
+        v /= 2
+    return v
+
+
+def fortified(g: Game, i: int) -> bool:
+    """A fortification other than fieldworks, or a fortress, in the hex (OT 15B)."""
+    f = marker(g, "fortification", i)
+    if f and f != "fieldworks":
+        return True
+    return any(pt.kind == "fortress" for pt in g.board.points_at(i))
+
+
+REQUIRED_ODDS = 10
+
+
+ZERO_DEFENSE_ODDS = 12
+
+
+@implements("OT 6F1", "OT 6B4")
+def overrun_odds(
+    g: Game, attackers: Sequence[Piece], defenders: Sequence[Piece], target: int
+) -> tuple[int, int, int]:
+    """OT 6F1: (odds before shifts, net fatigue shift, final odds) of an overrun, as N for N:1.
+
+    Attack and defense totals of modified strengths (overstacked defenders ignored, OT 8C2); the
+    ratio is rounded down for the defender; a defense of 0 is overrun at 12:1 by any positive
+    attack; then the fatigue shifts (OT 6B4): down one level per hit on the most fatigued
+    overrunning unit, up one per hit on the most fatigued unit overrun.
+    """
+    att = sum((overrun_strength(g, p, "attack", target, attackers) for p in attackers), Fraction(0))
+    counted = [p for p in defenders if stacking.OVERSTACKED not in p.status]
+    dfn = sum((overrun_strength(g, p, "defense", target, counted) for p in counted), Fraction(0))
+    base = overrun_ratio(att, dfn)
+    shift = max((movement.fatigue(p) for p in defenders), default=0) - max(
+        (movement.fatigue(p) for p in attackers), default=0
+    )
+    return base, shift, base + shift
+
+
+@implements("OT 6F1")
+def overrun_ratio(attack: Fraction | int, defense: Fraction | int) -> int:
+    """OT 6F1: attack/defense rounded down to N:1 in favour of the units overrun; a defense of 0 is
+    overrun at 12:1 by any attack above 0."""
+    att, dfn = Fraction(attack), Fraction(defense)
+    if att <= 0:
+        return 0
+    if dfn <= 0:
+        return ZERO_DEFENSE_ODDS
+    return math.floor(att / dfn)
+
+
+@implements("OT 6F1")
+def overrun_succeeds(base: int, shift: int) -> bool:
+    """OT 6F1: the final odds, after the fatigue shifts, must be 10:1 or more."""
+    return base + shift >= REQUIRED_ODDS

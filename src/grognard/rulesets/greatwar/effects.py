@@ -39,10 +39,18 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.greatwar import combat_hooks, nations, stacking, supply, units
+from grognard.rulesets.greatwar import (
+    artillery,
+    combat_hooks,
+    nations,
+    stacking,
+    supply_status,
+    units,
+)
 from grognard.rulesets.greatwar.combat_data import MOBILE, effects_table, size_modifier
 from grognard.rulesets.greatwar.combat_strength import (
     fec_effect,
+    forces,
     hex_effect,
     hexside_effects,
     is_major_city,
@@ -168,7 +176,7 @@ def unit_can_attempt(g: Game, rec: dict[str, Any], p: Piece, cap: str, role: str
         return f"{p.id} has no {cap} capability"
     if not units.can_use_special_effects(p):
         return f"{p.id} is badly disrupted (OT 3A5)"
-    if supply.turns_out_of_supply(g, p) >= 2:
+    if supply_status.turns_out_of_supply(g, p) >= 2:
         return f"{p.id} is out of general supply for two turns or more (OT 11F2)"
     if stacking.OVERSTACKED in p.status:
         return f"{p.id} is overstacked (OT 8C2)"
@@ -188,7 +196,6 @@ def unit_can_attempt(g: Game, rec: dict[str, Any], p: Piece, cap: str, role: str
 
 
 def side_units(g: Game, rec: dict[str, Any], role: str) -> list[Piece]:
-    from grognard.rulesets.greatwar.combat_strength import forces
 
     fo = forces(g, rec)
     return fo.participants if role == "attacker" else fo.counted
@@ -283,8 +290,6 @@ def attempt_modifiers(
                 "gas against Russian, Italian or minor-power units",
             )
     if cap == "CEC":
-        from grognard.rulesets.greatwar import artillery
-
         defenders = side_units(g, rec, "defender")
         weak = bool(defenders) and all(
             not artillery.is_supported(g, q) and "machinegun" not in units.utype(q).tags

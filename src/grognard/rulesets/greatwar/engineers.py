@@ -42,9 +42,21 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.greatwar import calendar, geography, terrain, units
+from grognard.rulesets.greatwar import (
+    calendar,
+    geography,
+    logistics,
+    movement,
+    rail,
+    rivers,
+    supply,
+    supply_status,
+    terrain,
+    units,
+)
 from grognard.rulesets.greatwar.charts import load_charts
 from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
+from grognard.rulesets.greatwar.stacking import OVERSTACKED
 from grognard.rulesets.greatwar.step import InitialExtension, MovementExtension
 from grognard.rulesets.greatwar.weather import is_poor_weather, weather_at
 
@@ -255,7 +267,6 @@ def eec_capable(g: Game, p: Piece, target: int) -> bool:
     """OT 13D: units with combat engineer abilities may make EEC attempts (OT 10C) in attacks on a
     major city or a fortification other than fieldworks; none from the second turn out of general
     supply (OT 11F2)."""
-    from grognard.rulesets.greatwar import supply
 
     if not has_combat_engineer_abilities(p) or not supply.has_special_effects(g, p):
         return False
@@ -288,7 +299,6 @@ def flamethrower_bonus(pieces: Sequence[Piece]) -> int:
 def sec_capable(g: Game, p: Piece, target: int) -> bool:
     """OT 13G: siege engineers may make SEC attempts (OT 10E) in attacks on a major city or a
     fortification other than fieldworks (not from the second turn out of supply, OT 11F2)."""
-    from grognard.rulesets.greatwar import supply
 
     if units.utype(p).id != "siege-engineer" or not supply.has_special_effects(g, p):
         return False
@@ -299,7 +309,6 @@ def sec_capable(g: Game, p: Piece, target: int) -> bool:
 def gec_capable(g: Game, p: Piece) -> bool:
     """OT 13H: gas engineers may make a GEC attempt (OT 10D) in any combat they are part of,
     attacking or defending (not from the second turn out of supply, OT 11F2)."""
-    from grognard.rulesets.greatwar import supply
 
     return units.utype(p).id == "gas-engineer" and supply.has_special_effects(g, p)
 
@@ -427,8 +436,6 @@ def worker_problem(g: Game, f: Frame | None, p: Piece, side: str) -> str | None:
     """OT 13A: construction, demolition and repair (and railroad engineering, OT 13B3) only by units
     in general supply, in the owner's initial and movement phases, not while using accelerated
     movement (OT 6B), not in a contested hex (OT 9J), not from an overstack (OT 8C2)."""
-    from grognard.rulesets.greatwar import movement, supply
-    from grognard.rulesets.greatwar.stacking import OVERSTACKED
 
     if p.side != side or not units.is_unit(p):
         return f"{side} has no unit {p.id}"
@@ -443,7 +450,7 @@ def worker_problem(g: Game, f: Frame | None, p: Piece, side: str) -> str | None:
     h = units.hex_of(g, p)
     if h is None:
         return f"{p.id} is not on the map"
-    if not supply.in_general_supply(g, p):
+    if not supply_status.in_general_supply(g, p):
         return f"{p.id} is not in general supply (OT 13A)"
     if marker(g, "contested", h):
         return f"{p.id} is in a contested hex (OT 9J)"
@@ -504,7 +511,6 @@ def _workers(g: Game, action: Action) -> list[Piece]:
 
 
 def _hexside(g: Game, action: Action) -> int | None:
-    from grognard.rulesets.greatwar import rivers
 
     raw = action.get("hexside")
     if raw is None:
@@ -602,7 +608,6 @@ def rail_hits(g: Game, i: int) -> int:
 )
 def plan_job(g: Game, f: Frame, action: Action) -> Job:
     """Check an ``engineer`` action (see the module docstring) and work out what it does."""
-    from grognard.rulesets.greatwar import movement, rail
 
     side = action["side"]
     task = action.get("task")
@@ -627,7 +632,6 @@ def plan_job(g: Game, f: Frame, action: Action) -> Job:
             and construction_kind(p) == "general"
             for p in workers
         )
-        from grognard.rulesets.greatwar import supply
 
         if (
             not big
@@ -704,8 +708,6 @@ def plan_job(g: Game, f: Frame, action: Action) -> Job:
         elif pontoon_owner(g, s) != side:
             raise IllegalAction("OT 13A7", "there is no friendly pontoon bridge on that hexside")
     elif task in ("demolish-port", "repair-port"):
-        from grognard.rulesets.greatwar import supply
-
         if supply._port_size(g, i) is None:
             raise IllegalAction("OT 13A2", "there is no port in the hex")
         dmg = supply.port_damage(g, i)
@@ -782,7 +784,6 @@ def plan_job(g: Game, f: Frame, action: Action) -> Job:
 )
 def do_job(g: Game, f: Frame, job: Job, gauge: str | None = None) -> None:
     """Spend the MPs and record the work; a finished job takes effect at once."""
-    from grognard.rulesets.greatwar import logistics, movement
 
     for p in job.workers:
         rec = movement.record(f, p, g)
@@ -876,7 +877,6 @@ def _complete_mp_job(g: Game, job: Job, gauge: str | None) -> None:
 def regauge(g: Game, i: int, gauge: str) -> None:
     """OT 13B3a: the rail line in the hex gets the new gauge (its links, up to the gauge changepoint
     at the hex's edge where the neighbour keeps its own)."""
-    from grognard.rulesets.greatwar import rail
 
     over = eng(g).setdefault("gauge", {})
     for lk in rail.links(g).get(i, []):
@@ -930,7 +930,6 @@ def check_abandoned(g: Game) -> None:
 # ==================================================================== turn projects (initial phase)
 def _res_pt_for(g: Game, p: Piece, ids: Any, count: int = 1) -> Piece:
     """A Res Pt the unit can trace an overland supply line to (OT 11B), the named one if given."""
-    from grognard.rulesets.greatwar import logistics, supply
 
     h = units.hex_of(g, p)
     assert h is not None
@@ -1117,8 +1116,6 @@ def plan_project(g: Game, f: Frame | None, action: Action) -> dict[str, Any]:
             )
         slow, spend = _difficult(g, i, target)
         if task == "road":
-            from grognard.rulesets.greatwar import supply
-
             if g.state.control.get(target) != side or not supply.hex_in_general_supply(
                 g, side, target
             ):
@@ -1133,16 +1130,12 @@ def plan_project(g: Game, f: Frame | None, action: Action) -> dict[str, Any]:
             dur = turns["rail_extend_difficult"] if slow else turns["rail_extend_other"]
             n_res = int(rp["rail_extend_mountain_or_crossing"] if spend else rp["rail_extend"])
     elif task == "rail-upgrade":
-        from grognard.rulesets.greatwar import rail
-
         lows = [lk for lk in rail.links(g).get(i, []) if lk.volume == "low" and not lk.ferry]
         if not lows:
             raise IllegalAction("OT 13B3b", "there is no low-volume rail line in the hex")
         dur = turns["rail_upgrade"]
         n_res = int(rp["rail_upgrade"])
     else:  # port-upgrade
-        from grognard.rulesets.greatwar import supply
-
         size = supply._port_size(g, i)
         if size is None or marker_port_upgrade(g, i):
             raise IllegalAction(
@@ -1189,7 +1182,6 @@ def marker_port_upgrade(g: Game, i: int) -> bool:
 def begin_project(g: Game, pr: dict[str, Any]) -> None:
     """Start a project: spend its Res Pts (a road's only on a roll of 1-2, OT 13A1f) and record
     it."""
-    from grognard.rulesets.greatwar import logistics
 
     res = [g.state.pieces[x] for x in pr.pop("res")]
     if pr["roll"]:
@@ -1228,7 +1220,6 @@ def progress_projects(g: Game, side: str) -> None:
     a
     further Res Pt at each month (every 2 turns); without one the work stalls (digest default A30).
     Port upgrades whose engineer no longer stands in the port revert (OT 13C2)."""
-    from grognard.rulesets.greatwar import logistics, supply
 
     keep = []
     for pr in eng(g).get("projects", []):
@@ -1317,8 +1308,6 @@ def complete_project(g: Game, pr: dict[str, Any]) -> None:
             built[str(s)] = pr["side"]
         g.__dict__.get("_gw_static", {}).clear()
     elif t == "rail-upgrade":
-        from grognard.rulesets.greatwar import rail
-
         vol = eng(g).setdefault("volume", {})
         for lk in rail.links(g).get(int(pr["hex"]), []):
             if lk.volume == "low" and not lk.ferry:
@@ -1370,7 +1359,6 @@ def abandon_port_upgrade(g: Game, p: Piece, i: int, why: str = "abandoned") -> N
 def finish_problem(g: Game, f: Frame, action: Action) -> tuple[dict[str, Any], list[Piece]]:
     """OT 13A5: a one-turn project begun by two construction units (or a brigade) may be finished in
     the movement phase by each unit spending half its movement allowance."""
-    from grognard.rulesets.greatwar import movement
 
     pid = action.get("project")
     pr = next(
@@ -1437,7 +1425,6 @@ class MovementWork(MovementExtension):
         return out
 
     def _candidates(self, g: Game, p: Piece, h: int) -> list[str]:
-        from grognard.rulesets.greatwar import supply
 
         out = []
         level = marker(g, "fortification", h)
@@ -1474,7 +1461,6 @@ class MovementWork(MovementExtension):
 
     @handles.apply("finish-project")
     def apply_finish(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import movement
 
         pr, ws = finish_problem(g, f, action)
         for p in ws:

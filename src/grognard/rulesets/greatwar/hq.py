@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar import special_units, units
+from grognard.rulesets.greatwar import leaders, special_units, units
 from grognard.rulesets.greatwar.mechanics import table_roll
+from grognard.rulesets.greatwar.nations import nationality
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -46,7 +47,6 @@ def army_hq_attributes(g: Game, hq: Piece) -> dict[str, Any]:
 @implements("OT 14M")
 def hq_stack_problem(g: Game, movers: Sequence[Piece], dest: int) -> str | None:
     """OT 14M: Army HQs of different nationalities may not stack together."""
-    from grognard.rulesets.greatwar.nations import nationality
 
     hqs = [p for p in movers if special_units.is_army_hq(p)]
     if not hqs:
@@ -100,8 +100,6 @@ def check_hqs(g: Game, hqs: Sequence[Piece], leader: Piece | None = None) -> boo
     if len(hqs) > 1:
         mods.add(-(len(hqs) - 1), "OT 14M3", f"{len(hqs)} HQs coordinating")
     if leader is not None:
-        from grognard.rulesets.greatwar import leaders
-
         v = leaders.activation_modifier(g, hqs, leader)
         if v:
             mods.add(v, "OT 14P1", f"leader {leader.id}")

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar import nations, special_units, units
+from grognard.rulesets.greatwar import nations, special_units, units, zoc
 from grognard.rulesets.greatwar.mechanics import gw
 
 if TYPE_CHECKING:
@@ -192,7 +192,6 @@ def _scrub(x: Any, hidden: set[str]) -> Any:
 @implements("OT 14N2")
 def zoc_units(g: Game, hq: Piece) -> bool:
     """Whether an unknown corps holds units that exert ZOCs into adjacent hexes."""
-    from grognard.rulesets.greatwar import zoc
 
     h = units.hex_of(g, hq)
     if h is None:

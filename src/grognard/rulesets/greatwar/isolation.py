@@ -49,8 +49,3 @@ def check_isolation(g: Game, reason: str) -> None:
                 side=side,
                 hexes=[g.board.label(i) for i in iso],
             )
-
-
-def is_isolated(g: Game, side: str, i: int) -> bool:
-    """OT 3G: the status found at the last isolation check."""
-    return i in set(gw(g).get("isolated", {}).get(side, []))

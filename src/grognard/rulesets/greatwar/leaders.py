@@ -17,7 +17,8 @@ from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import special_units, units
-from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.charts import load_charts
+from grognard.rulesets.greatwar.mechanics import gw, ip_id
 from grognard.rulesets.greatwar.step import GWStep
 
 if TYPE_CHECKING:
@@ -29,7 +30,6 @@ def is_leader(p: Piece) -> bool:
 
 
 def _chart(g: Game) -> dict[str, Any]:
-    from grognard.rulesets.greatwar.charts import load_charts
 
     return dict(load_charts(g.scenario.table_overrides).raw["leaders"].body.get("leader", {}))
 
@@ -102,8 +102,6 @@ def assignment_problem(g: Game, side: str, action: Action) -> str | None:
     put a pooled leader on one of his Army HQs of its nation (one leader per HQs). A leader taken
     off an HQs must spend at least one friendly initial phase in the pool before it is assigned
     again (it may not return in the initial phase it left, interpretation default)."""
-    from grognard.rulesets.greatwar import replacements
-
     ld, why = _leader_problem(g, side, action)
     if ld is None:
         return why
@@ -112,7 +110,7 @@ def assignment_problem(g: Game, side: str, action: Action) -> str | None:
             f"{ld.id} is on the map: take it off first (it then spends an initial phase in the"
             " pool)"
         )
-    if ld.attrs.get("pool_since") == replacements.ip_id(g):
+    if ld.attrs.get("pool_since") == ip_id(g):
         return (
             f"{ld.id} entered the leader pool in this initial phase and must spend one there (OT"
             " 14P)"
@@ -135,11 +133,9 @@ def assignment_problem(g: Game, side: str, action: Action) -> str | None:
 @implements("OT 14P")
 def apply_unassignment(g: Game, side: str, action: Action) -> None:
     """OT 14P: the leader goes to the leader pool (and spends the initial phase there)."""
-    from grognard.rulesets.greatwar import replacements
-
     ld = g.state.pieces[str(action["leader"])]
     g.state.move(ld.id, Loc.box(pool_box(side)))
-    ld.attrs["pool_since"] = replacements.ip_id(g)
+    ld.attrs["pool_since"] = ip_id(g)
     g.emit("leader", f"{ld.id} returns to the leader pool", rule="OT 14P", piece=ld.id)
 
 

@@ -26,9 +26,21 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.greatwar import units
+from grognard.rulesets.greatwar import (
+    movement,
+    nations,
+    rail,
+    rivers,
+    special_units,
+    supply,
+    supply_status,
+    units,
+    zoc,
+)
 from grognard.rulesets.greatwar.mechanics import gw, table_roll
+from grognard.rulesets.greatwar.nations import command_of
 from grognard.rulesets.greatwar.step import InitialExtension, MovementExtension
+from grognard.rulesets.greatwar.supply_status import player_turn_ordinal
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -100,7 +112,6 @@ def gsps(g: Game, side: str) -> list[Piece]:
 def gsp_stacks(g: Game, side: str, usable_now: bool = False) -> dict[int, list[Piece]]:
     """``side``'s GSPs by hex. With ``usable_now``, only those generated before this initial phase
     (OT 11C2bii: a GSP cannot be drawn on in the initial phase that generated it)."""
-    from grognard.rulesets.greatwar.supply import player_turn_ordinal
 
     now = player_turn_ordinal(g)
     out: dict[int, list[Piece]] = {}
@@ -157,8 +168,6 @@ def setup(g: Game) -> None:
         elif is_gsp(p):
             p.attrs.setdefault("born", 1)
         elif is_depot(p) and "net" not in p.attrs and p.loc.kind == "hex":
-            from grognard.rulesets.greatwar import rail
-
             nets = rail.nets_of_hex(g, int(p.loc.ref))
             if nets:
                 p.attrs["net"] = nets[0]
@@ -198,7 +207,6 @@ def check_activate(g: Game, action: Action) -> tuple[str, int]:
     for
     good, OT 7A5e), and is placed operational side up in an unisolated, friendly-owned rail hex of
     that net."""
-    from grognard.rulesets.greatwar import isolation, nations, rail
 
     side = action["side"]
     net = action.get("net")
@@ -212,7 +220,7 @@ def check_activate(g: Game, action: Action) -> tuple[str, int]:
         raise IllegalAction("OT 11C1", f"{at} is not a rail hex of {net}")
     if g.state.control.get(h) != side:
         raise IllegalAction("OT 11C1", f"{at} is not owned by {side}")
-    if isolation.is_isolated(g, side, h):
+    if supply_status.is_isolated(g, side, h):
         raise IllegalAction("OT 11C1", f"{at} is isolated")
     cmds = nations.controlled_commands(g, side)
     cmd = nations.command_of(g, h)
@@ -230,7 +238,6 @@ def check_activate(g: Game, action: Action) -> tuple[str, int]:
 def activate_depot(g: Game, side: str, net: str, h: int) -> Piece:
     """OT 11C1: place a depot (from the side's pool of deactivated depots, else a new marker); the
     net loses 1 RE of capacity for good (OT 7A5e)."""
-    from grognard.rulesets.greatwar import rail
 
     pool = sorted(
         (
@@ -295,7 +302,6 @@ def flip_depot(g: Game, d: Piece) -> None:
 def check_depot_move(g: Game, f: Frame, action: Action) -> list[int]:
     """OT 11C1: a non-operational depot moves by strategic rail movement only (up to the strategic
     distance, no capacity used), within the rail net it was activated on, once per phase."""
-    from grognard.rulesets.greatwar import nations, rail, zoc
 
     if f.params.get("kind") != "movement":
         raise IllegalAction(
@@ -355,7 +361,6 @@ def _check_rail_path(
     """A rail route from ``start`` along ``path``: rail links, friendly-owned hexes joined to a
     friendly yard, usable bridges, no breaks, obstructions or enemy ZOCs (OT 7A). Returns whether
     a low-volume line was used."""
-    from grognard.rulesets.greatwar import rail
 
     if path and path[0] == start:
         path = path[1:]
@@ -422,7 +427,6 @@ def _gsp_cap(g: Game, d: Piece) -> int:
     1 with 15 or more low-volume hexes and/or marginal ports (the best route counts). Interpretation
     default (option ``gsp-brackets``): the brackets apply beyond the 7-hex limit of OT 11B3a; with
     the option off, a depot must be within that limit. 0 if no line can be traced."""
-    from grognard.rulesets.greatwar import supply
 
     h = units.hex_of(g, d)
     if h is None or not depot_operational(d):
@@ -462,11 +466,10 @@ def _gsp_cap(g: Game, d: Piece) -> int:
 @implements("OT 11C2bii")
 def generate_gsps(g: Game, d: Piece, amount: int) -> list[Piece]:
     """OT 11C2bii: place ``amount`` GSPs at a depot (optional for the player)."""
-    from grognard.rulesets.greatwar import supply
 
     h = units.hex_of(g, d)
     assert h is not None
-    born = supply.player_turn_ordinal(g)
+    born = supply_status.player_turn_ordinal(g)
     out = []
     for _ in range(amount):
         k = int(gw(g).get("gsp_counter", 0)) + 1
@@ -499,9 +502,8 @@ def generate_gsps(g: Game, d: Piece, amount: int) -> list[Piece]:
 def expire_gsps(g: Game) -> None:
     """OT 11C2bii: a GSP stays in play for three initial phases (the one that generated it and the
     next two) and is removed at the end of the third."""
-    from grognard.rulesets.greatwar import supply
 
-    now = supply.player_turn_ordinal(g)
+    now = supply_status.player_turn_ordinal(g)
     for p in sorted(g.state.pieces.values(), key=lambda q: q.id):
         if is_gsp(p) and p.loc.kind != "box" and now >= int(p.attrs.get("born", 0)) + 2:
             expend(g, p, "OT 11C2bii", "end of its third initial phase")
@@ -594,7 +596,6 @@ def check_item_rail(
     """OT 11H1: a logistics item moves by rail by itself, in the movement phase, using rail capacity
     (its RE: Res Pt 3, GSP 1/4; doubled on a low-volume line, OT 7A4): at most 40 hexes by
     operational rail movement, 200 by strategic."""
-    from grognard.rulesets.greatwar import nations, rail, zoc
 
     if f.params.get("kind") != "movement":
         raise IllegalAction("OT 11H1", "rail movement is allowed in the movement phase only")
@@ -654,7 +655,6 @@ def check_item_river(
 ) -> tuple[Piece, list[int], int, frozenset[int]]:
     """OT 11H1: a logistics item moves by river by itself (river capacity used: its RE), at most 40
     hexsides, along connected navigable hexsides from a side of its hex (OT 7C)."""
-    from grognard.rulesets.greatwar import rivers
 
     if not rivers.in_use(g):
         raise IllegalAction("OT 7C", "river movement is not in use in this scenario")
@@ -710,7 +710,6 @@ def check_item_river(
 
 # ----------------------------------------------------------------------------- cartage (OT 11H2)
 def _carrier_kind(p: Piece) -> str:
-    from grognard.rulesets.greatwar import special_units
 
     if special_units.is_army_hq(p):
         return "army-hq"
@@ -728,7 +727,6 @@ def cartage_problem(g: Game, carrier: Piece, items: Sequence[Piece]) -> str | No
     """OT 11H2: what a ground unit may carry. An Army HQs up to 9 RE of logistics items; a transport
     unit up to 6 RE; any other unit GSPs only, up to twice its RE size -- except that one divisional
     unit per side, per command, per turn may carry a single Res Pt instead. None if allowed."""
-    from grognard.rulesets.greatwar.nations import command_of
 
     kind = _carrier_kind(carrier)
     total = sum((units.re_size(g, q) for q in items), Fraction(0))
@@ -811,7 +809,6 @@ def _items(g: Game, action: Action) -> list[Piece]:
 def check_pick_up(g: Game, f: Frame, action: Action) -> tuple[Piece, list[Piece]]:
     """OT 11H2: a unit picks up logistics items in its hex at any time during its movement, within
     its limit; the MP deduction must still leave it the MPs it has spent."""
-    from grognard.rulesets.greatwar import movement
 
     c = _carrier(g, action)
     why = movement.can_move_now(g, f, c)
@@ -848,7 +845,6 @@ def check_pick_up(g: Game, f: Frame, action: Action) -> tuple[Piece, list[Piece]
 
 @implements("OT 11H2")
 def pick_up(g: Game, f: Frame, c: Piece, items: Sequence[Piece]) -> None:
-    from grognard.rulesets.greatwar.nations import command_of
 
     load = cargo(g, c) + list(items)
     c.attrs["cartage_mp"] = max(Fraction(c.attrs.get("cartage_mp", 0)), _deduction_for(g, c, load))
@@ -908,7 +904,6 @@ class DepotActions(InitialExtension):
     """Initial-phase actions of OT 11C1 (depots) and OT 11C2bii (GSPs)."""
 
     def initial_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar import isolation, rail
 
         out: list[Action] = []
         ds = depots(g, side)
@@ -932,7 +927,7 @@ class DepotActions(InitialExtension):
                     y in taken
                     or net not in rail.nets_of_hex(g, y)
                     or g.state.control.get(y) != side
-                    or isolation.is_isolated(g, side, y)
+                    or supply_status.is_isolated(g, side, y)
                 ):
                     continue
                 a: Action = {
@@ -994,7 +989,6 @@ class DepotActions(InitialExtension):
 
 
 def _ordinal(g: Game) -> int:
-    from grognard.rulesets.greatwar.supply import player_turn_ordinal
 
     return player_turn_ordinal(g)
 
@@ -1020,7 +1014,6 @@ class LogisticsMoves(MovementExtension):
                 if where not in seen:
                     seen.add(where)
                     out.append({"type": "eliminate-item", "side": side, "item": p.id})
-        from grognard.rulesets.greatwar import movement
 
         by_hex: dict[int, list[Piece]] = {}
         for p in items:
@@ -1072,7 +1065,6 @@ class LogisticsMoves(MovementExtension):
 
     @handles.apply("item-rail-move")
     def apply_item_rail(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import rail
 
         p, path, kind, charges, _low = check_item_rail(g, f, action)
         for net, amount in charges.items():
@@ -1098,7 +1090,6 @@ class LogisticsMoves(MovementExtension):
 
     @handles.apply("item-river-move")
     def apply_item_river(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import rivers
 
         p, _sides, dest, net = check_item_river(g, f, action)
         led = rivers._ledger(g, p.side, net, write=True)
@@ -1150,6 +1141,9 @@ class LogisticsMoves(MovementExtension):
     @handles.apply("deactivate-depot")
     def apply_deactivate_depot(self, g: Game, f: Frame, action: Action) -> None:
         apply_deactivate(g, f, action)
+
+    def allowance_deduction(self, g: Game, p: Piece) -> Fraction:
+        return cartage_deduction(g, p)
 
     def on_end_phase(self, g: Game, f: Frame) -> None:
         """The heaviest-load deduction of OT 11H2 lasts for the phase."""

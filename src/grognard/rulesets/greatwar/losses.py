@@ -38,7 +38,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.greatwar import stacking, units
+from grognard.rulesets.greatwar import replacements, stacking, units
 from grognard.rulesets.greatwar.combat_strength import is_hq, printed_value
 from grognard.rulesets.greatwar.step import GWStep
 
@@ -67,8 +67,6 @@ def eliminate_in_combat(
     value = printed_value(g, p, role) if role else Fraction(0)
     face = None if totally else cadre_face(p)
     if face is not None:
-        from grognard.rulesets.greatwar import replacements
-
         old = p.face
         p.face = face
         replacements.on_reduced(

@@ -21,16 +21,24 @@ from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import (
+    calendar,
     geography,
+    listing,
     nations,
+    siege,
     special_units,
-    supply,
+    stacking,
+    supply_status,
     terrain,
     units,
     zoc,
 )
+from grognard.rulesets.greatwar import hq as hqmod
 from grognard.rulesets.greatwar.charts import load_charts
+from grognard.rulesets.greatwar.nations import is_german, rulebook_name
+from grognard.rulesets.greatwar.stacking import overstack_leave_cost
 from grognard.rulesets.greatwar.step import GWStep, extensions
+from grognard.search.reach import reach_generic
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -42,7 +50,7 @@ RESERVE = "reserve"
 PHASE_KINDS = (MOVEMENT, REACTION, EXPLOITATION, RESERVE)
 
 STRATEGIC = "strategic-rail"  # status for the rest of the player turn (OT 7A3)
-OVERSTACKED = "overstacked"  # status (OT 8C2)
+OVERSTACKED = units.OVERSTACKED  # status (OT 8C2)
 
 
 # ============================================================================ movement allowance
@@ -55,11 +63,10 @@ def fraction_for(g: Game, p: Piece, kind: str) -> Fraction:
     (OT 14D3)."""
     if kind not in (RESERVE, EXPLOITATION):
         return Fraction(1)
-    from grognard.rulesets.greatwar import transport_units
-
-    share = transport_units.reserve_share(g, p)
-    if share is not None:
-        return share
+    for ext in extensions(g):
+        share = ext.movement_share(g, p)
+        if share is not None:
+            return share
     tags = set(special_units.movement_tags(g, p))
     if kind == EXPLOITATION and "mixed-mounted" in tags:
         tags.discard("cavalry")
@@ -75,7 +82,6 @@ def fraction_for(g: Game, p: Piece, kind: str) -> Fraction:
 def movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = False) -> Fraction:
     """OT 6: the MPs a unit may spend this phase (:func:`_movement_allowance`; remembered while
     legal actions are listed, :func:`.listing.scope`)."""
-    from grognard.rulesets.greatwar import listing
 
     return listing.scoped(
         g,
@@ -98,15 +104,12 @@ def _movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = F
     ma = special_units.modified_ma(g, p, units.printed_move(p))
     if not isinstance(ma, Fraction):
         return Fraction(0)
-    from grognard.rulesets.greatwar import logistics
-
-    ma = max(
-        Fraction(0), ma - logistics.cartage_deduction(g, p)
-    )  # OT 11H2: before halving or doubling
+    for ext in extensions(g):  # OT 11H2: before halving or doubling
+        ma = max(Fraction(0), ma - ext.allowance_deduction(g, p))
     if accel:
         ma = ma * 2
     ma = ma * units.disruption_factors(p)["move"]
-    out = supply.turns_out_of_supply(g, p)
+    out = supply_status.turns_out_of_supply(g, p)
     if (out == 1 and units.is_cm(p)) or out >= 2:
         ma = ma / 2
     if kind in (RESERVE, EXPLOITATION):
@@ -196,7 +199,7 @@ def entry_block(ctx: MoveContext, p: Piece, v: int) -> str | None:
     entered voluntarily (OT 3F).
     """
     g = ctx.g
-    why = special_units.entry_problem(g, p, v)
+    why = entry_problem(g, p, v)
     if why:
         return why
     if (
@@ -204,7 +207,7 @@ def entry_block(ctx: MoveContext, p: Piece, v: int) -> str | None:
         and any(
             q.side == ctx.enemy and q.id not in ctx.ignore_zoc_of for q in units.units_in_hex(g, v)
         )
-        and not special_units.may_enter_enemy_hex(g, ctx.side, p, v)
+        and not may_enter_enemy_hex(g, ctx.side, p, v)
     ):
         return "the hex is enemy-occupied and enemy-owned (OT 6)"
     if not nations.may_enter_command(g, ctx.side, v):
@@ -214,7 +217,7 @@ def entry_block(ctx: MoveContext, p: Piece, v: int) -> str | None:
         and any(
             q.side == ctx.enemy and q.id not in ctx.ignore_zoc_of for q in units.units_in_hex(g, v)
         )
-        and not special_units.may_enter_enemy_hex(g, ctx.side, p, v)
+        and not may_enter_enemy_hex(g, ctx.side, p, v)
     ):
         return "the hex is enemy-occupied and contested (OT 9J)"
     return None
@@ -259,11 +262,8 @@ def step(ctx: MoveContext, p: Piece, u: int, v: int, accel: bool = False) -> Ste
     if why:
         return StepInfo(None, why=why)
     s = g.board.side_between(u, v)
-    if g.state.at(Loc.hexside(s)):
-        from grognard.rulesets.greatwar import water_only
-
-        if water_only.blocks(g, ctx.side, s):
-            return StepInfo(None, why="an enemy water-only unit holds the hexside (OT 14B2)")
+    if g.state.at(Loc.hexside(s)) and blocks(g, ctx.side, s):
+        return StepInfo(None, why="an enemy water-only unit holds the hexside (OT 14B2)")
     tags = ctx.tags(p)
     best: Fraction | None = None
     road_used = False
@@ -294,16 +294,6 @@ def _frac(x: float) -> Fraction:
     return Fraction(x).limit_denominator(64)
 
 
-def overstack_leave_cost(g: Game, p: Piece) -> Fraction:
-    """OT 8C2: 1 MP to leave an overstack, 2 if it attacked from it in the last combat phase;
-    stacking-exempt units leave free."""
-    from grognard.rulesets.greatwar import stacking
-
-    if OVERSTACKED not in p.status or stacking.exempt(g, p):
-        return Fraction(0)
-    return Fraction(2) if p.attrs.get("attacked_from_overstack") else Fraction(1)
-
-
 @implements("OT 6")
 def min_move_allowed(g: Game, f: Frame, p: Piece) -> bool:
     """OT 6: a unit that has not yet spent MPs this phase may always move one hex, spending all its
@@ -321,7 +311,6 @@ def min_move_allowed(g: Game, f: Frame, p: Piece) -> bool:
 
 def reach_of(ctx: MoveContext, f: Frame, p: Piece, accel: bool = False) -> Any:
     """A :class:`grognard.search.GenericReach` of the unit from its hex with its remaining MPs."""
-    from grognard.search.reach import reach_generic
 
     g = ctx.g
     start = units.hex_of(g, p)
@@ -350,7 +339,6 @@ def reach_of(ctx: MoveContext, f: Frame, p: Piece, accel: bool = False) -> Any:
 def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
     """Why a unit may not move in this phase now, or None (remembered while legal actions are
     listed, :func:`.listing.scope`)."""
-    from grognard.rulesets.greatwar import listing
 
     return listing.scoped(
         g,
@@ -578,12 +566,10 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
         mins[p.id] = one_hex
         disrupt_on[p.id] = crossings
     dest = path[-1]
-    from grognard.rulesets.greatwar import stacking
 
     problem = stacking.move_stacking_problem(g, [p for p in pieces], dest)
     if problem:
         raise IllegalAction("OT 8B", problem)
-    from grognard.rulesets.greatwar import hq as hqmod
 
     problem = hqmod.hq_stack_problem(g, pieces, dest)
     if problem:
@@ -629,7 +615,6 @@ def execute_move(g: Game, f: Frame, pm: PlannedMove, rule: str = "OT 6") -> None
             if n in pm.disrupt_on.get(p.id, []):
                 units.disrupt(g, p, rule="OT 15A4", reason="crossed an unfordable major river")
         zoc.update_ownership(g)
-    from grognard.rulesets.greatwar import stacking
 
     stacking.after_arrival(g, pm.pieces, pm.path[-1])
     labels = [g.board.label(h) for h in pm.path]
@@ -806,13 +791,11 @@ class MovementStep(GWStep):
         return [p for p in units.on_map_units(g, f.params["side"]) if can_move_now(g, f, p) is None]
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar import listing
 
         with listing.scope(g):
             return self._legal_actions(g, f, side)
 
     def _legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar import listing
 
         out: list[Action] = []
         kind = f.params.get("kind", MOVEMENT)
@@ -921,8 +904,6 @@ class MovementStep(GWStep):
         accel: bool,
         rems: dict[str, Fraction] | None = None,
     ) -> bool:
-        from grognard.rulesets.greatwar import hq as hqmod
-        from grognard.rulesets.greatwar import stacking
 
         memo = getattr(self, "_step_memo", None)
         for q in group:
@@ -948,7 +929,6 @@ class MovementStep(GWStep):
                 return False
         if hqmod.hq_stack_problem(g, group, v) is not None:
             return False
-        from grognard.rulesets.greatwar import listing
 
         ids = tuple(q.id for q in group)
         key = ("stack", ids, tuple(listing.piece_state(q) for q in group), units.loc_version(g), v)
@@ -1008,7 +988,6 @@ class MovementStep(GWStep):
             )
 
     def check_end(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import stacking
 
         bad = stacking.violations(g, side=f.params["side"])
         if bad:
@@ -1019,7 +998,6 @@ class MovementStep(GWStep):
     def end_phase(self, g: Game, f: Frame) -> None:
         """Work done when the player ends the phase (fatigue, artillery disruption, stacking
         record)."""
-        from grognard.rulesets.greatwar import artillery, stacking
 
         kind = f.params.get("kind", MOVEMENT)
         apply_fatigue(g, f)
@@ -1028,7 +1006,7 @@ class MovementStep(GWStep):
         for pid, rec in sorted(f.params.get("units", {}).items()):
             p = g.state.pieces.get(pid)
             if p is not None and rec.get("moved") and units.hex_of(g, p) is not None:
-                artillery.disruption_after_movement(g, p, kind)
+                disruption_after_movement(g, p, kind)
         for p in g.state.pieces.values():
             p.status.discard(zoc.ACCEL)
         zoc.update_ownership(g)
@@ -1045,3 +1023,66 @@ def _listed_for_exploitation(g: Game, p: Piece) -> bool:
         or units.is_water_only(p)
         or bool(tags & {"cavalry", "light", "mountain", "infantry"})
     )
+
+
+@implements("OT 12B2", "OT 12B3", "OT 12B4")
+def disruption_after_movement(g: Game, p: Piece, phase_kind: str) -> None:
+    """Artillery that moves in a movement or reaction movement phase is disrupted on completing
+    its movement: non-German heavy artillery before Feb I 17 (OT 12B2); siege artillery always
+    (OT 12B3); heavy siege artillery badly if non-Austro-Hungarian/German before Feb I 17, else
+    disrupted (OT 12B4)."""
+
+    if phase_kind not in ("movement", "reaction"):
+        return
+    kind = units.utype(p).artillery
+    german = is_german(g, p)
+    ah_or_german = german or rulebook_name(g, p.nation) in ("Austria-Hungary",)
+    if kind == "heavy" and not german and calendar.before(g, "Feb I 17"):
+        units.disrupt(g, p, rule="OT 12B2", reason="heavy artillery moved")
+    elif kind == "siege":
+        units.disrupt(g, p, rule="OT 12B3", reason="siege artillery moved")
+    elif kind == "heavy-siege":
+        badly = (not ah_or_german) and calendar.before(g, "Feb I 17")
+        units.disrupt(g, p, badly=badly, rule="OT 12B4", reason="heavy siege artillery moved")
+
+
+@implements("OT 14B2")
+def blocks(g: Game, side: str, s: int) -> bool:
+    """OT 14B2: an enemy water-only unit with an attack strength above 0 on a hexside stops units
+    of ``side`` moving or attacking across it."""
+    enemy = nations.other_side(side)
+    return any(
+        q.side == enemy and units.is_water_only(q) and units.printed_attack(q) > 0
+        for q in g.state.at(Loc.hexside(s))
+    )
+
+
+@implements("OT 14C")
+def cm_effects(g: Game, p: Piece) -> dict[str, object]:
+    """OT 14C: what being c/m means, and where each effect is applied: double RE for rail, river,
+    cartage and naval transport (``units.transport_re``), the c/m terrain costs of the TEC
+    (``terrain.cost_set``), and the whole movement rating in reserve commitment and exploitation
+    (``movement.fraction_for``). Returns those values for the unit (empty for non-c/m units)."""
+    if not units.is_cm(p):
+        return {}
+    return {
+        "transport_re": units.transport_re(g, p, "rail"),
+        "cost_set": terrain.cost_set(g, p),
+        "exploitation_share": fraction_for(g, p, EXPLOITATION),
+    }
+
+
+@implements("OT 14B1", "OT 14B3", "OT 14D2")
+def entry_problem(g: Game, p: Piece, i: int) -> str | None:
+    """Why a unit may not enter hex ``i`` by ground movement because of its special type: camel
+    units outside weather zones D-I (OT 14D2); the besieged side's units entering a hex under siege
+    (OT 15G). (Rail-only, water-only and zero-movement units do not move overland at all:
+    ``movement.can_move_now``.)"""
+    return special_units.camel_zone_problem(g, p, i) or siege.entry_problem(g, p, i)
+
+
+def may_enter_enemy_hex(g: Game, side: str, p: Piece, v: int) -> bool:
+    """Exceptions to OT 6's ban on entering an enemy-occupied and enemy-owned hex from Rule 15:
+    the sieging player's units enter a hex under siege, or one he may put under siege now (OT 15G).
+    """
+    return siege.sieging_entry_allowed(g, side, v)

@@ -16,17 +16,29 @@ from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.greatwar import (
+    artillery,
     breakdowns,
+    combat,
     combat_hexes,
+    effects,
     engineers,
     leaders,
     logistics,
+    losses,
+    movement,
     overrun,
     rail,
+    reinforcements,
+    reserves,
+    retreat,
     rivers,
+    rules14_movement,
+    sequence,
+    siege_relief,
     special_rules,
     special_units,
     stacking,
+    supply,
     transport_units,
     units,
     water_only,
@@ -41,7 +53,6 @@ from grognard.rulesets.greatwar.movement import (
     moving_pieces,
     record,
 )
-from grognard.rulesets.greatwar.sequence import InitialActions
 from grognard.rulesets.greatwar.step import InitialExtension, MovementExtension
 
 if TYPE_CHECKING:
@@ -51,7 +62,7 @@ MOVEMENT_EXTENSION_CLASSES: tuple[type[MovementExtension], ...] = (
     engineers.MovementWork,
     logistics.LogisticsMoves,
     combat_hexes.ContestedEntry,
-    special_rules.Rules14To16Extension,
+    rules14_movement.Rules14To16Extension,
     transport_units.TransportExtension,
     breakdowns.BreakdownExtension,
     water_only.WaterOnlyExtension,
@@ -160,11 +171,11 @@ class CorpsBoxes(Step):
 
     @handles.check("leave-overstack")
     def check_leave_overstack(self, g: Game, f: Frame, action: Action) -> None:
-        stacking.check_leave_overstack(g, f, action)
+        check_leave_overstack(g, f, action)
 
     @handles.apply("leave-overstack")
     def apply_leave_overstack(self, g: Game, f: Frame, action: Action) -> None:
-        stacking.apply_leave_overstack(g, f, action)
+        apply_leave_overstack(g, f, action)
 
 
 # ============================================================================ the steps
@@ -180,7 +191,7 @@ class MovementPhaseGround(
     engineers.MovementWork,
     logistics.LogisticsMoves,
     combat_hexes.ContestedEntry,
-    special_rules.Rules14To16Extension,
+    rules14_movement.Rules14To16Extension,
     transport_units.TransportExtension,
     breakdowns.BreakdownExtension,
     water_only.WaterOnlyExtension,
@@ -202,7 +213,7 @@ class MovementPhaseGround(
         out = rail.rail_actions(g, f, side)
         out += overrun.overrun_actions(g, f, side)
         out += rivers.river_actions(g, f, side)
-        out += stacking.corps_actions(g, f, side)
+        out += corps_actions(g, f, side)
         return out
 
 
@@ -215,7 +226,7 @@ class ReactionMovement(
     engineers.MovementWork,
     logistics.LogisticsMoves,
     combat_hexes.ContestedEntry,
-    special_rules.Rules14To16Extension,
+    rules14_movement.Rules14To16Extension,
     transport_units.TransportExtension,
     breakdowns.BreakdownExtension,
     water_only.WaterOnlyExtension,
@@ -265,7 +276,7 @@ class ReactionMovement(
         if f.params.get("eligible"):
             out += overrun.overrun_actions(g, f, side)
             out += rail.break_actions(g, f, side)
-        out += stacking.corps_actions(g, f, side)
+        out += corps_actions(g, f, side)
         return out
 
     @handles.check("check-hq")
@@ -360,7 +371,7 @@ class ExploitationMovement(
     engineers.MovementWork,
     logistics.LogisticsMoves,
     combat_hexes.ContestedEntry,
-    special_rules.Rules14To16Extension,
+    rules14_movement.Rules14To16Extension,
     transport_units.TransportExtension,
     breakdowns.BreakdownExtension,
     water_only.WaterOnlyExtension,
@@ -385,7 +396,7 @@ class ExploitationMovement(
         return (
             overrun.overrun_actions(g, f, side)
             + rail.break_actions(g, f, side)
-            + stacking.corps_actions(g, f, side)
+            + corps_actions(g, f, side)
         )
 
     @implements("OT 4A6")
@@ -401,5 +412,112 @@ class ExploitationMovement(
 
 
 @implements("OT 4A1")
-class InitialActivities(InitialActions, engineers.InitialWork, logistics.DepotActions):
+class InitialActivities(sequence.InitialActions, engineers.InitialWork, logistics.DepotActions):
     """OT 4A1: :class:`.sequence.InitialActions` with the activities of OT 13 and OT 11C."""
+
+
+STEP_CLASSES: tuple[type[Step], ...] = (
+    sequence.GameTurns,
+    sequence.GameTurn,
+    sequence.PlayerTurn,
+    sequence.InitialPhase,
+    sequence.InitialStart,
+    InitialActivities,
+    sequence.MovementPhase,
+    MovementPhaseGround,
+    sequence.CombatPhase,
+    artillery.BombardmentSegment,
+    combat.CombatSegment,
+    sequence.ReactionMovementPhase,
+    ReactionMovement,
+    sequence.ReactionCombatPhase,
+    sequence.ExploitationPhase,
+    ExploitationMovement,
+    overrun.RetreatBeforeOverrun,
+    reserves.ReserveCommitment,
+    supply.SpecialSupply,
+    supply.SupplyEnd,
+    artillery.BombardmentHits,
+    combat.Combat,
+    combat.CombatChoice,
+    combat.RetreatBeforeCombat,
+    effects.CombatEffects,
+    losses.CombatLosses,
+    retreat.CombatRetreat,
+    retreat.CombatAdvance,
+    # the steps Rules 14-16 add to the sequence of play
+    reinforcements.InitialSpecial,
+    reinforcements.Reinforcement,
+    special_rules.Flooding,
+    special_rules.OpenCities,
+    special_rules.LocalDraft,
+    leaders.LeaderInfluence,
+    siege_relief.SiegeRetreat,
+    water_only.GunboatRetreat,
+)
+"""The steps of the sequence of play, in the order the rule system lists them."""
+
+
+def corps_actions(g: Game, f: Frame, side: str) -> list[Action]:
+    """Corps box (OT 8C1) and overstack (OT 8C2) actions available to ``side`` now."""
+    out: list[Action] = []
+    corps = [
+        p
+        for p in units.on_map_units(g, side)
+        if special_units.is_corps_hq(p) and p.loc.kind == "hex"
+    ]
+    for c in corps:
+        h = units.hex_of(g, c)
+        for p in g.state.at_hex(int(h)) if h is not None else []:
+            if (
+                p.side == side
+                and units.is_unit(p)
+                and not special_units.is_corps_hq(p)
+                and not special_units.is_army_hq(p)
+            ):
+                out.append({"type": "corps-assign", "side": side, "piece": p.id, "corps": c.id})
+        for p in g.state.contents(c.id):
+            out.append({"type": "corps-remove", "side": side, "piece": p.id})
+    if g.opt("overstacking"):
+        for p in units.on_map_units(g, side):
+            h = units.hex_of(g, p)
+            if h is None or stacking.exempt(g, p):
+                continue
+            if stacking.OVERSTACKED in p.status:
+                if stacking.stack_problem(g, h, side, extra=[p]) is None and movement.remaining(
+                    g, f, p
+                ) >= stacking.overstack_leave_cost(g, p):
+                    out.append({"type": "leave-overstack", "side": side, "piece": p.id})
+            elif stacking.has_corps_hq(g, h, side):
+                out.append({"type": "overstack", "side": side, "pieces": [p.id]})
+    return out
+
+
+@implements("OT 8C2")
+def check_leave_overstack(g: Game, f: Frame, action: Action) -> None:
+    """OT 8C2 (advanced): leaving an overstack costs MPs and must fit the normal stack."""
+    stacking._overstacking_in_use(g)
+    side = action["side"]
+    p = g.state.pieces.get(action.get("piece", ""))
+    if p is None or p.side != side or stacking.OVERSTACKED not in p.status:
+        raise IllegalAction("OT 8C2", f"{action.get('piece')!r} is not in an overstack")
+    h = units.hex_of(g, p)
+    assert h is not None
+    if stacking.stack_problem(g, h, side, extra=[p]) is not None:
+        raise IllegalAction(
+            "OT 8B",
+            f"{p.id} cannot rejoin the normal stack in {g.board.label(h)} without exceeding the"
+            " limit",
+        )
+    if movement.remaining(g, f, p) < stacking.overstack_leave_cost(g, p):
+        raise IllegalAction("OT 8C2", f"{p.id} lacks the MPs to leave the overstack")
+
+
+def apply_leave_overstack(g: Game, f: Frame, action: Action) -> None:
+    p = g.state.pieces[action["piece"]]
+    cost = stacking.overstack_leave_cost(g, p)
+    rec = movement.record(f, p, g)
+    rec["spent"] = Fraction(rec["spent"]) + cost
+    p.status.discard(stacking.OVERSTACKED)
+    p.attrs.pop("overstacked_since", None)
+    g.emit("overstack", f"{p.id} leaves the overstack ({cost} MP)", rule="OT 8C2", piece=p.id)

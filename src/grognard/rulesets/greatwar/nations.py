@@ -12,7 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar.catalogue import load_theaters, nation_info, theater_of_command
+from grognard.rulesets.greatwar.catalogue import (
+    load_theaters,
+    nation_info,
+    theater_of_command,
+)
 
 if TYPE_CHECKING:
     from grognard.core.game import Game

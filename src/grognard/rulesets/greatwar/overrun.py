@@ -8,7 +8,6 @@ listed in ``advance`` move into the hex afterwards.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,62 +17,39 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.greatwar import combat, nations, special_units, stacking, units, zoc
+from grognard.rulesets.greatwar import (
+    intelligence,
+    listing,
+    nations,
+    replacements,
+    retreat,
+    special_units,
+    stacking,
+    units,
+    zoc,
+)
 from grognard.rulesets.greatwar.charts import load_charts
+from grognard.rulesets.greatwar.combat_strength import (
+    REQUIRED_ODDS,
+    overrun_odds,
+)
 from grognard.rulesets.greatwar.mechanics import table_roll
+from grognard.rulesets.greatwar.movement import (
+    RESERVE,
+    can_move_now,
+    context,
+    current_move_frame,
+    mode_of,
+    record,
+    remaining,
+    step,
+    zoc_exit_cost,
+)
 from grognard.rulesets.greatwar.step import GWStep
 from grognard.rulesets.greatwar.weather import weather_at
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
-
-REQUIRED_ODDS = 10
-ZERO_DEFENSE_ODDS = 12
-
-
-@implements("OT 6F1", "OT 6B4")
-def overrun_odds(
-    g: Game, attackers: Sequence[Piece], defenders: Sequence[Piece], target: int
-) -> tuple[int, int, int]:
-    """OT 6F1: (odds before shifts, net fatigue shift, final odds) of an overrun, as N for N:1.
-
-    Attack and defense totals of modified strengths (overstacked defenders ignored, OT 8C2); the
-    ratio is rounded down for the defender; a defense of 0 is overrun at 12:1 by any positive
-    attack; then the fatigue shifts (OT 6B4): down one level per hit on the most fatigued
-    overrunning unit, up one per hit on the most fatigued unit overrun.
-    """
-    from grognard.rulesets.greatwar.movement import fatigue
-
-    att = sum(
-        (combat.overrun_strength(g, p, "attack", target, attackers) for p in attackers), Fraction(0)
-    )
-    counted = [p for p in defenders if stacking.OVERSTACKED not in p.status]
-    dfn = sum(
-        (combat.overrun_strength(g, p, "defense", target, counted) for p in counted), Fraction(0)
-    )
-    base = overrun_ratio(att, dfn)
-    shift = max((fatigue(p) for p in defenders), default=0) - max(
-        (fatigue(p) for p in attackers), default=0
-    )
-    return base, shift, base + shift
-
-
-@implements("OT 6F1")
-def overrun_ratio(attack: Fraction | int, defense: Fraction | int) -> int:
-    """OT 6F1: attack/defense rounded down to N:1 in favour of the units overrun; a defense of 0 is
-    overrun at 12:1 by any attack above 0."""
-    att, dfn = Fraction(attack), Fraction(defense)
-    if att <= 0:
-        return 0
-    if dfn <= 0:
-        return ZERO_DEFENSE_ODDS
-    return math.floor(att / dfn)
-
-
-@implements("OT 6F1")
-def overrun_succeeds(base: int, shift: int) -> bool:
-    """OT 6F1: the final odds, after the fatigue shifts, must be 10:1 or more."""
-    return base + shift >= REQUIRED_ODDS
 
 
 @implements("OT 6F1")
@@ -106,15 +82,6 @@ def _defenders(g: Game, side: str, target: int) -> list[Piece]:
 @implements("OT 6F1", "OT 6F3", "OT 8B", "OT 8C2")
 def plan_overrun(g: Game, f: Frame, action: Action, fresh: bool = False) -> OverrunPlan:
     """Check an overrun against OT 6F1/6F3; raise :class:`IllegalAction` naming the rule."""
-    from grognard.rulesets.greatwar.movement import (
-        RESERVE,
-        can_move_now,
-        context,
-        mode_of,
-        remaining,
-        step,
-        zoc_exit_cost,
-    )
 
     side = action["side"]
     kind = f.params.get("kind")
@@ -180,7 +147,6 @@ def plan_overrun(g: Game, f: Frame, action: Action, fresh: bool = False) -> Over
     else:
         costs = {p.id: Fraction(0) for p in pieces}
     odds = overrun_odds(g, pieces, defenders, target)
-    from grognard.rulesets.greatwar import intelligence
 
     if odds[2] < REQUIRED_ODDS and not intelligence.unknown_corps_in(
         g, side, target
@@ -220,8 +186,6 @@ def retreat_before_combat_eligible(g: Game, p: Piece) -> bool:
 def start_overrun(g: Game, f: Frame, action: Action) -> None:
     """Announce an overrun: if defenders may retreat before it (OT 6F2), the owner first decides
     and rolls; then the overrun is resolved."""
-    from grognard.rulesets.greatwar import intelligence
-    from grognard.rulesets.greatwar.movement import record
 
     plan = plan_overrun(g, f, action, fresh=True)
     if intelligence.unknown_corps_in(g, action["side"], plan.target):
@@ -268,7 +232,6 @@ def resolve_overrun(g: Game, f: Frame, params: dict[str, Any]) -> None:
     eliminated (cadres, remnants and overstacked units too); the listed units advance. If every
     unit escaped by retreat before overrun, the overrunning units pay nothing (OT 6F2). Same-hex
     overruns pay no MPs (OT 6F3)."""
-    from grognard.rulesets.greatwar.movement import record
 
     side = params["attacker"]
     target = g.board.idx(params["target"])
@@ -294,8 +257,6 @@ def resolve_overrun(g: Game, f: Frame, params: dict[str, Any]) -> None:
     same_hex = source == target
     costs: dict[str, Fraction] = {}
     if not same_hex:
-        from grognard.rulesets.greatwar.movement import context, step, zoc_exit_cost
-
         ctx = context(g, side, f.params.get("kind", "movement"), exclude={p.id for p in defenders})
         for p in pieces:
             info = step(ctx, p, int(source), target)  # type: ignore[arg-type]
@@ -334,7 +295,6 @@ def resolve_overrun(g: Game, f: Frame, params: dict[str, Any]) -> None:
 def overrun_actions(g: Game, f: Frame, side: str) -> list[Action]:
     """Overruns open to ``side`` now: for each hex of its units next to (or holding) enemy units,
     the largest group of its units there that may take part."""
-    from grognard.rulesets.greatwar.movement import can_move_now, mode_of
 
     out: list[Action] = []
     enemy = nations.other_side(side)
@@ -351,7 +311,6 @@ def overrun_actions(g: Game, f: Frame, side: str) -> list[Action]:
         if units.printed_attack(p) <= 0 and units.printed_defense(p) <= 0:
             continue
         by_hex.setdefault(h, []).append(p)
-    from grognard.rulesets.greatwar import listing
 
     table = listing.memo(g, "overruns")
     frame_sig = (f.step, side, repr(sorted((k, v) for k, v in f.params.items() if k != "units")))
@@ -428,11 +387,11 @@ class RetreatBeforeOverrun(GWStep):
             if pid not in f.params["tried"] and pid in here
         ]
 
-    def _options(self, g: Game, f: Frame) -> list[combat.RetreatChoice]:
+    def _options(self, g: Game, f: Frame) -> list[retreat.RetreatChoice]:
         r = self._pending(f)
         assert r is not None
         p = g.state.pieces[r["piece"]]
-        return combat.retreat_step_options(
+        return retreat.retreat_step_options(
             g, p, g.board.idx(f.params["target"]), g.board.idx(r["at"])
         )
 
@@ -461,7 +420,7 @@ class RetreatBeforeOverrun(GWStep):
             p
             for p in self._untried(g, f)
             if "irregular" in special_units.base_tags(p)
-            and combat.retreat_step_options(g, p, target, target)
+            and retreat.retreat_step_options(g, p, target, target)
         ]
 
     def refuse(self, g: Game, f: Frame, action: Action) -> None:
@@ -519,7 +478,7 @@ class RetreatBeforeOverrun(GWStep):
             piece=p.id,
         )
         if ok:
-            if not combat.retreat_step_options(g, p, target, target):
+            if not retreat.retreat_step_options(g, p, target, target):
                 units.eliminate(g, p, "OT 9F2", "no retreat route")
             else:
                 f.params["retreating"] = {"piece": p.id, "at": f.params["target"]}
@@ -546,7 +505,7 @@ class RetreatBeforeOverrun(GWStep):
             _reduce_or_eliminate(g, p)
             f.params["retreating"] = None
         elif choice.tier == 2:
-            if combat.retreat_step_options(g, p, target, j):
+            if retreat.retreat_step_options(g, p, target, j):
                 f.params["retreating"] = {"piece": p.id, "at": action["to"]}
             else:
                 units.eliminate(g, p, "OT 8B", "could not retreat within the stacking limit")
@@ -558,7 +517,6 @@ class RetreatBeforeOverrun(GWStep):
     @handles.apply("done")
     def apply_done(self, g: Game, f: Frame, action: Action) -> None:
         g.finish(f)
-        from grognard.rulesets.greatwar.movement import current_move_frame
 
         mf = current_move_frame(g)
         if mf is not None:
@@ -568,7 +526,6 @@ class RetreatBeforeOverrun(GWStep):
 def _reduce_or_eliminate(g: Game, p: Piece) -> None:
     """OT 9F2: a unit retreating into an enemy ZOC is reduced to its cadre or remnant, or
     eliminated if it has none (or already is one)."""
-    from grognard.rulesets.greatwar import replacements
 
     for face in ("cadre", "remnant"):
         if face in p.faces and p.face != face:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.arith import fmt
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Piece
+from grognard.rulesets.greatwar import combat, movement, overrun, rail, units, victory, weather
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -115,7 +116,6 @@ def _names(g: Game, ids: Any, short: bool = False) -> str:
 
 
 def _hex_of_piece(g: Game, pid: Any) -> str:
-    from grognard.rulesets.greatwar import units
 
     p = g.state.pieces.get(str(pid)) if isinstance(pid, str) else None
     h = units.hex_of(g, p) if p is not None else None
@@ -175,7 +175,6 @@ def map_lines(
     second), so 30 columns fit in 70 characters. ``marks`` replaces the last character of some
     hexes (e.g. MP costs); ``window`` = (first column, last column, first row, last row) draws
     part of the map."""
-    from grognard.rulesets.greatwar import units
 
     marks = marks or {}
     counts: dict[int, dict[str, int]] = {}
@@ -235,7 +234,6 @@ LEGEND = (
 
 
 def header_lines(g: Game, side: str | None) -> list[str]:
-    from grognard.rulesets.greatwar import rail, victory, weather
 
     out = [
         f"{g.scenario.data.scenario.title} -- {g.turn_label()} --"
@@ -265,7 +263,6 @@ def header_lines(g: Game, side: str | None) -> list[str]:
 
 def front_stacks(g: Game, side: str | None) -> list[str]:
     """One line per hex holding units next to (or with) enemy units: the units and their values."""
-    from grognard.rulesets.greatwar import units
 
     by_hex: dict[int, list[Piece]] = {}
     for p in units.on_map_units(g):
@@ -307,7 +304,6 @@ def render_text(
 # ----------------------------------------------------------------------------- reach and previews
 def reachable(g: Game, piece_ids: Sequence[str]) -> dict[str, str] | None:
     """Hex label -> MP cost of every hex the pieces can move to now (None outside movement)."""
-    from grognard.rulesets.greatwar import movement
 
     if movement.current_move_frame(g) is None:
         return None
@@ -337,7 +333,6 @@ def _window_around(g: Game, hexes: Sequence[int], pad: int = 2) -> tuple[int, in
 def reach_map(g: Game, piece_ids: Sequence[str], side: str, chosen: int | None = None) -> list[str]:
     """A map window with the MP cost (rounded up) of every hex the pieces can reach; ``@`` marks
     the hex chosen, ``o`` the hex they stand in."""
-    from grognard.rulesets.greatwar import movement, units
 
     reach = movement.reachable(g, list(piece_ids))
     p = g.state.pieces.get(piece_ids[0])
@@ -363,13 +358,11 @@ def reach_map(g: Game, piece_ids: Sequence[str], side: str, chosen: int | None =
 
 
 def _move_frame(g: Game) -> Any:
-    from grognard.rulesets.greatwar import movement
 
     return movement.current_move_frame(g)
 
 
 def preview_move(g: Game, action: Action) -> str | None:
-    from grognard.rulesets.greatwar import movement
 
     f = _move_frame(g)
     if f is None:
@@ -397,7 +390,6 @@ def preview_move(g: Game, action: Action) -> str | None:
 
 
 def preview_rail(g: Game, action: Action) -> str | None:
-    from grognard.rulesets.greatwar import rail
 
     f = _move_frame(g)
     if f is None:
@@ -431,7 +423,6 @@ def preview_rail(g: Game, action: Action) -> str | None:
 
 
 def preview_overrun(g: Game, action: Action) -> str | None:
-    from grognard.rulesets.greatwar import overrun
 
     f = _move_frame(g)
     if f is None:
@@ -465,7 +456,6 @@ def _bars(dist: Mapping[str, Any]) -> list[str]:
 
 def preview_attack(g: Game, action: Action) -> str | dict[str, Any] | None:
     """The combat rules' preview of an attack, with the distribution of results drawn as bars."""
-    from grognard.rulesets.greatwar import combat
 
     raw = combat.preview_attack(g, dict(action))
     if not isinstance(raw, dict):

@@ -26,9 +26,31 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.greatwar import geography, isolation, nations, terrain, units, zoc
+from grognard.rulesets.greatwar import (
+    calendar,
+    geography,
+    listing,
+    nations,
+    special_units,
+    stacking,
+    supply_status,
+    terrain,
+    units,
+    zoc,
+)
 from grognard.rulesets.greatwar.charts import load_charts
+from grognard.rulesets.greatwar.hooks import reactions
 from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
+from grognard.rulesets.greatwar.movement import (
+    MOVEMENT,
+    STRATEGIC,
+    can_move_now,
+    mode_of,
+    movement_allowance,
+    record,
+    remaining,
+    spent,
+)
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -158,9 +180,7 @@ def yards(g: Game) -> list[int]:
 
 def _link_ok_for(g: Game, side: str, lk: RailLink, u: int) -> bool:
     if lk.ferry:
-        from grognard.rulesets.greatwar.special_rules import ferry_usable
-
-        return ferry_usable(g, side, u, lk.to)  # OT 15A3
+        return reactions(g).ferry_usable(g, side, u, lk.to)  # OT 15A3
     return terrain.bridge_usable(g, side, lk.side)
 
 
@@ -459,7 +479,7 @@ def connected_unisolated_yards(g: Game, side: str, net: str) -> list[int]:
         for y in yards(g)
         if net in nets_of_hex(g, y)
         and g.state.control.get(y) == side
-        and not isolation.is_isolated(g, side, y)
+        and not supply_status.is_isolated(g, side, y)
     ]
     comps = yard_components(g, side)
     per: dict[int, int] = {}
@@ -616,7 +636,7 @@ def _entente_penalty(g: Game, side: str, net: str) -> int:
     ):
         if net in nets_hit:
             i = geography.place_named(g, place)
-            if i is None or g.state.control.get(i) != side or isolation.is_isolated(g, side, i):
+            if i is None or g.state.control.get(i) != side or supply_status.is_isolated(g, side, i):
                 return 1
     return 0
 
@@ -652,7 +672,6 @@ def deterioration_checks(g: Game, side: str) -> None:
     """OT 7A5g: in a production cycle, every net of ``side`` with at least 21 RE and enemy units
     present in its territory is checked (interpretation default: anywhere in the net's territory);
     and after a temporary increase, one check per Res Pt spent (always made)."""
-    from grognard.rulesets.greatwar import calendar
 
     date = calendar.current_date(g)
     cycle = calendar.is_production_cycle(g) if date is not None else False
@@ -772,13 +791,6 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
     Rail-only units (OT 14B1) use no capacity and move by strategic rail movement only
     (interpretation default).
     """
-    from grognard.rulesets.greatwar.movement import (
-        MOVEMENT,
-        can_move_now,
-        mode_of,
-        movement_allowance,
-        spent,
-    )
 
     if f.params.get("kind") != MOVEMENT:
         raise IllegalAction("OT 7A", "rail movement is allowed in the movement phase only")
@@ -819,7 +831,6 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
         path = path[1:]
     if not path:
         raise IllegalAction("OT 7A", "the rail route does not leave the unit's hex")
-    from grognard.rulesets.greatwar import stacking
 
     problem = stacking.departure_problem(g, [p], start) if start is not None else None
     if problem:
@@ -921,7 +932,6 @@ def plan_rail_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Ra
 
 def execute_rail_move(g: Game, f: Frame, plan: RailPlan, low_used: bool) -> None:
     """Carry out a checked rail move: the unit has no ZOC while moving by rail (OT 7A)."""
-    from grognard.rulesets.greatwar.movement import STRATEGIC, record
 
     p = plan.piece
     rec = record(f, p, g)
@@ -1025,15 +1035,6 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
     (OT 7A1: the cities, fortresses and ports on the line) are listed. Any other legal rail move
     is accepted by ``apply``. The routes from a hex and each unit's offers are memoised under a
     signature of what they depend on (:mod:`.listing`)."""
-    from grognard.rulesets.greatwar import listing, stacking
-    from grognard.rulesets.greatwar.movement import (
-        MOVEMENT,
-        can_move_now,
-        mode_of,
-        movement_allowance,
-        remaining,
-        spent,
-    )
 
     out: list[Action] = []
     rates = rail_rates(g)
@@ -1156,7 +1157,6 @@ def _start_capacity_ok(g: Game, p: Piece, start: int, caps: dict[str, Fraction |
 def _rail_signature(g: Game, f: Frame, side: str) -> tuple[Any, ...]:
     """What rail routes of ``side`` depend on now: the usable rail hexes, the enemy ZOCs on them and
     which are negated (OT 7A), breaks, obstructions and bridges (markers), the links themselves."""
-    from grognard.rulesets.greatwar import listing
 
     comp = usable_component(g, side)
     ez = zoc.cached_zoc_map(g, nations.other_side(side))
@@ -1286,11 +1286,9 @@ def _rail_checks(
 
 def break_actions(g: Game, f: Frame, side: str) -> list[Action]:
     """Rail breaks (OT 7A6) open to ``side`` now."""
-    from grognard.rulesets.greatwar.movement import MOVEMENT
 
     if f.params.get("kind") != MOVEMENT and g.opt("rail-break-phases") == "movement-only":
         return []
-    from grognard.rulesets.greatwar import listing
 
     out: list[Action] = []
     table = listing.memo(g, "rail-breaks")
@@ -1330,7 +1328,6 @@ def break_actions(g: Game, f: Frame, side: str) -> list[Action]:
 def check_break(g: Game, f: Frame, action: Action) -> Fraction:
     """OT 7A6: a unit breaks the rail line in its hex by spending 2 MPs there (a railroad engineer
     1 MP); not while using accelerated movement (OT 6B3). Returns the MP cost."""
-    from grognard.rulesets.greatwar.movement import MOVEMENT, can_move_now, mode_of, remaining
 
     if f.params.get("kind") != MOVEMENT and g.opt("rail-break-phases") == "movement-only":
         raise IllegalAction(
@@ -1363,7 +1360,6 @@ def check_boost(g: Game, f: Frame | None, action: Action) -> tuple[str, list[Pie
     """OT 7A5a: spend Res Pts, during the movement phase, at connected unisolated yards of a net
     the side owns (at least two) for +10 RE each (or fraction), up to half the capacity the net
     had at the start of the player turn, for this player turn only."""
-    from grognard.rulesets.greatwar.movement import MOVEMENT
 
     side = action["side"]
     if f is not None and f.params.get("kind") != MOVEMENT:
@@ -1529,12 +1525,14 @@ def check_transfer(g: Game, action: Action) -> tuple[str, str, Fraction, list[Pi
     ya = {
         x
         for x in ya_
-        if not isolation.is_isolated(g, side, x) and any(rail_connected(g, side, x, y) for y in yb_)
+        if not supply_status.is_isolated(g, side, x)
+        and any(rail_connected(g, side, x, y) for y in yb_)
     }
     ya |= {
         y
         for y in yb_
-        if not isolation.is_isolated(g, side, y) and any(rail_connected(g, side, x, y) for x in ya_)
+        if not supply_status.is_isolated(g, side, y)
+        and any(rail_connected(g, side, x, y) for x in ya_)
     }
     if not ya:
         raise IllegalAction("OT 7A5d", f"{a} and {b} are not rail-connected")
@@ -1557,7 +1555,6 @@ def apply_rail_move(g: Game, f: Frame, action: Action) -> None:
 @implements("OT 7A6")
 def apply_break(g: Game, f: Frame, action: Action) -> None:
     """OT 7A6: break the rail line in the unit's hex (marked with a rail line hit marker)."""
-    from grognard.rulesets.greatwar.movement import record
 
     cost = check_break(g, f, action)
     p = g.state.pieces[action["piece"]]
@@ -1638,3 +1635,32 @@ def apply_transfer(g: Game, action: Action) -> None:
         f"{amount} RE of capacity moves from {a} to {b} (usable from next turn)",
         rule="OT 7A5d",
     )
+
+
+@implements("OT 14B1", "OT 14B3")
+def transport_allowed(
+    g: Game, p: Piece, mode: str, embark: int | None = None, disembark: int | None = None
+) -> str | None:
+    """Whether a unit may be carried by air (``mode="air"``) or naval transport (``"naval"``):
+    zero-movement units by neither (OT 14B3); rail-only units never by air, and by sea only from a
+    port to a port on a rail line of the same gauge (OT 14B1). Returns the reason it may not, or
+    None.
+    """
+    if special_units.is_zero_move(p):
+        return f"{p.id} has a movement rating of 0 and cannot be transported (OT 14B3)"
+    if units.is_rail_only(p):
+        if mode == "air":
+            return f"{p.id} is rail-only and cannot use air transport (OT 14B1)"
+        if mode == "naval" and embark is not None and disembark is not None:
+            ports = {int(i) for i, pl in g.board.points.items() for pt in pl if pt.kind == "port"}
+            if embark not in ports or disembark not in ports:
+                return f"{p.id} is rail-only and embarks and disembarks only at ports (OT 14B1)"
+            ln = links(g)
+            ga = {lk.gauge for lk in ln.get(embark, [])}
+            gb = {lk.gauge for lk in ln.get(disembark, [])}
+            if not ga or not (ga & gb):
+                return (
+                    f"{p.id} is rail-only: both ports must be on rail lines of the same gauge (OT"
+                    " 14B1)"
+                )
+    return None

@@ -20,16 +20,29 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
+from grognard.core.state import Piece as P
 from grognard.rulesets.greatwar import (
+    breakdowns,
     calendar,
     geography,
-    isolation,
+    intelligence,
+    leaders,
+    listing,
+    movement,
     nations,
+    rail,
     replacements,
     special_units,
+    stacking,
+    supply,
+    supply_status,
+    terrain,
+    transport_units,
     units,
 )
-from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.catalogue import theater_of_command
+from grognard.rulesets.greatwar.hooks import reactions
+from grognard.rulesets.greatwar.mechanics import gw, ip_id
 from grognard.rulesets.greatwar.replacements import EQU, MAN
 from grognard.rulesets.greatwar.step import GWStep
 
@@ -287,7 +300,6 @@ def _edge(g: Game, i: int) -> bool:
 
 
 def _rail_hexes(g: Game) -> set[int]:
-    from grognard.rulesets.greatwar import rail
 
     return set(rail.rail_hexes(g))
 
@@ -307,7 +319,6 @@ def placement_options(g: Game, item: dict[str, Any], p: Piece) -> list[int]:
     ``command``, else of the side. OT 16C12: at most one unit a turn goes to an isolated city of a
     district while an unisolated friendly-owned city is available there. The stacking limit and
     the unit's own bans (camel zones) are respected."""
-    from grognard.rulesets.greatwar import stacking
 
     side = item["side"]
     params = item["params"]
@@ -342,9 +353,8 @@ def placement_options(g: Game, item: dict[str, Any], p: Piece) -> list[int]:
     for i in cands:
         if g.state.control.get(i) != side:
             continue
-        if special_units.entry_problem(g, p, i):
+        if movement.entry_problem(g, p, i):
             continue
-        from grognard.rulesets.greatwar import terrain
 
         if terrain.hex_prohibited_to_all(g, i):
             continue
@@ -358,8 +368,8 @@ def placement_options(g: Game, item: dict[str, Any], p: Piece) -> list[int]:
         and not params.get("hexes")
         and not isinstance(at, str)
     ):
-        uniso = [i for i in out if not isolation.is_isolated(g, side, i)]
-        if uniso and ob(g).get("iso_placed", {}).get(str(dist)) == replacements.ip_id(g):
+        uniso = [i for i in out if not supply_status.is_isolated(g, side, i)]
+        if uniso and ob(g).get("iso_placed", {}).get(str(dist)) == ip_id(g):
             out = uniso
     return sorted(out)
 
@@ -454,7 +464,7 @@ def _out(g: Game, p: Piece, rule: str, why: str) -> None:
 def withdraw_problem(g: Game, p: Piece) -> str | None:
     """OT 16A1cc: an isolated unit may not be withdrawn."""
     h = units.hex_of(g, p)
-    if h is not None and isolation.is_isolated(g, p.side, h):
+    if h is not None and supply_status.is_isolated(g, p.side, h):
         return f"{p.id} is isolated and may not be withdrawn (OT 16A1cc)"
     if g.state.where(p.id) == Loc.box(replacements.OUT_OF_PLAY):
         return f"{p.id} is out of play"
@@ -551,7 +561,6 @@ def _transfer_capacity(g: Game, item: dict[str, Any], movers: list[Piece]) -> No
     Res Pts spent for temporary increases, OT 7A5a, if that is needed and possible) or its naval
     transports (those listed as moving with it first); any shortfall beyond the player's means is
     supplied from outside."""
-    from grognard.rulesets.greatwar import rail
 
     side = item["side"]
     by = item["params"].get("by", "rail")
@@ -635,7 +644,6 @@ def _arrival_mark(g: Game, item: dict[str, Any], rail_kind: str | None) -> str |
     by = item["params"].get("by", "rail")
     from_cmd = item["params"].get("from")
     to_cmd = item["params"].get("command")
-    from grognard.rulesets.greatwar.catalogue import theater_of_command
 
     same = bool(
         from_cmd
@@ -657,7 +665,6 @@ def _arrival_mark(g: Game, item: dict[str, Any], rail_kind: str | None) -> str |
 def _rail_choice_needed(item: dict[str, Any]) -> bool:
     if item["kind"] != "arrive" or item["params"].get("by", "rail") != "rail":
         return False
-    from grognard.rulesets.greatwar.catalogue import theater_of_command
 
     if "same_theater" in item["params"]:
         return bool(item["params"]["same_theater"])
@@ -699,8 +706,8 @@ def _place(g: Game, item: dict[str, Any], p: Piece, i: int, rail_kind: str | Non
             mark=mark,
         )
     dist = item["params"].get("district")
-    if dist and isolation.is_isolated(g, item["side"], i):
-        ob(g).setdefault("iso_placed", {})[str(dist)] = replacements.ip_id(g)
+    if dist and supply_status.is_isolated(g, item["side"], i):
+        ob(g).setdefault("iso_placed", {})[str(dist)] = ip_id(g)
     item["state"].setdefault("placed", []).append(p.id)
 
 
@@ -1208,7 +1215,6 @@ def verb_foreign_aid(g: Game, item: dict[str, Any]) -> str | None:
 def verb_assemble(g: Game, item: dict[str, Any]) -> str | None:
     """OT 16A1b: Assemble -- the named components assemble into the larger unit (OT 15F); OT 16A1e:
     Breakdown -- the unit breaks down into its components. Delayed while impossible."""
-    from grognard.rulesets.greatwar import breakdowns
 
     params = item["params"]
     kind = item["kind"]
@@ -1270,7 +1276,7 @@ def _disarm(g: Game, p: Piece) -> None:
     c = replacements.contingent_of(g, p)
     man = replacements.half_down(cost[MAN] / replacements.special_divisor(nation, c) / 2)
     equ = replacements.half_down(cost[EQU] / 4 / 2)
-    iso = isolation.is_isolated(g, side, h)
+    iso = supply_status.is_isolated(g, side, h)
     _out(g, p, "OT 16A1h", "disarmed")
     if iso:
         replacements.place_points(
@@ -1391,7 +1397,6 @@ def res_cities(g: Game, item: dict[str, Any]) -> list[int]:
 
 
 def place_res_pt(g: Game, item: dict[str, Any], i: int) -> None:
-    from grognard.core.state import Piece as P
 
     side = item["side"]
     pid = replacements._new_id(g, "res")
@@ -1454,7 +1459,6 @@ def convert_problem(g: Game, item: dict[str, Any]) -> str | None:
 
 
 def _factory_linked(g: Game, item: dict[str, Any], p: Piece) -> int | None:
-    from grognard.rulesets.greatwar import supply
 
     h = units.hex_of(g, p)
     for lab in item["params"].get("factories", []):
@@ -1604,11 +1608,11 @@ def process_agenda(g: Game, side: str) -> None:
         changed = False
         size = len(agenda(g, side))
         for item in list(agenda(g, side)):
-            if item.get("blocked") == replacements.ip_id(g):
+            if item.get("blocked") == ip_id(g):
                 continue
             if any(r not in ob(g)["done"] for r in item.get("requires", [])):
                 continue
-            if item.get("status_ip") == replacements.ip_id(g) and item.get("status") in (
+            if item.get("status_ip") == ip_id(g) and item.get("status") in (
                 "wait",
                 "task",
                 "optional",
@@ -1617,7 +1621,7 @@ def process_agenda(g: Game, side: str) -> None:
             st = run_item(g, item)
             if st != "done":
                 item["status"] = st
-                item["status_ip"] = replacements.ip_id(g)
+                item["status_ip"] = ip_id(g)
             else:
                 changed = True
         if not changed and len(agenda(g, side)) == size:
@@ -1628,7 +1632,7 @@ def open_items(g: Game, side: str) -> list[dict[str, Any]]:
     return [
         it
         for it in agenda(g, side)
-        if it.get("status_ip") == replacements.ip_id(g) and it.get("status") in ("task", "optional")
+        if it.get("status_ip") == ip_id(g) and it.get("status") in ("task", "optional")
     ]
 
 
@@ -1949,11 +1953,10 @@ class InitialSpecial(Step):
     rule = "OT 16"
 
     def run(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar import intelligence, special_rules
 
         side = f.params["side"]
         if side == g.state.sides[0] and int(g.state.turn.get("index", 0)) > 1:
-            special_rules.progress_devastation(g)  # the work of the game turn just ended
+            reactions(g).game_turn_started(g)  # the work of the game turn just ended
         fl = g.state.markers.get("flooded", {})
         for k in [
             k
@@ -1965,7 +1968,7 @@ class InitialSpecial(Step):
         intelligence.initial_phase(g)
         replacements.settle_isolated_losses(g)
         replacements.settle_special_replacements(g)
-        special_rules.unified_command_roll(g, side)
+        reactions(g).unified_command(g, side)
         loss_of_all_cities(g, side)
         gw(g).pop("transfers_done", None)
         activate_due(g, side)
@@ -2042,7 +2045,6 @@ class Reinforcement(GWStep):
         return out
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar import listing
 
         with listing.scope(g):
             return self._legal_actions(g, f, side)
@@ -2082,7 +2084,6 @@ class Reinforcement(GWStep):
         return out
 
     def _other_actions(self, g: Game, side: str) -> list[Action]:
-        from grognard.rulesets.greatwar import leaders, transport_units
 
         out: list[Action] = []
         for p in units.on_map_units(g, side):
@@ -2462,7 +2463,6 @@ class Reinforcement(GWStep):
     @handles.check("transport-mode")
     def check_transport_mode(self, g: Game, f: Frame, action: Action) -> None:
         """OT 14O1: a transport unit changes mode."""
-        from grognard.rulesets.greatwar import transport_units
 
         self._before_transfers(g, f)
         self._raise(
@@ -2471,7 +2471,6 @@ class Reinforcement(GWStep):
 
     @handles.apply("transport-mode")
     def apply_transport_mode(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import transport_units
 
         p = self._piece(g, action)
         assert p is not None
@@ -2480,28 +2479,24 @@ class Reinforcement(GWStep):
     @handles.check("assign-leader")
     def check_assign_leader(self, g: Game, f: Frame, action: Action) -> None:
         """OT 14P: a pooled leader onto an Army HQs."""
-        from grognard.rulesets.greatwar import leaders
 
         self._before_transfers(g, f)
         self._raise("OT 14P", leaders.assignment_problem(g, action["side"], action))
 
     @handles.apply("assign-leader")
     def apply_assign_leader(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import leaders
 
         leaders.apply_assignment(g, action["side"], action)
 
     @handles.check("unassign-leader")
     def check_unassign_leader(self, g: Game, f: Frame, action: Action) -> None:
         """OT 14P: a leader off its Army HQs to the pool."""
-        from grognard.rulesets.greatwar import leaders
 
         self._before_transfers(g, f)
         self._raise("OT 14P", leaders.unassignment_problem(g, action["side"], action))
 
     @handles.apply("unassign-leader")
     def apply_unassign_leader(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import leaders
 
         leaders.apply_unassignment(g, action["side"], action)
 
@@ -2611,7 +2606,6 @@ def apply_arrival_marks(g: Game, f: Frame) -> None:
     operational rail (or by sea from the same theater) has spent half its MPs, one that came by
     strategic rail has used 100 of its 200 hexes (it may only continue by strategic rail), one that
     came by sea from another theater or overland may not spend MPs."""
-    from grognard.rulesets.greatwar import movement
 
     if f.params.get("kind") != movement.MOVEMENT:
         return

@@ -29,8 +29,24 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.rules import implements
 from grognard.core.state import Loc, Piece
-from grognard.rulesets.greatwar import calendar, geography, nations, units
-from grognard.rulesets.greatwar.mechanics import gw, marker
+from grognard.core.state import Piece as P
+from grognard.rulesets.greatwar import (
+    calendar,
+    geography,
+    intelligence,
+    listing,
+    nations,
+    special_units,
+    stacking,
+    supply,
+    supply_status,
+    units,
+    zoc,
+)
+from grognard.rulesets.greatwar.catalogue import nation_info
+from grognard.rulesets.greatwar.charts import load_charts
+from grognard.rulesets.greatwar.hooks import reactions
+from grognard.rulesets.greatwar.mechanics import gw, ip_id, marker
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -95,15 +111,9 @@ def current_month(g: Game) -> str:
     return d.month_key if d is not None else "?"
 
 
-def ip_id(g: Game) -> str:
-    """The initial phase in progress (turn index and phasing side)."""
-    return f"{g.state.turn.get('index', 0)}:{gw(g).get('phasing', '')}"
-
-
 def regular_supply(g: Game, side: str, i: int) -> bool:
     """Whether hex ``i`` is in regular general supply for ``side`` (OT 11C2): a general supply line
     from the side's regular sources reaches it (:func:`.supply.hex_in_general_supply`)."""
-    from grognard.rulesets.greatwar import supply
 
     if gw(g).get("phase") == "initial":
         # Within an initial phase only the phasing player's reinforcement and replacement
@@ -136,7 +146,6 @@ def friendly_cities(g: Game, side: str, hexes: Iterable[int], supplied: bool = F
 
 
 def in_enemy_zoc(g: Game, p: Piece) -> bool:
-    from grognard.rulesets.greatwar import zoc
 
     h = units.hex_of(g, p)
     return h is not None and h in zoc.zoc_map(g, nations.other_side(p.side))
@@ -183,13 +192,11 @@ def to_leader_pool(g: Game, leader: Piece, why: str) -> None:
 
 # =========================================================================== the chart (OT 16B3a/b)
 def chart(g: Game) -> dict[str, Any]:
-    from grognard.rulesets.greatwar.charts import load_charts
 
     return dict(load_charts(g.scenario.table_overrides).raw["replacement-costs"].body)
 
 
 def _matches(g: Game, p: Piece, match: dict[str, Any], type_id: str) -> bool:
-    from grognard.rulesets.greatwar import special_units
 
     fam = special_units.families(g, p)
     if "types" in match and type_id not in match["types"]:
@@ -202,7 +209,6 @@ def _matches(g: Game, p: Piece, match: dict[str, Any], type_id: str) -> bool:
 def face_values(g: Game, p: Piece, face: str) -> tuple[Fraction, Fraction]:
     """The printed attack strength and the RE size of a unit on one of its faces (elite brigades
     included, OT 14Q)."""
-    from grognard.rulesets.greatwar import special_units
 
     keep = p.face
     p.face = face
@@ -528,7 +534,6 @@ def place_points(
 ) -> Piece | None:
     """Put Man Pts (of a contingent) or Equ Pts on the map in hex ``i``: added to a marker already
     there, or a new marker piece."""
-    from grognard.core.state import Piece as P
 
     amount = Fraction(amount)
     if amount <= 0:
@@ -626,14 +631,13 @@ def on_eliminated(g: Game, p: Piece, rule: str) -> None:
     non-isolated unit is set aside until the next initial phase (OT 16B4a), an isolated one's
     special replacements are worked out after the combat (OT 16B4b). On-map Man Pts count as
     losses but never enter a pool."""
-    from grognard.rulesets.greatwar import isolation
 
     h = units.hex_of(g, p)
     if h is None:
         return
     side = p.side
     cmd = command_of(g, h)
-    iso = isolation.is_isolated(g, side, h)
+    iso = supply_status.is_isolated(g, side, h)
     combat = is_combat_loss(rule)
     kind = units.utype(p).id
     if kind == "man-pt":
@@ -661,7 +665,6 @@ def on_eliminated(g: Game, p: Piece, rule: str) -> None:
 def on_reduced(g: Game, p: Piece, from_face: str, rule: str) -> None:
     """OT 16B4a: a unit reduced to its cadre or remnant by combat or overrun: its loss for special
     replacements is its full replacement cost less the cadre/remnant replacement strength."""
-    from grognard.rulesets.greatwar import isolation
 
     h = units.hex_of(g, p)
     if h is None or not is_combat_loss(rule):
@@ -675,7 +678,7 @@ def on_reduced(g: Game, p: Piece, from_face: str, rule: str) -> None:
         p.side,
         command_of(g, h),
         h,
-        isolation.is_isolated(g, p.side, h),
+        supply_status.is_isolated(g, p.side, h),
         {_loss_key(g, p): man} if man else {},
         equ,
     )
@@ -722,7 +725,6 @@ SPECIAL_DIVISOR_5 = ("USA", "Russia")
 def special_divisor(nation: str, contingent: str) -> int:
     """OT 16B4a: Man Pt losses are divided by 3 for French, German, Anzac and Canadian
     contingents, by 5 for American and Russian ones, by 4 for all others."""
-    from grognard.rulesets.greatwar.catalogue import nation_info
 
     info = nation_info(nation)
     name = info.id if info else nation
@@ -833,7 +835,6 @@ def limit_categories(g: Game, p: Piece) -> dict[str, Fraction]:
     (field artillery at half its RE, siege and heavy siege artillery double); engineers
     (construction engineers half, railroad, port construction, flamethrower, siege and gas engineers
     double); cavalry; light and mountain units. A unit in several categories counts in each."""
-    from grognard.rulesets.greatwar import special_units
 
     t = units.utype(p)
     re = units.re_size(g, p)
@@ -872,7 +873,6 @@ def monthly_limit(g: Game, nation: str, category: str) -> Fraction:
     """OT 16B3f: the monthly limit of a nation in a category. Great and major powers: c/m 1 RE
     (Entente 2 from Feb I 18, 4 from Feb I 19), artillery 6 (Entente 3 before Feb I 16), engineers
     2, cavalry 6 (Russia 12), light/mountain 6. Minor powers: half, and never increased."""
-    from grognard.rulesets.greatwar.catalogue import nation_info
 
     side = nations.side_of_nation(g, nation)
     info = nation_info(nations.rulebook_name(g, nation))
@@ -958,7 +958,6 @@ def receive_piece(g: Game, p: Piece, i: int, rule: str, why: str = "") -> None:
     check found for it at its old place, if it was on the map then, no longer applies. OT 14N2: a
     Corps HQs enters
     known or unknown by its distance to the enemy."""
-    from grognard.rulesets.greatwar import isolation, supply
 
     for k in ("pool", "pool_isolated", "set_aside", "eliminated_face", "supply_out_since"):
         p.attrs.pop(k, None)
@@ -967,8 +966,8 @@ def receive_piece(g: Game, p: Piece, i: int, rule: str, why: str = "") -> None:
     since = location_supply_since(g, p.side, i)
     if since is not None:
         p.attrs["supply_out_since"] = since
-        if isolation.is_isolated(g, p.side, i) and supply.turns_out_of_supply(g, p) >= 2:
-            p.attrs["arrived_exempt"] = supply.player_turn_ordinal(g)
+        if supply_status.is_isolated(g, p.side, i) and supply_status.turns_out_of_supply(g, p) >= 2:
+            p.attrs["arrived_exempt"] = supply_status.player_turn_ordinal(g)
     g.emit(
         "reinforcement",
         f"{p.id} enters play in {g.board.label(i)}" + (f" ({why})" if why else ""),
@@ -976,7 +975,6 @@ def receive_piece(g: Game, p: Piece, i: int, rule: str, why: str = "") -> None:
         piece=p.id,
         hex=g.board.label(i),
     )
-    from grognard.rulesets.greatwar import intelligence
 
     intelligence.on_enter_play(g, p)
 
@@ -985,7 +983,6 @@ def location_supply_since(g: Game, side: str, i: int) -> int | None:
     """OT 16: the general supply status of a map location: the earliest ``supply_out_since`` of the
     friendly units there, else the current player turn if the hex cannot trace to a regular source,
     else None (in supply)."""
-    from grognard.rulesets.greatwar import supply
 
     marks = [
         int(q.attrs["supply_out_since"])
@@ -995,16 +992,15 @@ def location_supply_since(g: Game, side: str, i: int) -> int | None:
     if marks:
         return min(marks)
     if not regular_supply(g, side, i):
-        return supply.player_turn_ordinal(g)
+        return supply_status.player_turn_ordinal(g)
     return None
 
 
 def exempt_from_attrition(g: Game, p: Piece) -> bool:
     """OT 16: the unit arrived this player turn at an isolated location out of supply for two turns
     or more and is not checked for elimination (OT 11F3)."""
-    from grognard.rulesets.greatwar import supply
 
-    return p.attrs.get("arrived_exempt") == supply.player_turn_ordinal(g)
+    return p.attrs.get("arrived_exempt") == supply_status.player_turn_ordinal(g)
 
 
 # ============================================================================ paying (OT 16B3c/d)
@@ -1103,7 +1099,6 @@ def replace_hexes(g: Game, side: str, p: Piece) -> list[int]:
     """Where a pool unit may be placed when paid from the general pool: friendly-owned cities in
     regular general supply in its pool's command (OT 16B3c). Remembered while legal actions are
     listed (:func:`.listing.scope`)."""
-    from grognard.rulesets.greatwar import listing
 
     cmd = str(p.attrs.get("pool"))
     return list(
@@ -1239,8 +1234,6 @@ def rebuild_problem(g: Game, side: str, action: dict[str, Any], own_ip: bool) ->
     if in_enemy_zoc(g, p) and not fortified_beyond_fieldworks(g, h):
         return f"{p.id} is in an enemy ZOC in a hex without fortifications (OT 16B3d)"
     if not own_ip:
-        from grognard.rulesets.greatwar import stacking
-
         over = stacking.stack_problem(g, h, side, extra=[_at_face(p, full)], without={p.id})  # type: ignore[list-item]
         if over and not (g.opt("overstacking") and stacking.has_corps_hq(g, h, side)):
             return (
@@ -1284,7 +1277,6 @@ def do_rebuild(g: Game, side: str, action: dict[str, Any]) -> None:
     p.face = full_face(p)
     charge_limit(g, p)
     g.emit("rebuilt", f"{p.id} is brought to full strength", rule=rule, piece=p.id)
-    from grognard.rulesets.greatwar import stacking
 
     stacking.after_arrival(g, [p], h)  # OT 8C2: an excess under a Corps HQs goes into the overstack
 
@@ -1294,7 +1286,6 @@ def do_rebuild(g: Game, side: str, action: dict[str, Any]) -> None:
 def commands_linked(g: Game, side: str, a: str, b: str) -> bool:
     """OT 16B2/16B3: an overland supply line of any length joins a friendly-owned city in regular
     general supply in command ``a`` to one in command ``b``."""
-    from grognard.rulesets.greatwar import supply
 
     ca = friendly_cities(g, side, command_hexes(g, a), supplied=True)
     cb = set(friendly_cities(g, side, command_hexes(g, b), supplied=True))
@@ -1501,7 +1492,6 @@ def disband(g: Game, p: Piece, to: str = "pool", rule: str = "OT 16A1i") -> None
     from a replacement pool only its scrapping value in Man Pts. An isolated unit's points go into
     its hex; otherwise into the hex or the command's pool (``to``). The unit is out of play;
     pool points are not usable until the next initial phase (OT 16C13)."""
-    from grognard.rulesets.greatwar import isolation
 
     side = p.side
     c = contingent_of(g, p)
@@ -1525,7 +1515,7 @@ def disband(g: Game, p: Piece, to: str = "pool", rule: str = "OT 16A1i") -> None
     cost = replacement_strength(g, p, isolated=False)
     man, equ = cost[MAN] + scrap, cost[EQU]
     to_out_of_play(g, p, rule, "disbanded")
-    if isolation.is_isolated(g, side, h) or to == "hex":
+    if supply_status.is_isolated(g, side, h) or to == "hex":
         place_points(g, side, h, MAN, man, c, p.nation, rule=rule, why="disbanded")
         place_points(g, side, h, EQU, equ, rule=rule, why="disbanded")
     else:
@@ -1618,7 +1608,6 @@ def zero_ma_limit(g: Game, nation: str) -> Fraction:
     Austria-Hungary and Germany 6/12/18/24 (Oct-Dec 14, Jan-Mar 15, Apr-Jun 15, from Jul 15), the
     last halved if the East or the West theater is out of play (``[rules] theaters_out_of_play``).
     """
-    from grognard.rulesets.greatwar.catalogue import nation_info
 
     d = calendar.current_date(g)
     if d is None or d < calendar.parse_turn("Oct I 14"):
@@ -1652,7 +1641,6 @@ def zero_ma_problem(g: Game, side: str, p: Piece | None) -> str | None:
     """OT 16C10: in his initial phases a player may make mobile zero-movement field or heavy
     artillery (never coast artillery), on the map or in an off-map fortress garrison, from Oct I 14,
     within the nation's monthly RE limit."""
-    from grognard.rulesets.greatwar import special_units
 
     if (
         p is None
@@ -1686,7 +1674,6 @@ def make_mobile(g: Game, p: Piece) -> None:
     Russia, after a successful Ground Success Table roll) it is withdrawn for twice its replacement
     strength in points. A failed Russian attempt still counts against the limit. A unit leaving a
     fortress garrison is released from it; an improved fortress in its hex becomes unimproved."""
-    from grognard.rulesets.greatwar import special_rules, special_units
 
     add_monthly(g, "zero-ma", p.nation, units.re_size(g, p))
     h = units.hex_of(g, p)
@@ -1702,7 +1689,7 @@ def make_mobile(g: Game, p: Piece) -> None:
         if f != p.face and str(d.get("move", 0)) not in ("0", "R", "W")
     ]
     if h is not None:
-        special_rules.unimprove_fortress(g, h, "zero-movement artillery made mobile")
+        reactions(g).fortress_unimproved(g, h, "zero-movement artillery made mobile")
     if mobile and not russian:
         p.face = mobile[0]
         if g.state.where(p.id).kind == "box":

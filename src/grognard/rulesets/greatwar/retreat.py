@@ -25,7 +25,9 @@ from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import (
+    combat_hexes,
     combat_hooks,
+    combat_strength,
     nations,
     special_units,
     stacking,
@@ -34,7 +36,11 @@ from grognard.rulesets.greatwar import (
     zoc,
 )
 from grognard.rulesets.greatwar.combat_strength import is_hq, long_range
-from grognard.rulesets.greatwar.losses import cadre_face, combat_frame, eliminate_in_combat
+from grognard.rulesets.greatwar.losses import (
+    cadre_face,
+    combat_frame,
+    eliminate_in_combat,
+)
 from grognard.rulesets.greatwar.mechanics import marker, table_roll
 from grognard.rulesets.greatwar.step import GWStep
 from grognard.search.retreat import retreat_paths
@@ -97,7 +103,6 @@ def depot_score(
 
 def _can_overrun(g: Game, group: Sequence[Piece], j: int, enemy: str, ez: dict[int, str]) -> bool:
     """OT 9F5: the retreating units (after the ZOC effect of the hex, OT 9F2) overrun hex ``j``."""
-    from grognard.rulesets.greatwar import overrun
 
     defenders = units.units_in_hex(g, j, enemy)
     if not defenders:
@@ -117,8 +122,8 @@ def _can_overrun(g: Game, group: Sequence[Piece], j: int, enemy: str, ez: dict[i
             movers.append(p)
         if not movers:
             return False
-        _, _, final = overrun.overrun_odds(g, movers, defenders, j)
-        return final >= overrun.REQUIRED_ODDS
+        _, _, final = combat_strength.overrun_odds(g, movers, defenders, j)
+        return final >= combat_strength.REQUIRED_ODDS
     finally:
         for pid, face in saved.items():
             g.state.pieces[pid].face = face
@@ -556,11 +561,8 @@ class CombatAdvance(GWStep):
         for j in g.board.neighbors(here):
             if advance_step_ok(g, p, here, j, allow_overrun=True) is not None:
                 continue
-            if units.units_in_hex(g, j, enemy):
-                from grognard.rulesets.greatwar.retreat import _can_overrun
-
-                if not _can_overrun(g, [p], j, enemy, {}):
-                    continue
+            if units.units_in_hex(g, j, enemy) and not _can_overrun(g, [p], j, enemy, {}):
+                continue
             out.append(j)
         return out
 
@@ -691,7 +693,6 @@ class CombatAdvance(GWStep):
 def advance_units(g: Game, movers: Sequence[Piece], j: int, rule: str) -> None:
     """Move advancing units into ``j``: disruption crossing a major river (OT 15A4), overstack
     (OT 8C2), the contested-hex roll (OT 9J), and a record for the combat."""
-    from grognard.rulesets.greatwar import combat_hexes
 
     for p in movers:
         here = units.hex_of(g, p)
@@ -743,3 +744,21 @@ def ranged_ok(g: Game, p: Piece, target: int) -> bool:
     """OT 12B7: long-range artillery within its printed range of the target."""
     h = units.hex_of(g, p)
     return h is not None and long_range(p) >= g.board.distance(h, target) >= 2
+
+
+@dataclass(frozen=True)
+class RetreatChoice:
+    hexes: tuple[int, ...]
+    tier: int  # 1: no enemy ZOC, stack legal; 2: no ZOC but over the limit (continue); 3: enemy ZOC
+
+
+@implements("OT 6F2")
+def retreat_step_options(
+    g: Game, p: Piece, origin: int, here: int, exclude_zoc_of: set[str] | None = None
+) -> list[RetreatChoice]:
+    """The hexes a unit may retreat to next, best priority first, per OT 9F2 (see
+    :func:`.retreat.retreat_options`: priorities, depot tie-break, each step farther from the hex
+    the retreat started from). Empty: no retreat route (the unit is eliminated)."""
+    return [
+        RetreatChoice((o.to,), o.tier) for o in retreat_options(g, p, origin, here) if not o.overrun
+    ]

@@ -20,9 +20,18 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.greatwar import geography, nations, terrain, units, zoc
+from grognard.rulesets.greatwar import geography, nations, stacking, terrain, units, zoc
 from grognard.rulesets.greatwar.charts import load_charts
-from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.mechanics import current_period, gw
+from grognard.rulesets.greatwar.movement import (
+    MOVEMENT,
+    can_move_now,
+    mode_of,
+    movement_allowance,
+    record,
+    remaining,
+    spent,
+)
 from grognard.rulesets.greatwar.weather import frozen_at, view
 
 if TYPE_CHECKING:
@@ -150,7 +159,6 @@ def river_capacity(g: Game, side: str, net: frozenset[int]) -> Fraction:
 def _ledger(g: Game, side: str, net: frozenset[int], write: bool = False) -> dict[str, Any]:
     """A side's use of a waterway net's capacity this turn (OT 7C5); a new turn starts from
     nothing (OT 3C4). Only ``write`` calls store anything in the state."""
-    from grognard.rulesets.greatwar.mechanics import current_period
 
     period = current_period(g)
     store = gw(g).get("river", {})
@@ -215,14 +223,6 @@ def plan_river_move(g: Game, f: Frame, action: Action) -> RiverPlan:
     spends whole MPs (hexsides / rate, River Movement Rates Table, rounded up), doubled under
     accelerated movement; it may not end in an enemy-occupied/owned hex; it uses capacity once
     per net per turn (RE, doubled for artillery and c/m)."""
-    from grognard.rulesets.greatwar import stacking
-    from grognard.rulesets.greatwar.movement import (
-        MOVEMENT,
-        can_move_now,
-        mode_of,
-        movement_allowance,
-        spent,
-    )
 
     if not in_use(g):
         raise IllegalAction("OT 7C", "river movement is an optional rule not in use in this game")
@@ -322,7 +322,6 @@ def _yard_reachable(g: Game, side: str, s0: int, net: frozenset[int]) -> bool:
 
 def apply_river_move(g: Game, f: Frame, action: Action) -> None:
     """Carry out a river move; the unit has no ZOC while moving by river (OT 7C3)."""
-    from grognard.rulesets.greatwar.movement import record
 
     plan = plan_river_move(g, f, action)
     p = plan.piece
@@ -353,8 +352,6 @@ def apply_river_move(g: Game, f: Frame, action: Action) -> None:
 def river_actions(g: Game, f: Frame, side: str) -> list[Action]:
     """River moves open now: for each unit, each hex next to the far end of a reachable stretch
     (the checks of :func:`plan_river_move`, made once per unit and stretch)."""
-    from grognard.rulesets.greatwar import stacking
-    from grognard.rulesets.greatwar.movement import MOVEMENT, can_move_now, mode_of, remaining
 
     if not in_use(g) or f.params.get("kind") != MOVEMENT:
         return []

@@ -34,15 +34,20 @@ from grognard.core.rules import implements
 from grognard.core.sequence import Action, Sequence_, Step, handles
 from grognard.core.state import Frame
 from grognard.rulesets.greatwar import (
+    artillery,
+    combat,
     isolation,
     nations,
     rail,
     special_units,
+    stacking,
     supply,
     units,
     victory,
+    water_only,
+    zoc,
 )
-from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.mechanics import gw, marker
 from grognard.rulesets.greatwar.movement import STRATEGIC
 from grognard.rulesets.greatwar.step import GWStep, initial_extensions
 
@@ -133,7 +138,6 @@ class Phase(Sequence_):
     def enter(self, g: Game, f: Frame) -> None:
         gw(g)["phase"] = self.phase_key
         f.params.setdefault("side", phasing(g))
-        from grognard.rulesets.greatwar import water_only
 
         water_only.phase_start(g, self.phase_key)  # OT 14B2: gunboats on interdicted hexsides
 
@@ -143,7 +147,6 @@ class Phase(Sequence_):
     def phase_end(self, g: Game) -> None:
         """At the end of every phase: the bombardment marks after a combat phase (OT 12C),
         contested hexes and overstack exits (OT 9J, 8C2)."""
-        from grognard.rulesets.greatwar import artillery, combat
 
         artillery.phase_end(g, self.phase_key)
         combat.phase_end(g, self.phase_key)
@@ -187,7 +190,6 @@ class InitialStart(Step):
     rule = "OT 4A1"
 
     def run(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar.mechanics import marker
 
         side = f.params["side"]
         for p in units.on_map_units(g, side):
@@ -200,7 +202,6 @@ class InitialStart(Step):
         special_units.reactivate_hqs(g, side)
         rail.new_player_turn(g, side)
         rail.deterioration_checks(g, side)
-        from grognard.rulesets.greatwar import zoc
 
         zoc.update_ownership(g)
         g.finish(f)
@@ -297,7 +298,6 @@ class CombatPhase(Phase):
         ]
 
     def leave(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar import stacking
 
         supply.end_of_segment(g, "combat")
         stacking.record_phase_end(g, "combat phase")
@@ -348,7 +348,6 @@ class ReactionCombatPhase(Phase):
         ]
 
     def leave(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar import stacking
 
         supply.end_of_segment(g, "combat")
         stacking.record_phase_end(g, "reaction combat phase")
@@ -367,58 +366,3 @@ class ExploitationPhase(Phase):
 
     def child_list(self, g: Game, f: Frame) -> list[tuple[str, dict[str, Any]]]:
         return [("exploitation-movement", {"side": f.params["side"], "kind": "exploitation"})]
-
-
-def step_classes() -> tuple[type[Step], ...]:
-    """The steps of the sequence of play, the movement and initial-phase steps with their
-    extensions (:mod:`.movement_steps`)."""
-    from grognard.rulesets.greatwar.artillery import BombardmentHits, BombardmentSegment
-    from grognard.rulesets.greatwar.combat import (
-        Combat,
-        CombatChoice,
-        CombatSegment,
-        RetreatBeforeCombat,
-    )
-    from grognard.rulesets.greatwar.effects import CombatEffects
-    from grognard.rulesets.greatwar.losses import CombatLosses
-    from grognard.rulesets.greatwar.movement_steps import (
-        ExploitationMovement,
-        InitialActivities,
-        MovementPhaseGround,
-        ReactionMovement,
-    )
-    from grognard.rulesets.greatwar.overrun import RetreatBeforeOverrun
-    from grognard.rulesets.greatwar.reserves import ReserveCommitment
-    from grognard.rulesets.greatwar.retreat import CombatAdvance, CombatRetreat
-    from grognard.rulesets.greatwar.supply import SpecialSupply, SupplyEnd
-
-    return (
-        GameTurns,
-        GameTurn,
-        PlayerTurn,
-        InitialPhase,
-        InitialStart,
-        InitialActivities,
-        MovementPhase,
-        MovementPhaseGround,
-        CombatPhase,
-        BombardmentSegment,
-        CombatSegment,
-        ReactionMovementPhase,
-        ReactionMovement,
-        ReactionCombatPhase,
-        ExploitationPhase,
-        ExploitationMovement,
-        RetreatBeforeOverrun,
-        ReserveCommitment,
-        SpecialSupply,
-        SupplyEnd,
-        BombardmentHits,
-        Combat,
-        CombatChoice,
-        RetreatBeforeCombat,
-        CombatEffects,
-        CombatLosses,
-        CombatRetreat,
-        CombatAdvance,
-    )

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar import calendar, units
+from grognard.rulesets.greatwar import calendar, geography, supply_status, terrain, units
 from grognard.rulesets.greatwar.catalogue import nation_info
-from grognard.rulesets.greatwar.mechanics import table_roll
+from grognard.rulesets.greatwar.mechanics import marker, table_roll
+from grognard.rulesets.greatwar.nations import is_german, nationality, other_side
+from grognard.rulesets.greatwar.weather import view, weather_at, weather_zone
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -91,7 +93,6 @@ def movement_tags(g: Game, p: Piece, dated: bool = True) -> frozenset[str]:
     """Unit families that matter for movement: the catalogue tags plus OT 14G ski families,
     OT 14C4 fast c/m, OT 14H infantry and OT 14L (an irregular unit moves as light or mountain,
     at the owner's choice: it gets both sets of terrain exceptions and uses the better)."""
-    from grognard.rulesets.greatwar.weather import view
 
     memo = view(g).memo
     key = (
@@ -184,7 +185,6 @@ def zoi_hexes(g: Game, hq: Piece) -> set[int]:
 def covers(g: Game, hq: Piece, p: Piece) -> bool:
     """OT 14M1: a German Army HQs' ZOI covers every Central Powers unit; any other HQs covers
     only units of its own nationality (OT 3B5)."""
-    from grognard.rulesets.greatwar.nations import is_german, nationality
 
     if p.side != hq.side:
         return False
@@ -316,23 +316,6 @@ def is_restricted_movement(p: Piece) -> bool:
     return units.is_rail_only(p) or units.is_water_only(p) or is_zero_move(p)
 
 
-@implements("OT 14C")
-def cm_effects(g: Game, p: Piece) -> dict[str, object]:
-    """OT 14C: what being c/m means, and where each effect is applied: double RE for rail, river,
-    cartage and naval transport (``units.transport_re``), the c/m terrain costs of the TEC
-    (``terrain.cost_set``), and the whole movement rating in reserve commitment and exploitation
-    (``movement.fraction_for``). Returns those values for the unit (empty for non-c/m units)."""
-    if not units.is_cm(p):
-        return {}
-    from grognard.rulesets.greatwar import movement, terrain
-
-    return {
-        "transport_re": units.transport_re(g, p, "rail"),
-        "cost_set": terrain.cost_set(g, p),
-        "exploitation_share": movement.fraction_for(g, p, movement.EXPLOITATION),
-    }
-
-
 @implements("OT 14C1", "OT 14D4", "OT 14F2")
 def terrain_effect_classes(g: Game, p: Piece) -> tuple[str, tuple[str, ...]]:
     """Which TEC columns a unit uses: (movement cost set, combat effect classes best-first).
@@ -341,7 +324,6 @@ def terrain_effect_classes(g: Game, p: Piece) -> tuple[str, tuple[str, ...]]:
     OT 14D4: horse artillery moves with the cavalry costs and fights as artillery. OT 14F2: mountain
     artillery moves with the mountain costs and uses the better of the artillery and mountain
     combat effects (the combat rules pick the more favourable of the classes returned)."""
-    from grognard.rulesets.greatwar import terrain
 
     tags = base_tags(p)
     cset = terrain.cost_set(g, p)
@@ -371,7 +353,6 @@ def is_cavalry_unit(g: Game, p: Piece) -> bool:
 def heavy_cavalry_halved(g: Game, p: Piece, target: int) -> bool:
     """OT 14D1: heavy cavalry attacks (or overruns) at half strength a hex holding a major city or
     any fortification other than fieldworks. (Its charge, CEC, is a Rule 10 capability.)"""
-    from grognard.rulesets.greatwar import geography
 
     if "heavy-cavalry" not in base_tags(p):
         return False
@@ -379,7 +360,6 @@ def heavy_cavalry_halved(g: Game, p: Piece, target: int) -> bool:
 
 
 def _fortified_beyond_fieldworks(g: Game, i: int) -> bool:
-    from grognard.rulesets.greatwar.mechanics import marker
 
     f = marker(g, "fortification", i)
     if f and f != "fieldworks":
@@ -404,7 +384,6 @@ def camel_zone_problem(g: Game, p: Piece, i: int) -> str | None:
     eliminated instead). Hexes with no weather zone are not restricted."""
     if not is_camel(p):
         return None
-    from grognard.rulesets.greatwar.weather import weather_zone
 
     z = weather_zone(g, i)
     if z is not None and z not in CAMEL_ZONES:
@@ -459,7 +438,6 @@ def ski_is_mountain(g: Game, p: Piece) -> bool:
 @implements("OT 14G")
 def over_snow_retreat_allowed(g: Game, p: Piece, i: int) -> bool:
     """OT 14G: over-snow units with printed MA 7-8 may retreat before combat and overrun in snow."""
-    from grognard.rulesets.greatwar.weather import weather_at
 
     return (
         "over-snow" in base_tags(p)
@@ -540,15 +518,6 @@ def supply_line_mode(p: Piece) -> bool:
 
 
 # ============================================================================ movement bans
-@implements("OT 14B1", "OT 14B3", "OT 14D2")
-def entry_problem(g: Game, p: Piece, i: int) -> str | None:
-    """Why a unit may not enter hex ``i`` by ground movement because of its special type: camel
-    units outside weather zones D-I (OT 14D2); the besieged side's units entering a hex under siege
-    (OT 15G). (Rail-only, water-only and zero-movement units do not move overland at all:
-    ``movement.can_move_now``.)"""
-    from grognard.rulesets.greatwar import siege
-
-    return camel_zone_problem(g, p, i) or siege.entry_problem(g, p, i)
 
 
 @implements("OT 14B1", "OT 14B2", "OT 14B3", "OT 14D2", "OT 14O1")
@@ -556,7 +525,6 @@ def retreat_eliminates(g: Game, p: Piece) -> str | None:
     """Units eliminated when required to retreat, whatever the hexes around: zero-movement units
     (OT 14B3), transport units in supply-line mode (OT 14O1), and rail-only units whose hex has a
     broken rail line (OT 14B1). Returns the reason, or None."""
-    from grognard.rulesets.greatwar.mechanics import marker
 
     if is_zero_move(p):
         return f"{p.id} has a movement rating of 0 and cannot retreat (OT 14B3)"
@@ -574,8 +542,6 @@ def retreat_problem(g: Game, p: Piece, here: int, to: int) -> str | None:
     """Why a unit may not retreat from ``here`` into the adjacent hex ``to`` because of its type:
     a rail-only unit only along a usable rail line (OT 14B1); a camel unit never outside zones
     D-I (OT 14D2). A unit with no allowed retreat hex is eliminated (the combat rules)."""
-    from grognard.rulesets.greatwar import terrain
-    from grognard.rulesets.greatwar.mechanics import marker
 
     if units.is_rail_only(p):
         s = g.board.side_between(here, to)
@@ -601,37 +567,6 @@ def no_advance(g: Game, p: Piece, along_waterway: bool = False) -> str | None:
         return f"{p.id} is water-only and may not advance into a hex after combat (OT 14B2)"
     if is_army_hq(p):
         return f"{p.id} is an Army HQs and may not advance after combat (OT 14M)"
-    return None
-
-
-@implements("OT 14B1", "OT 14B3")
-def transport_allowed(
-    g: Game, p: Piece, mode: str, embark: int | None = None, disembark: int | None = None
-) -> str | None:
-    """Whether a unit may be carried by air (``mode="air"``) or naval transport (``"naval"``):
-    zero-movement units by neither (OT 14B3); rail-only units never by air, and by sea only from a
-    port to a port on a rail line of the same gauge (OT 14B1). Returns the reason it may not, or
-    None.
-    """
-    from grognard.rulesets.greatwar import rail
-
-    if is_zero_move(p):
-        return f"{p.id} has a movement rating of 0 and cannot be transported (OT 14B3)"
-    if units.is_rail_only(p):
-        if mode == "air":
-            return f"{p.id} is rail-only and cannot use air transport (OT 14B1)"
-        if mode == "naval" and embark is not None and disembark is not None:
-            ports = {int(i) for i, pl in g.board.points.items() for pt in pl if pt.kind == "port"}
-            if embark not in ports or disembark not in ports:
-                return f"{p.id} is rail-only and embarks and disembarks only at ports (OT 14B1)"
-            ln = rail.links(g)
-            ga = {lk.gauge for lk in ln.get(embark, [])}
-            gb = {lk.gauge for lk in ln.get(disembark, [])}
-            if not ga or not (ga & gb):
-                return (
-                    f"{p.id} is rail-only: both ports must be on rail lines of the same gauge (OT"
-                    " 14B1)"
-                )
     return None
 
 
@@ -713,8 +648,6 @@ def tank_repair_cost(p: Piece) -> Fraction | None:
 def tank_repair_problem(g: Game, p: Piece, side: str) -> str | None:
     """OT 14C2: a disabled tank may be repaired in a friendly initial phase in which it could
     recover from disruption (not in a contested hex, OT 9J), if it is in general supply (OT 11C)."""
-    from grognard.rulesets.greatwar import supply
-    from grognard.rulesets.greatwar.mechanics import marker
 
     if p.side != side or not is_disabled(p):
         return f"{p.id} is not a disabled tank of {side}"
@@ -723,7 +656,7 @@ def tank_repair_problem(g: Game, p: Piece, side: str) -> str | None:
         return f"{p.id} is not on the map"
     if marker(g, "contested", h):
         return f"{p.id} is in a contested hex and cannot recover this phase (OT 9J)"
-    if supply.turns_out_of_supply(g, p) > 0:
+    if supply_status.turns_out_of_supply(g, p) > 0:
         return f"{p.id} is out of general supply (OT 11C)"
     if tank_repair_cost(p) is None:
         return f"{p.id} has no repair cost (only battalions and regiments, OT 14C2)"
@@ -933,8 +866,7 @@ def modified_ma(g: Game, p: Piece, ma: Fraction | str) -> Fraction | str:
     ebs = elite_brigades(g, p) if units.is_divisional(p) else []
     if ebs:
         slow = min(units.printed_ma_number(q) for q in ebs)
-        if slow < ma:
-            ma = slow
+        ma = min(ma, slow)
     if is_corps_hq(p):
         inside = [q for q in g.state.contents(p.id) if units.is_unit(q)]
         if inside:
@@ -1007,7 +939,6 @@ RAID_TARGET_KINDS = ("coast", "heavy-siege", "siege")
 def raid_targets(g: Game, i: int, side: str) -> list[Piece]:
     """OT 14I1: the enemy coast artillery, heavy siege artillery and siege artillery units in hex
     ``i`` (``side`` raids them)."""
-    from grognard.rulesets.greatwar.nations import other_side
 
     return [
         q
@@ -1101,19 +1032,9 @@ def counts_as_supported(g: Game, p: Piece, sit: CombatSituation, role: str) -> b
     overruns into clear, rough or stony desert with no fortification but fieldworks, and when it
     attacks into or defends in such terrain (fortifications not considered, interpretation
     default) in a combat resolved on the Mobile CRT."""
-    from grognard.rulesets.greatwar import terrain
 
     if not is_fast_cm(p) or terrain.terrain(g, sit.hex) not in OPEN_TERRAIN:
         return False
     if sit.overrun:
         return role == "attack" and not _fortified_beyond_fieldworks(g, sit.hex)
     return sit.crt == "mobile"
-
-
-def may_enter_enemy_hex(g: Game, side: str, p: Piece, v: int) -> bool:
-    """Exceptions to OT 6's ban on entering an enemy-occupied and enemy-owned hex from Rule 15:
-    the sieging player's units enter a hex under siege, or one he may put under siege now (OT 15G).
-    """
-    from grognard.rulesets.greatwar import siege
-
-    return siege.sieging_entry_allowed(g, side, v)

@@ -27,7 +27,7 @@ from grognard.rulesets.greatwar.weather import is_arctic, is_desert
 if TYPE_CHECKING:
     from grognard.core.game import Game
 
-OVERSTACKED = "overstacked"
+OVERSTACKED = units.OVERSTACKED  # status (OT 8C2)
 
 
 @implements("OT 8A4", "OT 14B")
@@ -262,43 +262,6 @@ def _corps(g: Game, pid: object, side: str, rule: str) -> Piece:
     return p
 
 
-def corps_actions(g: Game, f: Frame, side: str) -> list[Action]:
-    """Corps box (OT 8C1) and overstack (OT 8C2) actions available to ``side`` now."""
-    out: list[Action] = []
-    corps = [
-        p
-        for p in units.on_map_units(g, side)
-        if special_units.is_corps_hq(p) and p.loc.kind == "hex"
-    ]
-    for c in corps:
-        h = units.hex_of(g, c)
-        for p in g.state.at_hex(int(h)) if h is not None else []:
-            if (
-                p.side == side
-                and units.is_unit(p)
-                and not special_units.is_corps_hq(p)
-                and not special_units.is_army_hq(p)
-            ):
-                out.append({"type": "corps-assign", "side": side, "piece": p.id, "corps": c.id})
-        for p in g.state.contents(c.id):
-            out.append({"type": "corps-remove", "side": side, "piece": p.id})
-    if g.opt("overstacking"):
-        from grognard.rulesets.greatwar.movement import overstack_leave_cost, remaining
-
-        for p in units.on_map_units(g, side):
-            h = units.hex_of(g, p)
-            if h is None or exempt(g, p):
-                continue
-            if OVERSTACKED in p.status:
-                if stack_problem(g, h, side, extra=[p]) is None and remaining(
-                    g, f, p
-                ) >= overstack_leave_cost(g, p):
-                    out.append({"type": "leave-overstack", "side": side, "piece": p.id})
-            elif has_corps_hq(g, h, side):
-                out.append({"type": "overstack", "side": side, "pieces": [p.id]})
-    return out
-
-
 def _overstacking_in_use(g: Game) -> None:
     if not g.opt("overstacking"):
         raise IllegalAction("OT 8C2", "overstacking is an advanced rule not in use in this game")
@@ -351,28 +314,6 @@ def check_overstack(g: Game, f: Frame, action: Action) -> None:
             raise IllegalAction("OT 8C2", f"{p.id} is already overstacked")
 
 
-@implements("OT 8C2")
-def check_leave_overstack(g: Game, f: Frame, action: Action) -> None:
-    """OT 8C2 (advanced): leaving an overstack costs MPs and must fit the normal stack."""
-    from grognard.rulesets.greatwar.movement import overstack_leave_cost, remaining
-
-    _overstacking_in_use(g)
-    side = action["side"]
-    p = g.state.pieces.get(action.get("piece", ""))
-    if p is None or p.side != side or OVERSTACKED not in p.status:
-        raise IllegalAction("OT 8C2", f"{action.get('piece')!r} is not in an overstack")
-    h = units.hex_of(g, p)
-    assert h is not None
-    if stack_problem(g, h, side, extra=[p]) is not None:
-        raise IllegalAction(
-            "OT 8B",
-            f"{p.id} cannot rejoin the normal stack in {g.board.label(h)} without exceeding the"
-            " limit",
-        )
-    if remaining(g, f, p) < overstack_leave_cost(g, p):
-        raise IllegalAction("OT 8C2", f"{p.id} lacks the MPs to leave the overstack")
-
-
 def apply_corps_assign(g: Game, f: Frame, action: Action) -> None:
     g.state.move(action["piece"], Loc.inside(action["corps"]))
     g.emit("corps", f"{action['piece']} goes into the box of {action['corps']}", rule="OT 8C1")
@@ -394,13 +335,9 @@ def apply_overstack(g: Game, f: Frame, action: Action) -> None:
         g.emit("overstack", f"{pid} joins the overstack", rule="OT 8C2", piece=pid)
 
 
-def apply_leave_overstack(g: Game, f: Frame, action: Action) -> None:
-    from grognard.rulesets.greatwar.movement import overstack_leave_cost, record
-
-    p = g.state.pieces[action["piece"]]
-    cost = overstack_leave_cost(g, p)
-    rec = record(f, p, g)
-    rec["spent"] = Fraction(rec["spent"]) + cost
-    p.status.discard(OVERSTACKED)
-    p.attrs.pop("overstacked_since", None)
-    g.emit("overstack", f"{p.id} leaves the overstack ({cost} MP)", rule="OT 8C2", piece=p.id)
+def overstack_leave_cost(g: Game, p: Piece) -> Fraction:
+    """OT 8C2: 1 MP to leave an overstack, 2 if it attacked from it in the last combat phase;
+    stacking-exempt units leave free."""
+    if OVERSTACKED not in p.status or exempt(g, p):
+        return Fraction(0)
+    return Fraction(2) if p.attrs.get("attacked_from_overstack") else Fraction(1)

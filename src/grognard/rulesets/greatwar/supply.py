@@ -25,6 +25,7 @@ The supply depots, Res Pts and GSPs themselves (placing, moving, carrying, captu
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -39,11 +40,38 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.greatwar import geography, terrain, units
+from grognard.rulesets.greatwar import (
+    geography,
+    logistics,
+    rail,
+    rivers,
+    special_units,
+    stacking,
+    supply_status,
+    terrain,
+    transport_units,
+    units,
+    zoc,
+)
 from grognard.rulesets.greatwar.charts import load_charts
+from grognard.rulesets.greatwar.hooks import reactions
 from grognard.rulesets.greatwar.mechanics import gw, marker, table_roll
+from grognard.rulesets.greatwar.nations import (
+    command_of,
+    other_side,
+    power_class,
+    rulebook_name,
+    side_of_nation,
+)
 from grognard.rulesets.greatwar.step import GWStep
+from grognard.rulesets.greatwar.supply_status import (
+    in_general_supply,
+    out_of_supply_count,
+    player_turn_ordinal,
+    turns_out_of_supply,
+)
 from grognard.rulesets.greatwar.weather import frozen_at, view, weather_at
+from grognard.search.trace import trace_from_sources
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -81,8 +109,6 @@ def _prohibited_to_non_motorized(g: Game, i: int) -> bool:
 def supply_enterable(g: Game, side: str, i: int, enemy_zoc: dict[int, str] | None = None) -> bool:
     """OT 11A: a supply line may not enter an enemy-occupied/owned hex, a hex in an enemy ZOC
     unless a friendly unit occupies it, or prohibited terrain."""
-    from grognard.rulesets.greatwar import zoc
-    from grognard.rulesets.greatwar.nations import other_side
 
     enemy = other_side(side)
     owner = g.state.control.get(i)
@@ -115,8 +141,6 @@ def regular_sources(g: Game, side: str) -> set[int]:
 
 
 def _regular_sources(g: Game, side: str) -> frozenset[int]:
-    from grognard.rulesets.greatwar import rail
-    from grognard.rulesets.greatwar.nations import other_side
 
     enemy = other_side(side)
     cities = geography.major_cities(g)
@@ -147,8 +171,6 @@ def _regular_sources(g: Game, side: str) -> frozenset[int]:
 @implements("OT 3G", "OT 11A")
 def overland_reach(g: Game, side: str, sources: set[int]) -> set[int]:
     """Hexes from which an overland supply line of any length reaches one of ``sources`` (OT 3G)."""
-    from grognard.rulesets.greatwar import zoc
-    from grognard.rulesets.greatwar.nations import other_side
 
     ez = zoc.zoc_map(g, other_side(side))
     ok = {i for i in sources if supply_enterable(g, side, i, ez)}
@@ -197,7 +219,6 @@ def home_territory(g: Game, nation: str) -> frozenset[int] | None:
 
 
 def _rulebook(g: Game, nation: str) -> str:
-    from grognard.rulesets.greatwar.nations import rulebook_name
 
     return rulebook_name(g, nation)
 
@@ -209,7 +230,6 @@ def supply_partners(g: Game, nation: str) -> set[str]:
     Central Powers nations with Germany); the USA cooperates with France for supply (OT 15E2).
     The 15-RE allowance of great and major powers (OT 15E2) is not applied (every scenario nation
     without a home territory is unrestricted anyway)."""
-    from grognard.rulesets.greatwar.nations import power_class, side_of_nation
 
     out = {nation}
     side = side_of_nation(g, nation)
@@ -248,7 +268,6 @@ def foreign_nets(g: Game, nation: str) -> frozenset[str]:
     """OT 11E: the rail nets controlled by a nation that ``nation`` does not cooperate with (each 2
     high-volume hexes of such a net count as 1 low-volume hex). Nets without a controller are
     nobody's. Cooperating nations use each other's nets freely (OT 15E)."""
-    from grognard.rulesets.greatwar import rail
 
     partners = {_rulebook(g, n) for n in supply_partners(g, nation)} | {nation}
     out = set()
@@ -364,8 +383,6 @@ def _dynamic(g: Game, side: str) -> _Dynamic:
 @implements("OT 11A")
 def _build_dynamic(g: Game, side: str) -> _Dynamic:
     """OT 11A blocking for a whole side at once (see :func:`supply_enterable`)."""
-    from grognard.rulesets.greatwar import zoc
-    from grognard.rulesets.greatwar.nations import other_side
 
     st = _static(g)
     n = g.board.n
@@ -470,8 +487,6 @@ def inland_port_links(g: Game, side: str) -> list[tuple[int, int]]:
     """OT 11B3b: an inland port (no sea hex next to it) reaches the sea along inland waterway
     hexsides (OT 7C1) when no hexside between it and the open sea is blocked (OT 7C3). Returns
     (port hex, sea hex at the waterway's mouth) pairs."""
-    from grognard.rulesets.greatwar import rivers
-    from grognard.rulesets.greatwar.nations import other_side
 
     # the answer depends on the turn's waterways (navigable: weather, floods -- the turn view) and
     # on
@@ -490,7 +505,6 @@ def inland_port_links(g: Game, side: str) -> list[tuple[int, int]]:
 
 
 def _inland_port_links(g: Game, side: str) -> list[tuple[int, int]]:
-    from grognard.rulesets.greatwar import rivers
 
     b = g.board
     st = _static(g)
@@ -556,7 +570,6 @@ def rail_graph(g: Game, side: str, nation: str, naval: bool = True) -> RailGraph
 
 
 def _rail_graph(g: Game, side: str, nation: str, naval: bool) -> RailGraph:
-    from grognard.rulesets.greatwar import rail
 
     b = g.board
     n = b.n
@@ -630,7 +643,6 @@ def rail_element(
 ) -> Any:
     """OT 11B3: trace the railroad/naval element from ``sources`` (the low-volume count as distance;
     at most 7 unless ``limit`` says otherwise)."""
-    from grognard.search.trace import trace_from_sources
 
     lim = float(summary(g)["rail"]["low_volume_max"]) if limit is None else limit
     src = sorted(set(sources))
@@ -745,7 +757,6 @@ def _trace_general(g: Game, side: str) -> GeneralTrace:
     a port are served, in id order, while the port's throughput lasts (OT 11B3b; interpretation
     default of the allocation).
     """
-    from grognard.rulesets.greatwar import logistics, special_units
 
     groups = _nation_groups(g, side)
     all_sources = regular_sources(g, side)
@@ -875,7 +886,6 @@ def overland_distances(
 def _transport_counts(g: Game, side: str) -> dict[int, int]:
     """OT 14O3: per hex, the undisrupted transports in supply-line mode that may extend a line
     there."""
-    from grognard.rulesets.greatwar import transport_units
 
     fn = transport_units.extends_in
     out: dict[int, int] = {}
@@ -929,7 +939,6 @@ def _overland_trace(
     edges: np.ndarray | None = None,
     blocked: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    from grognard.search.trace import trace_from_sources
 
     dyn = _dynamic(g, side)
     cost = dyn.overland if step_cost is None else step_cost
@@ -958,7 +967,6 @@ def _layered(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Shortest paths to the seeds keeping count (up to 3) of the transports in the hexes
     entered."""
-    import heapq
 
     nbr = g.board.nbr
     n = g.board.n
@@ -1002,7 +1010,6 @@ def overland_ok(g: Game, dist: np.ndarray, h: int, element: str = "overland") ->
 def improved_fortress_hexes(g: Game, side: str) -> list[int]:
     """OT 11C2biii: improved fortresses of ``side`` that may give special supply: friendly-owned,
     never enemy-owned, not depleted."""
-    from grognard.rulesets.greatwar.nations import other_side
 
     out = []
     for i in sorted(int(x) for x in g.board.points):
@@ -1036,7 +1043,6 @@ def special_options(g: Game, side: str) -> list[SpecialOption]:
     (OT 11C2bi); the GSPs of a hex for 1 RE of units each, those generated in this initial phase
     excepted (OT 11C2bii); each improved fortress for 15 RE of units in its hex (OT 11C2biii). A
     Res Pt stacked with an active Army HQs serves only that HQs' nationality (OT 11E)."""
-    from grognard.rulesets.greatwar import logistics, special_units
 
     rec = gw(g).get("supply", {})
     regular = set(rec.get("regular", {}).get(side, []))
@@ -1091,10 +1097,6 @@ def _fill(g: Game, ids: Sequence[str], cap: Fraction | None) -> list[str]:
 
 
 # ========================================================================== the initial-phase check
-def player_turn_ordinal(g: Game) -> int:
-    return int(g.state.turn.get("index", 0)) * 2 + (
-        1 if gw(g).get("phasing") == g.state.sides[-1] else 0
-    )
 
 
 def _fingerprint(g: Game) -> int:
@@ -1102,7 +1104,6 @@ def _fingerprint(g: Game) -> int:
     Army HQs' faces excepted -- ownership, markers, the turn, the owners' history, depletion, heads
     and the rail capacities), so that a recorded check can be compared with a fresh trace of the
     same position. A process-local hash: it is kept outside the game state."""
-    from grognard.rulesets.greatwar import rail, special_units
 
     st = g.state
     ps = tuple(
@@ -1309,12 +1310,10 @@ class SupplyEnd(Step):
     rule = "OT 11F3"
 
     def run(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar import engineers
-
         fortress_depletion(g)
         fortress_replenishment(g)
         elimination_checks(g)
-        engineers.progress_projects(g, str(gw(g).get("phasing", "")))
+        reactions(g).initial_phase_supply_done(g, str(gw(g).get("phasing", "")))
         g.finish(f)
 
 
@@ -1322,13 +1321,11 @@ class SupplyEnd(Step):
 def fortress_depletion(g: Game) -> None:
     """OT 11C2biii: an improved fortress used for special supply while isolated may be depleted:
     the enemy rolls on the Ground Success Table (no modifiers); success depletes it."""
-    from grognard.rulesets.greatwar import isolation
-    from grognard.rulesets.greatwar.nations import other_side
 
     rec = gw(g).get("supply", {})
     for h in rec.get("fortresses_used", []):
         owner = g.state.control.get(h)
-        if owner is None or not isolation.is_isolated(g, owner, h):
+        if owner is None or not supply_status.is_isolated(g, owner, h):
             continue
         res = table_roll(
             g,
@@ -1373,7 +1370,6 @@ def fortress_replenishment(g: Game) -> None:
 
 def hex_in_general_supply(g: Game, side: str, h: int, nation: str | None = None) -> bool:
     """Whether a general supply line (regular sources) can be traced from hex ``h`` now."""
-    from grognard.rulesets.greatwar import special_units
 
     tr = trace_general(g, side)
     srcs = [i for i in regular_sources(g, side) if nation is None or source_allowed(g, nation, i)]
@@ -1397,8 +1393,6 @@ def elimination_checks(g: Game) -> None:
     isolated at the check rolls on the Ground Success Table: +3 in a major city hex or an improved
     fortress; otherwise -1 in frost, winter or snow. Failure eliminates it. Interpretation default
     (option ``supply-elimination-every-ip``): in every initial phase, else only in its owner's."""
-    from grognard.rulesets.greatwar import isolation
-
     phasing = str(gw(g).get("phasing", ""))
     for side in g.state.sides:
         if not g.opt("supply-elimination-every-ip") and side != phasing:
@@ -1407,7 +1401,7 @@ def elimination_checks(g: Game) -> None:
             if out_of_supply_count(g, p) < 2 or in_general_supply(g, p):
                 continue
             h = units.hex_of(g, p)
-            if h is None or not isolation.is_isolated(g, side, h):
+            if h is None or not supply_status.is_isolated(g, side, h):
                 continue
             mods = elimination_modifiers(g, h)
             res = table_roll(
@@ -1444,7 +1438,6 @@ def elimination_modifiers(g: Game, h: int) -> Modifiers:
 def end_of_initial_phase(g: Game) -> None:
     """At the end of each initial phase: Res Pts used for general supply in it are removed
     (OT 11C2bi), and GSPs end their third initial phase (OT 11C2bii)."""
-    from grognard.rulesets.greatwar import logistics
 
     rec = gw(g).get("supply", {})
     for pid in rec.get("res_pts_used", []):
@@ -1456,32 +1449,6 @@ def end_of_initial_phase(g: Game) -> None:
 
 
 # ============================================================================ OT 11F effects
-def out_of_supply_count(g: Game, p: Piece) -> int:
-    """OT 11F: the turn out of general supply a unit is in (0 none, 1 for U-1, 2 for U-2 or later),
-    counted from the first check that found it out (two player turns per turn), whatever special
-    sources it drew on (OT 11C2b)."""
-    since = p.attrs.get("supply_out_since")
-    if since is None:
-        return 0
-    return 1 + (player_turn_ordinal(g) - int(since)) // 2
-
-
-def in_general_supply(g: Game, p: Piece) -> bool:
-    """OT 11B / 11C2b: in general supply this player turn -- by a regular line at the last check
-    (no count running), or by a special source drawn on this player turn."""
-    if p.attrs.get("special_supply") == player_turn_ordinal(g):
-        return True
-    return p.attrs.get("supply_out_since") is None
-
-
-@implements("OT 11F", "OT 11F1", "OT 11F2")
-def turns_out_of_supply(g: Game, p: Piece) -> int:
-    """OT 11F: 0 in general supply (by a regular line, or a special source this player turn), 1 for
-    U-1, 2 for U-2 and later -- what movement (OT 11F1/11F2 halving), ZOCs (OT 11F2 reduction) and
-    combat read."""
-    if in_general_supply(g, p):
-        return 0
-    return out_of_supply_count(g, p)
 
 
 @implements("OT 11F", "OT 11F1", "OT 11F2")
@@ -1500,10 +1467,8 @@ def strength_factor(
         return Fraction(1, 2)
     if out == 1:
         if isolated is None:
-            from grognard.rulesets.greatwar import isolation
-
             h = units.hex_of(g, p)
-            isolated = h is not None and isolation.is_isolated(g, p.side, h)
+            isolated = h is not None and supply_status.is_isolated(g, p.side, h)
         if isolated:
             return Fraction(1, 4)
         return Fraction(1, 2) if g.opt("u1-not-isolated-halved") else Fraction(1)
@@ -1574,7 +1539,6 @@ def combat_supply_ledger(g: Game, write: bool = False) -> dict[str, Any]:
 @implements("OT 11D")
 def res_pt_capacity(g: Game, rp: Piece) -> Fraction:
     """OT 11D: a Res Pt supplies 150 RE when stacked with an active Army HQs, otherwise 30 RE."""
-    from grognard.rulesets.greatwar import special_units
 
     cs = summary(g)["combat_supply"]
     h = units.hex_of(g, rp)
@@ -1589,7 +1553,6 @@ def res_pt_capacity(g: Game, rp: Piece) -> Fraction:
 @implements("OT 11D", "OT 8C2")
 def combat_supply_re(g: Game, p: Piece) -> Fraction:
     """OT 11D: REs counted for combat supply -- artillery x2, overstacked units x2 (both x4)."""
-    from grognard.rulesets.greatwar import stacking
 
     return stacking.combat_supply_re(g, p)
 
@@ -1616,8 +1579,6 @@ def combat_supply(
     ``segment`` is ``bombardment`` or ``combat``. With ``commit`` the use is recorded; Res Pts
     drawn on are removed at the end of the segment (:func:`end_of_segment`).
     """
-    from grognard.rulesets.greatwar import logistics, special_units
-    from grognard.rulesets.greatwar.nations import command_of
 
     led = combat_supply_ledger(g, write=commit)
     if commit:
@@ -1767,12 +1728,11 @@ def combat_supply_hq(g: Game, side: str, pieces: Sequence[Piece]) -> Piece | Non
     through (the most fatigued one), whose fatigue hits count for the fatigue shift. Only an
     active Army HQs is part of the source (OT 11D: the Res Pt "stacked with an active Army HQs");
     an inactive one in the Res Pt's hex is not traced through and its fatigue does not count."""
-    from grognard.rulesets.greatwar import special_units
 
     cs = combat_supply(g, side, list(pieces), _segment_now(g))
     best: Piece | None = None
     for how in cs.supplied.values():
-        rid = how[5:] if how.startswith("free:") else how
+        rid = how.removeprefix("free:")
         r = g.state.pieces.get(rid)
         h = units.hex_of(g, r) if r is not None else None
         if h is None:
@@ -1796,7 +1756,6 @@ def overland_line(g: Game, side: str, start: int, goal: int, element: str = "ove
 def end_of_segment(g: Game, segment: str) -> None:
     """OT 11D: Res Pts that gave combat supply in the segment (other than by the free allowance)
     are removed at its end -- one used in the bombardment segment cannot also supply the attacks."""
-    from grognard.rulesets.greatwar import logistics
 
     led = combat_supply_ledger(g)
     if led.get("phase") != _segment_key(g):

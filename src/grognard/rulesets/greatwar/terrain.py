@@ -16,7 +16,8 @@ from grognard.core.rules import implements
 from grognard.core.state import Piece
 from grognard.rulesets.greatwar import special_units, units
 from grognard.rulesets.greatwar.charts import Charts, TerrainRow, load_charts
-from grognard.rulesets.greatwar.mechanics import marker
+from grognard.rulesets.greatwar.hooks import reactions
+from grognard.rulesets.greatwar.mechanics import gw, marker
 from grognard.rulesets.greatwar.weather import frozen_at, view, weather_at
 
 if TYPE_CHECKING:
@@ -86,11 +87,8 @@ def terrain(g: Game, i: int) -> str:
     """OT 3E1: the terrain type of a hex (a hex partially flooded this player turn is swamp,
     OT 15A6)."""
     fl = g.state.markers.get("flooded")
-    if fl and str(i) in fl:
-        from grognard.rulesets.greatwar.special_rules import is_flooded
-
-        if is_flooded(g, i):
-            return "swamp"
+    if fl and str(i) in fl and reactions(g).is_flooded(g, i):
+        return "swamp"
     return g.board.terrain_of(i)
 
 
@@ -284,7 +282,6 @@ def heads(g: Game) -> Heads:
     between them are unusable (for roads: road links; for railheads: rail links, and the rail line
     beyond is no road either).
     """
-    from grognard.rulesets.greatwar.mechanics import gw
 
     raw = gw(g).get("heads", [])
     key = ("heads", tuple((h["kind"], tuple(h["hexes"])) for h in raw))
@@ -307,7 +304,6 @@ def rail_link(g: Game, s: int) -> bool:
     """A rail line crosses hexside ``s`` (and it is not beyond a railhead)."""
     if s in heads(g).rail_cut:
         return False
-    from grognard.rulesets.greatwar.mechanics import gw
 
     if str(s) in gw(g).get("eng", {}).get("rails", {}):
         return True
@@ -330,7 +326,6 @@ def road_link(g: Game, s: int) -> bool:
 
 def _built(g: Game, s: int) -> bool:
     """Roads and rail lines built by engineers (OT 13A1f, 13B3c) beyond the map's lines."""
-    from grognard.rulesets.greatwar.mechanics import gw
 
     e = gw(g).get("eng", {})
     return str(s) in e.get("roads", {}) or str(s) in e.get("rails", {})
@@ -378,7 +373,6 @@ def bridge_features(g: Game, s: int) -> list[str]:
     fixed = _fixed_bridge_features(g).get(s)
     if fixed is not None:
         return list(fixed)
-    from grognard.rulesets.greatwar.mechanics import gw
 
     e = gw(g).get("eng")
     built = (str(s) in e.get("roads", {}), str(s) in e.get("rails", {})) if e else (False, False)
@@ -438,11 +432,8 @@ def crossing_disrupts(
     (or a pontoon bridge of the side whose unit crosses, OT 13A7: pass ``side``)."""
     if by_bridge or frozen_at(g, entering):
         return False
-    if side is not None:
-        from grognard.rulesets.greatwar import engineers
-
-        if engineers.pontoon_prevents_disruption(g, side, s):
-            return False
+    if side is not None and reactions(g).pontoon_prevents_disruption(g, side, s):
+        return False
     tec = charts(g).tec
     return any(tec.hexsides[f].extra.get("disrupts") for f in side_features(g, s))
 

@@ -18,9 +18,10 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.greatwar import calendar, special_units, units
+from grognard.rulesets.greatwar import calendar, movement, special_units, terrain, units
 from grognard.rulesets.greatwar.mechanics import gw
 from grognard.rulesets.greatwar.step import MovementExtension
+from grognard.rulesets.greatwar.weather import is_desert
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -190,7 +191,6 @@ def load_problem(g: Game, f: Frame, action: Action) -> str | None:
     any phase): a transport in transport mode, not disrupted, in the cargo's hex, within its
     capacity; a unit that moved by itself this phase may not be carried, nor moved by itself after
     being carried."""
-    from grognard.rulesets.greatwar import movement
 
     side = action["side"]
     t = g.state.pieces.get(str(action.get("transport")))
@@ -243,8 +243,6 @@ def do_load(g: Game, f: Frame, action: Action) -> None:
     t = g.state.pieces[str(action["transport"])]
     g.state.move(c.id, Loc.inside(t.id))
     if units.is_unit(c):
-        from grognard.rulesets.greatwar import movement
-
         movement.record(f, c, g)["carried"] = True
     g.emit("transport", f"{t.id} picks up {c.id}", rule="OT 14O2", piece=c.id)
 
@@ -255,8 +253,6 @@ def do_unload(g: Game, f: Frame, action: Action) -> None:
     assert h is not None
     g.state.move(c.id, Loc.hex(h))
     if units.is_unit(c):
-        from grognard.rulesets.greatwar import movement
-
         rec = movement.record(f, c, g)
         rec["done"] = True
     g.emit("transport", f"{c.id} is dropped off in {g.board.label(h)}", rule="OT 14O2", piece=c.id)
@@ -337,6 +333,9 @@ class TransportExtension(MovementExtension):
     def on_end_phase(self, g: Game, f: Frame) -> None:
         unload_units_at_end(g, f)
 
+    def movement_share(self, g: Game, p: Piece) -> Fraction | None:
+        return reserve_share(g, p)
+
 
 # -------------------------------------------------------------------------- movement shares (14O2a)
 @implements("OT 14O2a")
@@ -357,8 +356,6 @@ def extends_in(g: Game, t: Piece, i: int) -> bool:
     """Whether a transport in supply-line mode in hex ``i`` can extend a supply line there: only
     undisrupted ones; among pack transports only mountain pack transports in rough, wooded rough and
     mountain hexes (OT 14O2b-i) and only camel pack transports in the Desert (OT 14O2b-ii)."""
-    from grognard.rulesets.greatwar import terrain
-    from grognard.rulesets.greatwar.weather import is_desert
 
     if (
         not special_units.is_transport(t)

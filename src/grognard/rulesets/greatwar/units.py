@@ -13,13 +13,20 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.rules import implements
 from grognard.core.state import Loc, Piece
-from grognard.rulesets.greatwar.catalogue import Catalogue, UnitType, load_catalogue, nation_info
+from grognard.rulesets.greatwar.catalogue import (
+    Catalogue,
+    UnitType,
+    load_catalogue,
+    nation_info,
+)
+from grognard.rulesets.greatwar.hooks import reactions
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
 
 DISRUPTED = "disrupted"
 BADLY = "badly-disrupted"
+OVERSTACKED = "overstacked"  # status (OT 8C2)
 SIZES_CADRE = ("cadre", "remnant")
 SUPPORT_INDICATORS = ("none", "self", "unsupported")
 ELIMINATED_BOX = "eliminated"
@@ -464,16 +471,14 @@ def eliminate(g: Game, p: Piece, rule: str, reason: str = "") -> None:
     leader pool (OT 14P), and elite brigade counters, which stay with their division (OT 14Q).
     It goes to the eliminated box, where ``replacements.on_eliminated`` records the replacement
     pool it belongs to and its special replacements (OT 16B2, 16B4)."""
-    from grognard.rulesets.greatwar import replacements
-
     for q in list(g.state.contents(p.id)):
         if "leader" in utype(q).tags:
-            replacements.to_leader_pool(g, q, f"{p.id} was eliminated")
+            reactions(g).leader_to_pool(g, q, f"{p.id} was eliminated")
             continue
         if "elite-brigade" in utype(q).tags:
             continue
         eliminate(g, q, rule, f"carried by {p.id}")
-    replacements.on_eliminated(g, p, rule)
+    reactions(g).unit_eliminated(g, p, rule)
     g.state.move(p.id, Loc.box(ELIMINATED_BOX))
     p.status.discard(DISRUPTED)
     p.status.discard(BADLY)

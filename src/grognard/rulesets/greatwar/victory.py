@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from grognard.rulesets.greatwar.scenario_model import VictoryModel
+
 if TYPE_CHECKING:
     from grognard.core.game import Game
 
 
 def model(g: Game) -> Any:
-    from grognard.rulesets.greatwar.scenario_model import VictoryModel
 
     return VictoryModel.model_validate(g.scenario.data.victory)
 

@@ -24,9 +24,19 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.greatwar import nations, units
+from grognard.rulesets.greatwar import (
+    combat_strength,
+    movement,
+    nations,
+    overrun,
+    rivers,
+    terrain,
+    units,
+)
+from grognard.rulesets.greatwar.charts import load_charts
 from grognard.rulesets.greatwar.mechanics import gw
 from grognard.rulesets.greatwar.step import GWStep, MovementExtension
+from grognard.rulesets.greatwar.weather import frozen_at
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -67,8 +77,6 @@ def coastal(g: Game, s: int) -> bool:
     """OT 14B2: a coastal hexside is an all-sea hexside forming part of a hex that contains land
     (a ``sea`` hexside, or the side between an all-sea hex and a land hex); it counts while
     unfrozen."""
-    from grognard.rulesets.greatwar import terrain
-    from grognard.rulesets.greatwar.weather import frozen_at
 
     a, b = ends(g, s)
     if a < 0 or b < 0:
@@ -85,14 +93,12 @@ def coastal(g: Game, s: int) -> bool:
 @implements("OT 14B2")
 def water_side(g: Game, s: int) -> bool:
     """OT 14B2: a hexside a water-only unit may occupy: navigable (OT 7C1) or unfrozen coastal."""
-    from grognard.rulesets.greatwar import rivers
 
     return rivers.navigable(g, s) or coastal(g, s)
 
 
 def connected(g: Game, s: int) -> list[int]:
     """Water hexsides meeting ``s`` at a corner."""
-    from grognard.rulesets.greatwar import rivers
 
     return [t for t in rivers.connected_sides(g, s) if water_side(g, t)]
 
@@ -101,7 +107,6 @@ def connected(g: Game, s: int) -> list[int]:
 def ngs(g: Game, p: Piece) -> Fraction:
     """The naval gunnery strength of a unit as a coast defense (its face value ``gunnery``, else the
     provisional Coast Defenses Summary chart)."""
-    from grognard.rulesets.greatwar.charts import load_charts
 
     v = units.printed(p, "gunnery")
     if isinstance(v, Fraction):
@@ -167,17 +172,6 @@ def interdict(g: Game, p: Piece, s: int) -> str:
     return res
 
 
-@implements("OT 14B2")
-def blocks(g: Game, side: str, s: int) -> bool:
-    """OT 14B2: an enemy water-only unit with an attack strength above 0 on a hexside stops units
-    of ``side`` moving or attacking across it."""
-    enemy = nations.other_side(side)
-    return any(
-        q.side == enemy and units.is_water_only(q) and units.printed_attack(q) > 0
-        for q in g.state.at(Loc.hexside(s))
-    )
-
-
 def adjacent_hexes(g: Game, p: Piece) -> list[int]:
     """OT 14B2: the two hexes of a water-only unit's hexside (it may attack them, or join their
     defense)."""
@@ -219,13 +213,11 @@ def retreat_to(g: Game, p: Piece, t: int) -> None:
 
 # ----------------------------------------------------------------------------- movement
 def _rec(f: Frame, p: Piece, g: Game) -> dict[str, Any]:
-    from grognard.rulesets.greatwar import movement
 
     return movement.record(f, p, g)
 
 
 def remaining(g: Game, f: Frame, p: Piece) -> Fraction:
-    from grognard.rulesets.greatwar import movement
 
     share = movement.fraction_for(g, p, f.params.get("kind", movement.MOVEMENT))
     allowance = Fraction(math.floor(ALLOWANCE * share * units.disruption_factors(p)["move"]))
@@ -233,7 +225,6 @@ def remaining(g: Game, f: Frame, p: Piece) -> Fraction:
 
 
 def _can_move(g: Game, f: Frame, p: Piece) -> str | None:
-    from grognard.rulesets.greatwar import movement
 
     if not units.is_water_only(p) or p.side != f.params.get("side") or side_of(g, p) is None:
         return f"{p.id} is not a water-only unit of the moving side on a hexside"
@@ -322,7 +313,6 @@ def overrun_problem(g: Game, f: Frame, action: Action) -> tuple[Piece, int, list
     """OT 14B2 / 6F: a water-only unit overruns enemy units (naval units included, even those with
     no gunnery strength) on a connected water hexside at 10:1, paying 1 MP to enter plus the
     overrun cost."""
-    from grognard.rulesets.greatwar import overrun
 
     p = g.state.pieces.get(str(action.get("piece")))
     if p is None:
@@ -343,7 +333,7 @@ def overrun_problem(g: Game, f: Frame, action: Action) -> tuple[Piece, int, list
         (units.printed_defense(q) * units.disruption_factors(q)["defense"] for q in defenders),
         Fraction(0),
     )
-    if overrun.overrun_ratio(att, dfn) < overrun.REQUIRED_ODDS:
+    if combat_strength.overrun_ratio(att, dfn) < combat_strength.REQUIRED_ODDS:
         return f"the overrun of {side_label(g, s)} is below 10:1 (OT 6F1)"
     need = 1 + overrun.overrun_mp_cost(g, p)
     if need > remaining(g, f, p):
@@ -408,7 +398,6 @@ class WaterOnlyExtension(MovementExtension):
 
     @handles.apply("gunboat-overrun")
     def apply_gunboat_overrun(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import overrun
 
         p, s, defenders = overrun_problem(g, f, action)  # type: ignore[misc]
         before = side_of(g, p)

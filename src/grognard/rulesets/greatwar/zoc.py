@@ -10,8 +10,19 @@ from typing import TYPE_CHECKING
 
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar import artillery, geography, nations, supply, terrain, units
+from grognard.rulesets.greatwar import (
+    geography,
+    listing,
+    nations,
+    siege,
+    supply_status,
+    support,
+    terrain,
+    units,
+)
+from grognard.rulesets.greatwar.hooks import reactions
 from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
+from grognard.rulesets.greatwar.special_units import movement_tags
 from grognard.rulesets.greatwar.weather import is_arctic, is_desert
 
 if TYPE_CHECKING:
@@ -42,11 +53,11 @@ def zoc_level(g: Game, p: Piece) -> str:
     if nations.nation_flag(g, p.nation, "collapse"):
         return NONE
     reductions = 0
-    if not artillery.is_supported(g, p):
+    if not support.is_supported(g, p):
         reductions += 1
     if nations.nation_flag(g, p.nation, "shaken"):
         reductions += 1
-    if supply.turns_out_of_supply(g, p) >= 2:
+    if supply_status.turns_out_of_supply(g, p) >= 2:
         reductions += 1
     if reductions == 0:
         return FULL
@@ -88,14 +99,12 @@ def zoc_hexes(g: Game, p: Piece) -> list[int]:
     if h is None:
         return []
     out = [h]
-    from grognard.rulesets.greatwar import siege
 
     if siege.zoc_only_own_hex(g, p):
         return out  # OT 15G (a)
     reach = projects_beyond_own_hex(p)
     if reach == "no":
         return out
-    from grognard.rulesets.greatwar.special_units import movement_tags
 
     tags = movement_tags(g, p)
     for j in g.board.neighbors(h):
@@ -127,7 +136,6 @@ def zoc_map(g: Game, side: str, exclude: set[str] | None = None) -> dict[int, st
 def _signature(g: Game, side: str, exclude: set[str] | None) -> tuple[object, ...]:
     """Everything a side's ZOCs depend on (positions, faces, statuses, supply, turn, nation
     flags)."""
-    from grognard.rulesets.greatwar.mechanics import gw
 
     ps = frozenset(
         (p.id, p.loc, p.face, frozenset(p.status), p.attrs.get("supply_out_since"))
@@ -164,7 +172,6 @@ def unit_zocs(g: Game, side: str) -> list[tuple[Piece, str, tuple[int, ...]]]:
 
     A unit's ZOC depends on the unit, the units stacked with it (support), the turn (weather,
     supply turns), nation flags and a siege of its hex: the answer is memoised on those."""
-    from grognard.rulesets.greatwar import listing, siege
 
     table = listing.memo(g, "unit-zoc")
     st = gw(g)
@@ -262,15 +269,13 @@ def ownership_gains(g: Game) -> dict[int, str]:
 def update_ownership(g: Game) -> list[tuple[int, str | None, str]]:
     """OT 5B: apply every ownership gain at once (ownership changes immediately, for all
     purposes)."""
-    from grognard.rulesets.greatwar import engineers
-
     done = []
     for i, new in ownership_gains(g).items():
         old = g.state.control.get(i)
         g.state.control[i] = new
         on_ownership_change(g, i, old, new)
         done.append((i, old, new))
-    engineers.check_abandoned(g)
+    reactions(g).ownership_updated(g)
     return done
 
 
@@ -278,8 +283,6 @@ def update_ownership(g: Game) -> list[tuple[int, str | None, str]]:
 def on_ownership_change(g: Game, i: int, old: str | None, new: str) -> None:
     """OT 5B: what a change of ownership sets off -- the history of owners (OT 11C2a), obstructed
     rail lines (OT 7A7), rail yard and depot capture (OT 7A5f), bridge ownership (OT 15A1)."""
-    from grognard.rulesets.greatwar import rail
-
     hist = gw(g).setdefault("ever_owned", {})
     lst = hist.setdefault(str(i), [])
     if new not in lst:
@@ -293,22 +296,16 @@ def on_ownership_change(g: Game, i: int, old: str | None, new: str) -> None:
         new=new,
     )
     if old in g.state.sides and old != new:
-        from grognard.rulesets.greatwar import logistics
-
-        rail.on_capture(g, i, old, new)
-        logistics.on_capture(g, i, old, new)
+        reactions(g).hex_captured(g, i, old, new)
     for j in g.board.neighbors(i):
         s = g.board.side_between(i, j)
         both = g.state.control.get(i) == new and g.state.control.get(j) == new
         if both and terrain.bridge_features(g, s) and terrain.road_link(g, s):
             set_marker(g, "bridge-owner", s, new)
-    from grognard.rulesets.greatwar import special_rules
-
-    special_rules.on_capture(g, i, old, new)
+    reactions(g).owner_changed(g, i, old, new)
 
 
 def _under_siege(g: Game, i: int) -> bool:
     """OT 15G (e): a siege has no effect on the ownership of the besieged hex."""
-    from grognard.rulesets.greatwar import siege
 
     return siege.ownership_frozen(g, i)
