@@ -8,8 +8,11 @@ from fractions import Fraction
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.greatwar import artillery, calendar, movement, support, units
+from grognard.rulesets.greatwar import calendar
+from grognard.rulesets.greatwar.combat import artillery, support
 from grognard.rulesets.greatwar.mechanics import gw, marker
+from grognard.rulesets.greatwar.movement import movement
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, division, end, force_dice, frame, game, idx, run_to, step_name, unit
 
@@ -580,7 +583,7 @@ def test_ot_12c3_hit_allocation_example() -> None:
 
 @pytest.mark.rules("OT 12C3", "OT 8C2")
 def test_ot_12c3_overstacked_units_only_when_the_rest_is_badly_disrupted() -> None:
-    from grognard.rulesets.greatwar.stacking import OVERSTACKED
+    from grognard.rulesets.greatwar.movement.stacking import OVERSTACKED
 
     ctl = {EN: ["0101", "0102"], CP: ["0801"]}
     g = game(

@@ -10,9 +10,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import combat, combat_strength
-from grognard.rulesets.greatwar.combat_data import ladder
-from grognard.rulesets.greatwar.combat_strength import (
+from grognard.rulesets.greatwar.combat import combat, combat_strength
+from grognard.rulesets.greatwar.combat.combat_data import ladder
+from grognard.rulesets.greatwar.combat.combat_strength import (
     compute,
     crt_choice,
     incremental_eligible,

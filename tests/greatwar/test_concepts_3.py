@@ -10,20 +10,14 @@ import pytest
 
 from grognard.core.modifiers import Modifiers
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import (
-    geography,
-    isolation,
-    mechanics,
-    nations,
-    rail,
-    retreat,
-    supply_status,
-    units,
-    weather,
-    zoc,
-)
-from grognard.rulesets.greatwar.catalogue import load_catalogue
-from grognard.rulesets.greatwar.movement import movement_allowance
+from grognard.rulesets.greatwar import mechanics
+from grognard.rulesets.greatwar.combat import retreat
+from grognard.rulesets.greatwar.map import geography, weather, zoc
+from grognard.rulesets.greatwar.movement import rail
+from grognard.rulesets.greatwar.movement.movement import movement_allowance
+from grognard.rulesets.greatwar.supply import isolation, supply_status
+from grognard.rulesets.greatwar.units import nations, units
+from grognard.rulesets.greatwar.units.catalogue import load_catalogue
 from grognard.scenario.loader import ScenarioError
 
 from .helpers import CP, EN, army_hq, division, end, game, idx, load, move, run_to, unit
@@ -214,7 +208,7 @@ def test_ot_3a5_disruption_effects() -> None:
     assert movement_allowance(g, d) == Fraction(5, 2)
     assert zoc.zoc_level(g, d) == zoc.NONE
     assert not units.can_support(d)
-    from grognard.rulesets.greatwar.artillery import is_supported
+    from grognard.rulesets.greatwar.combat.artillery import is_supported
 
     assert not is_supported(g, P(g, "b"))
     units.disrupt(g, d)  # disrupted again: stays merely disrupted
@@ -420,7 +414,7 @@ def test_ot_3d_markers_are_state_not_units() -> None:
 # ============================================================================ 3E geography
 @pytest.mark.rules("OT 3E1")
 def test_ot_3e1_terrain_of_hexes() -> None:
-    from grognard.rulesets.greatwar import terrain
+    from grognard.rulesets.greatwar.map import terrain
 
     g = game(rows=["cmf", "wrs"])
     assert terrain.terrain(g, idx(g, "0201")) == "mountain"

@@ -6,7 +6,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import combat_strength, movement, units
+from grognard.rulesets.greatwar.combat import combat_strength
+from grognard.rulesets.greatwar.movement import movement
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, division, force_dice, frame, game, idx, step_name, unit
 

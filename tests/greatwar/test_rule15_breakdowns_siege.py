@@ -6,7 +6,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import breakdowns, geography, siege, siege_relief, units, zoc
+from grognard.rulesets.greatwar.combat import siege, siege_relief
+from grognard.rulesets.greatwar.map import geography, zoc
+from grognard.rulesets.greatwar.units import breakdowns, units
 
 from .helpers import CP, EN, division, game, idx, move, run_to, unit
 

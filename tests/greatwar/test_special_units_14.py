@@ -10,8 +10,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import movement, rail, special_units, units
-from grognard.rulesets.greatwar.special_units import CombatSituation
+from grognard.rulesets.greatwar.movement import movement, rail
+from grognard.rulesets.greatwar.units import special_units, units
+from grognard.rulesets.greatwar.units.special_units import CombatSituation
 
 from .helpers import CP, EN, division, force_dice, frame, game, idx, move, unit
 

@@ -9,18 +9,13 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import (
-    logistics,
-    movement,
-    rail,
-    stacking,
-    supply,
-    supply_status,
-    units,
-    zoc,
-)
+from grognard.rulesets.greatwar.logistics import logistics
+from grognard.rulesets.greatwar.map import zoc
 from grognard.rulesets.greatwar.mechanics import gw
-from grognard.rulesets.greatwar.supply import strength_factor
+from grognard.rulesets.greatwar.movement import movement, rail, stacking
+from grognard.rulesets.greatwar.supply import supply, supply_status
+from grognard.rulesets.greatwar.supply.supply import strength_factor
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import (
     CP,
@@ -957,7 +952,7 @@ def test_ot_11b_a_unit_back_in_play_after_the_check_has_its_new_location_status(
     """Found by self-play of the Marne: a unit out of supply at the check, eliminated and replaced
     in the same player turn at a city in regular supply, is in supply there (OT 16); the supply
     check's finding for its old place no longer applies to it."""
-    from grognard.rulesets.greatwar import replacements
+    from grognard.rulesets.greatwar.logistics import replacements
 
     g = chain_game()
     u2 = g.state.pieces["u2"]

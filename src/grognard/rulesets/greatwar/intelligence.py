@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar import nations, special_units, units, zoc
+from grognard.rulesets.greatwar.map import zoc
 from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.units import nations, special_units, units
 
 if TYPE_CHECKING:
     from grognard.core.game import Game

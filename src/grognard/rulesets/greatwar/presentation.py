@@ -26,7 +26,11 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.arith import fmt
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar import combat, movement, overrun, rail, units, victory, weather
+from grognard.rulesets.greatwar.combat import combat
+from grognard.rulesets.greatwar.map import weather
+from grognard.rulesets.greatwar.movement import movement, overrun, rail
+from grognard.rulesets.greatwar.sequence import victory
+from grognard.rulesets.greatwar.units import units
 
 if TYPE_CHECKING:
     from grognard.core.game import Game

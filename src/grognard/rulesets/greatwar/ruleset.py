@@ -13,30 +13,20 @@ from grognard.core.sequence import Step
 from grognard.core.tables import ResultsTable
 from grognard.rulesets.base import Ruleset
 from grognard.rulesets.greatwar import charts as chartmod
-from grognard.rulesets.greatwar import (
-    combat_data,
-    engineers,
-    intelligence,
-    logistics,
-    movement_steps,
-    presentation,
-    rail,
-    reinforcements,
-    replacements,
-    special_rules,
-    stacking,
-    supply,
-    terrain,
-    units,
-    water_only,
-)
+from grognard.rulesets.greatwar import intelligence, presentation, special_rules
 from grognard.rulesets.greatwar.actions import ACTIONS
-from grognard.rulesets.greatwar.catalogue import load_catalogue
+from grognard.rulesets.greatwar.combat import combat_data
+from grognard.rulesets.greatwar.logistics import engineers, logistics, reinforcements, replacements
+from grognard.rulesets.greatwar.map import terrain
+from grognard.rulesets.greatwar.map.weather import weather_at, weather_zone
 from grognard.rulesets.greatwar.mechanics import gw, set_marker
+from grognard.rulesets.greatwar.movement import movement_steps, rail, stacking, water_only
 from grognard.rulesets.greatwar.options import OPTION_SPECS
 from grognard.rulesets.greatwar.scenario_model import FREE_FORM_KEYS, GreatWarRules, check_scenario
 from grognard.rulesets.greatwar.step import InitialExtension, MovementExtension
-from grognard.rulesets.greatwar.weather import weather_at, weather_zone
+from grognard.rulesets.greatwar.supply import supply
+from grognard.rulesets.greatwar.units import units
+from grognard.rulesets.greatwar.units.catalogue import load_catalogue
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from grognard.rulesets.greatwar import calendar, catalogue, nations
-from grognard.rulesets.greatwar.rail import GAUGES
-from grognard.rulesets.greatwar.reinforcements import check_schedule
-from grognard.rulesets.greatwar.units import SIZES_CADRE, SUPPORT_INDICATORS
-from grognard.rulesets.greatwar.weather import check_turn_weather
+from grognard.rulesets.greatwar import calendar
+from grognard.rulesets.greatwar.logistics.reinforcements import check_schedule
+from grognard.rulesets.greatwar.map.weather import check_turn_weather
+from grognard.rulesets.greatwar.movement.rail import GAUGES
+from grognard.rulesets.greatwar.units import catalogue, nations
+from grognard.rulesets.greatwar.units.units import SIZES_CADRE, SUPPORT_INDICATORS
 from grognard.scenario.freeform import ANY, OTHERS, Bool, Int, Key, Str
 
 if TYPE_CHECKING:

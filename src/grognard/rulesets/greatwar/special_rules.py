@@ -24,27 +24,17 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.greatwar import (
-    calendar,
-    geography,
-    intelligence,
-    movement,
-    nations,
-    rail,
-    reinforcements,
-    replacements,
-    special_units,
-    supply,
-    supply_status,
-    terrain,
-    units,
-    zoc,
-)
-from grognard.rulesets.greatwar.catalogue import nation_info
+from grognard.rulesets.greatwar import calendar, intelligence
+from grognard.rulesets.greatwar.logistics import reinforcements, replacements
+from grognard.rulesets.greatwar.map import geography, terrain, zoc
+from grognard.rulesets.greatwar.map.weather import is_poor_weather, weather_at
 from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
-from grognard.rulesets.greatwar.special_units import CombatSituation
+from grognard.rulesets.greatwar.movement import movement, rail
 from grognard.rulesets.greatwar.step import GWStep
-from grognard.rulesets.greatwar.weather import is_poor_weather, weather_at
+from grognard.rulesets.greatwar.supply import supply, supply_status
+from grognard.rulesets.greatwar.units import nations, special_units, units
+from grognard.rulesets.greatwar.units.catalogue import nation_info
+from grognard.rulesets.greatwar.units.special_units import CombatSituation
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
