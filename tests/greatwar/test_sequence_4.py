@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.greatwar import calendar, units
+from grognard.rulesets.greatwar import calendar
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, army_hq, division, end, frame, game, idx, run_to, step_name
 

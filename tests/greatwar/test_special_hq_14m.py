@@ -9,9 +9,11 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import hq as hqmod
-from grognard.rulesets.greatwar import intelligence, leaders, movement, special_units, units
-from grognard.rulesets.greatwar.special_units import CombatSituation
+from grognard.rulesets.greatwar import intelligence
+from grognard.rulesets.greatwar.movement import movement
+from grognard.rulesets.greatwar.units import hq as hqmod
+from grognard.rulesets.greatwar.units import leaders, special_units, units
+from grognard.rulesets.greatwar.units.special_units import CombatSituation
 
 from .helpers import CP, EN, army_hq, division, force_dice, game, idx, move, run_to, unit
 

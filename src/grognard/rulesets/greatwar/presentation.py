@@ -27,6 +27,11 @@ from grognard import textmap
 from grognard.core.arith import fmt
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Piece
+from grognard.rulesets.greatwar.combat import combat
+from grognard.rulesets.greatwar.map import weather
+from grognard.rulesets.greatwar.movement import movement, overrun, rail
+from grognard.rulesets.greatwar.sequence import victory
+from grognard.rulesets.greatwar.units import units
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -116,7 +121,6 @@ def _names(g: Game, ids: Any, short: bool = False) -> str:
 
 
 def _hex_of_piece(g: Game, pid: Any) -> str:
-    from grognard.rulesets.greatwar import units
 
     p = g.state.pieces.get(str(pid)) if isinstance(pid, str) else None
     h = units.hex_of(g, p) if p is not None else None
@@ -181,7 +185,6 @@ def map_lines(
     (:func:`grognard.textmap.hexside_overlay`; what was drawn is added to ``legend``).
     ``marks`` replaces the last character of some hexes (e.g. MP costs); ``window`` = (first
     column, last column, first row, last row) draws part of the map."""
-    from grognard.rulesets.greatwar import units
 
     marks = marks or {}
     counts: dict[int, dict[str, int]] = {}
@@ -249,7 +252,6 @@ LEGEND = (
 
 
 def header_lines(g: Game, side: str | None) -> list[str]:
-    from grognard.rulesets.greatwar import rail, victory, weather
 
     out = [
         f"{g.scenario.data.scenario.title} -- {g.turn_label()} --"
@@ -279,7 +281,6 @@ def header_lines(g: Game, side: str | None) -> list[str]:
 
 def front_stacks(g: Game, side: str | None) -> list[str]:
     """One line per hex holding units next to (or with) enemy units: the units and their values."""
-    from grognard.rulesets.greatwar import units
 
     by_hex: dict[int, list[Piece]] = {}
     for p in units.on_map_units(g):
@@ -348,7 +349,6 @@ def _column_count(g: Game, window: tuple[int, int, int, int] | None) -> int:
 # ----------------------------------------------------------------------------- reach and previews
 def reachable(g: Game, piece_ids: Sequence[str]) -> dict[str, str] | None:
     """Hex label -> MP cost of every hex the pieces can move to now (None outside movement)."""
-    from grognard.rulesets.greatwar import movement
 
     if movement.current_move_frame(g) is None:
         return None
@@ -378,7 +378,6 @@ def window_around(g: Game, hexes: Sequence[int], pad: int = 2) -> tuple[int, int
 def reach_map(g: Game, piece_ids: Sequence[str], side: str, chosen: int | None = None) -> list[str]:
     """A map window with the MP cost (rounded up) of every hex the pieces can reach; ``@`` marks
     the hex chosen, ``o`` the hex they stand in."""
-    from grognard.rulesets.greatwar import movement, units
 
     reach = movement.reachable(g, list(piece_ids))
     p = g.state.pieces.get(piece_ids[0])
@@ -404,13 +403,11 @@ def reach_map(g: Game, piece_ids: Sequence[str], side: str, chosen: int | None =
 
 
 def _move_frame(g: Game) -> Any:
-    from grognard.rulesets.greatwar import movement
 
     return movement.current_move_frame(g)
 
 
 def preview_move(g: Game, action: Action) -> str | None:
-    from grognard.rulesets.greatwar import movement
 
     f = _move_frame(g)
     if f is None:
@@ -438,7 +435,6 @@ def preview_move(g: Game, action: Action) -> str | None:
 
 
 def preview_rail(g: Game, action: Action) -> str | None:
-    from grognard.rulesets.greatwar import rail
 
     f = _move_frame(g)
     if f is None:
@@ -472,7 +468,6 @@ def preview_rail(g: Game, action: Action) -> str | None:
 
 
 def preview_overrun(g: Game, action: Action) -> str | None:
-    from grognard.rulesets.greatwar import overrun
 
     f = _move_frame(g)
     if f is None:
@@ -506,7 +501,6 @@ def _bars(dist: Mapping[str, Any]) -> list[str]:
 
 def preview_attack(g: Game, action: Action) -> str | dict[str, Any] | None:
     """The combat rules' preview of an attack, with the distribution of results drawn as bars."""
-    from grognard.rulesets.greatwar import combat
 
     raw = combat.preview_attack(g, dict(action))
     if not isinstance(raw, dict):

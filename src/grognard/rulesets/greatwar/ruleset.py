@@ -13,20 +13,20 @@ from grognard.core.sequence import Step
 from grognard.core.tables import ResultsTable
 from grognard.rulesets.base import Ruleset
 from grognard.rulesets.greatwar import charts as chartmod
-from grognard.rulesets.greatwar import (
-    movement_steps,
-    reinforcements,
-    sequence,
-    special_rules,
-    stacking,
-    terrain,
-    units,
-)
+from grognard.rulesets.greatwar import intelligence, presentation, special_rules
 from grognard.rulesets.greatwar.actions import ACTIONS
-from grognard.rulesets.greatwar.catalogue import load_catalogue
+from grognard.rulesets.greatwar.combat import combat_data
+from grognard.rulesets.greatwar.logistics import engineers, logistics, reinforcements, replacements
+from grognard.rulesets.greatwar.map import terrain
+from grognard.rulesets.greatwar.map.weather import weather_at, weather_zone
 from grognard.rulesets.greatwar.mechanics import gw, set_marker
+from grognard.rulesets.greatwar.movement import movement_steps, rail, stacking, water_only
 from grognard.rulesets.greatwar.options import OPTION_SPECS
+from grognard.rulesets.greatwar.scenario_model import FREE_FORM_KEYS, GreatWarRules, check_scenario
 from grognard.rulesets.greatwar.step import InitialExtension, MovementExtension
+from grognard.rulesets.greatwar.supply import supply
+from grognard.rulesets.greatwar.units import units
+from grognard.rulesets.greatwar.units.catalogue import load_catalogue
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -65,17 +65,14 @@ class GreatWar(Ruleset):
     rule_prefix = "OT"
     root_step = "game"
     actions = ACTIONS
-    step_classes: ClassVar[tuple[type[Step], ...]] = (
-        *sequence.step_classes(),
-        *special_rules.steps(),
-    )
+    step_classes: ClassVar[tuple[type[Step], ...]] = movement_steps.STEP_CLASSES
     # the rules that add actions and effects to the movement steps and the initial phase, in the
     # order their actions are listed and their hooks run (a variant overrides these)
     movement_extensions: ClassVar[tuple[type[MovementExtension], ...]] = (
-        movement_steps.MOVEMENT_EXTENSIONS
+        movement_steps.MOVEMENT_EXTENSION_CLASSES
     )
     initial_extensions: ClassVar[tuple[type[InitialExtension], ...]] = (
-        movement_steps.INITIAL_EXTENSIONS
+        movement_steps.INITIAL_EXTENSION_CLASSES
     )
     option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
     terrain_types = terrain.HEX_TERRAIN
@@ -105,6 +102,44 @@ class GreatWar(Ruleset):
         """One object of each initial-phase extension, whose activities the phase lists."""
         return tuple(c() for c in self.initial_extensions)
 
+    # ------------------------------------------------------------------ reactions (hooks.Reactions)
+    def unit_eliminated(self, g: Game, p: Piece, rule: str) -> None:
+        replacements.on_eliminated(g, p, rule)
+
+    def leader_to_pool(self, g: Game, leader: Piece, why: str) -> None:
+        replacements.to_leader_pool(g, leader, why)
+
+    def hex_captured(self, g: Game, i: int, old: str, new: str) -> None:
+        rail.on_capture(g, i, old, new)
+        logistics.on_capture(g, i, old, new)
+
+    def owner_changed(self, g: Game, i: int, old: str | None, new: str) -> None:
+        special_rules.on_capture(g, i, old, new)
+
+    def ownership_updated(self, g: Game) -> None:
+        engineers.check_abandoned(g)
+
+    def is_flooded(self, g: Game, i: int) -> bool:
+        return special_rules.is_flooded(g, i)
+
+    def pontoon_prevents_disruption(self, g: Game, side: str, s: int) -> bool:
+        return engineers.pontoon_prevents_disruption(g, side, s)
+
+    def ferry_usable(self, g: Game, side: str, u: int, v: int) -> bool:
+        return special_rules.ferry_usable(g, side, u, v)
+
+    def fortress_unimproved(self, g: Game, i: int, why: str) -> None:
+        special_rules.unimprove_fortress(g, i, why)
+
+    def initial_phase_supply_done(self, g: Game, side: str) -> None:
+        engineers.progress_projects(g, side)
+
+    def game_turn_started(self, g: Game) -> None:
+        special_rules.progress_devastation(g)
+
+    def unified_command(self, g: Game, side: str) -> None:
+        special_rules.unified_command_roll(g, side)
+
     # ------------------------------------------------------------------ data
     def tables(self, overrides: Mapping[str, str] | None = None) -> dict[str, ResultsTable]:
         """Die tables (``data/tables``); overrides of the non-die charts (``data/charts``: TEC, ZOC
@@ -120,15 +155,13 @@ class GreatWar(Ruleset):
         table_ov = {k: v for k, v in ov.items() if k not in chartmod.CHART_IDS}
         if chart_ov:
             try:
-                chartmod.load_charts(chart_ov)
+                combat_data.check_charts(chartmod.load_charts(chart_ov))
             except chartmod.ChartError as e:
                 raise ValueError(str(e)) from None
         out = super().tables(table_ov)
-        from grognard.rulesets.greatwar.combat_data import check_crt_table
-
         for tid, crt in (("mobile-crt", "mobile"), ("positional-crt", "positional")):
             if tid in out:
-                check_crt_table(out[tid], crt)
+                combat_data.check_crt_table(out[tid], crt)
         memo[memo_key] = dict(out)
         return out
 
@@ -139,17 +172,14 @@ class GreatWar(Ruleset):
         return load_catalogue().all_names()
 
     def scenario_model(self) -> type[BaseModel]:
-        from grognard.rulesets.greatwar.scenario_model import GreatWarRules
 
         return GreatWarRules
 
     def free_form_keys(self) -> Mapping[str, Mapping[str, Key]]:
-        from grognard.rulesets.greatwar.scenario_model import FREE_FORM_KEYS
 
         return FREE_FORM_KEYS
 
     def check_scenario(self, sc: Any) -> list[tuple[str, str]]:
-        from grognard.rulesets.greatwar.scenario_model import check_scenario
 
         return check_scenario(sc)
 
@@ -175,13 +205,10 @@ class GreatWar(Ruleset):
             str(i): [s] for i, s in sorted(g.state.control.items()) if s in g.state.sides
         }
         state["stacking_violations"] = []
-        from grognard.rulesets.greatwar import rail
 
         rail.init_ledgers(g)
-        from grognard.rulesets.greatwar import logistics
 
         logistics.setup(g)
-        from grognard.rulesets.greatwar import intelligence
 
         intelligence.setup(g)
         for i, plist in g.board.points.items():
@@ -205,7 +232,6 @@ class GreatWar(Ruleset):
 
     # ------------------------------------------------------------------ views
     def public_extra(self, g: Game, side: str | None) -> dict[str, Any]:
-        from grognard.rulesets.greatwar.weather import weather_at, weather_zone
 
         zones: dict[str, str] = {}
         for i in range(g.board.n):
@@ -225,7 +251,6 @@ class GreatWar(Ruleset):
     def name_of(self, g: Game, kind: str, value: Any) -> str:
         """How a label names a field's value: a unit by id and name, a hex by label and place
         (:func:`.presentation.piece_name`, :func:`.presentation.hex_name`)."""
-        from grognard.rulesets.greatwar import presentation
 
         if kind == "piece":
             return presentation.piece_name(g, value)
@@ -243,7 +268,6 @@ class GreatWar(Ruleset):
         """The map in three characters a hex, with the turn, weather, victory points, rail
         capacity, rivers and the stacks in contact (:func:`.presentation.render_text`); with
         ``marks`` (hex label -> character), the part of the map around the marked hexes."""
-        from grognard.rulesets.greatwar import presentation
 
         if not marks:
             return presentation.render_text(g, side, width=width)
@@ -254,7 +278,6 @@ class GreatWar(Ruleset):
     def reachable(self, g: Game, piece_ids: list[str]) -> dict[str, Any] | None:
         """Hex label -> MP cost of every hex the pieces can move to now (OT 6; None outside the
         movement steps)."""
-        from grognard.rulesets.greatwar import presentation
 
         return presentation.reachable(g, piece_ids)
 
@@ -266,20 +289,17 @@ class GreatWar(Ruleset):
         hexes still in reach): :func:`.presentation.preview`, which draws the attack's distribution
         too.
         """
-        from grognard.rulesets.greatwar import presentation
 
         return presentation.preview(g, action)
 
     def piece_visibility(self, g: Game, piece: Piece, side: str | None) -> str:
         """OT 14N2 (advanced, option ``limited-intelligence``): the units in the box of an unknown
         enemy corps are hidden; everything else is seen by both sides."""
-        from grognard.rulesets.greatwar import intelligence
 
         return intelligence.piece_visibility(g, piece, side)
 
     def view(self, g: Game, side: str | None) -> dict[str, Any]:
         """The common view, with what OT 14N2 hides from ``side`` removed from the log."""
-        from grognard.rulesets.greatwar import intelligence
 
         return intelligence.redact(g, side, super().view(g, side))
 
@@ -289,11 +309,9 @@ class GreatWar(Ruleset):
         Corps HQs, known owners, and general supply status consistent with a fresh trace (OT 11B).
         (Units of both sides may share a hex: OT 6 lets a unit enter
         an enemy-occupied hex its enemy does not own.)"""
-        from grognard.rulesets.greatwar import supply
 
         out = list(gw(g).get("stacking_violations", []))
         out.extend(supply.supply_invariant(g))
-        from grognard.rulesets.greatwar import water_only
 
         out += water_only.setup_check(g)
         sides = set(g.state.sides)

@@ -22,12 +22,19 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step, handles
-from grognard.core.state import Frame, Piece
-from grognard.rulesets.greatwar import calendar, geography, nations, special_units, units
+from grognard.core.sequence import Action, handles
+from grognard.core.state import Frame, Loc, Piece
+from grognard.rulesets.greatwar import calendar, intelligence
+from grognard.rulesets.greatwar.logistics import reinforcements, replacements
+from grognard.rulesets.greatwar.map import geography, terrain, zoc
+from grognard.rulesets.greatwar.map.weather import is_poor_weather, weather_at
 from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
-from grognard.rulesets.greatwar.special_units import CombatSituation
-from grognard.rulesets.greatwar.step import GWStep, MovementExtension
+from grognard.rulesets.greatwar.movement import movement, rail
+from grognard.rulesets.greatwar.step import GWStep
+from grognard.rulesets.greatwar.supply import supply, supply_status
+from grognard.rulesets.greatwar.units import nations, special_units, units
+from grognard.rulesets.greatwar.units.catalogue import nation_info
+from grognard.rulesets.greatwar.units.special_units import CombatSituation
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -39,13 +46,11 @@ FORT_LADDER = {"improved-fort": "fort", "fort": "entrenchment"}
 
 
 def _weather(g: Game, i: int) -> str:
-    from grognard.rulesets.greatwar.weather import weather_at
 
     return weather_at(g, i)
 
 
 def _terrain(g: Game, i: int) -> str:
-    from grognard.rulesets.greatwar import terrain
 
     return terrain.terrain(g, i)
 
@@ -57,7 +62,6 @@ def is_causeway(g: Game, s: int) -> bool:
     as a causeway). Ground units treat it as a major river for movement and combat (the TEC row
     ``causeway`` is the major river row, and ``terrain.side_features`` reads water hexsides crossed
     by a road or rail line as causeways)."""
-    from grognard.rulesets.greatwar import terrain
 
     feats = set(terrain.map_side_features(g, s))
     if "causeway" in feats:
@@ -109,7 +113,6 @@ def is_great_river(g: Game, s: int) -> bool:
     major-river tributary is great: a ``major-river`` hexside with the attribute ``great = true``
     (e.g. the Niger below CA:3277/3377), read as a great river by
     :func:`.terrain.map_side_features`. Their effects are the TEC's great river rows."""
-    from grognard.rulesets.greatwar import terrain
 
     return bool(set(terrain.map_side_features(g, s)) & {"great-river", "great-river-fordable"})
 
@@ -200,7 +203,6 @@ def humanitarian_relief(g: Game, side: str, i: int, why: str) -> bool:
     """OT 15A6/15A8: a humanitarian player (nation attribute ``humanitarian`` of any of his nations)
     spends 1 Res Pt within overland supply range of the hex, at once; if he cannot, the refusal is
     recorded (a possible atrocity, Rule 40A). Returns whether a Res Pt was spent."""
-    from grognard.rulesets.greatwar import supply
 
     humane = any(
         nations.nation_attrs(g, n).get("humanitarian")
@@ -218,8 +220,6 @@ def humanitarian_relief(g: Game, side: str, i: int, why: str) -> bool:
             and h is not None
             and supply.traces_to(g, h, reach)
         ):
-            from grognard.core.state import Loc
-
             g.state.move(q.id, Loc.box("expended"))
             g.emit(
                 "relief",
@@ -359,7 +359,6 @@ def devastation_problem(
     takes 4 RE of construction units in regular general supply in the hex (no quick engineering);
     for a repair they must all trace overland supply to the same Res Pt, spent when the repair
     begins."""
-    from grognard.rulesets.greatwar import replacements
 
     if kind == "devastate":
         if calendar.before(g, "Feb I 16"):
@@ -392,7 +391,6 @@ def devastation_problem(
 
 
 def _repair_res_pt(g: Game, side: str, i: int) -> Piece | None:
-    from grognard.rulesets.greatwar import supply
 
     reach = supply.overland_reach(g, side, {i})
     for q in sorted(g.state.pieces.values(), key=lambda q: q.id):
@@ -413,7 +411,6 @@ def start_devastation_work(g: Game, side: str, i: int, pieces: Sequence[Piece], 
     repair (8 in poor weather), the weather of each turn counting (poor weather doubles the work of
     that turn, OT 13A). Devastating is always an atrocity (Rule 40A) and costs a humanitarian player
     a Res Pt now; a repair spends its Res Pt now."""
-    from grognard.core.state import Loc
 
     jobs = gw(g).setdefault("devastation_jobs", {})
     jobs[str(i)] = {
@@ -445,7 +442,6 @@ def progress_devastation(g: Game) -> None:
     poor weather: mud, frost, winter, snow); a job stops if its units left the hex or fell below
     4 RE. Devastation completes with a devastated marker and the hex's rail line broken (it cannot
     be repaired while devastated); a repair removes both."""
-    from grognard.rulesets.greatwar.weather import is_poor_weather
 
     jobs = gw(g).get("devastation_jobs", {})
     for key in sorted(jobs, key=int):
@@ -489,7 +485,6 @@ def progress_devastation(g: Game) -> None:
 
 
 def _rail_hex(g: Game, i: int) -> bool:
-    from grognard.rulesets.greatwar import rail
 
     return i in rail.rail_hexes(g)
 
@@ -520,12 +515,11 @@ def rail_supply_hexes(g: Game, i: int) -> tuple[int, str]:
 def open_city_eligible(g: Game, side: str, city: frozenset[int]) -> bool:
     """OT 15A9: at the start of a combat or reaction combat phase, a major city of ``side`` that is
     isolated, or next to an enemy-owned hex, may be declared open for that phase."""
-    from grognard.rulesets.greatwar import isolation
 
     if not all(g.state.control.get(h) == side for h in city):
         return False
     enemy = nations.other_side(side)
-    if any(isolation.is_isolated(g, side, h) for h in city):
+    if any(supply_status.is_isolated(g, side, h) for h in city):
         return True
     return any(
         g.state.control.get(j) == enemy for h in city for j in g.board.neighbors(h) if j not in city
@@ -701,7 +695,6 @@ def unimprove_fortress(g: Game, i: int, why: str) -> None:
 def concentric(g: Game, i: int, attackers: Sequence[Piece]) -> bool:
     """OT 15B1: a hex is under concentric attack when the attacking units exert ZOCs into every hex
     adjacent to it (OT 3E5)."""
-    from grognard.rulesets.greatwar import zoc
 
     covered: set[int] = set()
     for p in attackers:
@@ -740,7 +733,6 @@ def effective_fortification(g: Game, sit: CombatSituation) -> str | None:
 def on_capture(g: Game, i: int, old: str | None, new: str) -> None:
     """A hex changed hands (OT 5B): fortifications fall a level (OT 15B); the start of enemy
     ownership is remembered and a long-held major city hex liberated may be drafted (OT 16C11)."""
-    from grognard.rulesets.greatwar import replacements
 
     if old in g.state.sides and new in g.state.sides and old != new:
         reduce_fortification(g, i, "capture")
@@ -773,7 +765,6 @@ class LocalDraft(GWStep):
     @handles.apply("draft")
     def apply_draft(self, g: Game, f: Frame, action: Action) -> None:
         """OT 16C11: 3 Man Pts drafted from the liberated city."""
-        from grognard.rulesets.greatwar import replacements
 
         replacements.local_draft(
             g, f.params["side"], g.board.idx(f.params["hex"]), f.params["contingent"]
@@ -858,7 +849,6 @@ def unreliable_check(g: Game, p: Piece) -> bool:
 
 # ============================================================================ 15E cooperation
 def _rb(g: Game, nation: str) -> str:
-    from grognard.rulesets.greatwar.catalogue import nation_info
 
     info = nation_info(nations.rulebook_name(g, nation))
     return info.id if info else nations.rulebook_name(g, nation)
@@ -937,7 +927,6 @@ def unified_command_roll(g: Game, side: str) -> None:
     a die: on a 6 the Unified Command is real for the rest of the game (the penalties of OT 15E3 no
     longer apply to the Entente; supply cooperation, OT 15E2, is unchanged). Interpretation
     default: only in Entente initial phases."""
-    from grognard.rulesets.greatwar import reinforcements
 
     if side != "Entente" or unified_command(g):
         return
@@ -1069,7 +1058,6 @@ def rifle_assault_capable(
 def adverse_terrain_unit(g: Game, p: Piece, i: int) -> bool:
     """OT 15C: a unit would use the TEC "exceptions" movement column entering hex ``i`` in the
     weather there (mixed mounted rifle and rifle units count as rifle, OT 14D3)."""
-    from grognard.rulesets.greatwar import terrain
 
     tec = terrain.charts(g).tec
     row = tec.hexes.get(_terrain(g, i))
@@ -1111,14 +1099,8 @@ def capabilities(g: Game, sit: CombatSituation, role: str) -> Capabilities:
 
 
 def _engineer_modifier_possible(g: Game, sit: CombatSituation) -> bool:
-    """OT 10C / 14C3: whether the combat engineer modifier is possible against the attacked hex
-    (asked of the combat rules when they provide it; otherwise any fortification beyond fieldworks
-    or a city)."""
-    from grognard.rulesets.greatwar import combat_hooks
-
-    fn = combat_hooks.provided("combat", "engineer_modifier_possible")
-    if fn is not None:
-        return bool(fn(g, sit))
+    """OT 10C / 14C3: whether the combat engineer modifier is possible against the attacked hex:
+    any fortification beyond fieldworks, or a city."""
     return special_units._fortified_beyond_fieldworks(g, sit.hex) or geography.is_city(g, sit.hex)
 
 
@@ -1131,7 +1113,6 @@ def crt_choice(g: Game, sit: CombatSituation) -> tuple[str, str | None]:
     otherwise Mobile. OT 14H1: an infantry-capable attacker uses the Mobile CRT. OT 14H2: in a
     mountain hex with no fortification but fieldworks, exactly one mountain/infantry-capable side
     chooses. Returns (crt, chooser side or None)."""
-    from grognard.rulesets.greatwar import terrain
 
     i = sit.hex
     eff = effective_fortification(g, sit)
@@ -1289,7 +1270,6 @@ def declaration_checks(g: Game, sit: CombatSituation) -> None:
     """When a combat is declared: unknown corps taking part become known (OT 14N2); each unreliable
     tank taking part checks for breakdowns (OT 14C2); each unreliable unit of a shaken or collapsing
     nation checks (OT 15D3)."""
-    from grognard.rulesets.greatwar import intelligence
 
     for p in [*sit.attackers, *sit.defenders]:
         carrier = g.state.pieces.get(str(p.loc.ref)) if p.loc.kind == "piece" else None
@@ -1307,7 +1287,6 @@ def declaration_checks(g: Game, sit: CombatSituation) -> None:
 @implements("OT 15A8")
 def devastation_actions(g: Game, f: Frame, side: str) -> list[Action]:
     """Devastation and its repair (OT 15A8) started by construction units in the movement phase."""
-    from grognard.rulesets.greatwar import movement
 
     if f.params.get("kind") != movement.MOVEMENT:
         return []
@@ -1334,113 +1313,3 @@ def devastation_actions(g: Game, f: Frame, side: str) -> list[Action]:
                     }
                 )
     return out
-
-
-class Rules14To16Extension(MovementExtension):
-    """What Rules 14-16 do inside the movement-type steps: arrival marks (OT 16A1aa) and siege
-    candidates (OT 15G) when a phase starts; corps ZOC disclosures (OT 14N2) and sieges after moves;
-    devastation work (OT 15A8); tank checks (OT 14C2), siege checks and isolated special
-    replacements (OT 16B4b) when the phase ends."""
-
-    def on_enter(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar import movement, reinforcements, siege
-
-        reinforcements.apply_arrival_marks(g, f)
-        if f.params.get("kind") == movement.MOVEMENT:
-            siege.start_of_movement_phase(g, f.params["side"])
-        else:
-            gw(g).pop("siege_candidates", None)
-
-    def extension_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return devastation_actions(g, f, side)
-
-    @handles.check("devastate")
-    def check_devastate(self, g: Game, f: Frame, action: Action) -> None:
-        """OT 15A8: construction units start devastating a hex."""
-        self._check_work(g, f, action, "devastate")
-
-    @handles.check("repair-devastation")
-    def check_repair(self, g: Game, f: Frame, action: Action) -> None:
-        """OT 15A8: construction units start repairing a devastated hex."""
-        self._check_work(g, f, action, "repair")
-
-    @handles.apply("devastate")
-    def apply_devastate(self, g: Game, f: Frame, action: Action) -> None:
-        self._start_work(g, f, action, "devastate")
-
-    @handles.apply("repair-devastation")
-    def apply_repair(self, g: Game, f: Frame, action: Action) -> None:
-        self._start_work(g, f, action, "repair")
-
-    @implements("OT 15A8")
-    def _check_work(self, g: Game, f: Frame, action: Action, kind: str) -> None:
-        """OT 15A8: devastation work starts in the movement phase, by construction units that
-        may still move."""
-        from grognard.rulesets.greatwar import movement
-
-        if f.params.get("kind") != movement.MOVEMENT:
-            raise IllegalAction("OT 15A8", "devastation work starts in the movement phase")
-        h = action.get("hex")
-        if not isinstance(h, str) or not g.board.has_label(h):
-            raise IllegalAction("OT 15A8", f"no hex {h!r}")
-        ps = [g.state.pieces.get(str(x)) for x in action.get("pieces", [])]
-        if not ps or any(p is None for p in ps):
-            raise IllegalAction("OT 15A8", "name the construction units in 'pieces'")
-        for p in ps:
-            assert p is not None
-            why = movement.can_move_now(g, f, p)
-            if why or f.params.get("units", {}).get(p.id, {}).get("moved"):
-                raise IllegalAction("OT 15A8", why or f"{p.id} has moved this phase")
-        why = devastation_problem(
-            g, action["side"], g.board.idx(h), [p for p in ps if p is not None], kind
-        )
-        if why:
-            raise IllegalAction("OT 15A8", why)
-
-    def _start_work(self, g: Game, f: Frame, action: Action, kind: str) -> None:
-        from grognard.rulesets.greatwar import movement
-
-        ps = [g.state.pieces[str(x)] for x in action["pieces"]]
-        start_devastation_work(g, action["side"], g.board.idx(action["hex"]), ps, kind)
-        for p in ps:
-            movement.record(f, p, g)["done"] = True
-
-    def after_move(self, g: Game, f: Frame, pieces: Sequence[Piece], path: Sequence[int]) -> None:
-        from grognard.rulesets.greatwar import intelligence, siege
-
-        if not pieces or not path:
-            return
-        dest = path[-1]
-        intelligence.after_move(g, pieces, dest)
-        side = pieces[0].side
-        c = gw(g).get("siege_candidates", {})
-        if (
-            c.get("side") == side
-            and dest in c.get("hexes", [])
-            and units.units_in_hex(g, dest, nations.other_side(side))
-        ):
-            siege.establish(g, side, dest)
-        siege.check_sieges(g)
-
-    def on_end_phase(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar import replacements, siege
-
-        special_units.end_of_phase_movement(g, f)
-        siege.check_sieges(g)
-        replacements.settle_isolated_losses(g)
-
-
-def steps() -> tuple[type[Step], ...]:
-    """The steps Rules 14-16 add to the sequence of play."""
-    from grognard.rulesets.greatwar import leaders, reinforcements, siege, water_only
-
-    return (
-        reinforcements.InitialSpecial,
-        reinforcements.Reinforcement,
-        Flooding,
-        OpenCities,
-        LocalDraft,
-        leaders.LeaderInfluence,
-        siege.SiegeRetreat,
-        water_only.GunboatRetreat,
-    )

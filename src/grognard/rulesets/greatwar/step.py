@@ -10,6 +10,7 @@ is refused by OT 4C: activities happen only where the sequence of play allows th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from grognard.core.errors import IllegalAction
@@ -70,6 +71,15 @@ class MovementExtension(Step):
     def move_problem(self, g: Game, f: Frame, p: Piece) -> str | None:
         """Why ``p`` may not move now (None: the extension does not forbid it)."""
         return None
+
+    def movement_share(self, g: Game, p: Piece) -> Fraction | None:
+        """The share of its rating ``p`` uses in reserve commitment and exploitation, when the
+        extension sets it (None: the share of OT 6C / 6E)."""
+        return None
+
+    def allowance_deduction(self, g: Game, p: Piece) -> Fraction:
+        """MPs deducted from ``p``'s movement rating before any halving or doubling."""
+        return Fraction(0)
 
     def after_move(self, g: Game, f: Frame, pieces: Sequence[Piece], path: Sequence[int]) -> None:
         """Units just moved along ``path``."""
