@@ -280,7 +280,7 @@ def test_lgg_17_3e_audit_breakthrough_units_trenches_flexible_zoc_and_marker() -
     )  # the "Breakthrough" marker of a major breakthrough
     assert trench.stack_trench_level(g, dst, EN) >= 2  # French sector: +2 until their next turn
     assert zoc_kind_of(g, r1) == "flexible"  # rather than rigid in Fire Doctrine
-    assert "breakthrough-markers" in hooks.phase_hooks(g, "reinforcement")
+    assert "breakthrough-markers" in hooks.extensions(g).reinforcement_hooks()
     now = M.turn_index(g)
     M.set_attr(g, r1, "breakthrough_until", now - 1)  # as when the turn after next begins
     assert breakthrough.expire_breakthrough_units(g) == ["r1"]

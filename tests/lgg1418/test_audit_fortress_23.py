@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from grognard.core.state import Frame, Loc
-from grognard.rulesets.lgg1418 import battle, battle_retreat, battle_steps
+from grognard.rulesets.lgg1418 import battle, battle_calc, battle_retreat, battle_steps
 from grognard.rulesets.lgg1418 import fortress as F
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.zoc import BESIEGED
@@ -152,7 +152,7 @@ def test_lgg_23g_audit_defence_value_organic_artillery_and_fire_3_terrain_ignore
     g = _besieged(places=city, gar_fire=1)
     rec = _assault_rec(g, ["de", "de2", "sg"])
     engage(rec, att="de", dfn="gar")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     reasons = {m.reason: m.value for m in calc.defender.mods}
     assert reasons == {
         "fortress defence": 3,
@@ -163,7 +163,7 @@ def test_lgg_23g_audit_defence_value_organic_artillery_and_fire_3_terrain_ignore
     assert calc.table == "combat-trench" and calc.d12_total == 0  # generals ignored
     # the attacker's artillery support: no bonus, but the organic artillery is cancelled
     engage(rec, att="de", dfn="gar", att_art="sg")
-    calc2 = battle.round_calc(g, rec, "A")
+    calc2 = battle_calc.round_calc(g, rec, "A")
     assert "fortress organic artillery" not in {m.reason for m in calc2.defender.mods}
     assert calc2.attacker.total == calc.attacker.total  # no support bonus
     assert calc2.defender.total == 5 + 3
@@ -175,7 +175,7 @@ def test_lgg_23g_audit_neutralised_fortress_gives_only_plus_1_and_artillery_coun
     _neutralise(g)
     rec = _assault_rec(g, ["de", "de2", "sg"])
     engage(rec, att="de", dfn="gar", att_art="sg")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     assert {m.reason: m.value for m in calc.defender.mods} == {"neutralised fortress": 1}
     assert (
         calc.defender.fire == 2
@@ -196,7 +196,7 @@ def test_lgg_23g_audit_the_fortress_is_engaged_when_no_corps_is_fit() -> None:
         battle_steps._fail(g, rec, EN, "A") is None
     )  # the defender has not lost while the fortress stands
     engage(rec, att="de", dfn="verdun")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     assert calc.defender.base == 3 and calc.defender.total == 3 + 3 and calc.defender.fire == 3
     assert "fortress defence" not in {
         m.reason for m in calc.defender.mods
@@ -366,7 +366,7 @@ def test_lgg_23d_audit_relief_fortress_supports_the_relieving_attacker() -> None
     assert battle.supporting_fortress(g, rec, CP) is None  # the besiegers have no fortress
     assert "verdun" in battle_steps.artillery_options(g, rec, EN, "A")
     engage(rec, att="fa", dfn="de", att_art="verdun")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     assert any(
         m.rule == "LGG 23-D" and m.reason == "fortress as artillery" and m.value == 2
         for m in calc.attacker.mods
@@ -466,7 +466,7 @@ def test_lgg_23g_audit_air_support_and_gas_may_be_used_in_an_assault(monkeypatch
     rules = [m["rule"] for m in rec["spec"]["modifiers"]]
     assert "LGG 32.1-C" in rules and "LGG 37-D" in rules
     engage(rec, att="de", dfn="gar")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     assert {"LGG 32.1-C", "LGG 37-D"} <= {m.rule for m in calc.attacker.mods}
     # in Movement Doctrine (1914) an assault has neither
     g2 = _besieged()

@@ -6,7 +6,7 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Frame
-from grognard.rulesets.lgg1418 import battle, battle_steps, tactics, tanks
+from grognard.rulesets.lgg1418 import battle, battle_calc, battle_steps, tactics, tanks
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.reinforcement import restore_cost
 from tests.lgg1418.battle_helpers import (
@@ -196,7 +196,7 @@ def test_lgg_37d_gas_order_bonus_and_decay(monkeypatch) -> None:
         got.append(
             sum(
                 m.value
-                for m in battle.round_calc(g, rec, "A").attacker.mods
+                for m in battle_calc.round_calc(g, rec, "A").attacker.mods
                 if m.rule == "LGG 37-D"
             )
         )

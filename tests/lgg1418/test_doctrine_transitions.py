@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.lgg1418 import doctrine, fog, trench
+from grognard.rulesets.lgg1418 import doctrine, fog, offensive, trench
 from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 from grognard.rulesets.lgg1418 import model as M
 
@@ -290,7 +290,7 @@ def test_lgg_36_4_lgg87_modifiers_of_the_combined_test() -> None:
 @pytest.mark.rules("LGG 36.4", "LGG 36.5-A")
 def test_lgg_36_4_success_switches_the_power_now_and_everyone_next_turn() -> None:
     g = _combined_game("1916-05")
-    assert DT.combined_candidates(g, CP) == []  # no great offensive to launch or continue
+    assert offensive.combined_candidates(g, CP) == []  # no great offensive to launch or continue
     g.state.secrets.setdefault(CP, {})["go-plans"] = [
         {
             "id": "p",
@@ -304,8 +304,8 @@ def test_lgg_36_4_success_switches_the_power_now_and_everyone_next_turn() -> Non
             "mode": "winter",
         }
     ]
-    assert DT.combined_candidates(g, CP) == ["DE"]
-    assert DT.combined_candidates(g, EN) == []
+    assert offensive.combined_candidates(g, CP) == ["DE"]
+    assert offensive.combined_candidates(g, EN) == []
     M.st(g)["combined_tests"] = {"DE": -20}  # test setup: make the roll succeed
     assert DT.combined_test(g, CP, "DE") is True
     assert (
@@ -318,7 +318,7 @@ def test_lgg_36_4_success_switches_the_power_now_and_everyone_next_turn() -> Non
         "LGG 16.4-F",
         "LGG 36.5-A",
     ]  # Combined vs Fire, first power
-    assert DT.combined_candidates(g, CP) == []  # nobody tests twice
+    assert offensive.combined_candidates(g, CP) == []  # nobody tests twice
     from grognard.rulesets.lgg1418 import turn
 
     turn.start_turn(g, M.data(g).turn_by_id("1916-07"))

@@ -27,10 +27,13 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import campaign, fog, hooks, mapdata, movement
+from grognard.rulesets.lgg1418 import campaign, fog, hooks, knowledge, mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.fronts import army_fronts, front_order
+from grognard.rulesets.lgg1418.interception import after_move
+from grognard.rulesets.lgg1418.isolation import judge_armies
+from grognard.rulesets.lgg1418.model import open_side_turn, side_turn_state
 from grognard.rulesets.lgg1418.reinforcement import (
     apply_conversion,
     check_conversion,
@@ -39,29 +42,10 @@ from grognard.rulesets.lgg1418.reinforcement import (
 )
 from grognard.rulesets.lgg1418.stacking import Problem, hex_problems, rearward_hexes
 from grognard.rulesets.lgg1418.step import LggStep
+from grognard.rulesets.lgg1418.supply import is_supplied
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
-
-
-def _side_turn_key(side: str, front: str | None) -> str:
-    return f"{front or 'pre-turn'}:{side}"
-
-
-def side_turn_state(g: Game, side: str, front: str | None) -> dict[str, Any]:
-    """The record of a side's military turn on a front (read-only; created when the turn starts)."""
-    rec = M.st(g).get("side_turns", {}).get(_side_turn_key(side, front))
-    return rec if rec is not None else {"done": 0, "ended": False}
-
-
-def open_side_turn(g: Game, side: str, front: str | None) -> dict[str, Any]:
-    rec = (
-        M.st(g)
-        .setdefault("side_turns", {})
-        .setdefault(_side_turn_key(side, front), {"done": 0, "ended": False})
-    )
-    M.touch(g)
-    return rec  # type: ignore[no-any-return]
 
 
 # ====================================================================== military phase
@@ -393,8 +377,6 @@ class ArmyActivation(Step):
         act.update(p.get("extra", {}))
         M.st(g)["activation"] = act
         if hooks.installed(g, hooks.ISOLATION_ATTRITION):  # 22-A: isolation is judged at activation
-            from grognard.rulesets.lgg1418.isolation import judge_armies
-
             judge_armies(g, act["armies"])
         counts = M.st(g).setdefault(
             "activated" if not act["reaction"] else "reaction_activated", {}
@@ -605,7 +587,7 @@ class ActivationMovement(fog.BoxActions):
         out.extend(fog.box_actions(g, side, set(act["armies"])))
         out.extend(conversion_actions(g, side))
         if campaign.attack_obligation_problem(g, act) is None and not any(
-            chk(g, act) for chk in hooks.END_MOVEMENT_CHECKS
+            chk(g, act) for chk in hooks.extensions(g).end_movement_checks()
         ):
             out.append({"type": "end-movement", "side": side})
         return out
@@ -617,7 +599,7 @@ class ActivationMovement(fog.BoxActions):
         why = campaign.attack_obligation_problem(g, act)
         if why:
             raise IllegalAction("LGG [11.4-X]", why)
-        for chk in hooks.END_MOVEMENT_CHECKS:
+        for chk in hooks.extensions(g).end_movement_checks():
             problem = chk(g, act)
             if problem:
                 raise IllegalAction(*problem)
@@ -739,8 +721,6 @@ class ActivationMovement(fog.BoxActions):
         units, j = self._units_and_target(g, act, action)
         i = int(units[0].loc.ref)
         path, costs, use = movement.check_rail(g, act, units, j)
-        from grognard.rulesets.lgg1418 import knowledge
-        from grognard.rulesets.lgg1418.supply import is_supplied
 
         cut = [
             q.id
@@ -793,8 +773,6 @@ class ActivationMovement(fog.BoxActions):
         cost = movement.check_convert(g, act, p, hexes)
         held = movement.conversion_held_line(g, side, hexes)
         if held:  # 4-A: the line back to the network was read across markers; one holds units
-            from grognard.rulesets.lgg1418 import knowledge
-
             for lab in held:
                 knowledge.remember(g, side, lab, units=True)
             knowledge.refuse_on_hidden_fact(
@@ -842,7 +820,6 @@ class ActivationMovement(fog.BoxActions):
     def _refuse(self, g: Game, side: str, i: int, j: int, refusal: dict[str, Any]) -> None:
         """LGG 4-A / 8-B / 11.2: a move accepted from what the mover knew runs into a hidden fact:
         the stack stays where it is and a reveal event tells the mover what it found."""
-        from grognard.rulesets.lgg1418 import knowledge
 
         for lab in refusal["zoc"]:
             knowledge.remember(g, side, lab, zoc=["rigid"])
@@ -867,7 +844,6 @@ class ActivationMovement(fog.BoxActions):
         is asked about an interception, and reveal a marker that held no corps."""
         if not hooks.installed(g, hooks.INTERCEPTION):
             return
-        from grognard.rulesets.lgg1418.interception import after_move
 
         after_move(g, act, i, j, members, engaged)
 
@@ -1004,7 +980,6 @@ STEPS: tuple[type[Step], ...] = (
     MilitaryPhase,
     FrontMilitary,
     SideTurn,
-    ChooseActivation,
     ArmyActivation,
     ActivationMovement,
     EndOfMovement,

@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.rules import implements
 from grognard.core.sequence import Step
 from grognard.core.state import Frame
-from grognard.rulesets.lgg1418 import hooks
+from grognard.rulesets.lgg1418 import (
+    activation,
+    enemy_reinforcement,
+    fortress,
+    hooks,
+    isolation,
+    retreat,
+)
 from grognard.rulesets.lgg1418 import model as M
 
 if TYPE_CHECKING:
@@ -44,7 +51,6 @@ class ActivationAftermath(Step):
     composite = True
 
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
-        from grognard.rulesets.lgg1418 import activation, enemy_reinforcement, fortress, retreat
 
         p = f.params
         side = p["side"]
@@ -53,7 +59,6 @@ class ActivationAftermath(Step):
             stage = p.get("stage", "returns")
             if stage == "returns":
                 p["stage"] = "sieges"
-                from grognard.rulesets.lgg1418 import isolation
 
                 fought = {
                     u

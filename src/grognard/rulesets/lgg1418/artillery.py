@@ -25,6 +25,7 @@ from grognard.core.state import Piece
 from grognard.rulesets.lgg1418 import doctrine, fog, mapdata
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
+from grognard.rulesets.lgg1418.supply import is_isolated
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -166,7 +167,6 @@ def isolated_army_budget(g: Game, army: str | None) -> dict[str, Any] | None:
     """LGG 16-D: the PR and MUN an isolated army (with its HQ) may use in one battle, or None when
     the army is not isolated. 1 PR and 2 MUN; when the HQ stands in a national city, or is
     connected by rail to one, that city's blue (recruitment) value in PR instead."""
-    from grognard.rulesets.lgg1418.supply import is_isolated
 
     if army is None:
         return None

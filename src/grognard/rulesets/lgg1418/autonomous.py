@@ -31,10 +31,14 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
+from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 from grognard.rulesets.lgg1418 import fog, hooks
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.activation import activation_params
 from grognard.rulesets.lgg1418.counters import attach, command_army, why_not_attach
 from grognard.rulesets.lgg1418.fronts import fronts_of
+from grognard.rulesets.lgg1418.movement import in_command_range
+from grognard.rulesets.lgg1418.stacking import counts_for_stacking, stacking_limit
 from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
@@ -67,7 +71,6 @@ def autonomous_move_check(
     never by a GHQ alone, never in trench warfare."""
     if act.get("kind") != AUTONOMOUS_KIND or not engage:
         return
-    from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 
     fighters = [p for p in members if p.type in ("corps", "artillery", "tank")]
     if not fighters:
@@ -88,7 +91,6 @@ def autonomous_move_check(
 def assignable_armies(g: Game, p: Piece) -> list[str]:
     """LGG 21 / 2-B: armies an autonomous unit may be assigned to now: its HQ's command range
     covers the unit and the HQ may take it (command limit, nationality, 10-C)."""
-    from grognard.rulesets.lgg1418.movement import in_command_range
 
     h = M.hex_of(g, p)
     if h is None or command_army(g, p) is not None:
@@ -144,7 +146,6 @@ def hindenburg_in_play(g: Game) -> bool:
 def _room_outside(g: Game, p: Piece, h: int) -> bool:
     """LGG 10-A / 23-B: a garrison leaving its fortress stands in the fortress hex as a corps, so
     it counts against the hex's stacking limit: it may leave only if there is room for it."""
-    from grognard.rulesets.lgg1418.stacking import counts_for_stacking, stacking_limit
 
     others = [q for q in M.units_at_hex(g, h, p.side) if q.id != p.id and counts_for_stacking(g, q)]
     return len(others) + 1 <= stacking_limit(g, h)
@@ -165,7 +166,6 @@ def _garrison_armies(g: Game, p: Piece) -> list[str]:
     """Armies a German garrison may be integrated into: those whose HQ range covers its fortress
     and that may take it (2-B limits apply), and no other army's units in the fortress hex (10-A).
     """
-    from grognard.rulesets.lgg1418.movement import in_command_range
 
     h = M.hex_of(g, p)
     assert h is not None
@@ -313,7 +313,6 @@ class AutonomousUnits(Step):
         return f"{f.params['side']}: autonomous units"
 
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
-        from grognard.rulesets.lgg1418.activation import activation_params
 
         stage = f.params.get("stage", "move")
         side = f.params["side"]
@@ -328,7 +327,5 @@ class AutonomousUnits(Step):
             return "autonomous-assignment", {"side": side}
         return None
 
-
-hooks.register_check(hooks.MOVE_CHECKS, autonomous_move_check)
 
 STEPS: tuple[type[Step], ...] = (AutonomousUnits, AutonomousAssignment)

@@ -29,10 +29,21 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.state import Loc, Piece
 from grognard.core.tables import ResultsTable
-from grognard.rulesets.lgg1418 import artillery, doctrine, fog, fortress, mapdata, weather
+from grognard.rulesets.lgg1418 import (
+    artillery,
+    doctrine,
+    doctrine_transitions,
+    fog,
+    mapdata,
+    weather,
+)
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import army_general, command_army
+from grognard.rulesets.lgg1418.elimination import eliminate
 from grognard.rulesets.lgg1418.fronts import fronts_of
+from grognard.rulesets.lgg1418.movement import in_command_range
+from grognard.rulesets.lgg1418.reinforcement import add_pr, pr_stock
+from grognard.rulesets.lgg1418.supply import is_isolated, supply_combativeness_modifier
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -577,212 +588,6 @@ def _spec_mods(rec: dict[str, Any], role: str, target: str, sub: str | None, rnd
     return out
 
 
-def _tactical(g: Game, rec: dict[str, Any], sub: str, side: str) -> Modifiers:
-    """LGG 16.3-D: flank or encirclement battle for the side that won the other sub-battle."""
-    out = Modifiers()
-    st = rec["subs"].get(sub, {})
-    if st.get("encircled_by") == side:
-        out.add(int(bdata(g)["tactical"]["encirclement"]), "LGG 16.3-D", "encirclement battle")
-    elif st.get("flank_for") == side:
-        out.add(int(bdata(g)["tactical"]["flank"]), "LGG 16.3-D", "flank battle")
-    return out
-
-
-def _support(g: Game, rec: dict[str, Any], sub: str, side: str, eng: dict[str, Any]) -> Modifiers:
-    """LGG 15-B / 16.2-B / 23-C / 39-B: artillery (or fortress) and tank support of the engaged
-    corps."""
-    out = Modifiers()
-    front = battle_front(g, rec)
-    art = eng.get("art")
-    if art:
-        p = piece(g, art)
-        if p.type == "fortress":
-            out.add(
-                artillery.fortress_support_value(g, p, front),
-                "LGG 23-C" if side == rec["defender"] else "LGG 23-D",
-                "fortress as artillery",
-            )
-        elif side != rec["attacker"] or fortress.assault_support_bonus(g, rec):
-            # 23-G: against a fortress not neutralised it only cancels the organic artillery
-            out.add(artillery.support_value(g, p, front), "LGG 16.2-B", "artillery support")
-    from grognard.rulesets.lgg1418 import tanks
-
-    tv = tanks.tank_support(g, rec, sub, side, eng.get("corps"))
-    if tv:
-        out.add(tv, "LGG 39-B", "tank support")
-    return out
-
-
-@implements(
-    "LGG 16.3",
-    "LGG 16.3-A",
-    "LGG 16.3-B",
-    "LGG 16.3-C",
-    "LGG 16.3-D",
-    "LGG 9-G",
-    "LGG 23-C",
-    "LGG 36.1",
-    "LGG 16.4-G",
-    "LGG 16.4-H",
-)
-def round_calc(
-    g: Game,
-    rec: dict[str, Any],
-    sub: str,
-    engaged: dict[str, Any] | None = None,
-    rnd: int | None = None,
-) -> RoundCalc:
-    """LGG 16.3 / 16.4: the force differential, fire shift and D12 modifier of a round.
-
-    Attacker: attack value + attacker modifiers + tactical situation + support; defender: defence
-    value + defender modifiers (terrain and hexside two-digit modifiers, weather, city, fortress,
-    trenches) + tactical situation + support; out of supply: half, rounded down, after everything
-    (not when defending in a city); each total at least 1 (16.3-A). The column is the difference,
-    shifted by the fire values (our reading, ``data/battle.toml``)."""
-    eng = engaged if engaged is not None else rec["engaged"].get(sub, {})
-    rnd = rnd if rnd is not None else max(1, int(rec["round"]))
-    att_side, def_side = rec["attacker"], rec["defender"]
-    i = rec["hex_i"]
-    ea, ed = eng.get(att_side, {}), eng.get(def_side, {})
-    pa = piece(g, ea["corps"]) if ea.get("corps") else None
-    pd = piece(g, ed["corps"]) if ed.get("corps") else None
-    limited = rec["kind"] == "counter-offensive"
-    bef_value = g.opt("bef-modifier") == "value" and bef_active(g)
-    from grognard.rulesets.lgg1418.supply import supply_combat_value, supply_fire_value
-
-    # ---- attacker
-    af = SideForce(ea.get("corps"), int(pa.stat("attack", 0)) if pa else 0)
-    if pa is not None:
-        if M.is_cavalry(pa) and pd is not None and M.is_infantry(pd):
-            stack = [
-                piece(g, u)
-                for u in rec["units"]
-                if rec["units"][u]["side"] == att_side
-                and rec["units"][u]["kind"] == "corps"
-                and rec["units"][u]["role"] in ("front", "rear")
-            ]
-            if not any(M.is_infantry(q) for q in stack):
-                af.mods.add(-2, "LGG 16.3-C", "cavalry without infantry attacking infantry")
-        if rec["spec"].get("flank_breakthrough"):
-            af.mods.add(1, "LGG 17.2-A", "flank breakthrough attack")
-        if bef_value and is_bef(g, pa):
-            af.mods.add(1, "LGG 16.4-C", "BEF corps attacking")
-        b = assault_bonus(g, pa, "attack")
-        if b:
-            af.mods.add(b, "LGG 38-A", "Stosstruppen marker")
-    af.mods.extend(_spec_mods(rec, "attacker", "value", sub, rnd))
-    af.mods.extend(_tactical(g, rec, sub, att_side))
-    af.mods.extend(_support(g, rec, sub, att_side, ea))
-    from grognard.rulesets.lgg1418 import tactics
-
-    af.mods.extend(tactics.combined_arms(g, rec, sub, att_side))
-    raw = af.base + int(af.mods.total())
-    af.total = max(1, raw)
-    if pa is not None:
-        halved = supply_combat_value(g, pa, af.total, False)
-        af.halved = halved != af.total
-        af.total = max(1, halved)
-
-    # ---- defender
-    df = SideForce(ed.get("corps"), int(pd.stat("defense", 0)) if pd is not None else 0)
-    terrain_codes = [mapdata.terrain_info(g, i).defense]
-    ignore_terrain = bool(
-        rec["spec"].get("ignore_terrain")
-    )  # 23-G: an assault ignores the surrounding terrain
-    if ignore_terrain or (
-        limited and mapdata.effective_terrain(g, i) not in ("mountain", "high_mountain")
-    ):
-        terrain_codes = []
-    src = rec["units"].get(ea.get("corps") or "", {}).get("from")
-    if src and g.board.has_label(src) and not ignore_terrain:
-        j = g.board.idx(src)
-        if j in g.board.neighbors(i):
-            for f in mapdata.hexside_features(g, j, i):
-                if f.frozen_in_severe_snow and mapdata.frozen(g, i):
-                    continue
-                if limited and f.name not in ("river", "large_river", "stream"):
-                    continue
-                if f.defense and f.defense != "0":
-                    terrain_codes.append(f.defense)
-    applied, running = two_digit_total(g, terrain_codes, rnd)
-    if applied:
-        df.mods.add(applied, "LGG 16.3-B", f"terrain and hexsides (running {running})")
-    wb = weather.defender_weather_bonus(g, i)
-    if wb:
-        df.mods.add(wb, "LGG 7-C" if mapdata.weather_in(g, i) == "snow" else "LGG 7-B", "weather")
-    if mapdata.is_city(g, i) and not ignore_terrain:
-        v = int(bdata(g)["defence"]["city"])
-        if v:
-            df.mods.add(v, "LGG 16.3-B", "city")
-    fort = defender_fortress(g, rec)
-    if (
-        fort is not None
-        and rec["kind"] != "assault"
-        and mapdata.effective_terrain(g, i) == "plains"
-    ):
-        df.mods.add(1, "LGG 23-C", "fortress in plains")
-    if not limited:
-        tr = trench_level(g, rec, sub, rnd)
-        if tr:
-            df.mods.add(tr, "LGG 28-B", "trenches")
-    if pd is not None:
-        if bef_value and is_bef(g, pd):
-            df.mods.add(-1, "LGG 16.4-C", "BEF corps defending")
-        b = assault_bonus(g, pd, "defense")
-        if b:
-            df.mods.add(b, "LGG 38-A", "Stosstruppen marker")
-    if not limited:
-        df.mods.extend(_spec_mods(rec, "defender", "value", sub, rnd))
-    df.mods.extend(fortress.assault_value_mods(g, rec, pd, bool(ea.get("art"))))
-    df.mods.extend(_tactical(g, rec, sub, def_side))
-    df.mods.extend(_support(g, rec, sub, def_side, ed))
-    df.mods.extend(tactics.combined_arms(g, rec, sub, def_side))
-    df.total = max(1, df.base + int(df.mods.total()))
-    if pd is not None and pd.type != "fortress":
-        halved = supply_combat_value(g, pd, df.total, True)
-        df.halved = halved != df.total
-        df.total = max(1, halved)
-
-    # ---- fire (our reading: a column shift)
-    def fire_of(p: Piece | None) -> int:
-        if p is None:
-            return 0
-        printed = int(p.stat("fire", 0))
-        if supply_fire_value(g, p, 1) == 0:
-            return 0
-        return max(0, printed + french_fire(g, p, i, battle_front(g, rec)))
-
-    def ignores_fire(p: Piece | None) -> str | None:
-        if p is None:
-            return None
-        if M.arm(p) == "marine" and is_coastal(g, i):
-            return "LGG 16.4-G"
-        if M.arm(p) == "mountain" and in_mountains(g, i):
-            return "LGG 16.4-H"
-        return None
-
-    af.fire, df.fire = fire_of(pa), fire_of(pd)
-    forced_fire = fortress.assault_fire(g, rec)
-    if forced_fire is not None and pd is not None:
-        # 23-G: the fortress gives the engaged unit a fire value of 3, whatever its own
-        df.fire = forced_fire
-    if ignores_fire(pd):
-        af.fire = 0
-    if ignores_fire(pa):
-        df.fire = 0
-    cfg = bdata(g)["fire"]
-    shift = max(-int(cfg["cap"]), min(int(cfg["cap"]), (af.fire - df.fire) * int(cfg["per_point"])))
-    diff = af.total - df.total
-    cmods = _spec_mods(rec, "attacker", "column", sub, rnd)
-    cmods.extend(_spec_mods(rec, "defender", "column", sub, rnd))
-    tid = table_id(g, rec)
-    tbl = table(g, tid)
-    centre = tbl.columns.index("0")
-    idx = max(0, min(len(tbl.columns) - 1, centre + diff + shift + int(cmods.total())))
-    d12, total, cap = d12_modifiers(g, rec, sub, eng)
-    return RoundCalc(af, df, diff, shift, cmods, idx, tbl.columns[idx], d12, total, cap, tid)
-
-
 @implements("LGG 36.1")
 def french_fire(g: Game, p: Piece, i: int, front: str) -> int:
     """LGG 36.1 (France, Movement Doctrine, "le choc a outrance"): French corps fire +1 on plains,
@@ -890,7 +695,6 @@ def _general_bonus(g: Game, rec: dict[str, Any], side: str, corps: str | None) -
     its HQ's command radius."""
     if rec["spec"].get("no_generals") or rec["kind"] == "assault" or corps is None:
         return 0, ""
-    from grognard.rulesets.lgg1418.movement import in_command_range
 
     army = unit_army(g, rec, corps)
     if army is None:
@@ -1005,16 +809,6 @@ def distribution(g: Game, calc: RoundCalc) -> dict[str, float]:
     return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
 
-def round_distribution(g: Game, bid: str, sub: str) -> dict[str, float]:
-    """The distribution of the current round of a sub-battle, once both engaged units are known."""
-    rec = rec_of(g, bid)
-    return distribution(g, round_calc(g, rec, sub))
-
-
-def force_differential(g: Game, bid: str, sub: str) -> RoundCalc:
-    return round_calc(g, rec_of(g, bid), sub)
-
-
 # ====================================================================== losses and tests (16.5)
 def tally(g: Game, rec: dict[str, Any], uid: str, n: int) -> None:
     if n == 0:
@@ -1040,8 +834,6 @@ def tally(g: Game, rec: dict[str, Any], uid: str, n: int) -> None:
 def pr_budget(g: Game, rec: dict[str, Any], uid: str) -> int | None:
     """PR the unit's power may spend for it in this battle: None = its stock; 0 = nothing (9-H,
     16-D: an isolated unit spends no PR, an isolated army with its HQ has its small budget)."""
-    from grognard.rulesets.lgg1418.reinforcement import pr_stock
-    from grognard.rulesets.lgg1418.supply import is_isolated
 
     p = piece(g, uid)
     b = rec["budgets"].get(p.side)
@@ -1053,7 +845,6 @@ def pr_budget(g: Game, rec: dict[str, Any], uid: str) -> int | None:
 
 
 def can_pay_pr(g: Game, rec: dict[str, Any], uid: str) -> bool:
-    from grognard.rulesets.lgg1418.reinforcement import pr_stock
 
     b = pr_budget(g, rec, uid)
     if b is not None:
@@ -1065,7 +856,6 @@ def can_pay_pr(g: Game, rec: dict[str, Any], uid: str) -> bool:
 def pay_pr(g: Game, rec: dict[str, Any], uid: str, rule: str, reason: str) -> bool:
     """LGG 16.5-B / 16-D: spend 1 PR for a unit (from the isolated army's budget when there is
     one)."""
-    from grognard.rulesets.lgg1418.reinforcement import add_pr
 
     if not can_pay_pr(g, rec, uid):
         return False
@@ -1081,8 +871,6 @@ def pay_pr(g: Game, rec: dict[str, Any], uid: str, rule: str, reason: str) -> bo
 def eliminate_unit(g: Game, rec: dict[str, Any] | None, uid: str, reason: str, rule: str) -> None:
     """Remove a unit from play during a battle; an isolated unit destroyed counts 2 losses (16.5-A).
     An HQ left alone in its hex must retreat (handled by the retreat rules)."""
-    from grognard.rulesets.lgg1418.reinforcement import eliminate
-    from grognard.rulesets.lgg1418.supply import is_isolated
 
     p = piece(g, uid)
     if rec is not None and uid in rec["units"]:
@@ -1100,7 +888,6 @@ def eliminate_unit(g: Game, rec: dict[str, Any] | None, uid: str, reason: str, r
 def out_of_combat(g: Game, rec: dict[str, Any], uid: str, rule: str) -> None:
     """LGG 16.5-B: out of combat - reduced side up, into next turn's reinforcement box; an isolated
     unit is eliminated instead."""
-    from grognard.rulesets.lgg1418.supply import is_isolated
 
     p = piece(g, uid)
     if M.on_map(g, p) and is_isolated(g, p, "combat"):
@@ -1151,7 +938,6 @@ def test_modifiers(
     panic tests) and +1 in November-December 1914 (36.2-B); caller modifiers (battle orders,
     fortress +2 of 23-G ...); a defender's gas terror test has its special bonus in place of the
     trench bonus (37-D, ``terror``)."""
-    from grognard.rulesets.lgg1418.supply import supply_combativeness_modifier
 
     p = piece(g, uid)
     u = rec["units"].get(uid, {})
@@ -1195,7 +981,6 @@ def test_modifiers(
 
 def _in_movement(g: Game, p: Piece) -> bool:
     """36.5-B: a Combined stack "in movement" has no trench combativeness bonus."""
-    from grognard.rulesets.lgg1418 import doctrine_transitions
 
     return doctrine_transitions.in_movement(g, p)
 
@@ -1246,10 +1031,156 @@ def apply_losses(g: Game, uid: str, n: int, rule: str, bid: str | None = None) -
             tally(g, rec, uid, 1)
 
 
-# ====================================================================== preview
-def preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
-    """What an attack (a move into an enemy hex) or an engagement commitment would mean, from the
-    acting side's knowledge: totals, modifiers and the exact distribution of round results."""
-    from grognard.rulesets.lgg1418 import battle_preview
+# ============================================================ units of a battle (16-A, 16.2-A)
+def kind_of(p: Piece) -> str:
+    return {"corps": "corps", "artillery": "artillery", "tank": "tank", "fortress": "fortress"}.get(
+        p.type, "other"
+    )
 
-    return battle_preview.preview(g, action)
+
+def add_unit(
+    g: Game,
+    rec: dict[str, Any],
+    p: Piece,
+    role: str = "front",
+    sub: str | None = None,
+    origin: str = "hex",
+    joined: int = 0,
+) -> None:
+    frm = p.attrs.get("mv_from")
+    rec["units"][p.id] = {
+        "side": p.side,
+        "kind": kind_of(p),
+        "role": role,
+        "sub": sub,
+        # set aside before the battle (14-A); fit again for an assault (23-C)
+        "state": (
+            "disorganized" if "disorganized" in p.status and rec["kind"] != "assault" else "fit"
+        ),
+        "barred": -1,
+        "engaged": [],
+        "losses": 0,
+        "round_losses": {},
+        "from": M.label(g, int(frm)) if isinstance(frm, int) and frm != rec["hex_i"] else None,
+        "origin": origin,
+        "joined": joined,
+        "army": command_army(g, p),
+        "face0": p.face,
+    }
+
+
+def engageable_corps(g: Game, rec: dict[str, Any], side: str, sub: str) -> list[str]:
+    """LGG 16.2-A / 16.5-B / 23-G: corps of ``side`` in ``sub`` that may be the engaged unit this
+    round: not disorganized, not repulsed in the previous round; where the side's corps fight in
+    turn (``alternate``: an assault's defenders, 23-G), not the one engaged in the previous round
+    while another may be engaged."""
+    out = []
+    for uid in units_of(rec, side, sub=sub, states=("fit",)):
+        u = rec["units"][uid]
+        if u.get("barred") == rec["round"]:
+            continue
+        out.append(uid)
+    role = "attacker" if side == rec["attacker"] else "defender"
+    if role in (rec["spec"].get("alternate") or []) and len(out) > 1:
+        rested = [
+            uid for uid in out if (rec["round"] - 1) not in rec["units"][uid].get("engaged", [])
+        ]
+        out = rested or out
+    return out
+
+
+def open_subs(rec: dict[str, Any]) -> list[str]:
+    return [s for s in sorted(rec["subs"]) if rec["subs"][s].get("open")]
+
+
+def test_item(uid: str, **kw: Any) -> dict[str, Any]:
+    return {"t": "test", "unit": uid, "stage": "roll", **kw}
+
+
+@implements("LGG 16.5-B")
+def test_effect(
+    g: Game, rec: dict[str, Any], uid: str, it: dict[str, Any]
+) -> tuple[str, dict[str, Any]] | None:
+    """LGG 16.5-B: the effect of a test result (exploit, holds, repulsed, disorganized, out of
+    combat, eliminated, panic); after an M the unit is then flipped unless already reduced or the
+    test was an exploit."""
+    p = piece(g, uid)
+    u = rec["units"].get(uid, {})
+    code = it["code"]
+    res = it.get("res")
+    if it.get("away"):
+        if code in ("X", "H", "R"):
+            it["survives"] = True
+        else:
+            eliminate_unit(g, rec, uid, "destroyed retreating away from supply", "LGG 16.7-C")
+        return None
+    if code == "X":
+        back = 1 if res in ("M", "2", "1") else 0
+        if back:
+            tally(g, rec, uid, -back)
+        say(
+            g,
+            p.side,
+            "exploit",
+            f"{p.id} resists valiantly (exploit): one loss less",
+            f"{describe(g, p)} resists valiantly (exploit)",
+            rule="LGG 16.5-B",
+        )
+        return None
+    if code == "H" or (code in ("R", "D") and it.get("keep_fit")):
+        pass  # 31-H: a corps repulsed or disorganized by the bombardment stays fit for combat
+    elif code == "R":
+        if not it.get("terror"):
+            u["barred"] = rec["round"] + 1
+        if it.get("panic"):
+            u["panic_retreat"] = 3
+    elif code == "D":
+        u["state"] = "disorganized"
+        if it.get("panic"):
+            u["panic_retreat"] = 3
+    elif code == "O":
+        out_of_combat(g, rec, uid, "LGG 16.5-B")
+        return None
+    elif code == "E":
+        eliminate_unit(g, rec, uid, "combativeness test", "LGG 16.5-B")
+        return None
+    elif code == "P":
+        return panic(g, rec, uid)
+    if res == "M" and not M.is_reduced(p):
+        flip_reduced(g, uid, "LGG 16.5-A")
+    return None
+
+
+@implements("LGG 16.5-B")
+def panic(g: Game, rec: dict[str, Any], uid: str) -> tuple[str, dict[str, Any]] | None:
+    """LGG 16.5-B: panic - the unit is eliminated, 2 other corps of the stack test at once (no
+    trench
+    bonus), the battle is lost (even a great battle)."""
+    p = piece(g, uid)
+    side = p.side
+    rec["panic"] = rec["panic"] or side
+    say(
+        g,
+        side,
+        "panic",
+        f"{p.id} panics and is eliminated: the battle is lost",
+        f"{describe(g, p)} panics: {side} loses the battle",
+        rule="LGG 16.5-B",
+    )
+    eliminate_unit(g, rec, uid, "panic", "LGG 16.5-B")
+    others = units_of(rec, side, roles=("front", "rear", "idle"), states=("fit", "disorganized"))
+    if not others:
+        return None
+    if len(others) <= 2 or g.opt("panic-test-choice") == "random":
+        chosen = list(others)
+        while len(chosen) > 2:
+            chosen.remove(
+                g.choose_at_random(sorted(chosen), "corps spared by the panic tests", "LGG 16.5-B")
+            )
+        for o in reversed(chosen):
+            rec["queue"].insert(0, test_item(o, why="panic", panic=True))
+        return None
+    rec["queue"].insert(
+        0, {"t": "test", "unit": others[0], "stage": "panic-pick", "left": 2, "panic_of": uid}
+    )
+    return None

@@ -13,10 +13,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc
-from grognard.rulesets.lgg1418 import battle, battle_retreat, counteroffensive, hooks, movement
+from grognard.rulesets.lgg1418 import (
+    battle,
+    battle_retreat,
+    counteroffensive,
+    hooks,
+    mapdata,
+    movement,
+)
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.activation import battle_hexes
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
@@ -262,8 +270,6 @@ class Overflow(LggStep):
                 parent.params.setdefault("overflow_bids", []).append(params["battle"])
             g.push("battle", params)
         else:
-            from grognard.rulesets.lgg1418 import mapdata
-
             mapdata.set_control(g, j, side)
         M.touch(g)
 
@@ -280,7 +286,6 @@ def attack_move_check(
     another friendly army (a defeated attacker must go back there); at most two armies attack a
     hex together; an enemy stack already attacked and beaten this turn by the side (it has just
     retreated there) may not be attacked again, except in a breakthrough or a reaction."""
-    from grognard.core.errors import IllegalAction
 
     if not engage or not members:
         return
@@ -308,6 +313,3 @@ def attack_move_check(
         and not act.get("reaction")
     ):
         raise IllegalAction("LGG 16-A", "that enemy stack has already been attacked this turn")
-
-
-hooks.register_check(hooks.MOVE_CHECKS, attack_move_check)

@@ -21,9 +21,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.modifiers import Modifiers
-from grognard.rulesets.lgg1418 import artillery, battle, mapdata, movement, weather
+from grognard.rulesets.lgg1418 import artillery, battle, battle_calc, mapdata, movement, weather
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece
+from grognard.rulesets.lgg1418.counters import army_general, command_army
+from grognard.rulesets.lgg1418.fronts import fronts_of
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -76,7 +78,6 @@ def attack_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
     arts = [p for p in group if p.type == "artillery"]
     if not corps:
         return {"hex": to, "note": "no corps in the moving group: it cannot engage"}
-    from grognard.rulesets.lgg1418.fronts import fronts_of
 
     fr = (fronts_of(g, j) or [M.WEST])[0]
     best = max(corps, key=lambda p: (int(p.stat("attack", 0)), p.id))
@@ -115,7 +116,6 @@ def attack_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
     sw = weather.attacker_weather_d12(g, j)
     if sw:
         d12.add(sw, "LGG 7-C", "snow")
-    from grognard.rulesets.lgg1418.counters import army_general, command_army
 
     army = command_army(g, best)
     gen = army_general(g, army) if army else None
@@ -190,7 +190,7 @@ def engage_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
         eng = {side: dict(c), enemy: {"corps": prev.get(enemy), "art": prev.get(enemy + ":art")}}
         info: dict[str, Any] = {"corps": c["corps"], "art": c.get("art")}
         if eng[enemy]["corps"] and piece(g, eng[enemy]["corps"]).loc.kind == "hex":
-            calc = battle.round_calc(g, rec, sub, engaged=eng)
+            calc = battle_calc.round_calc(g, rec, sub, engaged=eng)
             info.update(
                 {
                     "assumes": (

@@ -32,8 +32,10 @@ from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import battle, campaign, fog, mapdata, movement, supply
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
-from grognard.rulesets.lgg1418.counters import command_army
-from grognard.rulesets.lgg1418.stacking import stacking_limit
+from grognard.rulesets.lgg1418.counters import command_army, stat
+from grognard.rulesets.lgg1418.elimination import destroy_hq
+from grognard.rulesets.lgg1418.fortress import withdraw_into_fortress, withdrawal_into_fortress
+from grognard.rulesets.lgg1418.stacking import rearward_hexes, stacking_limit
 from grognard.rulesets.lgg1418.step import LggStep
 from grognard.search.retreat import retreat_paths
 
@@ -358,7 +360,6 @@ def _sea_ports(g: Game, entry: dict[str, Any]) -> list[int]:
 def eliminate_unable(g: Game, entry: dict[str, Any], ids: list[str]) -> None:
     """LGG 16.7-C: a unit unable to retreat is eliminated (an HQ or GHQ is destroyed, 5-H; a decoy
     goes back to its pool)."""
-    from grognard.rulesets.lgg1418.reinforcement import destroy_hq
 
     rec = rec_of(g, entry["battle"])
     for uid in ids:
@@ -379,8 +380,6 @@ def eliminate_unable(g: Game, entry: dict[str, Any], ids: list[str]) -> None:
 def execute(g: Game, entry: dict[str, Any], ids: list[str], path: list[int], away: bool) -> None:
     """Move ``ids`` along ``path`` (the battle hex first); with ``away`` and the units isolated or
     out of supply, each tests at -3 first (16.7-C)."""
-    from grognard.rulesets.lgg1418 import battle_steps
-
     rec = rec_of(g, entry["battle"])
     side = entry["side"]
     movers = [
@@ -402,7 +401,7 @@ def execute(g: Game, entry: dict[str, Any], ids: list[str], path: list[int], awa
                 g, rec, p.id, battle.test_modifiers(g, rec, p.id, away=True), it["why"]
             )
             it["code"] = code
-            battle_steps._test_effect(g, rec, p.id, it)
+            battle.test_effect(g, rec, p.id, it)
             if it.get("survives"):
                 keep.append(p)
         movers = keep
@@ -533,7 +532,6 @@ class RetreatGroup(LggStep):
                         "to": M.label(g, j),
                     }
                 )
-            from grognard.rulesets.lgg1418.fortress import withdrawal_into_fortress
 
             for grp in withdrawal_into_fortress(g, e["side"], g.board.idx(e["hex"]), left):  # 23-C
                 out.append(
@@ -594,7 +592,6 @@ class RetreatGroup(LggStep):
 
     @handles.apply("into-fortress")
     def apply_into_fortress(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.lgg1418.fortress import withdraw_into_fortress
 
         e = _entry(g, f.params["retreat"])
         ids = list(action["units"])
@@ -778,7 +775,6 @@ def placement_options(g: Game, rec: dict[str, Any], side: str) -> list[Action]:
 
 
 def _reserve_room(g: Game, holder: Piece) -> bool:
-    from grognard.rulesets.lgg1418.counters import stat
 
     used = sum(1 for q in g.state.contents(holder.id) if M.in_reserve(q) and q.type != "tank")
     return used < int(stat(g, holder, "reserve_capacity") or 0)
@@ -825,7 +821,6 @@ class BattlePlacement(LggStep):
         g.finish(f)
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        from grognard.rulesets.lgg1418.stacking import rearward_hexes
 
         rec = rec_of(g, f.params["battle"])
         out = placement_options(g, rec, side)

@@ -21,15 +21,50 @@ from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
+from grognard.core.procedure import Goto, Procedure, stage
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import artillery, battle, campaign, mapdata, movement
+from grognard.rulesets.lgg1418 import (
+    artillery,
+    battle,
+    battle_calc,
+    battle_retreat,
+    breakthrough,
+    campaign,
+    doctrine_transitions,
+    fortress,
+    knowledge,
+    mapdata,
+    movement,
+    tactics,
+    tanks,
+    trench,
+)
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.battle import describe, piece, rec_of, say, units_of
+from grognard.rulesets.lgg1418.battle import (
+    add_unit as _add_unit,
+)
+from grognard.rulesets.lgg1418.battle import (
+    describe,
+    engageable_corps,
+    open_subs,
+    piece,
+    rec_of,
+    say,
+    units_of,
+)
+from grognard.rulesets.lgg1418.battle import (
+    test_effect as _test_effect,
+)
+from grognard.rulesets.lgg1418.battle import (
+    test_item as _test_item,
+)
 from grognard.rulesets.lgg1418.counters import army_general, command_army, ghq_value
+from grognard.rulesets.lgg1418.fronts import sectors_of
 from grognard.rulesets.lgg1418.stacking import counts_for_stacking, stacking_limit
 from grognard.rulesets.lgg1418.step import LggStep
+from grognard.rulesets.lgg1418.supply import is_isolated
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -50,43 +85,6 @@ def _hex_units(g: Game, i: int, side: str) -> list[Piece]:
             continue
         out.append(p)
     return out
-
-
-def _kind_of(p: Piece) -> str:
-    return {"corps": "corps", "artillery": "artillery", "tank": "tank", "fortress": "fortress"}.get(
-        p.type, "other"
-    )
-
-
-def _add_unit(
-    g: Game,
-    rec: dict[str, Any],
-    p: Piece,
-    role: str = "front",
-    sub: str | None = None,
-    origin: str = "hex",
-    joined: int = 0,
-) -> None:
-    frm = p.attrs.get("mv_from")
-    rec["units"][p.id] = {
-        "side": p.side,
-        "kind": _kind_of(p),
-        "role": role,
-        "sub": sub,
-        # set aside before the battle (14-A); fit again for an assault (23-C)
-        "state": (
-            "disorganized" if "disorganized" in p.status and rec["kind"] != "assault" else "fit"
-        ),
-        "barred": -1,
-        "engaged": [],
-        "losses": 0,
-        "round_losses": {},
-        "from": M.label(g, int(frm)) if isinstance(frm, int) and frm != rec["hex_i"] else None,
-        "origin": origin,
-        "joined": joined,
-        "army": command_army(g, p),
-        "face0": p.face,
-    }
 
 
 def _drop_boxes(g: Game, i: int) -> None:
@@ -159,8 +157,6 @@ def setup_participants(g: Game, rec: dict[str, Any]) -> None:
         {u["from"] for u in rec["units"].values() if u["side"] == att and u["from"]}
     )
     if "trench" not in spec and rec["kind"] != "counter-offensive":
-        from grognard.rulesets.lgg1418 import trench
-
         spec["trench"] = int(trench.battle_trench_level(g, rec["hex"], dfn))
     act = M.st(g).get("activation")
     g.state.set_marker(
@@ -357,7 +353,6 @@ def finish_setup(g: Game, rec: dict[str, Any]) -> None:
         f"{'Trench Table' if rec['table'] == 'combat-trench' else 'Movement table'})",
         "LGG 16-A",
     )
-    from grognard.rulesets.lgg1418 import fortress
 
     if not units_of(rec, dfn, states=None) and fortress.assault_fortress(g, rec) is None:
         rec["subs"] = {"A": {"open": False, "winner": att}}
@@ -466,31 +461,12 @@ def apply_split(g: Game, rec: dict[str, Any], side: str, split: dict[str, list[s
 
 
 # ====================================================================== engaged units (16.2, 15-B)
-def engageable_corps(g: Game, rec: dict[str, Any], side: str, sub: str) -> list[str]:
-    """LGG 16.2-A / 16.5-B / 23-G: corps of ``side`` in ``sub`` that may be the engaged unit this
-    round: not disorganized, not repulsed in the previous round; where the side's corps fight in
-    turn (``alternate``: an assault's defenders, 23-G), not the one engaged in the previous round
-    while another may be engaged."""
-    out = []
-    for uid in units_of(rec, side, sub=sub, states=("fit",)):
-        u = rec["units"][uid]
-        if u.get("barred") == rec["round"]:
-            continue
-        out.append(uid)
-    role = "attacker" if side == rec["attacker"] else "defender"
-    if role in (rec["spec"].get("alternate") or []) and len(out) > 1:
-        rested = [
-            uid for uid in out if (rec["round"] - 1) not in rec["units"][uid].get("engaged", [])
-        ]
-        out = rested or out
-    return out
 
 
 @implements("LGG 16.2-A", "LGG 23-G")
 def engageable(g: Game, rec: dict[str, Any], side: str, sub: str) -> list[str]:
     """LGG 16.2-A / 23-G: the units ``side`` may engage in ``sub`` this round: its engageable corps;
     in an assault, the fortress itself when the defender has no corps left to engage."""
-    from grognard.rulesets.lgg1418 import fortress
 
     out = engageable_corps(g, rec, side, sub)
     if not out and side == rec["defender"]:
@@ -538,10 +514,6 @@ def artillery_options(g: Game, rec: dict[str, Any], side: str, sub: str) -> list
         if cost == 0 or left is None or left >= cost:
             out.append(f.id)
     return out
-
-
-def open_subs(rec: dict[str, Any]) -> list[str]:
-    return [s for s in sorted(rec["subs"]) if rec["subs"][s].get("open")]
 
 
 @implements("LGG 16.2-A", "LGG 16.2-B", "LGG 15-B")
@@ -640,7 +612,6 @@ def _reveal_engagement(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str,
 def resolve_round(g: Game, rec: dict[str, Any]) -> None:
     """LGG 16.3-16.5: each open sub-battle rolls its D12 and reads the table; the results go to
     the casualty queue (losses, exchanges, tests)."""
-    from grognard.rulesets.lgg1418 import tactics
 
     r = rec["round"]
     if battle.superiority(g, rec) > 0:
@@ -651,7 +622,7 @@ def resolve_round(g: Game, rec: dict[str, Any]) -> None:
         cd = eng.get(rec["defender"], {}).get("corps")
         if not ca or not cd:
             continue
-        calc = battle.round_calc(g, rec, sub)
+        calc = battle_calc.round_calc(g, rec, sub)
         tbl = battle.table(g, calc.table)
         _public(
             g,
@@ -692,8 +663,6 @@ def _exchange_allowed(
     move it away from its supply lines; never in a counter-offensive (18-B). Isolation and supply
     lines are judged from what the defender may know of the enemy markers (4-A: offered unless
     surely barred); ``truth``: from the true position (when the exchange is declared)."""
-    from grognard.rulesets.lgg1418 import battle_retreat, knowledge
-    from grognard.rulesets.lgg1418.supply import is_isolated
 
     p = piece(g, uid)
     if (
@@ -737,15 +706,10 @@ def _exchange_asked(g: Game, rec: dict[str, Any], uid: str, sub: str) -> bool:
     return not rec["exchanges"].get(sub, {}).get(str(rec["round"]))
 
 
-def _test_item(uid: str, **kw: Any) -> dict[str, Any]:
-    return {"t": "test", "unit": uid, "stage": "roll", **kw}
-
-
 @implements("LGG 16.5-A", "LGG 16.5-B", "LGG 38-C", "LGG 39-C")
 def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """LGG 16.5-A / 16.5-B: apply the queued results and tests in order; return the decision step
     a side must answer (exchange, PR payment, panic choice) or None when the queue is empty."""
-    from grognard.rulesets.lgg1418 import tactics, tanks
 
     q = rec["queue"]
     while q:
@@ -758,7 +722,6 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
             continue
         if it["t"] == "hit" and p.type == "fortress":
             q.pop(0)
-            from grognard.rulesets.lgg1418 import fortress
 
             fortress.fortress_hit(g, rec, it["res"])  # 23-G: "½" ignored, no test
             continue
@@ -881,7 +844,6 @@ def _round_losses(rec: dict[str, Any], uid: str) -> int:
 @implements("LGG 16.5-A")
 def _apply_hit(g: Game, rec: dict[str, Any], uid: str, res: str, sub: str, exchanged: bool) -> None:
     """LGG 16.5-A: apply a combat result to the engaged corps (at most 2 losses per round)."""
-    from grognard.rulesets.lgg1418 import tactics
 
     p = piece(g, uid)
     trig = g.opt("combativeness-trigger")
@@ -937,97 +899,6 @@ def _apply_hit(g: Game, rec: dict[str, Any], uid: str, res: str, sub: str, excha
     rec["queue"].insert(0, _test_item(uid, why="result M", res="M"))
 
 
-@implements("LGG 16.5-B")
-def _test_effect(
-    g: Game, rec: dict[str, Any], uid: str, it: dict[str, Any]
-) -> tuple[str, dict[str, Any]] | None:
-    """LGG 16.5-B: the effect of a test result (exploit, holds, repulsed, disorganized, out of
-    combat, eliminated, panic); after an M the unit is then flipped unless already reduced or the
-    test was an exploit."""
-    p = piece(g, uid)
-    u = rec["units"].get(uid, {})
-    code = it["code"]
-    res = it.get("res")
-    if it.get("away"):
-        if code in ("X", "H", "R"):
-            it["survives"] = True
-        else:
-            battle.eliminate_unit(
-                g, rec, uid, "destroyed retreating away from supply", "LGG 16.7-C"
-            )
-        return None
-    if code == "X":
-        back = 1 if res in ("M", "2", "1") else 0
-        if back:
-            battle.tally(g, rec, uid, -back)
-        say(
-            g,
-            p.side,
-            "exploit",
-            f"{p.id} resists valiantly (exploit): one loss less",
-            f"{describe(g, p)} resists valiantly (exploit)",
-            rule="LGG 16.5-B",
-        )
-        return None
-    if code == "H" or (code in ("R", "D") and it.get("keep_fit")):
-        pass  # 31-H: a corps repulsed or disorganized by the bombardment stays fit for combat
-    elif code == "R":
-        if not it.get("terror"):
-            u["barred"] = rec["round"] + 1
-        if it.get("panic"):
-            u["panic_retreat"] = 3
-    elif code == "D":
-        u["state"] = "disorganized"
-        if it.get("panic"):
-            u["panic_retreat"] = 3
-    elif code == "O":
-        battle.out_of_combat(g, rec, uid, "LGG 16.5-B")
-        return None
-    elif code == "E":
-        battle.eliminate_unit(g, rec, uid, "combativeness test", "LGG 16.5-B")
-        return None
-    elif code == "P":
-        return _panic(g, rec, uid)
-    if res == "M" and not M.is_reduced(p):
-        battle.flip_reduced(g, uid, "LGG 16.5-A")
-    return None
-
-
-@implements("LGG 16.5-B")
-def _panic(g: Game, rec: dict[str, Any], uid: str) -> tuple[str, dict[str, Any]] | None:
-    """LGG 16.5-B: panic - the unit is eliminated, 2 other corps of the stack test at once (no
-    trench
-    bonus), the battle is lost (even a great battle)."""
-    p = piece(g, uid)
-    side = p.side
-    rec["panic"] = rec["panic"] or side
-    say(
-        g,
-        side,
-        "panic",
-        f"{p.id} panics and is eliminated: the battle is lost",
-        f"{describe(g, p)} panics: {side} loses the battle",
-        rule="LGG 16.5-B",
-    )
-    battle.eliminate_unit(g, rec, uid, "panic", "LGG 16.5-B")
-    others = units_of(rec, side, roles=("front", "rear", "idle"), states=("fit", "disorganized"))
-    if not others:
-        return None
-    if len(others) <= 2 or g.opt("panic-test-choice") == "random":
-        chosen = list(others)
-        while len(chosen) > 2:
-            chosen.remove(
-                g.choose_at_random(sorted(chosen), "corps spared by the panic tests", "LGG 16.5-B")
-            )
-        for o in reversed(chosen):
-            rec["queue"].insert(0, _test_item(o, why="panic", panic=True))
-        return None
-    rec["queue"].insert(
-        0, {"t": "test", "unit": others[0], "stage": "panic-pick", "left": 2, "panic_of": uid}
-    )
-    return None
-
-
 # ====================================================================== reserves (16.6)
 def _dist(g: Game, a: int | None, b: int) -> int:
     return 999 if a is None else g.board.distance(a, b)
@@ -1073,7 +944,6 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
     away only in odd rounds, none beyond 6 (German and Austro-Hungarian HQs excepted). Always: rear
     corps not disorganized; army-own units only for their army; heavy tanks in a GHQ reserve never
     (39-D)."""
-    from grognard.rulesets.lgg1418.fronts import sectors_of
 
     i = rec["hex_i"]
     r = rec["round"]
@@ -1193,8 +1063,6 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
     if (
         side == rec["defender"]
     ):  # 28-D: autonomous defenders in trench warfare: HQs or the GHQ within 6 hexes
-        from grognard.rulesets.lgg1418 import trench
-
         defenders = [piece(g, u) for u in units_of(rec, side, states=None)]
         if trench.autonomous_defence(g, defenders, i):
 
@@ -1235,7 +1103,6 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
 def _combined_timing_ok(g: Game, rec: dict[str, Any], origin: str) -> bool:
     """36.5-C: in Combined Doctrine, sources farther than 3 hexes send only in odd rounds (none
     beyond 6 on the East for HQs and the GHQ) unless a normal or massive bombardment preceded."""
-    from grognard.rulesets.lgg1418 import doctrine_transitions
 
     kind, _, ref = origin.partition(":")
     if kind in ("hq", "ghq"):
@@ -1350,7 +1217,6 @@ def reserve_options(g: Game, rec: dict[str, Any], side: str) -> list[dict[str, A
             tank_choices.append(picked)
     if not tank_choices:
         tank_choices = [[]]
-    from grognard.rulesets.lgg1418 import tanks
 
     if tank_entries and tanks.tanks_short(
         g, rec, side
@@ -1490,7 +1356,6 @@ def apply_reserves(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str, Any
 def _fail(g: Game, rec: dict[str, Any], side: str, sub: str) -> str | None:
     """Why ``side`` has lost ``sub`` at the end of this round: "gone" (no front-line corps left) or
     "barred" (the last ones repulsed or disorganized and no reinforcement arrived), else None."""
-    from grognard.rulesets.lgg1418 import fortress
 
     if side == rec["defender"] and fortress.assault_fortress(g, rec) is not None:
         return None  # 23-G: the fortress fights when no corps is left
@@ -1519,7 +1384,6 @@ def decide_sub(g: Game, rec: dict[str, Any], sub: str, winner: str, why: str) ->
     the winner gathers its units into it (in Fire Doctrine only artillery and tanks) and gets the
     flank battle there (16.3-D; none against an enemy fortress), or an encirclement battle when an
     assault corps won it (38-B, not against defence in depth)."""
-    from grognard.rulesets.lgg1418 import tactics
 
     st = rec["subs"][sub]
     st["open"] = False
@@ -1692,7 +1556,6 @@ def _end(g: Game, rec: dict[str, Any], winner: str, why: str) -> None:
 def finish_battle(g: Game, rec: dict[str, Any]) -> None:
     """LGG 16.7-A: the side that retreats, voluntarily or not, loses. Record the defender's state
     (good order, disorder, panic, eliminated: 17.3-B/C), the bold result, then the retreat."""
-    from grognard.rulesets.lgg1418 import battle_retreat, breakthrough
 
     att, dfn = rec["attacker"], rec["defender"]
     if rec["panic"]:
@@ -1741,13 +1604,17 @@ def finish_battle(g: Game, rec: dict[str, Any]) -> None:
 
 
 # ====================================================================== the steps
-class BattleStep(Step):
-    """LGG 16: one battle, from set-up to the end (see the module docstring)."""
+class BattleStep(Procedure):
+    """LGG 16: one battle, from set-up to the end (see the module docstring), in stages.
+
+    The stage is the battle record's ``phase`` (``split-done`` is the stage ``split_done``):
+    the rules that end a battle or close its set-up set the phase themselves (:func:`_end`,
+    :func:`finish_setup`). A stage that waits for a decision pushes it and runs again after it
+    (``self.again``)."""
 
     name = "battle"
     title = "Battle"
     rule = "LGG 16"
-    composite = True
 
     def label(self, g: Game, f: Frame) -> str:
         rec = rec_of(g, f.params["battle"])
@@ -1759,177 +1626,235 @@ class BattleStep(Step):
             setup_participants(g, rec)
             rec["phase"] = "setup"
 
-    def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
+    # ---- the stage is the record's phase
+    def stage_in(self, g: Game, f: Frame) -> str | None:
+        return str(rec_of(g, f.params["battle"])["phase"]).replace("-", "_")
+
+    def put_stage(self, g: Game, f: Frame, name: str | None) -> None:
+        if name is not None:
+            rec_of(g, f.params["battle"])["phase"] = name.replace("_", "-")
+
+    def _push(self, g: Game, f: Frame, child: tuple[str, dict[str, Any]]) -> Goto:
+        """Push a decision or a nested step; this stage runs again after it."""
+        g.push(child[0], child[1])
+        return self.again(f)
+
+    def _push_then(self, g: Game, child: tuple[str, dict[str, Any]]) -> None:
+        """Push a decision or a nested step; the stage already set says what follows."""
+        g.push(child[0], child[1])
+
+    # ---- the stages, in order
+    @stage
+    def setup(self, g: Game, f: Frame) -> Goto | None:
+        """LGG 16-C / 16-B / 16-A: the dispositions, then the division or the first round."""
         rec = rec_of(g, f.params["battle"])
-        for _ in range(200):
-            child = self._step(g, rec)
-            if child is not None:
-                return None if child == ("", {}) else child
-        raise RuntimeError(f"battle {rec['id']} is not progressing (phase {rec['phase']})")
+        d = _setup_decision(g, rec)
+        if d is not None:
+            return self._push(g, f, d)
+        if rec.get("setup", {}).get("rbc") == "retreat":
+            rec["subs"] = {"A": {"open": False, "winner": rec["attacker"]}}
+            rec["table"] = battle.table_id(g, rec)
+            rec["breakthrough_blocked"] = True
+            _end(g, rec, rec["attacker"], "retreat before combat (LGG 16-C)")
+            return None
+        finish_setup(g, rec)
+        return None
 
-    def _step(self, g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-        from grognard.rulesets.lgg1418 import tactics
+    @stage
+    def split(self, g: Game, f: Frame) -> Goto | None:
+        """LGG 16.1-B: both sides divide their front line in secret."""
+        rec = rec_of(g, f.params["battle"])
+        rec["phase"] = "split-done"
+        sides = [rec["attacker"], rec["defender"]]
+        self._push_then(
+            g, ("battle-commit", {"battle": rec["id"], "kind": "split", "sides": sides})
+        )
+        return None
 
-        ph = rec["phase"]
-        bid = rec["id"]
+    @stage
+    def split_done(self, g: Game, f: Frame) -> Goto | None:
+        rec = rec_of(g, f.params["battle"])
+        for side in (rec["attacker"], rec["defender"]):
+            for sub in ("A", "B"):
+                if rec["subs"][sub].get("open") and not units_of(
+                    rec, side, sub=sub, states=("fit",)
+                ):
+                    decide_sub(g, rec, sub, battle.other(rec, side), "no corps committed to it")
+        w = battle_decided(rec)
+        if w:
+            _end(g, rec, w, "both sub-battles decided")
+            return None
+        rec["phase"] = "round-start"
+        return None
+
+    @stage
+    def round_start(self, g: Game, f: Frame) -> Goto | None:
+        """A new round (23-G: a fortress under assault may surrender first)."""
+        rec = rec_of(g, f.params["battle"])
+        rec["round"] += 1
+        rec["engaged"] = {}
+        if fortress.assault_round_start(g, rec):
+            _end(g, rec, rec["attacker"], "the fortress surrenders (LGG 23-G)")
+            return None
+        rec["phase"] = "tactics"
+        before = rec["spec"].get("before_round")
+        if before:
+            self._push_then(g, (before, {"battle": rec["id"], "round": rec["round"]}))
+        return None
+
+    @stage
+    def tactics(self, g: Game, f: Frame) -> Goto | None:
+        """The tests left from the last round, then the round's tactics (37-38)."""
+        rec = rec_of(g, f.params["battle"])
+        d = process_queue(g, rec) or tactics.step_d(g, rec)
+        if d is not None:
+            return self._push(g, f, d)
+        rec["phase"] = "pre-engage"
+        return None
+
+    @stage
+    def pre_engage(self, g: Game, f: Frame) -> Goto | None:
+        rec = rec_of(g, f.params["battle"])
+        d = process_queue(g, rec)
+        if d is not None:
+            return self._push(g, f, d)
+        rec["phase"] = "engage"
+        return None
+
+    @stage
+    def engage(self, g: Game, f: Frame) -> Goto | None:
+        """LGG 16.2-A: both sides engage their corps in secret."""
+        rec = rec_of(g, f.params["battle"])
+        rec["phase"] = "resolve"
+        sides = [rec["attacker"], rec["defender"]]
+        self._push_then(
+            g, ("battle-commit", {"battle": rec["id"], "kind": "engage", "sides": sides})
+        )
+        return None
+
+    @stage
+    def resolve(self, g: Game, f: Frame) -> Goto | None:
+        """LGG 16.3-16.5: the round's fire."""
+        rec = rec_of(g, f.params["battle"])
+        rec["open_during"] = len(open_subs(rec))
+        resolve_round(g, rec)
+        rec["phase"] = "casualties"
+        return None
+
+    @stage
+    def casualties(self, g: Game, f: Frame) -> Goto | None:
+        """LGG 16.5: losses and combativeness tests, a panic ending the battle."""
+        rec = rec_of(g, f.params["battle"])
+        d = process_queue(g, rec)
+        if d is not None:
+            return self._push(g, f, d)
+        if rec["panic"]:
+            _end(g, rec, battle.other(rec, rec["panic"]), "panic")
+            return None
+        rec["phase"] = "reserves"
+        return None
+
+    @stage
+    def reserves(self, g: Game, f: Frame) -> Goto | None:
+        """LGG 16.6-A: both sides commit their reserves in secret, even one with nothing to send
+        (who has reserves must not show, 4-A)."""
+        rec = rec_of(g, f.params["battle"])
+        rec["phase"] = "reserves-done"
+        rec["reserve_choice"] = {}
+        sides = [rec["attacker"], rec["defender"]]
+        self._push_then(
+            g, ("battle-commit", {"battle": rec["id"], "kind": "reserves", "sides": sides})
+        )
+        return None
+
+    @stage
+    def reserves_done(self, g: Game, f: Frame) -> Goto | None:
+        rec = rec_of(g, f.params["battle"])
+        rec["retry"] = apply_reserves(g, rec, rec.get("reserve_choice", {}))
+        rec["phase"] = "retry"
+        return None
+
+    @stage
+    def retry(self, g: Game, f: Frame) -> Goto | None:
+        """LGG 16.6-B: a side whose allied reinforcement failed may try another."""
+        rec = rec_of(g, f.params["battle"])
+        if rec.get("retry"):
+            side = rec["retry"].pop(0)
+            if len(reserve_options(g, rec, side)) > 1:
+                child = (
+                    "battle-decision",
+                    {"battle": rec["id"], "kind": "allied-retry", "side": side},
+                )
+                return self._push(g, f, child)
+            return self.again(f)
+        rec["phase"] = "verdicts"
+        return None
+
+    @stage
+    def verdicts(self, g: Game, f: Frame) -> Goto | None:
+        """LGG 16.1-A / 16.7: the late division of round 1, the sub-battles decided, obstinacy."""
+        rec = rec_of(g, f.params["battle"])
         att, dfn = rec["attacker"], rec["defender"]
-        if ph == "setup":
-            d = _setup_decision(g, rec)
-            if d is not None:
-                return d
-            if rec.get("setup", {}).get("rbc") == "retreat":
-                rec["subs"] = {"A": {"open": False, "winner": att}}
-                rec["table"] = battle.table_id(g, rec)
-                rec["breakthrough_blocked"] = True
-                _end(g, rec, att, "retreat before combat (LGG 16-C)")
-                return None
-            finish_setup(g, rec)
-            return None
-        if ph == "split":
-            rec["phase"] = "split-done"
-            return "battle-commit", {"battle": bid, "kind": "split", "sides": [att, dfn]}
-        if ph == "split-done":
-            for side in (att, dfn):
-                for sub in ("A", "B"):
-                    if rec["subs"][sub].get("open") and not units_of(
-                        rec, side, sub=sub, states=("fit",)
-                    ):
-                        decide_sub(g, rec, sub, battle.other(rec, side), "no corps committed to it")
-            w = battle_decided(rec)
-            if w:
-                _end(g, rec, w, "both sub-battles decided")
-                return None
-            rec["phase"] = "round-start"
-            return None
-        if ph == "round-start":
-            rec["round"] += 1
-            rec["engaged"] = {}
-            from grognard.rulesets.lgg1418 import fortress
-
-            if fortress.assault_round_start(g, rec):
-                _end(g, rec, att, "the fortress surrenders (LGG 23-G)")
-                return None
-            rec["phase"] = "tactics"
-            before = rec["spec"].get("before_round")
-            if before:
-                return before, {"battle": bid, "round": rec["round"]}
-            return None
-        if ph == "tactics":
-            d = process_queue(g, rec)
-            if d is not None:
-                return d
-            d = tactics.step_d(g, rec)
-            if d is not None:
-                return d
-            rec["phase"] = "pre-engage"
-            return None
-        if ph == "pre-engage":
-            d = process_queue(g, rec)
-            if d is not None:
-                return d
-            rec["phase"] = "engage"
-            return None
-        if ph == "engage":
-            rec["phase"] = "resolve"
-            return "battle-commit", {"battle": bid, "kind": "engage", "sides": [att, dfn]}
-        if ph == "resolve":
-            rec["open_during"] = len(open_subs(rec))
-            resolve_round(g, rec)
-            rec["phase"] = "casualties"
-            return None
-        if ph == "casualties":
-            d = process_queue(g, rec)
-            if d is not None:
-                return d
-            if rec["panic"]:
-                _end(g, rec, battle.other(rec, rec["panic"]), "panic")
-                return None
-            rec["phase"] = "reserves"
-            return None
-        if ph == "reserves":
-            rec["phase"] = "reserves-done"
-            rec["reserve_choice"] = {}
-            # both sides commit, even one with nothing to send: who has reserves must not show (4-A)
-            return "battle-commit", {"battle": bid, "kind": "reserves", "sides": [att, dfn]}
-        if ph == "reserves-done":
-            failed = apply_reserves(g, rec, rec.get("reserve_choice", {}))
-            rec["retry"] = failed
-            rec["phase"] = "retry"
-            return None
-        if ph == "retry":
-            if rec.get("retry"):
-                side = rec["retry"].pop(0)
-                if len(reserve_options(g, rec, side)) > 1:
-                    return "battle-decision", {"battle": bid, "kind": "allied-retry", "side": side}
-                return None
-            rec["phase"] = "verdicts"
-            return None
-        if ph == "verdicts":
-            if rec.get("late_split") and rec["round"] == 1:
-                rec["late_split"] = False
-                b = rec["subs"]["B"]
-                if b.get("pending"):
-                    b.pop("pending", None)
-                    b["open"] = False
-                    b["winner"] = att
-                    rec["sub_wins"].append(att)
-                    rec.setdefault("sub_losers", []).append(dfn)
-                    if battle.defender_fortress(g, rec) is None:
-                        rec["subs"]["A"]["flank_for"] = att
-                    _public(
-                        g,
-                        "sub-battle",
-                        f"battle at {rec['hex']}: the defender sends no corps into sub-battle B "
-                        "and loses it (LGG 16.1-A)",
-                        "LGG 16.1-A",
-                    )
-                else:
-                    rec["phase"] = "late-split"
-                    return "battle-commit", {"battle": bid, "kind": "split", "sides": [att]}
-            before = len(open_subs(rec))
-            sub_checks(g, rec)
-            rec["same_round_close"] = before - len(open_subs(rec)) >= 2
-            count_obstinacy(g, rec, int(rec.get("open_during", 1)))
-            w = battle_decided(rec)
-            if w:
-                _end(
+        if rec.get("late_split") and rec["round"] == 1:
+            rec["late_split"] = False
+            b = rec["subs"]["B"]
+            if b.get("pending"):
+                b.pop("pending", None)
+                b["open"] = False
+                b["winner"] = att
+                rec["sub_wins"].append(att)
+                rec.setdefault("sub_losers", []).append(dfn)
+                if battle.defender_fortress(g, rec) is None:
+                    rec["subs"]["A"]["flank_for"] = att
+                _public(
                     g,
-                    rec,
-                    w,
-                    "sub-battles decided" if rec["great"] else "a side has no unit left to engage",
+                    "sub-battle",
+                    f"battle at {rec['hex']}: the defender sends no corps into sub-battle B "
+                    "and loses it (LGG 16.1-A)",
+                    "LGG 16.1-A",
+                )
+            else:
+                rec["phase"] = "late-split"
+                self._push_then(
+                    g, ("battle-commit", {"battle": rec["id"], "kind": "split", "sides": [att]})
                 )
                 return None
-            rec["phase"] = "after-round"
+        before = len(open_subs(rec))
+        sub_checks(g, rec)
+        rec["same_round_close"] = before - len(open_subs(rec)) >= 2
+        count_obstinacy(g, rec, int(rec.get("open_during", 1)))
+        w = battle_decided(rec)
+        if w:
+            _end(
+                g,
+                rec,
+                w,
+                "sub-battles decided" if rec["great"] else "a side has no unit left to engage",
+            )
             return None
-        if ph == "late-split":
-            rec["phase"] = "verdicts"
-            return None
-        if ph == "after-round":
-            rec["phase"] = "offers"
-            rec["offers"] = []
-            after = rec["spec"].get("after_round")
-            if after:
-                return after, {"battle": bid, "round": rec["round"]}
-            return None
-        if ph == "offers":
-            return self._offers(g, rec)
-        if ph == "ending":
-            finish_battle(g, rec)
-            rec["phase"] = "retreat"
-            return None
-        if ph == "retreat":
-            rec["phase"] = "done"
-            if rec["spec"].get("retreat", "immediate") == "immediate":
-                from grognard.rulesets.lgg1418 import battle_retreat
+        rec["phase"] = "after-round"
+        return None
 
-                if battle_retreat.pending(g, [bid]):
-                    return "battle-retreats", {"battles": [bid]}
-            return None
-        if ph == "done":
-            return ("", {})
-        raise RuntimeError(f"unknown battle phase {ph!r}")
+    @stage
+    def late_split(self, g: Game, f: Frame) -> Goto | None:
+        rec_of(g, f.params["battle"])["phase"] = "verdicts"
+        return None
 
-    def _offers(self, g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    @stage
+    def after_round(self, g: Game, f: Frame) -> Goto | None:
+        rec = rec_of(g, f.params["battle"])
+        rec["phase"] = "offers"
+        rec["offers"] = []
+        after = rec["spec"].get("after_round")
+        if after:
+            self._push_then(g, (after, {"battle": rec["id"], "round": rec["round"]}))
+        return None
+
+    @stage
+    def offers(self, g: Game, f: Frame) -> Goto | None:
+        """LGG 16.7-A: a forced retreat, the round cap, then each side may retreat voluntarily
+        (asked even when it may not: that must not show, 4-A)."""
+        rec = rec_of(g, f.params["battle"])
         att, dfn = rec["attacker"], rec["defender"]
         if rec.get("forced_retreat"):
             side = rec["forced_retreat"]
@@ -1946,9 +1871,36 @@ class BattleStep(Step):
         for side in order:
             if side in asked:
                 continue
-            asked.append(side)  # asked even when it may not retreat: that must not show (4-A)
-            return "battle-decision", {"battle": rec["id"], "kind": "retreat-offer", "side": side}
+            asked.append(side)
+            child = (
+                "battle-decision",
+                {"battle": rec["id"], "kind": "retreat-offer", "side": side},
+            )
+            return self._push(g, f, child)
         rec["phase"] = "round-start"
+        return None
+
+    @stage
+    def ending(self, g: Game, f: Frame) -> Goto | None:
+        rec = rec_of(g, f.params["battle"])
+        finish_battle(g, rec)
+        rec["phase"] = "retreat"
+        return None
+
+    @stage
+    def retreat(self, g: Game, f: Frame) -> Goto | None:
+        """LGG 16.7-B: an immediate retreat is carried out before the battle is over."""
+        rec = rec_of(g, f.params["battle"])
+        rec["phase"] = "done"
+        if rec["spec"].get("retreat", "immediate") == "immediate" and battle_retreat.pending(
+            g, [rec["id"]]
+        ):
+            self._push_then(g, ("battle-retreats", {"battles": [rec["id"]]}))
+        return None
+
+    @stage
+    def done(self, g: Game, f: Frame) -> Goto | None:
+        g.finish(f)
         return None
 
 
@@ -2151,8 +2103,6 @@ class BattleDecision(LggStep):
         it = rec["queue"][0]
         it["stage"] = "apply"
         if not _exchange_allowed(g, rec, it["unit"], it["sub"], truth=True):
-            from grognard.rulesets.lgg1418 import knowledge
-
             knowledge.refuse_on_hidden_fact(
                 g,
                 side,
@@ -2394,8 +2344,6 @@ class SiberianChoice(LggStep):
     name = "siberian-choice"
     title = "Siberian corps"
     rule = "LGG 16.4-I"
-    phase_hook = "reinforcement"
-    hook_order = 10
 
     def _sib(self, g: Game) -> list[Piece]:
         return sorted(

@@ -24,13 +24,25 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import battle, fog, hooks, knowledge, mapdata, movement
+from grognard.rulesets.lgg1418 import (
+    battle,
+    battle_retreat,
+    fog,
+    hooks,
+    knowledge,
+    mapdata,
+    movement,
+    secondary,
+    trench,
+)
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
-from grognard.rulesets.lgg1418.counters import army_general, stat
+from grognard.rulesets.lgg1418.counters import army_general, command_army, stat
 from grognard.rulesets.lgg1418.fronts import sectors_of
+from grognard.rulesets.lgg1418.interception import offer_interception
 from grognard.rulesets.lgg1418.step import LggStep
 from grognard.rulesets.lgg1418.supply import is_isolated, is_supplied
+from grognard.rulesets.lgg1418.zoc import zoc_map
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -217,7 +229,6 @@ def rigid_pincer(g: Game, side: str, first: int) -> bool:
     """LGG 17.3-C: two diametrically opposed enemy stacks (or a stack and a prohibited hex) exert
     rigid ZoCs on the first breakthrough hex: the cavalry stops there (stacks that just retreated
     are ignored)."""
-    from grognard.rulesets.lgg1418.zoc import zoc_map
 
     enemy = M.other_side(side)
     nbr = g.board.nbr[first]
@@ -580,8 +591,6 @@ class Breakthrough(LggStep):
         if dst in M.enemy_present_hexes(g, side):
             g.push("breakthrough-battle", params)
         else:
-            from grognard.rulesets.lgg1418.interception import offer_interception
-
             # an advance: if an interception brings the enemy in (17.2-B), a battle follows in which
             # the interceptor defends; the check waits under the interception
             g.push("breakthrough-battle", {**params, "intercepted": True})
@@ -598,7 +607,6 @@ def mark_breakthrough_units(g: Game, units: list[Piece], level: str, trench_leve
     exert flexible ZoCs until then (``breakthrough_until``: the last turn index it lasts); after
     a major breakthrough they carry the "Breakthrough" marker (status ``breakthrough``, read by
     the interception rules) until the end of their side's next turn."""
-    from grognard.rulesets.lgg1418 import trench
 
     until = M.turn_index(g) + 1
     if trench_level > 0:
@@ -637,8 +645,6 @@ class BreakthroughMarkers(Step):
     name = "breakthrough-markers"
     title = "Breakthrough markers"
     rule = "LGG 17.3-C"
-    phase_hook = "reinforcement"
-    hook_order = 5
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return []
@@ -742,8 +748,6 @@ class BreakthroughBattle(Step):
             if f.params.get("provisional_trench") is not None:
                 extra["trench"] = int(f.params["provisional_trench"])
             if new:
-                from grognard.rulesets.lgg1418 import trench
-
                 armies.append(new["army"])
                 units += [u for u in new["units"] if u not in units]
                 level = extra.get("trench", trench.battle_trench_level(g, lab, enemy))
@@ -778,8 +782,6 @@ def new_army_candidates(g: Game, params: dict[str, Any]) -> list[str]:
     """LGG 17.3-B: armies the attacker may activate for a Fire Doctrine flank breakthrough battle:
     its other formed armies with a corps in a stack adjacent to the newly attacked hex, while the
     sector still has room for a secondary battle this turn (the battle then counts as one)."""
-    from grognard.rulesets.lgg1418 import secondary
-    from grognard.rulesets.lgg1418.counters import command_army
 
     side = params["side"]
     j = g.board.idx(params["hex"])
@@ -825,7 +827,6 @@ def _new_army_asked(g: Game, params: dict[str, Any]) -> bool:
 
 def new_army_units(g: Game, side: str, army: str, j: int) -> list[str]:
     """The corps and artillery of ``army`` in the stacks adjacent to hex ``j`` (17.3-B)."""
-    from grognard.rulesets.lgg1418.counters import command_army
 
     out = []
     for k in g.board.neighbors(j):
@@ -882,7 +883,6 @@ class BreakthroughNewArmy(LggStep):
 
     @handles.apply("activate-army")
     def apply_activate_army(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.lgg1418 import secondary
 
         g.finish(f)
         side, lab, army = action["side"], f.params["hex"], action["army"]
@@ -964,7 +964,6 @@ def reserve_corps_that_may_fight(g: Game, enemy: str, j: int) -> list[str]:
 def _flee(g: Game, enemy: str, j: int, attacker: str, keep: list[str] | None = None) -> None:
     """LGG 17.2-C: the defeated units retreat one hex further (or are eliminated if they cannot);
     ``keep``: corps that stay to fight (17.3-D)."""
-    from grognard.rulesets.lgg1418 import battle_retreat
 
     mk = g.state.marker("retreated", M.label(g, j)) or {}
     units = [

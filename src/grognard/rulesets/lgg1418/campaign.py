@@ -18,8 +18,10 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Step
 from grognard.core.state import Frame
-from grognard.rulesets.lgg1418 import mapdata
+from grognard.rulesets.lgg1418 import mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.counters import command_army
+from grognard.rulesets.lgg1418.fronts import army_fronts, front_order
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -121,7 +123,6 @@ class InitiativeWeather(Step):
     composite = True
 
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
-        from grognard.rulesets.lgg1418.fronts import front_order
 
         plan: list[tuple[str, dict[str, Any]]] = []
         if not is_august_1914(g):
@@ -155,7 +156,6 @@ def obligated_armies(g: Game, side: str) -> list[str]:
 @implements("LGG [11.4-X]")
 def unmet_attack_obligations(g: Game, side: str, front: str | None) -> list[str]:
     """LGG [11.4-X]: obliged armies on this front that have not been activated yet this turn."""
-    from grognard.rulesets.lgg1418.fronts import army_fronts
 
     out = []
     for a in obligated_armies(g, side):
@@ -171,8 +171,6 @@ def attack_obligation_problem(g: Game, act: dict[str, Any]) -> str | None:
     """LGG [11.4-X]: an obliged army attacks with all its stacks, seeking the enemy even out of
     reach: its movement may not end while one of its corps (reserves excepted), not already in
     contact with an enemy stack in its hex, could still step closer to the nearest enemy stack."""
-    from grognard.rulesets.lgg1418 import movement
-    from grognard.rulesets.lgg1418.counters import command_army
 
     obliged = set(obligated_armies(g, act["side"])) & set(act["armies"])
     if not obliged:

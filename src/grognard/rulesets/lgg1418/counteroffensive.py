@@ -24,6 +24,8 @@ from grognard.core.state import Frame, Loc
 from grognard.rulesets.lgg1418 import battle, battle_retreat, hooks
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, rec_of, say
+from grognard.rulesets.lgg1418.fortress import fortress_at
+from grognard.rulesets.lgg1418.stacking import counts_for_stacking, stacking_limit
 from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
@@ -113,7 +115,6 @@ def retreat_attacker_to_start(g: Game, rec: dict[str, Any]) -> None:
 def targets(g: Game, rec: dict[str, Any]) -> list[str]:
     """LGG 18-A / 23-A: the former attacker's starting hexes that hold its units; not a hex with
     one of its fortresses when the units fit to counter-attack are cavalry without infantry."""
-    from grognard.rulesets.lgg1418.fortress import fortress_at
 
     movers = [piece(g, u) for u in fit_units(g, rec)]
     cavalry_only = any(M.is_cavalry(p) for p in movers) and not any(
@@ -160,7 +161,6 @@ def interception_stacks(g: Game, rec: dict[str, Any], j: int) -> list[str]:
     """LGG 18-A: when the former attacker has no unit fit for combat in the counter-attacked hex
     ``j``, the hexes of its stacks adjacent to ``j`` (with a corps, within the stacking limit of
     ``j``; not the battle hex) that may intercept the counter-offensive there."""
-    from grognard.rulesets.lgg1418.stacking import counts_for_stacking, stacking_limit
 
     side = rec["attacker"]
     here = sum(1 for p in M.units_at_hex(g, j, side) if counts_for_stacking(g, p))

@@ -42,10 +42,11 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.lgg1418 import doctrine, hooks, mapdata
+from grognard.rulesets.lgg1418 import doctrine, mapdata
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.fronts import fronts_of, sectors_of
 from grognard.rulesets.lgg1418.step import LggStep
+from grognard.rulesets.lgg1418.supply import is_supplied
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -369,7 +370,6 @@ FRONT_GAP = 3
 
 
 def _supplied_unit_hexes(g: Game, side: str) -> set[int]:
-    from grognard.rulesets.lgg1418.supply import is_supplied
 
     out = set()
     for h, plist in M.occupied(g, side).items():
@@ -532,25 +532,6 @@ def combined_test_modifiers(g: Game, nation: str) -> Modifiers:
     return mods
 
 
-def combined_candidates(g: Game, side: str) -> list[str]:
-    """Major powers ``side`` may name for the test this turn (36.4): from 1916, one test per side
-    per turn, nobody yet in Combined Doctrine, and the power must launch or continue a great
-    offensive this turn (planned for now or already under way)."""
-    from grognard.rulesets.lgg1418 import offensive
-
-    if M.current_turn(g).year < 1916 or M.st(g).get("combined_first"):
-        return []
-    if M.st(g).get("combined_tested", {}).get(side) == M.turn_index(g):
-        return []
-    out = []
-    for n in M.powers_of(g, side):
-        if not M.is_major(g, n):
-            continue
-        if offensive.can_launch_or_continue(g, side, n):
-            out.append(n)
-    return out
-
-
 @implements("LGG 36.4")
 def combined_test(g: Game, side: str, nation: str) -> bool:
     """LGG 36.4: the test - D12 + modifiers >= 12. On success the power is in Combined Doctrine at
@@ -593,36 +574,6 @@ def combined_test(g: Game, side: str, nation: str) -> bool:
 
 
 @implements("LGG 36.4")
-class CombinedTestActions(hooks.ReinforcementActions):
-    """LGG 36.4: the ``combined-test`` action of the reinforcement phase (a handler of the
-    reinforcement step, combined with it in :mod:`.ruleset`)."""
-
-    @handles.options("combined-test")
-    def combined_test_options(
-        self, g: Game, f: Frame, side: str, actor: str | None
-    ) -> list[Action]:
-        return [
-            {"type": "combined-test", "side": side, "power": n}
-            for n in combined_candidates(g, side)
-        ]
-
-    @handles.check("combined-test")
-    def check_combined_test(self, g: Game, f: Frame, action: Action) -> None:
-        self.check_phase(g, f, action)
-        if action.get("power") not in combined_candidates(g, action["side"]):
-            raise IllegalAction(
-                "LGG 36.4",
-                "from 1916 a side may name, once per turn, one of its major powers that "
-                "launches or continues a great offensive this turn, while nobody is in Combined "
-                "Doctrine yet",
-            )
-
-    @handles.apply("combined-test")
-    def apply_combined_test(self, g: Game, f: Frame, action: Action) -> None:
-        combined_test(g, action["side"], action["power"])
-
-
-@implements("LGG 36.4")
 def combined_national_units_problem(
     g: Game, act: dict[str, Any], members: list[Piece]
 ) -> str | None:
@@ -662,9 +613,7 @@ def in_movement(g: Game, p: Piece) -> bool:
     if int(mt) >= cur:
         return True
     if int(mt) == cur - 1:
-        from grognard.rulesets.lgg1418.activation import side_turn_state
-
-        return not side_turn_state(g, p.side, front)["ended"]
+        return not M.side_turn_state(g, p.side, front)["ended"]
     return False
 
 
@@ -739,8 +688,5 @@ def view_extra(g: Game, side: str | None) -> dict[str, Any]:
         }
     }
 
-
-hooks.register_check(hooks.VIEW_EXTRAS, view_extra)
-hooks.register_check(hooks.MOVE_CHECKS, no_mans_land_check)
 
 STEPS: tuple[type[Step], ...] = (OctoberTrenches,)

@@ -44,10 +44,13 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
+from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 from grognard.rulesets.lgg1418 import fog, hooks
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.fronts import fronts_of
+from grognard.rulesets.lgg1418.movement import static_step_problem
+from grognard.rulesets.lgg1418.stacking import counts_for_stacking, stacking_limit
 from grognard.rulesets.lgg1418.step import LggStep
 from grognard.rulesets.lgg1418.zoc import BESIEGED
 
@@ -72,7 +75,6 @@ def _front(g: Game, i: int) -> str:
 
 def reinforcement_open(g: Game, nation: str, front: str) -> bool:
     """LGG 14 / 36.3: does ``nation`` still have the enemy-reinforcement procedure on ``front``?"""
-    from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 
     return DT.allows(g, nation, front, "enemy-reinforcement")
 
@@ -133,7 +135,6 @@ def _attackers(g: Game, side: str, i: int) -> int:
 
 
 def _corps_count(g: Game, side: str, i: int) -> int:
-    from grognard.rulesets.lgg1418.stacking import counts_for_stacking
 
     return sum(1 for q in M.units_at_hex(g, i, side) if counts_for_stacking(g, q))
 
@@ -183,7 +184,6 @@ def reinforcement_sources(
 ) -> dict[str, list[Piece]]:
     """LGG 14-A / 21: units of ``side`` that may reinforce hex ``target``, by source (a hex label,
     ``reserve:<id>`` or ``fortress:<id>``), before the limits of stacking and of 14-C."""
-    from grognard.rulesets.lgg1418.movement import static_step_problem
 
     nation = defending_nation(g, side, target)
     front = _front(g, target)
@@ -292,7 +292,6 @@ def _inter_key(army: str, lab: str) -> str:
 def why_not_reinforce(g: Game, f: Frame, side: str, ids: list[str], to: str) -> str | None:
     """LGG 14-A / 14-B / 14-C / 10-A: why these units may not reinforce hex ``to`` now (None: they
     may)."""
-    from grognard.rulesets.lgg1418.stacking import stacking_limit
 
     if to not in f.params["hexes"]:
         return f"{to!r} is not an attacked hex"

@@ -34,6 +34,7 @@ from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import hooks
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
@@ -192,7 +193,7 @@ def public_view(g: Game, side: str | None) -> dict[str, Any]:
         "armies": mine_armies,
         "observed": dict(s.get("revealed", {}).get(side, {})) if side else {},
     }
-    for extra in hooks.VIEW_EXTRAS:
+    for extra in hooks.extensions(g).view_extras():
         out.update(extra(g, side))
     return {
         "lgg": serial.to_jsonable(out),
@@ -252,7 +253,6 @@ def box_actions(g: Game, side: str, armies: set[str] | None = None) -> list[Acti
     a box's units come back onto the map. Decoys are placed on a hex holding units of their
     army, or taken back (their stack is put back on the map first).
     """
-    from grognard.rulesets.lgg1418.counters import command_army
 
     out: list[Action] = []
     for holder in sorted(
@@ -309,7 +309,6 @@ def box_actions(g: Game, side: str, armies: set[str] | None = None) -> list[Acti
 
 
 def _decoy_spots(g: Game, army: str) -> set[int]:
-    from grognard.rulesets.lgg1418.counters import command_army
 
     out = set()
     for p in g.state.pieces.values():
@@ -396,7 +395,6 @@ class BoxActions(LggStep):
     @handles.check("lift")
     def check_lift(self, g: Game, f: Frame, action: Action) -> None:
         """LGG 4-B: units of the holder's army standing on its hex go onto its box."""
-        from grognard.rulesets.lgg1418.counters import command_army
 
         self.box_check(g, f, action)
         holder = _holder(g, action, "into", self.box_armies(g, f))

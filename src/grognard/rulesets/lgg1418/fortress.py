@@ -65,10 +65,20 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import artillery, fog, mapdata
+from grognard.rulesets.lgg1418 import (
+    artillery,
+    battle,
+    fog,
+    main_battle,
+    mapdata,
+    secondary,
+    tactics,
+)
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
+from grognard.rulesets.lgg1418.elimination import destroy_hq, eliminate
 from grognard.rulesets.lgg1418.step import LggStep
+from grognard.rulesets.lgg1418.supply import sea_control
 from grognard.rulesets.lgg1418.zoc import BESIEGED, BESIEGING
 
 if TYPE_CHECKING:
@@ -346,7 +356,6 @@ def fortress_falls(g: Game, f: Piece, taker: str, rule: str, reason: str) -> Non
     eliminated without counting as losses (an HQ comes back next turn; generals are captured),
     the counter leaves the map, the hex passes to the taker, a fallen-fortress marker is set and
     the units that took it are remembered (they may not react in this turn, 20-A)."""
-    from grognard.rulesets.lgg1418.reinforcement import destroy_hq, eliminate
 
     i = M.hex_of(g, f)
     assert i is not None
@@ -393,7 +402,6 @@ def surrender_modifiers(g: Game, f: Piece) -> Modifiers:
     """LGG 23-E: +1 per turn of siege counted from the first test (A-18), +1 with 1 or 2 corps
     besieged (garrison not counted), - the resistance value, -2 in a port unless the besieger
     controls the sea."""
-    from grognard.rulesets.lgg1418.supply import sea_control
 
     i = M.hex_of(g, f)
     assert i is not None
@@ -729,15 +737,10 @@ def assault_round_start(g: Game, rec: dict[str, Any]) -> bool:
     """LGG 23-G: at the start of an assault round, a neutralised fortress that must fight itself (no
     defending corps left to engage) surrenders; the attacker nevertheless suffers 2 losses. True
     when the fortress fell (the attacker wins the assault)."""
-    from grognard.rulesets.lgg1418 import battle_steps
-
     f = assault_fortress(g, rec)
     if f is None or not is_neutralized(g, f):
         return False
-    if any(
-        battle_steps.engageable_corps(g, rec, rec["defender"], sub)
-        for sub in battle_steps.open_subs(rec)
-    ):
+    if any(battle.engageable_corps(g, rec, rec["defender"], sub) for sub in battle.open_subs(rec)):
         return False
     units = [
         u
@@ -756,7 +759,6 @@ def assault_round_start(g: Game, rec: dict[str, Any]) -> bool:
 def _attacker_losses(g: Game, rec: dict[str, Any], units: list[str], n: int) -> None:
     """LGG 23-G: the attacker's losses when the fortress surrenders, one at a time over its corps
     (a loss flips a full corps, eliminates a reduced one), tallied in the battle."""
-    from grognard.rulesets.lgg1418 import battle
 
     corps = [u for u in units if M.on_map(g, g.state.pieces[u])]
     for k in range(n):
@@ -810,7 +812,6 @@ class FortressAssault(Step):
         return f"Assault at {f.params['hex']}"
 
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
-        from grognard.rulesets.lgg1418 import battle
 
         p = f.params
         i = g.board.idx(p["hex"])
@@ -860,7 +861,6 @@ def assault_support_options(g: Game, bid: str, counted: bool) -> list[dict[str, 
     tactical air support and a gas attack (no bombardment, tanks or Stosstruppen): the numbers of
     aircraft it may send, with or without the gas it has available (a gas counts against the gas
     battles of the turn: ``counted`` when the assault is a secondary battle)."""
-    from grognard.rulesets.lgg1418 import battle, main_battle, tactics
 
     rec = battle.rec_of(g, bid)
     side = rec["attacker"]
@@ -878,7 +878,6 @@ def assault_support_options(g: Game, bid: str, counted: bool) -> list[dict[str, 
 def _support_asked(g: Game, bid: str) -> bool:
     """The attacker of an assault is asked about air support and gas whenever it is in Fire or
     Combined Doctrine (a public fact)."""
-    from grognard.rulesets.lgg1418 import battle
 
     rec = battle.rec_of(g, bid)
     return battle.side_doctrine_at(g, rec["attacker"], rec["hex_i"]) in battle.FIRE_DOCTRINES
@@ -911,7 +910,6 @@ class AssaultSupport(LggStep):
 
     @handles.apply("assault-support")
     def apply_assault_support(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.lgg1418 import battle, main_battle, tactics
 
         rec = battle.rec_of(g, f.params["battle"])
         side = f.params["side"]
@@ -1005,7 +1003,6 @@ class SiegeActions(LggStep):
         """23-G: in Fire and Combined Doctrine an assault is a secondary battle (29), unless it
         follows
         the open-country battle at once."""
-        from grognard.rulesets.lgg1418 import secondary
 
         if lab in f.params.get("new_sieges", []):
             return False
@@ -1013,7 +1010,6 @@ class SiegeActions(LggStep):
         return secondary.battle_kind(g, act, side, lab, list(act.get("armies", []))) == "secondary"
 
     def _assault_limit(self, g: Game, f: Frame, side: str, lab: str) -> str | None:
-        from grognard.rulesets.lgg1418 import secondary
 
         if not self._counts(g, f, side, lab):
             return None
@@ -1084,8 +1080,6 @@ class SiegeActions(LggStep):
         immediate = action["hex"] in f.params.get("new_sieges", [])
         counted = self._counts(g, f, side, action["hex"])
         if counted:
-            from grognard.rulesets.lgg1418 import secondary
-
             act = M.st(g).get("activation") or {}
             secondary.count_battle(g, side, action["hex"], "secondary", list(act.get("armies", [])))
         g.emit(

@@ -41,16 +41,21 @@ from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.lgg1418 import doctrine, fog, hooks, mapdata
+from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army
+from grognard.rulesets.lgg1418.elimination import destroy_hq, eliminate, withdrawers
+from grognard.rulesets.lgg1418.enemy_reinforcement import breakthrough_barred
 from grognard.rulesets.lgg1418.fronts import fronts_of
+from grognard.rulesets.lgg1418.knowledge import possible_zoc_sources
+from grognard.rulesets.lgg1418.movement import fortress_blocks, static_step_problem
+from grognard.rulesets.lgg1418.stacking import stacking_limit
 from grognard.rulesets.lgg1418.step import LggStep
 from grognard.rulesets.lgg1418.zoc import BESIEGING, exerts_zoc, zoc_reaches
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
 
-WITHDRAWING = ("hq", "ghq", "decoy")
 AUTONOMOUS_RANGE = 3
 
 
@@ -70,8 +75,6 @@ def interception_allowed(g: Game, p: Piece, front: str) -> str | None:
     ``yes``, ``even-d6`` (1914 partial trench warfare), or None (not at all)."""
     mode = doctrine.interception_mode(g, p.nation, front)
     if mode == "in-movement":
-        from grognard.rulesets.lgg1418 import doctrine_transitions as DT
-
         return "yes" if DT.in_movement(g, p) else None
     if mode == "no":
         return "yes" if "breakthrough" in p.status else None
@@ -117,7 +120,7 @@ def after_move(
         if g.board.label(i) not in rec["from"]:
             rec["from"].append(g.board.label(i))
         M.touch(g)
-        withdraw = _withdrawers(g, enemy, j)
+        withdraw = withdrawers(g, enemy, j)
         if withdraw is None:
             return
         g.emit(
@@ -149,7 +152,6 @@ def offer_interception(
     ``mover`` entered the empty hex ``j`` (e.g. breakthrough units), when - as far as the mover can
     tell - a marker's ZoC could reach it and that side still has interception. Returns whether the
     hook was opened."""
-    from grognard.rulesets.lgg1418.knowledge import possible_zoc_sources
 
     enemy = M.other_side(mover)
     if not possible_zoc_sources(g, mover, j) or not side_may_intercept(g, enemy, _front(g, j)):
@@ -179,32 +181,10 @@ def attack_origins(g: Game, hex_label: str) -> list[str]:
 
 
 # ================================================================== the marker held no corps (13-A)
-def _withdrawers(g: Game, side: str, j: int) -> list[Piece] | None:
-    """The pieces of ``side`` that must withdraw from ``j`` because it holds only HQs, GHQs or
-    decoys with no corps deployed (None when the hex holds something that fights)."""
-    pieces = M.pieces_at_hex(g, j, side)
-    if not pieces:
-        return None
-    outer = []
-    for p in pieces:
-        if p.loc.kind == "hex":
-            if p.type not in WITHDRAWING:
-                return None
-            outer.append(p)
-            continue
-        c = M.carrier(g, p)
-        if c is None or c.type == "fortress":
-            return None
-        if M.is_unit(p) and not M.in_reserve(p):
-            return None  # a stack on an HQ's or decoy's box is in the hex
-    return outer
-
-
 @implements("LGG 13-A", "LGG 16.7-C")
 def withdrawal_hexes(g: Game, p: Piece, j: int) -> list[int]:
     """LGG 13-A / 16.7-C: adjacent hexes an HQ, GHQ or decoy may withdraw to from ``j``: passable,
     free of enemy pieces, and where it breaks no stacking rule (two HQs or GHQs, another army)."""
-    from grognard.rulesets.lgg1418.movement import static_step_problem
 
     enemy = M.enemy_present_hexes(g, p.side)
     out = []
@@ -278,8 +258,6 @@ class ForcedWithdrawal(LggStep):
 
     @handles.apply("withdraw")
     def apply_withdraw(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.lgg1418.reinforcement import destroy_hq, eliminate
-
         p = g.state.pieces[action["unit"]]
         to = action.get("to")
         rule = str(f.params.get("rule", self.rule))
@@ -319,7 +297,6 @@ class ForcedWithdrawal(LggStep):
 def free_mover(g: Game, hex_label: str, mover: str, serial: int) -> None:
     """LGG 13-A: once the HQs caught alone have withdrawn, the hex is an empty hex: the mover
     controls it and its units there may go on moving (unless a fortress blocks, 11.1-D)."""
-    from grognard.rulesets.lgg1418.movement import fortress_blocks
 
     j = g.board.idx(hex_label)
     if j in M.enemy_present_hexes(g, mover):
@@ -360,8 +337,6 @@ def _ghq_near(g: Game, p: Piece, j: int) -> bool:
 def interception_sources(g: Game, side: str, j: int) -> dict[str, list[Piece]]:
     """LGG 13-A / 13-B / 23-A / 23-B / 21: units of ``side`` that may intercept into hex ``j``,
     by source (a hex label, or ``reserve:<HQ or GHQ id>``)."""
-    from grognard.rulesets.lgg1418.enemy_reinforcement import breakthrough_barred
-    from grognard.rulesets.lgg1418.movement import static_step_problem
 
     mover = M.other_side(side)
     front = _front(g, j)
@@ -427,7 +402,6 @@ def interception_sources(g: Game, side: str, j: int) -> dict[str, list[Piece]]:
 def why_not_intercept(g: Game, side: str, j: int, ids: list[str]) -> str | None:
     """LGG 13-B / 10-A: why this set of units may not intercept into ``j`` together (None: it
     may)."""
-    from grognard.rulesets.lgg1418.stacking import stacking_limit
 
     if not ids or len(set(ids)) != len(ids):
         return "name the intercepting units (each once)"
@@ -478,7 +452,6 @@ class Interception(LggStep):
         return f"{f.params['side']}: interception at {f.params['hex']}?"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        from grognard.rulesets.lgg1418.knowledge import possible_zoc_sources
 
         side = f.params["side"]
         j = g.board.idx(f.params["hex"])
@@ -493,9 +466,16 @@ class Interception(LggStep):
     def run(self, g: Game, f: Frame) -> None:
         g.finish(f)
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("no-interception")
+    def no_interception_options(
+        self, g: Game, f: Frame, side: str, actor: str | None
+    ) -> list[Action]:
+        return [{"type": "no-interception", "side": side}]
+
+    @handles.options("intercept")
+    def intercept_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         j = g.board.idx(f.params["hex"])
-        out: list[Action] = [{"type": "no-interception", "side": side}]
+        out: list[Action] = []
         seen: set[tuple[str, ...]] = set()
         src = interception_sources(g, side, j)
 

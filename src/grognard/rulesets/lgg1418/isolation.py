@@ -31,6 +31,8 @@ from grognard.core.sequence import Step
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.lgg1418 import fog, mapdata
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.counters import command_army
+from grognard.rulesets.lgg1418.elimination import destroy_hq, eliminate
 from grognard.rulesets.lgg1418.supply import is_isolated
 
 if TYPE_CHECKING:
@@ -43,7 +45,6 @@ HEADQUARTERS = ("hq", "ghq")
 def take_loss(g: Game, p: Piece, rule: str, reason: str) -> str:
     """One loss on a unit: a full two-step unit is flipped to its reduced side, any other unit
     is eliminated (16.5-A). Returns ``"reduced"`` or ``"eliminated"``."""
-    from grognard.rulesets.lgg1418.reinforcement import eliminate
 
     if p.face == "full" and "reduced" in p.faces:
         M.set_face(g, p, "reduced")
@@ -87,7 +88,6 @@ def judge(g: Game, units: Iterable[Piece]) -> list[str]:
 
 def judge_armies(g: Game, armies: Iterable[str]) -> list[str]:
     """22-A: judge the units commanded by ``armies`` (called when they are activated)."""
-    from grognard.rulesets.lgg1418.counters import command_army
 
     wanted = set(armies)
     return judge(
@@ -127,7 +127,6 @@ def resolve_isolation(g: Game) -> None:
     """LGG 22-A / 22-B / 5-H: attrition of units isolated this turn, destruction of units
     isolated since the turn before; an isolated HQ or GHQ whose stack was annihilated by the
     attrition, or that is still isolated a turn later, is destroyed (it comes back, 5-H)."""
-    from grognard.rulesets.lgg1418.reinforcement import destroy_hq, eliminate
 
     now = M.turn_index(g)
     rec = M.st(g).setdefault("isolated_since", {})

@@ -28,7 +28,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from grognard.core.rules import implements
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.zoc import BESIEGED, exerts_zoc, zoc_kind_of, zoc_reaches
+from grognard.rulesets.lgg1418.fog import front_line_corps
+from grognard.rulesets.lgg1418.zoc import (
+    BESIEGED,
+    exerts_zoc,
+    in_enemy_zoc,
+    shut_in_besieged_fortress,
+    zoc_kind_of,
+    zoc_reaches,
+)
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -92,8 +100,6 @@ def _known_units(g: Game, side: str) -> set[int]:
     rev = M.st(g).get("revealed", {}).get(side, {})
     for lab, lvl in rev.items():
         if lvl == "count" and g.board.has_label(lab):
-            from grognard.rulesets.lgg1418.fog import front_line_corps
-
             i = g.board.idx(lab)
             if front_line_corps(g, i, enemy) > 0:
                 out.add(i)
@@ -108,8 +114,6 @@ def known_zoc(g: Game, side: str, j: int) -> frozenset[str]:
     """LGG 4-A / 8-B: the kinds of enemy ZoC ``side`` knows to lie on hex ``j``: those of enemy
     fortresses (public counters) and of fully observed stacks, and what reveals recorded."""
     if not g.opt("fog-of-war"):
-        from grognard.rulesets.lgg1418.zoc import in_enemy_zoc
-
         return in_enemy_zoc(g, side, j)
     kinds = M.memo(g, f"known-zoc:{side}", lambda: _known_zoc_map(g, side)).get(j, frozenset())
     rec = _records(g, side).get(g.board.label(j))
@@ -141,8 +145,6 @@ def _inert(g: Game, p: Any) -> bool:
     """A besieged fortress, or a piece inside one: no ZoC (8-C, 9-E)."""
     if p.type == "fortress":
         return BESIEGED in p.status
-    from grognard.rulesets.lgg1418.movement import shut_in_besieged_fortress
-
     return shut_in_besieged_fortress(g, p)
 
 
@@ -241,28 +243,7 @@ def as_known(g: Game, side: str, fn: Callable[[], T]) -> T:
     return _assuming(g, side, "decoys", blocking - unknown, fn)
 
 
-@implements("LGG 4-A", "LGG 9")
-def may_be_supplied(g: Game, p: Any) -> bool:
-    """LGG 4-A / 9: may ``p`` be supplied as far as its owner can tell (a legal list offers what
-    needs supply unless it surely is not; the true position decides when the action is applied)?"""
-    from grognard.rulesets.lgg1418.supply import is_supplied
-
-    if p.id in _cut(g, p.side, "supply"):
-        return False
-    return supply_as_known(g, p.side, lambda: is_supplied(g, p)) != "no"
-
-
-@implements("LGG 4-A", "LGG 9-H")
-def may_be_unisolated(g: Game, p: Any, purpose: str = "pr") -> bool:
-    """LGG 4-A / 9-H: may ``p`` be not isolated as far as its owner can tell?"""
-    from grognard.rulesets.lgg1418.supply import is_isolated
-
-    if p.id in _cut(g, p.side, "isolation"):
-        return False
-    return supply_as_known(g, p.side, lambda: not is_isolated(g, p, purpose)) != "no"
-
-
-def _cut(g: Game, side: str, what: str) -> set[str]:
+def cut(g: Game, side: str, what: str) -> set[str]:
     """Units ``side`` learned (by a refusal in this activation) to be out of supply / isolated."""
     rec = M.st(g).get("known_cut", {}).get(side, {})
     serial, turn = _serial(g), M.turn_index(g)

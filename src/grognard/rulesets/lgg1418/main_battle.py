@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
@@ -50,11 +51,23 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
+from grognard.rulesets.lgg1418 import (
+    artillery,
+    battle,
+    fog,
+    mapdata,
+    offensive,
+    politics,
+    secondary,
+    tactics,
+    trench,
+)
 from grognard.rulesets.lgg1418 import doctrine_transitions as DT
-from grognard.rulesets.lgg1418 import fog, mapdata, offensive, secondary, trench
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army, general_obstinacy
-from grognard.rulesets.lgg1418.fronts import fronts_of
+from grognard.rulesets.lgg1418.fronts import fronts_of, sectors_of
+from grognard.rulesets.lgg1418.reinforcement import _land_connected
+from grognard.rulesets.lgg1418.stacking import stacking_limit
 from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
@@ -72,7 +85,6 @@ MUN_PER_UNIT = {"normal": 1, "blitz": 3}
 
 # ====================================================================== helpers
 def _battle():  # type: ignore[no-untyped-def]
-    from grognard.rulesets.lgg1418 import battle
 
     return battle
 
@@ -111,7 +123,6 @@ def _hex_corps(g: Game, i: int, side: str) -> list[Piece]:
 
 
 def _hex_artillery(g: Game, i: int, side: str, armies: list[str] | None = None) -> list[Piece]:
-    from grognard.rulesets.lgg1418 import artillery
 
     out = []
     for p in M.units_at_hex(g, i, side):
@@ -133,7 +144,6 @@ def _nation(g: Game, rec: dict[str, Any], side: str) -> str:
 
 
 def _knows(g: Game, nation: str, tactic: str) -> bool:
-    from grognard.rulesets.lgg1418 import tactics
 
     return bool(tactics.knows(g, nation, tactic))
 
@@ -254,7 +264,6 @@ def bombardment_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]:
     bombardment; with blitz the special use of creeping barrage (37-F, not in mountains) or
     infiltration (37-G, great battles; assault troops or tanks); a gas attack when a gas is
     available (37-D). Massive bombardment excludes blitz, creeping barrage and infiltration."""
-    from grognard.rulesets.lgg1418 import tactics
 
     att = rec["attacker"]
     nation = _nation(g, rec, att)
@@ -295,8 +304,6 @@ def _bombard_artillery(g: Game, rec: dict[str, Any]) -> list[Piece]:
 def _blitz_groups(g: Game, nation: str, arts: list[Piece]) -> list[list[Piece]]:
     """37-E: groups of 2 or 3 artillery units with a total fire of 6+ (in Combined Doctrine two
     groups of different units may fire, the better result kept, 36.5-A)."""
-    from itertools import combinations
-
     groups: list[list[Piece]] = []
     used: set[str] = set()
     for _ in range(2):
@@ -348,7 +355,6 @@ def bombardment_column(
 def bombardment_modifiers(g: Game, rec: dict[str, Any], kind: str) -> Modifiers:
     """LGG 31-G: the D12 modifiers - hammering order M (+1, 31-B), a gas (+1, 37-D), the defender's
     defence in depth (-2 against a normal or massive bombardment, -1 against a blitz, 37-I)."""
-    from grognard.rulesets.lgg1418 import tactics
 
     mods = Modifiers()
     p = prep(rec)
@@ -395,7 +401,6 @@ def distribute_losses(
 
 def _spend(g: Game, arts: list[Piece], per_unit: int, rule: str, reason: str) -> list[Piece]:
     """Spend the MUN of each artillery unit; the units whose power cannot pay do not fire."""
-    from grognard.rulesets.lgg1418 import artillery
 
     fired = []
     for a in arts:
@@ -459,7 +464,6 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
         }
         if best is None or (losses, cut, tests) > (best["losses"], best["cut"], best["tests"]):
             best = res
-    from grognard.rulesets.lgg1418 import artillery
 
     for a in _hex_artillery(g, i, dfn):
         artillery.spend_munitions(g, a.nation, 1, "LGG 31-I", "artillery under bombardment")
@@ -473,7 +477,6 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
             "notes": [],
             "fired": [],
         }
-    from grognard.rulesets.lgg1418 import tactics
 
     if fought_as(rec) == "secondary" and tactics.defence_in_depth_active(g, dfn):
         best["losses"] = min(best["losses"], 2)
@@ -568,7 +571,6 @@ def reinforcement_candidates(
     hexes away that keeps at least 1 corps. Within stacking. The army defending a great
     offensive's objective may not be changed (30-A); autonomous defenders take reinforcements
     only from HQs or the GHQ at most 6 hexes away (28-D)."""
-    from grognard.rulesets.lgg1418.stacking import stacking_limit
 
     i = int(rec["hex_i"])
     here = [p for p in M.units_at_hex(g, i, side) if M.is_corps(p)]
@@ -630,14 +632,11 @@ def reinforcement_candidates(
 def _ghq_reaches(g: Game, ghq: Piece, i: int) -> bool:
     """31-F: on the West the GHQ reserve reaches any battle of the French or Italian sector it
     reaches with a land link (28-C's reach); on the East, 6 hexes (16.6-A)."""
-    from grognard.rulesets.lgg1418.reinforcement import _land_connected
 
     gh = M.hex_of(g, ghq)
     if gh is None:
         return False
     if M.WEST in fronts_of(g, i):
-        from grognard.rulesets.lgg1418.fronts import sectors_of
-
         if not set(sectors_of(g, i)) & trench._sector_reach(g, ghq):
             return False
         london = ghq.nation == "GB" and mapdata.place_name(g, gh) == "London"
@@ -746,9 +745,7 @@ class FrontReinforcement(LggStep):
         M.set_status(g, q, M.RESERVE, False)
         M.move_piece(g, q, Loc.hex(i))
         if f.params.get("lull"):
-            from grognard.rulesets.lgg1418 import battle_steps
-
-            battle_steps._add_unit(
+            _battle().add_unit(
                 g,
                 rec,
                 q,
@@ -908,7 +905,6 @@ def air_support_aircraft(g: Game, rec: dict[str, Any], side: str) -> list[Piece]
 
 
 def air_support_options(g: Game, rec: dict[str, Any], side: str) -> list[int]:
-    from grognard.rulesets.lgg1418 import tactics
 
     per_sub = tactics.air_support_aircraft(g, _nation(g, rec, side))
     n = min(len(air_support_aircraft(g, rec, side)), 2 * per_sub)
@@ -922,7 +918,6 @@ def fly_air_support(g: Game, rec: dict[str, Any], side: str, n: int) -> list[dic
     (our reading: "success on 1 only" with the 1914 index +3). A success gives +1 to the combat
     value of the side's engaged unit for the whole battle, in one sub-battle (two aircraft for
     both sub-battles; with the tactic, two in the same sub-battle give +2)."""
-    from grognard.rulesets.lgg1418 import tactics
 
     planes = air_support_aircraft(g, rec, side)[:n]
     nation = _nation(g, rec, side)
@@ -1090,8 +1085,6 @@ class BattlePreparation(Step):
         if stage == "gas":
             f.params["stage"] = "battle"
             if p.get("gas"):
-                from grognard.rulesets.lgg1418 import tactics
-
                 bonus = tactics.use_gas(
                     g, bid, _nation(g, rec, att), p["gas"], massive=p["bombardment"] == "massive"
                 )
@@ -1137,8 +1130,6 @@ class LateGhqArtillery(Step):
         rec = rec_of(g, f.params["battle"])
         p = prep(rec)
         if int(f.params.get("round", 0)) >= 2:
-            from grognard.rulesets.lgg1418 import battle_steps
-
             for key, side in (
                 ("ghq_late", rec["attacker"]),
                 ("ghq_late_defender", rec["defender"]),
@@ -1152,7 +1143,7 @@ class LateGhqArtillery(Step):
                     None
                 ]
                 for u in units:
-                    battle_steps._add_unit(
+                    _battle().add_unit(
                         g,
                         rec,
                         u,
@@ -1192,7 +1183,6 @@ def apply_spec(g: Game, rec: dict[str, Any]) -> None:
     rounds after a bombardment in a secondary battle (29-B), from round 5 in a Combined main
     battle after a normal or massive bombardment (36.5-A: no lull, up to 10 rounds), the lull
     otherwise (32.2), the special uses (32.1-D) and the bombardment type (17.3-A)."""
-    from grognard.rulesets.lgg1418 import tactics
 
     p = prep(rec)
     spec = rec["spec"]
@@ -1270,8 +1260,6 @@ def restore_disorganized(g: Game, rec: dict[str, Any]) -> list[str]:
         and g.state.pieces[uid].attrs.get("home_garrison")
     ]
     if lost:
-        from grognard.rulesets.lgg1418 import politics
-
         politics.change_vn(g, "GB", -len(lost), "LGG 32.2-A", "Home Garrison corps destroyed")
     if back:
         g.emit(

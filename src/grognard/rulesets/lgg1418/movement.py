@@ -27,7 +27,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.state import Loc, Piece
-from grognard.rulesets.lgg1418 import hooks, knowledge, mapdata, railways
+from grognard.rulesets.lgg1418 import hooks, knowledge, mapdata, paths, railways, supply
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import (
     command_army,
@@ -37,7 +37,13 @@ from grognard.rulesets.lgg1418.counters import (
 )
 from grognard.rulesets.lgg1418.fronts import fronts_of
 from grognard.rulesets.lgg1418.weather import rain_extra_cost, snow_allowance_change
-from grognard.rulesets.lgg1418.zoc import BESIEGED, exerting_hexes, in_enemy_zoc
+from grognard.rulesets.lgg1418.zoc import (
+    BESIEGED,
+    exerting_hexes,
+    in_enemy_zoc,
+    shut_in_besieged_fortress,
+)
+from grognard.search.reach import reach_generic
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -188,16 +194,6 @@ def enemy_stack_at(g: Game, side: str, j: int) -> bool:
         if shut_in_besieged_fortress(g, q):
             continue  # the units shut inside a besieged fortress (23-D)
         return True
-    return False
-
-
-def shut_in_besieged_fortress(g: Game, q: Piece) -> bool:
-    """Is ``q`` inside a besieged fortress (directly, or riding an HQ that is)?"""
-    c = M.carrier(g, q)
-    while c is not None:
-        if c.type == "fortress":
-            return BESIEGED in c.status
-        c = M.carrier(g, c)
     return False
 
 
@@ -432,7 +428,7 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
                     f"{p.id}: only a stack of the capital's own nation may stop in "
                     "it (allies may pass through): this move would end there",
                 )
-    for chk in hooks.MOVE_CHECKS:
+    for chk in hooks.extensions(g).move_checks():
         chk(g, act, members, j, mode, engage)
     rigid = (not engage) and "rigid" in known_there
     stop = engage or fortress_blocks(g, side, j)
@@ -592,7 +588,7 @@ def check_rail(
             )
         if p.attrs.get("mv_act") == serial and p.attrs.get("mv_stop"):
             raise IllegalAction("LGG 11.1-B", f"{p.id} has ended its movement")
-        if p.type != "decoy" and not knowledge.may_be_supplied(
+        if p.type != "decoy" and not supply.may_be_supplied(
             g, p
         ):  # 4-A: from what the mover may know
             raise IllegalAction(
@@ -618,7 +614,7 @@ def check_rail(
                 f"the {M.nation_name(g, owner)} rail capacity left this turn "
                 f"({railways.rail_left(g, owner)}) is smaller than the {n} units moved",
             )
-    for chk in hooks.RAIL_CHECKS:
+    for chk in hooks.extensions(g).rail_checks():
         chk(g, act, members, goal)
     return path, costs, use
 
@@ -674,7 +670,7 @@ def rail_options(g: Game, act: dict[str, Any], units: list[Piece]) -> list[int]:
             p.attrs.get("mv_act") == serial and p.attrs.get("mv_stop")
         ):
             return []
-        if p.type != "decoy" and not knowledge.may_be_supplied(g, p):
+        if p.type != "decoy" and not supply.may_be_supplied(g, p):
             return []
         left[p.id] = allowance(g, p) - spent(p, serial)
     use: dict[str, int] = {}
@@ -691,7 +687,7 @@ def rail_options(g: Game, act: dict[str, Any], units: list[Piece]) -> list[int]:
         length = railways.journey_length(g, path)
         if all(railways.rail_cost(g, p, i, goal, length) <= left[p.id] for p in members):
             try:
-                for chk in hooks.RAIL_CHECKS:
+                for chk in hooks.extensions(g).rail_checks():
                     chk(g, act, members, goal)
             except IllegalAction:
                 continue
@@ -706,7 +702,6 @@ def _rail_paths(g: Game, side: str, i: int) -> list[tuple[int, list[int] | None]
 
 def rail_destinations(g: Game, side: str, i: int) -> list[int]:
     """Rail hexes reachable from ``i`` within 40 hexes of usable railway."""
-    from grognard.rulesets.lgg1418 import paths
 
     if not railways.rail_usable(g, side, i):
         return []
@@ -912,7 +907,6 @@ def reachable(
     actual step is still checked by :func:`check_move` (command range, capitals and the
     opponent's interruptions can make a listed hex unreachable).
     """
-    from grognard.search.reach import reach_generic
 
     side, serial = act["side"], act["serial"]
     members = group_members(g, units)

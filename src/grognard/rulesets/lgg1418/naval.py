@@ -16,6 +16,7 @@ from grognard.core.rules import implements
 from grognard.core.sequence import Step
 from grognard.core.state import Frame
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.supply import sea_control
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -34,7 +35,6 @@ class NavalPhase(Step):
     rule = "LGG 3-C"
 
     def run(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.lgg1418.supply import sea_control
 
         control = {sea: sea_control(g, sea) or "" for sea in seas_on_map(g)}
         if control:

@@ -49,9 +49,10 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.lgg1418 import activation, hooks, mapdata, movement
+from grognard.rulesets.lgg1418 import activation, hooks, mapdata, movement, strategic
 from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.activation import activatable
 from grognard.rulesets.lgg1418.counters import army_units, command_army
 from grognard.rulesets.lgg1418.fronts import fronts_of, sectors_of
 from grognard.rulesets.lgg1418.step import LggStep
@@ -547,7 +548,6 @@ def can_launch_or_continue(g: Game, side: str, nation: str) -> bool:
 
 
 def _third_options(g: Game, f: Frame, side: str, armies: list[str]) -> list[str | None]:
-    from grognard.rulesets.lgg1418.activation import activatable
 
     out: list[str | None] = [None]
     for a in activatable(g, side, _side_front(f), f.params.get("restrict")):
@@ -625,7 +625,7 @@ class OffensiveActions(hooks.ActivationChoiceActions):
     @handles.options("halt-offensive")
     def halt_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         front = _side_front(f)
-        if front is None or activation.side_turn_state(g, side, front)["done"] != 0:
+        if front is None or M.side_turn_state(g, side, front)["done"] != 0:
             return []
         return [
             {"type": "halt-offensive", "side": side, "offensive": o["id"]}
@@ -1240,9 +1240,7 @@ def _mother_russia_test(g: Game, off: dict[str, Any]) -> None:
     if off["command"] != "DE" or "RU" not in g.state.alignment:
         return
     if any(in_mother_russia(g, g.board.idx(h)) for h in off["objective"]):
-        from grognard.rulesets.lgg1418 import politics
-
-        politics.queue_patriotic(g, "RU", "German great offensive in Mother Russia", "LGG 30-F")
+        strategic.queue_patriotic(g, "RU", "German great offensive in Mother Russia", "LGG 30-F")
 
 
 @implements("LGG 30-F")
@@ -1545,10 +1543,6 @@ def _plans_needed(g: Game, side: str, year: int) -> bool:
     return not any(p["year"] == year for p in plans(g, side))
 
 
-hooks.register_check(hooks.VIEW_EXTRAS, view_extra)
-hooks.register_check(hooks.MOVE_CHECKS, offensive_attack_check)
-hooks.register_check(hooks.END_MOVEMENT_CHECKS, offensive_end_movement_check)
-
 STEPS: tuple[type[Step], ...] = (
     GreatOffensivePlanning,
     OffensiveHaltDecision,
@@ -1556,3 +1550,51 @@ STEPS: tuple[type[Step], ...] = (
     InterphaseProcedures,
     EndOfMilitaryTurn,
 )
+
+
+# ====================================================================== 36.4 combined arms test
+def combined_candidates(g: Game, side: str) -> list[str]:
+    """Major powers ``side`` may name for the test this turn (36.4): from 1916, one test per side
+    per turn, nobody yet in Combined Doctrine, and the power must launch or continue a great
+    offensive this turn (planned for now or already under way)."""
+    if M.current_turn(g).year < 1916 or M.st(g).get("combined_first"):
+        return []
+    if M.st(g).get("combined_tested", {}).get(side) == M.turn_index(g):
+        return []
+    out = []
+    for n in M.powers_of(g, side):
+        if not M.is_major(g, n):
+            continue
+        if can_launch_or_continue(g, side, n):
+            out.append(n)
+    return out
+
+
+@implements("LGG 36.4")
+class CombinedTestActions(hooks.ReinforcementActions):
+    """LGG 36.4: the ``combined-test`` action of the reinforcement phase (a handler of the
+    reinforcement step, combined with it in :mod:`.ruleset`)."""
+
+    @handles.options("combined-test")
+    def combined_test_options(
+        self, g: Game, f: Frame, side: str, actor: str | None
+    ) -> list[Action]:
+        return [
+            {"type": "combined-test", "side": side, "power": n}
+            for n in combined_candidates(g, side)
+        ]
+
+    @handles.check("combined-test")
+    def check_combined_test(self, g: Game, f: Frame, action: Action) -> None:
+        self.check_phase(g, f, action)
+        if action.get("power") not in combined_candidates(g, action["side"]):
+            raise IllegalAction(
+                "LGG 36.4",
+                "from 1916 a side may name, once per turn, one of its major powers that "
+                "launches or continues a great offensive this turn, while nobody is in Combined "
+                "Doctrine yet",
+            )
+
+    @handles.apply("combined-test")
+    def apply_combined_test(self, g: Game, f: Frame, action: Action) -> None:
+        DT.combined_test(g, action["side"], action["power"])

@@ -47,6 +47,7 @@ from grognard.core.state import Frame
 from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 from grognard.rulesets.lgg1418 import mapdata, offensive, strategic, trench
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.strategic import queue_patriotic, rec, rec_w
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -60,16 +61,6 @@ def _load(path: str) -> dict[str, Any]:
 def values(g: Game) -> dict[str, Any]:
     """The political values of ``data/politics.toml`` (provisional where marked)."""
     return _load(str(g.ruleset.data_dir / "politics.toml"))
-
-
-def rec(g: Game) -> dict[str, Any]:
-    """The political records (read-only use; see :func:`rec_w`)."""
-    return M.st(g).get("politics", {})  # type: ignore[no-any-return]
-
-
-def rec_w(g: Game) -> dict[str, Any]:
-    """The political records, created when first written (only while applying an action)."""
-    return M.st(g).setdefault("politics", {})  # type: ignore[no-any-return]
 
 
 def year(g: Game) -> int:
@@ -657,15 +648,6 @@ def _national_cities_lost_this_year(g: Game, nation: str) -> int:
 
 
 # ====================================================================== 35 patriotic reaction
-def queue_patriotic(g: Game, nation: str, reason: str, rule: str) -> None:
-    """Queue a patriotic-reaction test for the end of the turn (one per nation per turn)."""
-    if not M.is_major(g, nation) or nation not in g.state.alignment:
-        return
-    due = rec_w(g).setdefault("patriotic_due", {})
-    due.setdefault(nation, []).append(reason)
-    M.touch(g)
-
-
 @implements("LGG 35-A")
 def collect_patriotic_cases(g: Game) -> None:
     """LGG 35-A: a major power defeated on its own territory this turn - by an enemy great

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.lgg1418 import mapdata, paths
+from grognard.rulesets.lgg1418 import knowledge, mapdata, paths
 from grognard.rulesets.lgg1418 import model as M
 
 if TYPE_CHECKING:
@@ -283,7 +283,6 @@ def converted_neighbour_ok(g: Game, side: str, i: int, chain: set[int], known: b
     """The hex joins the own network (directly, through hexes converted in the same action, or
     as a captured port with a railway, 11.4-D). ``known``: the network as ``side`` may see it
     (4-A: every unread enemy marker on the line taken for a decoy); False: the true network."""
-    from grognard.rulesets.lgg1418 import knowledge
 
     net = (
         knowledge.as_known(g, side, lambda: own_network(g, side)) if known else own_network(g, side)

@@ -37,8 +37,10 @@ from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame
 from grognard.rulesets.lgg1418 import doctrine, hooks, mapdata
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.activation import activation_params
 from grognard.rulesets.lgg1418.counters import command_army, ghq_value
 from grognard.rulesets.lgg1418.fronts import army_fronts, reaction_initiative_modifier
+from grognard.rulesets.lgg1418.reinforcement import set_main_army, why_not_main_army
 from grognard.rulesets.lgg1418.step import LggStep
 from grognard.rulesets.lgg1418.zoc import BESIEGING
 
@@ -250,7 +252,6 @@ class Reaction(LggStep):
     def react_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         front = f.params["front"]
         out: list[Action] = []
-        from grognard.rulesets.lgg1418.reinforcement import why_not_main_army
 
         for a in reacting_armies(g, side, front):
             out.append({"type": "react", "side": side, "army": a})
@@ -274,8 +275,6 @@ class Reaction(LggStep):
         if why:
             raise IllegalAction("LGG 20-A", why)
         if action.get("main"):
-            from grognard.rulesets.lgg1418.reinforcement import why_not_main_army
-
             why = why_not_main_army(g, side, front, str(action["army"]))
             if why:
                 raise IllegalAction("LGG 5-F", why)
@@ -312,8 +311,6 @@ class Reaction(LggStep):
         )
         if not ok:
             return
-        from grognard.rulesets.lgg1418.activation import activation_params
-        from grognard.rulesets.lgg1418.reinforcement import set_main_army
 
         if action.get("main"):
             set_main_army(g, side, front, army, rule="LGG 5-F")

@@ -23,7 +23,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import NOWHERE, Frame, Loc, Piece
-from grognard.rulesets.lgg1418 import fog, hooks, knowledge, mapdata
+from grognard.rulesets.lgg1418 import fog, hooks, knowledge, mapdata, paths, supply
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import (
     command_army,
@@ -31,9 +31,12 @@ from grognard.rulesets.lgg1418.counters import (
     stat,
     why_not_attach,
 )
+from grognard.rulesets.lgg1418.elimination import eliminate, withdrawers
 from grognard.rulesets.lgg1418.fronts import fronts_of
+from grognard.rulesets.lgg1418.movement import in_command_range
 from grognard.rulesets.lgg1418.stacking import counts_for_stacking, stacking_limit
 from grognard.rulesets.lgg1418.supply import hex_isolated_9h, is_isolated, is_supplied
+from grognard.rulesets.lgg1418.turn import scenario_turns
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -177,7 +180,7 @@ def why_not_restore(g: Game, side: str, p: Piece) -> tuple[str, str] | None:
         return ("LGG 5-B", f"{p.id} is not a reduced corps")
     if M.hex_of(g, p) is None:
         return ("LGG 5-B", f"{p.id} is not in play on the map")
-    if not knowledge.may_be_unisolated(g, p, "pr"):  # 4-A: from what the owner may know
+    if not supply.may_be_unisolated(g, p, "pr"):  # 4-A: from what the owner may know
         return ("LGG 5-B", "PR cannot be used for isolated corps")
     cost = restore_cost(g, p)
     rest = _rest(g, p.nation)
@@ -249,9 +252,7 @@ def why_not_convert(g: Game, side: str, p: Piece, how: str) -> tuple[str, str] |
     out_of_combat = p.loc == Loc.box(M.OUT_OF_COMBAT)
     if M.hex_of(g, p) is None and not out_of_combat:
         return ("LGG 5-D", f"{p.id} is not in play")
-    if not out_of_combat and not knowledge.may_be_supplied(
-        g, p
-    ):  # 4-A: from what the owner may know
+    if not out_of_combat and not supply.may_be_supplied(g, p):  # 4-A: from what the owner may know
         return ("LGG 5-D", "the unit to be converted must be supplied")
     if how == "reduce":
         if p.face != "full" or "reduced" not in p.faces:
@@ -261,7 +262,7 @@ def why_not_convert(g: Game, side: str, p: Piece, how: str) -> tuple[str, str] |
         return ("LGG 5-D", f"{p.id} may only be reduced, never eliminated, for PR")
     if M.is_garrison(p):
         return ("LGG 5-D", "a fortress garrison may not be destroyed this way")
-    if not out_of_combat and not knowledge.may_be_unisolated(g, p, "pr"):
+    if not out_of_combat and not supply.may_be_unisolated(g, p, "pr"):
         return ("LGG 5-D", "an isolated corps may not be eliminated for PR")
     return None
 
@@ -309,13 +310,11 @@ def left_alone_with_enemy(g: Game, side: str, h: int) -> None:
     """LGG 13-A / 5-D: a conversion (allowed at any moment of the turn) that takes the last corps
     out of a hex the enemy also holds leaves its HQ, GHQ or decoy caught alone there: they must
     withdraw one hex as in 13-A (not while a battle is being fought there: the battle decides)."""
-    from grognard.rulesets.lgg1418.interception import _withdrawers
-
     if h not in M.enemy_present_hexes(g, side) or any(
         f.step.startswith("battle") for f in g.state.frames
     ):
         return
-    withdraw = _withdrawers(g, side, h)
+    withdraw = withdrawers(g, side, h)
     if not withdraw:
         return
     lab = g.board.label(h)
@@ -359,15 +358,6 @@ def check_conversion(g: Game, action: Action) -> Piece:
     if why:
         raise IllegalAction(*why)
     return p
-
-
-def eliminate(g: Game, p: Piece, reason: str, rule: str) -> None:
-    """Remove a unit from play (with whatever rides inside it)."""
-    for q in g.state.contents(p.id):
-        eliminate(g, q, reason, rule)
-    M.set_status(g, p, M.RESERVE, False)
-    M.move_piece(g, p, Loc.box(M.ELIMINATED))
-    fog.emit_private(g, p.side, "eliminated", f"{p.id} is eliminated ({reason})", None, rule=rule)
 
 
 # ====================================================================== eliminated units (5-I)
@@ -510,11 +500,10 @@ def placement_targets(g: Game, p: Piece) -> list[dict[str, str]]:
             ]
             if not stack:
                 continue
-            if from1915:
-                from grognard.rulesets.lgg1418.movement import in_command_range
-
-                if not all(is_supplied(g, q) for q in stack) or not in_command_range(g, army, i):
-                    continue
+            if from1915 and (
+                not all(is_supplied(g, q) for q in stack) or not in_command_range(g, army, i)
+            ):
+                continue
             if _stack_after(g, side, i, p) is None:
                 add("at", g.board.label(i))
         if _reserve_room(g, hq) and p.type != "ghq":
@@ -661,7 +650,6 @@ def set_main_army(g: Game, side: str, front: str, army: str, rule: str = "LGG 5-
 
 
 def _land_connected(g: Game, a: int, b: int) -> bool:
-    from grognard.rulesets.lgg1418 import paths
 
     def step(u: int) -> list[int]:
         return [
@@ -683,7 +671,6 @@ def _land_connected(g: Game, a: int, b: int) -> bool:
 def _land_components(g: Game, step: Any) -> dict[int, int]:
     """Passable hex -> its piece of land (the steps depend only on the weather and on who is
     neutral, so the pieces are computed once per board, weather and alignment)."""
-    from grognard.rulesets.lgg1418 import paths
 
     key = (
         "land-components",
@@ -741,26 +728,6 @@ def why_not_ghq_reserve(g: Game, side: str, p: Piece) -> str | None:
 
 
 @implements("LGG 5-H")
-def destroy_hq(g: Game, hq: Piece, rule: str) -> None:
-    """LGG 5-H: an HQ or GHQ whose isolated stack was annihilated is destroyed: off the map
-    (with its generals and reserve), back the following turn."""
-    for q in g.state.contents(hq.id):
-        if q.type in ("general", "aircraft"):
-            continue
-        eliminate(g, q, f"with {hq.id}", rule)
-    M.move_piece(g, hq, Loc.box(M.DESTROYED_HQ))
-    M.st(g).setdefault("destroyed_hq", {})[hq.id] = M.turn_index(g)
-    M.touch(g)
-    fog.emit_private(
-        g,
-        hq.side,
-        "hq-destroyed",
-        f"{hq.id} is destroyed",
-        f"an {hq.side} headquarters is destroyed",
-        rule=rule,
-    )
-
-
 def hqs_due_back(g: Game, side: str) -> list[Piece]:
     out = []
     for pid, t in sorted(M.st(g).get("destroyed_hq", {}).items()):
@@ -799,8 +766,6 @@ def schedule_matches(g: Game, when: int | str, t: Any) -> bool:
     """A schedule entry's turn: a calendar id or label, or a 1-based position on the scenario's
     turns."""
     if isinstance(when, int):
-        from grognard.rulesets.lgg1418.turn import scenario_turns
-
         turns = scenario_turns(g)
         return 1 <= when <= len(turns) and turns[when - 1].id == t.id
     return when in (t.id, t.label)
@@ -867,7 +832,9 @@ class ReinforcementPhase(Step):
         if f.params["mode"] == "none":
             return None
         i = int(f.params.get("_i", 0))
-        extra = hooks.phase_hooks(g, "reinforcement") if f.params["mode"] == "full" else []
+        extra = (
+            list(hooks.extensions(g).reinforcement_hooks()) if f.params["mode"] == "full" else []
+        )
         if i >= len(M.SIDES) + len(extra):
             return None
         f.params["_i"] = i + 1
@@ -1172,4 +1139,6 @@ class ReinforcementSide(hooks.ReinforcementActions, fog.BoxActions):
         )
 
 
-STEPS: tuple[type[Step], ...] = (ReinforcementPhase, ReinforcementSide)
+STEPS: tuple[type[Step], ...] = (ReinforcementPhase,)
+"""The reinforcement steps; :class:`ReinforcementSide` is listed by the rule system combined
+with the actions of later rules (:class:`.ruleset.ReinforcementSide`)."""

@@ -43,15 +43,25 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.lgg1418 import activation, doctrine, fog, hooks, mapdata
+from grognard.rulesets.lgg1418 import activation, doctrine, fog, hooks, mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.activation import activation_params, movement_candidates
+from grognard.rulesets.lgg1418.campaign import obligated_armies
 from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.fronts import army_fronts
+from grognard.rulesets.lgg1418.isolation import take_loss
+from grognard.rulesets.lgg1418.knowledge import known_unit_hexes
+from grognard.rulesets.lgg1418.movement import has_moved
+from grognard.rulesets.lgg1418.reinforcement import add_pr, pr
 from grognard.rulesets.lgg1418.step import LggStep
+from grognard.rulesets.lgg1418.supply import is_isolated, supply_sources
+from grognard.search.trace import trace_from_sources
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -80,11 +90,6 @@ def retreat_distance(g: Game, side: str) -> Any:
     traced with the project's multi-source tracer (:mod:`grognard.search.trace`)."""
 
     def compute() -> Any:
-        import numpy as np
-
-        from grognard.rulesets.lgg1418.supply import supply_sources
-        from grognard.search.trace import trace_from_sources
-
         b = g.board
         sources, minor = supply_sources(g, side)
         enemy = M.enemy_present_hexes(g, side)
@@ -105,8 +110,6 @@ def retreat_distance(g: Game, side: str) -> Any:
 def _step_costs(g: Game) -> Any:
     """1 per step, ``inf`` across an impassable hexside or off the map; kept for the game per
     weather (a frozen lake may be crossed, 7-C)."""
-    import numpy as np
-
     key = "retreat-costs:" + repr(sorted(M.st(g).get("weather", {}).items()))
     cache = mapdata.static(g)
     if key not in cache:
@@ -164,7 +167,6 @@ def retreat_rail_check(g: Game, act: dict[str, Any], members: list[Piece], goal:
 
 
 def _army_movers(g: Game, act: dict[str, Any]) -> list[Piece]:
-    from grognard.rulesets.lgg1418.activation import movement_candidates
 
     out: list[Piece] = []
     for a in act["armies"]:
@@ -173,7 +175,6 @@ def _army_movers(g: Game, act: dict[str, Any]) -> list[Piece]:
 
 
 def _can_still_retreat(g: Game, act: dict[str, Any], p: Piece) -> bool:
-    from grognard.rulesets.lgg1418 import movement
 
     i = M.hex_of(g, p)
     if i is None or p.loc.kind != "hex":
@@ -199,8 +200,6 @@ def retreat_end_check(g: Game, act: dict[str, Any]) -> tuple[str, str] | None:
     the army did not end its movement out of contact and no closer to the enemy lines)."""
     kind = act.get("kind")
     if kind == STRATEGIC_KIND:
-        from grognard.rulesets.lgg1418.movement import has_moved
-
         for p in _army_movers(g, act):
             if has_moved(p, act["serial"]) or p.attrs.get("mv_stop"):
                 continue
@@ -223,7 +222,6 @@ def retreat_end_check(g: Game, act: dict[str, Any]) -> tuple[str, str] | None:
 
 def _army_can_still_move(g: Game, act: dict[str, Any]) -> bool:
     """Can a unit of the activated armies still take a step or a rail move?"""
-    from grognard.rulesets.lgg1418 import movement
 
     for p in _army_movers(g, act):
         if p.attrs.get("mv_act") == act["serial"] and p.attrs.get("mv_stop"):
@@ -244,7 +242,6 @@ def _enemy_marker_distance(g: Game, side: str, h: int) -> float:
 def _known_enemy_units(g: Game, side: str) -> set[int]:
     """Enemy hexes ``side`` knows hold units: fortress counters, fully observed stacks, and
     hexes revealed to hold units in this activation (:mod:`.knowledge`)."""
-    from grognard.rulesets.lgg1418.knowledge import known_unit_hexes
 
     return known_unit_hexes(g, side)
 
@@ -260,7 +257,6 @@ def reform_problem(g: Game, army: str, known_only: bool) -> str | None:
     if side is None:
         return f"army {army} is not in play"
     enemy_units = _known_enemy_units(g, side) if known_only else M.enemy_blocking_hexes(g, side)
-    from grognard.rulesets.lgg1418.activation import movement_candidates
 
     for p in movement_candidates(g, army):
         if p.type == "decoy":
@@ -284,7 +280,6 @@ def reform_problem(g: Game, army: str, known_only: bool) -> str | None:
 @implements("LGG 12-B", "LGG 5-B")
 def reform_candidates(g: Game, army: str) -> list[Piece]:
     """LGG 12-B: the reduced corps of the army that the reform may restore (not isolated, 5-B)."""
-    from grognard.rulesets.lgg1418.supply import is_isolated
 
     out = []
     for p in g.state.pieces.values():
@@ -306,7 +301,6 @@ def apply_reform(g: Game, army: str, unit: str | None, rule: str = "LGG 12-B") -
     """LGG 12-B: if the army really is out of contact (the truth), its power receives 1 PR and
     spends it at once to restore ``unit`` (or the first reduced corps of the army). Returns
     whether a unit was reformed; a refusal from hidden facts is a reveal event."""
-    from grognard.rulesets.lgg1418.reinforcement import add_pr, pr
 
     side = M.army_side(g, army) or ""
     why = reform_problem(g, army, known_only=False)
@@ -417,7 +411,6 @@ def why_not_retreat(g: Game, side: str, front: str, army: str, own_turn: bool) -
         return f"army {army} has already made a strategic retreat this turn"
     if own_turn and int(M.st(g).get("activated", {}).get(army, 0)) > 0:
         return f"army {army} has already been activated this turn"
-    from grognard.rulesets.lgg1418.campaign import obligated_armies
 
     if army in obligated_armies(g, side):
         return f"in August 1914 army {army} must attack ([11.4-X], 16.7-B)"
@@ -507,7 +500,6 @@ class StrategicRetreat(Step):
     def _activation(
         self, g: Game, side: str, front: str, armies: list[str], own: bool
     ) -> tuple[str, dict[str, Any]]:
-        from grognard.rulesets.lgg1418.activation import activation_params
 
         params = activation_params(g, side, armies, front)
         params["pre_turn"] = False
@@ -654,7 +646,6 @@ class RetreatLosses(LggStep):
 
     @handles.apply("retreat-loss")
     def apply_retreat_loss(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.lgg1418.isolation import take_loss
 
         take_loss(g, g.state.pieces[action["unit"]], "LGG 19-D", "strategic retreat")
         f.params["left"] = int(f.params["left"]) - 1
@@ -703,10 +694,6 @@ class ReformChoiceStep(LggStep):
         apply_reform(g, f.params["army"], str(action["unit"]))
         g.finish(f)
 
-
-hooks.register_check(hooks.MOVE_CHECKS, retreat_move_check)
-hooks.register_check(hooks.RAIL_CHECKS, retreat_rail_check)
-hooks.register_check(hooks.END_MOVEMENT_CHECKS, retreat_end_check)
 
 STEPS: tuple[type[Step], ...] = (
     StrategicRetreat,

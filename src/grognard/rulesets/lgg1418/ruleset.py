@@ -26,23 +26,28 @@ module                 rules
 ``options``            rule options and interpretation switches (digest A-1..A-63)
 =====================  ==========================================================
 
-A later rule module adds itself to :data:`MODULES`; its ``STEPS`` tuple is collected.
+The sequence of play is the explicit list :data:`STEP_CLASSES`; the steps that take the actions
+of later rules are combined with them here (:class:`ChooseActivation`,
+:class:`ReinforcementSide`), and the checks and view extras of later rules are listed by the
+methods of :class:`LaGrandeGuerre` (the extension points of :mod:`.hooks`): a variant overrides
+them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.sequence import Step
-from grognard.core.state import Loc, Piece
+from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.base import Ruleset
 from grognard.rulesets.lgg1418 import (
     activation,
     aftermath,
     autonomous,
     battle_activation,
+    battle_preview,
     battle_retreat,
     battle_steps,
     breakthrough,
@@ -54,6 +59,7 @@ from grognard.rulesets.lgg1418 import (
     fog,
     fortress,
     fronts,
+    hooks,
     interception,
     isolation,
     main_battle,
@@ -86,36 +92,6 @@ if TYPE_CHECKING:
     from grognard.scenario.freeform import Key
     from grognard.scenario.model import Scenario
 
-MODULES = (
-    turn,
-    campaign,
-    reinforcement,
-    fronts,
-    weather,
-    naval,
-    activation,
-    doctrine_transitions,
-    trench,
-    offensive,
-    politics,
-    secondary,
-    main_battle,
-    retreat,
-    interception,
-    enemy_reinforcement,
-    reaction,
-    autonomous,
-    isolation,
-    fortress,
-    aftermath,
-    battle_steps,
-    battle_retreat,
-    battle_activation,
-    breakthrough,
-    counteroffensive,
-    tactics,
-)
-
 
 class ChooseActivation(
     activation.ChooseActivation, retreat.ReformChoice, offensive.OffensiveActions
@@ -125,20 +101,42 @@ class ChooseActivation(
 
 class ReinforcementSide(
     reinforcement.ReinforcementSide,
-    doctrine_transitions.CombinedTestActions,
+    offensive.CombinedTestActions,
     trench.GhqArtilleryActions,
 ):
     """One side's reinforcement work with the actions of 36.4 and 28-C."""
 
 
-COMBINED: dict[str, type[Step]] = {s.name: s for s in (ChooseActivation, ReinforcementSide)}
-
-
-def _collect_steps() -> tuple[type[Step], ...]:
-    out: list[type[Step]] = []
-    for mod in MODULES:
-        out.extend(COMBINED.get(s.name, s) for s in getattr(mod, "STEPS", ()))
-    return tuple(out)
+#: The steps of the sequence of play, rule group by rule group (a step is found by its name).
+STEP_CLASSES: tuple[type[Step], ...] = (
+    *turn.STEPS,
+    *campaign.STEPS,
+    *reinforcement.STEPS,
+    ReinforcementSide,
+    *fronts.STEPS,
+    *weather.STEPS,
+    *naval.STEPS,
+    *activation.STEPS,
+    ChooseActivation,
+    *doctrine_transitions.STEPS,
+    *offensive.STEPS,
+    *politics.STEPS,
+    *main_battle.STEPS,
+    *retreat.STEPS,
+    *interception.STEPS,
+    *enemy_reinforcement.STEPS,
+    *reaction.STEPS,
+    *autonomous.STEPS,
+    *isolation.STEPS,
+    *fortress.STEPS,
+    *aftermath.STEPS,
+    *battle_steps.STEPS,
+    *battle_retreat.STEPS,
+    *battle_activation.STEPS,
+    *breakthrough.STEPS,
+    *counteroffensive.STEPS,
+    *tactics.STEPS,
+)
 
 
 class LaGrandeGuerre(Ruleset):
@@ -149,7 +147,7 @@ class LaGrandeGuerre(Ruleset):
     version = "0.1"
     rule_prefix = "LGG"
     root_step = "lgg-game"
-    step_classes = _collect_steps()
+    step_classes = STEP_CLASSES
     actions = ACTIONS
     option_specs = OPTIONS
     terrain_types = mapdata.TERRAIN_TYPES
@@ -158,6 +156,35 @@ class LaGrandeGuerre(Ruleset):
     area_kinds = mapdata.AREA_KINDS
     network_kinds = mapdata.NETWORK_KINDS
     schedule_kinds = ("reinforcement",)
+
+    # ------------------------------------------------------------------ extension points (hooks)
+    def move_checks(self) -> Sequence[hooks.MoveCheck]:
+        """The extra checks of a move, in order (21, 16-A, 36.2, 30, 29, 28, 12/19)."""
+        return (
+            autonomous.autonomous_move_check,
+            battle_activation.attack_move_check,
+            doctrine_transitions.no_mans_land_check,
+            offensive.offensive_attack_check,
+            secondary.battle_limit_check,
+            trench.autonomous_attack_check,
+            retreat.retreat_move_check,
+        )
+
+    def rail_checks(self) -> Sequence[hooks.RailCheck]:
+        """The extra checks of a rail move (12/19)."""
+        return (retreat.retreat_rail_check,)
+
+    def end_movement_checks(self) -> Sequence[hooks.EndMovementCheck]:
+        """The extra conditions for ending an activation's movement (30, 12/19)."""
+        return (offensive.offensive_end_movement_check, retreat.retreat_end_check)
+
+    def view_extras(self) -> Sequence[hooks.ViewExtra]:
+        """The extra public facts of a side's view (36, 30, 28)."""
+        return (doctrine_transitions.view_extra, offensive.view_extra, trench.view_extra)
+
+    def reinforcement_hooks(self) -> Sequence[str]:
+        """The steps after both sides' reinforcements (17.3-C, 16.4-I, 37-A, 38-A)."""
+        return ("breakthrough-markers", "siberian-choice", "combat-tactics", "assault-markers")
 
     # ------------------------------------------------------------------ data
     @cached_property
@@ -362,7 +389,6 @@ class LaGrandeGuerre(Ruleset):
                 M.st(g)["main_army"].setdefault(side, {})[front] = a
         mapdata.initial_control(g)
         strategic.init_tracks(g)
-        from grognard.core.state import Frame
 
         g.state.frames = [Frame(self.root_step, {})]
 
@@ -496,7 +522,6 @@ class LaGrandeGuerre(Ruleset):
     def preview(self, g: Game, action: Mapping[str, Any]) -> dict[str, Any] | None:
         """An attack or an engagement before it is committed (LGG 16.3-16.5,
         :mod:`.battle_preview`)."""
-        from grognard.rulesets.lgg1418 import battle_preview
 
         return battle_preview.preview(g, dict(action))
 

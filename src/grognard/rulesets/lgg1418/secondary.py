@@ -33,8 +33,8 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.state import Piece
 from grognard.rulesets.lgg1418 import doctrine_transitions as DT
-from grognard.rulesets.lgg1418 import hooks, movement
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418 import movement, offensive
 from grognard.rulesets.lgg1418.counters import command_army, general_obstinacy
 from grognard.rulesets.lgg1418.fronts import fronts_of, sectors_of
 
@@ -199,11 +199,13 @@ def battle_kind(
     1914 trenches) or ``open``."""
     i = g.board.idx(hex_label)
     front = (act or {}).get("front") or (fronts_of(g, i) or [M.WEST])[0]
-    if act and act.get("great_offensive") and not act.get("breakthrough"):
-        from grognard.rulesets.lgg1418 import offensive
-
-        if offensive.main_battle_hex(g, act) == i:
-            return "main"
+    if (
+        act
+        and act.get("great_offensive")
+        and not act.get("breakthrough")
+        and offensive.main_battle_hex(g, act) == i
+    ):
+        return "main"
     if _trench_side(g, side, front):
         return "secondary"
     if DT.october_attack_limit(g, side, front) is not None:
@@ -217,6 +219,3 @@ def secondary_spec(g: Game, armies: list[str], bombarded: bool) -> dict[str, Any
     least two rounds after a preliminary bombardment (even with an obstinacy of 1)."""
     obst = max((general_obstinacy(g, a) for a in armies), default=1)
     return {"obstinacy_from_round": 1, "min_rounds": max(obst, 2) if bombarded else obst}
-
-
-hooks.register_check(hooks.MOVE_CHECKS, battle_limit_check)

@@ -21,6 +21,7 @@ from grognard.core.state import Piece
 from grognard.rulesets.lgg1418 import mapdata
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army, foreign_allowed
+from grognard.rulesets.lgg1418.movement import static_step_problem
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -182,7 +183,6 @@ def side_problems(g: Game, side: str) -> list[Problem]:
 def rearward_hexes(g: Game, side: str, i: int, p: Piece) -> list[int]:
     """LGG 10-D: adjacent hexes toward the rear for an excess unit in hex ``i``: enterable by the
     unit, free of enemy pieces, and no closer to the nearest enemy stack than ``i``."""
-    from grognard.rulesets.lgg1418.movement import static_step_problem
 
     enemy = M.enemy_present_hexes(g, side)
 

@@ -42,8 +42,9 @@ import numpy as np
 
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.lgg1418 import mapdata, paths, railways
+from grognard.rulesets.lgg1418 import knowledge, mapdata, paths, railways
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.counters import command_army
 from grognard.rulesets.lgg1418.zoc import BESIEGED, zoc_map
 from grognard.search.trace import trace_from_sources
 
@@ -234,7 +235,6 @@ def _sea_linked(g: Game, side: str, i: int, j: int) -> bool:
 def _minor_port_army(g: Game, side: str, port: int) -> str | None:
     """LGG 9-A (digest A-42): the one army a minor port supplies - the army with a unit nearest
     to the port (ties by army id), never a main army."""
-    from grognard.rulesets.lgg1418.counters import command_army
 
     mains = set(M.st(g).get("main_army", {}).get(side, {}).values())
     best: tuple[int, str] | None = None
@@ -349,7 +349,6 @@ def supply_report(g: Game, side: str) -> SupplyReport:
 
 
 def _build(g: Game, side: str) -> SupplyReport:
-    from grognard.rulesets.lgg1418.counters import command_army
 
     rep = SupplyReport(side)
     rep.sources, rep.minor_ports = supply_sources(g, side)
@@ -780,3 +779,20 @@ def is_isolated(g: Game, p: Piece, purpose: str = "combat") -> bool:
     if mode == "9h-everywhere" or (mode == "9h-combat-22-attrition" and purpose != "attrition"):
         return isolated_9h(g, p)
     return cut_off_22(g, p)
+
+
+@implements("LGG 4-A", "LGG 9")
+def may_be_supplied(g: Game, p: Piece) -> bool:
+    """LGG 4-A / 9: may ``p`` be supplied as far as its owner can tell (a legal list offers what
+    needs supply unless it surely is not; the true position decides when the action is applied)?"""
+    if p.id in knowledge.cut(g, p.side, "supply"):
+        return False
+    return knowledge.supply_as_known(g, p.side, lambda: is_supplied(g, p)) != "no"
+
+
+@implements("LGG 4-A", "LGG 9-H")
+def may_be_unisolated(g: Game, p: Piece, purpose: str = "pr") -> bool:
+    """LGG 4-A / 9-H: may ``p`` be not isolated as far as its owner can tell?"""
+    if p.id in knowledge.cut(g, p.side, "isolation"):
+        return False
+    return knowledge.supply_as_known(g, p.side, lambda: not is_isolated(g, p, purpose)) != "no"

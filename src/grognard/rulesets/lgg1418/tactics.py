@@ -29,10 +29,12 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.lgg1418 import battle, doctrine
+from grognard.rulesets.lgg1418 import artillery, battle, doctrine, tanks
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import piece, say
+from grognard.rulesets.lgg1418.counters import army_general, ghq_value
 from grognard.rulesets.lgg1418.step import LggStep
+from grognard.rulesets.lgg1418.strategic import national_will
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -208,8 +210,6 @@ class CombatTactics(LggStep):
     name = "combat-tactics"
     title = "Combat tactics"
     rule = "LGG 37-A"
-    phase_hook = "reinforcement"
-    hook_order = 20
 
     def label(self, g: Game, f: Frame) -> str:
         return "Combat tactics"
@@ -589,7 +589,6 @@ def infiltration_modifiers(g: Game, rec: dict[str, Any], sub: str, means: str) -
     att, dfn = rec["attacker"], rec["defender"]
     nation = battle.side_nation(rec, att)
     mods = Modifiers()
-    from grognard.rulesets.lgg1418.counters import army_general
 
     gens = [army_general(g, a) for a in rec["armies"]]
     if any(gn is not None and gn.attrs.get("symbol") == "@" for gn in gens) or means == "tanks":
@@ -619,8 +618,6 @@ def infiltration_modifiers(g: Game, rec: dict[str, Any], sub: str, means: str) -
         if did:
             mods.add(-2, "LGG 37-I", "defence in depth")
     else:
-        from grognard.rulesets.lgg1418 import tanks
-
         v = int(rec.get("tank_value", {}).get(att, tanks.side_value(g, att)))
         if v:
             mods.add(v, "LGG 37-G", "tank value")
@@ -637,7 +634,6 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     (the attacker may stop it from the second round on: a decision is returned) and the
     infiltration roll when the battle was started with them (``tactics``). Re-entrant: call it
     until it returns None."""
-    from grognard.rulesets.lgg1418 import artillery, battle_steps, tanks
 
     att, dfn = rec["attacker"], rec["defender"]
     tac = rec["spec"].get("tactics") or {}
@@ -666,14 +662,14 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
                     piece(g, u).attrs.get("assault") for u in battle.units_of(rec, att, states=None)
                 )
             ):
-                for s in battle_steps.open_subs(rec):
+                for s in battle.open_subs(rec):
                     rec["subs"][s]["encircled_by"] = att
                 g.emit(
                     "battle",
                     f"assault corps break through into {rec['hex']}: encirclement battle",
                     rule="LGG 38-B",
                 )
-    for sub in battle_steps.open_subs(rec):
+    for sub in battle.open_subs(rec):
         key = f"barrage:{sub}"
         if tac.get("creeping_barrage") and not done.get(key):
             stopped = rec.setdefault("barrage_stopped", {})
@@ -774,7 +770,6 @@ def defence_in_depth_test(g: Game, side: str) -> bool | None:
     nations = [n for n in M.powers_of(g, side) if M.ghq_piece(g, n) is not None]
     if not nations:
         return None
-    from grognard.rulesets.lgg1418.counters import ghq_value
 
     react = ghq_value(g, nations[0], "reaction")
     r = g.roll("d12", f"{side} defence in depth test (reaction {react})", "LGG 37-I")
@@ -829,7 +824,6 @@ def markers_in_hand(g: Game, nation: str) -> int:
 def why_not_assault(g: Game, p: Piece) -> str | None:
     """LGG 38-A: a marker goes on an intact infantry (or mountain) corps that did not fight the
     previous turn (34-D: not while the power is weary)."""
-    from grognard.rulesets.lgg1418.strategic import national_will
 
     if p.type != "corps" or M.arm(p) not in ("infantry", "mountain"):
         return "only an infantry or mountain corps becomes an assault corps"
@@ -864,8 +858,6 @@ class AssaultMarkers(LggStep):
     name = "assault-markers"
     title = "Stosstruppen"
     rule = "LGG 38-A"
-    phase_hook = "reinforcement"
-    hook_order = 30
 
     def _sides(self, g: Game, f: Frame) -> list[str]:
         # every side from 1915 on (markers in hand are hidden: being asked must not reveal them,

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.rules import implements
 from grognard.rulesets.lgg1418 import mapdata
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import describe, eliminate_unit, say, table
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -87,7 +88,6 @@ def value_test(g: Game, rec: dict[str, Any], side: str) -> int:
         return int(st["value"])
     if len(tanks) < need:
         return side_value(g, side)
-    from grognard.rulesets.lgg1418.battle import table
 
     tbl = table(g, "tank-value")
     col = "secondary" if rec["kind"] == "secondary" else "main"
@@ -167,7 +167,6 @@ def tank_support(g: Game, rec: dict[str, Any], sub: str, side: str, corps: str |
 def destruction_checks(g: Game, rec: dict[str, Any], sub: str, side: str, res: str) -> None:
     """LGG 39-C: after a loss of the engaged corps, each tank supporting it rolls a D6 on the tank
     destruction table (by category and the loss suffered) and is destroyed on the number or more."""
-    from grognard.rulesets.lgg1418.battle import describe, eliminate_unit, say, table
 
     if res in ("0", "½"):
         return

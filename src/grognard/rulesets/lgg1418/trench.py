@@ -39,7 +39,10 @@ from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 from grognard.rulesets.lgg1418 import fog, hooks, mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.counters import command_army, is_army_own
+from grognard.rulesets.lgg1418.doctrine import doctrine_country
 from grognard.rulesets.lgg1418.fronts import fronts_of, sectors_of
+from grognard.rulesets.lgg1418.reinforcement import _land_connected, why_not_ghq_reserve
+from grognard.rulesets.lgg1418.reinforcement import _reserve_room as room
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -55,7 +58,6 @@ TRENCH_TRACK = "trench_level"
 def normal_level(g: Game, nation: str) -> int:
     """LGG 28-A: a power's normal trench level, +0 at the switch to Fire Doctrine, up to +3 with
     technologies (track ``trench_level``; Belgium and Serbia follow England and Russia, 36.6)."""
-    from grognard.rulesets.lgg1418.doctrine import doctrine_country
 
     raw = g.state.tracks.get(TRENCH_TRACK, {})
     v = raw.get(nation, raw.get(doctrine_country(g, nation), 0))
@@ -179,7 +181,6 @@ def why_not_to_artillery_box(g: Game, side: str, p: Piece) -> str | None:
     the GHQ's Artillery box, 2 at most, in trench warfare only; it comes from the GHQ reserve or
     from the map on the conditions of 5-G (same front with a land connection, supplied, not an
     army's own unit)."""
-    from grognard.rulesets.lgg1418.reinforcement import why_not_ghq_reserve
 
     if p.side != side or p.type != "artillery":
         return "only your own artillery units go into a GHQ's Artillery box"
@@ -293,7 +294,6 @@ class GhqArtilleryActions(hooks.ReinforcementActions):
 
 
 def _reserve_room(g: Game, holder: Piece) -> bool:
-    from grognard.rulesets.lgg1418.reinforcement import _reserve_room as room
 
     return room(g, holder)
 
@@ -343,7 +343,6 @@ def ghq_artillery_for_battle(
     hexes of the GHQ, one at a time up to 6 hexes (option ``ghq-artillery-east-anchor``).
     Not on attack if an attacking corps moved its full allowance or at least 4 hexes. Each
     unit once per activated army (activation serial)."""
-    from grognard.rulesets.lgg1418.reinforcement import _land_connected
 
     ghq = M.ghq_piece(g, nation)
     box = ghq_artillery(g, nation)
@@ -494,7 +493,3 @@ def view_extra(g: Game, side: str | None) -> dict[str, Any]:
             n: [p.id for p in ghq_artillery(g, n)] for n in own if ghq_artillery(g, n)
         },
     }
-
-
-hooks.register_check(hooks.VIEW_EXTRAS, view_extra)
-hooks.register_check(hooks.MOVE_CHECKS, autonomous_attack_check)

@@ -182,3 +182,13 @@ def exerting_hexes(g: Game, owner: str, j: int) -> list[int]:
 def in_enemy_zoc(g: Game, side: str, j: int) -> frozenset[str]:
     """Kinds of enemy ZoC (for ``side``) on hex ``j`` (empty when none)."""
     return zoc_map(g, M.other_side(side)).get(j, frozenset())
+
+
+def shut_in_besieged_fortress(g: Game, q: Piece) -> bool:
+    """Is ``q`` inside a besieged fortress (directly, or riding an HQ that is)?"""
+    c = M.carrier(g, q)
+    while c is not None:
+        if c.type == "fortress":
+            return BESIEGED in c.status
+        c = M.carrier(g, c)
+    return False
