@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from grognard.core.state import Frame, Loc
-from grognard.rulesets.lgg1418 import battle, battle_calc, battle_retreat, battle_steps
-from grognard.rulesets.lgg1418 import fortress as F
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.zoc import BESIEGED
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_calc, battle_retreat, battle_steps
+from grognard.rulesets.lgg1418.battle import fortress as F
+from grognard.rulesets.lgg1418.map.zoc import BESIEGED
 
 from .battle_helpers import drive, engage, force_dice, last_battle
 from .helpers import (
@@ -270,7 +271,7 @@ def test_lgg_23g_audit_a_whole_assault_no_pr_no_counted_losses_no_retreat(monkey
     g = _besieged()
     dice = force_dice(monkeypatch)
     dice.push(*([6] * 40))
-    from grognard.rulesets.lgg1418.reinforcement import pr_stock
+    from grognard.rulesets.lgg1418.military.reinforcement import pr_stock
 
     before_fr, before_de = pr_stock(g, "FR"), pr_stock(g, "DE")
     n = len(g.state.log)
@@ -417,7 +418,7 @@ def test_lgg_23d_audit_besieged_corps_stay_out_after_a_won_relief() -> None:
 # -------------------------------------------------------------- air support and gas (Fire Doctrine)
 @pytest.mark.rules("LGG 23-G", "LGG 32.1-C", "LGG 37-D")
 def test_lgg_23g_audit_air_support_and_gas_may_be_used_in_an_assault(monkeypatch) -> None:
-    from grognard.rulesets.lgg1418 import tactics
+    from grognard.rulesets.lgg1418.battle import tactics
 
     plane = {
         "id": "fight",

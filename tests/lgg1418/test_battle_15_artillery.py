@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.lgg1418 import artillery, battle_calc, battle_steps
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import artillery, battle_calc, battle_steps
 from tests.lgg1418.battle_helpers import bgame, de, de_art, engage, fr, fr_art, open_battle
 from tests.lgg1418.helpers import CP, EN, corps, fortress
 from tests.lgg1418.helpers import artillery as art_piece

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.state import Frame
-from grognard.rulesets.lgg1418 import battle, battle_steps, hooks
+from grognard.rulesets.lgg1418 import hooks
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.fog import view_is_clean
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_steps
+from grognard.rulesets.lgg1418.units.fog import view_is_clean
 from tests.lgg1418.battle_helpers import (
     base_pieces,
     bgame,

@@ -6,8 +6,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Frame
-from grognard.rulesets.lgg1418 import battle, battle_activation, battle_calc, battle_steps
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_activation, battle_calc, battle_steps
 from tests.lgg1418.battle_helpers import bgame, de, engage, fr, fr_art, open_battle, set_from
 from tests.lgg1418.helpers import CP, EN, corps
 
@@ -97,7 +98,7 @@ def test_lgg_16_1b_two_attacking_armies_take_one_sub_battle_each() -> None:
 
 @pytest.mark.rules("LGG 16.1-B", "LGG 4-A")
 def test_lgg_16_1b_divisions_are_secret_until_both_sides_commit() -> None:
-    from grognard.rulesets.lgg1418.fog import view_is_clean
+    from grognard.rulesets.lgg1418.units.fog import view_is_clean
 
     g = bgame(_n("f", 4, "0405") + _n("d", 4, "0404", de))
     from tests.lgg1418.helpers import act, to_activation
@@ -473,7 +474,7 @@ def test_lgg_16_4i_lgg47_siberians() -> None:
         for k in range(3)
     ]
     g = bgame([*sib, de("da", "0404")], rules={"weather": {"1914-09": {"temperate": "snow"}}})
-    from grognard.rulesets.lgg1418 import weather
+    from grognard.rulesets.lgg1418.map import weather
 
     weather.determine_weather(g)
     assert [battle.morale(g, None, g.state.pieces[f"s{k}"]) for k in range(3)] == ["elite"] * 3
@@ -516,7 +517,7 @@ def test_lgg_16_4j_lgg42_cap() -> None:
         base=base_pieces(fr_bonus=3),
         rules={"weather": {"1914-09": {"temperate": "snow"}}},
     )
-    from grognard.rulesets.lgg1418 import weather
+    from grognard.rulesets.lgg1418.map import weather
 
     weather.determine_weather(g3)
     rec3 = open_battle(g3, "0404", EN)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.lgg1418 import battle, battle_calc, battle_retreat, counteroffensive
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_calc, battle_retreat, counteroffensive
 from tests.lgg1418.battle_helpers import bgame, de, drive, engage, fr, open_battle, set_from
 from tests.lgg1418.helpers import CP, EN, act, to_activation
 

@@ -6,9 +6,10 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Frame
-from grognard.rulesets.lgg1418 import battle, battle_calc, battle_steps, tactics, tanks
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.reinforcement import restore_cost
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_calc, battle_steps, tactics, tanks
+from grognard.rulesets.lgg1418.military.reinforcement import restore_cost
 from tests.lgg1418.battle_helpers import (
     base_pieces,
     bgame,
@@ -441,7 +442,7 @@ def test_lgg_39c_tank_destruction(monkeypatch) -> None:
 
 @pytest.mark.rules("LGG 39-D")
 def test_lgg_39d_tanks_in_reserves_and_breakthroughs() -> None:
-    from grognard.rulesets.lgg1418 import breakthrough
+    from grognard.rulesets.lgg1418.battle import breakthrough
 
     heavy = {**tank("hv", "FR", {"inside": "fh"}), "status": ["reserve"]}
     light = {**tank("lt", "FR", {"inside": "fh"}), "status": ["reserve"]}

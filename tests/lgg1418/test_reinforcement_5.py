@@ -6,9 +6,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.lgg1418 import elimination
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418 import reinforcement as R
+from grognard.rulesets.lgg1418.military import reinforcement as R
+from grognard.rulesets.lgg1418.units import elimination
 
 from .helpers import CP, EN, act, army, corps, game, ghq, hq, play_until, ring, to_turn
 

@@ -477,3 +477,11 @@ def open_side_turn(g: Game, side: str, front: str | None) -> dict[str, Any]:
     )
     touch(g)
     return rec  # type: ignore[no-any-return]
+
+
+def scenario_turns(g: Game) -> list[CalendarTurn]:
+    """The calendar turns of the scenario, first to last (3-C)."""
+    d = data(g)
+    a = d.calendar_index(rules(g).first_turn)
+    b = d.calendar_index(rules(g).last_turn)
+    return list(d.calendar[a : b + 1])

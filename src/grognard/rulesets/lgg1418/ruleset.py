@@ -1,30 +1,10 @@
 """The ``lgg1418`` rule system: La Grande Guerre 14-18 (the land war, rules 1-11 so far).
 
-Organisation - one module per rule group, each owning the steps and functions of its rules:
-
-=====================  ==========================================================
-module                 rules
-=====================  ==========================================================
-``mapdata``            1 (terrain, hexsides, cities, localities, ports, control)
-``counters``           2 (catalogue, armies and command, generals, GHQs), 10-C
-``campaign``           3 (entry into war, pre-turn, August 1914), [11.4-X]
-``fog``                4 (visibility, observation, HQ and decoy boxes)
-``reinforcement``      5 (reinforcements, PR, conversions, moujiks, main army, ...)
-``fronts``             6 (sectors, fronts, initiative)
-``weather``            7 (climatic zones, rain, snow)
-``zoc``                8 (zones of control)
-``supply``             9 (sources, relays, rail capacity, isolation)
-``stacking``           10 (limits, special terrain, overstacking)
-``movement``           11 (normal, administrative, coordination, rail, conversion)
-``railways``           11.4 and the rail part of 9 (gauges, paths, capacities)
-``activation``         the military phase and army activations
-``turn``               the sequence of play (3-C) and the interphase hook
-``naval``              the naval-phase hook (48-51 to come)
-``strategic``          national-will tracks as typed state (24-26, 40-47 to come)
-``doctrine``           doctrine by country and date (the data side of 36)
-``hooks``              hook points for the rules of later stages
-``options``            rule options and interpretation switches (digest A-1..A-63)
-=====================  ==========================================================
+Organisation: subpackages by concern, imports flowing one way - the root primitives
+(``actions``, ``step``, ``hooks``, ``model``, ``data``, ``options``), then ``units/`` (2, 4, 5-H),
+``map/`` (1, 4-A, 6-8, 11.4), ``supply/`` (9, 22), ``military/`` (3, 5, 10-14, 19-21, 28-36),
+``battle/`` (15-18, 23, 29-32, 37-39), ``sequence/`` (3-C), and this module (see
+``docs/rulesets/lgg1418.md``).
 
 The sequence of play is the explicit list :data:`STEP_CLASSES`; the steps that take the actions
 of later rules are combined with them here (:class:`ChooseActivation`,
@@ -42,29 +22,30 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.sequence import Step
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.base import Ruleset
-from grognard.rulesets.lgg1418 import (
-    activation,
+from grognard.rulesets.lgg1418 import hooks, strategic
+from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.actions import ACTIONS
+from grognard.rulesets.lgg1418.battle import (
     aftermath,
-    autonomous,
     battle_activation,
     battle_preview,
     battle_retreat,
     battle_steps,
     breakthrough,
-    campaign,
     counteroffensive,
-    counters,
+    fortress,
+    main_battle,
+    tactics,
+)
+from grognard.rulesets.lgg1418.data import LggData, load_data
+from grognard.rulesets.lgg1418.map import fronts, mapdata, victory, weather
+from grognard.rulesets.lgg1418.military import (
+    activation,
+    autonomous,
+    campaign,
     doctrine_transitions,
     enemy_reinforcement,
-    fog,
-    fortress,
-    fronts,
-    hooks,
     interception,
-    isolation,
-    main_battle,
-    mapdata,
-    naval,
     offensive,
     politics,
     reaction,
@@ -72,18 +53,13 @@ from grognard.rulesets.lgg1418 import (
     retreat,
     secondary,
     stacking,
-    strategic,
-    tactics,
     trench,
-    turn,
-    victory,
-    weather,
 )
-from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.actions import ACTIONS
-from grognard.rulesets.lgg1418.data import LggData, load_data
 from grognard.rulesets.lgg1418.options import OPTIONS
 from grognard.rulesets.lgg1418.scenario_model import LggRules, free_form_keys
+from grognard.rulesets.lgg1418.sequence import naval, turn
+from grognard.rulesets.lgg1418.supply import isolation
+from grognard.rulesets.lgg1418.units import counters, fog
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -283,9 +259,9 @@ class LaGrandeGuerre(Ruleset):
                     (f"pieces[{i}].status", "a unit in reserve is placed inside an HQ or a GHQ")
                 )
         for side, fr in r.main_armies.items():
-            for front, a in fr.items():
-                if a not in army_ids:
-                    problems.append((f"rules.main_armies.{side}.{front}", f"unknown army {a!r}"))
+            for front, army in fr.items():
+                if army not in army_ids:
+                    problems.append((f"rules.main_armies.{side}.{front}", f"unknown army {army!r}"))
         plans = {(p["power"], p["id"]) for p in d.war_plans}
         for nation, wp in r.war_plans.items():
             if (nation, wp.plan) not in plans:
@@ -296,14 +272,14 @@ class LaGrandeGuerre(Ruleset):
                         f"unknown war plan (known for {nation}: {known})",
                     )
                 )
-            for a in wp.must_attack:
-                if a not in army_ids:
+            for army in wp.must_attack:
+                if army not in army_ids:
                     problems.append(
-                        (f"rules.war_plans.{nation}.must_attack", f"unknown army {a!r}")
+                        (f"rules.war_plans.{nation}.must_attack", f"unknown army {army!r}")
                     )
-        for k, a in enumerate(r.pre_turn_armies):
-            if a not in army_ids:
-                problems.append((f"rules.pre_turn_armies[{k}]", f"unknown army {a!r}"))
+        for k, army in enumerate(r.pre_turn_armies):
+            if army not in army_ids:
+                problems.append((f"rules.pre_turn_armies[{k}]", f"unknown army {army!r}"))
         for nation in r.powers:
             if nation not in sc.data.nations:
                 problems.append((f"rules.powers.{nation}", "unknown nation"))
@@ -323,22 +299,25 @@ class LaGrandeGuerre(Ruleset):
                 if not sc.board.has_label(h):
                     problems.append((f"rules.virtual_rail[{k}]", f"unknown hex {h!r}"))
         sectors = set(d.powers["sectors"])
-        for a in sc.board.areas.values():
-            if a.kind == "sector" and a.name not in sectors:
+        for area in sc.board.areas.values():
+            if area.kind == "sector" and area.name not in sectors:
                 problems.append(
-                    (f"areas.{a.name}", f"unknown sector (known: {', '.join(sorted(sectors))})")
+                    (f"areas.{area.name}", f"unknown sector (known: {', '.join(sorted(sectors))})")
                 )
-            if a.kind == "climate" and str(a.attrs.get("zone", a.name)) not in mapdata.CLIMATES:
+            if (
+                area.kind == "climate"
+                and str(area.attrs.get("zone", area.name)) not in mapdata.CLIMATES
+            ):
                 problems.append(
                     (
-                        f"areas.{a.name}",
+                        f"areas.{area.name}",
                         f"unknown climatic zone (known: {', '.join(mapdata.CLIMATES)})",
                     )
                 )
-            if a.kind == "country" and str(a.attrs.get("nation", a.name)) not in names:
+            if area.kind == "country" and str(area.attrs.get("nation", area.name)) not in names:
                 problems.append(
                     (
-                        f"areas.{a.name}",
+                        f"areas.{area.name}",
                         "a country area needs attrs.nation with a known nation code",
                     )
                 )
