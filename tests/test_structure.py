@@ -21,7 +21,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src"
 OPTIONAL = {"ray", "matplotlib", "pettingzoo", "gymnasium", "torch", "numpy.typing"}
 STRICT_PACKAGES = ("grognard.core", "grognard.rulesets.eastfront")
-CHECKED = (*STRICT_PACKAGES, "grognard.rulesets.greatwar")
+CHECKED = (*STRICT_PACKAGES, "grognard.rulesets.greatwar", "grognard.rulesets.lgg1418")
 
 
 def _module_name(path: Path) -> str:

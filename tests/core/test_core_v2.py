@@ -170,6 +170,30 @@ def test_procedure_stages_run_in_declared_order_with_jumps_and_repeats() -> None
     assert _Proc.log == ["one", "THREE"] and f2.done
 
 
+class _KeptElsewhere(_Proc):
+    """A procedure whose stage lives in the game's own record, not in its frame."""
+
+    name = "kept"
+
+    def stage_in(self, g: Any, f: Frame) -> str | None:
+        s = g.state.vars.get("phase", "one")
+        return None if s == "over" else str(s)
+
+    def put_stage(self, g: Any, f: Frame, name: str | None) -> None:
+        g.state.vars["phase"] = "over" if name is None else name
+
+
+def test_procedure_may_keep_its_stage_in_the_rule_systems_record() -> None:
+    g = _FakeGame()
+    f = Frame("kept")
+    g.state.frames.append(f)
+    _Proc.log = []
+    g.state.vars["phase"] = "two"
+    _KeptElsewhere().run(g, f)  # type: ignore[arg-type]
+    assert _Proc.log == ["two", "two", "two", "three"] and f.done
+    assert "stage" not in f.params and g.state.vars["phase"] == "over"
+
+
 # ====================================================================== records
 class _Unit(Record):
     """A test record."""

@@ -9,8 +9,11 @@ from typing import Any
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.lgg1418 import fog, mapdata, offensive, politics, strategic
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418 import strategic
+from grognard.rulesets.lgg1418.map import mapdata
+from grognard.rulesets.lgg1418.military import offensive, politics
+from grognard.rulesets.lgg1418.units import fog
 
 from . import dummy  # noqa: F401  (registers the hooked variant)
 from .helpers import CP, EN, act, army, corps, current_act, game, ghq, hq, play_until, ring, to_turn

@@ -285,8 +285,8 @@ def test_lgg_36_2a_west_1914_plays_to_the_end_and_the_doctrines_change_in_play()
     attack in August): the scenario runs from the pre-turn to November-December 1914, the
     36.2-A draws are made at the end of September, everybody is in transition in
     November-December (36.2-B), and the objectives decide the game."""
-    from grognard.rulesets.lgg1418 import doctrine
     from grognard.rulesets.lgg1418 import model as M
+    from grognard.rulesets.lgg1418.units import doctrine
 
     g = Game.new(find("lgg-west-1914"), seed=3)
     seen: list[str] = []

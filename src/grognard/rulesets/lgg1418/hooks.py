@@ -2,9 +2,9 @@
 
 The sequence of play (:mod:`.turn`, :mod:`.activation`) pushes a step with one of the names
 below at the moment the seed gives for it, *if* the rule system has a step of that name
-(a rule module adds its step classes to :data:`grognard.rulesets.lgg1418.ruleset.MODULES`
-through its ``STEPS`` tuple). Until then the sequence goes on without it, which is what the
-rules say when nobody uses the option (nobody intercepts, nobody reacts, nobody reinforces).
+(listed in :data:`grognard.rulesets.lgg1418.ruleset.STEP_CLASSES`). Until then the sequence
+goes on without it, which is what the rules say when nobody uses the option (nobody
+intercepts, nobody reacts, nobody reinforces).
 Each hook's frame parameters are listed; ids of the mover's units in them are for the rule
 code only and must never be shown to the other side.
 
@@ -56,8 +56,8 @@ when they are imported; see :data:`MOVE_CHECKS`, :data:`END_MOVEMENT_CHECKS` and
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from grognard.rulesets.lgg1418.step import LggStep
 
@@ -112,35 +112,20 @@ def child(g: Game, name: str, params: dict[str, Any]) -> tuple[str, dict[str, An
     return (name, params) if installed(g, name) else None
 
 
-def phase_hooks(g: Game, phase: str) -> list[str]:
-    """Installed steps a later rule declares for a phase (class attribute ``phase_hook = phase``),
-    in their ``hook_order``: the phase pushes each of them after its own work (the reinforcement
-    phase: 37-A tactic tests, 38-A Stosstruppen markers)."""
-    found = [
-        (int(getattr(s, "hook_order", 0)), name)
-        for name, s in g.steps.items()
-        if getattr(s, "phase_hook", None) == phase
-    ]
-    return [name for _, name in sorted(found)]
-
-
 # ====================================================================== extension points
 #: Extra checks of a move into a hex, called at the end of ``movement.check_move`` with
 #: ``(g, act, members, j, mode, engage)`` (``members``: the moving units with what their
 #: boxes carry; ``engage``: the hex holds an enemy stack marker). A check raises
 #: :class:`~grognard.core.errors.IllegalAction` naming its rule, from what the mover may know.
 MoveCheck = Callable[["Game", dict[str, Any], "list[Piece]", int, str, bool], None]
-MOVE_CHECKS: list[MoveCheck] = []
 
 #: Extra checks of a rail move, called at the end of ``movement.check_rail`` (and by the listing
 #: of rail destinations) with ``(g, act, members, goal)``; a check raises IllegalAction.
 RailCheck = Callable[["Game", dict[str, Any], "list[Piece]", int], None]
-RAIL_CHECKS: list[RailCheck] = []
 
 #: Extra conditions for ending an activation's movement, called by the ``end-movement``
 #: check with ``(g, act)``; each returns ``(rule id, reason)`` when movement may not end yet.
 EndMovementCheck = Callable[["Game", dict[str, Any]], "tuple[str, str] | None"]
-END_MOVEMENT_CHECKS: list[EndMovementCheck] = []
 
 
 class ActivationChoiceActions(LggStep):
@@ -162,15 +147,6 @@ class ActivationChoiceActions(LggStep):
         raise NotImplementedError
 
 
-def register_check(lst: list[Any], fn: Any) -> None:
-    """Add ``fn`` to one of the check lists above (idempotent)."""
-    name = (getattr(fn, "__module__", ""), getattr(fn, "__qualname__", repr(fn)))
-    if not any(
-        (getattr(x, "__module__", ""), getattr(x, "__qualname__", repr(x))) == name for x in lst
-    ):
-        lst.append(fn)
-
-
 class ReinforcementActions(LggStep):
     """One side's reinforcement work (``reinforcement-side``,
     :class:`.reinforcement.ReinforcementSide`) and the handlers later rules add to it (36.4
@@ -185,4 +161,33 @@ class ReinforcementActions(LggStep):
 #: Extra facts for the ``lgg`` part of a side's view: callables ``(g, side) -> dict`` merged
 #: into it by :func:`.fog.public_view`. Each must give ``side`` only what it may know.
 ViewExtra = Callable[["Game", "str | None"], dict[str, Any]]
-VIEW_EXTRAS: list[ViewExtra] = []
+
+
+class Extensions(Protocol):
+    """What the rule system's class declares for the extension points above, in order."""
+
+    def move_checks(self) -> Sequence[MoveCheck]:
+        """Extra checks of a move into a hex (called at the end of ``movement.check_move``)."""
+        ...
+
+    def rail_checks(self) -> Sequence[RailCheck]:
+        """Extra checks of a rail move."""
+        ...
+
+    def end_movement_checks(self) -> Sequence[EndMovementCheck]:
+        """Extra conditions for ending an activation's movement."""
+        ...
+
+    def view_extras(self) -> Sequence[ViewExtra]:
+        """Extra facts for the ``lgg`` part of a side's view."""
+        ...
+
+    def reinforcement_hooks(self) -> Sequence[str]:
+        """The steps the reinforcement phase pushes after both sides' work, in order (17.3-C
+        markers, 16.4-I Siberians, 37-A tactic tests, 38-A Stosstruppen markers)."""
+        ...
+
+
+def extensions(g: Game) -> Extensions:
+    """The extension points of the game's rule system (:class:`.ruleset.LaGrandeGuerre`)."""
+    return cast("Extensions", g.ruleset)

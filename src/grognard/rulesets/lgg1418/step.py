@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from grognard.core.state import Frame
 
 
-def _stored(a: Action) -> str:
+def _stored(a: Action) -> bytes:
     """An action as the engine stores it (fields left out rather than null), canonically."""
     return serial.canonical({k: v for k, v in a.items() if v is not None})
 
