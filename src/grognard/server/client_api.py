@@ -5,11 +5,18 @@ and the game-over summary (victory points by turn).
 
 Everything here is static rule-system data, the same for every side, except the summary, which
 is answered only once the game is over (when the whole record is open to both sides anyway).
-Mounted on the app by :func:`mount`.
+The map is also served here, encoded once per scenario and cacheable by the browser (its ETag
+names the scenario's content), so that a game opens without the server exporting and encoding
+the same board again. Mounted on the app by :func:`mount`; a background thread then computes
+every rule system's rule table (the slow part of the first reference: reading the tests' rule
+markers), so the first game's reference is answered at once.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 import threading
 import tomllib
 from collections.abc import Callable, Mapping
@@ -18,7 +25,7 @@ from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, FastAPI, Header
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 
 from grognard import rulesets
 from grognard.core import rules, saves, serial
@@ -36,6 +43,36 @@ DOCS_DIR = ROOT / "docs" / "rulesets"
 TESTS_DIR = ROOT / "tests"
 # data files that are catalogues (orders of battle, unit types, the rule list), not charts
 NOT_CHARTS = ("rules.toml", "units.toml", "catalogue.toml", "nations.toml", "theaters.toml")
+MAPS_KEPT = 32  # encoded maps kept in memory (one per scenario and options)
+
+
+@functools.cache
+def rule_table(name: str) -> dict[str, dict[str, str]]:
+    """Rule id -> title and status (``tested``, ``implemented``, ``missing``,
+    ``outside-seeds``), as ``grognard rules`` reports them; computed once per process."""
+    rs = rulesets.get(name)
+    rs.load_rule_modules()
+    rows = rules.coverage(rs.rule_list(), rules.implemented(), tested_rules())
+    return {r["id"]: {"title": r["title"], "status": r["status"]} for r in rows}
+
+
+@functools.cache
+def tested_rules() -> dict[str, list[str]] | None:
+    """The rule ids the test suite names (None where the tests are not installed)."""
+    return rules.scan_tests([TESTS_DIR]) if TESTS_DIR.is_dir() else None
+
+
+_warm_lock = threading.Lock()
+
+
+def warm_rule_tables() -> None:
+    """Compute every rule system's rule table (in a background thread at start-up)."""
+    for name in rulesets.names():
+        with _warm_lock:
+            try:
+                rule_table(name)
+            except GrognardError:
+                continue
 
 
 class Reference:
@@ -43,25 +80,44 @@ class Reference:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._rules: dict[str, dict[str, dict[str, str]]] = {}
+        self._maps: dict[str, bytes] = {}
         self._charts: dict[str, list[dict[str, Any]]] = {}
         self._codes: dict[str, Any] | None = None
         self._summaries: dict[tuple[str, int], dict[str, Any]] = {}
 
     def rule_table(self, name: str) -> dict[str, dict[str, str]]:
-        """Rule id -> title and status (``tested``, ``implemented``, ``missing``,
-        ``outside-seeds``), as ``grognard rules`` reports them."""
+        """The rule system's rule table (see :func:`rule_table`)."""
+        with _warm_lock:
+            return rule_table(name)
+
+    def map_json(self, service: GameService, game_id: str) -> tuple[bytes, str]:
+        """The game's board (as :meth:`GameService.board` exports it) encoded once per scenario
+        content, options, title and sides, with its ETag."""
+        e = service.entry(game_id)
+        with e.lock:
+            g = e.game
+            key = json.dumps(
+                [
+                    g.ruleset.name,
+                    g.scenario.id,
+                    g.scenario.content_hash,
+                    e.row.title,
+                    list(e.row.sides),
+                    serial.to_jsonable(g.options),
+                ],
+                sort_keys=True,
+                default=str,
+            )
+        etag = hashlib.sha256(key.encode()).hexdigest()[:24]
         with self._lock:
-            hit = self._rules.get(name)
-            if hit is not None:
-                return hit
-            rs = rulesets.get(name)
-            rs.load_rule_modules()
-            tested = rules.scan_tests([TESTS_DIR]) if TESTS_DIR.is_dir() else None
-            rows = rules.coverage(rs.rule_list(), rules.implemented(), tested)
-            out = {r["id"]: {"title": r["title"], "status": r["status"]} for r in rows}
-            self._rules[name] = out
-            return out
+            hit = self._maps.get(etag)
+        if hit is None:
+            hit = json.dumps(service.board(game_id), separators=(",", ":")).encode()
+            with self._lock:
+                self._maps[etag] = hit
+                while len(self._maps) > MAPS_KEPT:
+                    self._maps.pop(next(iter(self._maps)))
+        return hit, etag
 
     def codes(self, name: str) -> dict[str, Any]:
         with self._lock:
@@ -276,6 +332,21 @@ def router(service: GameService, side_of: Callable[[str, str | None], str]) -> A
         await run(side_of, game_id, authorization)
         return await run(reference, game_id)
 
+    @api.get("/api/games/{game_id}/map", response_class=Response)
+    async def get_map(
+        game_id: str,
+        authorization: Auth = None,
+        if_none_match: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """The map, as ``/board`` answers it, encoded once per scenario; cacheable (``ETag``,
+        private ``max-age``): the browser fetches a game's map once."""
+        await run(side_of, game_id, authorization)
+        body, etag = await run(ref.map_json, service, game_id)
+        headers = {"ETag": f'"{etag}"', "Cache-Control": "private, max-age=86400"}
+        if if_none_match and etag in if_none_match:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
+
     @api.get("/api/games/{game_id}/summary")
     async def get_summary(game_id: str, authorization: Auth = None) -> dict[str, Any]:
         """Once the game is over: the winner, the reason, the margin and the objective points
@@ -304,3 +375,4 @@ def mount(app: FastAPI) -> None:
         return service.authenticate(game_id, token)
 
     app.include_router(router(service, side_of))
+    threading.Thread(target=warm_rule_tables, name="grognard-rule-tables", daemon=True).start()

@@ -273,11 +273,18 @@ class GameScreen {
     return this.tokens[this.side];
   }
 
+  // The map (static, fetched once per scenario and cached by the browser) and the first state
+  // (pushed by the socket as soon as it connects) are asked for together; the rules reference
+  // waits until the first state is drawn.
   async start() {
     showMessage("");
     const t0 = performance.now();
-    this.board = await api(`/api/games/${this.id}/board`, { token: this.token });
+    performance.mark("grognard:start");
+    this.early = [];
+    this.connect();
+    this.board = await api(`/api/games/${this.id}/map`, { token: this.token });
     G.boardFetchMs = performance.now() - t0;
+    performance.mark("grognard:map-fetched");
     $("title").textContent = `${this.board.scenario.title} - ${this.side}`;
     this.hexIds = new Set(this.board.hexes.map((x) => x[0]));
     this.map = new MapView($("map"), this.board, {
@@ -290,16 +297,28 @@ class GameScreen {
     G.map = this.map;
     G.renderMs = this.map.render();
     G.mapReadyAt = performance.now();
+    performance.mark("grognard:map-drawn");
     document.body.dataset.mapReady = "1";
     this.wire();
+    const early = this.early;
+    this.early = null;
+    for (const msg of early) this.onState(msg);
+    if (!this.state) await new Promise((r) => { this.firstWaiter = r; setTimeout(r, 1500); });
+    if (!this.state && !this.closed) {
+      // no socket (or a slow one): ask for the state once
+      const st = await api(`/api/games/${this.id}/state`, { token: this.token });
+      if (!this.state) this.onState(st);
+    }
+  }
+
+  loadReference() {
+    if (this.refAsked) return;
+    this.refAsked = true;
     api(`/api/games/${this.id}/reference`, { token: this.token }).then((r) => {
       this.ref = new Reference(r, (id) => this.openRule(id));
       G.reference = r;
-      if (this.state) this.render();
+      if (this.state && !this.closed) this.render();
     }).catch(() => {});
-    const st = await api(`/api/games/${this.id}/state`, { token: this.token });
-    this.onState(st);
-    this.connect();
   }
 
   wire() {
@@ -332,7 +351,10 @@ class GameScreen {
     };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
-      if (msg.type === "state" && msg.side === this.side) this.onState(msg);
+      if (msg.type === "state" && msg.side === this.side) {
+        if (this.early) this.early.push(msg); // the map is not drawn yet
+        else this.onState(msg);
+      }
       else if (msg.type === "error") showMessage(msg.message);
     };
     ws.onclose = () => {
@@ -386,6 +408,15 @@ class GameScreen {
     this.render();
     if (this.builder) this.refreshBuilder();
     else if (this.sel) this.refreshSelection();
+    if (!this.refAsked) {
+      G.firstStateAt = performance.now();
+      performance.mark("grognard:first-state-drawn");
+      setTimeout(() => this.loadReference(), 0);
+    }
+    if (this.firstWaiter) {
+      this.firstWaiter();
+      this.firstWaiter = null;
+    }
   }
 
   waitSeq(seq) {

@@ -1,11 +1,16 @@
 // The hex map: SVG drawn from the server's board export, with counters, highlights, pan and zoom.
 //
-// Everything is in hex-size units (centre to corner = 1); one <g> transform does pan and zoom,
-// so moving the map never touches the thousands of hex paths. Terrain is one <path> per
-// terrain type, hex outlines one <path>, and clicks are mapped back to a hex with the inverse
-// of the layout formula, so a 2,000-hex map stays a few dozen DOM nodes plus labels.
+// Everything is in hex-size units (centre to corner = 1). The SVG shows a window of the map (the
+// whole map when it fits, else the screen and half a screen around it) at the current zoom, in a
+// composited layer moved by a CSS transform: panning repaints nothing (the browser moves the
+// bitmap it has) until the screen leaves the window, which is then drawn again around it; a
+// zoom is drawn again only once the wheel stops (meanwhile the bitmap is scaled). Terrain is one <path> per terrain type, hex
+// outlines one <path>, and clicks are mapped back to a hex with the inverse of the layout
+// formula, so a 2,000-hex map stays a few dozen DOM nodes plus labels.
 
 const SVGNS = "http://www.w3.org/2000/svg";
+const MARGIN = 1; // map units drawn around the board's bounds (box frames, names)
+const PAD = 0.5; // the window drawn around the screen, in screens
 const SQRT3 = Math.sqrt(3);
 
 export function el(tag, attrs = {}, parent = null) {
@@ -53,15 +58,16 @@ export function isReduced(p) {
 
 // NATO unit-type symbol for a piece type (and its name): the kind of symbol drawn in the
 // counter's frame. Rule systems name their types freely, so this reads keywords.
+// (naval before artillery: a gunboat is a boat)
 const SYMBOL_WORDS = [
   ["hq", /(^|[^a-z])(hq|hqs|headquarters|ghq)([^a-z]|$)|-hq$|^hq-/],
   ["armour", /armou?r|tank|panzer|char/],
   ["mech", /mech|motori[sz]ed|panzergren|c\/m/],
   ["cavalry", /cav|horse|camel|kavall|recon/],
+  ["naval", /ship|naval|fleet|flotilla|gunboat|transport|cruiser|destroyer|battleship|monitor|\bsub/],
   ["artillery", /art|gun|battery|siege|mortar|howitz|coast|cd$|^cd-|rocket/],
   ["engineer", /engineer|pioneer|sapper/],
   ["air", /air|fighter|bomber|ju ?88|vvs|plane|aviation|kg |zeppelin/],
-  ["naval", /ship|naval|fleet|flotilla|gunboat|transport|cruiser|destroyer|battleship|monitor|sub/],
   ["supply", /supply|msu|res-?pt|resource|depot/],
   ["fort", /fort|garrison/],
   ["infantry", /inf|rifle|div|corps|regiment|brigade|jaeger|jäger|mountain|territorial|militia|guard/],
@@ -167,6 +173,7 @@ export class MapView {
     this.tx = 0;
     this.ty = 0;
     this.pending = false;
+    this.kr = 0; // the zoom the SVG is drawn at
     this.viewKey = handlers.viewKey || null; // localStorage key where zoom and position are kept
     this.hexIndex = new Map(); // "q,r" -> hex row
     this.byId = new Map(); // printed id -> hex row
@@ -208,8 +215,16 @@ export class MapView {
   render() {
     const t0 = performance.now();
     const b = this.board;
-    const svg = el("svg", { class: "map", xmlns: SVGNS, "data-testid": "map" });
+    const [bx, by, bw, bh] = b.bounds;
+    const m = MARGIN;
+    this.origin = [bx - m, by - m];
+    this.extent = [bw + 2 * m, bh + 2 * m];
+    const svg = el("svg", { class: "map", xmlns: SVGNS, "data-testid": "map", preserveAspectRatio: "none" });
     this.svg = svg;
+    const pan = document.createElement("div");
+    pan.className = "map-pan";
+    pan.append(svg);
+    this.pan = pan;
     const defs = el("defs", {}, svg);
     addPatterns(defs);
     const vp = el("g", { class: "viewport" }, svg);
@@ -299,37 +314,103 @@ export class MapView {
     }
     this.gHi = el("g", { class: "highlights" }, vp);
     this.gCounters = el("g", { class: "counters" }, vp);
-    this.container.replaceChildren(svg);
+    this.container.replaceChildren(pan);
+    this.measure();
     this.addControls();
     if (!this.restoreView()) this.fit();
     this.attach();
+    this.watchSize();
     this.renderMs = performance.now() - t0;
     return this.renderMs;
   }
 
+  // The container's size, read once and then kept by a ResizeObserver (never read per frame).
+  measure() {
+    this.W = this.container.clientWidth || 800;
+    this.H = this.container.clientHeight || 600;
+  }
+
+  // When the map box changes size (the phase bar or the panel filling in), the map point at the
+  // centre stays at the centre: a remembered view does not drift when the page settles.
+  watchSize() {
+    if (typeof ResizeObserver === "undefined") return;
+    this.resizer = new ResizeObserver(() => {
+      const W = this.container.clientWidth, H = this.container.clientHeight;
+      if (!W || !H || (W === this.W && H === this.H)) return;
+      this.tx += (W - this.W) / 2;
+      this.ty += (H - this.H) / 2;
+      this.W = W;
+      this.H = H;
+      this.apply();
+    });
+    this.resizer.observe(this.container);
+  }
+
   fit() {
     const [x, y, w, h] = this.board.bounds;
-    const W = this.container.clientWidth || 800;
-    const H = this.container.clientHeight || 600;
+    const W = this.W, H = this.H;
     this.k = Math.max(4, Math.min(80, Math.min(W / w, H / h)));
     this.tx = (W - w * this.k) / 2 - x * this.k;
     this.ty = (H - h * this.k) / 2 - y * this.k;
     this.apply();
   }
 
-  apply() {
-    this.vp.setAttribute("transform", `translate(${this.tx.toFixed(2)} ${this.ty.toFixed(2)}) scale(${this.k.toFixed(4)})`);
+  // Pan and zoom. The SVG is drawn at the zoom kr ("settled"); a pan only moves its layer, a zoom
+  // not yet settled scales the layer by k / kr until settle() draws it again at k.
+  apply(settle = true) {
+    if (settle) this.settle();
+    if (this.k === this.kr && this.leftWindow()) this.layout();
+    const [ox, oy] = this.win;
+    const X = Math.round(this.tx + ox * this.k), Y = Math.round(this.ty + oy * this.k);
+    const f = this.k / this.kr;
+    this.pan.style.transform = Math.abs(f - 1) < 1e-9 ? `translate(${X}px, ${Y}px)` : `translate(${X}px, ${Y}px) scale(${f.toFixed(5)})`;
+    this.updateMini();
+    this.saveView();
+  }
+
+  settle() {
+    if (this.k === this.kr) return;
+    clearTimeout(this.settleTimer);
+    this.kr = this.k;
+    this.layout();
+    // level of detail: hex ids and counter names only when near enough to read them
     this.svg.classList.toggle("zoomed", this.k >= 30);
     this.svg.classList.toggle("near", this.k >= 18);
     this.svg.classList.toggle("far", this.k < 12);
+    // a layer of its own (moved without repainting) unless the 2,000 hex ids show: a layer with
+    // that much text is redrawn at every move, slower than painting the screen's part of the map
+    this.pan.classList.toggle("layer", this.k < 30);
     // text that keeps its screen size at every zoom (place names, area names)
-    if (this.k !== this.styledK) {
-      // only when the zoom changes: restyling every text costs a frame on a 2,000-hex map
-      this.styledK = this.k;
-      this.svg.style.setProperty("--inv", (1 / this.k).toFixed(5));
-    }
-    this.updateMini();
-    this.saveView();
+    this.svg.style.setProperty("--inv", (1 / this.k).toFixed(5));
+  }
+
+  // The window of the map the SVG draws, in map units: per axis the whole map if it fits in the
+  // screen and its pads, else the screen and a pad either side.
+  layout() {
+    const k = this.k;
+    const axis = (o, e, t, S) => {
+      const span = (S * (1 + 2 * PAD)) / k;
+      return span >= e ? [o, e] : [-t / k - (S * PAD) / k, span];
+    };
+    const [x0, ww] = axis(this.origin[0], this.extent[0], this.tx, this.W);
+    const [y0, wh] = axis(this.origin[1], this.extent[1], this.ty, this.H);
+    this.win = [x0, y0, ww, wh];
+    this.layouts = (this.layouts || 0) + 1;
+    this.svg.setAttribute("viewBox", `${x0.toFixed(3)} ${y0.toFixed(3)} ${ww.toFixed(3)} ${wh.toFixed(3)}`);
+    this.svg.setAttribute("width", (ww * k).toFixed(1));
+    this.svg.setAttribute("height", (wh * k).toFixed(1));
+  }
+
+  // Does the part of the map on screen reach outside the window drawn?
+  leftWindow() {
+    if (!this.win) return true;
+    const k = this.k, [x0, y0, ww, wh] = this.win;
+    const out = (t, S, o, e, w0, ws) => {
+      const a = Math.max(-t / k, o), b = Math.min((S - t) / k, o + e);
+      return a < b && (a < w0 - 1e-6 || b > w0 + ws + 1e-6);
+    };
+    return out(this.tx, this.W, this.origin[0], this.extent[0], x0, ww) ||
+      out(this.ty, this.H, this.origin[1], this.extent[1], y0, wh);
   }
 
   // ---------------------------------------------------------------- zoom controls, mini-map, view memory
@@ -351,22 +432,35 @@ export class MapView {
     btn("Fit", "Fit the whole map", "zoom-fit", () => this.fit());
     this.container.append(box);
     // overview mini-map: the terrain drawn again, small, with the visible part outlined
+    // (its terrain in flat colours, drawn once; the visible part is a frame moved over it, so
+    // panning never repaints the mini-map either)
     const [bx, by, bw, bh] = this.board.bounds;
-    const mini = el("svg", { class: "minimap", viewBox: `${bx} ${by} ${bw} ${bh}`, "data-testid": "minimap",
-      preserveAspectRatio: "xMidYMid meet" });
+    const mini = document.createElement("div");
+    mini.className = "minimap";
+    mini.dataset.testid = "minimap";
+    const msvg = el("svg", { viewBox: `${bx} ${by} ${bw} ${bh}`, preserveAspectRatio: "xMidYMid meet" });
     const terr = this.svg.querySelector(".terrain");
-    if (terr) mini.append(terr.cloneNode(true));
-    this.miniRect = el("rect", { class: "mini-view", x: bx, y: by, width: bw, height: bh }, mini);
+    if (terr) {
+      const flat = terr.cloneNode(true);
+      for (const pth of flat.querySelectorAll("[pointer-events=none]")) pth.remove();
+      msvg.append(flat);
+    }
+    mini.append(msvg);
+    const frame = document.createElement("div");
+    frame.className = "mini-view";
+    mini.append(frame);
+    this.miniRect = frame;
+    this.container.append(mini);
+    const mw = mini.clientWidth || 180, mh = mini.clientHeight || 130;
+    const s = Math.min(mw / bw, mh / bh);
+    this.miniFit = { s, ox: (mw - bw * s) / 2, oy: (mh - bh * s) / 2, bx, by };
     mini.addEventListener("pointerdown", (e) => {
       e.stopPropagation();
       const r = mini.getBoundingClientRect();
-      const s = Math.min(r.width / bw, r.height / bh);
-      const ox = (r.width - bw * s) / 2, oy = (r.height - bh * s) / 2;
-      const mx = bx + (e.clientX - r.left - ox) / s, my = by + (e.clientY - r.top - oy) / s;
-      this.centreOnPoint(mx, my);
+      const q = this.miniFit;
+      this.centreOnPoint(q.bx + (e.clientX - r.left - q.ox) / q.s, q.by + (e.clientY - r.top - q.oy) / q.s);
     });
     this.mini = mini;
-    this.container.append(mini);
     const tip = document.createElement("div");
     tip.className = "hex-tip";
     tip.dataset.testid = "hex-tip";
@@ -377,16 +471,21 @@ export class MapView {
 
   updateMini() {
     if (!this.miniRect) return;
-    const W = this.container.clientWidth || 800, H = this.container.clientHeight || 600;
-    const x = -this.tx / this.k, y = -this.ty / this.k;
-    this.miniRect.setAttribute("x", x.toFixed(2));
-    this.miniRect.setAttribute("y", y.toFixed(2));
-    this.miniRect.setAttribute("width", (W / this.k).toFixed(2));
-    this.miniRect.setAttribute("height", (H / this.k).toFixed(2));
+    const q = this.miniFit;
+    const x = q.ox + (-this.tx / this.k - q.bx) * q.s, y = q.oy + (-this.ty / this.k - q.by) * q.s;
+    const w = Math.round((this.W / this.k) * q.s), hh = Math.round((this.H / this.k) * q.s);
+    const st = this.miniRect.style;
+    st.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+    if (w !== this.miniW || hh !== this.miniH) {
+      this.miniW = w;
+      this.miniH = hh;
+      st.width = `${w}px`;
+      st.height = `${hh}px`;
+    }
   }
 
   centreOnPoint(x, y) {
-    const W = this.container.clientWidth, H = this.container.clientHeight;
+    const W = this.W, H = this.H;
     this.tx = W / 2 - x * this.k;
     this.ty = H / 2 - y * this.k;
     this.apply();
@@ -395,7 +494,7 @@ export class MapView {
   // The view is kept as zoom and the map point at the centre of the screen, per game.
   saveView() {
     if (!this.viewKey || this.restoring) return;
-    const W = this.container.clientWidth || 800, H = this.container.clientHeight || 600;
+    const W = this.W, H = this.H;
     const v = { k: this.k, cx: (W / 2 - this.tx) / this.k, cy: (H / 2 - this.ty) / this.k };
     clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(() => {
@@ -436,22 +535,33 @@ export class MapView {
     this.tip.hidden = false;
   }
 
-  schedule() {
+  schedule(settle = true) {
+    this.settleNext = this.settleNext || settle;
     if (this.pending) return;
     this.pending = true;
     requestAnimationFrame(() => {
       this.pending = false;
-      this.apply();
+      const s = this.settleNext;
+      this.settleNext = false;
+      this.apply(s);
     });
   }
 
-  zoomAt(sx, sy, factor) {
+  // Zoom by factor about the screen point (sx, sy) of the map box. A wheel zoom (settle false)
+  // scales the drawn map at once and draws it again at the new zoom when the wheel stops.
+  zoomAt(sx, sy, factor, settle = true) {
     const k2 = Math.max(3, Math.min(160, this.k * factor));
     const f = k2 / this.k;
     this.tx = sx - (sx - this.tx) * f;
     this.ty = sy - (sy - this.ty) * f;
     this.k = k2;
-    this.schedule();
+    if (settle) {
+      this.apply();
+      return;
+    }
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => this.apply(), 160);
+    this.schedule(false);
   }
 
   panBy(dx, dy) {
@@ -461,7 +571,7 @@ export class MapView {
   }
 
   toMap(clientX, clientY) {
-    const r = this.svg.getBoundingClientRect();
+    const r = this.container.getBoundingClientRect();
     return [(clientX - r.left - this.tx) / this.k, (clientY - r.top - this.ty) / this.k];
   }
 
@@ -486,10 +596,11 @@ export class MapView {
   }
 
   attach() {
-    const svg = this.svg;
+    // pointer events on the whole map box (the map may not cover it), not on its controls
+    const svg = this.container;
     let drag = null;
     svg.addEventListener("pointerdown", (e) => {
-      if (e.button !== 0) return;
+      if (e.button !== 0 || !(e.target === svg || this.pan.contains(e.target))) return;
       drag = { x: e.clientX, y: e.clientY, moved: 0, id: e.pointerId };
     });
     svg.addEventListener("pointerleave", () => { if (this.tip) this.tip.hidden = true; });
@@ -500,7 +611,7 @@ export class MapView {
       drag.moved += Math.abs(dx) + Math.abs(dy);
       if (drag.moved > 4) {
         if (!svg.hasPointerCapture(e.pointerId)) svg.setPointerCapture(e.pointerId);
-        svg.classList.add("dragging");
+        this.svg.classList.add("dragging");
         this.panBy(dx, dy);
       }
       drag.x = e.clientX;
@@ -510,15 +621,16 @@ export class MapView {
       if (!drag) return;
       const wasClick = drag.moved <= 4;
       drag = null;
-      svg.classList.remove("dragging");
+      this.svg.classList.remove("dragging");
       if (wasClick && e.type === "pointerup") this.click(e);
     };
     svg.addEventListener("pointerup", end);
     svg.addEventListener("pointercancel", end);
     svg.addEventListener("wheel", (e) => {
+      if (!(e.target === svg || this.pan.contains(e.target))) return;
       e.preventDefault();
       const r = svg.getBoundingClientRect();
-      this.zoomAt(e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.0015));
+      this.zoomAt(e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.0015), false);
     }, { passive: false });
   }
 
@@ -712,7 +824,7 @@ export class MapView {
   centreOn(hex) {
     const c = this.centre(hex);
     if (!c) return;
-    const W = this.container.clientWidth, H = this.container.clientHeight;
+    const W = this.W, H = this.H;
     this.tx = W / 2 - c[0] * this.k;
     this.ty = H / 2 - c[1] * this.k;
     this.apply();
@@ -721,7 +833,7 @@ export class MapView {
   // Screen position (client coordinates) of a hex centre: used by tests and tooltips.
   screenOf(hex) {
     const c = this.centre(hex);
-    const r = this.svg.getBoundingClientRect();
+    const r = this.container.getBoundingClientRect();
     return c ? [r.left + this.tx + c[0] * this.k, r.top + this.ty + c[1] * this.k] : null;
   }
 
@@ -729,6 +841,7 @@ export class MapView {
   benchPan(frames = 60, step = 7) {
     return new Promise((resolve) => {
       const times = [];
+      const layouts0 = this.layouts || 0;
       let last = performance.now();
       let i = 0;
       const tick = () => {
@@ -743,7 +856,8 @@ export class MapView {
           times.shift();
           const sorted = [...times].sort((a, b) => a - b);
           resolve({ frames: times.length, mean: times.reduce((a, b) => a + b, 0) / times.length,
-            p95: sorted[Math.floor(sorted.length * 0.95)], max: sorted[sorted.length - 1] });
+            p95: sorted[Math.floor(sorted.length * 0.95)], max: sorted[sorted.length - 1],
+            redrawn: (this.layouts || 0) - layouts0 });
         }
       };
       requestAnimationFrame(tick);
