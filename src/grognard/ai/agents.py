@@ -15,7 +15,8 @@ legal actions and the agent's seed: replaying a game with the same seeds gives t
   reseeded rolls), then a search with progressive widening over the best of them: each
   iteration picks a candidate by UCB1 among the first ``1 + sqrt(n)`` (ordered by the one-step
   value), plays it on a fresh determinisation and continues the turn with cheap greedy
-  decisions for whoever acts until ``depth`` decisions are made, and scores the position. The
+  decisions for whoever acts (the opponent's replies inside the turn too) until ``depth`` more
+  decisions of either side, and scores the position. The
   budget is counted in iterations (levels ``easy``, ``normal``, ``hard``), never in seconds.
 """
 
@@ -125,6 +126,11 @@ def candidates(g: Game, side: str, feats: Features, rng: random.Random, width: i
     listed."""
     out: list[Action] = []
     ranked: list[tuple[float, float, list[Any], Any, list[Action]]] = []
+    done = own_run(g, side)
+    if len(done) >= MAX_RUN:
+        return [a for fam in g.families(side) for a in fam.all() if is_ending(a)] or [
+            a for fam in g.families(side) for a in fam.all()
+        ][:1]
     for fam in g.families(side):
         order = list(fam.actors())
         rng.shuffle(order)
@@ -154,7 +160,7 @@ def candidates(g: Game, side: str, feats: Features, rng: random.Random, width: i
             if pending[k]:
                 a = pending[k].pop()
                 ka = _key(a)
-                if ka not in seen:
+                if ka not in seen and ka not in done:
                     seen.add(ka)
                     out.append(a)
                 progressed = True
@@ -165,6 +171,21 @@ def candidates(g: Game, side: str, feats: Features, rng: random.Random, width: i
 
 def _key(a: Mapping[str, Any]) -> str:
     return repr(sorted(a.items()))
+
+
+MAX_RUN = 600  # own decisions in a row after which only ending the phase is considered
+
+
+def own_run(g: Game, side: str) -> set[str]:
+    """The side's own actions since another side last acted (what it did itself, so it knows
+    them). An action already taken in this run is not a candidate again: it would undo a
+    neutral step or repeat a cycle (attach, detach, attach...)."""
+    out = set()
+    for a in reversed(g.actions):
+        if a.get("side") != side:
+            break
+        out.add(_key(a))
+    return out
 
 
 class GreedyAgent(Agent):
@@ -302,25 +323,36 @@ class PlannerAgent(GreedyAgent):
         return max(visited, key=lambda k: (k.mean(), k.prior)).action
 
     def rollout(self, c: Game, side: str, feats: Features, rng: random.Random) -> float:
-        """Continue the side's own plan: cheap greedy decisions (one sample each) while the same
-        side acts in the same phase, for the level's depth, then score the position for
-        ``side``. (Crossing into the next phase or the enemy's decisions costs much more than
-        it tells at this depth.)"""
-        phase = c.phase_path()
-        for _ in range(self.budget.depth):
-            if c.is_over() or c.acting_sides() != [side] or c.phase_path() != phase:
+        """Play on with cheap greedy decisions (one sample each) for whoever acts, the
+        opponent's replies inside the turn included (a retreat before combat, a reserve...),
+        until the side has made the level's ``depth`` more decisions, the opponent ``depth``
+        decisions, or the game turn ends; then score the position for ``side``. Every
+        candidate is followed the same way, so ending a phase is compared fairly with acting
+        in it."""
+        turn = c.turn_label()
+        own = theirs = 0
+        while own < self.budget.depth and theirs < self.budget.depth:
+            if c.is_over() or c.turn_label() != turn:
                 break
-            opts = [a for a in candidates(c, side, feats, rng, self.budget.rollout_width)]
+            acting = c.acting_sides()
+            if not acting:
+                break
+            who = side if side in acting else acting[0]
+            opts = candidates(c, who, feats, rng, self.budget.rollout_width)
             reseed(c, rng)
             best_v, best_c = BAD, None
             for a in opts:
                 t = c.clone()
-                v = self._play(t, side, a, feats)
+                v = self._play(t, who, a, feats)
                 if v > best_v:
                     best_v, best_c = v, t
             if best_c is None:
                 break
             c = best_c
+            if who == side:
+                own += 1
+            else:
+                theirs += 1
         self.stats.evaluations += 1
         return feats.evaluate(c, side)
 
