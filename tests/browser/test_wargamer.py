@@ -430,6 +430,8 @@ def test_chart_viewer_glossary_and_view_memory(live: LiveServer, new_page: Any) 
     page.reload()
     page.wait_for_function("window.__grognard.map && window.__grognard.state")
     assert abs(page.evaluate("window.__grognard.map.k") - k) < 1e-6
+    # (two frames: the map box's resize is observed before the next frame is painted)
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     x, y = page.evaluate("window.__grognard.map.screenOf('1410')")
     box = page.locator("#map").bounding_box()
     # the centre stays put while the page settles (the phase bar filling in resizes the map)
