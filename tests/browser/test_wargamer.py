@@ -486,9 +486,14 @@ def test_lgg1418_and_eastfront_open_with_legend_charts_and_lists(
         groups = page.locator("#actions details.actions-group")
         if groups.count():
             groups.first.locator("summary").first.click()
+            # (a group is filled when its toggle event comes, after the click)
+            page.wait_for_function(
+                "document.querySelector('#actions details.actions-group').dataset.filled === '1'"
+            )
             actor = groups.first.locator("details.actor")
             if actor.count():
                 actor.first.locator("summary").click()
+            page.wait_for_selector("#actions button[data-type]")
             buttons = page.locator("#actions button[data-type]")
             assert buttons.count() >= 1
             labels = buttons.all_inner_texts()
