@@ -351,3 +351,25 @@ def test_cli_verify_flag(tiny_path: Path, tmp_path: Path, cli_env: dict[str, str
     assert r.returncode == 0, r.stderr
     r = subprocess.run([*run, "show", str(save), "--verify"], env=cli_env, capture_output=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_a_clone_keeps_the_position_cache_of_its_source_until_it_changes(tiny_path) -> None:
+    """core: Game.clone keeps the position entries (Cache.clone with a retag); each copy drops
+    its own at its first change and the source keeps its own."""
+    from grognard.core.game import Game as _Game
+    from grognard.scenario import load_scenario as _load
+
+    g = _Game.new(_load(tiny_path), 1)
+    calls = []
+
+    def compute() -> int:
+        calls.append(1)
+        return 41
+
+    assert g.cached("probe", compute) == 41
+    c = g.clone()
+    assert c.cached("probe", compute) == 41 and len(calls) == 1
+    side = c.acting_sides()[0]
+    c.apply(c.legal_actions(side)[0])
+    assert c.cached("probe", lambda: 7) == 7
+    assert g.cached("probe", lambda: 7) == 41
