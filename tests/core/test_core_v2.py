@@ -170,6 +170,30 @@ def test_procedure_stages_run_in_declared_order_with_jumps_and_repeats() -> None
     assert _Proc.log == ["one", "THREE"] and f2.done
 
 
+class _KeptElsewhere(_Proc):
+    """A procedure whose stage lives in the game's own record, not in its frame."""
+
+    name = "kept"
+
+    def stage_in(self, g: Any, f: Frame) -> str | None:
+        s = g.state.vars.get("phase", "one")
+        return None if s == "over" else str(s)
+
+    def put_stage(self, g: Any, f: Frame, name: str | None) -> None:
+        g.state.vars["phase"] = "over" if name is None else name
+
+
+def test_procedure_may_keep_its_stage_in_the_rule_systems_record() -> None:
+    g = _FakeGame()
+    f = Frame("kept")
+    g.state.frames.append(f)
+    _Proc.log = []
+    g.state.vars["phase"] = "two"
+    _KeptElsewhere().run(g, f)  # type: ignore[arg-type]
+    assert _Proc.log == ["two", "two", "two", "three"] and f.done
+    assert "stage" not in f.params and g.state.vars["phase"] == "over"
+
+
 # ====================================================================== records
 class _Unit(Record):
     """A test record."""
@@ -420,3 +444,35 @@ def test_handlers_of_mixin_bases_are_inherited() -> None:
     assert Both.handlers["go"].check is Extra.check_go
     assert Both.handlers["dig"].apply is Extra.apply_dig
     assert "dig" not in Base.handlers
+
+
+def test_a_step_inherits_the_handlers_of_every_base_class() -> None:
+    """Multiple inheritance: a mixin's handlers join those of the other base, the nearest base
+    winning for a type both handle, and a method overridden in the subclass is the one called."""
+
+    class Boxes(Step):
+        @handles.apply("box")
+        def apply_box(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+        @handles.apply("shared")
+        def apply_shared(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    class Moves(Step):
+        @handles.apply("move")
+        def apply_move(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+        @handles.apply("shared")
+        def apply_shared_too(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    class Both(Moves, Boxes):
+        def apply_box(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    assert list(Both.handlers) == ["move", "shared", "box"]
+    assert Both.handlers["move"].apply is Moves.apply_move
+    assert Both.handlers["box"].apply is Both.apply_box
+    assert Both.handlers["shared"].apply is Moves.apply_shared_too

@@ -109,13 +109,23 @@ class Procedure(Step):
     def set_stage(self, f: Frame, name: str | None) -> None:
         f.params[self.stage_key] = "" if name is None else name
 
+    def stage_in(self, g: Game, f: Frame) -> str | None:
+        """The stage that runs next, read where the procedure keeps it: by default the frame
+        (:meth:`current_stage`); a procedure whose stage is part of the rule system's own record
+        (a battle's phase) overrides this and :meth:`put_stage`."""
+        return self.current_stage(f)
+
+    def put_stage(self, g: Game, f: Frame, name: str | None) -> None:
+        """Record the stage that runs next (None: the procedure is over)."""
+        self.set_stage(f, name)
+
     def run(self, g: Game, f: Frame) -> None:
         frames = g.state.frames
         depth = len(frames)
         for _ in range(MAX_STAGES_PER_RUN):
             if f.done or len(frames) != depth or frames[-1] is not f:
                 return
-            name = self.current_stage(f)
+            name = self.stage_in(g, f)
             if name is None:
                 g.finish(f)
                 return
@@ -123,9 +133,9 @@ class Procedure(Step):
                 raise RuntimeError(f"{self.name}: unknown stage {name!r}")
             i = self.stages.index(name)
             following = self.stages[i + 1] if i + 1 < len(self.stages) else None
-            self.set_stage(f, following)
+            self.put_stage(g, f, following)
             f.params["_running"] = name
             out = self._stage_fns[name](self, g, f)
             if isinstance(out, Goto) and not f.done:
-                self.set_stage(f, out.stage)
-        raise RuntimeError(f"{self.name}: the stages are looping ({self.current_stage(f)})")
+                self.put_stage(g, f, out.stage)
+        raise RuntimeError(f"{self.name}: the stages are looping ({self.stage_in(g, f)})")

@@ -146,17 +146,19 @@ class Step:
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        inherited: dict[str, dict[str, str | None]] = {
-            t: dict(h._names) for t, h in cls.handlers.items()
-        }
-        # handlers of further base classes (mixins adding action types to a step): a type the
-        # first base does not handle is taken from them, in the order of the bases
-        for base in cls.__bases__[1:]:
-            for t, h in getattr(base, "handlers", {}).items():
+        # the handlers of every base (a mixin of handlers combined with another step class), in
+        # the method resolution order: the nearest base wins each role of a type handled twice,
+        # a role it leaves empty is taken from a further base; the types come in that order
+        inherited: dict[str, dict[str, str | None]] = {}
+        for base in cls.__mro__[1:]:
+            table = base.__dict__.get("handlers")
+            if not isinstance(table, dict):
+                continue
+            for t, h in table.items():
                 roles = inherited.setdefault(t, dict.fromkeys(ROLES))
-                for r, a in h._names.items():
-                    if roles.get(r) is None and a is not None:
-                        roles[r] = a
+                for r, name in h._names.items():
+                    if roles.get(r) is None and name is not None:
+                        roles[r] = name
         own: dict[str, dict[str, str | None]] = {}
         for attr, obj in cls.__dict__.items():
             marks = getattr(obj, "_handler_roles", None)

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from grognard import textmap
 from grognard.core.arith import fmt
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Piece
@@ -172,13 +173,18 @@ def map_lines(
     side: str | None,
     marks: Mapping[int, str] | None = None,
     window: tuple[int, int, int, int] | None = None,
+    stride: int = 2,
+    legend: set[str] | None = None,
 ) -> list[str]:
     """The map as text, three characters a hex: a terrain (or city) character, then either the
     side initial and number of units in the hex, or the owner's initial in lower case. Columns
-    are two characters apart and each printed row takes two lines (the shifted columns on the
-    second), so 30 columns fit in 70 characters. ``marks`` replaces the last character of some
-    hexes (e.g. MP costs); ``window`` = (first column, last column, first row, last row) draws
-    part of the map."""
+    are ``stride`` characters apart and each printed row takes two lines (the shifted columns on
+    the second), so with the default 2, 30 columns fit in 70 characters. On the line between two
+    hexes of a column, the hexside between them shows its river or canal (or a rail line
+    crossing it); with ``stride`` 3 the slanting hexsides are drawn too
+    (:func:`grognard.textmap.hexside_overlay`; what was drawn is added to ``legend``).
+    ``marks`` replaces the last character of some hexes (e.g. MP costs); ``window`` = (first
+    column, last column, first row, last row) draws part of the map."""
 
     marks = marks or {}
     counts: dict[int, dict[str, int]] = {}
@@ -189,6 +195,7 @@ def map_lines(
         if h is not None:
             counts.setdefault(h, {}).setdefault(p.side, 0)
             counts[h][p.side] += 1
+    rails = textmap.rail_sides(g)
     out: list[str] = []
     for name, sheet in g.board.sheets.items():
         pos = {}
@@ -205,7 +212,7 @@ def map_lines(
         if not cols or not rows:
             continue
         lower = 0 if sheet.shifted == "even" else 1
-        x = {c: 4 + 2 * k for k, c in enumerate(cols)}
+        x = {c: 4 + stride * k for k, c in enumerate(cols)}
         width = x[cols[-1]] + 3
         if len(g.board.sheets) > 1:
             out.append(f"map {name}")
@@ -215,16 +222,23 @@ def map_lines(
                 if ((c & 1) == lower) == bool(half):
                     line[x[c] : x[c] + 2] = list(f"{c:02d}")
             out.append("".join(line).rstrip())
+        canvas: list[list[str]] = []
+        cells: dict[tuple[int, int], int] = {}
         for r in rows:
             for half in (0, 1):
-                line = list((f"{r:02d}" if half == 0 else "").ljust(width))
+                chars = list((f"{r:02d}" if half == 0 else "").ljust(width))
                 for c in cols:
                     if ((c & 1) == lower) != bool(half):
                         continue
-                    i = pos.get((c, r))
-                    if i is not None:
-                        line[x[c] : x[c] + 3] = list(_cell(g, i, counts, marks))
-                out.append("".join(line).rstrip())
+                    cell_hex = pos.get((c, r))
+                    if cell_hex is not None:
+                        chars[x[c] : x[c] + 3] = list(_cell(g, cell_hex, counts, marks))
+                        cells[(c, len(canvas))] = cell_hex
+                canvas.append(chars)
+        used = textmap.hexside_overlay(g, canvas, cells, x, stride, rails)
+        if legend is not None:
+            legend |= used
+        out.extend("".join(line).rstrip() for line in canvas)
     return out
 
 
@@ -292,17 +306,44 @@ def render_text(
     marks: Mapping[int, str] | None = None,
     window: tuple[int, int, int, int] | None = None,
     stacks: bool = True,
+    width: int | None = None,
 ) -> str:
-    """The whole text display: header, map, legend and the stacks in contact with the enemy."""
+    """The whole text display: header, map, legend and the stacks in contact with the enemy.
+    With a ``width`` (the terminal's) that has room for it, columns are drawn three characters
+    apart so that every hexside shows its river; otherwise two apart (80 columns for 30)."""
     lines = header_lines(g, side)
-    lines += map_lines(g, side, marks, window)
+    ncols = _column_count(g, window)
+    stride = 3 if width is not None and 4 + 3 * ncols + 3 <= width else 2
+    used: set[str] = set()
+    lines += map_lines(g, side, marks, window, stride, used)
     lines.append(LEGEND)
+    if used:
+        lines.append(
+            "hexsides: "
+            + ", ".join(sorted(used))
+            + (
+                " (on the line between two hexes of a column"
+                + ("; in a corner: a slanting hexside there" if stride > 2 else "")
+                + "); 'hex ID' lists a hex's hexsides"
+            )
+        )
     if stacks:
         front = front_stacks(g, side)
         if front:
             lines.append("stacks in contact:")
             lines += front
     return "\n".join(lines)
+
+
+def _column_count(g: Game, window: tuple[int, int, int, int] | None) -> int:
+    cols: set[int] = set()
+    for sheet in g.board.sheets.values():
+        for hx in g.board.hexes:
+            c, _ = sheet.to_offset(hx)
+            if window is None or window[0] <= c <= window[1]:
+                cols.add(c)
+        break
+    return len(cols)
 
 
 # ----------------------------------------------------------------------------- reach and previews
@@ -321,7 +362,7 @@ def _cost_char(c: Fraction) -> str:
     return str(n) if n < 10 else "+"
 
 
-def _window_around(g: Game, hexes: Sequence[int], pad: int = 2) -> tuple[int, int, int, int] | None:
+def window_around(g: Game, hexes: Sequence[int], pad: int = 2) -> tuple[int, int, int, int] | None:
     if not hexes or len(g.board.sheets) != 1:
         return None
     sheet = next(iter(g.board.sheets.values()))
@@ -346,7 +387,7 @@ def reach_map(g: Game, piece_ids: Sequence[str], side: str, chosen: int | None =
         marks[here] = "o"
     if chosen is not None:
         marks[chosen] = "@"
-    win = _window_around(g, [*reach, *([here] if here is not None else [])])
+    win = window_around(g, [*reach, *([here] if here is not None else [])])
     lines = map_lines(g, side, marks, win)
     far = sorted(
         (h for h, c in reach.items() if g.board.distance(here, h) > 1) if here is not None else []

@@ -252,11 +252,22 @@ class GreatWar(Ruleset):
             return presentation.hex_name(g, value)
         return super().name_of(g, kind, value)
 
-    def render_text(self, g: Game, side: str | None) -> str:
+    def render_text(
+        self,
+        g: Game,
+        side: str | None,
+        marks: Mapping[str, str] | None = None,
+        width: int | None = None,
+    ) -> str:
         """The map in three characters a hex, with the turn, weather, victory points, rail
-        capacity and the stacks in contact (:func:`.presentation.render_text`)."""
+        capacity, rivers and the stacks in contact (:func:`.presentation.render_text`); with
+        ``marks`` (hex label -> character), the part of the map around the marked hexes."""
 
-        return presentation.render_text(g, side)
+        if not marks:
+            return presentation.render_text(g, side, width=width)
+        at = {g.board.idx(h): c for h, c in marks.items() if g.board.has_label(h)}
+        window = presentation.window_around(g, list(at))
+        return presentation.render_text(g, side, at, window, stacks=False, width=width)
 
     def reachable(self, g: Game, piece_ids: list[str]) -> dict[str, Any] | None:
         """Hex label -> MP cost of every hex the pieces can move to now (OT 6; None outside the

@@ -456,3 +456,32 @@ def set_attr(g: Game, p: Piece, key: str, value: Any) -> None:
     else:
         p.attrs[key] = value
     touch(g)
+
+
+# ====================================================================== military turns (3-C)
+def _side_turn_key(side: str, front: str | None) -> str:
+    return f"{front or 'pre-turn'}:{side}"
+
+
+def side_turn_state(g: Game, side: str, front: str | None) -> dict[str, Any]:
+    """The record of a side's military turn on a front (read-only; created when the turn starts)."""
+    rec = st(g).get("side_turns", {}).get(_side_turn_key(side, front))
+    return rec if rec is not None else {"done": 0, "ended": False}
+
+
+def open_side_turn(g: Game, side: str, front: str | None) -> dict[str, Any]:
+    rec = (
+        st(g)
+        .setdefault("side_turns", {})
+        .setdefault(_side_turn_key(side, front), {"done": 0, "ended": False})
+    )
+    touch(g)
+    return rec  # type: ignore[no-any-return]
+
+
+def scenario_turns(g: Game) -> list[CalendarTurn]:
+    """The calendar turns of the scenario, first to last (3-C)."""
+    d = data(g)
+    a = d.calendar_index(rules(g).first_turn)
+    b = d.calendar_index(rules(g).last_turn)
+    return list(d.calendar[a : b + 1])
