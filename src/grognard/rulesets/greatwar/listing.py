@@ -194,7 +194,7 @@ def scoped(g: Game, key: Hashable, compute: Callable[[], T]) -> T:
     if memo is None:
         return compute()
     if key in memo:
-        return memo[key]  # type: ignore[no-any-return]
+        return memo[key]
     value = compute()
     memo[key] = value
     return value

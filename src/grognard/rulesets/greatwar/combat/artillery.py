@@ -181,7 +181,7 @@ def full_strength_choice(
         order = sorted(
             arts, key=lambda a: (-(values[a] / max(ratio_cost(g, by_id[a]), Fraction(1, 4))), a)
         )
-        full: list[str] = []
+        full: list[str] = []  # type: ignore[no-redef]
         for a in order:
             if fits([*full, a]):
                 full.append(a)

@@ -218,8 +218,8 @@ def _tec_combat(
     dict[str, CombatEffect],
 ]:
     b = ch.body
-    hexes = {}
-    sides = {}
+    hexes = {}  # type: ignore[var-annotated]
+    sides = {}  # type: ignore[var-annotated]
     for kind, out in (("hex", hexes), ("hexside", sides)):
         table = b.get(kind, {})
         for name, row in table.items():

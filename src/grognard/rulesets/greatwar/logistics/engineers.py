@@ -1185,9 +1185,12 @@ def begin_project(g: Game, pr: dict[str, Any]) -> None:
         spend = r.natural <= int(chart(g)["res_pts"]["road_roll_spend_max"])
         if not spend:
             res = []
-    for r in res:
+    for r in res:  # type: ignore[assignment]
         logistics.expend(
-            g, r, _TASK_RULE[pr["task"]], f"{pr['task']} begun at {g.board.label(pr['target'])}"
+            g,
+            r,  # type: ignore[arg-type]
+            _TASK_RULE[pr["task"]],
+            f"{pr['task']} begun at {g.board.label(pr['target'])}",
         )
     pr["id"] = (
         f"{pr['task']}@{g.board.label(pr['target'])}#{int(eng(g).get('project_counter', 0)) + 1}"

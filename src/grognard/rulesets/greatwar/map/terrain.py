@@ -123,7 +123,7 @@ def _row_cost(
     for exc in row.exceptions:
         if exc.tags & tags and weather in exc.cost:
             c = exc.cost[weather]
-            if best == "none" or (c is not None and (best is None or c < best)):
+            if best == "none" or (c is not None and (best is None or c < best)):  # type: ignore[operator]
                 best = c
     if best != "none":
         return best  # type: ignore[return-value]
@@ -228,7 +228,7 @@ def hex_prohibited_to_all(g: Game, i: int) -> bool:
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = _hex_prohibited_to_all(g, i)
-    return hit  # type: ignore[no-any-return]
+    return hit
 
 
 def _hex_prohibited_to_all(g: Game, i: int) -> bool:
@@ -345,7 +345,7 @@ def _maybe_bridged(g: Game) -> frozenset[int]:
             if any(f in ok or (causeway and f in CAUSEWAY_WATER) for f in map_side_features(g, s))
         )
         g.__dict__["_gw_maybe_bridged"] = hit
-    return hit  # type: ignore[no-any-return]
+    return hit
 
 
 def _fixed_bridge_features(g: Game) -> dict[int, tuple[str, ...]]:
@@ -361,7 +361,7 @@ def _fixed_bridge_features(g: Game) -> dict[int, tuple[str, ...]]:
             if not any(f in CAUSEWAY_WATER for f in raw):
                 hit[s] = tuple(f for f in raw if f in hs and hs[f].extra.get("bridgeable"))
         g.__dict__["_gw_fixed_bridges"] = hit
-    return hit  # type: ignore[no-any-return]
+    return hit
 
 
 def bridge_features(g: Game, s: int) -> list[str]:

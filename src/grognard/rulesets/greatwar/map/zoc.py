@@ -184,7 +184,7 @@ def unit_zocs(g: Game, side: str) -> list[tuple[Piece, str, tuple[int, ...]]]:
                 here.append(sq)
             stacks[h] = (tuple(here), repr(siege.siege_at(g, h)))
         ps = sigs.get(p.id)
-        key = (ps if ps is not None else listing.piece_signature(p), h, stacks.get(h), base)
+        key = (ps if ps is not None else listing.piece_signature(p), h, stacks.get(h), base)  # type: ignore[arg-type]
         hit = table.get(key)
         if hit is None:
             lvl = zoc_level(g, p)

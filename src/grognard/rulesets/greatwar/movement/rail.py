@@ -1113,7 +1113,7 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
                     units.loc_version(g),
                     dest,
                 ),
-                lambda group=group, dest=dest: stacking.move_stacking_problem(g, group, dest),
+                lambda group=group, dest=dest: stacking.move_stacking_problem(g, group, dest),  # type: ignore[misc]
             )
             if over is None:
                 out.append(
@@ -1265,7 +1265,7 @@ def _rail_checks(
         else:
             mp = -(-n.hexes // per_mp)  # whole MPs for the hexes (rounded up)
             if n.changes:
-                mp = mp + n.changes * change_mp
+                mp = mp + n.changes * change_mp  # type: ignore[assignment]
             if mp * mult > mp_left:
                 return False
         if rail_only:

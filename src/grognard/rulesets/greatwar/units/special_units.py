@@ -878,7 +878,7 @@ def modified_ma(g: Game, p: Piece, ma: Fraction | str) -> Fraction | str:
                 if isinstance(units.printed_move(q), Fraction)
                 else Fraction(0)
                 for q in inside
-            )  # type: ignore[type-var]
+            )
         return Fraction(8)
     return ma
 
