@@ -85,11 +85,11 @@ TURN_TASKS = (
 
 def chart(g: Game) -> dict[str, Any]:
     """The engineering chart (``data/charts/engineering.toml``; overridable)."""
-    hit = g.__dict__.get("_gw_eng_chart")
-    if hit is None:
-        hit = dict(load_charts(g.scenario.table_overrides).raw["engineering"].body)
-        g.__dict__["_gw_eng_chart"] = hit
-    return hit
+    over = g.scenario.table_overrides
+    key = tuple(sorted((over or {}).items()))
+    return g.cache.keyed(
+        "gw:engineering-chart", key, lambda: dict(load_charts(over).raw["engineering"].body)
+    )
 
 
 def eng(g: Game) -> dict[str, Any]:

@@ -75,11 +75,10 @@ DEVASTATION_COST = Fraction(2)
 
 
 def charts(g: Game) -> Charts:
-    hit = g.__dict__.get("_gw_charts")
-    if hit is None:
-        hit = load_charts(g.scenario.table_overrides)
-        g.__dict__["_gw_charts"] = hit
-    return hit
+    """The non-die charts in force (the scenario's overrides applied)."""
+    over = g.scenario.table_overrides
+    key = tuple(sorted((over or {}).items()))
+    return g.cache.keyed("gw:charts", key, lambda: load_charts(over))
 
 
 @implements("OT 3E1")
