@@ -627,7 +627,7 @@ class OffensiveActions(hooks.ActivationChoiceActions):
     @handles.options("halt-offensive")
     def halt_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         front = _side_front(f)
-        if front is None or M.side_turn_state(g, side, front)["done"] != 0:
+        if front is None or M.side_turn_state(g, side, front).done != 0:
             return []
         return [
             {"type": "halt-offensive", "side": side, "offensive": o["id"]}
