@@ -418,6 +418,34 @@ def test_results_tables_are_read_once_per_process(tiny_path: Path) -> None:
     assert all(first[k] is again[k] for k in first)
 
 
+def test_handlers_of_mixin_bases_are_inherited() -> None:
+    """A step built from a base step and mixin steps handles the types of all of them; the first
+    base wins for a type both handle, and a role it leaves empty is taken from a mixin."""
+
+    class Base(Step):
+        @handles.apply("go")
+        def apply_go(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    class Extra(Step):
+        @handles.check("go")
+        def check_go(self, g: Any, f: Any, action: Any) -> None:
+            raise IllegalAction("T 1", "no")
+
+        @handles.apply("dig")
+        def apply_dig(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    class Both(Base, Extra):
+        pass
+
+    assert list(Both.handlers) == ["go", "dig"]
+    assert Both.handlers["go"].apply is Base.apply_go
+    assert Both.handlers["go"].check is Extra.check_go
+    assert Both.handlers["dig"].apply is Extra.apply_dig
+    assert "dig" not in Base.handlers
+
+
 def test_a_step_inherits_the_handlers_of_every_base_class() -> None:
     """Multiple inheritance: a mixin's handlers join those of the other base, the nearest base
     winning for a type both handle, and a method overridden in the subclass is the one called."""

@@ -146,15 +146,19 @@ class Step:
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        # the handlers of every base (a mixin of handlers combined with another step class):
-        # the nearest base in the method resolution order wins for a type handled twice, and
-        # its types come first
+        # the handlers of every base (a mixin of handlers combined with another step class), in
+        # the method resolution order: the nearest base wins each role of a type handled twice,
+        # a role it leaves empty is taken from a further base; the types come in that order
         inherited: dict[str, dict[str, str | None]] = {}
         for base in cls.__mro__[1:]:
             table = base.__dict__.get("handlers")
-            if isinstance(table, dict):
-                for t, h in table.items():
-                    inherited.setdefault(t, dict(h._names))
+            if not isinstance(table, dict):
+                continue
+            for t, h in table.items():
+                roles = inherited.setdefault(t, dict.fromkeys(ROLES))
+                for r, name in h._names.items():
+                    if roles.get(r) is None and name is not None:
+                        roles[r] = name
         own: dict[str, dict[str, str | None]] = {}
         for attr, obj in cls.__dict__.items():
             marks = getattr(obj, "_handler_roles", None)

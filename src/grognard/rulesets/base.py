@@ -346,6 +346,14 @@ class Ruleset:
         "#2e6b30"}}``)."""
         return {}
 
-    def render_text(self, g: Game, side: str | None) -> str:
-        """A text rendering of the board for the terminal (see :mod:`grognard.textmap`)."""
-        return render_board(g, side)
+    def render_text(
+        self,
+        g: Game,
+        side: str | None,
+        marks: Mapping[str, str] | None = None,
+        width: int | None = None,
+    ) -> str:
+        """A text rendering of the board for the terminal (see :mod:`grognard.textmap`):
+        ``marks`` (hex label -> one character) mark some hexes and draw only the part of the map
+        around them; ``width`` is the terminal's width, which a renderer may use."""
+        return render_board(g, side, marks=marks, width=width)

@@ -143,3 +143,8 @@ def marker(g: Game, kind: str, key: int | str, default: Any = None) -> Any:
 def gw(g: Game) -> dict[str, Any]:
     """The rule system's own slot in the game state."""
     return g.state.vars.setdefault("gw", {})
+
+
+def ip_id(g: Game) -> str:
+    """The initial phase in progress (turn index and phasing side)."""
+    return f"{g.state.turn.get('index', 0)}:{gw(g).get('phasing', '')}"

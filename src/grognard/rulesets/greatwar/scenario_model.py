@@ -7,14 +7,18 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from grognard.rulesets.greatwar import calendar, catalogue, nations
-from grognard.rulesets.greatwar.rail import GAUGES
-from grognard.rulesets.greatwar.units import SIZES_CADRE, SUPPORT_INDICATORS
+from grognard.rulesets.greatwar import calendar
+from grognard.rulesets.greatwar.logistics.reinforcements import check_schedule
+from grognard.rulesets.greatwar.map.weather import check_turn_weather
+from grognard.rulesets.greatwar.movement.rail import GAUGES
+from grognard.rulesets.greatwar.units import catalogue, nations
+from grognard.rulesets.greatwar.units.units import SIZES_CADRE, SUPPORT_INDICATORS
 from grognard.scenario.freeform import ANY, OTHERS, Bool, Int, Key, Str
 
 if TYPE_CHECKING:
@@ -166,8 +170,6 @@ def _is_number(v: Any) -> bool:
         return True
     if isinstance(v, str):
         try:
-            from fractions import Fraction
-
             Fraction(v)
             return True
         except ValueError:
@@ -272,7 +274,6 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
         if prev is not None and d <= prev:
             out.append((f"turns[{i}].label", f"{t.label} does not come after the previous turn"))
         prev = d
-        from grognard.rulesets.greatwar.weather import check_turn_weather
 
         out.extend(check_turn_weather(dict(t.attrs), zones, f"turns[{i}]"))
     rules = sc.rules
@@ -362,7 +363,6 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
             for tname in row.types:
                 if not cat.known(tname):
                     out.append((f"rules.division_re[{k}].types", f"unknown unit type {tname!r}"))
-    from grognard.rulesets.greatwar.reinforcements import check_schedule
 
     out.extend(check_schedule(sc))
     try:

@@ -1,0 +1,373 @@
+"""The agents: ``random``, ``greedy`` and ``planner``.
+
+Every agent plays through the public :class:`~grognard.core.game.Game` API as a person does: it
+reads ``g.view(side)`` and the side's legal actions (``families``), and searches only on
+determinised clones (:mod:`grognard.ai.determinise`). A decision is a function of the view, the
+legal actions and the agent's seed: replaying a game with the same seeds gives the same moves.
+
+* ``random``: self-play's chooser (uniform, ending a phase now and then).
+* ``greedy``: one step ahead. It draws a bounded set of candidates from the families (every
+  ending action, then actors and options round-robin over the action types, in the rule system's
+  order of preference), applies each on the clone and keeps the best by the rule system's
+  evaluation (:mod:`grognard.ai.features`).
+* ``planner``: the greedy's candidates valued by their expectation over the dice (the exact
+  distribution from ``Game.chance_outcomes`` when the rule system gives one, else several
+  reseeded rolls), then a search with progressive widening over the best of them: each
+  iteration picks a candidate by UCB1 among the first ``1 + sqrt(n)`` (ordered by the one-step
+  value), plays it on a fresh determinisation and continues the turn with cheap greedy
+  decisions for whoever acts (the opponent's replies inside the turn too) until ``depth`` more
+  decisions of either side, and scores the position. The
+  budget is counted in iterations (levels ``easy``, ``normal``, ``hard``), never in seconds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from grognard.ai.determinise import decision_rng, determinise, reseed
+from grognard.ai.features import Features, features_for, is_ending
+from grognard.core.errors import GrognardError
+from grognard.selfplay import random_choice
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+    from grognard.core.sequence import Action
+
+# failures of rule code on a sampled world count as "this candidate is unavailable there"
+SIM_ERRORS = (GrognardError, ValueError, KeyError, IndexError, TypeError, AssertionError)
+BAD = -1e9
+
+
+@dataclass
+class SearchStats:
+    """What an agent has spent so far (benchmarks read it)."""
+
+    decisions: int = 0
+    expansions: int = 0  # actions applied on clones
+    evaluations: int = 0  # positions scored
+    failures: int = 0  # simulated actions refused or failing in a sampled world
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decisions": self.decisions,
+            "expansions": self.expansions,
+            "evaluations": self.evaluations,
+            "failures": self.failures,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Level:
+    """A planner's budget: candidates per decision, dice samples when no exact distribution is
+    known, iterations of the search, decisions per rollout, candidates per rollout decision."""
+
+    width: int
+    samples: int
+    top: int
+    iterations: int
+    depth: int
+    rollout_width: int
+
+
+LEVELS: Mapping[str, Level] = {
+    "easy": Level(width=12, samples=2, top=2, iterations=2, depth=1, rollout_width=3),
+    "normal": Level(width=16, samples=3, top=3, iterations=6, depth=2, rollout_width=3),
+    "hard": Level(width=24, samples=4, top=4, iterations=16, depth=3, rollout_width=5),
+}
+GREEDY_WIDTH = 12
+
+
+class Agent:
+    """Base class: ``choose(g, side)`` returns one of ``side``'s legal actions."""
+
+    name = "agent"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = int(seed)
+        self.stats = SearchStats()
+
+    def choose(self, g: Game, side: str) -> Action:
+        t0 = time.perf_counter()
+        fams = [f for f in g.families(side)]
+        if not fams:
+            raise GrognardError(f"{side} has no legal action now")
+        view = g.view(side)
+        rng = decision_rng(self.seed, view, self.name)
+        try:
+            return self.decide(g, side, view, rng)
+        finally:
+            self.stats.decisions += 1
+            self.stats.seconds += time.perf_counter() - t0
+
+    def decide(self, g: Game, side: str, view: Mapping[str, Any], rng: random.Random) -> Action:
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Self-play's chooser over the flattened legal actions."""
+
+    name = "random"
+
+    def decide(self, g: Game, side: str, view: Mapping[str, Any], rng: random.Random) -> Action:
+        return random_choice(g, side, g.legal_actions(side), rng)
+
+
+def candidates(g: Game, side: str, feats: Features, rng: random.Random, width: int) -> list[Action]:
+    """Up to ``width`` legal actions of ``side`` drawn from its families (plus every ending
+    action): the families in the rule system's order of preference, then actors and their
+    options round-robin, at random within each. Only the options of the actors drawn are
+    listed."""
+    out: list[Action] = []
+    ranked: list[tuple[float, float, list[Any], Any, list[Action]]] = []
+    done = own_run(g, side)
+    if len(done) >= MAX_RUN:
+        return [a for fam in g.families(side) for a in fam.all() if is_ending(a)] or [
+            a for fam in g.families(side) for a in fam.all()
+        ][:1]
+    for fam in g.families(side):
+        order = list(fam.actors())
+        rng.shuffle(order)
+        first: list[Action] = []
+        while order and not first:
+            first = list(fam.options(order.pop()))
+        if not first:
+            continue
+        if all(is_ending(a) for a in first):
+            out.extend(first)  # ending actions are always candidates
+            continue
+        ranked.append((-feats.prior(g, side, first[0]), rng.random(), order, fam, first))
+    ranked.sort(key=lambda r: (r[0], r[1]))
+    pending = [list(r[4]) for r in ranked]
+    for opts in pending:
+        rng.shuffle(opts)
+    seen = {_key(a) for a in out}
+    limit = max(width, len(out) + 1)
+    while len(out) < limit and ranked:
+        progressed = False
+        for k, (_, _, order, fam, _) in enumerate(ranked):
+            if len(out) >= limit:
+                break
+            if not pending[k] and order:
+                pending[k] = list(fam.options(order.pop()))
+                rng.shuffle(pending[k])
+            if pending[k]:
+                a = pending[k].pop()
+                ka = _key(a)
+                if ka not in seen and ka not in done:
+                    seen.add(ka)
+                    out.append(a)
+                progressed = True
+        if not progressed:
+            break
+    return out
+
+
+def _key(a: Mapping[str, Any]) -> str:
+    return repr(sorted(a.items()))
+
+
+MAX_RUN = 600  # own decisions in a row after which only ending the phase is considered
+
+
+def own_run(g: Game, side: str) -> set[str]:
+    """The side's own actions since another side last acted (what it did itself, so it knows
+    them). An action already taken in this run is not a candidate again: it would undo a
+    neutral step or repeat a cycle (attach, detach, attach...)."""
+    out = set()
+    for a in reversed(g.actions):
+        if a.get("side") != side:
+            break
+        out.add(_key(a))
+    return out
+
+
+class GreedyAgent(Agent):
+    """One step ahead over a bounded set of candidates (see the module docstring)."""
+
+    name = "greedy"
+    width = GREEDY_WIDTH
+
+    def decide(self, g: Game, side: str, view: Mapping[str, Any], rng: random.Random) -> Action:
+        feats = features_for(g)
+        base = determinise(g, side, view, rng)
+        cands = candidates(g, side, feats, rng, self.width)
+        if len(cands) == 1:
+            return cands[0]
+        best, best_v = cands[0], BAD
+        for a in cands:
+            v = self.after(base, side, a, feats, rng, samples=1)
+            if v > best_v + 1e-9:
+                best, best_v = a, v
+        return best
+
+    def after(
+        self,
+        base: Game,
+        side: str,
+        a: Action,
+        feats: Features,
+        rng: random.Random,
+        samples: int,
+        exact: bool = False,
+    ) -> float:
+        """The value of ``a`` for ``side``: its expectation over the chance outcomes the rule
+        system describes (``exact``), else the mean over ``samples`` reseeded rolls."""
+        outcomes = None
+        if exact:
+            try:
+                outcomes = base.chance_outcomes(a)
+            except SIM_ERRORS:
+                outcomes = None
+        if outcomes:
+            total = 0.0
+            for o in outcomes:
+                c = base.clone()
+                c.force_dice(o.naturals)
+                v = self._play(c, side, a, feats)
+                if v <= BAD:
+                    return BAD
+                total += float(o.probability) * v
+            return total
+        vals = []
+        for k in range(max(1, samples)):
+            c = base.clone()
+            if k:
+                reseed(c, rng)
+            v = self._play(c, side, a, feats)
+            if v <= BAD:
+                return BAD
+            vals.append(v)
+        return sum(vals) / len(vals)
+
+    def _play(self, c: Game, side: str, a: Action, feats: Features) -> float:
+        try:
+            c.apply(a)
+        except SIM_ERRORS:
+            self.stats.failures += 1
+            return BAD
+        self.stats.expansions += 1
+        self.stats.evaluations += 1
+        return feats.evaluate(c, side)
+
+
+@dataclass
+class _Child:
+    action: Action
+    prior: float
+    n: int = 0
+    total: float = 0.0
+    values: list[float] = field(default_factory=list)
+
+    def mean(self) -> float:
+        return self.total / self.n if self.n else self.prior
+
+
+class PlannerAgent(GreedyAgent):
+    """Search with progressive widening over the decision's candidates (module docstring)."""
+
+    name = "planner"
+
+    def __init__(self, seed: int = 0, level: str = "normal") -> None:
+        super().__init__(seed)
+        if level not in LEVELS:
+            raise ValueError(f"unknown AI level {level!r} (one of {', '.join(LEVELS)})")
+        self.level = level
+        self.budget = LEVELS[level]
+
+    def decide(self, g: Game, side: str, view: Mapping[str, Any], rng: random.Random) -> Action:
+        b = self.budget
+        feats = features_for(g)
+        base = determinise(g, side, view, rng)
+        cands = candidates(g, side, feats, rng, b.width)
+        if len(cands) == 1:
+            return cands[0]
+        kids = []
+        for a in cands:
+            v = self.after(base, side, a, feats, rng, samples=b.samples, exact=True)
+            if v > BAD:
+                kids.append(_Child(a, v))
+        if not kids:
+            return cands[0]
+        kids.sort(key=lambda k: -k.prior)
+        kids = kids[: b.top]
+        if len(kids) == 1 or b.iterations == 0:
+            return kids[0].action
+        scale = max(1.0, max(k.prior for k in kids) - min(k.prior for k in kids))
+        for it in range(b.iterations):
+            allowed = kids[: min(len(kids), 1 + math.isqrt(it + 1))]
+            total_n = sum(k.n for k in allowed) + 1
+            child = max(
+                allowed,
+                key=lambda k: (
+                    math.inf
+                    if k.n == 0
+                    else k.mean() + 0.7 * scale * math.sqrt(math.log(total_n) / k.n)
+                ),
+            )
+            world = determinise(g, side, view, rng)
+            v = self._play(world, side, child.action, feats)
+            if v > BAD:
+                v = self.rollout(world, side, feats, rng)
+            child.n += 1
+            child.total += v
+            child.values.append(v)
+        # the rollouts' horizon differs from the one-step values': compare like with like
+        visited = [k for k in kids if k.n]
+        return max(visited, key=lambda k: (k.mean(), k.prior)).action
+
+    def rollout(self, c: Game, side: str, feats: Features, rng: random.Random) -> float:
+        """Play on with cheap greedy decisions (one sample each) for whoever acts, the
+        opponent's replies inside the turn included (a retreat before combat, a reserve...),
+        until the side has made the level's ``depth`` more decisions, the opponent ``depth``
+        decisions, or the game turn ends; then score the position for ``side``. Every
+        candidate is followed the same way, so ending a phase is compared fairly with acting
+        in it."""
+        turn = c.turn_label()
+        own = theirs = 0
+        while own < self.budget.depth and theirs < self.budget.depth:
+            if c.is_over() or c.turn_label() != turn:
+                break
+            acting = c.acting_sides()
+            if not acting:
+                break
+            who = side if side in acting else acting[0]
+            opts = candidates(c, who, feats, rng, self.budget.rollout_width)
+            reseed(c, rng)
+            best_v, best_c = BAD, None
+            for a in opts:
+                t = c.clone()
+                v = self._play(t, who, a, feats)
+                if v > best_v:
+                    best_v, best_c = v, t
+            if best_c is None:
+                break
+            c = best_c
+            if who == side:
+                own += 1
+            else:
+                theirs += 1
+        self.stats.evaluations += 1
+        return feats.evaluate(c, side)
+
+
+AGENTS = ("random", "greedy", "planner")
+
+
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    """An agent from ``NAME[:LEVEL]`` (``random``, ``greedy``, ``planner:hard``...)."""
+    name, _, level = spec.partition(":")
+    name = name.strip().lower()
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "greedy":
+        return GreedyAgent(seed)
+    if name == "planner":
+        return PlannerAgent(seed, level or "normal")
+    raise ValueError(f"unknown agent {spec!r} (one of {', '.join(AGENTS)}, planner:LEVEL)")

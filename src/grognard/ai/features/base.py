@@ -1,0 +1,312 @@
+"""What an agent knows about a position of one rule system: its features and its hidden state.
+
+:class:`Features` is generic over every rule system on core v2: victory points from the
+scenario's objectives and the owners of their hexes, material from the printed values of the
+pieces' current faces, casualties from the eliminated box and reduced faces, and an advance term
+(own units' distance to the objectives the side does not hold). Each rule system subclasses it in
+its own module of this package (:mod:`grognard.ai.features.greatwar`...) to read its victory
+points the way its rules do and to order its decisions.
+
+Every feature is read from a position the agent may see: the agent evaluates determinised clones
+(:mod:`grognard.ai.determinise`), never the true game, so reading ``g.state`` here is safe.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from grognard.core.state import Loc, Piece
+
+if TYPE_CHECKING:
+    from grognard.core.game import Game
+
+# printed values counted as a unit's strength (whichever of them the rule system prints)
+STRENGTH_KEYS = ("attack", "defense", "strength", "fire")
+# action types that end a phase, a segment or a turn, or decline a decision
+ENDING_TYPES = frozenset(
+    {
+        "end-phase",
+        "pass",
+        "done",
+        "end-turn",
+        "end-movement",
+        "end-reinforcement",
+        "end-assignment",
+        "no-retreat",
+    }
+)
+WIN = 1000.0
+
+
+def is_ending(action: Mapping[str, Any]) -> bool:
+    """An action that ends the side's phase or declines (``end-...``, ``pass``, ``done``)."""
+    t = str(action.get("type", ""))
+    return t in ENDING_TYPES or t.startswith("end-")
+
+
+class Features:
+    """Generic features of a position (see the module docstring)."""
+
+    #: weights of the evaluation's terms
+    w_vp = 10.0
+    w_material = 1.0
+    w_advance = 0.5
+
+    # ------------------------------------------------------------------ objectives and points
+    def objectives(self, g: Game) -> dict[int, float]:
+        """Hex index -> victory points, from the scenario's ``[victory]`` table (``objectives`` as
+        a list of ``{hex, points}`` or a table ``hex = points``) or, without one, the board's
+        points of kind ``objective`` (1 each)."""
+
+        def compute() -> dict[int, float]:
+            v = getattr(g.scenario.data, "victory", None) or {}
+            obs = v.get("objectives") if isinstance(v, Mapping) else None
+            out: dict[int, float] = {}
+            if isinstance(obs, Mapping):
+                for h, pts in obs.items():
+                    if g.board.has_label(str(h)):
+                        out[g.board.idx(str(h))] = float(pts)
+            elif isinstance(obs, list):
+                for ob in obs:
+                    if isinstance(ob, Mapping) and g.board.has_label(str(ob.get("hex"))):
+                        out[g.board.idx(str(ob["hex"]))] = float(ob.get("points", 1))
+            if not out:
+                mask = g.board.point_mask("objective") if "objective" in self._kinds(g) else None
+                if mask is not None:
+                    for i in range(g.board.n):
+                        if mask[i]:
+                            out[i] = 1.0
+            return out
+
+        return g.cache.keyed("ai:objectives", g.scenario.id, compute)
+
+    def _kinds(self, g: Game) -> set[str]:
+        return {p.kind for i in range(g.board.n) for p in g.board.points_at(i)}
+
+    def owner(self, g: Game, i: int) -> str | None:
+        """Who holds hex ``i`` for victory (the control map by default)."""
+        return g.state.control.get(i)
+
+    def victory_points(self, g: Game) -> dict[str, float]:
+        """Victory points each side holds now."""
+        out = dict.fromkeys(g.state.sides, 0.0)
+        for i, pts in self.objectives(g).items():
+            o = self.owner(g, i)
+            if o in out:
+                out[o] += pts
+        return out
+
+    # ------------------------------------------------------------------ material and losses
+    def eliminated(self, g: Game, p: Piece) -> bool:
+        """The piece is in an eliminated box (a box named or of kind ``eliminated``)."""
+        loc = g.state.where(p.id)
+        if loc.kind != "box":
+            return False
+        box = g.board.boxes.get(str(loc.ref))
+        return loc.ref == "eliminated" or (box is not None and box.kind == "eliminated")
+
+    def value(self, p: Piece, face: str | None = None) -> float:
+        """A piece's printed strength on a face (its current face by default)."""
+        vals = p.faces.get(face or p.face, {}) if isinstance(p.faces, Mapping) else {}
+        if not isinstance(vals, Mapping):
+            return 0.0
+        total = 0.0
+        for k in STRENGTH_KEYS:
+            x = vals.get(k)
+            if isinstance(x, int | float) and not isinstance(x, bool):
+                total += float(x)
+        return total
+
+    def best_value(self, p: Piece) -> float:
+        faces = p.faces if isinstance(p.faces, Mapping) else {}
+        return max((self.value(p, f) for f in faces), default=0.0)
+
+    def on_map(self, g: Game, p: Piece) -> bool:
+        return g.state.where(p.id).kind == "hex"
+
+    def material(self, g: Game) -> dict[str, float]:
+        """Strength of each side's pieces not eliminated."""
+        out = dict.fromkeys(g.state.sides, 0.0)
+        for p in g.state.pieces.values():
+            if p.side in out and not self.eliminated(g, p):
+                out[p.side] += self.value(p)
+        return out
+
+    def casualties(self, g: Game) -> dict[str, float]:
+        """Strength each side has lost: eliminated pieces at their best face, reduced pieces by
+        the difference between their best and current faces."""
+        out = dict.fromkeys(g.state.sides, 0.0)
+        for p in g.state.pieces.values():
+            if p.side not in out:
+                continue
+            best = self.best_value(p)
+            out[p.side] += best if self.eliminated(g, p) else max(0.0, best - self.value(p))
+        return out
+
+    # ------------------------------------------------------------------ position
+    def advance(self, g: Game, side: str) -> float:
+        """Minus the mean distance of the side's units on the map to the nearest objective it
+        does not hold (0 when it holds them all or has none)."""
+        targets = [i for i in self.objectives(g) if self.owner(g, i) != side]
+        if not targets:
+            return 0.0
+        dists = []
+        for p in g.state.pieces.values():
+            if p.side != side or self.value(p) <= 0:
+                continue
+            loc = g.state.where(p.id)
+            if loc.kind != "hex":
+                continue
+            i = int(loc.ref)
+            dists.append(min(g.board.distance(i, t) for t in targets))
+        if not dists:
+            return 0.0
+        return -sum(dists) / len(dists)
+
+    def evaluate(self, g: Game, side: str) -> float:
+        """How good the position is for ``side`` (higher is better; a won game is +1000)."""
+        res = g.state.result
+        if res is not None:
+            w = res.get("winner")
+            return WIN if w == side else (-WIN if w else 0.0)
+        vp = self.victory_points(g)
+        mat = self.material(g)
+        others = [s for s in g.state.sides if s != side]
+        v = self.w_vp * (vp.get(side, 0.0) - sum(vp.get(s, 0.0) for s in others))
+        own = mat.get(side, 0.0)
+        enemy = sum(mat.get(s, 0.0) for s in others)
+        v += self.w_material * 20.0 * (own - enemy) / max(1.0, own + enemy)
+        v += self.w_advance * self.advance(g, side)
+        return v
+
+    def outcome_score(self, g: Game, side: str) -> float:
+        """1 for a win, 0 for a loss, 1/2 for a draw, and at a turn limit (game not over) the
+        side ahead on victory points wins (material breaks a tie of points)."""
+        res = g.state.result
+        if res is not None:
+            w = res.get("winner")
+            return 1.0 if w == side else (0.5 if w is None else 0.0)
+        leader = self.leader(g)
+        return 0.5 if leader is None else (1.0 if leader == side else 0.0)
+
+    def leader(self, g: Game) -> str | None:
+        """The side ahead on victory points, then on material; None when level."""
+        vp = self.victory_points(g)
+        mat = self.material(g)
+        ranked = sorted(g.state.sides, key=lambda s: (-vp.get(s, 0.0), -mat.get(s, 0.0)))
+        if len(ranked) < 2:
+            return ranked[0] if ranked else None
+        a, b = ranked[0], ranked[1]
+        if (vp.get(a, 0.0), mat.get(a, 0.0)) == (vp.get(b, 0.0), mat.get(b, 0.0)):
+            return None
+        return a
+
+    # ------------------------------------------------------------------ decisions
+    def prior(self, g: Game, side: str, action: Mapping[str, Any]) -> float:
+        """A cheap ordering hint for an action before it is tried (higher first): attacks first,
+        then moves towards objectives, ending last."""
+        t = str(action.get("type", ""))
+        if is_ending(action):
+            return -1.0
+        if "attack" in t or t in ("overrun", "strike", "fire", "cd-fire"):
+            return 2.0
+        return 0.0
+
+    # ------------------------------------------------------------------ hidden state
+    def sample_hidden(
+        self, g: Game, side: str, view: Mapping[str, Any], rng: random.Random
+    ) -> None:
+        """Redistribute, on the clone ``g``, the enemy pieces ``side`` may not fully see, using
+        only ``view`` and ``rng``: pieces shown as anonymous stack markers are dealt out to the
+        markers of the view (each marker gets at least one, the rest at random), and hidden
+        pieces inside visible carriers are dealt out among those carriers. Which hidden piece is
+        where in the true state is never read, so moving or swapping hidden pieces changes
+        nothing the agent computes."""
+        by_side: dict[str, list[Piece]] = {}
+        carried: dict[str, list[Piece]] = {}
+        loose: list[Piece] = []
+        for p in g.state.pieces.values():
+            if p.side == side:
+                continue
+            vis = g.ruleset.piece_visibility(g, p, side)
+            if vis == "stack" and p.loc.kind == "hex":
+                by_side.setdefault(p.side, []).append(p)
+            elif vis == "hidden" and p.loc.kind == "piece":
+                carrier = g.state.pieces.get(str(p.loc.ref))
+                if carrier is not None and g.ruleset.piece_visibility(g, carrier, side) == "full":
+                    carried.setdefault(p.side, []).append(p)
+            elif vis == "hidden" and p.loc.kind == "hex":
+                loose.append(p)
+        for enemy, pieces in sorted(by_side.items()):
+            slots = sorted(
+                g.board.idx(str(m["loc"][1]))
+                for m in view.get("stacks", [])
+                if m.get("side") == enemy and m.get("loc", [None])[0] == "hex"
+            )
+            self._deal(g, sorted(pieces, key=lambda p: p.id), [Loc.hex(i) for i in slots], rng)
+        for enemy, pieces in sorted(carried.items()):
+            holders = sorted({str(p.loc.ref) for p in pieces})
+            # the carriers that may hold hidden pieces: every visible enemy carrier of a type
+            # that holds some (read from the view: the types of the pieces shown)
+            kinds = {g.state.pieces[h].type for h in holders}
+            cands = sorted(
+                str(d["id"])
+                for d in view.get("pieces", [])
+                if d.get("side") == enemy and d.get("type") in kinds
+            )
+            self._deal(g, sorted(pieces, key=lambda p: p.id), [Loc.inside(h) for h in cands], rng)
+        if loose:
+            self._scatter(g, side, view, sorted(loose, key=lambda p: p.id), rng)
+
+    def _scatter(
+        self, g: Game, side: str, view: Mapping[str, Any], pieces: list[Piece], rng: random.Random
+    ) -> None:
+        """Hidden pieces on the map go to random hexes the view shows empty and out of sight
+        (not next to the side's own pieces), on ground their side controls when there is some."""
+        seen: set[int] = set()
+        own: set[int] = set()
+        for d in list(view.get("pieces", [])) + list(view.get("stacks", [])):
+            loc = d.get("loc") or [None, None]
+            if loc[0] == "hex":
+                i = g.board.idx(str(loc[1]))
+                seen.add(i)
+                if d.get("side") == side:
+                    own.add(i)
+        near = set(own)
+        for i in own:
+            near.update(g.board.neighbors(i))
+        free = [i for i in range(g.board.n) if i not in seen and i not in near]
+        control = view.get("control", {})
+        for p in pieces:
+            theirs = [i for i in free if control.get(g.board.label(i)) == p.side]
+            pool = theirs or free
+            if pool:
+                g.state.move(p.id, Loc.hex(pool[rng.randrange(len(pool))]))
+
+    def _deal(self, g: Game, pieces: list[Piece], slots: list[Loc], rng: random.Random) -> None:
+        if not pieces or not slots:
+            return
+        order = list(pieces)
+        rng.shuffle(order)
+        where: list[Loc] = list(slots[: len(order)])
+        while len(where) < len(order):
+            where.append(slots[rng.randrange(len(slots))])
+        for p, loc in zip(order, where, strict=True):
+            if p.loc != loc:
+                g.state.move(p.id, loc)
+
+
+def hex_distance_gain(g: Game, frm: int, to: int, targets: list[int]) -> float:
+    """How much nearer to the nearest target a step from ``frm`` to ``to`` goes."""
+    if not targets:
+        return 0.0
+    a = min(g.board.distance(frm, t) for t in targets)
+    b = min(g.board.distance(to, t) for t in targets)
+    return float(a - b)
+
+
+def mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else math.nan

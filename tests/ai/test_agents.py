@@ -1,0 +1,193 @@
+"""The agents: legal, reproducible, and blind to what their side may not see."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from grognard.ai import make_agent
+from grognard.ai.agents import GreedyAgent, PlannerAgent, RandomAgent, candidates
+from grognard.ai.determinise import canonical_view, decision_rng, determinise
+from grognard.ai.features import BY_RULESET, features_for
+from grognard.ai.study import play_game
+from grognard.core.game import Game
+from grognard.core.state import Loc
+from grognard.scenario import find, load_scenario
+
+TINY = Path(__file__).resolve().parents[1] / "tinyrules" / "scenarios" / "duel.toml"
+
+
+def tiny() -> Game:
+    return Game.new(load_scenario(TINY), 3)
+
+
+def advance_to_blue_movement(g: Game) -> None:
+    """Play random actions until Blue must move (past the secret postures)."""
+    rng = random.Random(5)
+    while not g.is_over():
+        acting = g.acting_sides()
+        if acting == ["Blue"] and any(f.type == "move" for f in g.families("Blue")):
+            return
+        side = acting[0]
+        g.apply(rng.choice(g.legal_actions(side)))
+    raise AssertionError("the game ended before Blue moved")
+
+
+def test_make_agent_specs() -> None:
+    assert isinstance(make_agent("random"), RandomAgent)
+    assert type(make_agent("greedy")) is GreedyAgent
+    p = make_agent("planner:easy", 3)
+    assert isinstance(p, PlannerAgent) and p.level == "easy" and p.seed == 3
+    with pytest.raises(ValueError, match="unknown agent"):
+        make_agent("alphago")
+    with pytest.raises(ValueError, match="unknown AI level"):
+        make_agent("planner:godlike")
+
+
+def test_every_shipped_rule_system_has_features() -> None:
+    assert set(BY_RULESET) >= {"greatwar", "lgg1418", "eastfront", "tiny"}
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "planner:easy"])
+def test_agents_play_whole_tiny_games_legally(spec: str) -> None:
+    sc = load_scenario(TINY)
+    r = play_game(sc, {"Blue": spec, "Red": "random"}, 7, (1, 2))
+    assert r["illegal"] == 0
+    assert r["how"] == "game over"
+    assert r["actions"] > 0
+
+
+def test_greedy_does_not_lose_to_random_on_tiny() -> None:
+    sc = load_scenario(TINY)
+    score = 0.0
+    for k in range(6):
+        sides = (
+            {"Blue": "greedy", "Red": "random"} if k % 2 else {"Blue": "random", "Red": "greedy"}
+        )
+        r = play_game(sc, sides, 11 + k, (k, k + 1))
+        g_side = "Blue" if sides["Blue"] == "greedy" else "Red"
+        score += r["score"][g_side]
+    assert score >= 3
+
+
+@pytest.mark.parametrize("spec", ["greedy", "planner:easy"])
+def test_a_decision_is_reproducible_from_the_view_and_the_seed(spec: str) -> None:
+    g1, g2 = tiny(), tiny()
+    advance_to_blue_movement(g1)
+    advance_to_blue_movement(g2)
+    a1 = make_agent(spec, 9).choose(g1, "Blue")
+    a2 = make_agent(spec, 9).choose(g2, "Blue")
+    assert a1 == a2
+    assert g1.is_legal(a1)
+
+
+@pytest.mark.parametrize("spec", ["greedy", "planner:easy"])
+def test_moving_the_hidden_scout_does_not_change_the_decision(spec: str) -> None:
+    """No cheating (T 5): Red's scout is hidden from Blue; moving it elsewhere out of sight in
+    the true state leaves Blue's view, and so Blue's decision, unchanged."""
+    g1 = tiny()
+    advance_to_blue_movement(g1)
+    g2 = Game.load(g1.save())
+    scout = g2.state.pieces["r-scout"]
+    assert g2.ruleset.piece_visibility(g2, scout, "Blue") == "hidden"
+    blue = {int(p.loc.ref) for p in g2.state.of_side("Blue") if p.loc.kind == "hex"}
+    far = [
+        i
+        for i in range(g2.board.n)
+        if all(g2.board.distance(i, j) > 2 for j in blue)
+        and not g2.state.at_hex(i)
+        and i != int(scout.loc.ref)
+    ]
+    g2.state.move("r-scout", Loc.hex(far[0]))
+    assert g1.view("Blue") == g2.view("Blue")
+    assert g1.state_hash() != g2.state_hash()
+    assert make_agent(spec, 4).choose(g1, "Blue") == make_agent(spec, 4).choose(g2, "Blue")
+
+
+def test_determinisation_places_the_hidden_scout_from_the_view_only() -> None:
+    g1 = tiny()
+    advance_to_blue_movement(g1)
+    g2 = Game.load(g1.save())
+    free = [i for i in range(g2.board.n) if not g2.state.at_hex(i)]
+    g2.state.move("r-scout", Loc.hex(free[-1]))
+    view = g1.view("Blue")
+    c1 = determinise(g1, "Blue", view, decision_rng(1, view))
+    c2 = determinise(g2, "Blue", view, decision_rng(1, view))
+    assert c1.state.pieces["r-scout"].loc == c2.state.pieces["r-scout"].loc
+    assert c1.seed == c2.seed != g1.seed  # the dice of the search are its own
+
+
+def lgg_decision() -> Game:
+    """lgg-tutorial after its first random actions, at a decision of the Entente (the Central
+    Powers' corps are anonymous stacks for it, LGG 4-A)."""
+    g = Game.new(find("lgg-tutorial"), 2)
+    rng = random.Random(3)
+    while True:
+        acting = g.acting_sides()
+        if acting == ["Entente"] and len(g.legal_actions("Entente")) > 3:
+            return g
+        g.apply(rng.choice(g.legal_actions(acting[0])))
+
+
+def test_swapping_hidden_stacks_does_not_change_the_decision() -> None:
+    """No cheating (LGG 4-A): swapping two anonymous Central Powers pieces between their hexes
+    leaves the Entente's view, its determinisation and its decision unchanged."""
+    g1 = lgg_decision()
+    g2 = Game.load(g1.save())
+    hidden = [
+        p
+        for p in g2.state.pieces.values()
+        if p.side != "Entente"
+        and p.loc.kind == "hex"
+        and g2.ruleset.piece_visibility(g2, p, "Entente") == "stack"
+    ]
+    a = hidden[0]
+    b = next(p for p in hidden if p.loc != a.loc and p.type != a.type)
+    la, lb = a.loc, b.loc
+    g2.state.move(a.id, lb)
+    g2.state.move(b.id, la)
+    v1, v2 = g1.view("Entente"), g2.view("Entente")
+    assert canonical_view(v1) == canonical_view(v2) and v1["log"] == v2["log"]
+    assert g1.state_hash() != g2.state_hash()
+    view = g1.view("Entente")
+    c1 = determinise(g1, "Entente", view, decision_rng(5, view))
+    c2 = determinise(g2, "Entente", view, decision_rng(5, view))
+    assert {p.id: p.loc for p in c1.state.pieces.values()} == {
+        p.id: p.loc for p in c2.state.pieces.values()
+    }
+    assert make_agent("greedy", 2).choose(g1, "Entente") == make_agent("greedy", 2).choose(
+        g2, "Entente"
+    )
+
+
+def test_candidates_always_offer_the_ending_action() -> None:
+    g = tiny()
+    advance_to_blue_movement(g)
+    cands = candidates(g, "Blue", features_for(g), random.Random(1), 3)
+    assert any(a["type"] == "end-phase" for a in cands)
+    assert all(g.is_legal(a) for a in cands)
+
+
+@pytest.mark.parametrize("ref", ["gw-tutorial", "lgg-tutorial", "eastfront-tutorial"])
+def test_features_of_each_rule_system(ref: str) -> None:
+    g = Game.new(find(ref), 1)
+    f = features_for(g)
+    vp = f.victory_points(g)
+    assert set(vp) == set(g.state.sides)
+    assert f.objectives(g)
+    assert all(v == 0 for v in f.casualties(g).values())
+    assert all(v > 0 for v in f.material(g).values())
+    for s in g.state.sides:
+        assert isinstance(f.evaluate(g, s), float)
+
+
+def test_victory_points_read_as_each_rule_system_counts_them() -> None:
+    from grognard.rulesets.greatwar import victory as gw_victory
+    from grognard.rulesets.lgg1418 import victory as lgg_victory
+
+    for ref, own in (("marne-1914", gw_victory.points), ("lgg-west-1914", lgg_victory.scores)):
+        g = Game.new(find(ref), 1)
+        mine = features_for(g).victory_points(g)
+        assert mine == {s: float(n) for s, n in own(g).items()}, ref
