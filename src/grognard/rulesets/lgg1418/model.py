@@ -133,7 +133,7 @@ def memo(g: Game, key: str, compute: Callable[[], T], any_world: bool = False) -
         d = d.get("__real", d)
     if key not in d:
         d[key] = compute()
-    return d[key]  # type: ignore[no-any-return]
+    return d[key]
 
 
 # ====================================================================== state access
@@ -143,7 +143,7 @@ def st(g: Game) -> dict[str, Any]:
 
 
 def data(g: Game) -> LggData:
-    return g.ruleset.data  # type: ignore[attr-defined,no-any-return]
+    return g.ruleset.data  # type: ignore[attr-defined]
 
 
 def rules(g: Game) -> LggRules:
@@ -338,7 +338,7 @@ def army_defs(g: Game) -> dict[str, ArmyDef]:
     found = cache.get("_lgg_army_defs")
     if found is None:
         found = cache["_lgg_army_defs"] = {a.id: a for a in rules(g).armies}
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def army_def(g: Game, army: str) -> ArmyDef:

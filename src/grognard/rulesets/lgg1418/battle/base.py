@@ -100,7 +100,7 @@ def table(g: Game, tid: str) -> ResultsTable:
 
 # ====================================================================== records
 def battles(g: Game) -> dict[str, dict[str, Any]]:
-    return M.st(g).setdefault("battles", {})  # type: ignore[no-any-return]
+    return M.st(g).setdefault("battles", {})
 
 
 def rec_of(g: Game, bid: str) -> dict[str, Any]:

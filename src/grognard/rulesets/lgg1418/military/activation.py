@@ -308,7 +308,7 @@ class ChooseActivation(hooks.ActivationChoiceActions):
         st: SideTurnRecord,
         extra: dict[str, Any],
     ) -> None:
-        act_front = front or (army_fronts(g, armies[0]) or [None])[0]
+        act_front = front or (army_fronts(g, armies[0]) or [None])[0]  # type: ignore[list-item]
         params = activation_params(g, side, armies, act_front)
         params["pre_turn"] = front is None
         if extra:
