@@ -8,10 +8,12 @@ Screenshots go to ``artifacts/`` (map at three zoom levels, odds table, chart vi
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
 
+from grognard.core.errors import GrognardError
 from tests.browser.conftest import ARTIFACTS, LiveServer
 from tests.browser.test_play import click_hex, state
 
@@ -57,6 +59,76 @@ def end_phase(page: Any) -> None:
     if page.locator("[data-testid=confirm-end]").count():
         page.click("[data-testid=confirm-end-yes]")
     wait_changed(page, seq)
+
+
+def take_over(page: Any) -> None:
+    """In hot-seat, hand the device to the side to act when the page asks for it."""
+    if page.locator("[data-testid=handover]:not([hidden])").count():
+        side = state(page)["acting"][0]
+        page.click("[data-testid=handover-go]")
+        page.wait_for_function(f"window.__grognard.state.side === {json.dumps(side)}")
+        page.wait_for_function("!window.__grognard.busy")
+
+
+# An attack of the Entente's first combat segment (seed 3, as the turn below plays it) whose
+# result calls for a loss allocation and then a retreat of several units at once. Found by
+# looking ahead with Game.clone (the dice are part of the game's state, so a clone rolls what the
+# game will roll); searched again, in that way, if the rules change and it no longer does.
+KNOWN_ATTACK = ("1711", ["fr-35di", "fr-36di"])
+
+
+def first_choice(la: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The choice the look-ahead makes, and the test after it: the first listed."""
+    rest = [a for a in la if a["type"] not in ("end-phase", "done")]
+    return rest[0] if rest else None
+
+
+def leads_to_losses_and_retreat(g: Any, action: dict[str, Any]) -> bool:
+    """Does the attack call for a loss allocation, then a retreat of two units or more at
+    once (each decision taken as :func:`first_choice`)?"""
+    c = g.clone()
+    try:
+        c.apply(dict(action))
+    except GrognardError:
+        return False
+    loss = False
+    for _ in range(14):
+        la = c.legal_actions(c.acting_sides()[0])
+        if any(a["type"] == "attack" for a in la):
+            break
+        a = first_choice(la)
+        if a is None:
+            break
+        rest = [x for x in la if x["type"] not in ("end-phase", "done")]
+        loss = loss or all(x["type"] == "eliminate" for x in rest)
+        if (
+            loss
+            and all(x["type"] == "retreat" for x in rest)
+            and len({x["piece"] for x in rest}) > 1
+        ):
+            return True
+        c.apply(dict(a))
+    return False
+
+
+def attack_with_losses_and_retreat(g: Any) -> tuple[str, list[str]]:
+    attacks = [a for a in g.legal_actions("Entente") if a["type"] == "attack"]
+    target, chosen = KNOWN_ATTACK
+    offered = next((a for a in attacks if a["target"] == target), None)
+    if (
+        offered
+        and set(chosen) < set(offered["attackers"])
+        and leads_to_losses_and_retreat(g, {**offered, "attackers": chosen})
+    ):
+        return target, chosen
+    for size in (2, 3):
+        for a in attacks:
+            for sub in itertools.combinations(a["attackers"], size):
+                if len(sub) < len(a["attackers"]) and leads_to_losses_and_retreat(
+                    g, {**a, "attackers": list(sub)}
+                ):
+                    return a["target"], list(sub)
+    raise AssertionError("no attack of this segment calls for losses and a retreat")
 
 
 def test_marne_player_turn_by_clicking(live: LiveServer, new_page: Any) -> None:
@@ -173,58 +245,113 @@ def test_marne_player_turn_by_clicking(live: LiveServer, new_page: Any) -> None:
         end_phase(page)
     attacks = [a for a in legal(page) if a["type"] == "attack"]
     assert attacks
-    target, full = max(((a["target"], a["attackers"]) for a in attacks), key=lambda t: len(t[1]))
+    target, chosen = attack_with_losses_and_retreat(live.app.state.service.entry(game).game)
+    full = next(a["attackers"] for a in attacks if a["target"] == target)
+    assert set(chosen) < set(full), "a subset of the offered attackers"
     page.evaluate(f"window.__grognard.map.centreOn({json.dumps(target)})")
     click_hex(page, target)
     page.wait_for_selector("[data-testid=candidates]")
     assert page.evaluate("window.__grognard.highlights")[target] == "attack"
-    # tick two units
-    chosen = full[:2]
-    for pid in chosen:
-        page.check(f"[data-candidate='{pid}']")
+    # tick the chosen units (untick any the builder pre-selected)
+    for pid in full:
+        box = page.locator(f"[data-candidate='{pid}']")
+        if box.is_checked() != (pid in chosen):
+            box.set_checked(pid in chosen)
     page.wait_for_selector("[data-testid=odds-table], [data-testid=attack-refused]")
     page.wait_for_function("window.__grognard.builder && !window.__grognard.builder.pending")
     sel = page.inner_text("[data-testid=attack-selection]")
-    assert sel.startswith("2 unit(s)")
-    if page.locator("[data-testid=attack-refused]").count() == 0:
-        assert (
-            page.locator("[data-testid=odds-table] table.units tr[data-role=attack]").count() == 2
-        )
-        assert page.locator("[data-testid=distribution] tr[data-result] .bar").count() >= 1
-        assert page.locator("[data-testid=odds-table] a.rule").count() >= 1
+    assert sel.startswith(f"{len(chosen)} unit(s)")
+    assert page.locator("[data-testid=attack-refused]").count() == 0
+    assert page.locator("[data-testid=odds-table] table.units tr[data-role=attack]").count() == len(
+        chosen
+    )
+    assert page.locator("[data-testid=distribution] tr[data-result] .bar").count() >= 1
+    assert page.locator("[data-testid=odds-table] a.rule").count() >= 1
     page.screenshot(path=str(ARTIFACTS / "marne-odds-table.png"))
     before = len(page.evaluate("window.__grognard.log"))
     seq = state(page)["seq"]
     page.click("[data-testid=commit-attack]")
     wait_changed(page, seq)
     # the engine received exactly the selection
-    rec = live.app.state.service.entry(game).game.actions[seq]
+    svc = live.app.state.service
+    rec = svc.entry(game).game.actions[seq]
     assert rec["type"] == "attack" and rec["target"] == target
     assert sorted(rec["attackers"]) == sorted(chosen)
     assert len(page.evaluate("window.__grognard.log")) > before
 
-    # Whatever the result asks for: losses and retreats as forms, until the segment goes on.
+    # The result: the defender's loss allocation as a form (hand-over first), then the
+    # attackers' retreat, the whole stack planned at once, until the segment goes on.
+    seen = {"loss": 0, "retreat": 0, "stack": 0}
     for _ in range(20):
+        take_over(page)
         st = state(page)
-        if not st["my_turn"]:
-            break
         kinds = types(page)
-        if page.locator("[data-testid=loss-form]").count():
-            page.screenshot(path=str(ARTIFACTS / "marne-loss-form.png"))
-            assert page.inner_text("[data-testid=loss-required]")
-            page.locator("[data-testid=loss-form] input[data-loss]").first.check()
+        done = page.evaluate("window.__grognard.formsApplied || 0")
+        n0 = len(svc.entry(game).game.actions)
+        if page.locator("#decision:not([hidden]) [data-testid=loss-form]").count():
+            if not seen["loss"]:
+                page.screenshot(path=str(ARTIFACTS / "marne-loss-form.png"))
+            assert "eliminates" in page.inner_text("[data-testid=loss-required]")
+            ids = page.locator("#decision [data-testid=loss-form] input[data-loss]").evaluate_all(
+                "e => e.map(x => x.dataset.loss)"
+            )
+            # tick two, change one's mind, take the one the look-ahead took
+            first = first_choice(legal(page))
+            assert first is not None
+            take = [first["item"] if "item" in first else first["piece"]]
+            other = [i for i in ids if i not in take][:1]
+            for pid in take + other:
+                page.check(f"#decision input[data-loss='{pid}']")
+            n = len(take + other)
+            assert f"{n} unit(s) chosen" in page.inner_text("[data-testid=loss-chosen]")
+            for pid in other:
+                page.uncheck(f"#decision input[data-loss='{pid}']")
             assert "1 unit(s) chosen" in page.inner_text("[data-testid=loss-chosen]")
+            before_loss = {p["id"]: p for p in state(page)["view"]["pieces"]}
             page.click("[data-testid=loss-apply]")
-            wait_changed(page, st["seq"])
-        elif page.locator("[data-testid=retreat-form]").count():
-            page.screenshot(path=str(ARTIFACTS / "marne-retreat-form.png"))
+            page.wait_for_function(f"window.__grognard.formsApplied > {done}", timeout=60000)
+            applied = svc.entry(game).game.actions[n0:]
+            assert applied and all(a["type"] == "eliminate" for a in applied)
+            lost = [a.get("item", a.get("piece")) for a in applied]
+            assert lost == take
+            after = {p["id"]: p for p in state(page)["view"]["pieces"]}
+            for pid in lost:
+                b, a = before_loss[pid], after.get(pid)
+                assert a is None or (a["loc"], a["face"]) != (b["loc"], b["face"]), (b, a)
+            seen["loss"] += 1
+        elif page.locator("#decision:not([hidden]) [data-testid=retreat-form]").count():
+            selects = page.locator("#decision [data-testid=retreat-form] select[data-retreat]")
+            units = selects.evaluate_all("e => e.map(x => x.dataset.retreat)")
+            if len(units) > 1 and seen["stack"] < 2:
+                page.screenshot(path=str(ARTIFACTS / "marne-retreat-form.png"))
+            seen["stack"] = max(seen["stack"], len(units))
+            plan = {}
+            for u in units:
+                values = page.locator(f"select[data-retreat='{u}'] option").evaluate_all(
+                    "e => e.map(x => x.value)"
+                )
+                plan[u] = values[-1]
+                page.select_option(f"select[data-retreat='{u}']", values[-1])
             page.click("[data-testid=retreat-apply]")
-            wait_changed(page, st["seq"])
-        elif "attack" in kinds or "end-phase" in kinds:
+            page.wait_for_function(f"window.__grognard.formsApplied > {done}", timeout=60000)
+            applied = svc.entry(game).game.actions[n0:]
+            assert applied and all(a["type"] == "retreat" for a in applied)
+            where = {p["id"]: p["loc"] for p in state(page)["view"]["pieces"]}
+            for a in applied:
+                assert where[a["piece"]] == ["hex", plan[a["piece"]]], "retreated as planned"
+            seen["retreat"] += len(applied)
+        elif st["side"] == "Entente" and ("attack" in kinds or "end-phase" in kinds):
             break
         else:
-            page.locator("#decision button[data-type]").first.click()
+            a = first_choice(legal(page))
+            assert a is not None
+            want = {k: v for k, v in a.items() if k != "side"}
+            buttons = page.locator("#decision button[data-type]")
+            shown = buttons.evaluate_all("e => e.map(x => JSON.parse(x.dataset.action))")
+            buttons.nth(shown.index(want)).click()
             wait_changed(page, st["seq"])
+    # a stack's retreat was planned at once (several units in one form)
+    assert seen["loss"] >= 1 and seen["stack"] >= 2 and seen["retreat"] >= 2, seen
 
 
 def test_attack_refused_with_its_rule_before_commit(live: LiveServer, new_page: Any) -> None:
@@ -303,6 +430,8 @@ def test_chart_viewer_glossary_and_view_memory(live: LiveServer, new_page: Any) 
     page.reload()
     page.wait_for_function("window.__grognard.map && window.__grognard.state")
     assert abs(page.evaluate("window.__grognard.map.k") - k) < 1e-6
+    # (two frames: the map box's resize is observed before the next frame is painted)
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     x, y = page.evaluate("window.__grognard.map.screenOf('1410')")
     box = page.locator("#map").bounding_box()
     # the centre stays put while the page settles (the phase bar filling in resizes the map)

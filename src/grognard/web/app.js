@@ -232,6 +232,9 @@ const ATTACK_RE = /attack|assault|bombard|battle|offensive/;
 const PLACE_RE = /^(place|replace|deploy|rebuild|enter|arrive)/;
 const LOSS_RE = /^(eliminate|assign-hit|take-loss|lose|loss|reduce|step-loss)/;
 const RETREAT_RE = /^(retreat|displace)$/;
+// a declared attack being built up (NM: declare, then add attackers and supports, then resolve)
+const ADD_RE = /^add-(attacker|support|defender)s?$/;
+const DECLARED_RE = /^(add-(attacker|support|defender)s?|set-order|resolve(-attack|-combat)?)$/;
 
 function chooseOf(a) {
   const out = {};
@@ -673,6 +676,10 @@ class GameScreen {
     if (place.length && place.length === nonEnd.length) return this.placementForm(box, place, step);
     if (loss.length && loss.length === nonEnd.length) return this.lossForm(box, loss, step);
     if (retreat.length && retreat.length === nonEnd.length) return this.retreatForm(box, retreat, step);
+    if (nonEnd.some((it) => ADD_RE.test(it.action.type)) && nonEnd.every((it) => DECLARED_RE.test(it.action.type))) {
+      return this.declaredForm(box, nonEnd, step);
+    }
+    this.declared = null;
     const mapish = nonEnd.some((it) => this.isAttack(it.action) || this.isMove(it.action));
     if (!nonEnd.length || mapish || nonEnd.length > 40) {
       box.hidden = true;
@@ -706,7 +713,7 @@ class GameScreen {
       h("p", { class: "muted" }, "Click a piece, then one of its highlighted hexes on the map."),
       h("ul", { class: "placements", "data-testid": "placements" }, ...rows),
       h("button", { type: "button", "data-testid": "place-rest", onclick: () => this.placeRest() }, "Place the rest as listed"), " ",
-      end ? h("button", { type: "button", "data-testid": "placements-done", onclick: () => this.send(end) }, "Done") : null);
+      ...(end ? [h("button", { type: "button", "data-testid": "placements-done", onclick: () => this.send(end) }, "Done")] : []));
     box.hidden = false;
     this.placeGroups = byActor;
     if (this.placing) this.highlightPlacement();
@@ -771,6 +778,7 @@ class GameScreen {
           chosen.delete(id);
           if (!(await this.send(it.action))) break;
         }
+        G.formsApplied = (G.formsApplied || 0) + 1;
       } }, "Take these losses"));
     box.hidden = false;
   }
@@ -806,8 +814,93 @@ class GameScreen {
           if (!(await this.send(it.action))) break;
         }
         plan.clear();
+        G.formsApplied = (G.formsApplied || 0) + 1;
       } }, "Retreat as planned"));
     box.hidden = false;
+  }
+
+  // A declared attack (declared on its target first): the units that may join it as attackers or
+  // supports, ticked here or by clicking their stacks on the map, the order of resolution when the
+  // rules offer a choice, then everything sent in order and the attack resolved.
+  declaredForm(box, items, step) {
+    const d = (this.declared ||= { chosen: new Set(), order: "" });
+    const byKind = new Map();
+    const offered = new Set();
+    for (const it of items) {
+      const m = ADD_RE.exec(it.action.type);
+      if (!m) continue;
+      const id = this.actorOf(it.action);
+      offered.add(id);
+      if (!byKind.has(m[1])) byKind.set(m[1], []);
+      byKind.get(m[1]).push({ id, it });
+    }
+    for (const id of [...d.chosen]) if (!offered.has(id)) d.chosen.delete(id);
+    const orders = items.filter((it) => it.action.type === "set-order");
+    const resolve = items.find((it) => /^resolve/.test(it.action.type));
+    d.items = items;
+    const lists = [...byKind.entries()].map(([kind, rows]) => h("div", { class: "declared-kind", "data-kind": kind },
+      h("h4", {}, kind === "attacker" ? "Attackers" : kind === "support" ? "Supports" : `${kind}s`),
+      ...rows.map(({ id }) => {
+        const p = this.pieceById.get(id);
+        const where = p && p.loc[0] === "hex" ? ` (${this.placeName(p.loc[1])})` : "";
+        const cb = h("input", { type: "checkbox", "data-add": id, "data-kind": kind, checked: d.chosen.has(id),
+          onchange: (e) => { if (e.target.checked) d.chosen.add(id); else d.chosen.delete(id); this.highlightDeclared(); sel.textContent = summary(); } });
+        return h("label", { class: "check" }, cb, ` ${fmtNumbers(this.nameOf(id))}`, p ? h("span", { class: "muted" }, ` ${counterValues(p)}${where}`) : "");
+      })));
+    const summary = () => `${d.chosen.size} unit(s) chosen: ${[...d.chosen].map((x) => this.nameOf(x)).join(", ") || "none"}`;
+    const sel = h("p", { "data-testid": "declared-selection" }, summary());
+    const orderSel = orders.length ? h("label", {}, "Order: ", h("select", { "data-testid": "declared-order", onchange: (e) => { d.order = e.target.value; } },
+      h("option", { value: "" }, "as the rules have it"),
+      ...orders.map((it) => h("option", { value: it.action.order, selected: d.order === it.action.order }, this.labelOf(it.action, it.text))))) : null;
+    box.replaceChildren(h("h3", {}, this.ref.withRules(step)),
+      h("p", { class: "muted" }, "Tick the units that join the attack, or click their stacks on the map."),
+      h("div", { class: "declared", "data-testid": "declared-form" }, ...lists), sel, ...(orderSel ? [orderSel, " "] : []),
+      h("button", { type: "button", class: "primary", "data-testid": "declared-resolve", onclick: () => this.resolveDeclared() },
+        resolve ? this.labelOf(resolve.action, resolve.text) : "Add them and resolve the attack"));
+    box.hidden = false;
+    this.highlightDeclared();
+  }
+
+  declaredHexes() {
+    const out = new Map();
+    for (const it of (this.declared && this.declared.items) || []) {
+      if (!ADD_RE.test(it.action.type)) continue;
+      const id = this.actorOf(it.action);
+      const p = this.pieceById.get(id);
+      if (p && p.loc[0] === "hex") out.set(p.loc[1], [...(out.get(p.loc[1]) || []), id]);
+    }
+    return out;
+  }
+
+  highlightDeclared() {
+    const d = this.declared;
+    if (!d || this.builder || this.sel) return;
+    const marks = {};
+    if (d.target) marks[d.target] = "attack";
+    for (const [hx, ids] of this.declaredHexes()) marks[hx] = ids.some((id) => d.chosen.has(id)) ? "chosen" : "candidate";
+    this.map.setHighlights(marks);
+    G.highlights = marks;
+  }
+
+  async resolveDeclared() {
+    const d = this.declared;
+    if (!d) return;
+    const chosen = [...d.chosen];
+    const order = d.order;
+    for (const id of chosen) {
+      const it = this.items().find((x) => ADD_RE.test(x.action.type) && this.actorOf(x.action) === id);
+      if (!it) continue;
+      d.chosen.delete(id);
+      if (!(await this.send(it.action))) return;
+    }
+    if (order) {
+      const it = this.items().find((x) => x.action.type === "set-order" && x.action.order === order);
+      if (it && !(await this.send(it.action))) return;
+    }
+    const res = this.items().find((x) => /^resolve/.test(x.action.type));
+    if (res) await this.send(res.action);
+    this.declared = null;
+    G.formsApplied = (G.formsApplied || 0) + 1;
   }
 
   placeName(hex) {
@@ -927,7 +1020,8 @@ class GameScreen {
   clickStack(hex, shift) {
     if (this.busy) return;
     const target = this.state.legal.some((a) => this.isAttack(a) && a[this.hexKey(a)] === hex);
-    if (this.builder || this.placing || this.reach[hex] || this.attacks[hex] || target) return this.clickHex(hex, shift);
+    const joining = this.declared && this.declaredHexes().has(hex);
+    if (this.builder || this.placing || this.reach[hex] || this.attacks[hex] || target || joining) return this.clickHex(hex, shift);
     this.selectStack(hex, shift);
   }
 
@@ -970,6 +1064,15 @@ class GameScreen {
       } catch (e) {
         this.reach = {};
       }
+      if (!Object.keys(this.reach).length) {
+        // no reach preview from the rule system: the destinations of its one-step moves of
+        // exactly the selected units (the first listed way of moving to each)
+        for (const a of st.legal) {
+          if (!this.isMove(a) || typeof a.to !== "string" || this.reach[a.to]) continue;
+          const ids = this.pieceKeys(a).flatMap((k) => [].concat(a[k]));
+          if (ids.length === sel.pieces.size && ids.every((id) => sel.pieces.has(id))) this.reach[a.to] = { action: a };
+        }
+      }
     }
     if (this.sel !== sel || this.builder) return;
     const marks = sel.hex ? { [sel.hex]: "select" } : {};
@@ -982,6 +1085,16 @@ class GameScreen {
   clickHex(hex, shift) {
     if (this.busy) return;
     if (this.builder) return this.builderClick(hex, shift);
+    if (this.declared && !this.sel) {
+      const ids = this.declaredHexes().get(hex);
+      if (ids) {
+        const d = this.declared;
+        const all = ids.every((id) => d.chosen.has(id));
+        for (const id of ids) if (all) d.chosen.delete(id); else d.chosen.add(id);
+        this.renderDecision();
+        return;
+      }
+    }
     if (this.placing) {
       const its = (this.placeGroups && this.placeGroups.get(this.placing)) || [];
       const it = its.find((x) => x.action[this.hexKey(x.action)] === hex);
@@ -997,6 +1110,8 @@ class GameScreen {
       const pieces = [...this.sel.pieces];
       const a = info.action || (pieces.length === 1 ? { type: "move", piece: pieces[0], to: hex } : { type: "move", pieces, to: hex });
       this.clearSelection(false);
+      // a move into an enemy-held hex is an attack (LGG 16): its odds first, then confirmed
+      if (this.enemyAt(hex)) return this.openMoveAttack(hex, a, pieces);
       this.send(a);
       return;
     }
@@ -1016,6 +1131,55 @@ class GameScreen {
     else this.clearSelection();
   }
 
+  enemyAt(hex) {
+    const st = this.state;
+    const at = (loc) => loc[0] === "hex" && loc[1] === hex;
+    return (st.view.pieces || []).some((p) => at(p.loc) && p.side !== this.side) ||
+      (st.view.stacks || []).some((x) => at(x.loc) && x.side !== this.side);
+  }
+
+  // A move into the enemy (the attack of rule systems where moving in attacks): the moving units,
+  // the odds the rules preview, then "Attack" sends exactly that move.
+  async openMoveAttack(hex, action, pieces) {
+    const box = $("preview");
+    const m = (this.moveAttack = { hex, action, pv: null });
+    G.moveAttack = m;
+    const draw = () => {
+      if (this.moveAttack !== m) return;
+      const rows = [h("h3", {}, `Attack ${this.placeName(hex)}`),
+        h("p", { "data-testid": "move-attack-units" }, `moving in: ${pieces.map((id) => this.nameOf(id)).join(", ")}`)];
+      if (!m.pv) rows.push(h("p", { class: "muted", "data-testid": "odds-pending" }, "computing odds…"));
+      else if (m.refused) rows.push(h("div", { class: "refused", "data-testid": "attack-refused" }, "Refused: ", this.ref.withRules(m.refused.message, [m.refused.rule])));
+      else {
+        rows.push(oddsTable(m.pv, this.ref, (id) => this.nameOf(id)));
+        if (!m.pv.available) rows.push(h("p", { class: "muted" }, "This rule system offers no odds preview for it."));
+      }
+      rows.push(h("button", { type: "button", class: "primary", "data-testid": "commit-move-attack", disabled: !m.pv || !!m.refused || this.busy,
+        onclick: () => { this.closeMoveAttack(); this.send(action); } }, "Attack"), " ",
+      h("button", { type: "button", "data-testid": "cancel-attack", onclick: () => this.closeMoveAttack() }, "Cancel"));
+      box.replaceChildren(...rows);
+      box.hidden = false;
+    };
+    this.map.setHighlights({ [hex]: "attack" });
+    G.highlights = { [hex]: "attack" };
+    draw();
+    try {
+      m.pv = await api(`/api/games/${this.id}/preview`, { method: "POST", token: this.token, body: { action } });
+    } catch (e) {
+      m.pv = {};
+      m.refused = { message: e.body && e.body.message ? e.body.message : errorText(e), rule: e.body ? e.body.rule : null };
+    }
+    draw();
+  }
+
+  closeMoveAttack() {
+    this.moveAttack = null;
+    G.moveAttack = null;
+    $("preview").hidden = true;
+    this.map.setHighlights({});
+    G.highlights = {};
+  }
+
   // ---------------------------------------------------------------- the attack builder
   // Pick the target, then the attackers on the map (click a stack: its units; shift-click: add or
   // take away a stack) or unit by unit in the list. The odds follow every change; the attack sent
@@ -1030,6 +1194,8 @@ class GameScreen {
       const options = legal.filter((a) => a.type === tpl.type);
       let pick = template ? options.indexOf(template) : -1;
       if (pick < 0 && this.sel) pick = options.findIndex((a) => this.sourceOf(a) === this.sel.hex);
+      // an attack declared on its target alone (its units are added afterwards)
+      if (pick < 0 && options.length === 1 && !this.sourceOf(options[0])) pick = 0;
       this.builder = { target, tpl, options, pick, hexKey: this.hexKey(tpl), candidates: [], chosen: new Set(), pv: null, refused: null, n: 0 };
       G.builder = this.builder;
       this.sel = null;
@@ -1173,7 +1339,8 @@ class GameScreen {
     const rows = [h("h3", {}, `${(this.ref.data.actions[b.tpl.type] || {}).title || b.tpl.type} on ${this.placeName(b.target)}`),
       h("p", { class: "muted" }, "Click a stack to attack with it, shift-click to add or remove a stack, or tick units below."),
       h("div", { class: "candidates", "data-testid": "candidates" }, ...groups)];
-    const chosen = b.options ? (b.pick >= 0 ? [`the stack in ${this.placeName(this.sourceOf(b.options[b.pick]))}`] : [])
+    const src = b.options && b.pick >= 0 ? this.sourceOf(b.options[b.pick]) : null;
+    const chosen = b.options ? (b.pick >= 0 ? [src ? `the stack in ${this.placeName(src)}` : `declare it on ${this.placeName(b.target)}, then add its units`] : [])
       : this.builderAction()[b.listKey];
     rows.push(h("p", { "data-testid": "attack-selection" }, b.options ? (chosen[0] || "choose the attacking stack")
       : `${chosen.length} unit(s): ${chosen.map((id) => this.nameOf(id)).join(", ") || "none"}`));
@@ -1189,7 +1356,9 @@ class GameScreen {
     rows.push(h("button", { type: "button", class: "primary", "data-testid": "commit-attack", disabled: b.pending || !!b.refused || !chosen.length || this.busy,
       onclick: () => {
         const a = this.builderAction();
+        const target = b.target;
         this.closeBuilder(false);
+        this.declared = { chosen: new Set(), order: "", target };
         this.send(a);
       } }, "Commit attack"), " ",
     h("button", { type: "button", "data-testid": "cancel-attack", onclick: () => this.closeBuilder() }, "Cancel"));

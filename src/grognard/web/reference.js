@@ -174,7 +174,14 @@ export function oddsTable(pv, ref, names) {
   if (pv.drm !== undefined && (pv.drms || []).length) facts.push(["net modifier", `${pv.drm > 0 ? "+" : ""}${pv.drm}`]);
   // other scalar facts a rule system's preview gives
   const known = new Set(["available", "text", "odds", "distribution", "attack", "defense", "attack_lines", "defense_lines", "attack_adjust",
-    "defense_adjust", "shifts", "column", "automatic", "drms", "drm", "crt"]);
+    "defense_adjust", "shifts", "column", "automatic", "drms", "drm", "crt", "table"]);
+  if (pv.table) facts.push(["table", String(pv.table)]);
+  // lists of modifiers ({value, rule, reason}) a preview names *_modifiers
+  for (const [k, v] of Object.entries(pv)) {
+    if (!/_modifiers$/.test(k) || !Array.isArray(v) || !v.length) continue;
+    facts.push([k.replace(/_modifiers$/, "").replace(/_/g, " ") + " modifiers", h("span", {}, ...v.map((m) =>
+      h("span", { class: "mod" }, `${m.value > 0 ? "+" : ""}${fmtValue(m.value)} ${m.reason || ""} `, m.rule ? ref.chip(m.rule) : "")))]);
+  }
   for (const [k, v] of Object.entries(pv)) {
     if (known.has(k) || (v !== null && typeof v === "object" && !("$frac" in v))) continue;
     facts.push([k.replace(/_/g, " "), fmtValue(v)]);
@@ -195,6 +202,19 @@ export function oddsTable(pv, ref, names) {
         return h("tr", { "data-result": res }, ref.codeCell("th", res), h("td", { class: "num" }, `${pct.toFixed(1)}%`),
           h("td", { class: "barcell" }, bar));
       })));
+  }
+  if (pv.distribution_by_column) {
+    // the defender's strength unknown: the result distribution of every column it may fall in
+    const num = (c) => (Number.isFinite(Number(c)) ? Number(c) : Infinity);
+    const cols = Object.entries(pv.distribution_by_column).sort((a, b) => num(a[0]) - num(b[0]));
+    out.append(h("table", { class: "dist dist-cols", "data-testid": "distribution-by-column" },
+      h("tr", {}, h("th", {}, "column"), h("th", {}, "results (chance)")),
+      ...cols.map(([col, dist]) => h("tr", { "data-column": col }, h("th", {}, col), h("td", {},
+        ...Object.entries(dist).sort((a, b) => Number(b[1]) - Number(a[1])).map(([res, p]) => {
+          const bar = h("span", { class: "bar" });
+          bar.style.width = `${Math.max(2, Number(p) * 60).toFixed(0)}px`;
+          return h("span", { class: "res", "data-result": res }, ref.codeCell("span", res), ` ${(Number(p) * 100).toFixed(0)}% `, bar, " ");
+        }))))));
   }
   return out;
 }
