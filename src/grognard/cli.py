@@ -6,6 +6,7 @@ import argparse
 import importlib
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -173,16 +174,18 @@ def cmd_show(a: argparse.Namespace) -> int:
     if a.json:
         _print_json(g.view(side))
         return EXIT_OK
-    print(g.ruleset.render_text(g, side))
+    from grognard.play import game_over_text, mixed_numbers, rule_once
+
+    width = shutil.get_terminal_size((100, 24)).columns if sys.stdout.isatty() else None
+    print(g.ruleset.render_text(g, side, width=width))
     print(
         f"turn {g.turn_label()}: {' > '.join(g.phase_path())}; to act:"
         f" {', '.join(g.acting_sides()) or '-'}"
     )
     for ev in g.visible_log(side)[-a.last :]:
-        rule = f" ({ev['rule']})" if ev.get("rule") else ""
-        print(f"  {ev['text']}{rule}")
+        print(f"  {mixed_numbers(rule_once(str(ev['text']), ev.get('rule')))}")
     if g.state.result:
-        print(f"game over: {g.state.result}")
+        print(game_over_text(g))
     return EXIT_OK
 
 
@@ -255,10 +258,11 @@ def cmd_do(a: argparse.Namespace) -> int:
     if a.json:
         _print_json({"events": events, "acting": g.acting_sides()})
     else:
+        from grognard.play import mixed_numbers, rule_once
+
         for ev in events:
             if ev.get("visible_to") is None or action["side"] in ev.get("visible_to", []):
-                rule = f" ({ev['rule']})" if ev.get("rule") else ""
-                print(f"{ev['text']}{rule}")
+                print(mixed_numbers(rule_once(str(ev["text"]), ev.get("rule"))))
     return EXIT_OK
 
 
@@ -328,8 +332,8 @@ def cmd_selfplay(a: argparse.Namespace) -> int:
 
     def progress(k: int, part: Any) -> None:
         print(
-            f"game {k}/{a.games}: {part.actions} actions,"
-            f" {'finished' if part.finished else 'stopped'}, {part.invariant_violations}"
+            f"game {k}/{a.games}: {part.actions} actions, {_game_outcome(part.results[-1])},"
+            f" {part.invariant_violations}"
             f" violations, {part.replay_mismatches} replay mismatches, {part.view_leaks} view"
             f" leaks, {part.refused_legal_actions} refused actions, {part.seconds:.1f} s",
             file=sys.stderr,
@@ -355,8 +359,11 @@ def cmd_selfplay(a: argparse.Namespace) -> int:
         _print_json(data)
     else:
         for k, v in data.items():
-            if k != "problems":
+            if k not in ("problems", "results", "wins"):
                 print(f"{k:>22}: {v}")
+        print(f"{'wins':>22}: " + (", ".join(f"{s} {n}" for s, n in data["wins"].items()) or "-"))
+        for r in data["results"]:
+            print(f"{'game ' + str(r['game']):>22}: {_game_outcome(r)} ({r['actions']} actions)")
         for p in data["problems"][:20]:
             print(f"  ! {p}")
     bad = (
@@ -366,6 +373,16 @@ def cmd_selfplay(a: argparse.Namespace) -> int:
         or rep.refused_legal_actions
     )
     return EXIT_INVALID if bad else EXIT_OK
+
+
+def _game_outcome(r: dict[str, Any]) -> str:
+    """``Entente won (objectives held, OT 2)``, ``a draw`` or ``stopped``: one game's end."""
+    if not r.get("finished"):
+        return "stopped before the end"
+    why = r.get("reason") or ""
+    rule = r.get("rule")
+    extra = f" ({why}{', ' + rule if rule and why else rule or ''})" if why or rule else ""
+    return (f"{r['winner']} won" if r.get("winner") else "a draw") + extra
 
 
 def _find_tests_dir(explicit: str | None) -> list[Path]:
@@ -431,6 +448,37 @@ def cmd_play(a: argparse.Namespace) -> int:
         play_against(g, agents, save_path=save_path)
         return EXIT_OK
     play(g, save_path=save_path)
+    return EXIT_OK
+
+
+def _ruleset_of(a: argparse.Namespace) -> Any:
+    """The rule system named by --ruleset, or the one of the game in --save."""
+    from grognard import rulesets
+
+    if a.save:
+        g = _load_save(a.save)
+        return g.ruleset, g.scenario.table_overrides
+    if not a.ruleset:
+        raise SystemExit(f"{a.verb}: give --ruleset NAME or --save SAVE")
+    try:
+        return rulesets.get(a.ruleset), None
+    except KeyError as e:
+        raise SystemExit(str(e.args[0])) from None
+
+
+def cmd_chart(a: argparse.Namespace) -> int:
+    from grognard import glossary
+
+    rs, overrides = _ruleset_of(a)
+    print(glossary.chart_command(rs, " ".join(a.name or []), overrides))
+    return EXIT_OK
+
+
+def cmd_explain(a: argparse.Namespace) -> int:
+    from grognard import glossary
+
+    rs, _ = _ruleset_of(a)
+    print(glossary.explain_command(rs, a.code or ""))
     return EXIT_OK
 
 
@@ -621,6 +669,17 @@ def build_parser() -> argparse.ArgumentParser:
     opts(s)
     s.set_defaults(fn=cmd_play)
 
+    s = verb("chart", "show a chart or results table of a rule system (provisional ones marked)")
+    s.add_argument("name", nargs="*", help="table or chart id (none: list them)")
+    s.add_argument("--ruleset", help="rule system (or --save: the tables of that game)")
+    s.add_argument("--save", help="a saved game: its rule system and table overrides")
+    s.set_defaults(fn=cmd_chart)
+
+    s = verb("explain", "what a result code means, with its rule ids")
+    s.add_argument("code", nargs="?", help="the code (none: list the codes)")
+    s.add_argument("--ruleset", help="rule system (or --save)")
+    s.add_argument("--save", help="a saved game: its rule system")
+    s.set_defaults(fn=cmd_explain)
     s = verb("study", "play many games between agents and write a report (win rates, VP, losses)")
     s.add_argument("scenario", help="scenario id or path")
     s.add_argument("--games", type=int, default=20)

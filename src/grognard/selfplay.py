@@ -34,6 +34,17 @@ class SelfplayReport:
     refused_legal_actions: int = 0
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
+    # one entry per game, in game order: its number, winner (None: a draw or not finished),
+    # the reason and rule the game gave, and its actions
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+    def wins(self) -> dict[str, int]:
+        """Games won per side ("draw" for finished games without a winner, "unfinished")."""
+        out: dict[str, int] = {}
+        for r in self.results:
+            key = r["winner"] or ("draw" if r["finished"] else "unfinished")
+            out[key] = out.get(key, 0) + 1
+        return dict(sorted(out.items()))
 
     def note(self, text: str) -> None:
         if len(self.problems) < 50:
@@ -50,6 +61,8 @@ class SelfplayReport:
             "view_leaks": self.view_leaks,
             "refused_legal_actions": self.refused_legal_actions,
             "seconds": round(self.seconds, 3),
+            "wins": self.wins(),
+            "results": self.results,
             "problems": self.problems,
         }
 
@@ -310,6 +323,17 @@ def play_one(
         check(f"after action {len(g.actions)} {action.get('type')}")
     if g.is_over():
         report.finished += 1
+    result = g.state.result or {}
+    report.results.append(
+        {
+            "game": number,
+            "finished": g.is_over(),
+            "winner": result.get("winner"),
+            "reason": result.get("reason"),
+            "rule": result.get("rule"),
+            "actions": len(g.actions),
+        }
+    )
     try:
         again = Game.load(g.record())
         if again.state_hash() != g.state_hash():
@@ -357,6 +381,7 @@ def merge(total: SelfplayReport, part: SelfplayReport) -> None:
         setattr(total, name, getattr(total, name) + getattr(part, name))
     for text in part.problems:
         total.note(text)
+    total.results.extend(part.results)
 
 
 def selfplay(

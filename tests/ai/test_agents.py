@@ -184,8 +184,8 @@ def test_features_of_each_rule_system(ref: str) -> None:
 
 
 def test_victory_points_read_as_each_rule_system_counts_them() -> None:
-    from grognard.rulesets.greatwar import victory as gw_victory
-    from grognard.rulesets.lgg1418 import victory as lgg_victory
+    from grognard.rulesets.greatwar.sequence import victory as gw_victory
+    from grognard.rulesets.lgg1418.map import victory as lgg_victory
 
     for ref, own in (("marne-1914", gw_victory.points), ("lgg-west-1914", lgg_victory.scores)):
         g = Game.new(find(ref), 1)

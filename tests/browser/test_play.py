@@ -97,7 +97,9 @@ def test_browser_game_move_attack_and_fog(live: LiveServer, new_page: Any) -> No
     wait_seq(red, 3)
     assert piece_loc(state(red), "b2") == ["hex", "0301"]
 
+    # b1 and b3 could still move: End phase asks first
     blue.click("[data-testid=end-phase]")
+    blue.click("[data-testid=confirm-end-yes]")
     blue.wait_for_function("window.__grognard.state.step === 'combat'")
 
     # Attack: select b1, the enemy hex is offered as a target, the preview shows odds and
@@ -108,7 +110,7 @@ def test_browser_game_move_attack_and_fog(live: LiveServer, new_page: Any) -> No
     )
     click_hex(blue, "0502")
     blue.wait_for_selector("[data-testid=distribution]")
-    assert blue.inner_text("[data-testid=odds]") == "Odds: 1:1"
+    assert blue.inner_text("[data-testid=odds]") == "1:1"
     dist = {
         r.get_attribute("data-result"): r.inner_text()
         for r in blue.query_selector_all("[data-testid=distribution] tr[data-result]")

@@ -18,6 +18,7 @@ from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError
 from grognard.core.game import Game
 from grognard.core.procedure import Procedure, stage
 from grognard.core.record import DICT, LIST, Record
+from grognard.core.sequence import Step, handles
 from grognard.core.state import Frame, GameState, Loc, Piece
 from grognard.scenario import load_scenario
 
@@ -167,6 +168,30 @@ def test_procedure_stages_run_in_declared_order_with_jumps_and_repeats() -> None
     _Proc.log = []
     _Proc2().run(g, f2)  # type: ignore[arg-type]
     assert _Proc.log == ["one", "THREE"] and f2.done
+
+
+class _KeptElsewhere(_Proc):
+    """A procedure whose stage lives in the game's own record, not in its frame."""
+
+    name = "kept"
+
+    def stage_in(self, g: Any, f: Frame) -> str | None:
+        s = g.state.vars.get("phase", "one")
+        return None if s == "over" else str(s)
+
+    def put_stage(self, g: Any, f: Frame, name: str | None) -> None:
+        g.state.vars["phase"] = "over" if name is None else name
+
+
+def test_procedure_may_keep_its_stage_in_the_rule_systems_record() -> None:
+    g = _FakeGame()
+    f = Frame("kept")
+    g.state.frames.append(f)
+    _Proc.log = []
+    g.state.vars["phase"] = "two"
+    _KeptElsewhere().run(g, f)  # type: ignore[arg-type]
+    assert _Proc.log == ["two", "two", "two", "three"] and f.done
+    assert "stage" not in f.params and g.state.vars["phase"] == "over"
 
 
 # ====================================================================== records
@@ -353,14 +378,111 @@ def test_cli_verify_flag(tiny_path: Path, tmp_path: Path, cli_env: dict[str, str
     assert r.returncode == 0, r.stderr
 
 
-def test_a_clone_keeps_the_position_cache_of_its_source_until_it_changes(tiny_path) -> None:
+def test_handler_decorators_are_not_shadowed_by_step_methods() -> None:
+    """A step that defines its own ``actors``/``check`` before its handlers keeps them apart."""
+
+    class Odd(Step):
+        def actors(self, g: Any, f: Any) -> list[str]:
+            return ["A"]
+
+        def check(self, g: Any, f: Any, action: Any) -> None:
+            Step.check(self, g, f, action)
+
+        @handles.actors("go")
+        def goers(self, g: Any, f: Any, side: str) -> list[str]:
+            return ["p1"]
+
+        @handles.check("go")
+        def check_go(self, g: Any, f: Any, action: Any) -> None:
+            raise IllegalAction("T 9", "no")
+
+        @handles.apply("go")
+        def apply_go(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+        @handles.chance("go")
+        def go_chance(self, g: Any, f: Any, action: Any) -> list[str]:
+            return ["heads", "tails"]
+
+    h = Odd.handlers["go"]
+    assert h.actors is Odd.goers and h.check is Odd.check_go and h.chance is Odd.go_chance
+    assert Odd().chance_outcomes(None, None, {"type": "go"}) == ["heads", "tails"]  # type: ignore[arg-type]
+    assert Odd().chance_outcomes(None, None, {"type": "stop"}) is None  # type: ignore[arg-type]
+
+
+def test_results_tables_are_read_once_per_process(tiny_path: Path) -> None:
+    g = Game.new(load_scenario(tiny_path))
+    first = g.ruleset.tables()
+    again = g.ruleset.tables()
+    assert first == again and first is not again  # a fresh mapping, the same table objects
+    assert all(first[k] is again[k] for k in first)
+
+
+def test_handlers_of_mixin_bases_are_inherited() -> None:
+    """A step built from a base step and mixin steps handles the types of all of them; the first
+    base wins for a type both handle, and a role it leaves empty is taken from a mixin."""
+
+    class Base(Step):
+        @handles.apply("go")
+        def apply_go(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    class Extra(Step):
+        @handles.check("go")
+        def check_go(self, g: Any, f: Any, action: Any) -> None:
+            raise IllegalAction("T 1", "no")
+
+        @handles.apply("dig")
+        def apply_dig(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    class Both(Base, Extra):
+        pass
+
+    assert list(Both.handlers) == ["go", "dig"]
+    assert Both.handlers["go"].apply is Base.apply_go
+    assert Both.handlers["go"].check is Extra.check_go
+    assert Both.handlers["dig"].apply is Extra.apply_dig
+    assert "dig" not in Base.handlers
+
+
+def test_a_step_inherits_the_handlers_of_every_base_class() -> None:
+    """Multiple inheritance: a mixin's handlers join those of the other base, the nearest base
+    winning for a type both handle, and a method overridden in the subclass is the one called."""
+
+    class Boxes(Step):
+        @handles.apply("box")
+        def apply_box(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+        @handles.apply("shared")
+        def apply_shared(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    class Moves(Step):
+        @handles.apply("move")
+        def apply_move(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+        @handles.apply("shared")
+        def apply_shared_too(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    class Both(Moves, Boxes):
+        def apply_box(self, g: Any, f: Any, action: Any) -> None:
+            return None
+
+    assert list(Both.handlers) == ["move", "shared", "box"]
+    assert Both.handlers["move"].apply is Moves.apply_move
+    assert Both.handlers["box"].apply is Both.apply_box
+    assert Both.handlers["shared"].apply is Moves.apply_shared_too
+
+
+def test_a_clone_keeps_the_position_cache_of_its_source_until_it_changes(tiny_path: Path) -> None:
     """core: Game.clone keeps the position entries (Cache.clone with a retag); each copy drops
     its own at its first change and the source keeps its own."""
-    from grognard.core.game import Game as _Game
-    from grognard.scenario import load_scenario as _load
-
-    g = _Game.new(_load(tiny_path), 1)
-    calls = []
+    g = Game.new(load_scenario(tiny_path), 1)
+    calls: list[int] = []
 
     def compute() -> int:
         calls.append(1)

@@ -63,7 +63,9 @@ def test_a_scenario_file_cut_short_of_its_pieces_is_refused(tmp_path: Path) -> N
     cut.write_text(text[: text.index("[[pieces]]")], encoding="utf-8")
     with pytest.raises(ScenarioError) as e:
         load_scenario(cut)
-    assert str(e.value) == f"{cut}: pieces: the file has no pieces (is it cut short?)"
+    assert str(e.value) == (
+        f"{cut}: pieces: the file has no pieces (is it cut short? write pieces = [] if on purpose)"
+    )
 
 
 def test_a_map_over_the_limit_is_refused_before_it_is_built() -> None:

@@ -8,8 +8,11 @@ from fractions import Fraction
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.greatwar import artillery, calendar, units
+from grognard.rulesets.greatwar import calendar
+from grognard.rulesets.greatwar.combat import artillery, support
 from grognard.rulesets.greatwar.mechanics import gw, marker
+from grognard.rulesets.greatwar.movement import movement
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, division, end, force_dice, frame, game, idx, run_to, step_name, unit
 
@@ -48,9 +51,9 @@ def test_ot_12a_notation_and_indicators() -> None:
         ]
     )
     P = g.state.pieces
-    assert artillery.is_supported(g, P["sb"]) and not artillery.provides_support(P["sb"])
-    assert not artillery.is_supported(g, P["ub"]) and not artillery.is_supported(g, P["ud"])
-    assert not artillery.intrinsically_supported(P["zd"])  # printed combat strength 0
+    assert support.is_supported(g, P["sb"]) and not support.provides_support(P["sb"])
+    assert not support.is_supported(g, P["ub"]) and not support.is_supported(g, P["ud"])
+    assert not support.intrinsically_supported(P["zd"])  # printed combat strength 0
 
 
 @pytest.mark.rules("OT 12A", "OT 3A5")
@@ -228,7 +231,7 @@ def test_ot_12b4_heavy_siege_artillery_disruption_after_moving() -> None:
     )
     P = g.state.pieces
     for pid in ("fx", "gx", "s", "h"):
-        artillery.disruption_after_movement(g, P[pid], "movement")
+        movement.disruption_after_movement(g, P[pid], "movement")
     assert (
         units.disruption(P["fx"]) == 2
         and units.disruption(P["gx"]) == 1
@@ -239,7 +242,7 @@ def test_ot_12b4_heavy_siege_artillery_disruption_after_moving() -> None:
     for p in P.values():
         units.recover(g, p)
     for pid in ("fx", "h"):
-        artillery.disruption_after_movement(g, P[pid], "reaction")
+        movement.disruption_after_movement(g, P[pid], "reaction")
     assert units.disruption(P["fx"]) == 1 and units.disruption(P["h"]) == 0
     assert (
         not artillery.may_advance(g, P["s"])
@@ -580,7 +583,7 @@ def test_ot_12c3_hit_allocation_example() -> None:
 
 @pytest.mark.rules("OT 12C3", "OT 8C2")
 def test_ot_12c3_overstacked_units_only_when_the_rest_is_badly_disrupted() -> None:
-    from grognard.rulesets.greatwar.stacking import OVERSTACKED
+    from grognard.rulesets.greatwar.movement.stacking import OVERSTACKED
 
     ctl = {EN: ["0101", "0102"], CP: ["0801"]}
     g = game(

@@ -10,9 +10,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import combat, combat_strength
-from grognard.rulesets.greatwar.combat_data import ladder
-from grognard.rulesets.greatwar.combat_strength import (
+from grognard.rulesets.greatwar.combat import combat, combat_strength
+from grognard.rulesets.greatwar.combat.combat_data import ladder
+from grognard.rulesets.greatwar.combat.combat_strength import (
     compute,
     crt_choice,
     incremental_eligible,
@@ -227,7 +227,7 @@ def test_ot_9a_ot_g_98_99_artillery_ratio_in_defense(monkeypatch) -> None:
         lambda g, side, pieces, sit, commit=False: {p.id for p in pieces if p.id != "a2"},
     )
     monkeypatch.setattr(
-        combat_strength.supply, "turns_out_of_supply", lambda g, p: 2 if p.id == "a2" else 0
+        combat_strength.supply_status, "turns_out_of_supply", lambda g, p: 2 if p.id == "a2" else 0
     )
     c = compute(g2, record(g2, "0503", ["f1"]))
     assert c.defense == Fraction(19, 2)

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import combat_results
+from grognard.rulesets.greatwar.combat import combat_results
 from grognard.rulesets.greatwar.mechanics import set_marker
 
 from .helpers import army_hq, division, frame, idx, unit

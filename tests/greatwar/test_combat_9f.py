@@ -8,10 +8,12 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import combat_hexes, retreat, units
-from grognard.rulesets.greatwar.combat import multi_hex, retreat_before_combat_eligible
-from grognard.rulesets.greatwar.combat_strength import compute
+from grognard.rulesets.greatwar.combat import combat_hexes, retreat
+from grognard.rulesets.greatwar.combat.combat import retreat_before_combat_eligible
+from grognard.rulesets.greatwar.combat.combat_results import multi_hex
+from grognard.rulesets.greatwar.combat.combat_strength import compute
 from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import army_hq, division, force_dice, frame, idx, unit
 from .test_combat_support import (
@@ -442,7 +444,7 @@ def test_ot_9j_ot_g_70_attack_into_a_contested_hex() -> None:
     i = idx(g, "0503")
     set_marker(g, "fortification", i, "improved-fort")
     set_marker(g, "contested", i, {"holder": CP, "since": [1, 0, 2]})
-    from grognard.rulesets.greatwar.combat import new_record
+    from grognard.rulesets.greatwar.combat.combat import new_record
 
     for _ in range(50):
         if pending(g) == "combat-segment":

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from grognard.core.game import Game
-from grognard.rulesets.greatwar import combat_hooks
-from grognard.rulesets.greatwar.combat_data import ladder
+from grognard.rulesets.greatwar.combat import combat_hooks
+from grognard.rulesets.greatwar.combat.combat_data import ladder
 from grognard.scenario import load_scenario_text
 from grognard.scenario.loader import ScenarioError
 

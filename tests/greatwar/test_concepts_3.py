@@ -10,19 +10,14 @@ import pytest
 
 from grognard.core.modifiers import Modifiers
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import (
-    combat,
-    geography,
-    isolation,
-    mechanics,
-    nations,
-    rail,
-    units,
-    weather,
-    zoc,
-)
-from grognard.rulesets.greatwar.catalogue import load_catalogue
-from grognard.rulesets.greatwar.movement import movement_allowance
+from grognard.rulesets.greatwar import mechanics
+from grognard.rulesets.greatwar.combat import retreat
+from grognard.rulesets.greatwar.map import geography, weather, zoc
+from grognard.rulesets.greatwar.movement import rail
+from grognard.rulesets.greatwar.movement.movement import movement_allowance
+from grognard.rulesets.greatwar.supply import isolation, supply_status
+from grognard.rulesets.greatwar.units import nations, units
+from grognard.rulesets.greatwar.units.catalogue import load_catalogue
 from grognard.scenario.loader import ScenarioError
 
 from .helpers import CP, EN, army_hq, division, end, game, idx, load, move, run_to, unit
@@ -213,7 +208,7 @@ def test_ot_3a5_disruption_effects() -> None:
     assert movement_allowance(g, d) == Fraction(5, 2)
     assert zoc.zoc_level(g, d) == zoc.NONE
     assert not units.can_support(d)
-    from grognard.rulesets.greatwar.artillery import is_supported
+    from grognard.rulesets.greatwar.combat.artillery import is_supported
 
     assert not is_supported(g, P(g, "b"))
     units.disrupt(g, d)  # disrupted again: stays merely disrupted
@@ -287,7 +282,7 @@ def test_ot_3b3_attacked_neutral_joins_the_other_side() -> None:
     d = g.state.pieces["d"]
     without = {
         g.board.label(c.hexes[0])
-        for c in combat.retreat_step_options(g, d, idx(g, "0204"), idx(g, "0304"))
+        for c in retreat.retreat_step_options(g, d, idx(g, "0204"), idx(g, "0304"))
     }
     assert without and "0404" not in without
     move(g, "d", "0404")
@@ -419,7 +414,7 @@ def test_ot_3d_markers_are_state_not_units() -> None:
 # ============================================================================ 3E geography
 @pytest.mark.rules("OT 3E1")
 def test_ot_3e1_terrain_of_hexes() -> None:
-    from grognard.rulesets.greatwar import terrain
+    from grognard.rulesets.greatwar.map import terrain
 
     g = game(rows=["cmf", "wrs"])
     assert terrain.terrain(g, idx(g, "0201")) == "mountain"
@@ -586,20 +581,20 @@ def test_ot_3g_isolation_needs_a_line_to_a_regular_source() -> None:
         ],
     )
     isolation.check_isolation(g, "test")
-    assert not isolation.is_isolated(g, EN, idx(g, "0203"))
+    assert not supply_status.is_isolated(g, EN, idx(g, "0203"))
     # 0505 is wrapped in German ZOCs on every side that leads home
-    assert isolation.is_isolated(g, EN, idx(g, "0505"))
+    assert supply_status.is_isolated(g, EN, idx(g, "0505"))
     g.state.move("g3", Loc.box("eliminated"))
     isolation.check_isolation(g, "test")
-    assert not isolation.is_isolated(g, EN, idx(g, "0505"))
+    assert not supply_status.is_isolated(g, EN, idx(g, "0505"))
     # isolation holds until the next check
     g.state.move("g3", Loc.hex(idx(g, "0405")))
-    assert not isolation.is_isolated(g, EN, idx(g, "0505"))
+    assert not supply_status.is_isolated(g, EN, idx(g, "0505"))
 
 
 @pytest.mark.rules("OT 3G")
 def test_ot_3g_no_sources_means_isolated() -> None:
     g = game(pieces=[division("d", "France", "0203")])
     isolation.check_isolation(g, "test")
-    assert isolation.is_isolated(g, EN, idx(g, "0203"))
+    assert supply_status.is_isolated(g, EN, idx(g, "0203"))
     end(g)

@@ -10,7 +10,7 @@ import pytest
 from grognard.core.options import OptionError
 from grognard.rulesets import get
 from grognard.rulesets.greatwar import charts as chartmod
-from grognard.rulesets.greatwar.catalogue import load_catalogue, load_theaters, nation_info
+from grognard.rulesets.greatwar.units.catalogue import load_catalogue, load_theaters, nation_info
 from grognard.scenario import ScenarioError, find, load_scenario_text
 
 from .helpers import CP, EN, division, game, scenario_text, unit

@@ -9,9 +9,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import effects
-from grognard.rulesets.greatwar.combat import new_record
-from grognard.rulesets.greatwar.combat_strength import compute
+from grognard.rulesets.greatwar.combat import effects
+from grognard.rulesets.greatwar.combat.combat import new_record
+from grognard.rulesets.greatwar.combat.combat_strength import compute
 from grognard.rulesets.greatwar.mechanics import set_marker
 
 from .helpers import division, force_dice, frame, idx, run_to, unit

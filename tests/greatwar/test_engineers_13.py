@@ -10,8 +10,12 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import engineers, movement, rail, supply, terrain, units
+from grognard.rulesets.greatwar.logistics import engineers
+from grognard.rulesets.greatwar.map import terrain
 from grognard.rulesets.greatwar.mechanics import gw, marker
+from grognard.rulesets.greatwar.movement import movement, rail
+from grognard.rulesets.greatwar.supply import supply
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, division, end, force_dice, frame, game, idx, run_to, step_name, unit
 

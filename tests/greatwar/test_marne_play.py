@@ -9,7 +9,8 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.game import Game
-from grognard.rulesets.greatwar import movement, rail, units
+from grognard.rulesets.greatwar.movement import movement, rail
+from grognard.rulesets.greatwar.units import units
 from grognard.scenario import find
 
 EN = "Entente"

@@ -24,13 +24,12 @@ def movement_game() -> Game:
 
 
 def test_marne_actions_are_described_with_unit_and_place_names() -> None:
+    """The declared labels (greatwar/actions.py) name units with their names and hexes with
+    their places."""
     g = movement_game()
     move = {"type": "move", "side": EN, "piece": "fr-45di", "to": "1409"}
-    assert (
-        P.describe_action(g, move)
-        == "move fr-45di 45th (Algerian) Infantry Division 1410 Paris -> 1409"
-    )
-    assert g.ruleset.describe_action(g, move) == P.describe_action(g, move)
+    assert g.label(move) == "Move fr-45di 45th (Algerian) Infantry Division to 1409"
+    assert g.ruleset.describe_action(g, move) == g.label(move)
     rail = {
         "type": "rail-move",
         "side": EN,
@@ -39,24 +38,22 @@ def test_marne_actions_are_described_with_unit_and_place_names() -> None:
         "path": ["1407", "1408", "1409", "1410"],
     }
     assert (
-        P.describe_action(g, rail)
-        == "operational rail move: fr-81dt 81st Territorial Division 1406 Amiens -> 1410 Paris (4"
-        " rail hexes)"
+        g.label(rail)
+        == "Rail move (operational) of fr-81dt 81st Territorial Division along 1407, 1408 Creil,"
+        " 1409 and 1410 Paris"
     )
     attack = {"type": "attack", "side": EN, "target": "1610", "attackers": ["fr-14di", "fr-63dr"]}
     assert (
-        P.describe_action(g, attack)
-        == "attack 1610 Meaux with fr-14di 14th Infantry Division, fr-63dr 63rd Reserve Division"
+        g.label(attack)
+        == "Attack 1610 Meaux with fr-14di 14th Infantry Division and fr-63dr 63rd Reserve Division"
     )
-    assert P.describe_action(g, {"type": "end-phase", "side": EN}) == "end ground movement"
+    assert g.label({"type": "end-phase", "side": EN}) == "End the phase"
     assert (
-        P.describe_action(g, {"type": "commit-reserves", "side": CP, "from": "1810"})
-        == "commit the reserves in 1810 Montmirail"
+        g.label({"type": "commit-reserves", "side": CP, "from": "1810"})
+        == "Commit the reserves in 1810 Montmirail"
     )
-    assert (
-        P.describe_action(g, {"type": "mystery", "side": EN, "piece": "gb-1d", "to": "1612"})
-        == "mystery piece=gb-1d 1st Division to=1612"
-    )
+    every = [t.name for t in g.ruleset.actions]
+    assert all(g.ruleset.actions[t].label for t in every)  # every type has a label
 
 
 def test_marne_text_map_fits_a_terminal_and_shows_the_front() -> None:

@@ -12,7 +12,10 @@ from functools import cache
 import pytest
 
 from grognard.core.game import Game
-from grognard.rulesets.greatwar import geography, nations, rail, stacking, units, victory
+from grognard.rulesets.greatwar.map import geography
+from grognard.rulesets.greatwar.movement import rail, stacking
+from grognard.rulesets.greatwar.sequence import victory
+from grognard.rulesets.greatwar.units import nations, units
 from grognard.scenario import find
 
 EN = "Entente"

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from grognard.core.game import Game
+from grognard.play import g_preview
 
 EN = "Entente"
 CP = "Central Powers"
@@ -38,6 +39,8 @@ def placements() -> list[str]:
         if a is None:
             break
         out.append("j " + json.dumps(a))
+        if g_preview(g, a) is not None:
+            out.append("y")  # a placement is shown (the piece, the hex) before it is committed
         g.apply(a)
     return out
 
@@ -83,7 +86,8 @@ SCRIPT = [
 def test_marne_terminal_play_of_a_whole_player_turn(tmp_path: Path) -> None:
     save = tmp_path / "marne.json"
     places = placements()
-    assert len(places) == 6 + 6  # XXI and XV Corps, and the Res Pts of September's production
+    # XXI and XV Corps, and the Res Pts of September's production
+    assert len([p for p in places if p.startswith("j ")]) == 6 + 6
     stdin = "\n".join([*places, *SCRIPT, f"s {save}", "q"]) + "\n"
     env = dict(os.environ, COLUMNS="120")
     out = subprocess.run(
@@ -109,7 +113,7 @@ def test_marne_terminal_play_of_a_whole_player_turn(tmp_path: Path) -> None:
     # the move's preview: cost, MPs left and the reachable hexes, before committing
     assert "fr-45di 45th (Algerian) Infantry Division: 1 MP, 4 MP left" in text
     assert "reachable now (" in text and "commit? [Y/n]" in text
-    assert "undone: move fr-45di 45th (Algerian) Infantry Division 1410 Paris -> 1409" in text
+    assert "undone: Move fr-45di 45th (Algerian) Infantry Division to 1409" in text
     assert "fr-45di moves 1410 -> 1409 (OT 6)" in text
     # the rail move with its capacity
     assert "capacity: 3 RE on NW Europe Standard Gauge, 20 RE left afterwards (OT 7A4)" in text

@@ -9,8 +9,14 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import movement, terrain, units, zoc
-from grognard.rulesets.greatwar.movement import fatigue_hits_for, fraction_for, movement_allowance
+from grognard.rulesets.greatwar.map import terrain, zoc
+from grognard.rulesets.greatwar.movement import movement
+from grognard.rulesets.greatwar.movement.movement import (
+    fatigue_hits_for,
+    fraction_for,
+    movement_allowance,
+)
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import (
     CP,

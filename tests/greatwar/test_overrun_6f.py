@@ -6,7 +6,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import movement, overrun, units
+from grognard.rulesets.greatwar.combat import combat_strength
+from grognard.rulesets.greatwar.movement import movement
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, division, force_dice, frame, game, idx, step_name, unit
 
@@ -20,11 +22,11 @@ def test_ot_6f1_odds_vectors() -> None:
     """OT-G-25/26/27: 116 against 8 is 14:1; shifted +1 -5 to 10:1 it still succeeds, at 9:1 it
     fails;
     a defense of 0 is overrun at 12:1 by any positive attack."""
-    assert overrun.overrun_ratio(116, 8) == 14
-    assert overrun.overrun_succeeds(14, 1 - 5)
-    assert not overrun.overrun_succeeds(14, 1 - 6)
-    assert overrun.overrun_ratio(1, 0) == 12
-    assert overrun.overrun_ratio(0, 0) == 0
+    assert combat_strength.overrun_ratio(116, 8) == 14
+    assert combat_strength.overrun_succeeds(14, 1 - 5)
+    assert not combat_strength.overrun_succeeds(14, 1 - 6)
+    assert combat_strength.overrun_ratio(1, 0) == 12
+    assert combat_strength.overrun_ratio(0, 0) == 0
 
 
 @pytest.mark.rules("OT 6F", "OT 6F1")

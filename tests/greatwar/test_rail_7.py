@@ -10,8 +10,11 @@ import pytest
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
 from grognard.rulesets import get
-from grognard.rulesets.greatwar import mechanics, movement, rail, terrain, units, zoc
-from grognard.rulesets.greatwar.movement import STRATEGIC
+from grognard.rulesets.greatwar import mechanics
+from grognard.rulesets.greatwar.map import terrain, zoc
+from grognard.rulesets.greatwar.movement import movement, rail
+from grognard.rulesets.greatwar.movement.movement import STRATEGIC
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import (
     CP,
@@ -405,7 +408,7 @@ def test_ot_7a5d_capacity_transfer() -> None:
             "res_pts": ["r1"],
         },
     )
-    rail.apply_initial_action(
+    rail.apply_transfer(
         g,
         {
             "type": "rail-transfer",

@@ -7,8 +7,12 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc, Piece
-from grognard.rulesets.greatwar import artillery, movement, rail, special_units, supply, units, zoc
-from grognard.rulesets.greatwar.movement import movement_allowance
+from grognard.rulesets.greatwar.combat import artillery
+from grognard.rulesets.greatwar.map import zoc
+from grognard.rulesets.greatwar.movement import movement, rail
+from grognard.rulesets.greatwar.movement.movement import movement_allowance
+from grognard.rulesets.greatwar.supply import supply
+from grognard.rulesets.greatwar.units import special_units, units
 
 from .helpers import (
     CP,

@@ -10,9 +10,11 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc, Piece
-from grognard.rulesets.greatwar import replacements, transport_units, units
+from grognard.rulesets.greatwar.logistics import replacements
+from grognard.rulesets.greatwar.logistics.replacements import EQU, MAN
 from grognard.rulesets.greatwar.mechanics import gw
-from grognard.rulesets.greatwar.replacements import EQU, MAN
+from grognard.rulesets.greatwar.supply import supply_status
+from grognard.rulesets.greatwar.units import transport_units, units
 
 from .helpers import CP, EN, division, game, idx, unit
 
@@ -70,7 +72,7 @@ def test_ot_16_arrivals_take_the_supply_status_of_their_location() -> None:
     """OT-S-26: Aachen out of general supply for two turns: a replacement there is in its second
     turn out of supply, and (Aachen isolated) not checked for elimination on arrival."""
     g = world([division("old", "France", "0302"), division("new", "France", None)])
-    from grognard.rulesets.greatwar import supply
+    from grognard.rulesets.greatwar.supply import supply
 
     now = supply.player_turn_ordinal(g)
     g.state.pieces["old"].attrs["supply_out_since"] = now - 2
@@ -78,9 +80,8 @@ def test_ot_16_arrivals_take_the_supply_status_of_their_location() -> None:
     replacements.receive_piece(g, g.state.pieces["new"], idx(g, "0302"), "OT 16")
     new = g.state.pieces["new"]
     assert supply.turns_out_of_supply(g, new) == 2
-    from grognard.rulesets.greatwar import isolation
 
-    assert isolation.is_isolated(g, EN, idx(g, "0302"))
+    assert supply_status.is_isolated(g, EN, idx(g, "0302"))
     assert replacements.exempt_from_attrition(g, new)
 
 
@@ -245,7 +246,7 @@ def test_ot_16b1a_iii_advanced_production_and_halved_manpower() -> None:
         ],
     )
     g2.scenario.data.nations["France"].attrs["trng_repl_missing"] = True
-    from grognard.rulesets.greatwar import reinforcements
+    from grognard.rulesets.greatwar.logistics import reinforcements
 
     item = {
         "key": "x",
@@ -317,11 +318,11 @@ def test_ot_16b2_16b3_transfers_between_pools_and_map() -> None:
     units.eliminate(g, g.state.pieces["w"], "OT 11F3")
     assert replacements.commands_linked(g, EN, "West", "South")
     a = {"type": "pool-unit-transfer", "side": EN, "piece": "w", "to": "South"}
-    assert replacements.transfer_problem(g, EN, a) is None
-    replacements.do_transfer(g, EN, a)
+    assert replacements.unit_transfer_problem(g, EN, a) is None
+    replacements.do_unit_transfer(g, EN, a)
     assert g.state.pieces["w"].attrs["pool"] == "South"
     replacements.add_points(g, EN, "West", {"France": Fraction(4)}, Fraction(3))
-    replacements.do_transfer(
+    replacements.do_pool_transfer(
         g,
         EN,
         {
@@ -334,7 +335,7 @@ def test_ot_16b2_16b3_transfers_between_pools_and_map() -> None:
         },
     )
     assert pool(g, EN, "South")[EQU] == 2
-    replacements.do_transfer(
+    replacements.do_points_to_map(
         g,
         EN,
         {
@@ -347,7 +348,7 @@ def test_ot_16b2_16b3_transfers_between_pools_and_map() -> None:
         },
     )
     assert replacements.hex_points(g, EN, idx(g, "0302"), MAN, "France") == 3
-    replacements.do_transfer(
+    replacements.do_points_to_pool(
         g,
         EN,
         {
@@ -360,7 +361,7 @@ def test_ot_16b2_16b3_transfers_between_pools_and_map() -> None:
         },
     )
     assert pool(g, EN, "West")[MAN]["France"] == 2
-    assert replacements.transfer_problem(
+    assert replacements.pool_transfer_problem(
         g,
         EN,
         {
@@ -392,7 +393,7 @@ def test_ot_16b3_on_map_man_and_equ_points() -> None:
         and units.printed_move(mp) == 4
         and units.support_indicator(mp) == "unsupported"
     )
-    from grognard.rulesets.greatwar import stacking
+    from grognard.rulesets.greatwar.movement import stacking
 
     assert not stacking.exempt(g, mp) and stacking.exempt(g, ep) and not units.is_unit(ep)
     assert transport_units.may_carry(g, g.state.pieces["pk"], mp) is None

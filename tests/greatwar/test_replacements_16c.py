@@ -7,9 +7,11 @@ from fractions import Fraction
 import pytest
 
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import reinforcements, replacements, special_rules, units
+from grognard.rulesets.greatwar import special_rules
+from grognard.rulesets.greatwar.logistics import reinforcements, replacements
+from grognard.rulesets.greatwar.logistics.replacements import EQU, MAN
 from grognard.rulesets.greatwar.mechanics import gw
-from grognard.rulesets.greatwar.replacements import EQU, MAN
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, division, force_dice, game, idx, unit
 from .test_replacements_16b import ALL, pool, world

@@ -9,9 +9,11 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import rail, reinforcements, replacements, units
+from grognard.rulesets.greatwar.logistics import reinforcements, replacements
+from grognard.rulesets.greatwar.logistics.replacements import EQU, MAN
 from grognard.rulesets.greatwar.mechanics import gw
-from grognard.rulesets.greatwar.replacements import EQU, MAN
+from grognard.rulesets.greatwar.movement import rail
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, division, game, idx, unit
 from .test_replacements_16b import ALL, pool
@@ -601,7 +603,7 @@ def test_ot_16a1aa_arrivals_and_their_marks() -> None:
 
     recs = frame(g).params["units"]
     assert recs["o"]["done"] and recs["e"]["strategic_only"] and recs["e"]["strategic_used"] == 100
-    from grognard.rulesets.greatwar import movement
+    from grognard.rulesets.greatwar.movement import movement
 
     assert recs["s"]["spent"] == movement.movement_allowance(g, g.state.pieces["s"]) / 2
     with pytest.raises(IllegalAction):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.greatwar import movement, rivers, units
+from grognard.rulesets.greatwar.movement import movement, rivers
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, division, frame, game, idx, unit
 

@@ -6,7 +6,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import breakdowns, geography, siege, units, zoc
+from grognard.rulesets.greatwar.combat import siege, siege_relief
+from grognard.rulesets.greatwar.map import geography, zoc
+from grognard.rulesets.greatwar.units import breakdowns, units
 
 from .helpers import CP, EN, division, game, idx, move, run_to, unit
 
@@ -174,7 +176,7 @@ def test_ot_15g_siege_lifted_by_relief_and_by_leaving() -> None:
     j = idx(g, ring[1])
     g.state.move("e1", Loc.hex(idx(g, "0101")))
     g.state.move("cp2", Loc.hex(j))
-    siege.check_sieges(g)
+    siege_relief.check_sieges(g)
     assert g.acting_sides() == [EN]
     opts = g.legal_actions(EN)
     assert opts and all(a["type"] == "retreat" and a["piece"] == "e0" for a in opts)
@@ -184,5 +186,5 @@ def test_ot_15g_siege_lifted_by_relief_and_by_leaving() -> None:
     i2 = idx(g2, "0503")
     move(g2, "e0", "0503")
     g2.state.move("e0", Loc.hex(idx(g2, "0101")))
-    siege.check_sieges(g2)
+    siege_relief.check_sieges(g2)
     assert siege.siege_at(g2, i2) is None

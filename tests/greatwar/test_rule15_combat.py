@@ -10,9 +10,11 @@ from fractions import Fraction
 import pytest
 
 from grognard.core.state import Loc, Piece
-from grognard.rulesets.greatwar import reinforcements, special_rules, special_units, units
+from grognard.rulesets.greatwar import special_rules
+from grognard.rulesets.greatwar.logistics import reinforcements
 from grognard.rulesets.greatwar.mechanics import gw
-from grognard.rulesets.greatwar.special_units import CombatSituation
+from grognard.rulesets.greatwar.units import special_units, units
+from grognard.rulesets.greatwar.units.special_units import CombatSituation
 
 from .helpers import CP, EN, force_dice, game, idx
 
@@ -95,7 +97,7 @@ def test_ot_14h1_effects_column_drm_conversions() -> None:
         special_rules.crt_choice(g, plain)[0] == "positional"
         and special_rules.crt_choice(g, sit)[0] == "mobile"
     )
-    from grognard.rulesets.greatwar import combat_strength
+    from grognard.rulesets.greatwar.combat import combat_strength
 
     eff = combat_strength.fec_effect(g, combat_strength.works(g, t))
     assert eff is not None and eff.drm == -2 and eff.drm_vs_infantry == -1

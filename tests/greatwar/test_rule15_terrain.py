@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.greatwar import movement, rail, special_rules, terrain, units
-from grognard.rulesets.greatwar.special_units import CombatSituation
+from grognard.rulesets.greatwar import special_rules
+from grognard.rulesets.greatwar.map import terrain
+from grognard.rulesets.greatwar.movement import movement, rail
+from grognard.rulesets.greatwar.units import units
+from grognard.rulesets.greatwar.units.special_units import CombatSituation
 
 from .helpers import CP, EN, division, force_dice, frame, game, idx, move, run_to, unit
 from .test_combat_support import all_supplied, drive, game_with  # noqa: F401
@@ -191,7 +194,7 @@ def test_ot_15a8_devastation_effects() -> None:
     g.state.turn = {"index": 2, "label": "Feb I 16"}
     assert special_rules.devastation_problem(g, EN, i, ps[:3]) is not None  # 3 RE only
     g.state.set_marker("devastated", i, True)
-    from grognard.rulesets.greatwar import movement
+    from grognard.rulesets.greatwar.movement import movement
 
     ctx = movement.context(g, EN, "movement")
     assert movement.step(ctx, g.state.pieces["f"], idx(g, "0201"), i).cost == 3  # road 1 + 2
@@ -326,7 +329,7 @@ def test_ot_15b2_entrenchments() -> None:
 
 
 def geography_ring(g, i):
-    from grognard.rulesets.greatwar import geography
+    from grognard.rulesets.greatwar.map import geography
 
     return geography.adjacent_hexes(g, i)
 

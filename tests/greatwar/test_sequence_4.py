@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.greatwar import calendar, units
+from grognard.rulesets.greatwar import calendar
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, army_hq, division, end, frame, game, idx, run_to, step_name
 
@@ -150,7 +151,7 @@ def test_ot_4a4_reaction_movement_checks_hqs_one_at_a_time() -> None:
 def test_ot_4c_activities_only_in_their_phase() -> None:
     g = game(pieces=[division("d", "France", "0203"), division("g", "Germany", "0703")])
     with pytest.raises(IllegalAction) as e:
-        g.apply({"type": "check-hq", "side": EN, "hq": "x"})
+        g.apply({"type": "check-hq", "side": EN, "hq": "d"})
     assert e.value.rule == "OT 4C"
     end(g)
     with pytest.raises(IllegalAction) as e:

@@ -9,9 +9,11 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import hq as hqmod
-from grognard.rulesets.greatwar import intelligence, leaders, movement, special_units, units
-from grognard.rulesets.greatwar.special_units import CombatSituation
+from grognard.rulesets.greatwar import intelligence
+from grognard.rulesets.greatwar.movement import movement
+from grognard.rulesets.greatwar.units import hq as hqmod
+from grognard.rulesets.greatwar.units import leaders, special_units, units
+from grognard.rulesets.greatwar.units.special_units import CombatSituation
 
 from .helpers import CP, EN, army_hq, division, force_dice, game, idx, move, run_to, unit
 
@@ -328,8 +330,8 @@ def test_ot_14p_assignment_in_initial_phases() -> None:
     ps = g.state.pieces
     g.state.vars["gw"]["phasing"] = EN
     a = {"type": "unassign-leader", "side": EN, "leader": "Haig"}
-    assert leaders.assignment_problem(g, EN, a) is None
-    leaders.apply_assignment(g, EN, a)
+    assert leaders.unassignment_problem(g, EN, a) is None
+    leaders.apply_unassignment(g, EN, a)
     assert g.state.where("Haig") == Loc.box("leaders:Entente")
     again = {"type": "assign-leader", "side": EN, "leader": "Haig", "hq": "bhq"}
     assert "must spend one" in (leaders.assignment_problem(g, EN, again) or "")

@@ -8,7 +8,8 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import movement, special_units, transport_units, units
+from grognard.rulesets.greatwar.movement import movement
+from grognard.rulesets.greatwar.units import special_units, transport_units, units
 
 from .helpers import CP, EN, frame, game, idx, move, unit
 

@@ -10,8 +10,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import movement, special_units, units
-from grognard.rulesets.greatwar.special_units import CombatSituation
+from grognard.rulesets.greatwar.movement import movement, rail
+from grognard.rulesets.greatwar.units import special_units, units
+from grognard.rulesets.greatwar.units.special_units import CombatSituation
 
 from .helpers import CP, EN, division, force_dice, frame, game, idx, move, unit
 
@@ -60,8 +61,8 @@ def test_ot_14b3_zero_movement_units_cannot_move_retreat_or_be_carried() -> None
     with pytest.raises(IllegalAction):
         move(g, "zm", "0201")
     assert "cannot retreat" in (special_units.retreat_eliminates(g, p) or "")
-    assert special_units.transport_allowed(g, p, "naval") is not None
-    assert special_units.transport_allowed(g, p, "air") is not None
+    assert rail.transport_allowed(g, p, "naval") is not None
+    assert rail.transport_allowed(g, p, "air") is not None
 
 
 @pytest.mark.rules("OT 14B1")
@@ -84,10 +85,10 @@ def test_ot_14b1_rail_only_retreat_advance_and_transport() -> None:
     assert special_units.retreat_problem(g, p, here, idx(g, "0103")) is not None  # no rail line
     assert special_units.no_advance(g, p) is not None
     assert special_units.no_advance(g, g.state.pieces["r"]) is None
-    assert special_units.transport_allowed(g, p, "air") is not None
-    assert special_units.transport_allowed(g, p, "naval", idx(g, "0101"), idx(g, "0202")) is None
+    assert rail.transport_allowed(g, p, "air") is not None
+    assert rail.transport_allowed(g, p, "naval", idx(g, "0101"), idx(g, "0202")) is None
     assert (
-        special_units.transport_allowed(g, p, "naval", idx(g, "0101"), idx(g, "0103")) is not None
+        rail.transport_allowed(g, p, "naval", idx(g, "0101"), idx(g, "0103")) is not None
     )  # no rail at 0103
     g.state.set_marker("rail-break", here, True)
     assert "broken" in (special_units.retreat_eliminates(g, p) or "")
@@ -105,11 +106,11 @@ def test_ot_14c_cm_effects_and_cm_artillery_classes() -> None:
         ]
     )
     ps = g.state.pieces
-    eff = special_units.cm_effects(g, ps["mg"])
+    eff = movement.cm_effects(g, ps["mg"])
     assert (
         eff["transport_re"] == 2 and eff["cost_set"] == "cm-art" and eff["exploitation_share"] == 1
     )
-    assert special_units.cm_effects(g, ps["ha"]) == {}
+    assert movement.cm_effects(g, ps["ha"]) == {}
     assert special_units.terrain_effect_classes(g, ps["mfa"]) == ("cm-art", ("artillery",))
 
 

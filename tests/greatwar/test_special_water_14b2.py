@@ -8,7 +8,8 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import units, water_only
+from grognard.rulesets.greatwar.movement import water_only
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, force_dice, frame, game, idx, move, unit
 
@@ -126,7 +127,7 @@ def test_ot_14b2_retreat_and_retreat_into_interdiction() -> None:
 
 @pytest.mark.rules("OT 14B2")
 def test_ot_14b2_phase_start_attack_and_advance_rules() -> None:
-    from grognard.rulesets.greatwar import special_units
+    from grognard.rulesets.greatwar.units import special_units
 
     g = _g(
         [

@@ -6,7 +6,8 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import movement, stacking, units
+from grognard.rulesets.greatwar.movement import movement, stacking
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, army_hq, division, end, frame, game, idx, move, unit
 

@@ -9,18 +9,13 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import (
-    isolation,
-    logistics,
-    movement,
-    rail,
-    stacking,
-    supply,
-    units,
-    zoc,
-)
+from grognard.rulesets.greatwar.logistics import logistics
+from grognard.rulesets.greatwar.map import zoc
 from grognard.rulesets.greatwar.mechanics import gw
-from grognard.rulesets.greatwar.supply import strength_factor
+from grognard.rulesets.greatwar.movement import movement, rail, stacking
+from grognard.rulesets.greatwar.supply import supply, supply_status
+from grognard.rulesets.greatwar.supply.supply import strength_factor
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import (
     CP,
@@ -556,7 +551,7 @@ def test_ot_11c2biii_improved_fortress_supplies_fifteen_re_in_its_hex() -> None:
 @pytest.mark.rules("OT 11C2biii")
 def test_ot_11c2biii_isolated_fortress_may_be_depleted() -> None:
     g = fortress_game(True)
-    assert isolation.is_isolated(g, EN, idx(g, "0303"))
+    assert supply_status.is_isolated(g, EN, idx(g, "0303"))
     a = next(a for a in g.legal_actions(EN) if a["type"] == "draw-supply")
     force_dice(g, [6])  # the enemy's roll succeeds: depleted
     g.apply(a)
@@ -888,7 +883,7 @@ def test_ot_11f3_isolated_unit_in_second_turn_out_may_be_eliminated() -> None:
         cols=4,
         nrows=4,
     )
-    assert isolation.is_isolated(g, EN, idx(g, "0202"))
+    assert supply_status.is_isolated(g, EN, idx(g, "0202"))
     assert g.state.pieces["d"].loc == Loc.box("eliminated") or any(
         "supply elimination check of d" in e["text"] for e in g.state.log
     )
@@ -957,7 +952,7 @@ def test_ot_11b_a_unit_back_in_play_after_the_check_has_its_new_location_status(
     """Found by self-play of the Marne: a unit out of supply at the check, eliminated and replaced
     in the same player turn at a city in regular supply, is in supply there (OT 16); the supply
     check's finding for its old place no longer applies to it."""
-    from grognard.rulesets.greatwar import replacements
+    from grognard.rulesets.greatwar.logistics import replacements
 
     g = chain_game()
     u2 = g.state.pieces["u2"]

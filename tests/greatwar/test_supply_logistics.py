@@ -9,8 +9,11 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.greatwar import logistics, movement, rail, stacking, units, zoc
+from grognard.rulesets.greatwar.logistics import logistics
+from grognard.rulesets.greatwar.map import zoc
 from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.movement import movement, rail, stacking
+from grognard.rulesets.greatwar.units import units
 
 from .helpers import CP, EN, army_hq, division, force_dice, frame, game, idx, unit
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from grognard.core.game import Game
-from grognard.rulesets.greatwar import movement
+from grognard.rulesets.greatwar.movement import movement
 from grognard.scenario import find
 from grognard.selfplay import selfplay
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.greatwar import mechanics, zoc
+from grognard.rulesets.greatwar import mechanics
+from grognard.rulesets.greatwar.map import zoc
 
 from .helpers import CP, EN, army_hq, division, game, idx, unit
 

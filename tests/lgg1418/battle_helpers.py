@@ -12,8 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 from grognard.core.game import Game
-from grognard.rulesets.lgg1418 import battle, battle_steps
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_steps
 from tests.lgg1418.helpers import CP, EN, army, artillery, corps, game, general, ghq, hq
 
 CAPITALS = [

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from grognard import rulesets
+from grognard.core.actions import ActionCatalog, ActionType
 from grognard.core.game import Game
-from grognard.core.sequence import Action, Step
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame
 from grognard.rulesets.lgg1418 import hooks
 from grognard.rulesets.lgg1418.ruleset import LaGrandeGuerre
@@ -32,10 +33,12 @@ class _Recorder(Step):
         side = f.params.get("side")
         return [side] if side and self.name not in (hooks.BATTLES,) else []
 
-    def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+    @handles.options("pass")
+    def pass_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "pass", "side": side}]
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("pass")
+    def apply_pass(self, g: Game, f: Frame, action: Action) -> None:
         g.finish(f)
 
 
@@ -55,6 +58,10 @@ class HookedLgg(LaGrandeGuerre):
     # The stand-ins replace the real steps of the hooks that later rule modules install.
     step_classes = (
         tuple(c for c in LaGrandeGuerre.step_classes if c.name not in hooks.ALL) + DUMMIES
+    )
+
+    actions = LaGrandeGuerre.actions.merged(  # type: ignore[union-attr]
+        ActionCatalog([ActionType("pass", rules=("test",), label="Pass", doc="pass")])
     )
 
     @property

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.state import Frame
-from grognard.rulesets.lgg1418 import battle, counteroffensive
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import counteroffensive
 
 from .battle_helpers import bgame, de, fr, open_battle
 from .helpers import CP, EN, place_at, ring
@@ -90,7 +91,7 @@ def test_lgg_18a_audit_no_interception_when_fit_units_defend_or_no_stack_is_adja
 
 @pytest.mark.rules("LGG 39-B")
 def test_lgg_39b_audit_secondary_battle_with_a_tank_test_lasts_four_rounds(monkeypatch) -> None:
-    from grognard.rulesets.lgg1418 import battle_steps, tanks
+    from grognard.rulesets.lgg1418.battle import battle_steps, tanks
 
     from .battle_helpers import force_dice
     from .helpers import tank
@@ -120,7 +121,7 @@ def test_lgg_39b_audit_secondary_battle_with_a_tank_test_lasts_four_rounds(monke
 
 @pytest.mark.rules("LGG 17.1", "LGG 16.6-A")
 def test_lgg_17_1_audit_breakthrough_battle_reinforced_only_from_the_hq_reserve() -> None:
-    from grognard.rulesets.lgg1418 import battle_steps
+    from grognard.rulesets.lgg1418.battle import battle_steps
 
     from .helpers import corps
 
@@ -146,7 +147,8 @@ def test_lgg_17_1_audit_breakthrough_battle_reinforced_only_from_the_hq_reserve(
 
 @pytest.mark.rules("LGG 17.3-B", "LGG 29")
 def test_lgg_17_3b_audit_flank_breakthrough_activates_a_new_army() -> None:
-    from grognard.rulesets.lgg1418 import breakthrough, main_battle, secondary, trench
+    from grognard.rulesets.lgg1418.battle import breakthrough, main_battle
+    from grognard.rulesets.lgg1418.military import secondary, trench
 
     from .helpers import army, artillery, hq
 
@@ -248,8 +250,10 @@ def test_lgg_17_3b_audit_flank_breakthrough_activates_a_new_army() -> None:
 @pytest.mark.rules("LGG 17.3-C", "LGG 17.3-E")
 def test_lgg_17_3e_audit_breakthrough_units_trenches_flexible_zoc_and_marker() -> None:
     """Breakthrough units: trenches, a flexible ZoC and the marker until their next turn."""
-    from grognard.rulesets.lgg1418 import breakthrough, hooks, trench
-    from grognard.rulesets.lgg1418.zoc import zoc_kind_of
+    from grognard.rulesets.lgg1418 import hooks
+    from grognard.rulesets.lgg1418.battle import breakthrough
+    from grognard.rulesets.lgg1418.map.zoc import zoc_kind_of
+    from grognard.rulesets.lgg1418.military import trench
 
     from .battle_helpers import base_pieces, set_from
     from .helpers import corps
@@ -280,7 +284,7 @@ def test_lgg_17_3e_audit_breakthrough_units_trenches_flexible_zoc_and_marker() -
     )  # the "Breakthrough" marker of a major breakthrough
     assert trench.stack_trench_level(g, dst, EN) >= 2  # French sector: +2 until their next turn
     assert zoc_kind_of(g, r1) == "flexible"  # rather than rigid in Fire Doctrine
-    assert "breakthrough-markers" in hooks.phase_hooks(g, "reinforcement")
+    assert "breakthrough-markers" in hooks.extensions(g).reinforcement_hooks()
     now = M.turn_index(g)
     M.set_attr(g, r1, "breakthrough_until", now - 1)  # as when the turn after next begins
     assert breakthrough.expire_breakthrough_units(g) == ["r1"]
@@ -289,7 +293,7 @@ def test_lgg_17_3e_audit_breakthrough_units_trenches_flexible_zoc_and_marker() -
 
 @pytest.mark.rules("LGG 17.3-D")
 def test_lgg_17_3d_audit_corps_from_a_reserve_may_stay_and_fight_alone() -> None:
-    from grognard.rulesets.lgg1418 import battle_retreat, breakthrough
+    from grognard.rulesets.lgg1418.battle import battle_retreat, breakthrough
 
     g = bgame([fr("fa", "0404"), de("da", "0303"), de("dr", "0303")], first="1915-05")
     rec = open_battle(g, "0404", EN)
@@ -331,7 +335,7 @@ def test_lgg_17_3d_audit_corps_from_a_reserve_may_stay_and_fight_alone() -> None
 
 @pytest.mark.rules("LGG 39-B", "LGG 39-C")
 def test_lgg_39c_audit_destroyed_tanks_replaced_up_to_the_test_minimum(monkeypatch) -> None:
-    from grognard.rulesets.lgg1418 import battle_steps, tanks
+    from grognard.rulesets.lgg1418.battle import battle_steps, tanks
 
     from .battle_helpers import force_dice
     from .helpers import tank
@@ -364,7 +368,7 @@ def test_lgg_39c_audit_destroyed_tanks_replaced_up_to_the_test_minimum(monkeypat
 
 @pytest.mark.rules("LGG 37-D")
 def test_lgg_37d_audit_first_chlorine_use_terror_tests_with_the_special_bonus(monkeypatch) -> None:
-    from grognard.rulesets.lgg1418 import tactics
+    from grognard.rulesets.lgg1418.battle import tactics
 
     from .battle_helpers import force_dice
 

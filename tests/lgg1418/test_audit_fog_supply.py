@@ -10,9 +10,11 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Frame
-from grognard.rulesets.lgg1418 import battle, battle_steps, breakthrough, knowledge
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.supply import is_supplied
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_steps, breakthrough
+from grognard.rulesets.lgg1418.map import knowledge
+from grognard.rulesets.lgg1418.supply.supply import is_supplied
 
 from .helpers import CP, EN, army, corps, decoy, game, hq
 
@@ -135,7 +137,7 @@ def test_lgg_16_5a_audit_exchange_offered_from_knowledge_refused_with_a_reveal()
 
 @pytest.mark.rules("LGG 5-D", "LGG 5-B", "LGG 4-A")
 def test_lgg_5d_audit_pr_conversion_offered_from_knowledge_refused_with_a_reveal() -> None:
-    from grognard.rulesets.lgg1418 import reinforcement as R
+    from grognard.rulesets.lgg1418.military import reinforcement as R
 
     gd, gu = _corridor("decoy"), _corridor("units")
     ud, uu = gd.state.pieces["u"], gu.state.pieces["u"]
@@ -208,7 +210,7 @@ def _rail_corridor(marker: str, at: str = "0201"):
 
 @pytest.mark.rules("LGG 11.4-A", "LGG 4-A")
 def test_lgg_11_4a_audit_rail_movement_offered_from_knowledge_refused_with_a_reveal() -> None:
-    from grognard.rulesets.lgg1418 import movement
+    from grognard.rulesets.lgg1418.military import movement
 
     act_now = {
         "serial": 7,
@@ -249,7 +251,7 @@ def test_lgg_11_4a_audit_a_rail_journey_across_a_marker_is_planned_from_knowledg
     """The railway beyond an enemy marker is offered whether the marker holds units or is a decoy
     (the list must not tell them apart); the train is stopped, with a reveal, only when the
     marker holds units, and the mover then knows that hex is held."""
-    from grognard.rulesets.lgg1418 import movement
+    from grognard.rulesets.lgg1418.military import movement
 
     act_now = {
         "serial": 7,
@@ -340,7 +342,8 @@ def test_lgg_11_4d_audit_rail_conversion_reads_the_line_home_from_knowledge() ->
     """Whether a captured rail hex may be converted turns on the line back to the own network:
     read across an unread marker as if it were a decoy, so the offer is the same whatever the
     marker holds; a held line refuses the conversion with a reveal naming the hex."""
-    from grognard.rulesets.lgg1418 import activation, movement, railways
+    from grognard.rulesets.lgg1418.map import railways
+    from grognard.rulesets.lgg1418.military import activation, movement
 
     act_now = {
         "serial": 7,

@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from grognard.core.state import Frame, Loc
-from grognard.rulesets.lgg1418 import battle, battle_retreat, battle_steps
-from grognard.rulesets.lgg1418 import fortress as F
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.zoc import BESIEGED
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_calc, battle_retreat, battle_steps
+from grognard.rulesets.lgg1418.battle import fortress as F
+from grognard.rulesets.lgg1418.map.zoc import BESIEGED
 
 from .battle_helpers import drive, engage, force_dice, last_battle
 from .helpers import (
@@ -152,7 +153,7 @@ def test_lgg_23g_audit_defence_value_organic_artillery_and_fire_3_terrain_ignore
     g = _besieged(places=city, gar_fire=1)
     rec = _assault_rec(g, ["de", "de2", "sg"])
     engage(rec, att="de", dfn="gar")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     reasons = {m.reason: m.value for m in calc.defender.mods}
     assert reasons == {
         "fortress defence": 3,
@@ -163,7 +164,7 @@ def test_lgg_23g_audit_defence_value_organic_artillery_and_fire_3_terrain_ignore
     assert calc.table == "combat-trench" and calc.d12_total == 0  # generals ignored
     # the attacker's artillery support: no bonus, but the organic artillery is cancelled
     engage(rec, att="de", dfn="gar", att_art="sg")
-    calc2 = battle.round_calc(g, rec, "A")
+    calc2 = battle_calc.round_calc(g, rec, "A")
     assert "fortress organic artillery" not in {m.reason for m in calc2.defender.mods}
     assert calc2.attacker.total == calc.attacker.total  # no support bonus
     assert calc2.defender.total == 5 + 3
@@ -175,7 +176,7 @@ def test_lgg_23g_audit_neutralised_fortress_gives_only_plus_1_and_artillery_coun
     _neutralise(g)
     rec = _assault_rec(g, ["de", "de2", "sg"])
     engage(rec, att="de", dfn="gar", att_art="sg")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     assert {m.reason: m.value for m in calc.defender.mods} == {"neutralised fortress": 1}
     assert (
         calc.defender.fire == 2
@@ -196,7 +197,7 @@ def test_lgg_23g_audit_the_fortress_is_engaged_when_no_corps_is_fit() -> None:
         battle_steps._fail(g, rec, EN, "A") is None
     )  # the defender has not lost while the fortress stands
     engage(rec, att="de", dfn="verdun")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     assert calc.defender.base == 3 and calc.defender.total == 3 + 3 and calc.defender.fire == 3
     assert "fortress defence" not in {
         m.reason for m in calc.defender.mods
@@ -270,7 +271,7 @@ def test_lgg_23g_audit_a_whole_assault_no_pr_no_counted_losses_no_retreat(monkey
     g = _besieged()
     dice = force_dice(monkeypatch)
     dice.push(*([6] * 40))
-    from grognard.rulesets.lgg1418.reinforcement import pr_stock
+    from grognard.rulesets.lgg1418.military.reinforcement import pr_stock
 
     before_fr, before_de = pr_stock(g, "FR"), pr_stock(g, "DE")
     n = len(g.state.log)
@@ -366,7 +367,7 @@ def test_lgg_23d_audit_relief_fortress_supports_the_relieving_attacker() -> None
     assert battle.supporting_fortress(g, rec, CP) is None  # the besiegers have no fortress
     assert "verdun" in battle_steps.artillery_options(g, rec, EN, "A")
     engage(rec, att="fa", dfn="de", att_art="verdun")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     assert any(
         m.rule == "LGG 23-D" and m.reason == "fortress as artillery" and m.value == 2
         for m in calc.attacker.mods
@@ -417,7 +418,7 @@ def test_lgg_23d_audit_besieged_corps_stay_out_after_a_won_relief() -> None:
 # -------------------------------------------------------------- air support and gas (Fire Doctrine)
 @pytest.mark.rules("LGG 23-G", "LGG 32.1-C", "LGG 37-D")
 def test_lgg_23g_audit_air_support_and_gas_may_be_used_in_an_assault(monkeypatch) -> None:
-    from grognard.rulesets.lgg1418 import tactics
+    from grognard.rulesets.lgg1418.battle import tactics
 
     plane = {
         "id": "fight",
@@ -466,7 +467,7 @@ def test_lgg_23g_audit_air_support_and_gas_may_be_used_in_an_assault(monkeypatch
     rules = [m["rule"] for m in rec["spec"]["modifiers"]]
     assert "LGG 32.1-C" in rules and "LGG 37-D" in rules
     engage(rec, att="de", dfn="gar")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     assert {"LGG 32.1-C", "LGG 37-D"} <= {m.rule for m in calc.attacker.mods}
     # in Movement Doctrine (1914) an assault has neither
     g2 = _besieged()

@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.lgg1418 import autonomous, battle
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.counters import command_army
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.military import autonomous
+from grognard.rulesets.lgg1418.units.counters import command_army
 
 from .battle_helpers import base_pieces, bgame, de, engage, fr, open_battle
 from .helpers import CP, EN, act, army, corps, fortress, game, general, ghq, hq, ring
@@ -189,7 +190,7 @@ def test_lgg_23b_east_only_with_hindenburg() -> None:
 
 @pytest.mark.rules("LGG 10-A", "LGG 2-B")
 def test_lgg_10a_no_attachment_into_a_hex_held_by_another_army() -> None:
-    from grognard.rulesets.lgg1418.counters import why_not_attach
+    from grognard.rulesets.lgg1418.units.counters import why_not_attach
 
     g = game(
         pieces=_pieces([hq("fh2", "FR", "0405", "FR-2"), corps("f2", "FR", "0404", army="FR-2")]),
@@ -244,7 +245,7 @@ def test_lgg_10a_4b_no_attachment_of_a_unit_on_another_armys_box() -> None:
     """Found by self-play of lgg-west-1914: a unit lifted onto an army's box was attached to
     another army, and the two armies' units stood together once it was put back on the map."""
     from grognard.core.state import Loc
-    from grognard.rulesets.lgg1418.counters import why_not_attach
+    from grognard.rulesets.lgg1418.units.counters import why_not_attach
 
     g = game(
         pieces=_pieces([hq("fh2", "FR", "0405", "FR-2")]),
@@ -264,7 +265,7 @@ def test_lgg_14c_10a_an_autonomous_corps_in_the_hex_does_not_hide_the_defending_
     """Found by self-play of lgg-west-1914 (seed 1, game 22): an autonomous corps listed first in
     a hex held with an army's units made the defence look autonomous, so another army's units
     reinforcing it were never sent back after the battle (14-C) and two armies stayed stacked."""
-    from grognard.rulesets.lgg1418.enemy_reinforcement import defending_army
+    from grognard.rulesets.lgg1418.military.enemy_reinforcement import defending_army
 
     g = game(pieces=_pieces([corps("fa2", "FR", "0404", army="FR-1")]), rules=_rules())
     assert next(p.id for p in M.units_at_hex(g, g.board.idx("0404"), EN)) == "auto"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.lgg1418 import artillery, battle, battle_steps
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import artillery, battle_calc, battle_steps
 from tests.lgg1418.battle_helpers import bgame, de, de_art, engage, fr, fr_art, open_battle
 from tests.lgg1418.helpers import CP, EN, corps, fortress
 from tests.lgg1418.helpers import artillery as art_piece
@@ -63,7 +63,7 @@ def test_lgg_23c_lgg40_fortress_plus_one_in_plains_not_in_forest() -> None:
         g = bgame([fortress("ft", "FR", "0505"), fr("fa", "0505"), de("da", "0505")], terrain=rows)
         rec = open_battle(g, "0505", CP)
         engage(rec, "A", "da", "fa")
-        calc = battle.round_calc(g, rec, "A")
+        calc = battle_calc.round_calc(g, rec, "A")
         reasons = [m.reason for m in calc.defender.mods]
         assert ("fortress in plains" in reasons) is bonus
 

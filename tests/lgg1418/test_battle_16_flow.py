@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.lgg1418 import battle, battle_steps, hooks
+from grognard.core.state import Frame
+from grognard.rulesets.lgg1418 import hooks
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.fog import view_is_clean
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_steps
+from grognard.rulesets.lgg1418.units.fog import view_is_clean
 from tests.lgg1418.battle_helpers import (
     base_pieces,
     bgame,
@@ -298,8 +301,9 @@ def test_lgg_16_7a_lgg55_lgg56_end_of_round() -> None:
     rec["round"] = 10
     rec["offers"] = []
     step = g.steps["battle"]
+    assert isinstance(step, battle_steps.BattleStep)
     assert (
-        step._offers(g, rec) is None and rec["winner"] == CP
+        step.offers(g, Frame("battle", {"battle": rec["id"]})) is None and rec["winner"] == CP
     )  # round 10: the attacker must retreat
     assert battle_steps._tie_winner(rec, "barred", "gone") == EN
     assert battle_steps._tie_winner(rec, "barred", "barred") == CP
@@ -310,8 +314,11 @@ def test_lgg_16_7a_lgg55_lgg56_end_of_round() -> None:
         rec2 = open_battle(g2, "0404", EN)
         rec2["obstinacy_count"] = 5
         rec2["offers"] = []
-        child = g2.steps["battle"]._offers(g2, rec2)
-        assert child is not None and child[1]["side"] == want
+        step2 = g2.steps["battle"]
+        assert isinstance(step2, battle_steps.BattleStep)
+        step2.offers(g2, Frame("battle", {"battle": rec2["id"]}))
+        pushed = g2.state.frames[-1]  # the retreat offer, pushed for the side asked first
+        assert pushed.step == "battle-decision" and pushed.params["side"] == want
 
 
 @pytest.mark.rules("LGG 16.7-A", "LGG [11.4-X]")

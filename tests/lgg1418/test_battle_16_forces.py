@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.lgg1418 import battle, battle_activation, battle_steps
+from grognard.core.state import Frame
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_activation, battle_calc, battle_steps
 from tests.lgg1418.battle_helpers import bgame, de, engage, fr, fr_art, open_battle, set_from
 from tests.lgg1418.helpers import CP, EN, corps
 
@@ -40,8 +42,10 @@ def test_lgg_16_1a_a60_single_defender_loses_sub_battle_b_without_reinforcement(
     rec = open_battle(g, "0404", EN)
     rec["phase"] = "verdicts"
     step = g.steps["battle"]
+    assert isinstance(step, battle_steps.BattleStep)
+    f = Frame("battle", {"battle": rec["id"]})
     while rec["phase"] not in ("after-round", "ending", "late-split"):
-        step._step(g, rec)
+        step.verdicts(g, f)
     assert rec["subs"]["B"]["winner"] == EN and rec["subs"]["A"]["flank_for"] == EN
 
 
@@ -94,7 +98,7 @@ def test_lgg_16_1b_two_attacking_armies_take_one_sub_battle_each() -> None:
 
 @pytest.mark.rules("LGG 16.1-B", "LGG 4-A")
 def test_lgg_16_1b_divisions_are_secret_until_both_sides_commit() -> None:
-    from grognard.rulesets.lgg1418.fog import view_is_clean
+    from grognard.rulesets.lgg1418.units.fog import view_is_clean
 
     g = bgame(_n("f", 4, "0405") + _n("d", 4, "0404", de))
     from tests.lgg1418.helpers import act, to_activation
@@ -226,7 +230,7 @@ def test_lgg_16_3a_16_3c_lgg41_cavalry_alone_and_minimum_one() -> None:
     g = bgame([cav, de("da", "0404")])
     rec = open_battle(g, "0404", EN)
     engage(rec, "A", "cav", "da")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     assert (
         calc.attacker.base == 2
         and int(calc.attacker.mods.total()) == -2
@@ -235,11 +239,13 @@ def test_lgg_16_3a_16_3c_lgg41_cavalry_alone_and_minimum_one() -> None:
     g2 = bgame([cav, fr("inf", "0404"), de("da", "0404")])
     rec2 = open_battle(g2, "0404", EN)
     engage(rec2, "A", "cav", "da")
-    assert battle.round_calc(g2, rec2, "A").attacker.total == 2  # stacked with infantry: no -2
+    assert battle_calc.round_calc(g2, rec2, "A").attacker.total == 2  # stacked with infantry: no -2
     g3 = bgame([cav, de("dc", "0404", arm="cavalry")])
     rec3 = open_battle(g3, "0404", EN)
     engage(rec3, "A", "cav", "dc")
-    assert battle.round_calc(g3, rec3, "A").attacker.total == 2  # cavalry against cavalry: no -2
+    assert (
+        battle_calc.round_calc(g3, rec3, "A").attacker.total == 2
+    )  # cavalry against cavalry: no -2
 
 
 @pytest.mark.rules("LGG 16.3-B")
@@ -269,11 +275,11 @@ def test_lgg_16_3b_terrain_river_and_frozen_rivers() -> None:
     set_from(g, "fa", "0405")
     rec = open_battle(g, "0404", EN)
     engage(rec, "A", "fa", "da")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     terr = [m for m in calc.defender.mods if m.rule == "LGG 16.3-B"]
     assert terr and terr[0].value == 3  # forest 2 + river 2 = 4 running, applied 3 (cap)
     rec["round"] = 4
-    calc4 = battle.round_calc(g, rec, "A")
+    calc4 = battle_calc.round_calc(g, rec, "A")
     assert [m.value for m in calc4.defender.mods if m.rule == "LGG 16.3-B"] == [2]  # floor: 1 + 1
 
 
@@ -282,12 +288,12 @@ def test_lgg_16_3d_flank_encirclement_and_out_of_supply() -> None:
     g = bgame(_n("f", 1, "0404") + _n("d", 1, "0404", de))
     rec = open_battle(g, "0404", EN)
     engage(rec, "A", "f0", "d0")
-    base = battle.round_calc(g, rec, "A").attacker.total
+    base = battle_calc.round_calc(g, rec, "A").attacker.total
     rec["subs"]["A"]["flank_for"] = EN
-    assert battle.round_calc(g, rec, "A").attacker.total == base + 1
+    assert battle_calc.round_calc(g, rec, "A").attacker.total == base + 1
     rec["subs"]["A"]["encircled_by"] = EN
     assert (
-        battle.round_calc(g, rec, "A").attacker.total == base + 2
+        battle_calc.round_calc(g, rec, "A").attacker.total == base + 2
     )  # not cumulative with the flank
     # out of supply: half, rounded down, after every modification (the French far from any source)
     ring = ["0201", "0102", "0302", "0203", "0303", "0103"]
@@ -302,7 +308,7 @@ def test_lgg_16_3d_flank_encirclement_and_out_of_supply() -> None:
     )
     rec2 = open_battle(g2, "0202", CP)
     engage(rec2, "A", "da", "fa")
-    calc = battle.round_calc(g2, rec2, "A")
+    calc = battle_calc.round_calc(g2, rec2, "A")
     assert calc.defender.halved and calc.defender.total == 4  # 8 // 2
 
 
@@ -352,7 +358,7 @@ def test_lgg_16_4c_lgg45_bef() -> None:
     g3 = bgame([bef, de("da", "0404")], options={"bef-modifier": "value"})
     rec3 = open_battle(g3, "0404", EN)
     engage(rec3, "A", "bef", "da")
-    assert any(m.rule == "LGG 16.4-C" for m in battle.round_calc(g3, rec3, "A").attacker.mods)
+    assert any(m.rule == "LGG 16.4-C" for m in battle_calc.round_calc(g3, rec3, "A").attacker.mods)
 
 
 @pytest.mark.rules("LGG 16.4-D")
@@ -429,12 +435,12 @@ def test_lgg_16_4g_lgg46_marines() -> None:
     g = bgame([mar, de("da", "0404")], hexsides=hs)
     rec = open_battle(g, "0404", CP)
     engage(rec, "A", "da", "mar")
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     assert calc.attacker.fire == 0 and battle.morale(g, rec, g.state.pieces["mar"]) == "elite"
     g2 = bgame([mar, de("da", "0404")])
     rec2 = open_battle(g2, "0404", CP)
     engage(rec2, "A", "da", "mar")
-    calc2 = battle.round_calc(g2, rec2, "A")
+    calc2 = battle_calc.round_calc(g2, rec2, "A")
     assert calc2.attacker.fire == 3 and battle.morale(g2, rec2, g2.state.pieces["mar"]) == "veteran"
 
 
@@ -449,12 +455,12 @@ def test_lgg_16_4h_lgg46_mountain_corps() -> None:
     engage(rec, "A", "md", "mf")
     mods = battle.d12_modifiers(g, rec, "A")[0]
     assert [m.value for m in mods if m.rule == "LGG 16.4-H"] == [-1]  # the defender nets +1
-    calc = battle.round_calc(g, rec, "A")
+    calc = battle_calc.round_calc(g, rec, "A")
     assert calc.attacker.fire == 0 and calc.defender.fire == 0  # each ignores the other's fire
     g2 = bgame([mf, de("inf", "0404")], terrain=rows)
     rec2 = open_battle(g2, "0404", CP)
     engage(rec2, "A", "inf", "mf")
-    assert battle.round_calc(g2, rec2, "A").attacker.fire == 0 and not [
+    assert battle_calc.round_calc(g2, rec2, "A").attacker.fire == 0 and not [
         m for m in battle.d12_modifiers(g2, rec2, "A")[0] if m.rule == "LGG 16.4-H"
     ]
 
@@ -468,7 +474,7 @@ def test_lgg_16_4i_lgg47_siberians() -> None:
         for k in range(3)
     ]
     g = bgame([*sib, de("da", "0404")], rules={"weather": {"1914-09": {"temperate": "snow"}}})
-    from grognard.rulesets.lgg1418 import weather
+    from grognard.rulesets.lgg1418.map import weather
 
     weather.determine_weather(g)
     assert [battle.morale(g, None, g.state.pieces[f"s{k}"]) for k in range(3)] == ["elite"] * 3
@@ -511,7 +517,7 @@ def test_lgg_16_4j_lgg42_cap() -> None:
         base=base_pieces(fr_bonus=3),
         rules={"weather": {"1914-09": {"temperate": "snow"}}},
     )
-    from grognard.rulesets.lgg1418 import weather
+    from grognard.rulesets.lgg1418.map import weather
 
     weather.determine_weather(g3)
     rec3 = open_battle(g3, "0404", EN)

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.state import Loc
-from grognard.rulesets.lgg1418 import battle, battle_retreat, battle_steps
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.reinforcement import pr_stock
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_retreat, battle_steps
+from grognard.rulesets.lgg1418.military.reinforcement import pr_stock
 from tests.lgg1418.battle_helpers import (
     base_pieces,
     bgame,

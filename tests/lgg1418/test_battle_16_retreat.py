@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.state import Frame, Loc
-from grognard.rulesets.lgg1418 import battle_retreat, battle_steps
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import battle_retreat, battle_steps
 from tests.lgg1418.battle_helpers import (
     base_pieces,
     bgame,

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.state import Frame
-from grognard.rulesets.lgg1418 import breakthrough, hooks
+from grognard.rulesets.lgg1418 import hooks
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import breakthrough
 from tests.lgg1418.battle_helpers import (
     base_pieces,
     bgame,
@@ -150,7 +151,7 @@ def test_lgg_17_2a_lgg64_cavalry_deep_two_hexes() -> None:
     assert not breakthrough._cavalry_two_hexes(
         g2, [g2.state.pieces["cav"]], g2.board.idx("0505")
     )  # forest
-    from grognard.rulesets.lgg1418 import weather
+    from grognard.rulesets.lgg1418.map import weather
 
     g3 = bgame(
         [cav, corps("rcav", "RU", "0404", arm="cavalry")],
@@ -267,7 +268,7 @@ def test_lgg_17_2_breakthrough_through_the_sequence(monkeypatch) -> None:
 def test_lgg_17_2c_enemy_flight() -> None:
     g = bgame([fr("r1", "0303"), de("beaten", "0303")])
     g.state.set_marker("retreated", "0303", {"turn": M.turn_index(g), "side": CP, "battle": "B1"})
-    from grognard.rulesets.lgg1418 import battle
+    from grognard.rulesets.lgg1418.battle import base as battle
 
     battle.battles(g)["B1"] = {
         "id": "B1",

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.lgg1418 import battle, battle_retreat, counteroffensive
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_calc, battle_retreat, counteroffensive
 from tests.lgg1418.battle_helpers import bgame, de, drive, engage, fr, open_battle, set_from
 from tests.lgg1418.helpers import CP, EN, act, to_activation
 
@@ -92,13 +93,15 @@ def test_lgg_18a_former_attacker_keeps_only_some_modifiers() -> None:
     set_from(g, "da", "0304")
     rec = open_battle(g, "0404", CP, kind="counter-offensive", trench=2)
     engage(rec, "A", "da", "fa")
-    reasons = [m.reason for m in battle.round_calc(g, rec, "A").defender.mods]
+    reasons = [m.reason for m in battle_calc.round_calc(g, rec, "A").defender.mods]
     assert not any("trench" in r for r in reasons)  # no trenches for the former attacker
-    terr = [m for m in battle.round_calc(g, rec, "A").defender.mods if m.rule == "LGG 16.3-B"]
+    terr = [m for m in battle_calc.round_calc(g, rec, "A").defender.mods if m.rule == "LGG 16.3-B"]
     assert terr and terr[0].value == 2  # the river ("21") counts, the forest does not
     rec2 = open_battle(g, "0404", CP, trench=2)
     engage(rec2, "A", "da", "fa")
-    terr2 = [m for m in battle.round_calc(g, rec2, "A").defender.mods if m.rule == "LGG 16.3-B"]
+    terr2 = [
+        m for m in battle_calc.round_calc(g, rec2, "A").defender.mods if m.rule == "LGG 16.3-B"
+    ]
     assert terr2[0].value == 3  # an ordinary battle: forest and river (4, applied 3)
 
 

@@ -6,9 +6,10 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Frame
-from grognard.rulesets.lgg1418 import battle, battle_steps, tactics, tanks
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.reinforcement import restore_cost
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import battle_calc, battle_steps, tactics, tanks
+from grognard.rulesets.lgg1418.military.reinforcement import restore_cost
 from tests.lgg1418.battle_helpers import (
     base_pieces,
     bgame,
@@ -196,7 +197,7 @@ def test_lgg_37d_gas_order_bonus_and_decay(monkeypatch) -> None:
         got.append(
             sum(
                 m.value
-                for m in battle.round_calc(g, rec, "A").attacker.mods
+                for m in battle_calc.round_calc(g, rec, "A").attacker.mods
                 if m.rule == "LGG 37-D"
             )
         )
@@ -441,7 +442,7 @@ def test_lgg_39c_tank_destruction(monkeypatch) -> None:
 
 @pytest.mark.rules("LGG 39-D")
 def test_lgg_39d_tanks_in_reserves_and_breakthroughs() -> None:
-    from grognard.rulesets.lgg1418 import breakthrough
+    from grognard.rulesets.lgg1418.battle import breakthrough
 
     heavy = {**tank("hv", "FR", {"inside": "fh"}), "status": ["reserve"]}
     light = {**tank("lt", "FR", {"inside": "fh"}), "status": ["reserve"]}

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from grognard.rulesets.lgg1418 import battle
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import base as battle
 from tests.lgg1418.battle_helpers import bgame, de, drive, fr, fr_art, in_step
 from tests.lgg1418.helpers import EN, act, to_activation
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.lgg1418 import campaign
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.military import campaign
 
 from .helpers import CP, EN, act, army, corps, decline_interrupts, game, hq, play_until
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.lgg1418 import counters
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.units import counters
 from grognard.scenario import ScenarioError
 
 from .helpers import army, corps, game, general, hq, load

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.lgg1418 import doctrine
+from grognard.rulesets.lgg1418.units import doctrine
 
 from .helpers import corps, game
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.lgg1418 import doctrine, fog, trench
-from grognard.rulesets.lgg1418 import doctrine_transitions as DT
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.military import doctrine_transitions as DT
+from grognard.rulesets.lgg1418.military import offensive, trench
+from grognard.rulesets.lgg1418.units import doctrine, fog
 
 from .helpers import CP, EN, act, army, artillery, corps, game, hq, play_until, to_turn
 from .quiet import quiet
@@ -290,7 +291,7 @@ def test_lgg_36_4_lgg87_modifiers_of_the_combined_test() -> None:
 @pytest.mark.rules("LGG 36.4", "LGG 36.5-A")
 def test_lgg_36_4_success_switches_the_power_now_and_everyone_next_turn() -> None:
     g = _combined_game("1916-05")
-    assert DT.combined_candidates(g, CP) == []  # no great offensive to launch or continue
+    assert offensive.combined_candidates(g, CP) == []  # no great offensive to launch or continue
     g.state.secrets.setdefault(CP, {})["go-plans"] = [
         {
             "id": "p",
@@ -304,8 +305,8 @@ def test_lgg_36_4_success_switches_the_power_now_and_everyone_next_turn() -> Non
             "mode": "winter",
         }
     ]
-    assert DT.combined_candidates(g, CP) == ["DE"]
-    assert DT.combined_candidates(g, EN) == []
+    assert offensive.combined_candidates(g, CP) == ["DE"]
+    assert offensive.combined_candidates(g, EN) == []
     M.st(g)["combined_tests"] = {"DE": -20}  # test setup: make the roll succeed
     assert DT.combined_test(g, CP, "DE") is True
     assert (
@@ -318,8 +319,8 @@ def test_lgg_36_4_success_switches_the_power_now_and_everyone_next_turn() -> Non
         "LGG 16.4-F",
         "LGG 36.5-A",
     ]  # Combined vs Fire, first power
-    assert DT.combined_candidates(g, CP) == []  # nobody tests twice
-    from grognard.rulesets.lgg1418 import turn
+    assert offensive.combined_candidates(g, CP) == []  # nobody tests twice
+    from grognard.rulesets.lgg1418.sequence import turn
 
     turn.start_turn(g, M.data(g).turn_by_id("1916-07"))
     for n in ("DE", "FR", "GB", "BE"):
@@ -404,7 +405,8 @@ def test_lgg_36_5c_reinforcements_by_distance_and_round() -> None:
 @pytest.mark.rules("LGG 36.4")
 def test_lgg_36_4_victorious_battles_recorded_for_the_next_test() -> None:
     g = _combined_game("1916-05")
-    from grognard.rulesets.lgg1418 import mapdata, turn
+    from grognard.rulesets.lgg1418.map import mapdata
+    from grognard.rulesets.lgg1418.sequence import turn
 
     g.state.control[g.board.idx("0505")] = EN
     mapdata.set_control(g, g.board.idx("0505"), CP)  # taken this turn
@@ -429,7 +431,7 @@ def test_lgg_36_4_victorious_battles_recorded_for_the_next_test() -> None:
 
 @pytest.mark.rules("LGG 36.5-B", "LGG 28-B")
 def test_lgg_36_5b_no_trench_combativeness_bonus_in_movement_in_the_battle() -> None:
-    from grognard.rulesets.lgg1418 import battle
+    from grognard.rulesets.lgg1418.battle import base as battle
     from tests.lgg1418.battle_helpers import bgame, de, fr, open_battle
 
     g = bgame([fr("fa", "0405"), de("da", "0404")], first="1917-03")

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.lgg1418 import enemy_reinforcement as ER
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.stacking import counts_for_stacking
+from grognard.rulesets.lgg1418.military import enemy_reinforcement as ER
+from grognard.rulesets.lgg1418.military.stacking import counts_for_stacking
 
 from .helpers import (
     CP,

@@ -8,8 +8,8 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
-from grognard.rulesets.lgg1418 import fog
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.units import fog
 
 from .helpers import CP, EN, act, army, corps, decoy, fortress, game, hq, to_activation
 

@@ -8,9 +8,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.game import Game
-from grognard.rulesets.lgg1418 import fortress as F
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.zoc import BESIEGED, BESIEGING, zoc_map
+from grognard.rulesets.lgg1418.battle import fortress as F
+from grognard.rulesets.lgg1418.map.zoc import BESIEGED, BESIEGING, zoc_map
 
 from .helpers import (
     CP,
@@ -406,7 +406,7 @@ def test_lgg_23g_lgg73_later_assault_is_a_secondary_battle_in_fire_doctrine() ->
     to_activation(g, CP, "DE-1")
     act(g, CP, type="end-movement")
     _play(g, "siege-actions")
-    from grognard.rulesets.lgg1418 import secondary
+    from grognard.rulesets.lgg1418.military import secondary
 
     act(g, CP, type="assault", hex=V)
     sector = secondary.battle_sector(g, g.board.idx(V), CP, ["DE-1"])
@@ -420,7 +420,7 @@ def test_lgg_23d_a_siege_ends_when_the_besiegers_leave_and_blocks_the_railway() 
         {"name": "FR", "kind": "country", "attrs": {"nation": "FR"}, "hexes": ["0505", V, "0705"]}
     ]
     g = game(pieces=_pieces(), rules=_rules(), networks=rail, areas=areas)
-    from grognard.rulesets.lgg1418 import railways
+    from grognard.rulesets.lgg1418.map import railways
 
     assert railways.rail_usable(g, EN, g.board.idx(V))
     place_at(g, "de", V)
@@ -434,7 +434,7 @@ def test_lgg_23d_a_siege_ends_when_the_besiegers_leave_and_blocks_the_railway() 
 @pytest.mark.rules("LGG 23-C")
 def test_lgg_23c_a_defeated_defender_may_withdraw_into_its_fortress() -> None:
     from grognard.core.state import Frame
-    from grognard.rulesets.lgg1418 import battle_retreat
+    from grognard.rulesets.lgg1418.battle import battle_retreat
     from tests.lgg1418.battle_helpers import bgame, de, fr, open_battle
 
     g = bgame(
@@ -463,7 +463,7 @@ def test_lgg_23c_a_defeated_defender_may_withdraw_into_its_fortress() -> None:
 
 @pytest.mark.rules("LGG 23-G", "LGG 29")
 def test_lgg_23g_lgg73_assault_right_after_the_open_battle_is_not_counted_no_tanks() -> None:
-    from grognard.rulesets.lgg1418 import secondary
+    from grognard.rulesets.lgg1418.military import secondary
 
     from .helpers import tank
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.lgg1418 import fronts
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.map import fronts
 
 from .helpers import CP, EN, act, army, corps, game, ghq, hq, play_until
 

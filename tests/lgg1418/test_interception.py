@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.lgg1418 import interception
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.military import interception
 
 from .helpers import (
     CP,

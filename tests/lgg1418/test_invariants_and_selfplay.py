@@ -82,7 +82,7 @@ def test_selfplay_on_the_tutorial_finds_no_violation_and_no_view_leak(seed: int)
 def test_views_never_show_hidden_enemy_facts_during_play() -> None:
     sc = find("lgg-tutorial")
     from grognard.core.game import Game
-    from grognard.rulesets.lgg1418 import fog
+    from grognard.rulesets.lgg1418.units import fog
 
     g = Game.new(sc, seed=9)
     import random

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.lgg1418 import isolation
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.supply import isolation
 
 from .helpers import CP, EN, army, corps, force_dice, game, hq, play_until, ring
 
@@ -38,7 +38,7 @@ def _encircled(extra: list[dict] | None = None, places: list[dict] | None = None
 def test_lgg_22_isolated_means_no_path_of_any_length() -> None:
     g = _encircled()
     u = g.state.pieces["u"]
-    from grognard.rulesets.lgg1418.supply import is_isolated
+    from grognard.rulesets.lgg1418.supply.supply import is_isolated
 
     assert is_isolated(g, u, "attrition")
     assert isolation.judge(g, [u]) == ["u"]

@@ -8,8 +8,11 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Frame
-from grognard.rulesets.lgg1418 import battle, fog, main_battle, offensive, trench
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import main_battle
+from grognard.rulesets.lgg1418.military import offensive, trench
+from grognard.rulesets.lgg1418.units import fog
 from tests.lgg1418.battle_helpers import (
     base_pieces,
     bgame,
@@ -545,7 +548,7 @@ def test_lgg_32_1_rounds_follow_rule_16_with_the_main_battle_parameters() -> Non
     # 32.1-H: the reinforcements of a main battle are those of 16.6 in Fire Doctrine (HQ reserve,
     # GHQ,
     # stacks of the same army within 3 hexes)
-    from grognard.rulesets.lgg1418 import battle_steps
+    from grognard.rulesets.lgg1418.battle import battle_steps
 
     drive(g, quiet(), until=lambda g: any(f.step == "battle-commit" for f in g.state.frames))
     assert dict(battle_steps.reinforcement_pool(g, rec, CP)).get("dres", "").startswith("hq:")
@@ -609,7 +612,7 @@ def test_random_play_of_great_offensives_keeps_invariants_and_secrets() -> None:
 @pytest.mark.rules("LGG 36.5-C")
 def test_lgg_36_5c_late_ghq_artillery_and_reinforcement_rounds_in_combined_doctrine() -> None:
     from grognard.core.state import Loc
-    from grognard.rulesets.lgg1418 import battle_steps
+    from grognard.rulesets.lgg1418.battle import battle_steps
 
     pieces = [
         fr("fa", "0404"),

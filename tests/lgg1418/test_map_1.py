@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from grognard.rulesets.lgg1418 import mapdata, movement
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.map import mapdata
+from grognard.rulesets.lgg1418.military import movement
 
 from .helpers import corps, game
 

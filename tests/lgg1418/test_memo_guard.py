@@ -1,7 +1,7 @@
 """Guard for the memoised derived values of lgg1418 (ZoCs, supply, rail networks, listings).
 
 The per-position memo (:func:`grognard.rulesets.lgg1418.model.memo`), the per-board tables of
-:func:`grognard.rulesets.lgg1418.mapdata.static` (some keyed by weather and alignment) and the
+:func:`grognard.rulesets.lgg1418.map.mapdata.static` (some keyed by weather and alignment) and the
 core :meth:`Game.cached` must never give a stale answer: along a random game of the Western
 Front 1914, the legal actions listed with every memo in place must equal a listing computed
 from scratch (every memo and per-board table dropped) in the same position.

@@ -6,7 +6,8 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418 import movement, railways
+from grognard.rulesets.lgg1418.map import railways
+from grognard.rulesets.lgg1418.military import movement
 
 from . import dummy  # noqa: F401
 from .helpers import (

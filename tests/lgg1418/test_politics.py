@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418 import offensive, politics, strategic
+from grognard.rulesets.lgg1418 import strategic
+from grognard.rulesets.lgg1418.military import offensive, politics
 
 from .helpers import CP, EN, corps, game, to_turn
 from .quiet import quiet
@@ -310,7 +311,7 @@ def test_lgg_34d_1918_parliament_straight_to_defeatist_and_unstable_vn_not_raise
 @pytest.mark.rules("LGG 34-A")
 def test_lgg_34a_cases_collected_at_the_end_of_the_turn() -> None:
     g = _g("1916-05", places=CITIES, control={"hexes": {EN: ["0101"]}})
-    from grognard.rulesets.lgg1418 import mapdata
+    from grognard.rulesets.lgg1418.map import mapdata
 
     mapdata.set_control(g, g.board.idx("0101"), CP)  # Paris falls this turn
     off = _off(status="active", turns=1, nations=["GB"], command="GB", year=1916)
@@ -447,7 +448,7 @@ def test_lgg_35a_cases_city_or_fortress_lost_on_own_territory() -> None:
     ]
     places = [{"hex": "0202", "kind": "city", "name": "Lille", "attrs": {"nation": "FR"}}]
     g = _g("1915-05", places=places, areas=areas)
-    from grognard.rulesets.lgg1418 import mapdata
+    from grognard.rulesets.lgg1418.map import mapdata
 
     mapdata.set_control(g, g.board.idx("0202"), EN)
     mapdata.set_control(g, g.board.idx("0202"), CP)

@@ -6,8 +6,8 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418 import reaction
-from grognard.rulesets.lgg1418.zoc import BESIEGING
+from grognard.rulesets.lgg1418.map.zoc import BESIEGING
+from grognard.rulesets.lgg1418.military import reaction
 
 from .helpers import CP, EN, act, army, corps, force_dice, game, ghq, hq, play_until, to_activation
 

@@ -7,7 +7,8 @@ import pytest
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418 import reinforcement as R
+from grognard.rulesets.lgg1418.military import reinforcement as R
+from grognard.rulesets.lgg1418.units import elimination
 
 from .helpers import CP, EN, act, army, corps, game, ghq, hq, play_until, ring, to_turn
 
@@ -458,7 +459,7 @@ def test_lgg_5h_destroyed_hq_returns_next_turn() -> None:
         corps("fr-res", "FR", {"inside": "fr-hq"}, army="FR-1", status=["reserve"]),
     ]
     g = _g(pieces, turns=["Sep 1914", "Oct 1914", "Nov-Dec 1914", "Jan-Feb 1915", "Mar-Apr 1915"])
-    R.destroy_hq(g, g.state.pieces["fr-hq"], "LGG 5-H")
+    elimination.destroy_hq(g, g.state.pieces["fr-hq"], "LGG 5-H")
     assert g.state.pieces["fr-hq"].loc == Loc.box(M.DESTROYED_HQ)
     assert g.state.pieces["fr-res"].loc == Loc.box(M.ELIMINATED)
     assert R.hqs_due_back(g, EN) == []  # not the same turn
@@ -476,7 +477,7 @@ def test_lgg_5h_destroyed_hq_returns_next_turn() -> None:
 def test_lgg_5h_without_units_an_hq_returns_in_a_national_city() -> None:
     g = _g([])
     hqp = g.state.pieces["fr-hq"]
-    R.destroy_hq(g, hqp, "LGG 5-H")
+    elimination.destroy_hq(g, hqp, "LGG 5-H")
     assert set(R.hq_return_spots(g, hqp)) == {
         g.board.idx("0101"),
         g.board.idx("0106"),

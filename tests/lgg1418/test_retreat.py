@@ -9,8 +9,9 @@ import pytest
 from grognard import rulesets
 from grognard.core.errors import IllegalAction
 from grognard.core.sequence import Step
-from grognard.rulesets.lgg1418 import hooks, retreat
+from grognard.rulesets.lgg1418 import hooks
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.military import retreat
 from grognard.rulesets.lgg1418.ruleset import LaGrandeGuerre
 
 from .helpers import CP, EN, act, army, corps, force_dice, game, ghq, hq, play_until, ring
@@ -163,7 +164,7 @@ def test_lgg_19c_retreat_during_the_opponents_turn_then_no_reaction() -> None:
         act(g, EN, type="retreat-loss", unit="f2")
     assert M.st(g)["retreated"]["FR-2"] == M.turn_index(g)
     assert int(M.st(g)["activated"].get("FR-2", 0)) == 0  # not one of its own-turn activations
-    from grognard.rulesets.lgg1418 import reaction
+    from grognard.rulesets.lgg1418.military import reaction
 
     assert "strategic retreat" in reaction.why_not_react(g, EN, "West", "FR-2")
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 
 from grognard.core.errors import IllegalAction
-from grognard.rulesets.lgg1418 import battle, doctrine, main_battle, secondary
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle import base as battle
+from grognard.rulesets.lgg1418.battle import main_battle
+from grognard.rulesets.lgg1418.military import secondary
+from grognard.rulesets.lgg1418.units import doctrine
 from tests.lgg1418.battle_helpers import bgame, de, drive, fr, fr_art, in_step, last_battle
 from tests.lgg1418.helpers import CP, EN, act, army, hq, play_until
 from tests.lgg1418.quiet import quiet

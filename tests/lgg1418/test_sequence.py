@@ -6,8 +6,9 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.game import Game
-from grognard.rulesets.lgg1418 import hooks, turn
+from grognard.rulesets.lgg1418 import hooks
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.sequence import turn
 
 from . import dummy
 from .helpers import CP, EN, act, army, corps, game, ghq, hq, play_until, to_activation
@@ -159,7 +160,7 @@ def test_hook_interception_after_entering_an_enemy_zoc_never_by_rail() -> None:
     to_activation(g, CP, "DE-1")
     assert _calls(g, hooks.INTERCEPTION) == []
     # walk toward the French corps until the hook opens
-    from grognard.rulesets.lgg1418 import zoc
+    from grognard.rulesets.lgg1418.map import zoc
 
     for _ in range(6):
         if g.current()[1].step == hooks.INTERCEPTION:
@@ -262,7 +263,7 @@ def test_unknown_or_illegal_actions_change_nothing() -> None:
 
 
 def test_a_reaction_activation_pushed_by_the_reaction_rules_runs_like_any_activation() -> None:
-    from grognard.rulesets.lgg1418 import activation
+    from grognard.rulesets.lgg1418.military import activation
 
     g = game(pieces=_pieces(), rules=_rules())
     to_activation(g, EN, "FR-1")

@@ -7,7 +7,7 @@ import pytest
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418 import stacking
+from grognard.rulesets.lgg1418.military import stacking
 
 from .helpers import (
     CP,

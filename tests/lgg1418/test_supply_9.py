@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418 import supply
+from grognard.rulesets.lgg1418.supply import supply
 
 from .helpers import CP, EN, army, corps, decoy, fortress, game, hq, ring
 

@@ -8,7 +8,7 @@ import pytest
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Loc
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418 import trench
+from grognard.rulesets.lgg1418.military import trench
 
 from .helpers import CP, EN, act, army, artillery, corps, game, ghq, hq, to_turn
 from .quiet import quiet
@@ -226,7 +226,7 @@ def test_lgg_28c_east_both_within_three_one_up_to_six() -> None:
 
 
 def _sect(g, h):
-    from grognard.rulesets.lgg1418.fronts import sectors_of
+    from grognard.rulesets.lgg1418.map.fronts import sectors_of
 
     return sectors_of(g, h)
 
@@ -300,7 +300,7 @@ def test_lgg_28d_autonomous_units_may_not_attack_and_reinforce_from_six_hexes() 
 
 @pytest.mark.rules("LGG 28-D")
 def test_lgg_28d_autonomous_defence_pool_in_a_battle() -> None:
-    from grognard.rulesets.lgg1418 import battle_steps
+    from grognard.rulesets.lgg1418.battle import battle_steps
     from tests.lgg1418.battle_helpers import bgame, fr, open_battle
 
     pieces = [

@@ -15,17 +15,11 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.core.game import Game
-from grognard.rulesets.lgg1418 import (
-    campaign,
-    counters,
-    doctrine,
-    fronts,
-    mapdata,
-    reinforcement,
-    supply,
-    victory,
-)
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.map import fronts, mapdata, victory
+from grognard.rulesets.lgg1418.military import campaign, reinforcement
+from grognard.rulesets.lgg1418.supply import supply
+from grognard.rulesets.lgg1418.units import counters, doctrine
 from grognard.scenario import find, load_scenario_text
 from grognard.scenario.loader import ScenarioError
 from grognard.scenario.model import Scenario
@@ -556,7 +550,8 @@ def test_lgg_10d_west_1914_a_displaced_unit_never_breaks_another_stack() -> None
 
 @pytest.mark.rules("LGG 11.4-A", "LGG 11.4-B", "LGG 11.4-C")
 def test_lgg_11_4a_west_1914_rail_options_are_the_hexes_the_rail_check_accepts() -> None:
-    from grognard.rulesets.lgg1418 import movement, railways
+    from grognard.rulesets.lgg1418.map import railways
+    from grognard.rulesets.lgg1418.military import movement
 
     g = new_game(seed=4)
     g.apply({"type": "activate", "side": CP, "army": "DE-2"})

@@ -226,64 +226,36 @@ def test_lgg_16_1a_west_1914_great_battle_round_by_round() -> None:
 
 
 def test_west_1914_menu_lines_for_battle_choices_are_readable() -> None:
+    """Menu lines are the declared labels (lgg1418.actions), a secret battle choice written
+    sub-battle by sub-battle."""
     g = Game.new(find("lgg-west-1914"), seed=1)
     d = g.ruleset.describe_action
+    split = {"A": ["DE-2-G", "DE-2-GR"], "B": ["DE-2-X"]}
     assert (
-        d(
-            g,
-            {
-                "type": "commit",
-                "side": CP,
-                "battle": "B1",
-                "kind": "split",
-                "choice": {"A": ["DE-2-G", "DE-2-GR"], "B": ["DE-2-X"]},
-            },
-        )
-        == "divide the front line: sub-battle A: DE-2-G, DE-2-GR | sub-battle B: DE-2-X"
+        d(g, {"type": "commit", "side": CP, "battle": "B1", "kind": "split", "choice": split})
+        == "Commit the secret choice split: A: DE-2-G, DE-2-GR | B: DE-2-X"
     )
+    engage = {
+        "A": {"corps": "DE-2-G", "art": None},
+        "B": {"corps": "DE-2-X", "art": "DE-Belagerung"},
+    }
     assert (
-        d(
-            g,
-            {
-                "type": "commit",
-                "side": CP,
-                "battle": "B1",
-                "kind": "engage",
-                "choice": {
-                    "A": {"corps": "DE-2-G", "art": None},
-                    "B": {"corps": "DE-2-X", "art": "DE-Belagerung"},
-                },
-            },
-        )
-        == "engage sub-battle A: DE-2-G | sub-battle B: DE-2-X supported by DE-Belagerung"
+        d(g, {"type": "commit", "side": CP, "battle": "B1", "kind": "engage", "choice": engage})
+        == "Commit the secret choice engage: A: corps DE-2-G | B: corps DE-2-X, art DE-Belagerung"
     )
+    reserves = {"units": [], "tanks": []}
     assert (
-        d(
-            g,
-            {
-                "type": "commit",
-                "side": EN,
-                "battle": "B1",
-                "kind": "reserves",
-                "choice": {"units": [], "tanks": []},
-            },
-        )
-        == "bring in no reinforcement"
+        d(g, {"type": "commit", "side": EN, "battle": "B1", "kind": "reserves", "choice": reserves})
+        == "Commit the secret choice reserves: none"
     )
+    retreat = {"type": "retreat-stack", "side": EN, "battle": "B1", "from": "1603"}
     assert (
-        d(
-            g,
-            {
-                "type": "retreat-stack",
-                "side": EN,
-                "battle": "B1",
-                "from": "1603",
-                "path": ["1603", "1503"],
-            },
-        )
-        == "retreat stack: from 1603, path 1603, 1503"
+        d(g, {**retreat, "path": ["1603", "1503"]})
+        == "Retreat the stack at 1603 along 1603 and 1503"
     )
     assert d(g, {"type": "activate", "side": CP, "army": "DE-2"}) == "activate army DE-2"
+    move = {"type": "move", "side": CP, "units": ["DE-2-G"], "to": "1603", "mode": "admin"}
+    assert d(g, move) == "move to 1603 (admin)"  # the menus show the moving group apart
 
 
 # ====================================================================== the whole scenario
@@ -313,8 +285,8 @@ def test_lgg_36_2a_west_1914_plays_to_the_end_and_the_doctrines_change_in_play()
     attack in August): the scenario runs from the pre-turn to November-December 1914, the
     36.2-A draws are made at the end of September, everybody is in transition in
     November-December (36.2-B), and the objectives decide the game."""
-    from grognard.rulesets.lgg1418 import doctrine
     from grognard.rulesets.lgg1418 import model as M
+    from grognard.rulesets.lgg1418.units import doctrine
 
     g = Game.new(find("lgg-west-1914"), seed=3)
     seen: list[str] = []

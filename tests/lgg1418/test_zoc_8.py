@@ -6,7 +6,7 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418 import zoc
+from grognard.rulesets.lgg1418.map import zoc
 
 from . import dummy  # noqa: F401  (registers the hooked variant)
 from .helpers import (
@@ -164,7 +164,7 @@ def test_lgg_8b_lgg21_rigid_zoc_blocks_zoc_to_zoc_then_frees_next_turn() -> None
     assert "0406" not in _zoc(g, CP)
     to_activation(g, EN, "FR-1")
     act(g, EN, type="move", units=["fr"], to=h1, mode="normal")
-    from grognard.rulesets.lgg1418 import movement
+    from grognard.rulesets.lgg1418.military import movement
 
     serial = current_act(g)["serial"]
     assert movement.entered_rigid(

@@ -184,10 +184,10 @@ def test_undo_within_the_barrier(start: Any) -> None:
     assert r.status_code == 409 and "cannot undo" in r.json()["message"]
 
 
-def test_game_survives_restart_and_cache_eviction(app_factory: Any, tmp_path: Any) -> None:
+def test_game_survives_restart_and_cache_eviction(app_factory: Any, new_db: Any) -> None:
     from fastapi.testclient import TestClient
 
-    db = tmp_path / "persist.sqlite"
+    db = new_db("persist")
     with TestClient(app_factory(db, cache_size=1)) as c:
         games = []
         for seed in (1, 2):
@@ -211,10 +211,10 @@ def test_game_survives_restart_and_cache_eviction(app_factory: Any, tmp_path: An
             )
 
 
-def test_replay_divergence_is_reported(app_factory: Any, tmp_path: Any) -> None:
+def test_replay_divergence_is_reported(app_factory: Any, new_db: Any) -> None:
     from fastapi.testclient import TestClient
 
-    db = tmp_path / "div.sqlite"
+    db = new_db("div")
     with TestClient(app_factory(db)) as c:
         body = c.post("/api/games", json={"scenario": "tiny-duel", "seed": 3}).json()
         g = Started(c, body["game"], {s: v["token"] for s, v in body["sides"].items()}, body)

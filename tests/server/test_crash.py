@@ -27,7 +27,7 @@ def free_port() -> int:
 class Server:
     """``python -m grognard.server`` as a child process."""
 
-    def __init__(self, db: Path, port: int) -> None:
+    def __init__(self, db: Path | str, port: int, extra: tuple[str, ...] = ()) -> None:
         env = dict(os.environ)
         env["GROGNARD_PLUGINS"] = "tests.tinyrules"
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
@@ -45,6 +45,7 @@ class Server:
                 str(ROOT / "tests" / "tinyrules" / "scenarios"),
                 "--log-level",
                 "warning",
+                *extra,
             ],
             env=env,
             stdout=subprocess.DEVNULL,

@@ -13,7 +13,7 @@ from grognard.server import db
 
 def test_fresh_database_has_the_latest_schema_in_wal_mode(tmp_path: Path) -> None:
     s = db.Store(tmp_path / "a.sqlite")
-    assert db.schema_version(s.conn) == db.SCHEMA_VERSION == 4
+    assert db.schema_version(s.conn) == db.SCHEMA_VERSION == 5
     assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in s.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"games", "seats", "actions", "standing_orders"} <= tables
@@ -32,8 +32,8 @@ def test_migration_from_version_1_keeps_the_data(tmp_path: Path) -> None:
     c.execute("INSERT INTO actions VALUES ('g1', 1, 'Blue', '{\"type\": \"x\"}', 'sh', 1001.0)")
     c.close()
 
-    s = db.Store(path)  # migrates 2, 3 and 4
-    assert db.schema_version(s.conn) == 4
+    s = db.Store(path)  # migrates 2, 3, 4 and 5
+    assert db.schema_version(s.conn) == 5
     row = s.game("g1")
     assert row is not None and row.seed == 3 and row.sides == ["Blue", "Red"]
     assert row.hotseat is False and row.updated == 1000.0 and row.status == ""
@@ -86,7 +86,7 @@ def test_action_numbers_are_unique_and_undo_removes_only_the_last(tmp_path: Path
     s.create_game(row, {"A": "ha", "B": "hb"})
     s.append_action("g", 1, "A", {"type": "a"}, "h1", "s")
     s.append_action("g", 2, "B", {"type": "b"}, "h2", "s")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(db.Duplicate):
         s.append_action("g", 2, "B", {"type": "again"}, "h2", "s")
     with pytest.raises(db.DatabaseError, match="not the last"):
         s.remove_last_action("g", 1, "s")

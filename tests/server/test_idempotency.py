@@ -58,10 +58,10 @@ def test_keys_belong_to_one_side(start: Any) -> None:
     assert r.status_code == 200 and r.json()["seq"] == 2 and "repeated" not in r.json()
 
 
-def test_a_retry_after_a_restart_finds_the_stored_action(app_factory: Any, tmp_path: Any) -> None:
+def test_a_retry_after_a_restart_finds_the_stored_action(app_factory: Any, new_db: Any) -> None:
     """The server stored the action and died before answering: the retry, to a new process,
     answers the stored action instead of applying it again."""
-    db = tmp_path / "retry.sqlite"
+    db = new_db("retry")
     with TestClient(app_factory(db)) as c:
         body = c.post("/api/games", json={"scenario": "tiny-duel", "seed": 1}).json()
         g = Started(c, body["game"], {s: v["token"] for s, v in body["sides"].items()}, body)

@@ -56,7 +56,7 @@ def test_a_finished_game_exports_a_signed_record_that_imports(start: Any) -> Non
 
 
 def test_unsigned_forged_or_foreign_saves_are_refused(
-    start: Any, app_factory: Any, tmp_path: Path
+    start: Any, app_factory: Any, new_db: Any
 ) -> None:
     g: Started = start("tiny-duel", seed=2)
     rec = play_to_the_end(g)
@@ -69,7 +69,7 @@ def test_unsigned_forged_or_foreign_saves_are_refused(
         scenario_source=forged_text,
         scenario_hash=hashlib.sha256(forged_text.encode()).hexdigest(),
     )
-    with TestClient(app_factory(tmp_path / "other.sqlite")) as other:
+    with TestClient(app_factory(new_db("other"))) as other:
         foreign = other.app.state.service.sign(unsigned)
     for save, said in (
         (unsigned, "signature: missing"),

@@ -10,12 +10,12 @@ The model of a rule system on the core's facilities, each used once:
 * a procedure in stages with a sub-decision pushed for the other side (:class:`Attack`);
 * typed state (:class:`PhaseRecord`, :class:`TinyState`);
 * the cache (:func:`moves_of`, kept per piece while its surroundings do not change);
-* the exact outcome distribution of an attack (:meth:`Tiny.chance_outcomes`).
+* the exact outcome distribution of an attack (the ``@handles.chance`` handler of ``Combat``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -34,10 +34,7 @@ from grognard.core.sequence import (
     Sequence_,
     Step,
     TurnTrack,
-    actors,
-    apply,
-    check,
-    options,
+    handles,
     other_side,
 )
 from grognard.core.state import Frame, Loc, Piece
@@ -161,11 +158,11 @@ class Phase(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [tiny(g).active]
 
-    @options("end-phase")
+    @handles.options("end-phase")
     def end_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "end-phase", "side": side}]
 
-    @apply("end-phase")
+    @handles.apply("end-phase")
     def end(self, g: Game, f: Frame, action: Action) -> None:
         g.finish(f)
 
@@ -207,7 +204,7 @@ class Movement(Phase):
     title = "Movement phase"
     rule = "T 3"
 
-    @actors("move")
+    @handles.actors("move")
     def movers(self, g: Game, f: Frame, side: str) -> list[str]:
         moved = PhaseRecord(f.params).moved
         return [
@@ -216,7 +213,7 @@ class Movement(Phase):
             if p.loc.kind == "hex" and p.id not in moved
         ]
 
-    @options("move")
+    @handles.options("move")
     def move_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         p = g.state.pieces.get(actor or "")
         if p is None or p.side != side or p.loc.kind != "hex":
@@ -228,7 +225,7 @@ class Movement(Phase):
             for j in moves_of(g, p)
         ]
 
-    @check("move")
+    @handles.check("move")
     def check_move(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[action["piece"]]
         if p.side != action["side"]:
@@ -243,7 +240,7 @@ class Movement(Phase):
         if why:
             raise IllegalAction("T 3", why)
 
-    @apply("move")
+    @handles.apply("move")
     def move(self, g: Game, f: Frame, action: Action) -> None:
         j = g.board.idx(action["to"])
         g.state.move(action["piece"], Loc.hex(j))
@@ -267,13 +264,13 @@ class Combat(Phase):
     title = "Combat phase"
     rule = "T 4"
 
-    @actors("attack")
+    @handles.actors("attack")
     def attacking_hexes(self, g: Game, f: Frame, side: str) -> list[str]:
         done = PhaseRecord(f.params).attacked
         mine = sorted({int(p.loc.ref) for p in g.state.of_side(side) if p.loc.kind == "hex"})
         return [g.board.label(i) for i in mine if g.board.label(i) not in done]
 
-    @options("attack")
+    @handles.options("attack")
     def attack_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         if actor is None or not g.board.has_label(actor):
             return []
@@ -288,7 +285,7 @@ class Combat(Phase):
             if any(visible(g, q, side) and q.side != side for q in g.state.at_hex(j))
         ]
 
-    @check("attack")
+    @handles.check("attack")
     def check_attack(self, g: Game, f: Frame, action: Action) -> None:
         for key in ("from", "target"):
             if not g.board.has_label(action[key]):
@@ -305,7 +302,18 @@ class Combat(Phase):
         ):
             raise IllegalAction("T 4", "there is no known enemy in the target hex")
 
-    @apply("attack")
+    @handles.chance("attack")
+    def attack_chance(self, g: Game, f: Frame, action: Action) -> list[ChanceOutcome]:
+        """T 4: an attack's results on its CRT column, each with its exact probability (a
+        reserve the defender may commit is not foreseen)."""
+        i, j = g.board.idx(action["from"]), g.board.idx(action["target"])
+        col, crt = attack_column(g, str(action["side"]), i, j)
+        by_result: dict[str, list[int]] = {}
+        for n in range(1, 7):
+            by_result.setdefault(str(crt.lookup(col, n).result), []).append(n)
+        return [ChanceOutcome(Fraction(len(ns), 6), res, (ns[0],)) for res, ns in by_result.items()]
+
+    @handles.apply("attack")
     def attack(self, g: Game, f: Frame, action: Action) -> None:
         PhaseRecord(f.params).attacked.append(action["from"])
         g.emit(
@@ -354,18 +362,18 @@ class Reserve(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
 
-    @options("pass")
+    @handles.options("pass")
     def pass_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "pass", "side": side}]
 
-    @options("commit-reserve")
+    @handles.options("commit-reserve")
     def reserve_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [
             {"type": "commit-reserve", "side": side, "piece": p.id}
             for p in g.state.at(Loc.box(reserve_box(side)))
         ]
 
-    @apply("commit-reserve")
+    @handles.apply("commit-reserve")
     def commit(self, g: Game, f: Frame, action: Action) -> None:
         g.state.move(action["piece"], Loc.hex(g.board.idx(f.params["target"])))
         g.emit(
@@ -376,7 +384,7 @@ class Reserve(Step):
         )
         g.finish(f)
 
-    @apply("pass")
+    @handles.apply("pass")
     def decline(self, g: Game, f: Frame, action: Action) -> None:
         g.emit("reserve", f"{action['side']} commits no reserve", rule="T 4A")
         g.finish(f)
@@ -512,15 +520,3 @@ class Tiny(Ruleset):
             if len(sides) > 1:
                 out.append(f"T 3: both sides in {g.board.label(i)}")
         return out
-
-    def chance_outcomes(self, g: Game, action: Mapping[str, Any]) -> list[ChanceOutcome] | None:
-        """T 4: an attack's results on its CRT column, each with its exact probability (a reserve
-        the defender may commit is not foreseen)."""
-        if action.get("type") != "attack":
-            return None
-        i, j = g.board.idx(action["from"]), g.board.idx(action["target"])
-        col, crt = attack_column(g, str(action["side"]), i, j)
-        by_result: dict[str, list[int]] = {}
-        for n in range(1, 7):
-            by_result.setdefault(str(crt.lookup(col, n).result), []).append(n)
-        return [ChanceOutcome(Fraction(len(ns), 6), res, (ns[0],)) for res, ns in by_result.items()]

@@ -40,7 +40,10 @@ MAX_STAGES_PER_RUN = 10_000
 _NEXT = object()
 
 
-class _Goto:
+class Goto:
+    """Where a stage sends the procedure next (returned by :meth:`Procedure.goto`,
+    :meth:`Procedure.again`, :meth:`Procedure.stop`); ``stage`` None ends the procedure."""
+
     __slots__ = ("stage",)
 
     def __init__(self, stage: str | None) -> None:
@@ -84,19 +87,19 @@ class Procedure(Step):
         cls._stage_fns = {name: getattr(cls, name) for name in order}
 
     # ---- what stages return
-    def goto(self, f: Frame, name: str) -> _Goto:
+    def goto(self, f: Frame, name: str) -> Goto:
         """Go on with stage ``name`` (instead of the next one)."""
         if name not in self.stages:
             raise ValueError(f"{type(self).__name__} has no stage {name!r}")
-        return _Goto(name)
+        return Goto(name)
 
-    def again(self, f: Frame) -> _Goto:
+    def again(self, f: Frame) -> Goto:
         """Run the current stage once more (after any frame it pushed is over)."""
-        return _Goto(str(f.params.get("_running", self.stages[0])))
+        return Goto(str(f.params.get("_running", self.stages[0])))
 
-    def stop(self, f: Frame) -> _Goto:
+    def stop(self, f: Frame) -> Goto:
         """The procedure is over after this stage."""
-        return _Goto(None)
+        return Goto(None)
 
     def current_stage(self, f: Frame) -> str | None:
         """The stage that runs next (None when the procedure is over)."""
@@ -106,13 +109,23 @@ class Procedure(Step):
     def set_stage(self, f: Frame, name: str | None) -> None:
         f.params[self.stage_key] = "" if name is None else name
 
+    def stage_in(self, g: Game, f: Frame) -> str | None:
+        """The stage that runs next, read where the procedure keeps it: by default the frame
+        (:meth:`current_stage`); a procedure whose stage is part of the rule system's own record
+        (a battle's phase) overrides this and :meth:`put_stage`."""
+        return self.current_stage(f)
+
+    def put_stage(self, g: Game, f: Frame, name: str | None) -> None:
+        """Record the stage that runs next (None: the procedure is over)."""
+        self.set_stage(f, name)
+
     def run(self, g: Game, f: Frame) -> None:
         frames = g.state.frames
         depth = len(frames)
         for _ in range(MAX_STAGES_PER_RUN):
             if f.done or len(frames) != depth or frames[-1] is not f:
                 return
-            name = self.current_stage(f)
+            name = self.stage_in(g, f)
             if name is None:
                 g.finish(f)
                 return
@@ -120,9 +133,9 @@ class Procedure(Step):
                 raise RuntimeError(f"{self.name}: unknown stage {name!r}")
             i = self.stages.index(name)
             following = self.stages[i + 1] if i + 1 < len(self.stages) else None
-            self.set_stage(f, following)
+            self.put_stage(g, f, following)
             f.params["_running"] = name
             out = self._stage_fns[name](self, g, f)
-            if isinstance(out, _Goto) and not f.done:
-                self.set_stage(f, out.stage)
-        raise RuntimeError(f"{self.name}: the stages are looping ({self.current_stage(f)})")
+            if isinstance(out, Goto) and not f.done:
+                self.put_stage(g, f, out.stage)
+        raise RuntimeError(f"{self.name}: the stages are looping ({self.stage_in(g, f)})")

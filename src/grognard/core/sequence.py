@@ -16,16 +16,16 @@ nothing special.
 Actions
 -------
 A leaf step accepts the action types it has *handlers* for, one per type, declared with the
-decorators :func:`apply`, :func:`check`, :func:`options` and :func:`actors`::
+decorators of :class:`handles` (``apply``, ``check``, ``options``, ``actors``, ``chance``)::
 
     class Movement(Step):
-        @options("move")
+        @handles.options("move")
         def move_options(self, g, f, side, actor): ...   # the legal moves of one actor
-        @actors("move")
+        @handles.actors("move")
         def movers(self, g, f, side): ...                # who may move (piece ids)
-        @check("move")
+        @handles.check("move")
         def check_move(self, g, f, action): ...          # refuse with the rule that forbids it
-        @apply("move")
+        @handles.apply("move")
         def apply_move(self, g, f, action): ...
 
 The core calls exactly one handler per action (no chain of comparisons on the type). Without a
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 Action = dict[str, Any]
 F = TypeVar("F", bound=Callable[..., Any])
-ROLES = ("apply", "check", "options", "actors")
+ROLES = ("apply", "check", "options", "actors", "chance")
 
 
 def _role(role: str, *types: str) -> Callable[[F], F]:
@@ -64,26 +64,40 @@ def _role(role: str, *types: str) -> Callable[[F], F]:
     return deco
 
 
-def apply(*types: str) -> Callable[[F], F]:
-    """Mark a method ``(self, g, f, action) -> None`` as applying actions of ``types``."""
-    return _role("apply", *types)
+class handles:
+    """The handler roles a step method can take for action types, used as decorators.
 
+    A namespace rather than module functions so the names never collide with the methods of
+    :class:`Step` (``check``, ``apply``, ``actors``) inside a class body."""
 
-def check(*types: str) -> Callable[[F], F]:
-    """Mark a method ``(self, g, f, action) -> None`` raising IllegalAction for ``types``."""
-    return _role("check", *types)
+    @staticmethod
+    def apply(*types: str) -> Callable[[F], F]:
+        """Mark a method ``(self, g, f, action) -> None`` as applying actions of ``types``."""
+        return _role("apply", *types)
 
+    @staticmethod
+    def check(*types: str) -> Callable[[F], F]:
+        """Mark a method ``(self, g, f, action) -> None`` raising IllegalAction for ``types``."""
+        return _role("check", *types)
 
-def options(*types: str) -> Callable[[F], F]:
-    """Mark a method ``(self, g, f, side, actor) -> list[Action]`` listing legal actions of
-    ``types`` (``actor`` is None when the type has no :func:`actors` handler)."""
-    return _role("options", *types)
+    @staticmethod
+    def options(*types: str) -> Callable[[F], F]:
+        """Mark a method ``(self, g, f, side, actor) -> list[Action]`` listing legal actions of
+        ``types`` (``actor`` is None when the type has no ``actors`` handler)."""
+        return _role("options", *types)
 
+    @staticmethod
+    def actors(*types: str) -> Callable[[F], F]:
+        """Mark a method ``(self, g, f, side) -> Sequence[str]`` naming who may act (piece ids,
+        hex labels...) for ``types``; options are then listed per actor."""
+        return _role("actors", *types)
 
-def actors(*types: str) -> Callable[[F], F]:
-    """Mark a method ``(self, g, f, side) -> Sequence[str]`` naming who may act (piece ids,
-    hex labels...) for ``types``; options are then listed per actor."""
-    return _role("actors", *types)
+    @staticmethod
+    def chance(*types: str) -> Callable[[F], F]:
+        """Mark a method ``(self, g, f, action) -> list[ChanceOutcome] | None`` giving the exact
+        outcome distribution of the chance event an action of ``types`` leads to (what
+        :meth:`Game.chance_outcomes` answers by default)."""
+        return _role("chance", *types)
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,7 @@ class Handler:
     check: Callable[..., None] | None = None
     options: Callable[..., list[Action]] | None = None
     actors: Callable[..., Sequence[str]] | None = None
+    chance: Callable[..., Any] | None = None
     _names: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -131,9 +146,19 @@ class Step:
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        inherited: dict[str, dict[str, str | None]] = {
-            t: dict(h._names) for t, h in cls.handlers.items()
-        }
+        # the handlers of every base (a mixin of handlers combined with another step class), in
+        # the method resolution order: the nearest base wins each role of a type handled twice,
+        # a role it leaves empty is taken from a further base; the types come in that order
+        inherited: dict[str, dict[str, str | None]] = {}
+        for base in cls.__mro__[1:]:
+            table = base.__dict__.get("handlers")
+            if not isinstance(table, dict):
+                continue
+            for t, h in table.items():
+                roles = inherited.setdefault(t, dict.fromkeys(ROLES))
+                for r, name in h._names.items():
+                    if roles.get(r) is None and name is not None:
+                        roles[r] = name
         own: dict[str, dict[str, str | None]] = {}
         for attr, obj in cls.__dict__.items():
             marks = getattr(obj, "_handler_roles", None)
@@ -300,6 +325,14 @@ class Step:
         assert h.apply is not None
         h.apply(self, g, f, action)
 
+    def chance_outcomes(self, g: Game, f: Frame, action: Action) -> Any:
+        """The exact outcomes of the chance event ``action`` leads to, from the type's
+        ``chance`` handler (None: no handler, or no chance event)."""
+        h = self.handlers.get(str(action.get("type")))
+        if h is None or h.chance is None:
+            return None
+        return h.chance(self, g, f, action)
+
     def run(self, g: Game, f: Frame) -> None:
         """Body of an automatic step. The default simply finishes it."""
         g.finish(f)
@@ -399,7 +432,7 @@ class SecretChoice(Step):
         key = f.params["key"]
         return [s for s in f.params["sides"] if key not in g.state.secrets.get(s, {})]
 
-    @options("commit")
+    @handles.options("commit")
     def commit_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         if side not in self.actors(g, f):
             return []
@@ -408,7 +441,7 @@ class SecretChoice(Step):
             for v in self.choices(g, f, side)
         ]
 
-    @check("commit")
+    @handles.check("commit")
     def check_commit(self, g: Game, f: Frame, action: Action) -> None:
         rule = self.rule_of(f)
         if action.get("key") != f.params["key"]:
@@ -422,7 +455,7 @@ class SecretChoice(Step):
             raise IllegalAction(self.rule, "a secret choice is pending: commit a choice first")
         return super().handler(action)
 
-    @apply("commit")
+    @handles.apply("commit")
     def apply_commit(self, g: Game, f: Frame, action: Action) -> None:
         key = f.params["key"]
         side = action["side"]

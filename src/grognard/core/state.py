@@ -230,15 +230,18 @@ class Piece:
         _set(q, "face", self.face)
         _set(q, "loc", self.loc)
         status: TrackedSet[str] = TrackedSet.__new__(TrackedSet)
-        set.update(status, self.status)
+        if self.status:
+            set.update(status, self.status)
         status._owner = q
         status._what = None
         _set(q, "status", status)
         attrs: TrackedDict[str, Any] = TrackedDict.__new__(TrackedDict)
-        dict.update(attrs, self.attrs)
-        for k, v in attrs.items():
-            if type(v) in _MUTABLE:
-                dict.__setitem__(attrs, k, copy_plain(v))
+        src = self.attrs
+        if src:
+            dict.update(attrs, dict.copy(src))
+            for k, v in dict.items(src):
+                if type(v) in _MUTABLE:
+                    dict.__setitem__(attrs, k, copy_plain(v))
         attrs._owner = q
         attrs._what = None
         _set(q, "attrs", attrs)

@@ -18,6 +18,7 @@ Reads cost what they cost on the built-in types (the classes subclass ``dict``, 
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar, cast
@@ -47,7 +48,21 @@ _IMMUTABLE = (str, int, float, bool, type(None), Fraction, bytes)
 
 
 def copy_plain(value: Any) -> Any:
-    """A deep copy of state data as plain containers (immutable values are shared)."""
+    """A deep copy of state data as plain containers (immutable values are shared).
+
+    Plain JSON-like data (the common case) is copied by a ``marshal`` round trip, in C; data
+    marshal cannot carry (fractions, tracked containers, which it would turn into plain ones
+    only by luck of their base type) takes the walk below."""
+    t = type(value)
+    if t is dict or t is list:
+        try:
+            return marshal.loads(marshal.dumps(value))
+        except ValueError:
+            pass
+    return _copy_walk(value)
+
+
+def _copy_walk(value: Any) -> Any:
     t = type(value)
     if t in _IMMUTABLE:
         return value
@@ -56,9 +71,9 @@ def copy_plain(value: Any) -> Any:
     if isinstance(value, list):
         return [copy_plain(v) for v in value]
     if isinstance(value, set):
-        return {copy_plain(v) for v in value}
+        return {_copy_walk(v) for v in value}
     if t is tuple:
-        return tuple(copy_plain(v) for v in value)
+        return tuple(_copy_walk(v) for v in value)
     return value
 
 

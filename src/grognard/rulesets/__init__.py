@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 from importlib.metadata import entry_points
+from importlib.util import find_spec
 
 from grognard.rulesets.base import Ruleset
 
@@ -37,8 +38,6 @@ def names() -> list[str]:
 
 
 def _importable(target: str) -> bool:
-    from importlib.util import find_spec
-
     try:
         return find_spec(target.partition(":")[0]) is not None
     except ModuleNotFoundError:

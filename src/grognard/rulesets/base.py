@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 _DIGESTS: dict[tuple[str, int, int], str] = {}
 _DATA_HASHES: dict[tuple[Any, ...], str] = {}
+# results tables read once per process, by (rule system, files and their mtimes, overrides)
+_TABLES: dict[tuple[Any, ...], dict[str, ResultsTable]] = {}
+_TABLE_IDS: dict[tuple[Any, ...], dict[str, Path]] = {}
 
 
 def _file_digest(p: Path) -> str:
@@ -112,18 +115,27 @@ class Ruleset:
     def table_files(self) -> dict[str, Path]:
         """Results tables shipped with the rule system, by table id (``data/tables/*.toml``)."""
         d = self.data_dir / "tables"
-        out: dict[str, Path] = {}
-        if d.is_dir():
-            for p in sorted(d.glob("*.toml")):
-                t = ResultsTable.load(p)
-                out[t.id] = p
-        return out
+        paths = sorted(d.glob("*.toml")) if d.is_dir() else []
+        key = tuple((str(p), p.stat().st_mtime_ns) for p in paths)
+        hit = _TABLE_IDS.get(key)
+        if hit is None:
+            hit = _TABLE_IDS[key] = {ResultsTable.load(p).id: p for p in paths}
+        return dict(hit)
 
     def tables(self, overrides: Mapping[str, str] | None = None) -> dict[str, ResultsTable]:
         """All results tables, with user overrides (table id -> TOML text) replacing shipped
         ones."""
 
-        out = {tid: ResultsTable.load(p) for tid, p in self.table_files().items()}
+        files = self.table_files()
+        key = (
+            type(self).__qualname__,
+            tuple((tid, str(p), p.stat().st_mtime_ns) for tid, p in files.items()),
+            tuple(sorted((overrides or {}).items())),
+        )
+        hit = _TABLES.get(key)
+        if hit is not None:  # read once per process for the same files and overrides
+            return dict(hit)
+        out = {tid: ResultsTable.load(p) for tid, p in files.items()}
         for tid, text in (overrides or {}).items():
             t = ResultsTable.from_mapping(tomllib.loads(text), f"override for table {tid}")
             if t.id != tid:
@@ -134,7 +146,8 @@ class Ruleset:
                     f" {sorted(out)})"
                 )
             out[tid] = t
-        return out
+        _TABLES[key] = out
+        return dict(out)
 
     def rule_list(self) -> list[RuleEntry]:
         p = self.data_dir / "rules.toml"
@@ -307,8 +320,14 @@ class Ruleset:
 
     def chance_outcomes(self, g: Game, action: Mapping[str, Any]) -> list[ChanceOutcome] | None:
         """The exact outcome distribution of the chance event ``action`` leads to (None: none
-        described). Rule systems override it with the distributions their previews compute."""
-        return None
+        described): by default the current step's ``chance`` handler for the action's type
+        (:meth:`grognard.core.sequence.Step.chance_outcomes`)."""
+        cur = g.current()
+        if cur is None:
+            return None
+        step, f = cur
+        out: list[ChanceOutcome] | None = step.chance_outcomes(g, f, dict(action))
+        return out
 
     # ------------------------------------------------------------------ optional front-end hooks
     def reachable(self, g: Game, piece_ids: list[str]) -> dict[str, Any] | None:
@@ -327,6 +346,14 @@ class Ruleset:
         "#2e6b30"}}``)."""
         return {}
 
-    def render_text(self, g: Game, side: str | None) -> str:
-        """A text rendering of the board for the terminal (see :mod:`grognard.textmap`)."""
-        return render_board(g, side)
+    def render_text(
+        self,
+        g: Game,
+        side: str | None,
+        marks: Mapping[str, str] | None = None,
+        width: int | None = None,
+    ) -> str:
+        """A text rendering of the board for the terminal (see :mod:`grognard.textmap`):
+        ``marks`` (hex label -> one character) mark some hexes and draw only the part of the map
+        around them; ``width`` is the terminal's width, which a renderer may use."""
+        return render_board(g, side, marks=marks, width=width)

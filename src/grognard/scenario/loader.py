@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from grognard import hexgrid
+from grognard import hexgrid, rulesets
 from grognard.board import BoardBuilder, BoardError, Box, BoxLink, Point
 from grognard.core.errors import GrognardError
 from grognard.core.options import OptionError
@@ -107,8 +107,6 @@ def load_scenario_text(
     table_overrides: dict[str, str] | None = None,
 ) -> Scenario:
     """Validate and compile a scenario from its TOML text."""
-    from grognard import rulesets
-
     data = parse_file_text(text, source)
     problems: list[tuple[str, str]] = []
     try:

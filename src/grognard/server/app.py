@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import logging
+import os
 import secrets
+import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -35,9 +39,10 @@ from starlette.types import Scope
 
 from grognard import __version__
 from grognard.core.inbound import MAX_DEPTH, problem
+from grognard.server import client_api
 from grognard.server.ai_worker import AIWorker
-from grognard.server.db import Store
-from grognard.server.keys import default_key_file, load_or_create_key
+from grognard.server.db import PostgresBackend, Store, is_postgresql
+from grognard.server.keys import KeyFileError, default_key_file, load_or_create_key
 from grognard.server.service import GameService, Illegal, Malformed, ServiceError
 from grognard.server.standing import StandingOrders
 
@@ -48,6 +53,10 @@ MAX_BODY = 256 * 1024
 MAX_IMPORT = 16 * 1024 * 1024
 WS_AUTH_SECONDS = 15
 CLIENT_SUFFIXES = (".html", ".js", ".css", ".svg", ".png")
+POLL_SECONDS = 0.1
+PUSH_THREADS = 2
+PRESENCE_REFRESH = 10.0
+CONFIG_ENV = "GROGNARD_SERVER_CONFIG"
 
 Scalar = str | int | float | bool
 Auth = Annotated[str | None, Header(description="Bearer TOKEN of one side")]
@@ -238,11 +247,27 @@ class Client:
 
 
 class Hub:
-    """Connected sockets per game."""
+    """The sockets this process has open, per game, and the pushes to them.
 
-    def __init__(self, service: GameService) -> None:
+    A change made here pushes at once (:meth:`changed`); a change made by another process sharing
+    the database is seen by :meth:`watch`, which compares the stored revision of every game with
+    a socket open here against the last one pushed (PostgreSQL also wakes it at once with a
+    notification). Pushes of one game never overlap: changes that come while one is being sent
+    are sent together after it.
+    """
+
+    def __init__(self, service: GameService, poll: float = POLL_SECONDS) -> None:
         self.service = service
+        self.poll = poll
         self.clients: dict[str, set[Client]] = {}
+        self.pushed: dict[str, int] = {}
+        self._want: dict[str, int] = {}
+        self._done: dict[str, int] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._wake: asyncio.Event | None = None
+        # pushes build their states on at most PUSH_THREADS threads at a time: under load the
+        # answers to requests are not kept waiting for a thread (pushes of one game coalesce)
+        self._building = asyncio.Semaphore(PUSH_THREADS)
 
     def add(self, game_id: str, c: Client) -> None:
         self.clients.setdefault(game_id, set()).add(c)
@@ -253,26 +278,131 @@ class Hub:
             s.discard(c)
             if not s:
                 del self.clients[game_id]
+                self.pushed.pop(game_id, None)
+                if game_id not in self._tasks or self._tasks[game_id].done():
+                    self._tasks.pop(game_id, None)
+                    self._want.pop(game_id, None)
+                    self._done.pop(game_id, None)
+
+    def sockets(self, game_id: str, side: str) -> int:
+        return sum(1 for c in self.clients.get(game_id, set()) if c.side == side)
 
     def connected(self, game_id: str) -> list[str]:
-        return sorted({c.side for c in self.clients.get(game_id, set())})
+        """The sides with a page open on this game, on this process or another."""
+        here = {c.side for c in self.clients.get(game_id, set())}
+        return sorted(here | self.service.store.connected_sides(game_id))
+
+    def _state(self, game_id: str, side: str, log_from: int) -> dict[str, Any]:
+        state = self.service.state_for(game_id, side, log_from)
+        state["connected"] = self.connected(game_id)
+        return state
+
+    def _state_text(self, game_id: str, side: str, log_from: int) -> tuple[str, int]:
+        """The push for ``side`` as JSON text (encoded off the event loop) and its log length."""
+        state = self._state(game_id, side, log_from)
+        return json.dumps(state), int(state["log_len"])
 
     async def send_state(self, game_id: str, c: Client) -> None:
-        async with c.lock:
-            state = await anyio.to_thread.run_sync(
-                self.service.state_for, game_id, c.side, c.log_len
+        async with c.lock, self._building:
+            text, c.log_len = await anyio.to_thread.run_sync(
+                self._state_text, game_id, c.side, c.log_len
             )
-            state["connected"] = self.connected(game_id)
-            c.log_len = state["log_len"]
-            await c.ws.send_text(json.dumps(state))
+            await c.ws.send_text(text)
+
+    def changed(self, game_id: str, revision: int | None = None) -> None:
+        """Push the game to its sockets here soon. With the ``revision`` the watcher saw: only if
+        no push has read that revision yet, nor is due to read it."""
+        if game_id not in self.clients:
+            return
+        if revision is not None and (
+            self.pushed.get(game_id, -1) >= revision
+            or self._done.get(game_id, 0) < self._want.get(game_id, 0)
+        ):
+            return  # pushed already, or a push that will read the revision is due
+        self._want[game_id] = self._want.get(game_id, 0) + 1
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self._tasks[game_id] = asyncio.get_running_loop().create_task(self._push(game_id))
+
+    async def touch(self, game_id: str) -> None:
+        """After a change made here: push it unless a push has read its revision already (the
+        watcher may have seen it first) or is due to."""
+        if game_id not in self.clients:
+            return
+        try:
+            rev = await anyio.to_thread.run_sync(self.service.store.revision, game_id)
+        except Exception:
+            log.exception("game %s: reading its revision failed", game_id)
+            rev = None
+        self.changed(game_id, rev)
+
+    async def _push(self, game_id: str) -> None:
+        while self._done.get(game_id, 0) < self._want.get(game_id, 0):
+            target = self._want.get(game_id, 0)
+            try:
+                rev = await anyio.to_thread.run_sync(self.service.store.revision, game_id)
+            except Exception:
+                log.exception("game %s: reading its revision failed", game_id)
+                self._done[game_id] = target
+                return
+            self._done[game_id] = target
+            if rev is not None:
+                self.pushed[game_id] = max(rev, self.pushed.get(game_id, -1))
+            await self.broadcast(game_id)
 
     async def broadcast(self, game_id: str) -> None:
-        """Push to every socket of the game, every side, after any change."""
+        """Push to every socket of the game here, every side, after any change."""
         for c in list(self.clients.get(game_id, set())):
             try:
                 await self.send_state(game_id, c)
             except Exception:  # a dead socket must not stop the others
                 self.remove(game_id, c)
+
+    async def idle(self) -> None:
+        """Wait until every push asked for so far has been sent (tests, shutdown)."""
+        while any(not t.done() for t in self._tasks.values()):
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    def wake(self, game_id: str = "") -> None:
+        """Called from any thread (the PostgreSQL listener): look at the revisions now."""
+        if self._wake is not None and self._loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: the server is stopping
+                self._loop.call_soon_threadsafe(self._wake.set)
+
+    async def watch(self) -> None:
+        """Push the changes other processes make to the games with a socket open here; keep
+        this process's open pages marked as open."""
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        stop = threading.Event()
+        backend = self.service.store.backend
+        if isinstance(backend, PostgresBackend):
+            threading.Thread(
+                target=backend.listen, args=(self.wake, stop), name="grognard-listen", daemon=True
+            ).start()
+        last_presence = time.monotonic()
+        try:
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self.poll)
+                self._wake.clear()
+                ids = list(self.clients)
+                if not ids:
+                    continue
+                try:
+                    revs = await anyio.to_thread.run_sync(self.service.store.revisions, ids)
+                    if time.monotonic() - last_presence > PRESENCE_REFRESH:
+                        last_presence = time.monotonic()
+                        await anyio.to_thread.run_sync(self.service.store.refresh_presence, ids)
+                except Exception:
+                    log.exception("watching the games' revisions failed")
+                    continue
+                for gid, rev in revs.items():
+                    self.changed(gid, rev)
+        finally:
+            stop.set()
+
+    _loop: asyncio.AbstractEventLoop | None = None
 
 
 # ============================================================================ the app
@@ -283,9 +413,14 @@ def create_app(
     cache_size: int = 32,
     allow_data_change: bool = False,
     key_file: str | Path | None = None,
+    poll: float = POLL_SECONDS,
 ) -> FastAPI:
-    """Build the server application around a database file and the key signing its saves
-    (``key_file``, by default ``DB.key`` beside the database; created if missing)."""
+    """Build the server application around a database (an SQLite file or a PostgreSQL URL) and
+    the key signing its saves (``key_file``, by default ``DB.key`` beside an SQLite database;
+    created if missing). ``poll``: how often (seconds) the revisions of the games with a socket
+    open here are compared with the database, to push what other processes changed."""
+    if key_file is None and is_postgresql(db_path):
+        raise KeyFileError("a PostgreSQL database needs --key-file (the key signing saves)")
     if key_file is None and str(db_path) == ":memory:":
         key = secrets.token_bytes(32)  # a database that lives in memory: so does its key
     else:
@@ -294,12 +429,12 @@ def create_app(
     service = GameService(
         store, scenario_dirs or [], cache_size, notify_cmd, allow_data_change, key
     )
-    hub = Hub(service)
+    hub = Hub(service, poll)
     loops: list[asyncio.AbstractEventLoop] = []
 
     def moved(game_id: str) -> None:
         if loops:
-            asyncio.run_coroutine_threadsafe(hub.broadcast(game_id), loops[0])
+            asyncio.run_coroutine_threadsafe(hub.touch(game_id), loops[0])
 
     ai = AIWorker(service, on_moved=moved)
     service.after_change = ai.kick
@@ -307,8 +442,13 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loops.append(asyncio.get_running_loop())
+        watcher = asyncio.get_running_loop().create_task(hub.watch())
         yield
         ai.stop()
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+        await hub.idle()
         service.notify.wait(5)
         store.close()
 
@@ -397,10 +537,17 @@ def create_app(
     async def run(fn: Any, *args: Any) -> Any:
         return await anyio.to_thread.run_sync(fn, *args)
 
+    async def presence(game_id: str, side: str) -> None:
+        """Record how many pages of ``side`` this process has open (other processes show it)."""
+        try:
+            await run(store.set_presence, game_id, side, hub.sockets(game_id, side))
+        except Exception:
+            log.exception("game %s: recording the open pages failed", game_id)
+
     # ------------------------------------------------------------------ lobby
     @app.get("/api/health", tags=["lobby"])
     async def health() -> dict[str, Any]:
-        return {"ok": True, "version": __version__}
+        return {"ok": True, "version": __version__, "process": os.getpid()}
 
     @app.get("/api/scenarios", tags=["lobby"])
     async def scenarios() -> dict[str, Any]:
@@ -460,7 +607,7 @@ def create_app(
         """Take the seat the token belongs to (optionally with a player name)."""
         side = await run(side_of, game_id, authorization)
         res = await run(service.join, game_id, side, body.player if body else "")
-        await hub.broadcast(game_id)
+        await hub.touch(game_id)
         return res
 
     @app.post("/api/my-games", tags=["lobby"], responses=ERRORS)
@@ -479,9 +626,7 @@ def create_app(
     async def state(game_id: str, authorization: Auth = None) -> dict[str, Any]:
         """What the token's side may know: its view, its log, its legal actions."""
         side = await run(side_of, game_id, authorization)
-        st = await run(service.state_for, game_id, side, 0)
-        st["connected"] = hub.connected(game_id)
-        return st
+        return await run(hub._state, game_id, side, 0)
 
     @app.post("/api/games/{game_id}/actions", tags=["game"], responses=ERRORS)
     async def act(
@@ -495,7 +640,7 @@ def create_app(
         ``repeated`` with its number and applies nothing."""
         side = await run(side_of, game_id, authorization)
         res = await run(service.act, game_id, side, body.action, idempotency_key)
-        await hub.broadcast(game_id)
+        await hub.touch(game_id)
         return res
 
     @app.get("/api/games/{game_id}/ai", tags=["game"], responses=ERRORS)
@@ -520,7 +665,7 @@ def create_app(
         between."""
         side = await run(side_of, game_id, authorization)
         res = await run(service.undo, game_id, side)
-        await hub.broadcast(game_id)
+        await hub.touch(game_id)
         return res
 
     @app.post("/api/games/{game_id}/preview", tags=["game"], responses=ERRORS)
@@ -551,7 +696,7 @@ def create_app(
         side = await run(side_of, game_id, authorization)
         orders = [o.model_dump(exclude_none=True) for o in body.orders]
         res = await run(service.set_standing_orders, game_id, side, orders)
-        await hub.broadcast(game_id)
+        await hub.touch(game_id)
         return res
 
     @app.get("/api/games/{game_id}/record", tags=["game"], responses=ERRORS)
@@ -578,9 +723,8 @@ def create_app(
         c = Client(websocket, side)
         hub.add(game_id, c)
         try:
-            await hub.broadcast(
-                game_id
-            )  # everyone learns who is connected; the newcomer gets its state
+            await presence(game_id, side)  # everyone learns who is connected
+            await hub.touch(game_id)  # ... and the newcomer gets its state
             while True:
                 text = await websocket.receive_text()
                 try:
@@ -598,7 +742,10 @@ def create_app(
         finally:
             hub.remove(game_id, c)
             with contextlib.suppress(Exception):
-                await hub.broadcast(game_id)
+                await presence(game_id, side)
+                await hub.touch(game_id)
+
+    client_api.mount(app)
 
     # ------------------------------------------------------------------ the browser client
     app.mount("/static", ClientAssets(directory=str(WEB_DIR)), name="static")
@@ -608,3 +755,13 @@ def create_app(
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     return app
+
+
+def from_environment() -> FastAPI:
+    """The application of one worker process of ``grognard serve --workers N``: its settings are
+    the JSON object in ``GROGNARD_SERVER_CONFIG`` (the keyword arguments of :func:`create_app`);
+    the rule-system modules named in ``GROGNARD_PLUGINS`` are imported first."""
+    for mod in filter(None, (m.strip() for m in os.environ.get("GROGNARD_PLUGINS", "").split(","))):
+        importlib.import_module(mod)
+    cfg = json.loads(os.environ[CONFIG_ENV])
+    return create_app(**cfg)

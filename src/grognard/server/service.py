@@ -1,12 +1,19 @@
 """The game service: the server's authoritative games, independent of HTTP.
 
-Every game lives in the database as scenario text + options + seed + actions and, while
-in use, as a :class:`~grognard.core.game.Game` in a small LRU cache rebuilt by replay on
-a miss. Each side holds a secret token; only its SHA-256 is stored, and tokens are
-compared with :func:`hmac.compare_digest`. A token acts for its side only and every
-answer it gets is built from ``view(side)`` and the side's own filtered log, with the
-log renumbered per side (the global event numbers would reveal how many hidden events
-happened) and with hidden piece ids scrubbed from rule-system messages.
+Every game lives in the database (:mod:`grognard.server.db`) as scenario text + options + seed +
+actions, with a snapshot every few actions, and while in use as a
+:class:`~grognard.core.game.Game` in a small LRU cache, loaded on a miss from the latest snapshot
+and the actions after it. The database is the single source of truth: several processes may
+serve the same games, each with its own cache. Before a game is used its cached copy is compared
+with the stored revision and brought up to date from the stored actions (or reloaded), and every
+change is written only if the game's revision is still the one it was computed from; a change
+that lost that race is computed again on the new position.
+
+Each side holds a secret token; only its SHA-256 is stored, and tokens are compared with
+:func:`hmac.compare_digest`. A token acts for its side only and every answer it gets is built
+from ``view(side)`` and the side's own filtered log, with the log renumbered per side (the global
+event numbers would reveal how many hidden events happened) and with hidden piece ids scrubbed
+from rule-system messages.
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ import threading
 import time
 import tomllib
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,13 +40,15 @@ from grognard.core import savefile, saves, serial
 from grognard.core.errors import GrognardError, IllegalAction, SaveError, UndoError
 from grognard.core.game import Game
 from grognard.server import hooks, standing
-from grognard.server.db import GameRow, Store
+from grognard.server.db import SNAPSHOT_EVERY, Duplicate, GameRow, Stale, Store
 from grognard.server.export import board_json
 
 log = logging.getLogger("grognard.server")
 
 MAX_STANDING_STEPS = 200
 NOTIFY_SECONDS = 60.0
+WRITE_ATTEMPTS = 5
+SNAPSHOT_DROPPED = ("scenario_source", "actions")
 
 
 class ServiceError(Exception):
@@ -202,8 +212,10 @@ class Entry:
 
     row: GameRow
     game: Game
+    revision: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
     orders: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    dead: bool = False
 
 
 class Notifier:
@@ -426,54 +438,109 @@ class GameService:
         return "to act: " + ", ".join(g.acting_sides())
 
     def _load(self, game_id: str) -> Entry:
+        """The game rebuilt from the database: from its latest snapshot and the actions after it;
+        by replaying every action only when it has no usable snapshot (a game of an older
+        database, or rule data changed since the snapshot), after which it gets one."""
         row = self.store.game(game_id)
         if row is None:
             raise NotFound(f"no game {game_id!r}")
         stored = self.store.actions(game_id)
         actions = [json.loads(r["action"]) for r in stored]
-        try:
-            g = saves.rebuild(
-                Game,
-                row.scenario_source,
-                row.scenario_file,
-                row.table_overrides,
-                row.seed,
-                row.options,
-                actions,
-            )
-        except GrognardError as e:
-            raise Conflict(f"game {game_id} cannot be rebuilt: {e}") from None
+        g = self._from_snapshot(row, stored, actions)
+        replayed = g is None
+        if g is None:
+            try:
+                g = saves.rebuild(
+                    Game,
+                    row.scenario_source,
+                    row.scenario_file,
+                    row.table_overrides,
+                    row.seed,
+                    row.options,
+                    actions,
+                )
+            except GrognardError as e:
+                raise Conflict(f"game {game_id} cannot be rebuilt: {e}") from None
         if stored and not hash_matches(g, stored[-1]["state_hash"]):
             raise Conflict(
                 f"game {game_id} does not replay to its recorded position (the rule code changed"
                 f" since action {len(stored)}); run the server with the grognard version that"
                 " started it"
             )
-        return Entry(row, g)
+        if replayed and stored:
+            self._snapshot(game_id, g, str(stored[-1]["state_hash"]))
+        return Entry(row, g, row.revision)
+
+    def _from_snapshot(
+        self, row: GameRow, stored: list[Any], actions: list[dict[str, Any]]
+    ) -> Game | None:
+        """The game from its latest snapshot and the stored actions after it (None: no snapshot
+        that fits the stored actions and this rule data)."""
+        snap = self.store.latest_snapshot(row.id)
+        if snap is None or snap.n > len(stored) or snap.n < 1:
+            return None
+        if stored[snap.n - 1]["state_hash"] != snap.state_hash:
+            return None
+        data = {**snap.data, "scenario_source": row.scenario_source, "actions": actions[: snap.n]}
+        try:
+            g = Game.load(data)
+        except GrognardError as err:
+            log.info("game %s: snapshot %s not used (%s); replaying", row.id, snap.n, err)
+            return None
+        for i, a in enumerate(actions[snap.n :], start=snap.n + 1):
+            try:
+                g.apply(a)
+            except IllegalAction as err:
+                raise Conflict(f"game {row.id}: stored action {i} is illegal now: {err}") from None
+        return g
+
+    def _snapshot(self, game_id: str, g: Game, state_hash: str) -> None:
+        """Store the game's snapshot after its last action (as stored: ``state_hash``)."""
+        data = {k: v for k, v in g.save().items() if k not in SNAPSHOT_DROPPED}
+        try:
+            self.store.put_snapshot(game_id, len(g.actions), state_hash, serial.to_jsonable(data))
+        except Exception as err:  # a snapshot only speeds up loading: never fail a move for it
+            log.warning(
+                "game %s: snapshot after action %s not stored: %s", game_id, len(g.actions), err
+            )
 
     def _put(self, e: Entry) -> None:
         with self._cache_lock:
             self._cache[e.row.id] = e
             self._cache.move_to_end(e.row.id)
             while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+                self._cache.popitem(last=False)[1].dead = True
 
     def _evict(self, game_id: str) -> None:
         with self._cache_lock:
-            self._cache.pop(game_id, None)
+            e = self._cache.pop(game_id, None)
+            if e is not None:
+                e.dead = True
 
     def cached_ids(self) -> list[str]:
         with self._cache_lock:
             return list(self._cache)
 
     def entry(self, game_id: str) -> Entry:
-        """The cached game, rebuilt by replay on a miss (one loader per game at a time)."""
+        """The game, up to date with the database: the cached copy brought up to the stored
+        revision, or loaded (one loader per game at a time)."""
+        rev = self.store.revision(game_id)
+        if rev is None:
+            self._evict(game_id)
+            raise NotFound(f"no game {game_id!r}")
         with self._cache_lock:
             e = self._cache.get(game_id)
             if e is not None:
                 self._cache.move_to_end(game_id)
-                return e
             lk = self._load_locks.setdefault(game_id, threading.Lock())
+        if e is not None:
+            if e.revision == rev:
+                return e
+            with e.lock:
+                if not e.dead and e.revision != rev and not self._catch_up(e, rev):
+                    self._evict(game_id)
+            if not e.dead:
+                return e
         with lk:
             with self._cache_lock:
                 e = self._cache.get(game_id)
@@ -481,6 +548,42 @@ class GameService:
                 e = self._load(game_id)
                 self._put(e)
             return e
+
+    def _catch_up(self, e: Entry, rev: int) -> bool:
+        """Bring the cached game up to the stored actions (another process changed it); False if
+        its history differs from the stored one (an undo elsewhere): it must be reloaded."""
+        g = e.game
+        n = len(g.actions)
+        rows = self.store.actions(e.row.id, after=max(0, n - 1))
+        if n > 0 and (
+            not rows or int(rows[0]["n"]) != n or not hash_matches(g, rows[0]["state_hash"])
+        ):
+            return False
+        if n == 0 and rows and int(rows[0]["n"]) != 1:
+            return False
+        for r in rows:
+            if int(r["n"]) <= n:
+                continue
+            try:
+                g.apply(json.loads(r["action"]))
+            except IllegalAction:
+                return False
+            if not hash_matches(g, r["state_hash"]):
+                return False
+        e.revision = rev
+        e.orders.clear()
+        return True
+
+    @contextmanager
+    def locked(self, game_id: str) -> Iterator[Entry]:
+        """The up-to-date game, locked for the caller (a game evicted meanwhile is taken again)."""
+        while True:
+            e = self.entry(game_id)
+            with e.lock:
+                if e.dead:
+                    continue
+                yield e
+                return
 
     # ================================================================== tokens and seats
     def authenticate(self, game_id: str, token: str | None) -> str:
@@ -549,8 +652,7 @@ class GameService:
 
     def state_for(self, game_id: str, side: str, log_from: int = 0) -> dict[str, Any]:
         """Everything ``side`` may know now, with its log from entry ``log_from`` on."""
-        e = self.entry(game_id)
-        with e.lock:
+        with self.locked(game_id) as e:
             g = e.game
             view = dict(g.view(side))
             view.pop("log", None)
@@ -618,48 +720,51 @@ class GameService:
 
         With an idempotency ``key``, an action that ``side`` already sent with the same key is
         not applied again: the answer names the stored action (``repeated``); the same key with
-        another action is a conflict.
+        another action is a conflict. An action that another process's change overtook is judged
+        again on the new position.
         """
-        e = self.entry(game_id)
-        with e.lock:
-            g = e.game
-            act = dict(action)
-            if "side" not in act:
-                act["side"] = side
-            if act["side"] != side:
-                raise Forbidden(f"this token acts for {side} only, not for {act['side']!r}")
-            if key is not None:
-                stored = self.store.action_by_key(game_id, side, key)
-                if stored is not None:
-                    return self._repeated(stored, act, key)
-            before = set(g.acting_sides())
-            self._check(g, side, act)
-            try:
-                events = g.apply(act)
-            except IllegalAction as err:
-                raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
-            self._persist(e, key)
-            own = [
-                ev
-                for ev in events
-                if ev.get("visible_to") is None or side in ev.get("visible_to", [])
-            ]
-            auto = self._run_standing_orders(e)
-            self._notify_new(e, before)
-            if self.after_change is not None:
-                self.after_change(game_id)
-            return {
-                "ok": True,
-                "seq": len(g.actions),
-                "events": redact_obj(
-                    [
-                        {k: v for k, v in ev.items() if k not in ("visible_to", "others", "n")}
-                        for ev in own
-                    ],
-                    self.hidden(g, side),
-                ),
-                "standing_applied": auto,
-            }
+        act = dict(action)
+        if "side" not in act:
+            act["side"] = side
+        if act["side"] != side:
+            raise Forbidden(f"this token acts for {side} only, not for {act['side']!r}")
+        for _attempt in range(WRITE_ATTEMPTS):
+            with self.locked(game_id) as e:
+                g = e.game
+                if key is not None:
+                    stored = self.store.action_by_key(game_id, side, key)
+                    if stored is not None:
+                        return self._repeated(stored, act, key)
+                before = set(g.acting_sides())
+                self._check(g, side, act)
+                try:
+                    events = g.apply(act)
+                except IllegalAction as err:
+                    raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
+                if not self._persist(e, key):
+                    continue
+                own = [
+                    ev
+                    for ev in events
+                    if ev.get("visible_to") is None or side in ev.get("visible_to", [])
+                ]
+                auto = self._run_standing_orders(e)
+                self._notify_new(e, before)
+                if self.after_change is not None:
+                    self.after_change(game_id)
+                return {
+                    "ok": True,
+                    "seq": len(g.actions),
+                    "events": redact_obj(
+                        [
+                            {k: v for k, v in ev.items() if k not in ("visible_to", "others", "n")}
+                            for ev in own
+                        ],
+                        self.hidden(g, side),
+                    ),
+                    "standing_applied": auto,
+                }
+        raise Conflict("the game kept changing while this action was applied; send it again")
 
     def _check(self, g: Game, side: str, action: Mapping[str, Any]) -> None:
         """Refuse ``action`` as the rules would if it is illegal now, judged with every name of a
@@ -690,19 +795,28 @@ class GameService:
             )
         return {"ok": True, "seq": n, "repeated": True, "events": [], "standing_applied": 0}
 
-    def _persist(self, e: Entry, key: str | None = None) -> None:
+    def _persist(self, e: Entry, key: str | None = None) -> bool:
+        """Store the game's last action; False (and the cached game dropped) if another process
+        changed the game first or already stored this idempotency key: the caller computes again
+        on the stored position."""
         g = e.game
         n = len(g.actions)
         action = serial.to_jsonable(g.actions[-1])
+        h = stored_hash(g)
         try:
-            self.store.append_action(
-                e.row.id, n, action["side"], action, stored_hash(g), self._status(g), key
+            e.revision = self.store.append_action(
+                e.row.id, n, action["side"], action, h, self._status(g), key, expect=e.revision
             )
+        except (Stale, Duplicate):
+            self._evict(e.row.id)
+            return False
         except BaseException:
-            # The in-memory game is ahead of the database: drop it so the next use replays from
-            # disk.
+            # The in-memory game is ahead of the database: drop it so the next use reloads it.
             self._evict(e.row.id)
             raise
+        if n % SNAPSHOT_EVERY == 0:
+            self._snapshot(e.row.id, g, h)
+        return True
 
     def _run_standing_orders(self, e: Entry) -> int:
         g = e.game
@@ -724,7 +838,8 @@ class GameService:
                     "standing order for %s refused by the rules: %s", picked.get("side"), err
                 )
                 return applied
-            self._persist(e)
+            if not self._persist(e):
+                return applied  # another process changed the game: it runs the orders now due
             applied += 1
         return applied
 
@@ -740,8 +855,7 @@ class GameService:
                 self.notify(e.row.id, s)
 
     def undo(self, game_id: str, side: str) -> dict[str, Any]:
-        e = self.entry(game_id)
-        with e.lock:
+        with self.locked(game_id) as e:
             g = e.game
             n = len(g.actions)
             before = set(g.acting_sides())
@@ -750,7 +864,12 @@ class GameService:
             except UndoError as err:
                 raise Conflict(f"cannot undo: {redact(str(err), self.hidden(g, side))}") from None
             try:
-                self.store.remove_last_action(game_id, n, self._status(g))
+                e.revision = self.store.remove_last_action(
+                    game_id, n, self._status(g), expect=e.revision
+                )
+            except Stale:
+                self._evict(game_id)
+                raise Conflict("the game changed meanwhile: nothing was undone") from None
             except BaseException:
                 self._evict(game_id)
                 raise
@@ -760,9 +879,8 @@ class GameService:
     def set_standing_orders(
         self, game_id: str, side: str, orders: list[dict[str, Any]]
     ) -> dict[str, Any]:
-        e = self.entry(game_id)
-        with e.lock:
-            self.store.set_standing_orders(game_id, side, orders)
+        self.store.set_standing_orders(game_id, side, orders)
+        with self.locked(game_id) as e:
             e.orders[side] = list(orders)
             before = set(e.game.acting_sides())
             auto = self._run_standing_orders(e)
@@ -770,13 +888,11 @@ class GameService:
             return {"ok": True, "orders": orders, "standing_applied": auto}
 
     def standing_orders(self, game_id: str, side: str) -> list[dict[str, Any]]:
-        e = self.entry(game_id)
-        with e.lock:
+        with self.locked(game_id) as e:
             return list(self._orders(e, side))
 
     def preview(self, game_id: str, side: str, action: Mapping[str, Any]) -> dict[str, Any]:
-        e = self.entry(game_id)
-        with e.lock:
+        with self.locked(game_id) as e:
             g = e.game
             act = dict(action)
             act.setdefault("side", side)
@@ -793,8 +909,7 @@ class GameService:
             return redact_obj(serial.to_jsonable(out), self.hidden(g, side))
 
     def reachable(self, game_id: str, side: str, pieces: list[str]) -> dict[str, Any]:
-        e = self.entry(game_id)
-        with e.lock:
+        with self.locked(game_id) as e:
             g = e.game
             own = {p.id for p in g.state.of_side(side)}
             bad = [p for p in pieces if p not in own]
@@ -810,8 +925,7 @@ class GameService:
 
     def record(self, game_id: str, side: str) -> dict[str, Any]:
         """The full game record, only once the game is over (it holds every side's secrets)."""
-        e = self.entry(game_id)
-        with e.lock:
+        with self.locked(game_id) as e:
             if not e.game.is_over():
                 raise Forbidden(
                     "the game record (with every side's actions) is available once the game is over"
@@ -881,5 +995,7 @@ class GameService:
         )
         tokens = {side: new_token() for side in g.state.sides}
         self.store.create_game(row, {s: hash_token(t) for s, t in tokens.items()}, stored)
+        if stored:
+            self._snapshot(game_id, g, stored[-1][2])
         self._put(Entry(row, g))
         return game_id, tokens

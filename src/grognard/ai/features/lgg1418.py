@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from grognard.ai.features.base import Features, is_ending
-from grognard.rulesets.lgg1418 import mapdata
+from grognard.rulesets.lgg1418.map import mapdata
 
 if TYPE_CHECKING:
     from grognard.core.game import Game

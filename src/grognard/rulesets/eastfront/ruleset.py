@@ -30,18 +30,15 @@ Layout (imports flow down the list; no module imports one below it):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
-from grognard.core.game import ChanceOutcome
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.base import Ruleset
 from grognard.rulesets.eastfront import fog
 from grognard.rulesets.eastfront.actions import ACTIONS
 from grognard.rulesets.eastfront.air.missions import AirMissions, Intercept, ShippingAttack
-from grognard.rulesets.eastfront.chance import Chances
 from grognard.rulesets.eastfront.combat.attack import (
     Advance,
     Declaration,
@@ -246,7 +243,7 @@ class EastFront(Ruleset):
                 g.state.control[int(i)] = holders.pop()
         for port in ports(g):
             port_record(g, port.name).owner = owner(g, port)
-        g.state.frames = [Frame(self.root_step, {})]  # type: ignore[assignment]
+        g.state.frames = [Frame(self.root_step, {})]
 
     # ------------------------------------------------------------------ views
     def piece_visibility(self, g: Game, piece: Piece, side: str | None) -> str:
@@ -324,15 +321,3 @@ class EastFront(Ruleset):
     def terrain_styles(self) -> dict[str, dict[str, str]]:
         """Shallow Water drawn paler than the open sea."""
         return {"shallow": {"fill": "#b8d4ea", "pattern": "waves"}}
-
-    # ------------------------------------------------------------------ search
-    def chance_outcomes(self, g: Game, action: Mapping[str, Any]) -> list[ChanceOutcome] | None:
-        """The current step's chance handler for the action's type (:mod:`.chance`): Readiness
-        and Repair rolls (NM 25.3, NM 27.41), the CRT roll of an attack (EF 12.0)."""
-        cur = g.current()
-        if cur is None:
-            return None
-        step, f = cur
-        if not isinstance(step, Chances):
-            return None
-        return step.chance_outcomes(g, f, dict(action))

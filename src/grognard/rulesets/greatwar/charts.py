@@ -122,11 +122,6 @@ CHART_IDS = (
     "coast-defenses",
 )
 
-# Extra checks that rule modules register for their charts or chart sections (chart id -> checks);
-# each raises ChartError naming the key that is wrong. The combat rules check the TEC combat
-# columns and the Fortification Effects Chart this way.
-VALIDATORS: dict[str, list[Any]] = {}
-
 
 def _num(v: Any, where: str) -> Cost:
     if v == "P":
@@ -340,9 +335,6 @@ def build(charts: Mapping[str, Chart]) -> Charts:
                 raise ChartError(
                     f"{charts['zoc-costs'].source}: exit.{kind}.{cls} must be a number"
                 ) from None
-    for cid, checks in VALIDATORS.items():
-        for check in checks:
-            check(charts[cid])
     return Charts(
         tec,
         charts["zoc-costs"],

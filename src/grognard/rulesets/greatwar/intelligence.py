@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar import nations, special_units, units
+from grognard.rulesets.greatwar.map import zoc
 from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.units import nations, special_units, units
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -192,7 +193,6 @@ def _scrub(x: Any, hidden: set[str]) -> Any:
 @implements("OT 14N2")
 def zoc_units(g: Game, hq: Piece) -> bool:
     """Whether an unknown corps holds units that exert ZOCs into adjacent hexes."""
-    from grognard.rulesets.greatwar import zoc
 
     h = units.hex_of(g, hq)
     if h is None:

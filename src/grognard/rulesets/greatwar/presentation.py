@@ -1,10 +1,9 @@
 """What front ends show of a Great War series game: action descriptions, previews and a text map.
 
 Nothing here changes the game. The functions are called through :class:`GreatWar`
-(``describe_action``, ``preview``, ``render_text``, ``reachable``):
+(``preview``, ``render_text``, ``reachable``; the one-line labels of actions are declared with
+them, :mod:`.actions`, and name units and places with :func:`piece_name` and :func:`hex_name`):
 
-* :func:`describe_action` -- one line per action, with unit names and place names
-  (``move fr-45di 45th (Algerian) Infantry Division 1410 Paris -> 1409``);
 * :func:`preview` -- what committing an action would mean: for a move its MP cost, what is left
   and a map of every hex the unit can still reach with the MPs each costs (so farther moves can be
   typed); for a rail move its MPs or rail hexes and the capacity it uses; for an overrun the odds;
@@ -20,13 +19,19 @@ Nothing here changes the game. The functions are called through :class:`GreatWar
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from grognard import textmap
 from grognard.core.arith import fmt
 from grognard.core.errors import IllegalAction
 from grognard.core.state import Piece
+from grognard.rulesets.greatwar.combat import combat
+from grognard.rulesets.greatwar.map import weather
+from grognard.rulesets.greatwar.movement import movement, overrun, rail
+from grognard.rulesets.greatwar.sequence import victory
+from grognard.rulesets.greatwar.units import units
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -116,7 +121,6 @@ def _names(g: Game, ids: Any, short: bool = False) -> str:
 
 
 def _hex_of_piece(g: Game, pid: Any) -> str:
-    from grognard.rulesets.greatwar import units
 
     p = g.state.pieces.get(str(pid)) if isinstance(pid, str) else None
     h = units.hex_of(g, p) if p is not None else None
@@ -129,134 +133,6 @@ def _step_title(g: Game) -> str:
     f = g.state.frames[-1]
     st = g.steps.get(f.step)
     return str(getattr(st, "title", "") or f.step)
-
-
-# ----------------------------------------------------------------------------- describe_action
-def describe_action(g: Game, action: Action) -> str:
-    """One line saying what an action does, with unit and place names."""
-    t = str(action.get("type"))
-    a = action
-    who = _names(g, a.get("pieces")) if "pieces" in a else piece_name(g, a.get("piece"))
-    if t == "move":
-        first = (a.get("pieces") or [a.get("piece")])[0]
-        route = [*a.get("path", [])] or [a.get("to")]
-        via = " -> ".join(
-            hex_name(g, h) if k == len(route) - 1 else str(h) for k, h in enumerate(route)
-        )
-        return f"move {who} {_hex_of_piece(g, first)} -> {via}" + (
-            " (accelerated)" if a.get("accel") else ""
-        )
-    if t == "rest":
-        return f"{who} rests {a.get('mp')} MP (recovers from fatigue)"
-    if t == "rail-move":
-        path = a.get("path") or ["?"]
-        return (
-            f"{a.get('kind', 'operational')} rail move: {who} {_hex_of_piece(g, a.get('piece'))} ->"
-            f" {hex_name(g, path[-1])} ({len(path)} rail hexes)"
-        )
-    if t == "river-move":
-        return f"river move: {who} to {hex_name(g, a.get('to'))}"
-    if t == "break-rail":
-        return f"{who} breaks the rail line in {_hex_of_piece(g, a.get('piece'))}"
-    if t == "rail-boost":
-        return (
-            f"temporary rail capacity on {a.get('net')} (Res Pts {', '.join(a.get('res_pts', []))})"
-        )
-    if t == "rail-build":
-        return f"build rail capacity on {a.get('net')} (Res Pts {', '.join(a.get('res_pts', []))})"
-    if t == "rail-transfer":
-        return (
-            f"transfer {a.get('amount')} RE of rail capacity from {a.get('from')} to {a.get('to')}"
-        )
-    if t == "overrun":
-        return f"overrun {hex_name(g, a.get('target'))} with {who}" + (
-            "" if a.get("advance", True) else " (no advance)"
-        )
-    if t == "attack":
-        crt = f" on the {a['crt']} CRT" if a.get("crt") else ""
-        return (
-            f"attack {hex_name(g, a.get('target'))} with {_names(g, a.get('attackers', []))}{crt}"
-        )
-    if t == "bombard":
-        return f"bombard {hex_name(g, a.get('target'))} with {who}"
-    if t == "check-hq":
-        return f"activation check of {piece_name(g, a.get('hq'))}"
-    if t == "corps-assign":
-        return f"put {who} into the box of {piece_name(g, a.get('corps'))}"
-    if t == "corps-remove":
-        return f"take {who} out of its Corps HQs box"
-    if t == "overstack":
-        return f"overstack {who}"
-    if t == "leave-overstack":
-        return f"{who} leaves the overstack"
-    if t == "commit-reserves":
-        return f"commit the reserves in {hex_name(g, a.get('from'))}"
-    if t == "retreat-attempt":
-        return f"{who} tries to retreat before combat"
-    if t == "retreat":
-        return f"retreat {who} to {hex_name(g, a.get('to'))}"
-    if t == "advance":
-        return f"advance {who} into {hex_name(g, a.get('to'))}"
-    if t == "assign-hit":
-        return f"{who} takes the hit"
-    if t == "eliminate":
-        return f"eliminate {who}"
-    if t == "choose":
-        return f"{a.get('key')}: {a.get('choice')}"
-    if t == "place":
-        return f"place {who} in {hex_name(g, a.get('hex'))}" + (
-            f" (arriving by {a['rail']} rail)" if a.get("rail") else ""
-        )
-    if t == "place-res":
-        return f"place a Res Pt (production) in {hex_name(g, a.get('hex'))}"
-    if t == "withdraw":
-        return f"withdraw {who}"
-    if t == "replace":
-        return f"replace {who} ({a.get('face')}) in {hex_name(g, a.get('hex'))}"
-    if t == "activate-depot":
-        return f"activate a supply depot on {a.get('net')} at {hex_name(g, a.get('at'))}"
-    if t == "deactivate-depot":
-        return f"deactivate supply depot {a.get('depot')}"
-    if t == "draw-supply":
-        via = {
-            "res-pt": "the resource point",
-            "gsp": "the GSPs",
-            "fortress": "the improved fortress",
-        }.get(str(a.get("via")), "")
-        return (
-            f"{who} draw general supply from"
-            f" {via + ' at ' if via else ''}{hex_name(g, a.get('source'))}"
-        )
-    if t == "engineer":
-        return f"{who}: {a.get('task')} at {hex_name(g, a.get('target') or a.get('hexside') or '')}"
-    if t == "open-city":
-        return f"declare {hex_name(g, a.get('hex'))} an open city"
-    if t == "use-leader":
-        return f"use leader {piece_name(g, a.get('leader'))}"
-    if t == "attempt":
-        return f"attempt {a.get('capability')} with {who}"
-    if t == "decline":
-        return "decline"
-    if t == "done":
-        return "done"
-    if t == "end-phase":
-        return f"end {_step_title(g).lower()}"
-    return _generic(g, a)
-
-
-def _generic(g: Game, a: Action) -> str:
-    parts = []
-    for k, v in a.items():
-        if k in ("type", "side"):
-            continue
-        if k in ("piece", "hq", "corps", "leader", "depot"):
-            v = piece_name(g, v)
-        elif k in ("pieces", "attackers", "components"):
-            v = _names(g, v)
-        elif k in ("to", "target", "hex", "at", "from", "source"):
-            v = hex_name(g, v)
-        parts.append(f"{k}={v}")
-    return f"{a.get('type')} " + " ".join(parts)
 
 
 # ----------------------------------------------------------------------------- the text map
@@ -297,14 +173,18 @@ def map_lines(
     side: str | None,
     marks: Mapping[int, str] | None = None,
     window: tuple[int, int, int, int] | None = None,
+    stride: int = 2,
+    legend: set[str] | None = None,
 ) -> list[str]:
     """The map as text, three characters a hex: a terrain (or city) character, then either the
     side initial and number of units in the hex, or the owner's initial in lower case. Columns
-    are two characters apart and each printed row takes two lines (the shifted columns on the
-    second), so 30 columns fit in 70 characters. ``marks`` replaces the last character of some
-    hexes (e.g. MP costs); ``window`` = (first column, last column, first row, last row) draws
-    part of the map."""
-    from grognard.rulesets.greatwar import units
+    are ``stride`` characters apart and each printed row takes two lines (the shifted columns on
+    the second), so with the default 2, 30 columns fit in 70 characters. On the line between two
+    hexes of a column, the hexside between them shows its river or canal (or a rail line
+    crossing it); with ``stride`` 3 the slanting hexsides are drawn too
+    (:func:`grognard.textmap.hexside_overlay`; what was drawn is added to ``legend``).
+    ``marks`` replaces the last character of some hexes (e.g. MP costs); ``window`` = (first
+    column, last column, first row, last row) draws part of the map."""
 
     marks = marks or {}
     counts: dict[int, dict[str, int]] = {}
@@ -315,6 +195,7 @@ def map_lines(
         if h is not None:
             counts.setdefault(h, {}).setdefault(p.side, 0)
             counts[h][p.side] += 1
+    rails = textmap.rail_sides(g)
     out: list[str] = []
     for name, sheet in g.board.sheets.items():
         pos = {}
@@ -331,7 +212,7 @@ def map_lines(
         if not cols or not rows:
             continue
         lower = 0 if sheet.shifted == "even" else 1
-        x = {c: 4 + 2 * k for k, c in enumerate(cols)}
+        x = {c: 4 + stride * k for k, c in enumerate(cols)}
         width = x[cols[-1]] + 3
         if len(g.board.sheets) > 1:
             out.append(f"map {name}")
@@ -341,16 +222,23 @@ def map_lines(
                 if ((c & 1) == lower) == bool(half):
                     line[x[c] : x[c] + 2] = list(f"{c:02d}")
             out.append("".join(line).rstrip())
+        canvas: list[list[str]] = []
+        cells: dict[tuple[int, int], int] = {}
         for r in rows:
             for half in (0, 1):
-                line = list((f"{r:02d}" if half == 0 else "").ljust(width))
+                chars = list((f"{r:02d}" if half == 0 else "").ljust(width))
                 for c in cols:
                     if ((c & 1) == lower) != bool(half):
                         continue
-                    i = pos.get((c, r))
-                    if i is not None:
-                        line[x[c] : x[c] + 3] = list(_cell(g, i, counts, marks))
-                out.append("".join(line).rstrip())
+                    cell_hex = pos.get((c, r))
+                    if cell_hex is not None:
+                        chars[x[c] : x[c] + 3] = list(_cell(g, cell_hex, counts, marks))
+                        cells[(c, len(canvas))] = cell_hex
+                canvas.append(chars)
+        used = textmap.hexside_overlay(g, canvas, cells, x, stride, rails)
+        if legend is not None:
+            legend |= used
+        out.extend("".join(line).rstrip() for line in canvas)
     return out
 
 
@@ -364,7 +252,6 @@ LEGEND = (
 
 
 def header_lines(g: Game, side: str | None) -> list[str]:
-    from grognard.rulesets.greatwar import rail, victory, weather
 
     out = [
         f"{g.scenario.data.scenario.title} -- {g.turn_label()} --"
@@ -394,7 +281,6 @@ def header_lines(g: Game, side: str | None) -> list[str]:
 
 def front_stacks(g: Game, side: str | None) -> list[str]:
     """One line per hex holding units next to (or with) enemy units: the units and their values."""
-    from grognard.rulesets.greatwar import units
 
     by_hex: dict[int, list[Piece]] = {}
     for p in units.on_map_units(g):
@@ -420,11 +306,27 @@ def render_text(
     marks: Mapping[int, str] | None = None,
     window: tuple[int, int, int, int] | None = None,
     stacks: bool = True,
+    width: int | None = None,
 ) -> str:
-    """The whole text display: header, map, legend and the stacks in contact with the enemy."""
+    """The whole text display: header, map, legend and the stacks in contact with the enemy.
+    With a ``width`` (the terminal's) that has room for it, columns are drawn three characters
+    apart so that every hexside shows its river; otherwise two apart (80 columns for 30)."""
     lines = header_lines(g, side)
-    lines += map_lines(g, side, marks, window)
+    ncols = _column_count(g, window)
+    stride = 3 if width is not None and 4 + 3 * ncols + 3 <= width else 2
+    used: set[str] = set()
+    lines += map_lines(g, side, marks, window, stride, used)
     lines.append(LEGEND)
+    if used:
+        lines.append(
+            "hexsides: "
+            + ", ".join(sorted(used))
+            + (
+                " (on the line between two hexes of a column"
+                + ("; in a corner: a slanting hexside there" if stride > 2 else "")
+                + "); 'hex ID' lists a hex's hexsides"
+            )
+        )
     if stacks:
         front = front_stacks(g, side)
         if front:
@@ -433,10 +335,20 @@ def render_text(
     return "\n".join(lines)
 
 
+def _column_count(g: Game, window: tuple[int, int, int, int] | None) -> int:
+    cols: set[int] = set()
+    for sheet in g.board.sheets.values():
+        for hx in g.board.hexes:
+            c, _ = sheet.to_offset(hx)
+            if window is None or window[0] <= c <= window[1]:
+                cols.add(c)
+        break
+    return len(cols)
+
+
 # ----------------------------------------------------------------------------- reach and previews
 def reachable(g: Game, piece_ids: Sequence[str]) -> dict[str, str] | None:
     """Hex label -> MP cost of every hex the pieces can move to now (None outside movement)."""
-    from grognard.rulesets.greatwar import movement
 
     if movement.current_move_frame(g) is None:
         return None
@@ -450,7 +362,7 @@ def _cost_char(c: Fraction) -> str:
     return str(n) if n < 10 else "+"
 
 
-def _window_around(g: Game, hexes: Sequence[int], pad: int = 2) -> tuple[int, int, int, int] | None:
+def window_around(g: Game, hexes: Sequence[int], pad: int = 2) -> tuple[int, int, int, int] | None:
     if not hexes or len(g.board.sheets) != 1:
         return None
     sheet = next(iter(g.board.sheets.values()))
@@ -466,7 +378,6 @@ def _window_around(g: Game, hexes: Sequence[int], pad: int = 2) -> tuple[int, in
 def reach_map(g: Game, piece_ids: Sequence[str], side: str, chosen: int | None = None) -> list[str]:
     """A map window with the MP cost (rounded up) of every hex the pieces can reach; ``@`` marks
     the hex chosen, ``o`` the hex they stand in."""
-    from grognard.rulesets.greatwar import movement, units
 
     reach = movement.reachable(g, list(piece_ids))
     p = g.state.pieces.get(piece_ids[0])
@@ -476,7 +387,7 @@ def reach_map(g: Game, piece_ids: Sequence[str], side: str, chosen: int | None =
         marks[here] = "o"
     if chosen is not None:
         marks[chosen] = "@"
-    win = _window_around(g, [*reach, *([here] if here is not None else [])])
+    win = window_around(g, [*reach, *([here] if here is not None else [])])
     lines = map_lines(g, side, marks, win)
     far = sorted(
         (h for h, c in reach.items() if g.board.distance(here, h) > 1) if here is not None else []
@@ -492,13 +403,11 @@ def reach_map(g: Game, piece_ids: Sequence[str], side: str, chosen: int | None =
 
 
 def _move_frame(g: Game) -> Any:
-    from grognard.rulesets.greatwar import movement
 
     return movement.current_move_frame(g)
 
 
 def preview_move(g: Game, action: Action) -> str | None:
-    from grognard.rulesets.greatwar import movement
 
     f = _move_frame(g)
     if f is None:
@@ -508,7 +417,7 @@ def preview_move(g: Game, action: Action) -> str | None:
         plan = movement.plan_move(g, f, a)
     except IllegalAction as e:
         return f"illegal: {e.message} ({e.rule})"
-    lines = [describe_action(g, a)]
+    lines = [g.label(a)]
     for p in plan.pieces:
         left = movement.remaining(g, f, p) - plan.costs[p.id]
         extra = " (the one-hex move: all its MPs)" if plan.min_move.get(p.id) else ""
@@ -526,7 +435,6 @@ def preview_move(g: Game, action: Action) -> str | None:
 
 
 def preview_rail(g: Game, action: Action) -> str | None:
-    from grognard.rulesets.greatwar import rail
 
     f = _move_frame(g)
     if f is None:
@@ -541,7 +449,7 @@ def preview_rail(g: Game, action: Action) -> str | None:
         if plan.kind == "operational"
         else f"{plan.hexes} of the 200 strategic rail hexes"
     )
-    lines = [describe_action(g, a), f"  cost: {cost}"]
+    lines = [g.label(a), f"  cost: {cost}"]
     for net, amt in plan.charges.items():
         left = rail.available(g, str(a["side"]), net)
         after = "" if left is None else f", {fmt(left - amt)} RE left afterwards"
@@ -560,7 +468,6 @@ def preview_rail(g: Game, action: Action) -> str | None:
 
 
 def preview_overrun(g: Game, action: Action) -> str | None:
-    from grognard.rulesets.greatwar import overrun
 
     f = _move_frame(g)
     if f is None:
@@ -573,7 +480,7 @@ def preview_overrun(g: Game, action: Action) -> str | None:
     base, shift, final = plan.odds
     need = overrun.REQUIRED_ODDS
     lines = [
-        describe_action(g, a),
+        g.label(a),
         (
             f"  odds {base}:1, fatigue shift {shift:+d}, final {final}:1 --"
             f" {'succeeds' if final >= need else 'fails'} (needs {need}:1, OT 6F1)"
@@ -594,14 +501,8 @@ def _bars(dist: Mapping[str, Any]) -> list[str]:
 
 def preview_attack(g: Game, action: Action) -> str | dict[str, Any] | None:
     """The combat rules' preview of an attack, with the distribution of results drawn as bars."""
-    try:
-        from grognard.rulesets.greatwar import combat
-    except ImportError:  # pragma: no cover - the combat rules are part of the rule system
-        return None
-    fn = getattr(combat, "preview_attack", None)
-    if fn is None:
-        return None
-    raw = fn(g, dict(action))
+
+    raw = combat.preview_attack(g, dict(action))
     if not isinstance(raw, dict):
         return raw
     dist = raw.get("distribution")
@@ -613,15 +514,16 @@ def preview_attack(g: Game, action: Action) -> str | dict[str, Any] | None:
     return raw
 
 
+PREVIEWS: Mapping[str, Callable[[Game, Action], str | dict[str, Any] | None]] = {
+    "move": preview_move,
+    "rail-move": preview_rail,
+    "overrun": preview_overrun,
+    "attack": preview_attack,
+}
+"""The action types that have a preview, each with the function drawing it."""
+
+
 def preview(g: Game, action: Action) -> str | dict[str, Any] | None:
     """What an action would do, before it is committed (None when there is nothing to add)."""
-    t = action.get("type")
-    if t == "move":
-        return preview_move(g, action)
-    if t == "rail-move":
-        return preview_rail(g, action)
-    if t == "overrun":
-        return preview_overrun(g, action)
-    if t == "attack":
-        return preview_attack(g, action)
-    return None
+    fn = PREVIEWS.get(str(action.get("type")))
+    return fn(g, action) if fn is not None else None

@@ -5,24 +5,28 @@ invariants. The rules themselves live in one module per rule group (see the pack
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from grognard.core.options import OptionSpec
 from grognard.core.sequence import Step
 from grognard.core.tables import ResultsTable
 from grognard.rulesets.base import Ruleset
 from grognard.rulesets.greatwar import charts as chartmod
-from grognard.rulesets.greatwar import (
-    reinforcements,
-    sequence,
-    special_rules,
-    stacking,
-    terrain,
-    units,
-)
-from grognard.rulesets.greatwar.catalogue import load_catalogue
+from grognard.rulesets.greatwar import intelligence, presentation, special_rules
+from grognard.rulesets.greatwar.actions import ACTIONS
+from grognard.rulesets.greatwar.combat import combat_data
+from grognard.rulesets.greatwar.logistics import engineers, logistics, reinforcements, replacements
+from grognard.rulesets.greatwar.map import terrain
+from grognard.rulesets.greatwar.map.weather import weather_at, weather_zone
 from grognard.rulesets.greatwar.mechanics import gw, set_marker
+from grognard.rulesets.greatwar.movement import movement_steps, rail, stacking, water_only
 from grognard.rulesets.greatwar.options import OPTION_SPECS
+from grognard.rulesets.greatwar.scenario_model import FREE_FORM_KEYS, GreatWarRules, check_scenario
+from grognard.rulesets.greatwar.step import InitialExtension, MovementExtension
+from grognard.rulesets.greatwar.supply import supply
+from grognard.rulesets.greatwar.units import units
+from grognard.rulesets.greatwar.units.catalogue import load_catalogue
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -60,8 +64,17 @@ class GreatWar(Ruleset):
     version = "0.1"
     rule_prefix = "OT"
     root_step = "game"
-    step_classes: tuple[type[Step], ...] = (*sequence.step_classes(), *special_rules.steps())
-    option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
+    actions = ACTIONS
+    step_classes: ClassVar[tuple[type[Step], ...]] = movement_steps.STEP_CLASSES
+    # the rules that add actions and effects to the movement steps and the initial phase, in the
+    # order their actions are listed and their hooks run (a variant overrides these)
+    movement_extensions: ClassVar[tuple[type[MovementExtension], ...]] = (
+        movement_steps.MOVEMENT_EXTENSION_CLASSES
+    )
+    initial_extensions: ClassVar[tuple[type[InitialExtension], ...]] = (
+        movement_steps.INITIAL_EXTENSION_CLASSES
+    )
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
     terrain_types = terrain.HEX_TERRAIN
     hexside_features = terrain.HEXSIDE_FEATURES
     point_kinds = POINT_KINDS
@@ -79,31 +92,71 @@ class GreatWar(Ruleset):
     network_kinds = ("rail", "road", "rail-ferry")
     schedule_kinds = ("rail-capacity", *reinforcements.OB_KINDS)
 
+    @cached_property
+    def movement_hooks(self) -> tuple[MovementExtension, ...]:
+        """One object of each movement extension, whose hooks the movement rules call."""
+        return tuple(c() for c in self.movement_extensions)
+
+    @cached_property
+    def initial_hooks(self) -> tuple[InitialExtension, ...]:
+        """One object of each initial-phase extension, whose activities the phase lists."""
+        return tuple(c() for c in self.initial_extensions)
+
+    # ------------------------------------------------------------------ reactions (hooks.Reactions)
+    def unit_eliminated(self, g: Game, p: Piece, rule: str) -> None:
+        replacements.on_eliminated(g, p, rule)
+
+    def leader_to_pool(self, g: Game, leader: Piece, why: str) -> None:
+        replacements.to_leader_pool(g, leader, why)
+
+    def hex_captured(self, g: Game, i: int, old: str, new: str) -> None:
+        rail.on_capture(g, i, old, new)
+        logistics.on_capture(g, i, old, new)
+
+    def owner_changed(self, g: Game, i: int, old: str | None, new: str) -> None:
+        special_rules.on_capture(g, i, old, new)
+
+    def ownership_updated(self, g: Game) -> None:
+        engineers.check_abandoned(g)
+
+    def is_flooded(self, g: Game, i: int) -> bool:
+        return special_rules.is_flooded(g, i)
+
+    def pontoon_prevents_disruption(self, g: Game, side: str, s: int) -> bool:
+        return engineers.pontoon_prevents_disruption(g, side, s)
+
+    def ferry_usable(self, g: Game, side: str, u: int, v: int) -> bool:
+        return special_rules.ferry_usable(g, side, u, v)
+
+    def fortress_unimproved(self, g: Game, i: int, why: str) -> None:
+        special_rules.unimprove_fortress(g, i, why)
+
+    def initial_phase_supply_done(self, g: Game, side: str) -> None:
+        engineers.progress_projects(g, side)
+
+    def game_turn_started(self, g: Game) -> None:
+        special_rules.progress_devastation(g)
+
+    def unified_command(self, g: Game, side: str) -> None:
+        special_rules.unified_command_roll(g, side)
+
     # ------------------------------------------------------------------ data
     def tables(self, overrides: Mapping[str, str] | None = None) -> dict[str, ResultsTable]:
         """Die tables (``data/tables``); overrides of the non-die charts (``data/charts``: TEC, ZOC
         and overrun costs, rail and river rates, Stacking Summary) are accepted and validated too.
         """
         ov = dict(overrides or {})
-        memo_key = tuple(sorted(ov.items()))
-        memo = self.__dict__.setdefault("_tables_memo", {})
-        hit = memo.get(memo_key)
-        if hit is not None:  # the shipped files are read once per process and overrides set
-            return dict(hit)
         chart_ov = {k: v for k, v in ov.items() if k in chartmod.CHART_IDS}
         table_ov = {k: v for k, v in ov.items() if k not in chartmod.CHART_IDS}
         if chart_ov:
             try:
-                chartmod.load_charts(chart_ov)
+                combat_data.check_charts(chartmod.load_charts(chart_ov))
             except chartmod.ChartError as e:
                 raise ValueError(str(e)) from None
         out = super().tables(table_ov)
-        from grognard.rulesets.greatwar.combat_data import check_crt_table
-
         for tid, crt in (("mobile-crt", "mobile"), ("positional-crt", "positional")):
             if tid in out:
-                check_crt_table(out[tid], crt)
-        memo[memo_key] = dict(out)
+                combat_data.check_crt_table(out[tid], crt)
         return out
 
     def charts(self, overrides: Mapping[str, str] | None = None) -> chartmod.Charts:
@@ -113,17 +166,14 @@ class GreatWar(Ruleset):
         return load_catalogue().all_names()
 
     def scenario_model(self) -> type[BaseModel]:
-        from grognard.rulesets.greatwar.scenario_model import GreatWarRules
 
         return GreatWarRules
 
     def free_form_keys(self) -> Mapping[str, Mapping[str, Key]]:
-        from grognard.rulesets.greatwar.scenario_model import FREE_FORM_KEYS
 
         return FREE_FORM_KEYS
 
     def check_scenario(self, sc: Any) -> list[tuple[str, str]]:
-        from grognard.rulesets.greatwar.scenario_model import check_scenario
 
         return check_scenario(sc)
 
@@ -149,13 +199,10 @@ class GreatWar(Ruleset):
             str(i): [s] for i, s in sorted(g.state.control.items()) if s in g.state.sides
         }
         state["stacking_violations"] = []
-        from grognard.rulesets.greatwar import rail
 
         rail.init_ledgers(g)
-        from grognard.rulesets.greatwar import logistics
 
         logistics.setup(g)
-        from grognard.rulesets.greatwar import intelligence
 
         intelligence.setup(g)
         for i, plist in g.board.points.items():
@@ -179,7 +226,6 @@ class GreatWar(Ruleset):
 
     # ------------------------------------------------------------------ views
     def public_extra(self, g: Game, side: str | None) -> dict[str, Any]:
-        from grognard.rulesets.greatwar.weather import weather_at, weather_zone
 
         zones: dict[str, str] = {}
         for i in range(g.board.n):
@@ -196,23 +242,36 @@ class GreatWar(Ruleset):
             },
         }
 
-    def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
-        """One line with unit and place names (:func:`.presentation.describe_action`)."""
-        from grognard.rulesets.greatwar import presentation
+    def name_of(self, g: Game, kind: str, value: Any) -> str:
+        """How a label names a field's value: a unit by id and name, a hex by label and place
+        (:func:`.presentation.piece_name`, :func:`.presentation.hex_name`)."""
 
-        return presentation.describe_action(g, action)
+        if kind == "piece":
+            return presentation.piece_name(g, value)
+        if kind == "hex":
+            return presentation.hex_name(g, value)
+        return super().name_of(g, kind, value)
 
-    def render_text(self, g: Game, side: str | None) -> str:
+    def render_text(
+        self,
+        g: Game,
+        side: str | None,
+        marks: Mapping[str, str] | None = None,
+        width: int | None = None,
+    ) -> str:
         """The map in three characters a hex, with the turn, weather, victory points, rail
-        capacity and the stacks in contact (:func:`.presentation.render_text`)."""
-        from grognard.rulesets.greatwar import presentation
+        capacity, rivers and the stacks in contact (:func:`.presentation.render_text`); with
+        ``marks`` (hex label -> character), the part of the map around the marked hexes."""
 
-        return presentation.render_text(g, side)
+        if not marks:
+            return presentation.render_text(g, side, width=width)
+        at = {g.board.idx(h): c for h, c in marks.items() if g.board.has_label(h)}
+        window = presentation.window_around(g, list(at))
+        return presentation.render_text(g, side, at, window, stacks=False, width=width)
 
     def reachable(self, g: Game, piece_ids: list[str]) -> dict[str, Any] | None:
         """Hex label -> MP cost of every hex the pieces can move to now (OT 6; None outside the
         movement steps)."""
-        from grognard.rulesets.greatwar import presentation
 
         return presentation.reachable(g, piece_ids)
 
@@ -224,20 +283,17 @@ class GreatWar(Ruleset):
         hexes still in reach): :func:`.presentation.preview`, which draws the attack's distribution
         too.
         """
-        from grognard.rulesets.greatwar import presentation
 
         return presentation.preview(g, action)
 
     def piece_visibility(self, g: Game, piece: Piece, side: str | None) -> str:
         """OT 14N2 (advanced, option ``limited-intelligence``): the units in the box of an unknown
         enemy corps are hidden; everything else is seen by both sides."""
-        from grognard.rulesets.greatwar import intelligence
 
         return intelligence.piece_visibility(g, piece, side)
 
     def view(self, g: Game, side: str | None) -> dict[str, Any]:
         """The common view, with what OT 14N2 hides from ``side`` removed from the log."""
-        from grognard.rulesets.greatwar import intelligence
 
         return intelligence.redact(g, side, super().view(g, side))
 
@@ -247,11 +303,9 @@ class GreatWar(Ruleset):
         Corps HQs, known owners, and general supply status consistent with a fresh trace (OT 11B).
         (Units of both sides may share a hex: OT 6 lets a unit enter
         an enemy-occupied hex its enemy does not own.)"""
-        from grognard.rulesets.greatwar import supply
 
         out = list(gw(g).get("stacking_violations", []))
         out.extend(supply.supply_invariant(g))
-        from grognard.rulesets.greatwar import water_only
 
         out += water_only.setup_check(g)
         sides = set(g.state.sides)

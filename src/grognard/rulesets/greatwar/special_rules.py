@@ -22,11 +22,19 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.errors import IllegalAction
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step
-from grognard.core.state import Frame, Piece
-from grognard.rulesets.greatwar import calendar, geography, nations, special_units, units
+from grognard.core.sequence import Action, handles
+from grognard.core.state import Frame, Loc, Piece
+from grognard.rulesets.greatwar import calendar, intelligence
+from grognard.rulesets.greatwar.logistics import reinforcements, replacements
+from grognard.rulesets.greatwar.map import geography, terrain, zoc
+from grognard.rulesets.greatwar.map.weather import is_poor_weather, weather_at
 from grognard.rulesets.greatwar.mechanics import gw, marker, set_marker
-from grognard.rulesets.greatwar.special_units import CombatSituation
+from grognard.rulesets.greatwar.movement import movement, rail
+from grognard.rulesets.greatwar.step import GWStep
+from grognard.rulesets.greatwar.supply import supply, supply_status
+from grognard.rulesets.greatwar.units import nations, special_units, units
+from grognard.rulesets.greatwar.units.catalogue import nation_info
+from grognard.rulesets.greatwar.units.special_units import CombatSituation
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -38,13 +46,11 @@ FORT_LADDER = {"improved-fort": "fort", "fort": "entrenchment"}
 
 
 def _weather(g: Game, i: int) -> str:
-    from grognard.rulesets.greatwar.weather import weather_at
 
     return weather_at(g, i)
 
 
 def _terrain(g: Game, i: int) -> str:
-    from grognard.rulesets.greatwar import terrain
 
     return terrain.terrain(g, i)
 
@@ -56,7 +62,6 @@ def is_causeway(g: Game, s: int) -> bool:
     as a causeway). Ground units treat it as a major river for movement and combat (the TEC row
     ``causeway`` is the major river row, and ``terrain.side_features`` reads water hexsides crossed
     by a road or rail line as causeways)."""
-    from grognard.rulesets.greatwar import terrain
 
     feats = set(terrain.map_side_features(g, s))
     if "causeway" in feats:
@@ -108,7 +113,6 @@ def is_great_river(g: Game, s: int) -> bool:
     major-river tributary is great: a ``major-river`` hexside with the attribute ``great = true``
     (e.g. the Niger below CA:3277/3377), read as a great river by
     :func:`.terrain.map_side_features`. Their effects are the TEC's great river rows."""
-    from grognard.rulesets.greatwar import terrain
 
     return bool(set(terrain.map_side_features(g, s)) & {"great-river", "great-river-fordable"})
 
@@ -199,7 +203,6 @@ def humanitarian_relief(g: Game, side: str, i: int, why: str) -> bool:
     """OT 15A6/15A8: a humanitarian player (nation attribute ``humanitarian`` of any of his nations)
     spends 1 Res Pt within overland supply range of the hex, at once; if he cannot, the refusal is
     recorded (a possible atrocity, Rule 40A). Returns whether a Res Pt was spent."""
-    from grognard.rulesets.greatwar import supply
 
     humane = any(
         nations.nation_attrs(g, n).get("humanitarian")
@@ -217,8 +220,6 @@ def humanitarian_relief(g: Game, side: str, i: int, why: str) -> bool:
             and h is not None
             and supply.traces_to(g, h, reach)
         ):
-            from grognard.core.state import Loc
-
             g.state.move(q.id, Loc.box("expended"))
             g.emit(
                 "relief",
@@ -238,7 +239,7 @@ def humanitarian_relief(g: Game, side: str, i: int, why: str) -> bool:
 
 
 @implements("OT 15A6")
-class Flooding(Step):
+class Flooding(GWStep):
     """OT 15A6: the owner of the attacked hex decides whether to try to flood it; if it floods, the
     attacker decides whether to call the attack off (his announced units then attack no other
     hex)."""
@@ -258,32 +259,58 @@ class Flooding(Step):
             return [{"type": "flood", "side": side}, {"type": "decline", "side": side}]
         return [{"type": "call-off", "side": side}, {"type": "decline", "side": side}]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
         allowed = ("flood", "decline") if f.params["stage"] == "owner" else ("call-off", "decline")
-        if action.get("type") not in allowed:
-            raise IllegalAction("OT 15A6", f"choose one of {', '.join(allowed)}")
+        raise IllegalAction("OT 15A6", f"choose one of {', '.join(allowed)}")
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    def _outcome(self, g: Game, f: Frame) -> dict[str, Any]:
         i = g.board.idx(f.params["hex"])
-        out = gw(g).setdefault("flood_outcome", {"hex": i, "flooded": False, "called_off": False})
+        out: dict[str, Any] = gw(g).setdefault(
+            "flood_outcome", {"hex": i, "flooded": False, "called_off": False}
+        )
+        return out
+
+    @handles.check("flood")
+    def check_flood(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A6: the owner of the attacked hex decides."""
+        if f.params["stage"] != "owner":
+            self.refuse(g, f, action)
+
+    @handles.check("call-off")
+    def check_call_off(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A6: the attacker decides once the hex floods."""
         if f.params["stage"] == "owner":
-            if action["type"] == "flood" and flood(g, i, f.params["side"]):
-                out["flooded"] = True
-                f.params["stage"] = "attacker"
-                return
-            g.finish(f)
+            self.refuse(g, f, action)
+
+    @handles.apply("decline")
+    def apply_decline(self, g: Game, f: Frame, action: Action) -> None:
+        self._outcome(g, f)
+        g.finish(f)
+
+    @handles.apply("flood")
+    def apply_flood(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A6: the owner tries to flood the hex; if it floods, the attacker decides."""
+        out = self._outcome(g, f)
+        if flood(g, g.board.idx(f.params["hex"]), f.params["side"]):
+            out["flooded"] = True
+            f.params["stage"] = "attacker"
             return
-        if action["type"] == "call-off":
-            out["called_off"] = True
-            used = gw(g).setdefault("called_off_units", {"key": _player_turn_key(g), "ids": []})
-            if used.get("key") != _player_turn_key(g):
-                used.update({"key": _player_turn_key(g), "ids": []})
-            used["ids"] = sorted(set(used["ids"]) | set(f.params.get("attackers", [])))
-            g.emit(
-                "flooded",
-                f"{f.params['attacker']} calls off the attack on {f.params['hex']}",
-                rule="OT 15A6",
-            )
+        g.finish(f)
+
+    @handles.apply("call-off")
+    def apply_call_off(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A6: the attack is called off; its units attack no other hex."""
+        out = self._outcome(g, f)
+        out["called_off"] = True
+        used = gw(g).setdefault("called_off_units", {"key": _player_turn_key(g), "ids": []})
+        if used.get("key") != _player_turn_key(g):
+            used.update({"key": _player_turn_key(g), "ids": []})
+        used["ids"] = sorted(set(used["ids"]) | set(f.params.get("attackers", [])))
+        g.emit(
+            "flooded",
+            f"{f.params['attacker']} calls off the attack on {f.params['hex']}",
+            rule="OT 15A6",
+        )
         g.finish(f)
 
 
@@ -332,7 +359,6 @@ def devastation_problem(
     takes 4 RE of construction units in regular general supply in the hex (no quick engineering);
     for a repair they must all trace overland supply to the same Res Pt, spent when the repair
     begins."""
-    from grognard.rulesets.greatwar import replacements
 
     if kind == "devastate":
         if calendar.before(g, "Feb I 16"):
@@ -365,7 +391,6 @@ def devastation_problem(
 
 
 def _repair_res_pt(g: Game, side: str, i: int) -> Piece | None:
-    from grognard.rulesets.greatwar import supply
 
     reach = supply.overland_reach(g, side, {i})
     for q in sorted(g.state.pieces.values(), key=lambda q: q.id):
@@ -386,7 +411,6 @@ def start_devastation_work(g: Game, side: str, i: int, pieces: Sequence[Piece], 
     repair (8 in poor weather), the weather of each turn counting (poor weather doubles the work of
     that turn, OT 13A). Devastating is always an atrocity (Rule 40A) and costs a humanitarian player
     a Res Pt now; a repair spends its Res Pt now."""
-    from grognard.core.state import Loc
 
     jobs = gw(g).setdefault("devastation_jobs", {})
     jobs[str(i)] = {
@@ -418,7 +442,6 @@ def progress_devastation(g: Game) -> None:
     poor weather: mud, frost, winter, snow); a job stops if its units left the hex or fell below
     4 RE. Devastation completes with a devastated marker and the hex's rail line broken (it cannot
     be repaired while devastated); a repair removes both."""
-    from grognard.rulesets.greatwar.weather import is_poor_weather
 
     jobs = gw(g).get("devastation_jobs", {})
     for key in sorted(jobs, key=int):
@@ -462,7 +485,6 @@ def progress_devastation(g: Game) -> None:
 
 
 def _rail_hex(g: Game, i: int) -> bool:
-    from grognard.rulesets.greatwar import rail
 
     return i in rail.rail_hexes(g)
 
@@ -493,12 +515,11 @@ def rail_supply_hexes(g: Game, i: int) -> tuple[int, str]:
 def open_city_eligible(g: Game, side: str, city: frozenset[int]) -> bool:
     """OT 15A9: at the start of a combat or reaction combat phase, a major city of ``side`` that is
     isolated, or next to an enemy-owned hex, may be declared open for that phase."""
-    from grognard.rulesets.greatwar import isolation
 
     if not all(g.state.control.get(h) == side for h in city):
         return False
     enemy = nations.other_side(side)
-    if any(isolation.is_isolated(g, side, h) for h in city):
+    if any(supply_status.is_isolated(g, side, h) for h in city):
         return True
     return any(
         g.state.control.get(j) == enemy for h in city for j in g.board.neighbors(h) if j not in city
@@ -517,7 +538,7 @@ def is_open_city(g: Game, i: int) -> bool:
 
 
 @implements("OT 15A9")
-class OpenCities(Step):
+class OpenCities(GWStep):
     """OT 15A9: at the start of a combat or reaction combat phase each player may declare his
     eligible major cities open for the phase (the attacker first). Skipped when no city is
     eligible."""
@@ -548,11 +569,19 @@ class OpenCities(Step):
         ]
         return [*out, {"type": "done", "side": side}]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action["type"] == "done":
-            return
-        if action["type"] != "open-city":
-            raise IllegalAction("OT 15A9", "declare open cities ('open-city') or 'done'")
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction("OT 15A9", "declare open cities ('open-city') or 'done'")
+
+    @handles.apply("done")
+    def apply_done(self, g: Game, f: Frame, action: Action) -> None:
+        side = action["side"]
+        f.params["waiting"] = [s for s in f.params["waiting"] if s != side]
+        if not f.params["waiting"]:
+            g.finish(f)
+
+    @handles.check("open-city")
+    def check_open(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 15A9: an eligible major city of the side."""
         h = action.get("hex")
         if not isinstance(h, str) or not g.board.has_label(h):
             raise IllegalAction("OT 15A9", f"no hex {h!r}")
@@ -562,13 +591,9 @@ class OpenCities(Step):
                 "OT 15A9", f"{h} is not a major city {action['side']} may declare open now"
             )
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
+    @handles.apply("open-city")
+    def apply_open(self, g: Game, f: Frame, action: Action) -> None:
         side = action["side"]
-        if action["type"] == "done":
-            f.params["waiting"] = [s for s in f.params["waiting"] if s != side]
-            if not f.params["waiting"]:
-                g.finish(f)
-            return
         i = g.board.idx(action["hex"])
         city = next(c for c in geography.major_cities(g) if i in c)
         store = gw(g).setdefault("open_cities", {})
@@ -670,7 +695,6 @@ def unimprove_fortress(g: Game, i: int, why: str) -> None:
 def concentric(g: Game, i: int, attackers: Sequence[Piece]) -> bool:
     """OT 15B1: a hex is under concentric attack when the attacking units exert ZOCs into every hex
     adjacent to it (OT 3E5)."""
-    from grognard.rulesets.greatwar import zoc
 
     covered: set[int] = set()
     for p in attackers:
@@ -709,7 +733,6 @@ def effective_fortification(g: Game, sit: CombatSituation) -> str | None:
 def on_capture(g: Game, i: int, old: str | None, new: str) -> None:
     """A hex changed hands (OT 5B): fortifications fall a level (OT 15B); the start of enemy
     ownership is remembered and a long-held major city hex liberated may be drafted (OT 16C11)."""
-    from grognard.rulesets.greatwar import replacements
 
     if old in g.state.sides and new in g.state.sides and old != new:
         reduce_fortification(g, i, "capture")
@@ -720,7 +743,7 @@ def on_capture(g: Game, i: int, old: str | None, new: str) -> None:
 
 
 @implements("OT 16C11")
-class LocalDraft(Step):
+class LocalDraft(GWStep):
     """OT 16C11: the liberating player may draft 3 Man Pts from the liberated major city hex."""
 
     name = "local-draft"
@@ -736,17 +759,20 @@ class LocalDraft(Step):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         return [{"type": "draft", "side": side}, {"type": "decline", "side": side}]
 
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        if action.get("type") not in ("draft", "decline"):
-            raise IllegalAction("OT 16C11", "'draft' or 'decline'")
+    def refuse(self, g: Game, f: Frame, action: Action) -> None:
+        raise IllegalAction("OT 16C11", "'draft' or 'decline'")
 
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import replacements
+    @handles.apply("draft")
+    def apply_draft(self, g: Game, f: Frame, action: Action) -> None:
+        """OT 16C11: 3 Man Pts drafted from the liberated city."""
 
-        if action["type"] == "draft":
-            replacements.local_draft(
-                g, f.params["side"], g.board.idx(f.params["hex"]), f.params["contingent"]
-            )
+        replacements.local_draft(
+            g, f.params["side"], g.board.idx(f.params["hex"]), f.params["contingent"]
+        )
+        g.finish(f)
+
+    @handles.apply("decline")
+    def apply_decline(self, g: Game, f: Frame, action: Action) -> None:
         g.finish(f)
 
 
@@ -823,7 +849,6 @@ def unreliable_check(g: Game, p: Piece) -> bool:
 
 # ============================================================================ 15E cooperation
 def _rb(g: Game, nation: str) -> str:
-    from grognard.rulesets.greatwar.catalogue import nation_info
 
     info = nation_info(nations.rulebook_name(g, nation))
     return info.id if info else nations.rulebook_name(g, nation)
@@ -902,7 +927,6 @@ def unified_command_roll(g: Game, side: str) -> None:
     a die: on a 6 the Unified Command is real for the rest of the game (the penalties of OT 15E3 no
     longer apply to the Entente; supply cooperation, OT 15E2, is unchanged). Interpretation
     default: only in Entente initial phases."""
-    from grognard.rulesets.greatwar import reinforcements
 
     if side != "Entente" or unified_command(g):
         return
@@ -1034,7 +1058,6 @@ def rifle_assault_capable(
 def adverse_terrain_unit(g: Game, p: Piece, i: int) -> bool:
     """OT 15C: a unit would use the TEC "exceptions" movement column entering hex ``i`` in the
     weather there (mixed mounted rifle and rifle units count as rifle, OT 14D3)."""
-    from grognard.rulesets.greatwar import terrain
 
     tec = terrain.charts(g).tec
     row = tec.hexes.get(_terrain(g, i))
@@ -1076,14 +1099,8 @@ def capabilities(g: Game, sit: CombatSituation, role: str) -> Capabilities:
 
 
 def _engineer_modifier_possible(g: Game, sit: CombatSituation) -> bool:
-    """OT 10C / 14C3: whether the combat engineer modifier is possible against the attacked hex
-    (asked of the combat rules when they provide it; otherwise any fortification beyond fieldworks
-    or a city)."""
-    from grognard.rulesets.greatwar import combat_hooks
-
-    fn = combat_hooks.provided("combat", "engineer_modifier_possible")
-    if fn is not None:
-        return bool(fn(g, sit))
+    """OT 10C / 14C3: whether the combat engineer modifier is possible against the attacked hex:
+    any fortification beyond fieldworks, or a city."""
     return special_units._fortified_beyond_fieldworks(g, sit.hex) or geography.is_city(g, sit.hex)
 
 
@@ -1096,7 +1113,6 @@ def crt_choice(g: Game, sit: CombatSituation) -> tuple[str, str | None]:
     otherwise Mobile. OT 14H1: an infantry-capable attacker uses the Mobile CRT. OT 14H2: in a
     mountain hex with no fortification but fieldworks, exactly one mountain/infantry-capable side
     chooses. Returns (crt, chooser side or None)."""
-    from grognard.rulesets.greatwar import terrain
 
     i = sit.hex
     eff = effective_fortification(g, sit)
@@ -1254,7 +1270,6 @@ def declaration_checks(g: Game, sit: CombatSituation) -> None:
     """When a combat is declared: unknown corps taking part become known (OT 14N2); each unreliable
     tank taking part checks for breakdowns (OT 14C2); each unreliable unit of a shaken or collapsing
     nation checks (OT 15D3)."""
-    from grognard.rulesets.greatwar import intelligence
 
     for p in [*sit.attackers, *sit.defenders]:
         carrier = g.state.pieces.get(str(p.loc.ref)) if p.loc.kind == "piece" else None
@@ -1272,7 +1287,6 @@ def declaration_checks(g: Game, sit: CombatSituation) -> None:
 @implements("OT 15A8")
 def devastation_actions(g: Game, f: Frame, side: str) -> list[Action]:
     """Devastation and its repair (OT 15A8) started by construction units in the movement phase."""
-    from grognard.rulesets.greatwar import movement
 
     if f.params.get("kind") != movement.MOVEMENT:
         return []
@@ -1299,122 +1313,3 @@ def devastation_actions(g: Game, f: Frame, side: str) -> list[Action]:
                     }
                 )
     return out
-
-
-class Rules14To16Extension:
-    """What Rules 14-16 do inside the movement-type steps: arrival marks (OT 16A1aa) and siege
-    candidates (OT 15G) when a phase starts; corps ZOC disclosures (OT 14N2) and sieges after moves;
-    devastation work (OT 15A8); tank checks (OT 14C2), siege checks and isolated special
-    replacements (OT 16B4b) when the phase ends."""
-
-    action_types = ("devastate", "repair-devastation")
-
-    def enter(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar import movement, reinforcements, siege
-
-        reinforcements.apply_arrival_marks(g, f)
-        if f.params.get("kind") == movement.MOVEMENT:
-            siege.start_of_movement_phase(g, f.params["side"])
-        else:
-            gw(g).pop("siege_candidates", None)
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]:
-        return devastation_actions(g, f, side)
-
-    def check(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import movement
-
-        if f.params.get("kind") != movement.MOVEMENT:
-            raise IllegalAction("OT 15A8", "devastation work starts in the movement phase")
-        h = action.get("hex")
-        if not isinstance(h, str) or not g.board.has_label(h):
-            raise IllegalAction("OT 15A8", f"no hex {h!r}")
-        ps = [g.state.pieces.get(str(x)) for x in action.get("pieces", [])]
-        if not ps or any(p is None for p in ps):
-            raise IllegalAction("OT 15A8", "name the construction units in 'pieces'")
-        for p in ps:
-            assert p is not None
-            why = movement.can_move_now(g, f, p)
-            if why or f.params.get("units", {}).get(p.id, {}).get("moved"):
-                raise IllegalAction("OT 15A8", why or f"{p.id} has moved this phase")
-        kind = "devastate" if action["type"] == "devastate" else "repair"
-        why = devastation_problem(
-            g, action["side"], g.board.idx(h), [p for p in ps if p is not None], kind
-        )
-        if why:
-            raise IllegalAction("OT 15A8", why)
-
-    def apply(self, g: Game, f: Frame, action: Action) -> None:
-        from grognard.rulesets.greatwar import movement
-
-        ps = [g.state.pieces[str(x)] for x in action["pieces"]]
-        start_devastation_work(
-            g,
-            action["side"],
-            g.board.idx(action["hex"]),
-            ps,
-            "devastate" if action["type"] == "devastate" else "repair",
-        )
-        for p in ps:
-            movement.record(f, p, g)["done"] = True
-
-    def after_move(self, g: Game, f: Frame, pieces: list[Piece], path: list[int]) -> None:
-        from grognard.rulesets.greatwar import intelligence, siege
-
-        if not pieces or not path:
-            return
-        dest = path[-1]
-        intelligence.after_move(g, pieces, dest)
-        side = pieces[0].side
-        c = gw(g).get("siege_candidates", {})
-        if (
-            c.get("side") == side
-            and dest in c.get("hexes", [])
-            and units.units_in_hex(g, dest, nations.other_side(side))
-        ):
-            siege.establish(g, side, dest)
-        siege.check_sieges(g)
-
-    def end_phase(self, g: Game, f: Frame) -> None:
-        from grognard.rulesets.greatwar import replacements, siege
-
-        special_units.end_of_phase_movement(g, f)
-        siege.check_sieges(g)
-        replacements.settle_isolated_losses(g)
-
-
-_REGISTERED: list[bool] = []
-
-
-def register_extensions() -> None:
-    """Plug the movement-step extensions of Rules 14-16 into :data:`movement.EXTENSIONS` (once)."""
-    if _REGISTERED:
-        return
-    from grognard.rulesets.greatwar import breakdowns, movement, transport_units, water_only
-
-    movement.EXTENSIONS.extend(
-        [
-            Rules14To16Extension(),
-            transport_units.TransportExtension(),
-            breakdowns.BreakdownExtension(),
-            water_only.WaterOnlyExtension(),
-        ]
-    )
-    _REGISTERED.append(True)
-
-
-def steps() -> tuple[type[Step], ...]:
-    """The steps Rules 14-16 add to the sequence of play."""
-    from grognard.rulesets.greatwar import leaders, reinforcements, siege, water_only
-
-    register_extensions()
-    return (
-        reinforcements.InitialSpecial,
-        reinforcements.Reinforcement,
-        Flooding,
-        OpenCities,
-        LocalDraft,
-        leaders.LeaderInfluence,
-        siege.SiegeRetreat,
-        water_only.GunboatRetreat,
-    )

@@ -2,9 +2,9 @@
 
 The sequence of play (:mod:`.turn`, :mod:`.activation`) pushes a step with one of the names
 below at the moment the seed gives for it, *if* the rule system has a step of that name
-(a rule module adds its step classes to :data:`grognard.rulesets.lgg1418.ruleset.MODULES`
-through its ``STEPS`` tuple). Until then the sequence goes on without it, which is what the
-rules say when nobody uses the option (nobody intercepts, nobody reacts, nobody reinforces).
+(listed in :data:`grognard.rulesets.lgg1418.ruleset.STEP_CLASSES`). Until then the sequence
+goes on without it, which is what the rules say when nobody uses the option (nobody
+intercepts, nobody reacts, nobody reinforces).
 Each hook's frame parameters are listed; ids of the mover's units in them are for the rule
 code only and must never be shown to the other side.
 
@@ -51,13 +51,15 @@ step name                      rule      pushed
 
 Extension points inside steps of the sequence of play (registered by later rule modules
 when they are imported; see :data:`MOVE_CHECKS`, :data:`END_MOVEMENT_CHECKS` and
-:data:`STEP_ACTIONS` below).
+:class:`ActivationChoiceActions` below).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -110,88 +112,82 @@ def child(g: Game, name: str, params: dict[str, Any]) -> tuple[str, dict[str, An
     return (name, params) if installed(g, name) else None
 
 
-def phase_hooks(g: Game, phase: str) -> list[str]:
-    """Installed steps a later rule declares for a phase (class attribute ``phase_hook = phase``),
-    in their ``hook_order``: the phase pushes each of them after its own work (the reinforcement
-    phase: 37-A tactic tests, 38-A Stosstruppen markers)."""
-    found = [
-        (int(getattr(s, "hook_order", 0)), name)
-        for name, s in g.steps.items()
-        if getattr(s, "phase_hook", None) == phase
-    ]
-    return [name for _, name in sorted(found)]
-
-
 # ====================================================================== extension points
 #: Extra checks of a move into a hex, called at the end of ``movement.check_move`` with
 #: ``(g, act, members, j, mode, engage)`` (``members``: the moving units with what their
 #: boxes carry; ``engage``: the hex holds an enemy stack marker). A check raises
 #: :class:`~grognard.core.errors.IllegalAction` naming its rule, from what the mover may know.
 MoveCheck = Callable[["Game", dict[str, Any], "list[Piece]", int, str, bool], None]
-MOVE_CHECKS: list[MoveCheck] = []
 
 #: Extra checks of a rail move, called at the end of ``movement.check_rail`` (and by the listing
 #: of rail destinations) with ``(g, act, members, goal)``; a check raises IllegalAction.
 RailCheck = Callable[["Game", dict[str, Any], "list[Piece]", int], None]
-RAIL_CHECKS: list[RailCheck] = []
 
 #: Extra conditions for ending an activation's movement, called by the ``end-movement``
 #: check with ``(g, act)``; each returns ``(rule id, reason)`` when movement may not end yet.
 EndMovementCheck = Callable[["Game", dict[str, Any]], "tuple[str, str] | None"]
-END_MOVEMENT_CHECKS: list[EndMovementCheck] = []
 
 
-class StepActions(Protocol):
-    """Extra actions a later rule adds to a step of the sequence of play.
+class ActivationChoiceActions(LggStep):
+    """The choice of activation (``choose-activation``, :class:`.activation.ChooseActivation`) and
+    the handlers later rules add to it: a rule's actions live in a subclass of this class (12-A
+    ``reform``, 30 offensives), and the rule system's step combines them with the choice itself
+    (:mod:`.ruleset`). A handler checks the armies it would activate with :meth:`check_armies`
+    and hands them over with :meth:`activation_chosen`."""
 
-    ``types`` are the action types it handles; ``actions`` lists the legal ones for a side;
-    ``check`` raises :class:`~grognard.core.errors.IllegalAction`; ``apply`` performs one.
-    For ``choose-activation``, ``armies`` names the armies an action would activate (checked
-    like an ordinary activation) and ``apply`` returns the parameters to add to the
-    activation (``{"armies": [...], "extra": {...}}``) or None when nothing is activated.
-    """
+    def check_armies(self, g: Game, f: Frame, action: Action, armies: list[str]) -> None:
+        """Raise IllegalAction unless ``armies`` may be activated now."""
+        raise NotImplementedError
 
-    types: tuple[str, ...]
-
-    def actions(self, g: Game, f: Frame, side: str) -> list[Action]: ...
-
-    def check(self, g: Game, f: Frame, action: Action) -> None: ...
-
-    def apply(self, g: Game, f: Frame, action: Action) -> Any: ...
-
-    def armies(self, g: Game, f: Frame, action: Action) -> list[str]: ...
+    def activation_chosen(
+        self, g: Game, f: Frame, action: Action, armies: list[str], extra: dict[str, Any]
+    ) -> None:
+        """The choice is made: activate ``armies`` (none: the choice ends without one) with the
+        ``extra`` parameters of the activation."""
+        raise NotImplementedError
 
 
-#: Steps that accept extra actions, and the extensions registered for each.
-STEP_ACTIONS: dict[str, list[StepActions]] = {"reinforcement-side": [], "choose-activation": []}
+class ReinforcementActions(LggStep):
+    """One side's reinforcement work (``reinforcement-side``,
+    :class:`.reinforcement.ReinforcementSide`) and the handlers later rules add to it (36.4
+    ``combined-test``, 28-C GHQ artillery), combined in :mod:`.ruleset`. A later rule's check
+    handler first calls :meth:`check_phase`."""
 
-
-def register_actions(step: str, ext: StepActions) -> None:
-    """Add the actions of ``ext`` to step ``step`` (idempotent: a module imported twice registers
-    once)."""
-    lst = STEP_ACTIONS[step]
-    if not any(type(e) is type(ext) for e in lst):
-        lst.append(ext)
-
-
-def register_check(lst: list[Any], fn: Any) -> None:
-    """Add ``fn`` to one of the check lists above (idempotent)."""
-    name = (getattr(fn, "__module__", ""), getattr(fn, "__qualname__", repr(fn)))
-    if not any(
-        (getattr(x, "__module__", ""), getattr(x, "__qualname__", repr(x))) == name for x in lst
-    ):
-        lst.append(fn)
+    def check_phase(self, g: Game, f: Frame, action: Action) -> None:
+        """Raise IllegalAction when the phase takes no such action now (the moujiks must be
+        chosen first, or only the scheduled reinforcements are placed on the first turn)."""
 
 
 #: Extra facts for the ``lgg`` part of a side's view: callables ``(g, side) -> dict`` merged
 #: into it by :func:`.fog.public_view`. Each must give ``side`` only what it may know.
 ViewExtra = Callable[["Game", "str | None"], dict[str, Any]]
-VIEW_EXTRAS: list[ViewExtra] = []
 
 
-def step_extension(step: str, action_type: Any) -> StepActions | None:
-    """The extension of ``step`` that handles actions of type ``action_type``, if any."""
-    for ext in STEP_ACTIONS.get(step, []):
-        if action_type in ext.types:
-            return ext
-    return None
+class Extensions(Protocol):
+    """What the rule system's class declares for the extension points above, in order."""
+
+    def move_checks(self) -> Sequence[MoveCheck]:
+        """Extra checks of a move into a hex (called at the end of ``movement.check_move``)."""
+        ...
+
+    def rail_checks(self) -> Sequence[RailCheck]:
+        """Extra checks of a rail move."""
+        ...
+
+    def end_movement_checks(self) -> Sequence[EndMovementCheck]:
+        """Extra conditions for ending an activation's movement."""
+        ...
+
+    def view_extras(self) -> Sequence[ViewExtra]:
+        """Extra facts for the ``lgg`` part of a side's view."""
+        ...
+
+    def reinforcement_hooks(self) -> Sequence[str]:
+        """The steps the reinforcement phase pushes after both sides' work, in order (17.3-C
+        markers, 16.4-I Siberians, 37-A tactic tests, 38-A Stosstruppen markers)."""
+        ...
+
+
+def extensions(g: Game) -> Extensions:
+    """The extension points of the game's rule system (:class:`.ruleset.LaGrandeGuerre`)."""
+    return cast("Extensions", g.ruleset)

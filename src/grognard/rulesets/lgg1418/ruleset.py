@@ -1,64 +1,51 @@
 """The ``lgg1418`` rule system: La Grande Guerre 14-18 (the land war, rules 1-11 so far).
 
-Organisation - one module per rule group, each owning the steps and functions of its rules:
+Organisation: subpackages by concern, imports flowing one way - the root primitives
+(``actions``, ``step``, ``hooks``, ``model``, ``data``, ``options``), then ``units/`` (2, 4, 5-H),
+``map/`` (1, 4-A, 6-8, 11.4), ``supply/`` (9, 22), ``military/`` (3, 5, 10-14, 19-21, 28-36),
+``battle/`` (15-18, 23, 29-32, 37-39), ``sequence/`` (3-C), and this module (see
+``docs/rulesets/lgg1418.md``).
 
-=====================  ==========================================================
-module                 rules
-=====================  ==========================================================
-``mapdata``            1 (terrain, hexsides, cities, localities, ports, control)
-``counters``           2 (catalogue, armies and command, generals, GHQs), 10-C
-``campaign``           3 (entry into war, pre-turn, August 1914), [11.4-X]
-``fog``                4 (visibility, observation, HQ and decoy boxes)
-``reinforcement``      5 (reinforcements, PR, conversions, moujiks, main army, ...)
-``fronts``             6 (sectors, fronts, initiative)
-``weather``            7 (climatic zones, rain, snow)
-``zoc``                8 (zones of control)
-``supply``             9 (sources, relays, rail capacity, isolation)
-``stacking``           10 (limits, special terrain, overstacking)
-``movement``           11 (normal, administrative, coordination, rail, conversion)
-``railways``           11.4 and the rail part of 9 (gauges, paths, capacities)
-``activation``         the military phase and army activations
-``turn``               the sequence of play (3-C) and the interphase hook
-``naval``              the naval-phase hook (48-51 to come)
-``strategic``          national-will tracks as typed state (24-26, 40-47 to come)
-``doctrine``           doctrine by country and date (the data side of 36)
-``hooks``              hook points for the rules of later stages
-``options``            rule options and interpretation switches (digest A-1..A-63)
-=====================  ==========================================================
-
-A later rule module adds itself to :data:`MODULES`; its ``STEPS`` tuple is collected.
+The sequence of play is the explicit list :data:`STEP_CLASSES`; the steps that take the actions
+of later rules are combined with them here (:class:`ChooseActivation`,
+:class:`ReinforcementSide`), and the checks and view extras of later rules are listed by the
+methods of :class:`LaGrandeGuerre` (the extension points of :mod:`.hooks`): a variant overrides
+them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.sequence import Step
-from grognard.core.state import Loc, Piece
+from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.base import Ruleset
-from grognard.rulesets.lgg1418 import (
-    activation,
+from grognard.rulesets.lgg1418 import hooks, strategic
+from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.actions import ACTIONS
+from grognard.rulesets.lgg1418.battle import (
     aftermath,
-    autonomous,
     battle_activation,
+    battle_preview,
     battle_retreat,
     battle_steps,
     breakthrough,
-    campaign,
     counteroffensive,
-    counters,
+    fortress,
+    main_battle,
+    tactics,
+)
+from grognard.rulesets.lgg1418.data import LggData, load_data
+from grognard.rulesets.lgg1418.map import fronts, mapdata, victory, weather
+from grognard.rulesets.lgg1418.military import (
+    activation,
+    autonomous,
+    campaign,
     doctrine_transitions,
     enemy_reinforcement,
-    fog,
-    fortress,
-    fronts,
     interception,
-    isolation,
-    main_battle,
-    mapdata,
-    naval,
     offensive,
     politics,
     reaction,
@@ -66,17 +53,13 @@ from grognard.rulesets.lgg1418 import (
     retreat,
     secondary,
     stacking,
-    strategic,
-    tactics,
     trench,
-    turn,
-    victory,
-    weather,
 )
-from grognard.rulesets.lgg1418 import model as M
-from grognard.rulesets.lgg1418.data import LggData, load_data
 from grognard.rulesets.lgg1418.options import OPTIONS
 from grognard.rulesets.lgg1418.scenario_model import LggRules, free_form_keys
+from grognard.rulesets.lgg1418.sequence import naval, turn
+from grognard.rulesets.lgg1418.supply import isolation
+from grognard.rulesets.lgg1418.units import counters, fog
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -85,42 +68,51 @@ if TYPE_CHECKING:
     from grognard.scenario.freeform import Key
     from grognard.scenario.model import Scenario
 
-MODULES = (
-    turn,
-    campaign,
-    reinforcement,
-    fronts,
-    weather,
-    naval,
-    activation,
-    doctrine_transitions,
-    trench,
-    offensive,
-    politics,
-    secondary,
-    main_battle,
-    retreat,
-    interception,
-    enemy_reinforcement,
-    reaction,
-    autonomous,
-    isolation,
-    fortress,
-    aftermath,
-    battle_steps,
-    battle_retreat,
-    battle_activation,
-    breakthrough,
-    counteroffensive,
-    tactics,
+
+class ChooseActivation(
+    activation.ChooseActivation, retreat.ReformChoice, offensive.OffensiveActions
+):
+    """The choice of activation with the actions of 12-A (reform) and 30 (great offensives)."""
+
+
+class ReinforcementSide(
+    reinforcement.ReinforcementSide,
+    offensive.CombinedTestActions,
+    trench.GhqArtilleryActions,
+):
+    """One side's reinforcement work with the actions of 36.4 and 28-C."""
+
+
+#: The steps of the sequence of play, rule group by rule group (a step is found by its name).
+STEP_CLASSES: tuple[type[Step], ...] = (
+    *turn.STEPS,
+    *campaign.STEPS,
+    *reinforcement.STEPS,
+    ReinforcementSide,
+    *fronts.STEPS,
+    *weather.STEPS,
+    *naval.STEPS,
+    *activation.STEPS,
+    ChooseActivation,
+    *doctrine_transitions.STEPS,
+    *offensive.STEPS,
+    *politics.STEPS,
+    *main_battle.STEPS,
+    *retreat.STEPS,
+    *interception.STEPS,
+    *enemy_reinforcement.STEPS,
+    *reaction.STEPS,
+    *autonomous.STEPS,
+    *isolation.STEPS,
+    *fortress.STEPS,
+    *aftermath.STEPS,
+    *battle_steps.STEPS,
+    *battle_retreat.STEPS,
+    *battle_activation.STEPS,
+    *breakthrough.STEPS,
+    *counteroffensive.STEPS,
+    *tactics.STEPS,
 )
-
-
-def _collect_steps() -> tuple[type[Step], ...]:
-    out: list[type[Step]] = []
-    for mod in MODULES:
-        out.extend(getattr(mod, "STEPS", ()))
-    return tuple(out)
 
 
 class LaGrandeGuerre(Ruleset):
@@ -131,7 +123,8 @@ class LaGrandeGuerre(Ruleset):
     version = "0.1"
     rule_prefix = "LGG"
     root_step = "lgg-game"
-    step_classes = _collect_steps()
+    step_classes = STEP_CLASSES
+    actions = ACTIONS
     option_specs = OPTIONS
     terrain_types = mapdata.TERRAIN_TYPES
     hexside_features = mapdata.HEXSIDE_FEATURES
@@ -139,6 +132,35 @@ class LaGrandeGuerre(Ruleset):
     area_kinds = mapdata.AREA_KINDS
     network_kinds = mapdata.NETWORK_KINDS
     schedule_kinds = ("reinforcement",)
+
+    # ------------------------------------------------------------------ extension points (hooks)
+    def move_checks(self) -> Sequence[hooks.MoveCheck]:
+        """The extra checks of a move, in order (21, 16-A, 36.2, 30, 29, 28, 12/19)."""
+        return (
+            autonomous.autonomous_move_check,
+            battle_activation.attack_move_check,
+            doctrine_transitions.no_mans_land_check,
+            offensive.offensive_attack_check,
+            secondary.battle_limit_check,
+            trench.autonomous_attack_check,
+            retreat.retreat_move_check,
+        )
+
+    def rail_checks(self) -> Sequence[hooks.RailCheck]:
+        """The extra checks of a rail move (12/19)."""
+        return (retreat.retreat_rail_check,)
+
+    def end_movement_checks(self) -> Sequence[hooks.EndMovementCheck]:
+        """The extra conditions for ending an activation's movement (30, 12/19)."""
+        return (offensive.offensive_end_movement_check, retreat.retreat_end_check)
+
+    def view_extras(self) -> Sequence[hooks.ViewExtra]:
+        """The extra public facts of a side's view (36, 30, 28)."""
+        return (doctrine_transitions.view_extra, offensive.view_extra, trench.view_extra)
+
+    def reinforcement_hooks(self) -> Sequence[str]:
+        """The steps after both sides' reinforcements (17.3-C, 16.4-I, 37-A, 38-A)."""
+        return ("breakthrough-markers", "siberian-choice", "combat-tactics", "assault-markers")
 
     # ------------------------------------------------------------------ data
     @cached_property
@@ -237,9 +259,9 @@ class LaGrandeGuerre(Ruleset):
                     (f"pieces[{i}].status", "a unit in reserve is placed inside an HQ or a GHQ")
                 )
         for side, fr in r.main_armies.items():
-            for front, a in fr.items():
-                if a not in army_ids:
-                    problems.append((f"rules.main_armies.{side}.{front}", f"unknown army {a!r}"))
+            for front, army in fr.items():
+                if army not in army_ids:
+                    problems.append((f"rules.main_armies.{side}.{front}", f"unknown army {army!r}"))
         plans = {(p["power"], p["id"]) for p in d.war_plans}
         for nation, wp in r.war_plans.items():
             if (nation, wp.plan) not in plans:
@@ -250,14 +272,14 @@ class LaGrandeGuerre(Ruleset):
                         f"unknown war plan (known for {nation}: {known})",
                     )
                 )
-            for a in wp.must_attack:
-                if a not in army_ids:
+            for army in wp.must_attack:
+                if army not in army_ids:
                     problems.append(
-                        (f"rules.war_plans.{nation}.must_attack", f"unknown army {a!r}")
+                        (f"rules.war_plans.{nation}.must_attack", f"unknown army {army!r}")
                     )
-        for k, a in enumerate(r.pre_turn_armies):
-            if a not in army_ids:
-                problems.append((f"rules.pre_turn_armies[{k}]", f"unknown army {a!r}"))
+        for k, army in enumerate(r.pre_turn_armies):
+            if army not in army_ids:
+                problems.append((f"rules.pre_turn_armies[{k}]", f"unknown army {army!r}"))
         for nation in r.powers:
             if nation not in sc.data.nations:
                 problems.append((f"rules.powers.{nation}", "unknown nation"))
@@ -277,22 +299,25 @@ class LaGrandeGuerre(Ruleset):
                 if not sc.board.has_label(h):
                     problems.append((f"rules.virtual_rail[{k}]", f"unknown hex {h!r}"))
         sectors = set(d.powers["sectors"])
-        for a in sc.board.areas.values():
-            if a.kind == "sector" and a.name not in sectors:
+        for area in sc.board.areas.values():
+            if area.kind == "sector" and area.name not in sectors:
                 problems.append(
-                    (f"areas.{a.name}", f"unknown sector (known: {', '.join(sorted(sectors))})")
+                    (f"areas.{area.name}", f"unknown sector (known: {', '.join(sorted(sectors))})")
                 )
-            if a.kind == "climate" and str(a.attrs.get("zone", a.name)) not in mapdata.CLIMATES:
+            if (
+                area.kind == "climate"
+                and str(area.attrs.get("zone", area.name)) not in mapdata.CLIMATES
+            ):
                 problems.append(
                     (
-                        f"areas.{a.name}",
+                        f"areas.{area.name}",
                         f"unknown climatic zone (known: {', '.join(mapdata.CLIMATES)})",
                     )
                 )
-            if a.kind == "country" and str(a.attrs.get("nation", a.name)) not in names:
+            if area.kind == "country" and str(area.attrs.get("nation", area.name)) not in names:
                 problems.append(
                     (
-                        f"areas.{a.name}",
+                        f"areas.{area.name}",
                         "a country area needs attrs.nation with a known nation code",
                     )
                 )
@@ -343,7 +368,6 @@ class LaGrandeGuerre(Ruleset):
                 M.st(g)["main_army"].setdefault(side, {})[front] = a
         mapdata.initial_control(g)
         strategic.init_tracks(g)
-        from grognard.core.state import Frame
 
         g.state.frames = [Frame(self.root_step, {})]
 
@@ -477,66 +501,30 @@ class LaGrandeGuerre(Ruleset):
     def preview(self, g: Game, action: Mapping[str, Any]) -> dict[str, Any] | None:
         """An attack or an engagement before it is committed (LGG 16.3-16.5,
         :mod:`.battle_preview`)."""
-        from grognard.rulesets.lgg1418 import battle_preview
 
         return battle_preview.preview(g, dict(action))
 
-    def describe_action(self, g: Game, action: Mapping[str, Any]) -> str:
-        t = action.get("type")
-        if t == "move":
-            return (
-                f"move {', '.join(action['units'])} to {action['to']}"
-                f" ({action.get('mode', 'normal')})"
-            )
-        if t == "rail":
-            return f"rail {', '.join(action['units'])} to {action['to']}"
-        if t == "activate":
-            return f"activate army {action['army']}"
-        if t == "coordinate":
-            return f"coordinate armies {', '.join(action['armies'])}"
-        if t == "commit" and isinstance(action.get("choice"), dict):
-            return _describe_commit(str(action.get("kind", "")), action["choice"])
-        return _describe_generic(action)
+    def name_of(self, g: Game, kind: str, value: Any) -> str:
+        """A label's value: pieces by their names, lists joined, a secret battle choice (a JSON
+        field) as ``key: value`` pairs, sub-battles apart."""
+        if kind == "json":
+            return _words(value)
+        return super().name_of(g, kind, value)
 
 
-def _words(v: Any) -> str:
-    """A value of an action written for a menu (lists joined, dicts as 'key value' pairs)."""
+def _words(v: Any, top: bool = True) -> str:
+    """A value of an action written for a menu (lists joined, dicts as 'key: value' pairs, the
+    sub-battles of a battle choice apart)."""
     if isinstance(v, list | tuple):
-        return ", ".join(_words(x) for x in v) if v else "none"
+        return ", ".join(_words(x, False) for x in v) if v else "none"
     if isinstance(v, dict):
-        return "; ".join(f"{k} {_words(x)}" for k, x in v.items() if x not in (None, [], {}))
+        parts = [
+            f"{k}: {_words(x, False)}" if top else f"{k} {_words(x, False)}"
+            for k, x in v.items()
+            if x not in (None, [], {})
+        ]
+        return (" | " if top else ", ").join(parts) if parts else "none"
     return str(v)
-
-
-def _describe_commit(kind: str, choice: dict[str, Any]) -> str:
-    """A secret battle choice as a menu line (16.1-B division, 16.2-A engaged units, 16.6
-    reserves)."""
-    if kind == "split":
-        return "divide the front line: " + " | ".join(
-            f"sub-battle {k}: {_words(v)}" for k, v in choice.items()
-        )
-    if kind == "engage":
-        parts = []
-        for sub, c in choice.items():
-            if isinstance(c, dict):
-                art = f" supported by {c['art']}" if c.get("art") else ""
-                parts.append(f"sub-battle {sub}: {c.get('corps')}{art}")
-            else:
-                parts.append(f"sub-battle {sub}: {_words(c)}")
-        return "engage " + " | ".join(parts)
-    if kind == "reserves":
-        sent = [*choice.get("units", []), *choice.get("tanks", [])]
-        return f"bring in {', '.join(sent)}" if sent else "bring in no reinforcement"
-    return f"commit {kind}: {_words(choice)}"
-
-
-def _describe_generic(action: Mapping[str, Any]) -> str:
-    """Any other action: its type in words, then its parameters (ids stay as they are)."""
-    rest = ", ".join(
-        f"{k} {_words(v)}" for k, v in action.items() if k not in ("type", "side", "battle")
-    )
-    name = str(action.get("type", "")).replace("-", " ")
-    return f"{name}: {rest}" if rest else name
 
 
 def zoc_besieged(p: Piece) -> bool:

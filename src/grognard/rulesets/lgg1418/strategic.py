@@ -74,3 +74,23 @@ def init_tracks(g: Game) -> None:
         if M.is_major(g, nation):
             rec = national_will(g, nation)
             tracks[nation] = asdict(rec)
+
+
+# ====================================================================== political records (35)
+def rec(g: Game) -> dict[str, Any]:
+    """The political records (read-only use; see :func:`rec_w`)."""
+    return M.st(g).get("politics", {})
+
+
+def rec_w(g: Game) -> dict[str, Any]:
+    """The political records, created when first written (only while applying an action)."""
+    return M.st(g).setdefault("politics", {})
+
+
+def queue_patriotic(g: Game, nation: str, reason: str, rule: str) -> None:
+    """Queue a patriotic-reaction test for the end of the turn (one per nation per turn)."""
+    if not M.is_major(g, nation) or nation not in g.state.alignment:
+        return
+    due = rec_w(g).setdefault("patriotic_due", {})
+    due.setdefault(nation, []).append(reason)
+    M.touch(g)

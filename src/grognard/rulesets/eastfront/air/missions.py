@@ -15,13 +15,13 @@ roll), after air combat and naval AA (NM 31.3): one roll each on the Shipping At
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from grognard.core.modifiers import Modifiers
-from grognard.core.procedure import Procedure, stage
+from grognard.core.procedure import Goto, Procedure, stage
 from grognard.core.record import LIST, Record
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step, apply, options
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.eastfront.air.combat import (
     aa_fire,
@@ -99,7 +99,7 @@ class AirMissions(Procedure):
     rule = "EF 14.6"
 
     @stage
-    def next_target(self, g: Game, f: Frame) -> Any:
+    def next_target(self, g: Game, f: Frame) -> Goto | None:
         r = MissionRecord(params(f))
         r.current += 1
         if r.current >= len(r.targets):
@@ -112,7 +112,7 @@ class AirMissions(Procedure):
         return None
 
     @stage
-    def resolve(self, g: Game, f: Frame) -> Any:
+    def resolve(self, g: Game, f: Frame) -> Goto | None:
         r = MissionRecord(params(f))
         target = r.targets[r.current]
         sorties = [s for s in ef(g).air.sorties if s.target == target]
@@ -166,7 +166,7 @@ class Intercept(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [params(f)["side"]]
 
-    @options("intercept")
+    @handles.options("intercept")
     def intercept_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         chosen = ef(g).interceptors
         if len(chosen) >= MAX_AIR:
@@ -177,18 +177,18 @@ class Intercept(Step):
             if p.id not in chosen
         ]
 
-    @options("pass")
+    @handles.options("pass")
     def pass_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "pass", "side": side}]
 
-    @apply("intercept")
+    @handles.apply("intercept")
     def intercept(self, g: Game, f: Frame, action: Action) -> None:
         ef(g).interceptors.append(action["air"])
         g.emit("intercept", f"{action['air']} intercepts", rule="EF 14.3")
         if len(ef(g).interceptors) >= MAX_AIR:
             g.finish(f)
 
-    @apply("pass")
+    @handles.apply("pass")
     def done(self, g: Game, f: Frame, action: Action) -> None:
         g.finish(f)
 

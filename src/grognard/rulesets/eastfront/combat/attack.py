@@ -15,16 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from grognard.core.errors import IllegalAction
 from grognard.core.game import ChanceOutcome
-from grognard.core.procedure import Procedure, stage
+from grognard.core.procedure import Goto, Procedure, stage
 from grognard.core.record import LIST, Record
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step, apply, check, options
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.eastfront.chance import Chances, chance
 from grognard.rulesets.eastfront.combat.crt import column_for, crt, terrain_shift
 from grognard.rulesets.eastfront.combat.retreat import advance, retreat, retreat_length
 from grognard.rulesets.eastfront.combat.support import strength, support_problem, supporters_of
@@ -248,7 +247,7 @@ class DeclaredAttack(Procedure):
             spend(g, src)
 
     @stage
-    def resolve(self, g: Game, f: Frame) -> Any:
+    def resolve(self, g: Game, f: Frame) -> Goto | None:
         r = current(g)
         i = g.board.idx(r.target)
         r.defenders = [p.id for p in defenders(g, i, r.side)]
@@ -359,7 +358,7 @@ def crt_outcomes(g: Game, r: AttackRecord) -> list[ChanceOutcome] | None:
 
 
 @implements("EF 12.0", "EF 12.4", "EF 12.6", "NM 30.23")
-class Declaration(Chances, Step):
+class Declaration(Step):
     """EF 12.0: the attacker names attackers, support and the Retreat Order, then resolves.
 
     Rules: EF 12.0, EF 12.4, EF 12.6, NM 30.23.
@@ -375,7 +374,7 @@ class Declaration(Chances, Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [current(g).side]
 
-    @options("add-attacker")
+    @handles.options("add-attacker")
     def attacker_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         r = current(g)
         return [
@@ -383,14 +382,14 @@ class Declaration(Chances, Step):
             for p in attacker_options(g, r, bool(params(f).get("amphibious")))
         ]
 
-    @check("add-attacker")
+    @handles.check("add-attacker")
     def check_attacker(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[action["piece"]]
         why = attacker_problem(g, p, current(g), bool(params(f).get("amphibious")))
         if why:
             raise IllegalAction(RULE, why)
 
-    @apply("add-attacker")
+    @handles.apply("add-attacker")
     def add_attacker(self, g: Game, f: Frame, action: Action) -> None:
         r = current(g)
         p = g.state.pieces[action["piece"]]
@@ -399,7 +398,7 @@ class Declaration(Chances, Step):
         if i is not None and not is_land(g, i):
             r.amphibious.append(p.id)
 
-    @options("add-support")
+    @handles.options("add-support")
     def support_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         r = current(g)
         if r.vacant:
@@ -410,7 +409,7 @@ class Declaration(Chances, Step):
             for p in supporters_of(g, side, g.board.idx(r.target), True, chosen)
         ]
 
-    @check("add-support")
+    @handles.check("add-support")
     def check_support(self, g: Game, f: Frame, action: Action) -> None:
         r = current(g)
         p = g.state.pieces[action["piece"]]
@@ -420,11 +419,11 @@ class Declaration(Chances, Step):
         if why:
             raise IllegalAction("EF 12.4", why)
 
-    @apply("add-support")
+    @handles.apply("add-support")
     def add_support(self, g: Game, f: Frame, action: Action) -> None:
         current(g).support.append(action["piece"])
 
-    @options("set-order")
+    @handles.options("set-order")
     def order_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         r = current(g)
         if r.order != "none" or r.vacant:
@@ -434,21 +433,21 @@ class Declaration(Chances, Step):
             out.insert(0, {"type": "set-order", "side": side, "order": "attacker-retreat"})
         return out
 
-    @apply("set-order")
+    @handles.apply("set-order")
     def set_order(self, g: Game, f: Frame, action: Action) -> None:
         current(g).order = action["order"]
 
-    @options("resolve-attack")
+    @handles.options("resolve-attack")
     def resolve_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "resolve-attack", "side": side}] if current(g).attackers else []
 
-    @chance("resolve-attack")
+    @handles.chance("resolve-attack")
     def resolve_chance(self, g: Game, f: Frame, action: Action) -> list[ChanceOutcome] | None:
         """EF 12.0: the CRT roll, when no defensive support decision comes first."""
         r = current(g)
         return None if defence_follows(g, r) else crt_outcomes(g, r)
 
-    @apply("resolve-attack")
+    @handles.apply("resolve-attack")
     def resolve(self, g: Game, f: Frame, action: Action) -> None:
         r = current(g)
         g.emit(
@@ -461,7 +460,7 @@ class Declaration(Chances, Step):
 
 
 @implements("EF 12.4", "NM 29.2")
-class DefensiveSupport(Chances, Step):
+class DefensiveSupport(Step):
     """EF 12.4 / NM 29.2: the defender's artillery (naval units only from port)."""
 
     name = "defensive-support"
@@ -471,7 +470,7 @@ class DefensiveSupport(Chances, Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [params(f)["side"]]
 
-    @options("add-support")
+    @handles.options("add-support")
     def support_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         r = current(g)
         return [
@@ -479,19 +478,19 @@ class DefensiveSupport(Chances, Step):
             for p in supporters_of(g, side, g.board.idx(r.target), False, pieces(g, r.defence))
         ]
 
-    @apply("add-support")
+    @handles.apply("add-support")
     def add_support(self, g: Game, f: Frame, action: Action) -> None:
         current(g).defence.append(action["piece"])
 
-    @options("pass")
+    @handles.options("pass")
     def pass_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "pass", "side": side}]
 
-    @apply("pass")
+    @handles.apply("pass")
     def done(self, g: Game, f: Frame, action: Action) -> None:
         g.finish(f)
 
-    @chance("pass")
+    @handles.chance("pass")
     def roll_chance(self, g: Game, f: Frame, action: Action) -> list[ChanceOutcome] | None:
         """EF 12.0: passing leads straight to the CRT roll."""
         return crt_outcomes(g, current(g))
@@ -508,23 +507,23 @@ class Advance(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [params(f)["side"]]
 
-    @options("advance")
+    @handles.options("advance")
     def advance_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [
             {"type": "advance", "side": side, "piece": p.id}
             for p in advance_options_of(g, current(g))
         ]
 
-    @apply("advance")
+    @handles.apply("advance")
     def go(self, g: Game, f: Frame, action: Action) -> None:
         advance(g, g.state.pieces[action["piece"]], target_of(g))
         if not advance_options_of(g, current(g)):
             g.finish(f)
 
-    @options("pass")
+    @handles.options("pass")
     def pass_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "pass", "side": side}]
 
-    @apply("pass")
+    @handles.apply("pass")
     def stop(self, g: Game, f: Frame, action: Action) -> None:
         g.finish(f)

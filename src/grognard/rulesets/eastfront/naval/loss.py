@@ -25,7 +25,7 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.procedure import Procedure, stage
 from grognard.core.record import LIST, Record
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Step, apply, options
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.eastfront.air.zones import nmi_level
 from grognard.rulesets.eastfront.data import table
@@ -185,15 +185,15 @@ class AbortChoice(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [params(f)["side"]]
 
-    @options("return-to-port")
+    @handles.options("return-to-port")
     def return_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "return-to-port", "side": side}]
 
-    @options("take-damage")
+    @handles.options("take-damage")
     def damage_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "take-damage", "side": side}]
 
-    @apply("return-to-port")
+    @handles.apply("return-to-port")
     def go_back(self, g: Game, f: Frame, action: Action) -> None:
         """The unit turns back short of its destination: no NMP, no second roll."""
         r = LossRecord(params(f)["loss"])
@@ -209,7 +209,7 @@ class AbortChoice(Step):
         )
         g.finish(f)
 
-    @apply("take-damage")
+    @handles.apply("take-damage")
     def stay(self, g: Game, f: Frame, action: Action) -> None:
         r = LossRecord(params(f)["loss"])
         extra_damage(g, r, [p for p in pieces(g, r.ships) if afloat(g, p)], "NM 27.32")

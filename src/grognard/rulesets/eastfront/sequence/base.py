@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from grognard.core.sequence import Action, Step, apply, options
+from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame
 from grognard.rulesets.eastfront.model import ef, other, params
 
@@ -42,11 +42,11 @@ class Phase(Step):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [self.side(g, f)]
 
-    @options("end-phase")
+    @handles.options("end-phase")
     def end_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "end-phase", "side": side}]
 
-    @apply("end-phase")
+    @handles.apply("end-phase")
     def end(self, g: Game, f: Frame, action: Action) -> None:
         self.close(g, f)
         g.finish(f)

@@ -22,10 +22,9 @@ from grognard.core.errors import IllegalAction
 from grognard.core.game import ChanceOutcome
 from grognard.core.procedure import Procedure, stage
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, Sequence_, Step, actors, apply, check, options
+from grognard.core.sequence import Action, Sequence_, Step, handles
 from grognard.core.state import Frame, Piece
 from grognard.rulesets.eastfront.air.units import interdiction_rating, ready_air, refit
-from grognard.rulesets.eastfront.chance import Chances, chance
 from grognard.rulesets.eastfront.combat.attack import (
     AttackRecord,
     attacker_options,
@@ -98,7 +97,7 @@ def own(g: Game, side: str, pid: str) -> Piece:
 
 # ====================================================================== Naval Readiness Phase
 @implements("NM 25.3", "NM 27.4", "NM 27.41", "NM 27.43")
-class NavalReadiness(Chances, Phase):
+class NavalReadiness(Phase):
     """NM 25.3 / NM 27.4: each Sailed naval unit rolls for Readiness, or instead for Repair;
     Ready damaged units may repair; flotillas recover by themselves (NM 27.43). Ending the phase
     rolls Readiness for every Sailed unit not yet rolled for.
@@ -123,11 +122,11 @@ class NavalReadiness(Chances, Phase):
             if is_naval(g, p) and p.id not in done
         ]
 
-    @actors("readiness")
+    @handles.actors("readiness")
     def readiness_actors(self, g: Game, f: Frame, side: str) -> list[str]:
         return [p.id for p in self.ships(g, f, side) if may_roll_readiness(g, p) is None]
 
-    @options("readiness")
+    @handles.options("readiness")
     def readiness_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         p = g.state.pieces.get(actor or "")
         if p is None or p.side != side or p.id in params(f)["done"]:
@@ -136,16 +135,16 @@ class NavalReadiness(Chances, Phase):
             return []
         return [{"type": "readiness", "side": side, "ship": p.id}]
 
-    @apply("readiness")
+    @handles.apply("readiness")
     def readiness(self, g: Game, f: Frame, action: Action) -> None:
         params(f)["done"].append(action["ship"])
         roll_readiness(g, g.state.pieces[action["ship"]])
 
-    @actors("repair")
+    @handles.actors("repair")
     def repair_actors(self, g: Game, f: Frame, side: str) -> list[str]:
         return [p.id for p in self.ships(g, f, side) if may_repair(g, p) is None]
 
-    @options("repair")
+    @handles.options("repair")
     def repair_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         p = g.state.pieces.get(actor or "")
         if p is None or p.side != side or p.id in params(f)["done"]:
@@ -154,17 +153,17 @@ class NavalReadiness(Chances, Phase):
             return []
         return [{"type": "repair", "side": side, "ship": p.id}]
 
-    @apply("repair")
+    @handles.apply("repair")
     def repair(self, g: Game, f: Frame, action: Action) -> None:
         params(f)["done"].append(action["ship"])
         roll_repair(g, g.state.pieces[action["ship"]])
 
-    @chance("readiness")
+    @handles.chance("readiness")
     def readiness_chance(self, g: Game, f: Frame, action: Action) -> list[ChanceOutcome]:
         """NM 25.3: success (Ready) or failure, exactly."""
         return outcomes(g, g.state.pieces[action["ship"]], repairing=False)
 
-    @chance("repair")
+    @handles.chance("repair")
     def repair_chance(self, g: Game, f: Frame, action: Action) -> list[ChanceOutcome]:
         """NM 27.41: one Damage Point repaired or not, exactly."""
         return outcomes(g, g.state.pieces[action["ship"]], repairing=True)
@@ -222,12 +221,12 @@ class AirInterdiction(Phase):
     def assigned(self, g: Game) -> list[Sortie]:
         return ef(g).air.sorties
 
-    @actors("fly")
+    @handles.actors("fly")
     def flyers(self, g: Game, f: Frame, side: str) -> list[str]:
         taken = {s.air for s in self.assigned(g)}
         return [p.id for p in ready_air(g, side) if p.id not in taken]
 
-    @options("fly")
+    @handles.options("fly")
     def fly_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         p = g.state.pieces.get(actor or "")
         if p is None or p.id not in self.flyers(g, f, side):
@@ -258,13 +257,13 @@ class AirInterdiction(Phase):
             return "an escort goes with a mission unit already assigned"
         return None
 
-    @check("fly")
+    @handles.check("fly")
     def check_fly(self, g: Game, f: Frame, action: Action) -> None:
         why = self.problem(g, action)
         if why:
             raise IllegalAction("EF 14.6", why)
 
-    @apply("fly")
+    @handles.apply("fly")
     def fly(self, g: Game, f: Frame, action: Action) -> None:
         ef(g).air.raw()["sorties"].append(
             Sortie.new(air=action["air"], target=action["target"], role=action["role"])
@@ -290,7 +289,7 @@ class SupplyStatus(Phase):
     def begin(self, g: Game, f: Frame) -> None:
         params(f)["spent"] = []
 
-    @actors("spend-msu")
+    @handles.actors("spend-msu")
     def msus(self, g: Game, f: Frame, side: str) -> list[str]:
         return [
             p.id
@@ -298,13 +297,13 @@ class SupplyStatus(Phase):
             if p.type == "msu" and p.loc.kind == "hex"
         ]
 
-    @options("spend-msu")
+    @handles.options("spend-msu")
     def msu_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         if actor not in self.msus(g, f, side):
             return []
         return [{"type": "spend-msu", "side": side, "msu": actor}]
 
-    @apply("spend-msu")
+    @handles.apply("spend-msu")
     def spend(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[action["msu"]]
         params(f)["spent"].append(int(p.loc.ref))
@@ -359,7 +358,7 @@ class Movement(Phase):
         ef(g).move = MoveRecord(MoveRecord.new(kind=self.phase_kind(g, f)))
 
     # ---- ground movement (EF 7.0)
-    @actors("move")
+    @handles.actors("move")
     def movers(self, g: Game, f: Frame, side: str) -> list[str]:
         kind = self.phase_kind(g, f)
         return [
@@ -368,7 +367,7 @@ class Movement(Phase):
             if p.loc.kind == "hex" and ground.mover_problem(g, p, kind) is None
         ]
 
-    @options("move")
+    @handles.options("move")
     def move_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         p = g.state.pieces.get(actor or "")
         if p is None or p.side != side:
@@ -378,7 +377,7 @@ class Movement(Phase):
             for j in ground.destinations(g, p, self.phase_kind(g, f))
         ]
 
-    @check("move")
+    @handles.check("move")
     def check_move(self, g: Game, f: Frame, action: Action) -> None:
         p = own(g, action["side"], action["piece"])
         kind = self.phase_kind(g, f)
@@ -394,13 +393,13 @@ class Movement(Phase):
                 " terrain, enemy units and zones of control, stacking)",
             )
 
-    @apply("move")
+    @handles.apply("move")
     def move(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[action["piece"]]
         ground.move(g, p, g.board.idx(action["to"]), self.phase_kind(g, f))
 
     # ---- naval movement (NM 26.0)
-    @actors("sail")
+    @handles.actors("sail")
     def sailors(self, g: Game, f: Frame, side: str) -> list[str]:
         sailed = ef(g).move.sailed
         return [
@@ -414,7 +413,7 @@ class Movement(Phase):
             and "assaulted" not in p.status
         ]
 
-    @options("sail")
+    @handles.options("sail")
     def sail_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         p = g.state.pieces.get(actor or "")
         if p is None or actor not in self.sailors(g, f, side):
@@ -444,18 +443,18 @@ class Movement(Phase):
                 )
         return out
 
-    @check("sail")
+    @handles.check("sail")
     def check_sail_action(self, g: Game, f: Frame, action: Action) -> None:
         ships = [own(g, action["side"], s) for s in action["ships"]]
         check_sail(g, action["side"], ships, action["to"])
 
-    @apply("sail")
+    @handles.apply("sail")
     def sail(self, g: Game, f: Frame, action: Action) -> None:
         ships = [g.state.pieces[s] for s in action["ships"]]
         sail(g, ships, check_sail(g, action["side"], ships, action["to"]))
 
     # ---- naval transport (NM 28.12)
-    @actors("load")
+    @handles.actors("load")
     def loaders(self, g: Game, f: Frame, side: str) -> list[str]:
         out: list[str] = []
         for port in ports(g):
@@ -469,7 +468,7 @@ class Movement(Phase):
             )
         return sorted(out)
 
-    @options("load")
+    @handles.options("load")
     def load_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         p = g.state.pieces.get(actor or "")
         if p is None or p.side != side:
@@ -494,7 +493,7 @@ class Movement(Phase):
                         )
         return out
 
-    @check("load")
+    @handles.check("load")
     def check_load(self, g: Game, f: Frame, action: Action) -> None:
         p = own(g, action["side"], action["piece"])
         ship = g.state.pieces[action["ship"]]
@@ -502,13 +501,13 @@ class Movement(Phase):
         if why:
             raise IllegalAction("NM 28.12", why)
 
-    @apply("load")
+    @handles.apply("load")
     def load(self, g: Game, f: Frame, action: Action) -> None:
         load(
             g, g.state.pieces[action["piece"]], g.state.pieces[action["ship"]], action["amphibious"]
         )
 
-    @actors("unload")
+    @handles.actors("unload")
     def unloaders(self, g: Game, f: Frame, side: str) -> list[str]:
         return [
             p.id
@@ -516,18 +515,18 @@ class Movement(Phase):
             if p.loc.kind == "piece" and unload_problem(g, p, self.phase_kind(g, f)) is None
         ]
 
-    @options("unload")
+    @handles.options("unload")
     def unload_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         if actor not in self.unloaders(g, f, side):
             return []
         return [{"type": "unload", "side": side, "piece": actor}]
 
-    @apply("unload")
+    @handles.apply("unload")
     def unload(self, g: Game, f: Frame, action: Action) -> None:
         unload(g, g.state.pieces[action["piece"]])
 
     # ---- activation (EF 10.25, EF 8.54a)
-    @actors("activate")
+    @handles.actors("activate")
     def activatable(self, g: Game, f: Frame, side: str) -> list[str]:
         if self.phase_kind(g, f) != "motorized":
             return []
@@ -554,7 +553,7 @@ class Movement(Phase):
                 out.append(hq)
         return out
 
-    @options("activate")
+    @handles.options("activate")
     def activate_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         p = g.state.pieces.get(actor or "")
         if p is None or p.side != side or self.phase_kind(g, f) != "motorized":
@@ -564,7 +563,7 @@ class Movement(Phase):
             for hq in self.activation_hqs(g, p)
         ]
 
-    @apply("activate")
+    @handles.apply("activate")
     def activate(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[action["piece"]]
         p.status.add("activated")
@@ -573,7 +572,7 @@ class Movement(Phase):
         g.emit("activate", f"{p.name or p.id} is activated", rule="EF 10.25")
 
     # ---- evacuation (NM 28.2)
-    @options("declare-evacuation")
+    @handles.options("declare-evacuation")
     def evac_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [
             {"type": "declare-evacuation", "side": side, "port": port.name}
@@ -581,7 +580,7 @@ class Movement(Phase):
             if declare_problem(g, side, port, self.phase_kind(g, f)) is None
         ]
 
-    @check("declare-evacuation")
+    @handles.check("declare-evacuation")
     def check_evac(self, g: Game, f: Frame, action: Action) -> None:
         why = declare_problem(
             g, action["side"], port_named(g, action["port"]), self.phase_kind(g, f)
@@ -589,13 +588,13 @@ class Movement(Phase):
         if why:
             raise IllegalAction("NM 28.2", why)
 
-    @apply("declare-evacuation")
+    @handles.apply("declare-evacuation")
     def evacuate(self, g: Game, f: Frame, action: Action) -> None:
         port = port_named(g, action["port"])
         assert port is not None
         declare(g, port)
 
-    @options("complete-evacuation")
+    @handles.options("complete-evacuation")
     def done_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [
             {"type": "complete-evacuation", "side": side, "port": port.name}
@@ -605,7 +604,7 @@ class Movement(Phase):
             and ef(g).ports[port.name].evacuation == "declared"
         ]
 
-    @apply("complete-evacuation")
+    @handles.apply("complete-evacuation")
     def evacuated(self, g: Game, f: Frame, action: Action) -> None:
         port = port_named(g, action["port"])
         assert port is not None
@@ -644,13 +643,13 @@ class Strikes(Phase):
             return []
         return [p for p in ready_air(g, side) if p.id not in taken]
 
-    @actors("strike")
+    @handles.actors("strike")
     def strikers(self, g: Game, f: Frame, side: str) -> list[str]:
         if not self.strike_targets(g, side):
             return []
         return [p.id for p in self.free_air(g, side) if interdiction_rating(p) > 0]
 
-    @options("strike")
+    @handles.options("strike")
     def strike_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         if actor not in self.strikers(g, f, side):
             return []
@@ -659,7 +658,7 @@ class Strikes(Phase):
             for t in self.strike_targets(g, side)
         ]
 
-    @check("strike")
+    @handles.check("strike")
     def check_strike(self, g: Game, f: Frame, action: Action) -> None:
         target = g.state.pieces[action["target"]]
         if is_flotilla(g, target):
@@ -676,31 +675,31 @@ class Strikes(Phase):
                 f"{target.id} may not be attacked now (in the Reaction Phase only at sea)",
             )
 
-    @apply("strike")
+    @handles.apply("strike")
     def strike(self, g: Game, f: Frame, action: Action) -> None:
         ef(g).combat.raw()["strikes"].append(Strike.new(air=action["air"], target=action["target"]))
 
-    @actors("escort")
+    @handles.actors("escort")
     def escorts(self, g: Game, f: Frame, side: str) -> list[str]:
         if not any(s.target for s in self.strikes(g)):
             return []
         return [p.id for p in self.free_air(g, side)]
 
-    @options("escort")
+    @handles.options("escort")
     def escort_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         if actor not in self.escorts(g, f, side):
             return []
         return [{"type": "escort", "side": side, "air": actor}]
 
-    @apply("escort")
+    @handles.apply("escort")
     def escort(self, g: Game, f: Frame, action: Action) -> None:
         ef(g).combat.raw()["strikes"].append(Strike.new(air=action["air"], target=""))
 
-    @options("launch")
+    @handles.options("launch")
     def launch_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         return [{"type": "launch", "side": side}] if any(s.target for s in self.strikes(g)) else []
 
-    @apply("launch")
+    @handles.apply("launch")
     def launch(self, g: Game, f: Frame, action: Action) -> None:
         strikes = [s.raw() for s in self.strikes(g)]
         ef(g).combat.strikes = []
@@ -726,7 +725,7 @@ class Reaction(Strikes):
         ef(g).move = MoveRecord(MoveRecord.new(kind="reaction"))
         ef(g).combat = CombatRecord(CombatRecord.new())
 
-    @actors("move")
+    @handles.actors("move")
     def movers(self, g: Game, f: Frame, side: str) -> list[str]:
         return [
             p.id
@@ -734,7 +733,7 @@ class Reaction(Strikes):
             if p.loc.kind == "hex" and ground.mover_problem(g, p, "reaction") is None
         ]
 
-    @options("move")
+    @handles.options("move")
     def move_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         p = g.state.pieces.get(actor or "")
         if p is None or p.side != side:
@@ -744,7 +743,7 @@ class Reaction(Strikes):
             for j in ground.destinations(g, p, "reaction")
         ]
 
-    @apply("move")
+    @handles.apply("move")
     def move(self, g: Game, f: Frame, action: Action) -> None:
         p = g.state.pieces[action["piece"]]
         ground.move(g, p, g.board.idx(action["to"]), "reaction")
@@ -790,7 +789,7 @@ class CoastFire(Phase):
     def enter(self, g: Game, f: Frame) -> None:
         params(f)["shots"] = []
 
-    @actors("cd-fire")
+    @handles.actors("cd-fire")
     def firers(self, g: Game, f: Frame, side: str) -> list[str]:
         rec = ef(g).combat
         return [
@@ -799,7 +798,7 @@ class CoastFire(Phase):
             if is_cd(g, p) and p.loc.kind == "hex" and p.id not in rec.cd_fired and targets_of(g, p)
         ]
 
-    @options("cd-fire")
+    @handles.options("cd-fire")
     def fire_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         cd = g.state.pieces.get(actor or "")
         if cd is None or cd.side != side:
@@ -809,14 +808,14 @@ class CoastFire(Phase):
             for t in targets_of(g, cd)
         ]
 
-    @check("cd-fire")
+    @handles.check("cd-fire")
     def check_fire(self, g: Game, f: Frame, action: Action) -> None:
         cd = own(g, action["side"], action["cd"])
         why = cd_fire_problem(g, cd, g.state.pieces[action["target"]])
         if why:
             raise IllegalAction("NM 27.12", why)
 
-    @apply("cd-fire")
+    @handles.apply("cd-fire")
     def fire(self, g: Game, f: Frame, action: Action) -> None:
         ef(g).combat.cd_fired.append(action["cd"])
         params(f)["shots"].append([action["cd"], action["target"]])
@@ -883,7 +882,7 @@ class CombatActions(Strikes):
                     return True
         return False
 
-    @actors("attack")
+    @handles.actors("attack")
     def targets(self, g: Game, f: Frame, side: str) -> list[str]:
         cands: set[int] = set()
         for q in g.state.of_side(side):
@@ -891,7 +890,7 @@ class CombatActions(Strikes):
                 cands.update(g.board.neighbors(int(q.loc.ref)))
         return [g.board.label(i) for i in sorted(cands) if self.attack_problem(g, side, i) is None]
 
-    @options("attack")
+    @handles.options("attack")
     def attack_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         if actor is None or not g.board.has_label(actor):
             return []
@@ -899,7 +898,7 @@ class CombatActions(Strikes):
             return []
         return [{"type": "attack", "side": side, "target": actor}]
 
-    @check("attack")
+    @handles.check("attack")
     def check_attack(self, g: Game, f: Frame, action: Action) -> None:
         if not g.board.has_label(action["target"]):
             raise IllegalAction("EF 12.0", f"no hex {action['target']!r}")
@@ -907,7 +906,7 @@ class CombatActions(Strikes):
         if why:
             raise IllegalAction("EF 12.0", why)
 
-    @apply("attack")
+    @handles.apply("attack")
     def attack(self, g: Game, f: Frame, action: Action) -> None:
         side, target = action["side"], action["target"]
         i = g.board.idx(target)
@@ -916,7 +915,7 @@ class CombatActions(Strikes):
         step = "amphibious-assault" if self.assault_from_sea(g, side, i) else "declared-attack"
         g.push(step, {})
 
-    @actors("land")
+    @handles.actors("land")
     def landers(self, g: Game, f: Frame, side: str) -> list[str]:
         return [
             p.id
@@ -931,7 +930,7 @@ class CombatActions(Strikes):
             return []
         return [j for j in g.board.neighbors(i) if special_landing_problem(g, p, j) is None]
 
-    @options("land")
+    @handles.options("land")
     def land_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         p = g.state.pieces.get(actor or "")
         if p is None or p.side != side or p.loc.kind != "piece":
@@ -941,7 +940,7 @@ class CombatActions(Strikes):
             for j in self.land_hexes(g, p)
         ]
 
-    @check("land")
+    @handles.check("land")
     def check_land(self, g: Game, f: Frame, action: Action) -> None:
         p = own(g, action["side"], action["piece"])
         if not g.board.has_label(action["to"]):
@@ -950,7 +949,7 @@ class CombatActions(Strikes):
         if why:
             raise IllegalAction("NM 30.4", why)
 
-    @apply("land")
+    @handles.apply("land")
     def land(self, g: Game, f: Frame, action: Action) -> None:
         special_landing(g, g.state.pieces[action["piece"]], g.board.idx(action["to"]))
 

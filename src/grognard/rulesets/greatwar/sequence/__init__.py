@@ -1,0 +1,1 @@
+"""The sequence of play (OT 4) and victory."""

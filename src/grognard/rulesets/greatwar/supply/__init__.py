@@ -1,0 +1,1 @@
+"""Supply (OT 11) and isolation (OT 3G)."""

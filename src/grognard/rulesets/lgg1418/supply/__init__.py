@@ -1,0 +1,1 @@
+"""Supply and isolation (rules 9, 22)."""
