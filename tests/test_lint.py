@@ -42,3 +42,14 @@ def test_tests_run_the_command_line_through_this_python() -> None:
         if bare.search(line)
     ]
     assert not found, "bare 'grognard' command in: " + ", ".join(found)
+
+
+def test_mypy_is_clean() -> None:
+    """mypy finds no error in ``src/`` (configuration in pyproject.toml: strict on the core)."""
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-error-summary"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]

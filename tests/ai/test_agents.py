@@ -184,10 +184,21 @@ def test_features_of_each_rule_system(ref: str) -> None:
 
 
 def test_victory_points_read_as_each_rule_system_counts_them() -> None:
-    from grognard.rulesets.greatwar import victory as gw_victory
-    from grognard.rulesets.lgg1418 import victory as lgg_victory
+    from grognard.rulesets.greatwar.sequence import victory as gw_victory
+    from grognard.rulesets.lgg1418.map import victory as lgg_victory
 
     for ref, own in (("marne-1914", gw_victory.points), ("lgg-west-1914", lgg_victory.scores)):
         g = Game.new(find(ref), 1)
         mine = features_for(g).victory_points(g)
         assert mine == {s: float(n) for s, n in own(g).items()}, ref
+
+
+def test_an_eliminated_lgg_corps_counts_as_a_casualty() -> None:
+    g = Game.new(find("lgg-tutorial"), 1)
+    f = features_for(g)
+    corps = next(p for p in g.state.pieces.values() if p.type == "corps")
+    before = f.material(g)[corps.side]
+    g.state.move(corps.id, Loc.box("lgg:eliminated"))
+    assert f.eliminated(g, corps)
+    assert f.casualties(g)[corps.side] == f.best_value(corps) > 0
+    assert f.material(g)[corps.side] == before - f.value(corps)

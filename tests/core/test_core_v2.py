@@ -476,3 +476,22 @@ def test_a_step_inherits_the_handlers_of_every_base_class() -> None:
     assert Both.handlers["move"].apply is Moves.apply_move
     assert Both.handlers["box"].apply is Both.apply_box
     assert Both.handlers["shared"].apply is Moves.apply_shared_too
+
+
+def test_a_clone_keeps_the_position_cache_of_its_source_until_it_changes(tiny_path: Path) -> None:
+    """core: Game.clone keeps the position entries (Cache.clone with a retag); each copy drops
+    its own at its first change and the source keeps its own."""
+    g = Game.new(load_scenario(tiny_path), 1)
+    calls: list[int] = []
+
+    def compute() -> int:
+        calls.append(1)
+        return 41
+
+    assert g.cached("probe", compute) == 41
+    c = g.clone()
+    assert c.cached("probe", compute) == 41 and len(calls) == 1
+    side = c.acting_sides()[0]
+    c.apply(c.legal_actions(side)[0])
+    assert c.cached("probe", lambda: 7) == 7
+    assert g.cached("probe", lambda: 7) == 41

@@ -9,12 +9,13 @@ import random
 
 import pytest
 
+from grognard.core.cache import Cache
 from grognard.core.game import Game
 from grognard.scenario import find
 from grognard.selfplay import random_choice
 
 # memo tables kept with the game object and its state (derived values only)
-GAME_MEMOS = ("_gw_listing", "_gw_zoc_memo", "_gw_ip_supply")
+GAME_MEMOS = ("_gw_listing", "_gw_ip_supply")
 STATE_MEMOS = ("_gw_loc_index",)
 
 
@@ -23,6 +24,7 @@ def forget_memos(g: Game) -> None:
         g.__dict__.pop(k, None)
     for k in STATE_MEMOS:
         g.state.__dict__.pop(k, None)
+    g.cache = Cache()  # the core cache too (ZOC maps, charts, static tables)
     g.invalidate()
 
 

@@ -52,12 +52,12 @@ def test_terminal_greatwar_multi_hex_move_typed_actions_and_an_attack(
     chart = term.expect(PROMPT)
     assert "Mobile Ground Combat Results Table" in chart and "PROVISIONAL" in chart
     assert "AE: Attacker eliminated" in chart
-    term.send(entry(chart, "end initial phase activities"))
+    term.send(entry(chart, "End the phase"))
 
     # a new phase: the map is drawn again before the menu
     menu = term.expect(PROMPT)
     assert "Ground movement (Entente)" in menu and "hexsides:" in menu
-    term.send(entry(menu, "move ("))
+    term.send(entry(menu, "moves ("))
     pieces = term.expect(PROMPT)
     term.send(entry(pieces, "fr-1cd"))
     reach = term.expect(PROMPT)
@@ -81,10 +81,10 @@ def test_terminal_greatwar_multi_hex_move_typed_actions_and_an_attack(
     moved = term.expect(PROMPT)
     assert "fr-14d moves 0505 -> 0605" in moved
 
-    term.send(entry(moved, "end ground movement"))
+    term.send(entry(moved, "End the phase"))
     seg = term.expect(PROMPT)
     assert "Bombardment segment" in seg
-    term.send(entry(seg, "end"))
+    term.send(entry(seg, "End the phase"))
     seg = term.expect(PROMPT)
     assert "Combat segment" in seg
     term.send('j {"type": "attack", "target": "0705", "attackers": ["fr-1cd", "fr-14d"]}')

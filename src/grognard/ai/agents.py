@@ -82,6 +82,9 @@ LEVELS: Mapping[str, Level] = {
     "hard": Level(width=24, samples=4, top=4, iterations=16, depth=3, rollout_width=5),
 }
 GREEDY_WIDTH = 12
+# the rule system's preference between action types breaks near-ties of value (an LGG army's
+# activation changes nothing by itself, and would otherwise lose to ending the phase)
+PRIOR_WEIGHT = 0.05
 
 
 class Agent:
@@ -166,6 +169,8 @@ def candidates(g: Game, side: str, feats: Features, rng: random.Random, width: i
                 progressed = True
         if not progressed:
             break
+    if not out and ranked:
+        out.append(ranked[0][4][0])  # everything was done already in this run: repeat one
     return out
 
 
@@ -203,6 +208,9 @@ class GreedyAgent(Agent):
         best, best_v = cands[0], BAD
         for a in cands:
             v = self.after(base, side, a, feats, rng, samples=1)
+            if v <= BAD:
+                continue
+            v += PRIOR_WEIGHT * feats.prior(g, side, a)  # ties go to the preferred types
             if v > best_v + 1e-9:
                 best, best_v = a, v
         return best
@@ -219,6 +227,15 @@ class GreedyAgent(Agent):
     ) -> float:
         """The value of ``a`` for ``side``: its expectation over the chance outcomes the rule
         system describes (``exact``), else the mean over ``samples`` reseeded rolls."""
+        try:
+            # checked on the base first: it is refused there without a clone, and what the check
+            # computes stays in the base's cache for every clone made from it
+            legal = base.is_legal(a)
+        except SIM_ERRORS:
+            legal = False
+        if not legal:
+            self.stats.failures += 1
+            return BAD
         outcomes = None
         if exact:
             try:
@@ -292,7 +309,7 @@ class PlannerAgent(GreedyAgent):
         for a in cands:
             v = self.after(base, side, a, feats, rng, samples=b.samples, exact=True)
             if v > BAD:
-                kids.append(_Child(a, v))
+                kids.append(_Child(a, v + PRIOR_WEIGHT * feats.prior(g, side, a)))
         if not kids:
             return cands[0]
         kids.sort(key=lambda k: -k.prior)

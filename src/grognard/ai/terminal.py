@@ -56,10 +56,10 @@ class AIHotseat(Hotseat):
         self.ai = dict(ai)
         self._ai_action: Action | None = None
 
-    def choose(self, side: str, actions: list[Action]) -> Action | str | None:
+    def choose(self, side: str) -> Action | str | None:
         agent = self.ai.get(side)
         if agent is None:
-            return super().choose(side, actions)
+            return super().choose(side)
         with self.out.status(f"{side}: the computer ({agent.name}) is thinking..."):
             action = agent.choose(self.g, side)
         self.out.print(f"[bold magenta]{side} (computer):[/bold magenta] {self.g.label(action)}")

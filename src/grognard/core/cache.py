@@ -135,10 +135,17 @@ class Cache:
         self._pos_key = (-1, -1)
         self._tracked = {}
 
-    def clone(self) -> Cache:
-        """The cache of a clone of the game: the same entries, the keyed tables shared."""
+    def clone(self, retag: tuple[tuple[int, int], tuple[int, int]] | None = None) -> Cache:
+        """The cache of a clone of the game: the same entries, the keyed tables shared.
+
+        ``retag = (old, new)``: the clone's state is a copy of the state tagged ``old`` (its
+        ``(epoch, revision)``), now tagged ``new``; the position entries computed for ``old``
+        still hold for it and are kept (each copy drops its own at its first change)."""
         c = Cache(self._keyed)
         c._tracked = dict(self._tracked)
+        if retag is not None and self._pos_key == retag[0]:
+            c._pos = dict(self._pos)
+            c._pos_key = retag[1]
         return c
 
     def stats(self) -> dict[str, int]:

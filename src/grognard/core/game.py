@@ -126,7 +126,9 @@ class Game:
         g._snap = self._snap  # snapshots are never changed, only cloned from
         g._revealed = False
         g._forced = list(self._forced)
-        g.cache = self.cache.clone()
+        g.cache = self.cache.clone(
+            ((self.state.epoch, self.state.revision), (g.state.epoch, g.state.revision))
+        )
         g._hash_memo = (
             ((g.state.epoch, g.state.revision), self._hash_memo[1])
             if self._hash_memo[0] == (self.state.epoch, self.state.revision)

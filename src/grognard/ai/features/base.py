@@ -101,12 +101,18 @@ class Features:
 
     # ------------------------------------------------------------------ material and losses
     def eliminated(self, g: Game, p: Piece) -> bool:
-        """The piece is in an eliminated box (a box named or of kind ``eliminated``)."""
+        """The piece is in an eliminated box (named ``eliminated`` or ``<system>:eliminated``, or
+        of kind ``eliminated``)."""
         loc = g.state.where(p.id)
         if loc.kind != "box":
             return False
-        box = g.board.boxes.get(str(loc.ref))
-        return loc.ref == "eliminated" or (box is not None and box.kind == "eliminated")
+        ref = str(loc.ref)
+        box = g.board.boxes.get(ref)
+        return (
+            ref == "eliminated"
+            or ref.endswith(":eliminated")  # a rule system's own box (lgg:eliminated)
+            or (box is not None and box.kind == "eliminated")
+        )
 
     def value(self, p: Piece, face: str | None = None) -> float:
         """A piece's printed strength on a face (its current face by default)."""
@@ -148,23 +154,28 @@ class Features:
 
     # ------------------------------------------------------------------ position
     def advance(self, g: Game, side: str) -> float:
-        """Minus the mean distance of the side's units on the map to the nearest objective it
-        does not hold (0 when it holds them all or has none)."""
-        targets = [i for i in self.objectives(g) if self.owner(g, i) != side]
+        """Minus the distance from each objective the side does not hold to the nearest of its
+        units (weighted by the objective's points, averaged), and half the mean distance of its
+        units to those objectives: one unit is drawn onto each objective, the rest follow."""
+        obs = self.objectives(g)
+        targets = [i for i in obs if self.owner(g, i) != side]
         if not targets:
             return 0.0
-        dists = []
+        units = []
         for p in g.state.pieces.values():
             if p.side != side or self.value(p) <= 0:
                 continue
             loc = g.state.where(p.id)
-            if loc.kind != "hex":
-                continue
-            i = int(loc.ref)
-            dists.append(min(g.board.distance(i, t) for t in targets))
-        if not dists:
+            if loc.kind == "hex":
+                units.append(int(loc.ref))
+        if not units:
             return 0.0
-        return -sum(dists) / len(dists)
+        d = g.board.distance
+        nearest = [min(d(u, t) for u in units) for t in targets]
+        weights = [obs[t] for t in targets]
+        pull = sum(n * w for n, w in zip(nearest, weights, strict=True)) / sum(weights)
+        spread = sum(min(d(u, t) for t in targets) for u in units) / len(units)
+        return -(pull + 0.5 * spread)
 
     def evaluate(self, g: Game, side: str) -> float:
         """How good the position is for ``side`` (higher is better; a won game is +1000)."""

@@ -102,24 +102,22 @@ def snapshot(g: Game) -> Snapshot:
 
 def within2(g: Game, i: int) -> tuple[int, ...]:
     """Hex ``i`` and every hex within two hexes of it (memoised per board)."""
-    memo = g.__dict__.setdefault("_gw_within2", {})
-    hit = memo.get(i)
-    if hit is None:
+
+    def compute() -> tuple[int, ...]:
         ring1 = set(g.board.neighbors(i))
         ring2 = {k for j in ring1 for k in g.board.neighbors(j)}
-        hit = tuple(sorted({i} | ring1 | ring2))
-        memo[i] = hit
-    return hit
+        return tuple(sorted({i} | ring1 | ring2))
+
+    return g.cache.keyed("gw:within2", i, compute)
 
 
 def sides_around(g: Game, i: int) -> tuple[int, ...]:
     """The hexsides of hex ``i`` (memoised per board)."""
-    memo = g.__dict__.setdefault("_gw_sides_around", {})
-    hit = memo.get(i)
-    if hit is None:
-        hit = tuple(g.board.side_between(i, j) for j in g.board.neighbors(i))
-        memo[i] = hit
-    return hit
+    return g.cache.keyed(
+        "gw:sides-around",
+        i,
+        lambda: tuple(g.board.side_between(i, j) for j in g.board.neighbors(i)),
+    )
 
 
 def local_signature(g: Game, i: int) -> tuple[Hashable, ...]:
@@ -196,7 +194,7 @@ def scoped(g: Game, key: Hashable, compute: Callable[[], T]) -> T:
     if memo is None:
         return compute()
     if key in memo:
-        return memo[key]  # type: ignore[no-any-return]
+        return memo[key]
     value = compute()
     memo[key] = value
     return value

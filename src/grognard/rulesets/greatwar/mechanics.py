@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
-from grognard.core.tables import Lookup
+from grognard.core.tables import Lookup, ResultsTable
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -45,7 +45,7 @@ def table_roll(
 
     Modified rolls above the highest row read as the highest, below the lowest as the lowest.
     """
-    table = g.ruleset.tables(g.scenario.table_overrides)[table_id]
+    table = tables(g)[table_id]
     r = g.roll(
         str(table.die),
         reason,
@@ -148,3 +148,11 @@ def gw(g: Game) -> dict[str, Any]:
 def ip_id(g: Game) -> str:
     """The initial phase in progress (turn index and phasing side)."""
     return f"{g.state.turn.get('index', 0)}:{gw(g).get('phasing', '')}"
+
+
+def tables(g: Game) -> dict[str, ResultsTable]:
+    """Every die table in force (the scenario's overrides applied), read once per game and
+    scenario (``Ruleset.tables`` reads and checks the files)."""
+    over = g.scenario.table_overrides
+    key = tuple(sorted((over or {}).items()))
+    return g.cache.keyed("gw:tables", key, lambda: g.ruleset.tables(over))

@@ -146,11 +146,6 @@ class GreatWar(Ruleset):
         and overrun costs, rail and river rates, Stacking Summary) are accepted and validated too.
         """
         ov = dict(overrides or {})
-        memo_key = tuple(sorted(ov.items()))
-        memo = self.__dict__.setdefault("_tables_memo", {})
-        hit = memo.get(memo_key)
-        if hit is not None:  # the shipped files are read once per process and overrides set
-            return dict(hit)
         chart_ov = {k: v for k, v in ov.items() if k in chartmod.CHART_IDS}
         table_ov = {k: v for k, v in ov.items() if k not in chartmod.CHART_IDS}
         if chart_ov:
@@ -162,7 +157,6 @@ class GreatWar(Ruleset):
         for tid, crt in (("mobile-crt", "mobile"), ("positional-crt", "positional")):
             if tid in out:
                 combat_data.check_crt_table(out[tid], crt)
-        memo[memo_key] = dict(out)
         return out
 
     def charts(self, overrides: Mapping[str, str] | None = None) -> chartmod.Charts:

@@ -260,32 +260,32 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
         if pd.face in SIZES_CADRE and pd.face not in pd.faces:
             out.append((f"{where}.face", f"face {pd.face!r} is not among its faces"))
     zones = {a.name for a in sc.board.areas.values() if a.kind == "weather-zone"}
-    for k, name in enumerate(zones):
+    for k, name in enumerate(zones):  # type: ignore[assignment]
         if name not in "ABCDEFGHI" or len(name) != 1:
             out.append((f"areas.{name}", f"weather zones are named A..I, not {name!r} (OT 3E6)"))
         _ = k
     prev = None
-    for i, t in enumerate(data.turns):
+    for i, t in enumerate(data.turns):  # type: ignore[assignment]
         try:
-            d = calendar.parse_turn(t.label)
+            d = calendar.parse_turn(t.label)  # type: ignore[attr-defined]
         except calendar.TurnLabelError as e:
             out.append((f"turns[{i}].label", str(e)))
             continue
         if prev is not None and d <= prev:
-            out.append((f"turns[{i}].label", f"{t.label} does not come after the previous turn"))
+            out.append((f"turns[{i}].label", f"{t.label} does not come after the previous turn"))  # type: ignore[attr-defined]
         prev = d
 
-        out.extend(check_turn_weather(dict(t.attrs), zones, f"turns[{i}]"))
+        out.extend(check_turn_weather(dict(t.attrs), zones, f"turns[{i}]"))  # type: ignore[attr-defined]
     rules = sc.rules
     if rules is not None:
         known_cmds = nations.all_commands()
-        for side, cmds in rules.commands.items():
+        for side, cmds in rules.commands.items():  # type: ignore[attr-defined]
             if side not in data.scenario.sides:
                 out.append((f"rules.commands.{side}", f"unknown side {side!r}"))
             for c in cmds:
                 if c not in known_cmds and c not in sc.board.areas:
                     out.append((f"rules.commands.{side}", f"unknown command {c!r} (OT 3F)"))
-        for k, net in enumerate(rules.rail_nets):
+        for k, net in enumerate(rules.rail_nets):  # type: ignore[assignment, attr-defined]
             if net.gauge not in GAUGES:
                 out.append(
                     (
@@ -298,7 +298,7 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
             for side in (*net.capacity, *net.minimum):
                 if side not in data.scenario.sides:
                     out.append((f"rules.rail_nets[{k}]", f"unknown side {side!r}"))
-        for k, h in enumerate(rules.heads):
+        for k, h in enumerate(rules.heads):  # type: ignore[assignment, attr-defined]
             for ref in (h.hex, *h.beyond):
                 if not sc.board.has_label(ref):
                     out.append((f"rules.heads[{k}]", f"unknown hex {ref!r}"))
@@ -309,7 +309,7 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
                         out.append((f"rules.heads[{k}]", f"{a} and {b} are not adjacent"))
         controlled = {h for hexes in data.control.hexes.values() for h in hexes}
         controlled_areas = set(data.control.areas)
-        for nation, refs in rules.neutral_territory.items():
+        for nation, refs in rules.neutral_territory.items():  # type: ignore[attr-defined]
             where = f"rules.neutral_territory.{nation}"
             nd = data.nations.get(nation)
             if nd is None:
@@ -348,7 +348,7 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
                     )
                 )
         ids = {pd.id for pd in data.pieces}
-        for k, b in enumerate(rules.breakdowns):
+        for k, b in enumerate(rules.breakdowns):  # type: ignore[assignment, attr-defined]
             for ref in ([b.parent] if b.parent else []) + list(b.parents) + list(b.components):
                 if ref not in ids:
                     out.append((f"rules.breakdowns[{k}]", f"unknown piece {ref!r}"))
@@ -359,7 +359,7 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
                         "give the 'parent' or, for a lettered set, its 'parents' (OT 15F3)",
                     )
                 )
-        for k, row in enumerate(rules.division_re):
+        for k, row in enumerate(rules.division_re):  # type: ignore[assignment, attr-defined]
             for tname in row.types:
                 if not cat.known(tname):
                     out.append((f"rules.division_re[{k}].types", f"unknown unit type {tname!r}"))
@@ -372,10 +372,10 @@ def check_scenario(sc: Scenario) -> list[tuple[str, str]]:
             path = ".".join(str(x) for x in ("victory", *err["loc"]))
             out.append((path, "unknown key" if err["type"] == "extra_forbidden" else err["msg"]))
         return out
-    for k, ob in enumerate(v.objectives):
+    for k, ob in enumerate(v.objectives):  # type: ignore[assignment]
         if not sc.board.has_label(ob.hex):
             out.append((f"victory.objectives[{k}].hex", f"unknown hex {ob.hex!r}"))
-    for k, sd in enumerate(v.sudden_death):
+    for k, sd in enumerate(v.sudden_death):  # type: ignore[assignment]
         if sd.side not in data.scenario.sides:
             out.append((f"victory.sudden_death[{k}].side", f"unknown side {sd.side!r}"))
         for h in sd.hexes:

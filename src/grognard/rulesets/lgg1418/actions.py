@@ -34,12 +34,12 @@ OPT_BATTLE = _opt(BATTLE)
 ACTIONS = ActionCatalog(
     [
         # ---- activation (choose-activation, activation-movement, end-of-movement)
-        _t("activate", (S("army"),), ("LGG 3-C", "LGG 5-F"), "Activate army {army}", "activations"),
+        _t("activate", (S("army"),), ("LGG 3-C", "LGG 5-F"), "activate army {army}", "activations"),
         _t(
             "coordinate",
             (Field.strs("armies"),),
             ("LGG 11.3",),
-            "Coordinate armies {armies}",
+            "coordinate armies {armies}",
             "coordinated activations",
         ),
         _t("end-turn", (), ("LGG 3-C",), "End the military turn", "end the turn"),
@@ -47,10 +47,10 @@ ACTIONS = ActionCatalog(
             "move",
             (PS("units"), H("to"), _opt(S("mode", choices=("normal", "admin")))),
             ("LGG [11.1-A]", "LGG 11.1-C", "LGG 11.2"),
-            "Move {units} to {to} ({mode})",
-            "moves",
+            "move to {to} ({mode})",  # menus show the moving group apart
+            "move",
         ),
-        _t("rail", (PS("units"), H("to")), ("LGG 11.4-A",), "Rail {units} to {to}", "rail moves"),
+        _t("rail", (PS("units"), H("to")), ("LGG 11.4-A",), "rail {units} to {to}", "rail"),
         _t(
             "convert",
             (P("unit"), HS("hexes")),
@@ -65,7 +65,7 @@ ACTIONS = ActionCatalog(
             "Deploy {unit} from its HQ's reserve",
             "reserve deployments",
         ),
-        _t("end-movement", (), ("LGG [11.1-A]",), "End the movement", "end the movement"),
+        _t("end-movement", (), ("LGG [11.1-A]",), "end movement", "end movement"),
         _t(
             "displace",
             (P("unit"), H("to"), OPT_BATTLE),
@@ -158,7 +158,7 @@ ACTIONS = ActionCatalog(
         _t("first-mover", (S("first"),), ("LGG 6-B",), "{first} moves first", "initiative"),
         # ---- interception (13) and forced withdrawal
         _t("intercept", (PS("units"),), ("LGG 13-A",), "Intercept with {units}", "interceptions"),
-        _t("no-interception", (), ("LGG 13-A",), "Do not intercept", "no interception"),
+        _t("no-interception", (), ("LGG 13-A",), "no interception", "no interception"),
         _t(
             "withdraw",
             (P("unit"), _opt(H("to"))),

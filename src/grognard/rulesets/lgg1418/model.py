@@ -53,6 +53,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from grognard.core.record import Record
 from grognard.core.state import Loc, Piece
 
 if TYPE_CHECKING:
@@ -132,7 +133,7 @@ def memo(g: Game, key: str, compute: Callable[[], T], any_world: bool = False) -
         d = d.get("__real", d)
     if key not in d:
         d[key] = compute()
-    return d[key]  # type: ignore[no-any-return]
+    return d[key]
 
 
 # ====================================================================== state access
@@ -142,7 +143,7 @@ def st(g: Game) -> dict[str, Any]:
 
 
 def data(g: Game) -> LggData:
-    return g.ruleset.data  # type: ignore[attr-defined,no-any-return]
+    return g.ruleset.data  # type: ignore[attr-defined]
 
 
 def rules(g: Game) -> LggRules:
@@ -337,7 +338,7 @@ def army_defs(g: Game) -> dict[str, ArmyDef]:
     found = cache.get("_lgg_army_defs")
     if found is None:
         found = cache["_lgg_army_defs"] = {a.id: a for a in rules(g).armies}
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def army_def(g: Game, army: str) -> ArmyDef:
@@ -463,20 +464,28 @@ def _side_turn_key(side: str, front: str | None) -> str:
     return f"{front or 'pre-turn'}:{side}"
 
 
-def side_turn_state(g: Game, side: str, front: str | None) -> dict[str, Any]:
+class SideTurnRecord(Record):
+    """LGG 3-C: a side's military turn on a front (``lgg["side_turns"]["<front>:<side>"]``;
+    ``pre-turn:<side>`` for the pre-turn)."""
+
+    done: int = 0  # activations made so far in this turn
+    ended: bool = False  # the side has ended its military turn there
+
+
+def side_turn_state(g: Game, side: str, front: str | None) -> SideTurnRecord:
     """The record of a side's military turn on a front (read-only; created when the turn starts)."""
     rec = st(g).get("side_turns", {}).get(_side_turn_key(side, front))
-    return rec if rec is not None else {"done": 0, "ended": False}
+    return SideTurnRecord(rec if rec is not None else SideTurnRecord.new())
 
 
-def open_side_turn(g: Game, side: str, front: str | None) -> dict[str, Any]:
-    rec = (
-        st(g)
-        .setdefault("side_turns", {})
-        .setdefault(_side_turn_key(side, front), {"done": 0, "ended": False})
-    )
+def open_side_turn(g: Game, side: str, front: str | None) -> SideTurnRecord:
+    """The record of a side's military turn on a front, created when the turn starts."""
+    turns = st(g).setdefault("side_turns", {})
+    key = _side_turn_key(side, front)
+    if key not in turns:
+        turns[key] = SideTurnRecord.new()
     touch(g)
-    return rec  # type: ignore[no-any-return]
+    return SideTurnRecord(turns[key])
 
 
 def scenario_turns(g: Game) -> list[CalendarTurn]:

@@ -506,7 +506,7 @@ class LaGrandeGuerre(Ruleset):
 
     def name_of(self, g: Game, kind: str, value: Any) -> str:
         """A label's value: pieces by their names, lists joined, a secret battle choice (a JSON
-        field) as ``key value`` pairs, sub-battles apart."""
+        field) as ``key: value`` pairs, sub-battles apart."""
         if kind == "json":
             return _words(value)
         return super().name_of(g, kind, value)

@@ -73,7 +73,7 @@ class EntryDef(_Strict):
 class LggRules(_Strict):
     first_turn: str = "1914-08"
     last_turn: str = "1914-08"
-    fronts: list[FrontName] = Field(default_factory=lambda: ["West"])
+    fronts: list[FrontName] = Field(default_factory=lambda: ["West"])  # type: ignore[arg-type]
     armies: list[ArmyDef] = Field(default_factory=list)
     powers: dict[str, PowerDef] = Field(default_factory=dict)
     main_armies: dict[Side, dict[FrontName, str]] = Field(default_factory=dict)

@@ -79,12 +79,12 @@ def init_tracks(g: Game) -> None:
 # ====================================================================== political records (35)
 def rec(g: Game) -> dict[str, Any]:
     """The political records (read-only use; see :func:`rec_w`)."""
-    return M.st(g).get("politics", {})  # type: ignore[no-any-return]
+    return M.st(g).get("politics", {})
 
 
 def rec_w(g: Game) -> dict[str, Any]:
     """The political records, created when first written (only while applying an action)."""
-    return M.st(g).setdefault("politics", {})  # type: ignore[no-any-return]
+    return M.st(g).setdefault("politics", {})
 
 
 def queue_patriotic(g: Game, nation: str, reason: str, rule: str) -> None:

@@ -32,7 +32,7 @@ from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.greatwar import calendar, special_rules
+from grognard.rulesets.greatwar import calendar, mechanics, special_rules
 from grognard.rulesets.greatwar.combat.support import (
     is_supported,
 )
@@ -181,7 +181,7 @@ def full_strength_choice(
         order = sorted(
             arts, key=lambda a: (-(values[a] / max(ratio_cost(g, by_id[a]), Fraction(1, 4))), a)
         )
-        full: list[str] = []
+        full: list[str] = []  # type: ignore[no-redef]
         for a in order:
             if fits([*full, a]):
                 full.append(a)
@@ -451,7 +451,7 @@ def combat_factors(g: Game, p: Piece, sit: Any, role: str) -> list[Factor]:
 
 # ============================================================================ OT 12C bombardment
 def bombardment_table(g: Game) -> Any:
-    return g.ruleset.tables(g.scenario.table_overrides)["bombardment"]
+    return mechanics.tables(g)["bombardment"]
 
 
 @implements("OT 12C2")

@@ -311,8 +311,8 @@ def new_record(g: Game, seg: Frame, action: Action) -> dict[str, Any]:
         "defenders_at_start": [p.id for p in defs],
         "retreated_in": list(seg.params.get("retreated_in", [])),
         "sources": sorted(
-            {g.board.label(units.hex_of(g, p)) for p in pieces if p.id not in ranged}
-        ),  # type: ignore[arg-type]
+            {g.board.label(units.hex_of(g, p)) for p in pieces if p.id not in ranged}  # type: ignore[arg-type]
+        ),
         "choices": {},
         "lost": {},
         "mandated": {},

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.rules import implements
 from grognard.core.tables import ResultsTable
 from grognard.rulesets.greatwar import charts as chartmod
+from grognard.rulesets.greatwar import mechanics
 from grognard.rulesets.greatwar.charts import Chart, ChartError, load_charts
 
 if TYPE_CHECKING:
@@ -126,12 +127,8 @@ def ladder(g: Game, crt: str) -> Ladder:
 
 
 def tables(g: Game) -> dict[str, ResultsTable]:
-    """Every die table in force, loaded once per game (``Ruleset.tables`` reads the files)."""
-    hit = g.__dict__.get("_gw_tables")
-    if hit is None:
-        hit = g.ruleset.tables(g.scenario.table_overrides)
-        g.__dict__["_gw_tables"] = hit
-    return hit
+    """Every die table in force (:func:`.mechanics.tables`)."""
+    return mechanics.tables(g)
 
 
 def check_crt_table(t: ResultsTable, crt: str) -> None:
@@ -221,8 +218,8 @@ def _tec_combat(
     dict[str, CombatEffect],
 ]:
     b = ch.body
-    hexes = {}
-    sides = {}
+    hexes = {}  # type: ignore[var-annotated]
+    sides = {}  # type: ignore[var-annotated]
     for kind, out in (("hex", hexes), ("hexside", sides)):
         table = b.get(kind, {})
         for name, row in table.items():

@@ -96,7 +96,7 @@ def check_creation(g: Game, rec: dict[str, Any]) -> bool:
         return False
     make_contested(g, target, rec["attacker"])
     for pid, where in sorted(rec.get("advanced", {}).items()):
-        p = ps.get(pid)
+        p = ps.get(pid)  # type: ignore[assignment]
         if p is not None and where == rec["target"] and units.hex_of(g, p) == target:
             retreat.contested_roll(g, p)
     return True
@@ -142,7 +142,7 @@ def phase_end(g: Game, phase: str) -> None:
             info["since"] = now
             set_marker(g, "contested", i, info)
             continue
-        since = list(info.get("since", now))
+        since = list(info.get("since", now))  # type: ignore[arg-type]
         if now >= [since[0] + 1, since[1], since[2]]:
             set_marker(g, "contested", i, None)
             g.state.control[i] = side
@@ -152,7 +152,7 @@ def phase_end(g: Game, phase: str) -> None:
                 rule="OT 9J",
                 hex=g.board.label(i),
             )
-            zoc.on_ownership_change(g, i, info.get("was"), side)
+            zoc.on_ownership_change(g, i, info.get("was"), side)  # type: ignore[arg-type]
 
 
 # ========================================================================== same-hex combat (OT 9K)

@@ -157,9 +157,9 @@ def res_pt_for(g: Game, side: str, pieces: Sequence[Piece]) -> Piece | None:
             continue
         if all(
             units.hex_of(g, q) is not None
-            and combat_hooks.overland_line(g, side, units.hex_of(g, q), h)
+            and combat_hooks.overland_line(g, side, units.hex_of(g, q), h)  # type: ignore[arg-type]
             for q in pieces
-        ):  # type: ignore[arg-type]
+        ):
             return rp
     return None
 

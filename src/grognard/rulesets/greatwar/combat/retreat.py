@@ -323,19 +323,19 @@ class CombatRetreat(GWStep):
                 allowed = ", ".join(sorted(g.board.label(x) for x in opts)) or "none"
                 raise IllegalAction(
                     "OT 9F2",
-                    f"{e['piece']} may not retreat into {to} (its best retreat hexes: {allowed})",
-                )  # type: ignore[index]
+                    f"{e['piece']} may not retreat into {to} (its best retreat hexes: {allowed})",  # type: ignore[index]
+                )
 
     @handles.apply("retreat")
     def apply_retreat(self, g: Game, f: Frame, action: Action) -> None:
         ids = action.get("pieces") if "pieces" in action else [action["piece"]]
-        group = [g.state.pieces[pid] for pid in ids]
+        group = [g.state.pieces[pid] for pid in ids]  # type: ignore[union-attr]
         j = g.board.idx(action["to"])
         opts = [
             o
-            for o in self._options(g, self._entry(f, ids[0]), group if len(group) > 1 else None)
+            for o in self._options(g, self._entry(f, ids[0]), group if len(group) > 1 else None)  # type: ignore[arg-type, index]
             if o.to == j
-        ]  # type: ignore[arg-type]
+        ]
         self._move(g, f, group, opts[0])
         self._auto(g, f)
 

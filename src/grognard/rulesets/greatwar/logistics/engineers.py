@@ -85,11 +85,11 @@ TURN_TASKS = (
 
 def chart(g: Game) -> dict[str, Any]:
     """The engineering chart (``data/charts/engineering.toml``; overridable)."""
-    hit = g.__dict__.get("_gw_eng_chart")
-    if hit is None:
-        hit = dict(load_charts(g.scenario.table_overrides).raw["engineering"].body)
-        g.__dict__["_gw_eng_chart"] = hit
-    return hit
+    over = g.scenario.table_overrides
+    key = tuple(sorted((over or {}).items()))
+    return g.cache.keyed(
+        "gw:engineering-chart", key, lambda: dict(load_charts(over).raw["engineering"].body)
+    )
 
 
 def eng(g: Game) -> dict[str, Any]:
@@ -1185,9 +1185,12 @@ def begin_project(g: Game, pr: dict[str, Any]) -> None:
         spend = r.natural <= int(chart(g)["res_pts"]["road_roll_spend_max"])
         if not spend:
             res = []
-    for r in res:
+    for r in res:  # type: ignore[assignment]
         logistics.expend(
-            g, r, _TASK_RULE[pr["task"]], f"{pr['task']} begun at {g.board.label(pr['target'])}"
+            g,
+            r,  # type: ignore[arg-type]
+            _TASK_RULE[pr["task"]],
+            f"{pr['task']} begun at {g.board.label(pr['target'])}",
         )
     pr["id"] = (
         f"{pr['task']}@{g.board.label(pr['target'])}#{int(eng(g).get('project_counter', 0)) + 1}"

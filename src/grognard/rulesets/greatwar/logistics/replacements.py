@@ -1136,7 +1136,7 @@ def replace_problem(g: Game, side: str, action: dict[str, Any]) -> str | None:
     )
     if why:
         return f"cannot replace {p.id}: {why}"
-    return limit_problem(g, _at_face(p, face), bool(p.attrs.get("pool_isolated")))
+    return limit_problem(g, _at_face(p, face), bool(p.attrs.get("pool_isolated")))  # type: ignore[arg-type]
 
 
 class _at_face:
@@ -1246,7 +1246,7 @@ def rebuild_problem(g: Game, side: str, action: dict[str, Any], own_ip: bool) ->
             else " (the pool may pay only for a unit in regular general supply)"
         )
         return f"cannot {'augment' if augment else 'rebuild'} {p.id}: {why}{extra}"
-    return limit_problem(g, _at_face(p, full))
+    return limit_problem(g, _at_face(p, full))  # type: ignore[arg-type]
 
 
 def do_rebuild(g: Game, side: str, action: dict[str, Any]) -> None:

@@ -23,16 +23,15 @@ CITY_LIKE = (*CITY_KINDS, "fortress", "resource-center")
 
 def _hexes_with(g: Game, kinds: tuple[str, ...]) -> frozenset[int]:
     """The hexes of the board with a point of one of ``kinds`` (the board never changes in play)."""
-    memo = g.__dict__.setdefault("_gw_point_hexes", {})
-    hit = memo.get(kinds)
-    if hit is None:
-        hit = frozenset(
+    return g.cache.keyed(
+        "gw:point-hexes",
+        kinds,
+        lambda: frozenset(
             int(i)
             for i in g.board.points
             if any(pt.kind in kinds for pt in g.board.points_at(int(i)))
-        )
-        memo[kinds] = hit
-    return hit  # type: ignore[no-any-return]
+        ),
+    )
 
 
 @implements("OT 3E2")

@@ -75,11 +75,10 @@ DEVASTATION_COST = Fraction(2)
 
 
 def charts(g: Game) -> Charts:
-    hit = g.__dict__.get("_gw_charts")
-    if hit is None:
-        hit = load_charts(g.scenario.table_overrides)
-        g.__dict__["_gw_charts"] = hit
-    return hit
+    """The non-die charts in force (the scenario's overrides applied)."""
+    over = g.scenario.table_overrides
+    key = tuple(sorted((over or {}).items()))
+    return g.cache.keyed("gw:charts", key, lambda: load_charts(over))
 
 
 @implements("OT 3E1")
@@ -123,7 +122,7 @@ def _row_cost(
     for exc in row.exceptions:
         if exc.tags & tags and weather in exc.cost:
             c = exc.cost[weather]
-            if best == "none" or (c is not None and (best is None or c < best)):
+            if best == "none" or (c is not None and (best is None or c < best)):  # type: ignore[operator]
                 best = c
     if best != "none":
         return best  # type: ignore[return-value]
@@ -228,7 +227,7 @@ def hex_prohibited_to_all(g: Game, i: int) -> bool:
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = _hex_prohibited_to_all(g, i)
-    return hit  # type: ignore[no-any-return]
+    return hit
 
 
 def _hex_prohibited_to_all(g: Game, i: int) -> bool:
@@ -345,7 +344,7 @@ def _maybe_bridged(g: Game) -> frozenset[int]:
             if any(f in ok or (causeway and f in CAUSEWAY_WATER) for f in map_side_features(g, s))
         )
         g.__dict__["_gw_maybe_bridged"] = hit
-    return hit  # type: ignore[no-any-return]
+    return hit
 
 
 def _fixed_bridge_features(g: Game) -> dict[int, tuple[str, ...]]:
@@ -361,7 +360,7 @@ def _fixed_bridge_features(g: Game) -> dict[int, tuple[str, ...]]:
             if not any(f in CAUSEWAY_WATER for f in raw):
                 hit[s] = tuple(f for f in raw if f in hs and hs[f].extra.get("bridgeable"))
         g.__dict__["_gw_fixed_bridges"] = hit
-    return hit  # type: ignore[no-any-return]
+    return hit
 
 
 def bridge_features(g: Game, s: int) -> list[str]:

@@ -117,15 +117,8 @@ def zoc_hexes(g: Game, p: Piece) -> list[int]:
 def zoc_map(g: Game, side: str, exclude: set[str] | None = None) -> dict[int, str]:
     """OT 5A: every hex in the ZOC of ``side``'s units, with the strongest level exerted there."""
     key = _signature(g, side, exclude)
-    memo = g.__dict__.setdefault("_gw_zoc_memo", {})
-    hit = memo.get(key)
-    if hit is not None:
-        return dict(hit)
-    out = _zoc_map(g, side, exclude)
-    if len(memo) > 256:
-        memo.clear()
-    memo[key] = dict(out)
-    return out
+    hit = g.cache.keyed("gw:zoc-map", key, lambda: dict(_zoc_map(g, side, exclude)), limit=256)
+    return dict(hit)
 
 
 def _signature(g: Game, side: str, exclude: set[str] | None) -> tuple[object, ...]:
@@ -145,7 +138,7 @@ def _signature(g: Game, side: str, exclude: set[str] | None) -> tuple[object, ..
         g.state.turn.get("index"),
         st.get("phasing"),
         repr(st.get("nation_flags")),
-        g.__dict__.get("_gw_charts") is not None,
+        tuple(sorted((g.scenario.table_overrides or {}).items())),
     )
 
 
@@ -184,7 +177,7 @@ def unit_zocs(g: Game, side: str) -> list[tuple[Piece, str, tuple[int, ...]]]:
                 here.append(sq)
             stacks[h] = (tuple(here), repr(siege.siege_at(g, h)))
         ps = sigs.get(p.id)
-        key = (ps if ps is not None else listing.piece_signature(p), h, stacks.get(h), base)
+        key = (ps if ps is not None else listing.piece_signature(p), h, stacks.get(h), base)  # type: ignore[arg-type]
         hit = table.get(key)
         if hit is None:
             lvl = zoc_level(g, p)

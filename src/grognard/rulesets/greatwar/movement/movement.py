@@ -269,7 +269,7 @@ def step(ctx: MoveContext, p: Piece, u: int, v: int, accel: bool = False) -> Ste
     if hc is not None and sc is not None:
         off = hc + sc
         if accel and not terrain.accel_offroad_allowed(g, p, s, v):
-            off = None
+            off = None  # type: ignore[assignment]
         if off is not None and (best is None or off < best):
             best, road_used = off, False
     if best is None:
@@ -507,7 +507,7 @@ def plan_move(g: Game, f: Frame, action: Action, fresh: bool = False) -> Planned
                 raise IllegalAction(
                     "OT 6B4", f"{p.id} rested this phase and may not use accelerated movement"
                 )
-            why = special_units.accel_forbidden(g, p)
+            why = special_units.accel_forbidden(g, p)  # type: ignore[assignment]
             if why:
                 raise IllegalAction(why[0], why[1])
     else:
@@ -905,7 +905,7 @@ class MovementStep(GWStep):
             else:
                 # units of one type, side and nation pay the same for a step (OT 6, TEC)
                 k = (q.type, q.side, q.nation, ctx.tags(q), special_units.is_camel(q), u, v, accel)
-                info = memo.get(k)  # type: ignore[assignment]
+                info = memo.get(k)
                 if info is None:
                     info = step(ctx, q, u, v, accel)
                     memo[k] = info

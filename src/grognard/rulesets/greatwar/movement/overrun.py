@@ -257,9 +257,9 @@ def resolve_overrun(g: Game, f: Frame, params: dict[str, Any]) -> None:
             info = step(ctx, p, int(source), target)  # type: ignore[arg-type]
             costs[p.id] = (
                 (info.cost or Fraction(0))
-                + zoc_exit_cost(ctx, p, int(source))
+                + zoc_exit_cost(ctx, p, int(source))  # type: ignore[arg-type]
                 + overrun_mp_cost(g, p)
-            )  # type: ignore[arg-type]
+            )
     for d in defenders:
         d.status.add(zoc.NO_ZOC)
     for d in sorted(defenders, key=lambda q: q.id):

@@ -226,32 +226,30 @@ def net_def(g: Game, name: str) -> Any:
 @implements("OT 7A5")
 def nets_of_hex(g: Game, i: int) -> list[str]:
     """OT 7A5: the rail nets a rail hex belongs to (the net's territory on the map)."""
-    memo = g.__dict__.setdefault("_gw_nets_of_hex", {})
-    hit = memo.get(i)
-    if hit is None:
+
+    def compute() -> tuple[str, ...]:
         defs = net_defs(g)
         if not defs:
-            hit = (ALL_NET,)
-        else:
-            areas = _net_areas(g)
-            hit = tuple(d.name for d in defs if d.area is None or i in areas[d.name])
-        memo[i] = hit
-    return list(hit)
+            return (ALL_NET,)
+        areas = _net_areas(g)
+        return tuple(d.name for d in defs if d.area is None or i in areas[d.name])
+
+    return list(g.cache.keyed("gw:nets-of-hex", i, compute))
 
 
 def _net_areas(g: Game) -> dict[str, frozenset[int]]:
-    hit = g.__dict__.get("_gw_net_areas")
-    if hit is None:
-        hit = {
+    return g.cache.keyed(
+        "gw:net-areas",
+        None,
+        lambda: {
             d.name: (
                 frozenset(int(x) for x in g.board.areas[d.area].hexes.tolist())
                 if d.area
                 else frozenset()
             )
             for d in net_defs(g)
-        }
-        g.__dict__["_gw_net_areas"] = hit
-    return hit
+        },
+    )
 
 
 def net_hexes(g: Game, net: str) -> frozenset[int]:
@@ -1115,7 +1113,7 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
                     units.loc_version(g),
                     dest,
                 ),
-                lambda group=group, dest=dest: stacking.move_stacking_problem(g, group, dest),
+                lambda group=group, dest=dest: stacking.move_stacking_problem(g, group, dest),  # type: ignore[misc]
             )
             if over is None:
                 out.append(
@@ -1267,7 +1265,7 @@ def _rail_checks(
         else:
             mp = -(-n.hexes // per_mp)  # whole MPs for the hexes (rounded up)
             if n.changes:
-                mp = mp + n.changes * change_mp
+                mp = mp + n.changes * change_mp  # type: ignore[assignment]
             if mp * mult > mp_left:
                 return False
         if rail_only:

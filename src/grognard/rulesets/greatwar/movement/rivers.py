@@ -95,7 +95,7 @@ def connected_sides(g: Game, s: int) -> list[int]:
 
 def _connected_sides(g: Game, s: int) -> list[int]:
     a, b = _ends(g, s)
-    out = []
+    out = []  # type: ignore[var-annotated]
     if a < 0 or b < 0:
         return out
     common = set(g.board.neighbors(a)) & set(g.board.neighbors(b))

@@ -99,7 +99,7 @@ class Rules14To16Extension(MovementExtension):
         if not pieces or not path:
             return
         dest = path[-1]
-        intelligence.after_move(g, pieces, dest)
+        intelligence.after_move(g, pieces, dest)  # type: ignore[arg-type]
         side = pieces[0].side
         c = gw(g).get("siege_candidates", {})
         if (

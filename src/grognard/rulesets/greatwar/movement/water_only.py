@@ -388,13 +388,17 @@ class WaterOnlyExtension(MovementExtension):
 
     @handles.apply("gunboat-move")
     def apply_gunboat_move(self, g: Game, f: Frame, action: Action) -> None:
-        p, path = move_problem(g, f, action)  # type: ignore[misc]
+        res = move_problem(g, f, action)
+        assert not isinstance(res, str)
+        p, path = res
         do_move(g, f, p, path)
 
     @handles.apply("gunboat-overrun")
     def apply_gunboat_overrun(self, g: Game, f: Frame, action: Action) -> None:
 
-        p, s, defenders = overrun_problem(g, f, action)  # type: ignore[misc]
+        got = overrun_problem(g, f, action)
+        assert not isinstance(got, str)
+        p, s, defenders = got
         before = side_of(g, p)
         for q in defenders:
             units.eliminate(g, q, "OT 6F1", f"overrun by {p.id}")

@@ -688,7 +688,9 @@ def road_distances(g: Game, side: str, seeds: Iterable[int]) -> np.ndarray:
     nbr = g.board.nbr
     cand = np.where((nbr >= 0) & st.step_ok, dist[np.maximum(nbr, 0)] + 1.0, INF)
     cand = np.where(
-        (nbr >= 0) & on_road[np.maximum(nbr, 0)] & ~blocked[np.maximum(nbr, 0)], cand, INF
+        (nbr >= 0) & on_road[np.maximum(nbr, 0)] & ~blocked[np.maximum(nbr, 0)],  # type: ignore[index]
+        cand,
+        INF,
     )
     return np.minimum(dist, cand.min(axis=1))
 
@@ -773,7 +775,7 @@ def _trace_general(g: Game, side: str) -> GeneralTrace:
                 live_n[nat] = []
                 continue
             re_ = rail_element(g, side, nat, srcs, naval=naval)
-            ok_depots = [d for d in depots if np.isfinite(re_.dist[units.hex_of(g, d)])]  # type: ignore[index]
+            ok_depots = [d for d in depots if np.isfinite(re_.dist[units.hex_of(g, d)])]
             live_n[nat] = [d.id for d in ok_depots]
             if naval:
                 for d in ok_depots:
@@ -793,10 +795,10 @@ def _trace_general(g: Game, side: str) -> GeneralTrace:
                     continue
                 options[hq.id] = [d for d in sorted(per_depot) if per_depot[d][h] <= lim]
         match = _max_matching({h: o for h, o in options.items() if h not in direct})
-        for h in direct:
-            links[h] = "source"
-        for h, d in match.items():
-            links[h] = f"depot:{d}"
+        for h in direct:  # type: ignore[assignment]
+            links[h] = "source"  # type: ignore[index]
+        for h, d in match.items():  # type: ignore[assignment]
+            links[h] = f"depot:{d}"  # type: ignore[index]
         for nat, members in groups.items():
             srcs = sorted(i for i in all_sources if source_allowed(g, nat, i))
             seeds = list(srcs)
@@ -859,9 +861,9 @@ def _trace_general(g: Game, side: str) -> GeneralTrace:
                 hq_links.setdefault(how[3:], nav_links[how[3:]])
         for nat, ids in nav_live.items():
             live.setdefault(nat, [])
-            for d in ids:
+            for d in ids:  # type: ignore[assignment]
                 if d not in live[nat]:
-                    live[nat].append(d)
+                    live[nat].append(d)  # type: ignore[arg-type]
     return GeneralTrace(side, supplied, hq_links, live, port_use)
 
 
@@ -1057,9 +1059,9 @@ def special_options(g: Game, side: str) -> list[SpecialOption]:
         elig = [
             p.id
             for p in need
-            if overland_ok(g, dist, units.hex_of(g, p))
+            if overland_ok(g, dist, units.hex_of(g, p))  # type: ignore[arg-type]
             and (not hqs or any(q.nation == p.nation for q in hqs))
-        ]  # type: ignore[arg-type]
+        ]
         if elig:
             out.append(SpecialOption("res-pt", rp.id, h, None, elig))
     for h, items in sorted(logistics.gsp_stacks(g, side, usable_now=True).items()):
@@ -1592,9 +1594,9 @@ def combat_supply(
         h = units.hex_of(g, r)
         hq_nat[r.id] = {
             q.nation
-            for q in units.units_in_hex(g, h, side)
+            for q in units.units_in_hex(g, h, side)  # type: ignore[arg-type]
             if special_units.is_army_hq(q) and special_units.hq_active(q)
-        }  # type: ignore[arg-type]
+        }
     cs = summary(g)["combat_supply"]
     free_cap = Fraction(int(cs["free_re_per_command"]))
     out = CombatSupply(side, {}, [], {}, {})

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.state import Piece
-from grognard.rulesets.greatwar import calendar
+from grognard.rulesets.greatwar import calendar, mechanics
 from grognard.rulesets.greatwar.map import geography, terrain
 from grognard.rulesets.greatwar.map.weather import view, weather_at, weather_zone
 from grognard.rulesets.greatwar.mechanics import marker, table_roll
@@ -599,7 +599,7 @@ def is_disabled(p: Piece) -> bool:
 def gst(g: Game, activity: str, reason: str, rule: str, mods: Modifiers | int = 0) -> str:
     """Roll on the Ground Success Table: the column named for the activity if the table has one,
     else the ``standard`` column. Returns the result code (S, S*, F, F*)."""
-    table = g.ruleset.tables(g.scenario.table_overrides)["gst"]
+    table = mechanics.tables(g)["gst"]
     column = activity if activity in table.columns else "standard"
     return str(table_roll(g, "gst", column, reason, rule, mods).result)
 
@@ -878,7 +878,7 @@ def modified_ma(g: Game, p: Piece, ma: Fraction | str) -> Fraction | str:
                 if isinstance(units.printed_move(q), Fraction)
                 else Fraction(0)
                 for q in inside
-            )  # type: ignore[type-var]
+            )
         return Fraction(8)
     return ma
 

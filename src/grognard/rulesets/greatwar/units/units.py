@@ -424,7 +424,7 @@ def _loc_index(g: Game) -> _LocIndex:
     st = g.state
     li = st.__dict__.get("_gw_loc_index")
     if li is not None and li.at == st.rev_of(("locations",)) and li.n == len(st.pieces):
-        return li  # type: ignore[no-any-return]
+        return li
     li = _LocIndex(g)
     st.__dict__["_gw_loc_index"] = li
     return li

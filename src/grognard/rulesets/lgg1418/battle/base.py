@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.modifiers import Modifiers
+from grognard.core.record import DICT, LIST, Record
 from grognard.core.rules import implements
 from grognard.core.state import Loc, Piece
 from grognard.core.tables import ResultsTable
@@ -99,7 +100,7 @@ def table(g: Game, tid: str) -> ResultsTable:
 
 # ====================================================================== records
 def battles(g: Game) -> dict[str, dict[str, Any]]:
-    return M.st(g).setdefault("battles", {})  # type: ignore[no-any-return]
+    return M.st(g).setdefault("battles", {})
 
 
 def rec_of(g: Game, bid: str) -> dict[str, Any]:
@@ -247,6 +248,65 @@ SPEC_KEYS = {
 MOD_TARGETS = ("value", "d12", "combativeness", "column")
 
 
+class BattleRecord(Record):
+    """LGG 16: the record of one battle, ``state.vars["lgg"]["battles"][id]`` (created by
+    :func:`battle_params` with every field below; the rules read it as a JSON object).
+
+    Written later by the rules as the battle goes on (absent until then): ``setup`` (the
+    dispositions of 16-A/16-B/16-C), ``table`` (the results table's id), ``retry`` (sides whose
+    allied reinforcement failed, 16.6-B), ``offers`` (sides asked to retreat this round),
+    ``reserve_choice``, ``open_during``, ``same_round_close``, ``round_cap`` (16.7-A),
+    ``obstinacy_alloc``, ``obstinacy_count``, ``committed`` (16.6-C), ``forced_retreat``,
+    ``retreat_extra`` (16.5-A), ``barrage_stopped`` (37-F), ``breakthrough_blocked``,
+    ``sub_losers``, ``fortress_sub``.
+    """
+
+    id: str = ""  # B<n>
+    hex: str = ""  # the battle hex's label
+    hex_i: int = 0  # its index
+    kind: str = "open"  # open, assault, main, secondary, counter-offensive, ...
+    attacker: str = ""
+    defender: str = ""
+    spec: dict[str, Any] = DICT  # the parameters of battle_params (modifiers, retreat, ...)
+    turn: int = 0  # the turn index it was opened in
+    activation: int | None = None  # the activation's serial
+    phase: str = "new"  # the stage of the battle procedure (BattleStep), hyphenated
+    round: int = 0
+    units: dict[str, Any] = DICT  # unit id -> its part in the battle (role, sub, state, ...)
+    subs: dict[str, Any] = DICT  # sub-battle A/B -> open, winner, flank_for, pending
+    engaged: dict[str, Any] = DICT  # this round's engaged corps and artillery per sub-battle
+    queue: list[Any] = LIST  # tests and decisions waiting (16.5)
+    losses: dict[str, int] = DICT  # side -> losses taken
+    unit_losses: dict[str, int] = DICT
+    ended: bool = False
+    winner: str | None = None
+    loser: str | None = None
+    ended_by: str = ""  # why it ended
+    panic: str | None = None  # the side that panicked (16.5-B)
+    bold: bool = False
+    exchanges: dict[str, Any] = DICT  # sub-battle -> rounds a loss was exchanged (16.5-A)
+    nations: dict[str, str] = DICT  # side -> the nation fighting
+    armies: list[str] = LIST  # the attacking armies
+    def_armies: list[str] = LIST
+    great: bool = False  # a great battle (16.1-A)
+    obstinacy: dict[str, Any] = DICT  # 16.6-C
+    log: list[Any] = LIST
+    budgets: dict[str, Any] = DICT  # side -> the army's PR/MUN budget for the battle
+    trench_cuts: list[Any] = LIST
+    aggravate: dict[str, Any] = DICT  # 37-B
+    breakthrough_units: list[str] = LIST
+    sub_wins: list[str] = LIST
+    allied_sent: dict[str, Any] = DICT  # 16.6-B
+    allied_refused: dict[str, Any] = DICT
+    defender_state: str = ""
+    attacker_from: list[str] = LIST  # the hexes the attackers came from
+    late_split: bool = False  # round 1 fought as one sub-battle (16.1-A)
+    used_art: dict[str, Any] = DICT
+    tank_value: dict[str, Any] = DICT  # 39-B
+    breakthrough_level: str | None = None  # 17
+    breakthrough_corps: int | None = None
+
+
 @implements("LGG 16", "LGG 16-A")
 def battle_params(g: Game, **spec: Any) -> dict[str, Any]:
     """LGG 16 / 16-A: check a battle's parameters and open its record; return the ``battle`` step's
@@ -325,52 +385,19 @@ def battle_params(g: Game, **spec: Any) -> dict[str, Any]:
     for old in [k for k, r in store.items() if r.get("turn") != now and r.get("ended")]:
         del store[old]
     act = s.get("activation")
-    store[bid] = {
-        "id": bid,
-        "hex": lab,
-        "hex_i": g.board.idx(lab),
-        "kind": kind,
-        "attacker": att,
-        "defender": M.other_side(att),
-        "spec": {k: v for k, v in spec.items() if k not in ("hex", "attacker", "kind")},
-        "turn": now,
-        "activation": act["serial"] if act else None,
-        "phase": "new",
-        "round": 0,
-        "units": {},
-        "subs": {},
-        "engaged": {},
-        "queue": [],
-        "losses": {M.CP: 0, M.ENTENTE: 0},
-        "unit_losses": {},
-        "ended": False,
-        "winner": None,
-        "loser": None,
-        "ended_by": "",
-        "panic": None,
-        "bold": False,
-        "exchanges": {},
-        "nations": {},
-        "armies": list(spec.get("armies") or []),
-        "def_armies": [],
-        "great": False,
-        "obstinacy": {},
-        "log": [],
-        "budgets": {},
-        "trench_cuts": [],
-        "aggravate": {},
-        "breakthrough_units": [],
-        "sub_wins": [],
-        "allied_sent": {},
-        "allied_refused": {},
-        "defender_state": "",
-        "attacker_from": [],
-        "late_split": False,
-        "used_art": {},
-        "tank_value": {},
-        "breakthrough_level": None,
-        "breakthrough_corps": None,
-    }
+    store[bid] = BattleRecord.new(
+        id=bid,
+        hex=lab,
+        hex_i=g.board.idx(lab),
+        kind=kind,
+        attacker=att,
+        defender=M.other_side(att),
+        spec={k: v for k, v in spec.items() if k not in ("hex", "attacker", "kind")},
+        turn=now,
+        activation=act["serial"] if act else None,
+        losses={M.CP: 0, M.ENTENTE: 0},
+        armies=list(spec.get("armies") or []),
+    )
     M.touch(g)
     return {"battle": bid}
 

@@ -179,7 +179,7 @@ def engage_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
         return None
     rec = battle.rec_of(g, bid)
     choice = action.get("choice") or {}
-    enemy = battle.other(rec, side)
+    enemy = battle.other(rec, side)  # type: ignore[arg-type]
     out: dict[str, Any] = {"kind": "engage", "battle": bid, "round": rec["round"], "subs": {}}
     for sub, c in choice.items():
         if not c.get("corps"):
@@ -193,7 +193,7 @@ def engage_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
         eng = {side: dict(c), enemy: {"corps": prev.get(enemy), "art": prev.get(enemy + ":art")}}
         info: dict[str, Any] = {"corps": c["corps"], "art": c.get("art")}
         if eng[enemy]["corps"] and piece(g, eng[enemy]["corps"]).loc.kind == "hex":
-            calc = battle_calc.round_calc(g, rec, sub, engaged=eng)
+            calc = battle_calc.round_calc(g, rec, sub, engaged=eng)  # type: ignore[arg-type]
             info.update(
                 {
                     "assumes": (

@@ -53,7 +53,7 @@ MAX_VOLUNTARY = 3  # 16.7-B (printed)
 
 
 def store(g: Game) -> list[dict[str, Any]]:
-    return M.st(g).setdefault("retreats", [])  # type: ignore[no-any-return]
+    return M.st(g).setdefault("retreats", [])
 
 
 def pending(g: Game, bids: list[str] | None = None) -> list[dict[str, Any]]:
@@ -405,7 +405,11 @@ def execute(g: Game, entry: dict[str, Any], ids: list[str], path: list[int], awa
                 continue
             it = {"t": "test", "unit": p.id, "away": True, "why": "retreat away from supply"}
             code = battle.roll_test(
-                g, rec, p.id, battle.test_modifiers(g, rec, p.id, away=True), it["why"]
+                g,
+                rec,
+                p.id,
+                battle.test_modifiers(g, rec, p.id, away=True),
+                it["why"],  # type: ignore[arg-type]
             )
             it["code"] = code
             battle.test_effect(g, rec, p.id, it)

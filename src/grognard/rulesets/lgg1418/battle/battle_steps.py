@@ -224,7 +224,7 @@ def obstinacy_general(g: Game, rec: dict[str, Any]) -> Piece | None:
             )
 
         return max(gens, key=lambda ag: (size(ag[0]), ag[0]))[1]
-    return max(gens, key=lambda ag: (int(ag[1].stat("rank", 0)), ag[1].id))[1]
+    return max(gens, key=lambda ag: (int(ag[1].stat("rank", 0)), ag[1].id))[1]  # type: ignore[union-attr]
 
 
 def obstinacy_remaining(g: Game, rec: dict[str, Any]) -> int:
@@ -397,8 +397,8 @@ def _equal_subsets(items: list[str], free: bool) -> list[tuple[str, ...]]:
     if free:
         sizes = range(n + 1)
     else:
-        sizes = sorted({n // 2, (n + 1) // 2})
-    out = []
+        sizes = sorted({n // 2, (n + 1) // 2})  # type: ignore[assignment]
+    out = []  # type: ignore[var-annotated]
     for k in sizes:
         out.extend(combinations(items, k))
     return out
@@ -431,8 +431,8 @@ def split_options(
     arts = _equal_subsets(parts["artillery"], free)
     tanks = _equal_subsets(parts["tank"], True)
     forts: list[tuple[str, ...]] = [(), tuple(parts["fortress"])] if parts["fortress"] else [()]
-    for c, a, t, f in product(corps, arts, tanks, forts):
-        A = sorted(c + a + t + f)
+    for c, a, t, f in product(corps, arts, tanks, forts):  # type: ignore[assignment]
+        A = sorted(c + a + t + f)  # type: ignore[operator]
         B = sorted(u for k in parts for u in parts[k] if u not in A)
         out.append({"A": A, "B": B})
         if len(out) > 3000:
@@ -1074,7 +1074,7 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
         # 17.1: a breakthrough battle is fought with the breakthrough units plus reinforcements from
         # the reserve of the breaking-through armies' HQs (17.3-B: wider with a newly activated
         # army)
-        hq_ids = {f"hq:{q.id}" for a in armies if (q := M.hq_piece(g, a)) is not None}
+        hq_ids = {f"hq:{q.id}" for a in armies if (q := M.hq_piece(g, a)) is not None}  # type: ignore[assignment]
         out = [(u, o) for u, o in out if o == "rear" or o in hq_ids]
     if (
         rec["kind"] == "assault"

@@ -310,7 +310,7 @@ def empty_hex_origins(
         if not movers:
             continue
         if (
-            knowledge.supply_as_known(g, side, lambda movers=movers: _movers_supplied(g, movers))
+            knowledge.supply_as_known(g, side, lambda movers=movers: _movers_supplied(g, movers))  # type: ignore[misc]
             == "no"
         ):
             continue  # 4-A: judged from what the side may know of the enemy markers
@@ -487,7 +487,7 @@ class Breakthrough(LggStep):
         if battle.side_doctrine_at(g, side, g.board.idx(lab)) in battle.FIRE_DOCTRINES:
             hq_close = any(
                 M.army_hq_hex(g, a) is not None
-                and g.board.distance(M.army_hq_hex(g, a), g.board.idx(lab)) <= 2
+                and g.board.distance(M.army_hq_hex(g, a), g.board.idx(lab)) <= 2  # type: ignore[arg-type]
                 for a in entry["armies"]
             )
             entry["breakthrough_level"] = "major" if hq_close else None
@@ -591,7 +591,7 @@ class Breakthrough(LggStep):
             g.push("breakthrough-battle", {**params, "intercepted": True})
             # asked wherever the mover cannot rule an interception out (4-A: a hidden ZoC is not
             # revealed)
-            offer_interception(g, side, dst, sorted(action["units"]), serial, breakthrough=True)
+            offer_interception(g, side, dst, sorted(action["units"]), serial, breakthrough=True)  # type: ignore[arg-type]
         M.touch(g)
 
 

@@ -167,7 +167,7 @@ def refresh_sieges(g: Game) -> None:
         if f is None or not besiegers:
             lift_siege(g, i, "no besieger left" if f is not None else "no fortress")
             continue
-        for p in _outside(g, side, i):
+        for p in _outside(g, side, i):  # type: ignore[arg-type]
             if BESIEGING not in p.status:
                 M.set_status(g, p, BESIEGING, True)
     for p in g.state.pieces.values():

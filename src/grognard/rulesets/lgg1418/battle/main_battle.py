@@ -78,17 +78,17 @@ MUN_PER_UNIT = {"normal": 1, "blitz": 3}
 
 
 # ====================================================================== helpers
-def _battle():  # type: ignore[no-untyped-def]
+def _battle():
 
     return battle
 
 
 def rec_of(g: Game, bid: str) -> dict[str, Any]:
-    return _battle().rec_of(g, bid)  # type: ignore[no-any-return]
+    return _battle().rec_of(g, bid)
 
 
 def tables(g: Game) -> dict[str, Any]:
-    return g.cached("lgg:tables", lambda: g.ruleset.tables(g.scenario.table_overrides))  # type: ignore[no-any-return]
+    return g.cached("lgg:tables", lambda: g.ruleset.tables(g.scenario.table_overrides))
 
 
 def _front(g: Game, rec: dict[str, Any]) -> str:
@@ -96,7 +96,7 @@ def _front(g: Game, rec: dict[str, Any]) -> str:
 
 
 def prep(rec: dict[str, Any]) -> dict[str, Any]:
-    return rec.setdefault("prep", {})  # type: ignore[no-any-return]
+    return rec.setdefault("prep", {})
 
 
 @implements("LGG 29", "LGG 17.3-B")
@@ -112,8 +112,8 @@ def _hex_corps(g: Game, i: int, side: str) -> list[Piece]:
         for p in M.units_at_hex(g, i, side)
         if M.is_corps(p)
         and not M.garrison_in_fortress(g, p)
-        and not (M.carrier(g, p) is not None and M.carrier(g, p).type == "fortress")
-    ]  # type: ignore[union-attr]
+        and not (M.carrier(g, p) is not None and M.carrier(g, p).type == "fortress")  # type: ignore[union-attr]
+    ]
 
 
 def _hex_artillery(g: Game, i: int, side: str, armies: list[str] | None = None) -> list[Piece]:
@@ -123,7 +123,8 @@ def _hex_artillery(g: Game, i: int, side: str, armies: list[str] | None = None) 
         if p.type != "artillery":
             continue
         if armies is not None and not any(
-            artillery.may_support_army(g, p, a) for a in armies or [None]
+            artillery.may_support_army(g, p, a)
+            for a in armies or [None]  # type: ignore[list-item]
         ):
             continue
         out.append(p)

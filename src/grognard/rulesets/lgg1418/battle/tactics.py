@@ -74,7 +74,7 @@ GAS_LIFE = 3  # 37-D (printed): a gas may be used for 3 turns
 
 # ============================================================ acquisition and learning (37-A, 37-B)
 def acquisitions(g: Game) -> list[dict[str, Any]]:
-    return M.st(g).setdefault("tactics", [])  # type: ignore[no-any-return]
+    return M.st(g).setdefault("tactics", [])
 
 
 def _turn_in_year(g: Game) -> int:
@@ -126,7 +126,7 @@ def _year_acquired(g: Game, year: int) -> list[dict[str, Any]]:
 
 
 def _tests(g: Game) -> list[dict[str, Any]]:
-    return M.st(g).setdefault("tactic_tests", [])  # type: ignore[no-any-return]
+    return M.st(g).setdefault("tactic_tests", [])
 
 
 @implements("LGG 37-A")

@@ -62,7 +62,7 @@ def front_order(g: Game) -> list[str]:
     fronts = [f for f in M.FRONTS if f in M.rules(g).fronts]
     if g.opt("front-order") == "east-first":
         fronts.sort(key=lambda f: 0 if f == M.EAST else 1)
-    return fronts
+    return fronts  # type: ignore[return-value]
 
 
 # ====================================================================== initiative (6-B)
@@ -79,7 +79,7 @@ def initiative_winner(g: Game, front: str, totals: dict[str, int]) -> str | None
     a, b = M.SIDES
     if totals[a] != totals[b]:
         return a if totals[a] > totals[b] else b
-    prev = M.st(g).get("initiative_prev", {}).get(front) or M.rules(g).initiative_last.get(front)
+    prev = M.st(g).get("initiative_prev", {}).get(front) or M.rules(g).initiative_last.get(front)  # type: ignore[call-overload]
     if prev is None:
         return None
     return M.other_side(prev)

@@ -60,7 +60,7 @@ def static(g: Game) -> dict[str, Any]:
     b = g.board
     d = b.__dict__.get("_lgg_static")
     if d is not None:
-        return d  # type: ignore[no-any-return]
+        return d
     kinds = {a.kind for a in b.areas.values()}
     country: list[str | None] = [None] * b.n
     if "country" in kinds:
@@ -178,7 +178,7 @@ def points(g: Game, i: int, kind: str | None = None) -> list[Point]:
     found = cache.get(key)
     if found is None:
         found = cache[key] = g.board.points_at(i, kind)
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 @implements("LGG 1-B")
@@ -276,7 +276,7 @@ def is_outer_hex(g: Game, i: int) -> bool:
 # ====================================================================== countries, control, zones
 def country_of(g: Game, i: int) -> str | None:
     """Nation owning the territory of hex ``i`` (area of kind ``country``), or None."""
-    return static(g)["country"][i]  # type: ignore[no-any-return]
+    return static(g)["country"][i]
 
 
 def _has_kind(g: Game, kind: str) -> bool:
@@ -354,7 +354,7 @@ def trace_open_hexes(g: Game) -> frozenset[int]:
         tuple(sorted(g.state.alignment.items())),
     )
     cache = static(g)
-    out: frozenset[int] | None = cache.get(key)
+    out: frozenset[int] | None = cache.get(key)  # type: ignore[call-overload]
     if out is None:
         out = frozenset(
             j
@@ -363,7 +363,7 @@ def trace_open_hexes(g: Game) -> frozenset[int]:
             and not info.mountain_corps_only
             and not is_neutral_hex(g, j)
         )
-        cache[key] = out
+        cache[key] = out  # type: ignore[index]
     return out
 
 
@@ -379,7 +379,7 @@ def zones_on_map(g: Game) -> list[str]:
 
 def rail_links(g: Game, i: int) -> list[tuple[int, dict[str, Any]]]:
     """Rail neighbours of hex ``i`` with the attributes of each link."""
-    return static(g)["rail"][i]  # type: ignore[no-any-return]
+    return static(g)["rail"][i]
 
 
 def is_rail_hex(g: Game, i: int) -> bool:
@@ -391,14 +391,14 @@ def point_hexes(g: Game, kind: str) -> list[int]:
     order (computed once per board; read only)."""
     st = static(g)
     key = ("point-hexes", kind)
-    found = st.get(key)
+    found = st.get(key)  # type: ignore[call-overload]
     if found is None:
         if kind == "urban":
             found = [i for i in g.board.points if is_urban(g, i)]
         else:
             found = [i for i in g.board.points if points(g, i, kind)]
-        st[key] = found
-    return found  # type: ignore[no-any-return]
+        st[key] = found  # type: ignore[index]
+    return found
 
 
 def neighbour_lists(g: Game) -> list[list[int]]:
@@ -407,7 +407,7 @@ def neighbour_lists(g: Game) -> list[list[int]]:
     found = st.get("nbrs")
     if found is None:
         found = st["nbrs"] = [g.board.neighbors(i) for i in range(g.board.n)]
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def rail_hexes(g: Game) -> list[int]:
@@ -416,7 +416,7 @@ def rail_hexes(g: Game) -> list[int]:
     found = st.get("rail_hexes")
     if found is None:
         found = st["rail_hexes"] = [i for i in range(g.board.n) if st["rail_hex"][i]]
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def rail_link_table(g: Game) -> list[tuple[int, list[tuple[int, dict[str, Any]]]]]:
@@ -426,7 +426,7 @@ def rail_link_table(g: Game) -> list[tuple[int, list[tuple[int, dict[str, Any]]]
     found = st.get("rail_link_table")
     if found is None:
         found = st["rail_link_table"] = [(i, links) for i, links in enumerate(st["rail"]) if links]
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def rail_crosses(g: Game, i: int, j: int) -> bool:
@@ -435,4 +435,4 @@ def rail_crosses(g: Game, i: int, j: int) -> bool:
 
 
 def waterway_links(g: Game, i: int) -> list[int]:
-    return static(g)["water"][i]  # type: ignore[no-any-return]
+    return static(g)["water"][i]

@@ -80,9 +80,9 @@ def _reach_table(g: Game) -> dict[tuple[int, int], int]:
         tuple(sorted(g.state.alignment.items())),
     )
     cache = mapdata.static(g)
-    table: dict[tuple[int, int], int] | None = cache.get(key)
+    table: dict[tuple[int, int], int] | None = cache.get(key)  # type: ignore[call-overload]
     if table is None:
-        table = cache[key] = {}
+        table = cache[key] = {}  # type: ignore[index]
     return table
 
 

@@ -40,7 +40,7 @@ from grognard.rulesets.lgg1418.military.reinforcement import (
     eliminate,
 )
 from grognard.rulesets.lgg1418.military.stacking import Problem, hex_problems, rearward_hexes
-from grognard.rulesets.lgg1418.model import open_side_turn, side_turn_state
+from grognard.rulesets.lgg1418.model import SideTurnRecord, open_side_turn, side_turn_state
 from grognard.rulesets.lgg1418.step import LggStep
 from grognard.rulesets.lgg1418.supply.isolation import judge_armies
 from grognard.rulesets.lgg1418.supply.supply import is_supplied
@@ -122,7 +122,7 @@ class SideTurn(Step):
             h = hooks.child(g, hooks.STRATEGIC_RETREAT, {"side": side, "front": front})
             if h:
                 return h
-        if side_turn_state(g, side, front)["ended"]:
+        if side_turn_state(g, side, front).ended:
             if front and not f.params.get("end_offered"):
                 f.params["end_offered"] = True
                 return hooks.child(g, hooks.END_OF_MILITARY_TURN, {"side": side, "front": front})
@@ -158,7 +158,7 @@ def main_army_required(g: Game, side: str, front: str | None) -> str | None:
     if front is None:
         return None
     st = side_turn_state(g, side, front)
-    if st["done"] > 0:
+    if st.done > 0:
         return None
     main = M.main_army(g, side, front)
     if main and main in activatable(g, side, front, None):
@@ -267,7 +267,7 @@ class ChooseActivation(hooks.ActivationChoiceActions):
     def apply_end_turn(self, g: Game, f: Frame, action: Action) -> None:
         side, front = action["side"], f.params.get("front")
         st = open_side_turn(g, side, front)
-        st["ended"] = True
+        st.ended = True
         M.touch(g)
         g.emit(
             "end-turn",
@@ -305,16 +305,16 @@ class ChooseActivation(hooks.ActivationChoiceActions):
         side: str,
         front: str | None,
         armies: list[str],
-        st: dict[str, Any],
+        st: SideTurnRecord,
         extra: dict[str, Any],
     ) -> None:
-        act_front = front or (army_fronts(g, armies[0]) or [None])[0]
+        act_front = front or (army_fronts(g, armies[0]) or [None])[0]  # type: ignore[list-item]
         params = activation_params(g, side, armies, act_front)
         params["pre_turn"] = front is None
         if extra:
             params["extra"] = extra
         g.push("army-activation", params)
-        if st["done"] > 0 and act_front:
+        if st.done > 0 and act_front:
             hooks.offer(
                 g,
                 hooks.REACTION,
@@ -325,7 +325,7 @@ class ChooseActivation(hooks.ActivationChoiceActions):
                     "pre_turn": front is None,
                 },
             )
-        st["done"] += 1
+        st.done += 1
         M.touch(g)
 
 

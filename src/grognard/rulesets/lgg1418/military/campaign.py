@@ -144,7 +144,7 @@ def obligated_armies(g: Game, side: str) -> list[str]:
     """LGG [11.4-X]: the armies a war plan obliges to attack in August 1914 (scenario data)."""
     if not is_august_1914(g):
         return []
-    out = []
+    out = []  # type: ignore[var-annotated]
     for nation, plan in M.rules(g).war_plans.items():
         if M.nation_side(g, nation) != side:
             continue

@@ -614,7 +614,7 @@ def in_movement(g: Game, p: Piece) -> bool:
     if int(mt) >= cur:
         return True
     if int(mt) == cur - 1:
-        return not M.side_turn_state(g, p.side, front)["ended"]
+        return not M.side_turn_state(g, p.side, front).ended
     return False
 
 

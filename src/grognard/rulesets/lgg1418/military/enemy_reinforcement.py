@@ -277,12 +277,12 @@ def ghq_makes_it_automatic(g: Game, nation: str, target: int) -> bool:
 
 def _rec(f: Frame, key: str) -> dict[str, Any]:
     """A record of the step's frame, created when first written (only while applying)."""
-    return f.params.setdefault(key, {})  # type: ignore[no-any-return]
+    return f.params.setdefault(key, {})
 
 
 def _read(f: Frame, key: str) -> dict[str, Any]:
     """A record of the step's frame, read only (queries never write the state)."""
-    return f.params.get(key, {})  # type: ignore[no-any-return]
+    return f.params.get(key, {})
 
 
 def _inter_key(army: str, lab: str) -> str:

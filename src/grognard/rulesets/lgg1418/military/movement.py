@@ -408,9 +408,9 @@ def check_move(g: Game, act: dict[str, Any], units: list[Piece], j: int, mode: s
         for p in members
     )
     if mode == "admin" or front_change:
-        why = administrative_step_problem(g, side, j, knowledge.known_unit_hexes(g, side))
+        why = administrative_step_problem(g, side, j, knowledge.known_unit_hexes(g, side))  # type: ignore[assignment]
         if why and mode == "admin":
-            raise IllegalAction("LGG 11.2", why)
+            raise IllegalAction("LGG 11.2", why)  # type: ignore[arg-type]
         if why:
             raise IllegalAction(
                 "LGG 11.1-H",
@@ -777,7 +777,7 @@ def conversion_held_line(g: Game, side: str, hexes: list[int]) -> list[str]:
     chain: set[int] = set()
     for h in hexes:
         if not railways.converted_neighbour_ok(g, side, h, chain, known=False):
-            line = knowledge.as_known(g, side, lambda h=h: railways.line_home(g, side, h)) or []
+            line = knowledge.as_known(g, side, lambda h=h: railways.line_home(g, side, h)) or []  # type: ignore[misc]
             blocking = M.enemy_blocking_hexes(g, side)
             return [g.board.label(k) for k in line if k in blocking]
         chain.add(h)

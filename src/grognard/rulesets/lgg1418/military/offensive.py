@@ -75,12 +75,12 @@ def plans(g: Game, side: str) -> list[dict[str, Any]]:
 
 
 def _plans_w(g: Game, side: str) -> list[dict[str, Any]]:
-    return g.state.secrets.setdefault(side, {}).setdefault("go-plans", [])  # type: ignore[no-any-return]
+    return g.state.secrets.setdefault(side, {}).setdefault("go-plans", [])
 
 
 def offensives(g: Game) -> dict[str, dict[str, Any]]:
     """Launched great offensives by id (public records)."""
-    return M.st(g).get("offensives", {})  # type: ignore[no-any-return]
+    return M.st(g).get("offensives", {})
 
 
 def active_offensives(g: Game, side: str | None = None) -> list[dict[str, Any]]:
@@ -296,11 +296,11 @@ def year_turns(g: Game, year: int) -> list[str]:
 
 def _draft(g: Game, side: str) -> dict[str, Any]:
     """A side's plan being written (created when first written: only while applying)."""
-    return g.state.secrets.setdefault(side, {}).setdefault("go-draft", {})  # type: ignore[no-any-return]
+    return g.state.secrets.setdefault(side, {}).setdefault("go-draft", {})
 
 
 def _draft_r(g: Game, side: str) -> dict[str, Any]:
-    return g.state.secrets.get(side, {}).get("go-draft", {})  # type: ignore[no-any-return]
+    return g.state.secrets.get(side, {}).get("go-draft", {})
 
 
 @implements("LGG 30-A", "LGG 30-I", "LGG 36.5-A")
@@ -627,7 +627,7 @@ class OffensiveActions(hooks.ActivationChoiceActions):
     @handles.options("halt-offensive")
     def halt_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         front = _side_front(f)
-        if front is None or M.side_turn_state(g, side, front)["done"] != 0:
+        if front is None or M.side_turn_state(g, side, front).done != 0:
             return []
         return [
             {"type": "halt-offensive", "side": side, "offensive": o["id"]}
@@ -645,7 +645,7 @@ class OffensiveActions(hooks.ActivationChoiceActions):
                 continue
             objs: list[list[int]] = [[g.board.idx(h) for h in o["objective"]]]
             if (
-                DT.allows(g, o["command"], front, "unplanned-great-offensive")
+                DT.allows(g, o["command"], front, "unplanned-great-offensive")  # type: ignore[arg-type]
                 and o["status"] == "active"
             ):
                 objs = [c for c in objective_candidates(g, side, o["sector"])] or objs
@@ -1432,7 +1432,7 @@ def reaction_forbidden(g: Game, army: str) -> str | None:
             return "no army of a great offensive's main battle (attacker or defender) may react"
     nation = M.army_nation(g, army)
     front = (
-        (fronts_of(g, M.army_hq_hex(g, army)) or [M.WEST])[0]
+        (fronts_of(g, M.army_hq_hex(g, army)) or [M.WEST])[0]  # type: ignore[arg-type]
         if M.army_hq_hex(g, army) is not None
         else M.WEST
     )

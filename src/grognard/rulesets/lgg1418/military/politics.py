@@ -478,9 +478,9 @@ def apply_weariness(
     if 3 in effects:
         rec_w(g).setdefault("social_penalty", {})[nation] = year(g)
     if 4 in effects:
-        r = strategic.national_will(g, nation)
-        r.weary_until = last_turn_of_year(g)
-        strategic.set_national_will(g, nation, r, "LGG 34-D", cause)
+        r = strategic.national_will(g, nation)  # type: ignore[assignment]
+        r.weary_until = last_turn_of_year(g)  # type: ignore[attr-defined]
+        strategic.set_national_will(g, nation, r, "LGG 34-D", cause)  # type: ignore[arg-type]
     M.touch(g)
     g.emit(
         "weariness-effects",
@@ -595,7 +595,7 @@ def collect_weariness_cases(g: Game) -> None:
         for n in sorted(g.state.alignment):
             if not M.is_major(g, n):
                 continue
-            lost = _national_cities_lost_this_year(g, n)
+            lost = _national_cities_lost_this_year(g, n)  # type: ignore[assignment]
             done = int(rec(g).get("cities_tested", {}).get(f"{n}:{y}", 0))
             if lost >= 2 and lost > done:
                 rec_w(g).setdefault("cities_tested", {})[f"{n}:{y}"] = lost

@@ -122,7 +122,7 @@ def _rest(g: Game, nation: str) -> dict[str, Any]:
     rec = M.st(g).get("restorations", {}).get(nation)
     if rec is None:
         return {"budget": restoration_budget(g, nation), "spent": 0, "slots": {}}
-    return rec  # type: ignore[no-any-return]
+    return rec
 
 
 def open_restorations(g: Game) -> None:
@@ -676,7 +676,7 @@ def _land_components(g: Game, step: Any) -> dict[int, int]:
         tuple(sorted(g.state.alignment.items())),
     )
     cache = mapdata.static(g)
-    comp: dict[int, int] | None = cache.get(key)
+    comp: dict[int, int] | None = cache.get(key)  # type: ignore[call-overload]
     if comp is None:
         comp = {}
         for start in range(g.board.n):
@@ -688,7 +688,7 @@ def _land_components(g: Game, step: Any) -> dict[int, int]:
                 continue
             for h in paths.bfs([start], step):
                 comp[h] = start
-        cache[key] = comp
+        cache[key] = comp  # type: ignore[index]
     return comp
 
 

@@ -140,7 +140,7 @@ def _friendly_ports(g: Game, side: str) -> list[int]:
 
 
 def _virtual_rail(g: Game) -> list[tuple[int, int]]:
-    out = []
+    out = []  # type: ignore[var-annotated]
     for chain in M.rules(g).virtual_rail:
         idx = [g.board.idx(h) for h in chain]
         out.extend(itertools.pairwise(idx))
@@ -203,7 +203,7 @@ def supply_sources(g: Game, side: str) -> tuple[set[int], dict[int, str | None]]
     for i in ports:
         if i in M.enemy_blocking_hexes(g, side):
             continue
-        others = [j for j in ports if j != i and _national_for(g, side, j)]
+        others = [j for j in ports if j != i and _national_for(g, side, j)]  # type: ignore[assignment]
         if not any(_sea_linked(g, side, i, j) for j in others):
             continue
         if mapdata.port_size(g, i) == "major":
@@ -447,7 +447,7 @@ def _build(g: Game, side: str) -> SupplyReport:
         for parent in hqs:
             if parent.id not in level1 or parent.id in used_parent or parent.nation != hq.nation:
                 continue
-            ph, sec, cap = hq_state[parent.id]
+            ph, sec, cap = hq_state[parent.id]  # type: ignore[assignment]
             if ph not in reach_of[hq.id]:
                 continue
             if sec is not None:
@@ -703,7 +703,7 @@ def _closed_sides(g: Game) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[
     the map and the weather only: computed once per board and weather."""
     key = ("closed-sides", tuple(sorted(M.st(g).get("weather", {}).items())))
     cache = mapdata.static(g)
-    found = cache.get(key)
+    found = cache.get(key)  # type: ignore[call-overload]
     if found is None:
         hard: set[tuple[int, int]] = set()
         soft: set[tuple[int, int]] = set()
@@ -713,8 +713,8 @@ def _closed_sides(g: Game) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[
                 if not closed:
                     continue
                 (soft if all(f.supply_if_friendly for f in closed) else hard).add((u, j))
-        found = cache[key] = (frozenset(hard), frozenset(soft))
-    return found  # type: ignore[no-any-return]
+        found = cache[key] = (frozenset(hard), frozenset(soft))  # type: ignore[index]
+    return found
 
 
 def _side_ok(g: Game, side: str, u: int, j: int) -> bool:
