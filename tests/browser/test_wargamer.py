@@ -307,6 +307,13 @@ def test_marne_player_turn_by_clicking(live: LiveServer, new_page: Any) -> None:
             for pid in other:
                 page.uncheck(f"#decision input[data-loss='{pid}']")
             assert "1 unit(s) chosen" in page.inner_text("[data-testid=loss-chosen]")
+            # the running totals are the chosen unit's current factors
+            unit = {p["id"]: p for p in state(page)["view"]["pieces"]}[take[0]]
+            face = unit["faces"][unit["face"]]
+            now = {**face, **{k: v for k, v in (unit.get("attrs") or {}).items() if k in face}}
+            if isinstance(now.get("attack"), int) and isinstance(now.get("defense"), int):
+                totals = page.inner_text("[data-testid=loss-chosen]")
+                assert f"attack {now['attack']}, defense {now['defense']}" in totals, totals
             before_loss = {p["id"]: p for p in state(page)["view"]["pieces"]}
             page.click("[data-testid=loss-apply]")
             page.wait_for_function(f"window.__grognard.formsApplied > {done}", timeout=60000)

@@ -755,9 +755,8 @@ class GameScreen {
       let att = 0, def = 0;
       for (const id of chosen) {
         const p = this.pieceById.get(id);
-        const f = (p && p.faces && p.faces[p.face]) || {};
-        att += Number(f.attack || f.strength || 0);
-        def += Number(f.defense || f.strength || 0);
+        att += unitValue(p, "attack");
+        def += unitValue(p, "defense");
       }
       return `${chosen.size} unit(s) chosen: attack ${att}, defense ${def}`;
     };
@@ -1564,3 +1563,19 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   route();
 });
+
+// A unit's current value of a printed factor (its attributes override the face; fractions as
+// {"$frac": "a/b"} or mixed text), or its strength where it prints one number.
+function unitValue(p, key) {
+  if (!p) return 0;
+  const face = (p.faces && p.faces[p.face]) || {};
+  const pick = (k) => (p.attrs && k in p.attrs ? p.attrs[k] : face[k]);
+  let v = pick(key);
+  if (v === undefined || v === null) v = pick("strength");
+  if (v && typeof v === "object" && "$frac" in v) {
+    const [a, b] = String(v.$frac).split("/").map(Number);
+    v = b ? a / b : a;
+  }
+  const n = Number(v);
+  return Number.isFinite(n) ? n : 0;
+}
