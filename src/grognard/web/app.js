@@ -121,6 +121,9 @@ async function scenarioChanged() {
   if (!id) return;
   const s = scenarios.find((x) => x.id === id);
   $("scenario-info").textContent = s ? `Sides: ${s.sides.join(", ")}. ${s.description || ""}` : "";
+  // the computer may play any one side; the person then plays the others in this browser
+  $("ai-side").replaceChildren(h("option", { value: "" }, "no: people play every side"),
+    ...((s && s.sides) || []).map((side) => h("option", { value: side }, `the computer plays ${side}`)));
   try {
     const d = await api(`/api/scenarios/${encodeURIComponent(id)}`);
     for (const o of d.options) {
@@ -148,6 +151,8 @@ async function createGame(ev) {
   const body = { scenario: $("scenario").value, options, hotseat: $("hotseat").checked };
   const seed = $("seed").value.trim();
   if (seed) body.seed = Number(seed);
+  const aiSide = $("ai-side").value;
+  if (aiSide) body.ai = { [aiSide]: $("ai-level").value };
   let res;
   try {
     res = await api("/api/games", { method: "POST", body });
@@ -155,8 +160,9 @@ async function createGame(ev) {
     $("scenario-info").textContent = errorText(e);
     return;
   }
-  if (res.hotseat) {
-    for (const [side, s] of Object.entries(res.sides)) seats.add(res.game, side, s.token);
+  if (res.hotseat || aiSide) {
+    // against the computer, this browser holds every side the computer does not play
+    for (const [side, s] of Object.entries(res.sides)) if (side !== aiSide) seats.add(res.game, side, s.token);
     location.hash = `#/game/${res.game}`;
     return;
   }
