@@ -198,7 +198,15 @@ ended by {html.escape(json.dumps(summary.get("ended_by", {})))};
 def write_report(out: Path, scenario: str, plots_too: bool = True) -> dict[str, Any]:
     results = read_results(out / "results.jsonl")
     summary = summarise(results, scenario)
-    images = plots(summary, results, out) if plots_too and results else []
+    images: list[Path] = []
+    if plots_too and results:
+        try:
+            images = plots(summary, results, out)
+        except ModuleNotFoundError as e:  # matplotlib is an optional extra
+            print(
+                f"study: no PNG plots ({e.name} is not installed: pip install -e '.[ai]')",
+                file=sys.stderr,
+            )
     (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
     (out / "report.html").write_text(html_page(summary, images))
     return summary
