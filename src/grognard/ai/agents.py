@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -87,8 +88,9 @@ GREEDY_WIDTH = 12
 PRIOR_WEIGHT = 0.05
 
 
-class Agent:
-    """Base class: ``choose(g, side)`` returns one of ``side``'s legal actions."""
+class Agent(ABC):
+    """Base class: ``choose(g, side)`` returns one of ``side``'s legal actions; each agent
+    implements :meth:`decide`."""
 
     name = "agent"
 
@@ -109,8 +111,10 @@ class Agent:
             self.stats.decisions += 1
             self.stats.seconds += time.perf_counter() - t0
 
+    @abstractmethod
     def decide(self, g: Game, side: str, view: Mapping[str, Any], rng: random.Random) -> Action:
-        raise NotImplementedError
+        """One of ``side``'s legal actions, decided from ``view`` (and search on ``g``'s
+        determinised clones) with the decision's own random stream ``rng``."""
 
 
 class RandomAgent(Agent):

@@ -194,7 +194,7 @@ class GrognardAEC(AECEnv):
         return None
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the game lives in memory only (PettingZoo API)."""
 
 
 def env(scenario: Scenario, **kw: Any) -> GrognardAEC:
