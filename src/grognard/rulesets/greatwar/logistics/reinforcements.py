@@ -12,7 +12,7 @@ documented in ``docs/rulesets/greatwar.md`` ("Orders of battle").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -2171,37 +2171,39 @@ class Reinforcement(GWStep):
                 "OT 16B3", f"transfers come after the other activities: {', '.join(left)}"
             )
 
+    def _transfer_check(
+        self,
+        g: Game,
+        f: Frame,
+        action: Action,
+        rule: str,
+        problem: Callable[[Game, str, Action], str | None],
+    ) -> None:
+        """A transfer comes in its turn (OT 16B3) and passes its own rule's test."""
+        self._transfer_order(g, f, action)
+        why = problem(g, action["side"], action)
+        if why:
+            raise IllegalAction(rule, why)
+
     @handles.check("pool-unit-transfer")
     def check_unit_transfer(self, g: Game, f: Frame, action: Action) -> None:
         """OT 16B2: pool units between the replacement pools of two commands."""
-        self._transfer_order(g, f, action)
-        why = replacements.unit_transfer_problem(g, action["side"], action)
-        if why:
-            raise IllegalAction("OT 16B2", why)
+        self._transfer_check(g, f, action, "OT 16B2", replacements.unit_transfer_problem)
 
     @handles.check("pool-transfer")
     def check_pool_transfer(self, g: Game, f: Frame, action: Action) -> None:
         """OT 16B3: points between general pools."""
-        self._transfer_order(g, f, action)
-        why = replacements.pool_transfer_problem(g, action["side"], action)
-        if why:
-            raise IllegalAction("OT 16B3", why)
+        self._transfer_check(g, f, action, "OT 16B3", replacements.pool_transfer_problem)
 
     @handles.check("points-to-pool")
     def check_points_to_pool(self, g: Game, f: Frame, action: Action) -> None:
         """OT 16B3: on-map points into their command's pool."""
-        self._transfer_order(g, f, action)
-        why = replacements.points_to_pool_problem(g, action["side"], action)
-        if why:
-            raise IllegalAction("OT 16B3", why)
+        self._transfer_check(g, f, action, "OT 16B3", replacements.points_to_pool_problem)
 
     @handles.check("points-to-map")
     def check_points_to_map(self, g: Game, f: Frame, action: Action) -> None:
         """OT 16B3: pool points onto the map."""
-        self._transfer_order(g, f, action)
-        why = replacements.points_to_map_problem(g, action["side"], action)
-        if why:
-            raise IllegalAction("OT 16B3", why)
+        self._transfer_check(g, f, action, "OT 16B3", replacements.points_to_map_problem)
 
     @handles.apply("pool-unit-transfer")
     def apply_unit_transfer(self, g: Game, f: Frame, action: Action) -> None:
