@@ -23,10 +23,10 @@ import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import anyio
-from fastapi import Body, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import Body, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -292,14 +292,15 @@ class Hub:
         here = {c.side for c in self.clients.get(game_id, set())}
         return sorted(here | self.service.store.connected_sides(game_id))
 
-    def _state(self, game_id: str, side: str, log_from: int) -> dict[str, Any]:
-        state = self.service.state_for(game_id, side, log_from)
+    def _state(self, game_id: str, side: str, log_from: int, full: bool = True) -> dict[str, Any]:
+        state = self.service.state_for(game_id, side, log_from, full)
         state["connected"] = self.connected(game_id)
         return state
 
     def _state_text(self, game_id: str, side: str, log_from: int) -> tuple[str, int]:
-        """The push for ``side`` as JSON text (encoded off the event loop) and its log length."""
-        state = self._state(game_id, side, log_from)
+        """The push for ``side`` as JSON text (encoded off the event loop) and its log length:
+        its legal actions as families only (the flat list is asked for, see ``/legal``)."""
+        state = self._state(game_id, side, log_from, False)
         return json.dumps(state), int(state["log_len"])
 
     async def send_state(self, game_id: str, c: Client) -> None:
@@ -623,10 +624,40 @@ def create_app(
         return await run(service.board, game_id)
 
     @app.get("/api/games/{game_id}/state", tags=["game"], responses=ERRORS)
-    async def state(game_id: str, authorization: Auth = None) -> dict[str, Any]:
-        """What the token's side may know: its view, its log, its legal actions."""
+    async def state(
+        game_id: str,
+        authorization: Auth = None,
+        legal: Annotated[
+            Literal["full", "families"],
+            Query(description="full: also the flat list 'legal' and its 'groups' (the default)"),
+        ] = "full",
+    ) -> dict[str, Any]:
+        """What the token's side may know: its view, its log, its legal actions (as ``families``:
+        type, title, actors; and unless ``legal=families``, as the flat list ``legal``)."""
         side = await run(side_of, game_id, authorization)
-        return await run(hub._state, game_id, side, 0)
+        return await run(hub._state, game_id, side, 0, legal == "full")
+
+    @app.get("/api/games/{game_id}/legal", tags=["game"], responses=ERRORS)
+    async def legal_list(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+        """Every legal action of the token's side as one flat list (``legal``), with their
+        labelled ``groups`` (index into ``legal`` and description), and the ``families``."""
+        side = await run(side_of, game_id, authorization)
+        return await run(service.legal_list, game_id, side)
+
+    @app.get("/api/games/{game_id}/options", tags=["game"], responses=ERRORS)
+    async def options(
+        game_id: str,
+        type: Annotated[str, Query(min_length=1, max_length=200, description="Action type")],
+        authorization: Auth = None,
+        actor: Annotated[
+            str | None,
+            Query(max_length=400, description="One of the family's actors (omit: none)"),
+        ] = None,
+    ) -> dict[str, Any]:
+        """The legal actions of one family (``type``) and actor of the pushed ``families``, each
+        with its description: what a page asks for when a player picks a piece."""
+        side = await run(side_of, game_id, authorization)
+        return await run(service.options, game_id, side, type, actor)
 
     @app.post("/api/games/{game_id}/actions", tags=["game"], responses=ERRORS)
     async def act(

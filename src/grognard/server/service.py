@@ -39,6 +39,7 @@ from typing import Any
 from grognard.core import savefile, saves, serial
 from grognard.core.errors import GrognardError, IllegalAction, SaveError, UndoError
 from grognard.core.game import Game
+from grognard.core.sequence import Family, Step
 from grognard.server import hooks, standing
 from grognard.server.db import SNAPSHOT_EVERY, Duplicate, GameRow, Stale, Store
 from grognard.server.export import board_json
@@ -195,6 +196,34 @@ def unmask(obj: Any, names: Mapping[str, str]) -> Any:
     return obj
 
 
+def families_of_list(g: Game, flat: list[dict[str, Any]]) -> list[Family]:
+    """The families of an already listed set of legal actions, grouped by type then actor as
+    :meth:`Step.families` groups the actions of a step that lists them itself."""
+    by_type: dict[str, dict[str | None, list[dict[str, Any]]]] = {}
+    catalog = g.ruleset.actions
+    for a in flat:
+        t = str(a.get("type"))
+        decl = catalog.types.get(t) if catalog is not None else None
+        key = decl.actor if decl is not None else None
+        actor = a.get(key) if key else None
+        if isinstance(actor, list):
+            actor = actor[0] if actor else None
+        by_type.setdefault(t, {}).setdefault(None if actor is None else str(actor), []).append(a)
+    out = []
+    for t, groups in by_type.items():
+
+        def actor_list(groups: dict[str | None, list[dict[str, Any]]] = groups) -> list[str | None]:
+            return list(groups)
+
+        def option_list(
+            actor: str | None, groups: dict[str | None, list[dict[str, Any]]] = groups
+        ) -> list[dict[str, Any]]:
+            return list(groups.get(actor, []))
+
+        out.append(Family(t, g.ruleset.action_title(t), actor_list, option_list))
+    return out
+
+
 @dataclass(frozen=True)
 class ScenarioEntry:
     id: str
@@ -207,6 +236,26 @@ class ScenarioEntry:
 
 
 @dataclass
+class SideView:
+    """What one side is shown of one position, built once and shared by every push and state
+    request of that side until the position changes (:meth:`GameService.side_view`).
+
+    ``base`` holds the position's part of the state (view, turn, acting sides ...), ``log`` the
+    side's whole renumbered log, ``families`` the summary of its legal actions (type, title,
+    actors); the flat labelled list (``legal``, ``groups``) is built only when asked for."""
+
+    key: tuple[int, int]
+    base: dict[str, Any]
+    log: list[dict[str, Any]]
+    families: list[dict[str, Any]]
+    fams: list[Family]
+    hidden: set[str]
+    legal: list[dict[str, Any]] | None = None  # as the rules list them
+    legal_json: list[Any] | None = None
+    groups: list[dict[str, Any]] | None = None
+
+
+@dataclass
 class Entry:
     """A game in the cache, with the lock serialising everything done to it."""
 
@@ -216,6 +265,8 @@ class Entry:
     lock: threading.RLock = field(default_factory=threading.RLock)
     orders: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     dead: bool = False
+    undos: int = 0  # raised by every undo: with the action count it names the position
+    views: dict[str, SideView] = field(default_factory=dict)
 
 
 class Notifier:
@@ -650,52 +701,147 @@ class GameService:
             out.append(ev)
         return out
 
-    def state_for(self, game_id: str, side: str, log_from: int = 0) -> dict[str, Any]:
-        """Everything ``side`` may know now, with its log from entry ``log_from`` on."""
+    def side_view(self, e: Entry, side: str) -> SideView:
+        """The side's :class:`SideView` of the entry's position (built on the first use after
+        each change of position; the caller holds ``e.lock``)."""
+        g = e.game
+        key = (len(g.actions), e.undos)
+        sv = e.views.get(side)
+        if sv is not None and sv.key == key:
+            return sv
+        view = dict(g.view(side))
+        view.pop("log", None)
+        acting = g.acting_sides()
+        hidden = self.hidden(g, side)
+        cur = g.current()
+        legal: list[dict[str, Any]] | None = None
+        if (
+            cur is not None
+            and side in acting
+            and type(cur[0]).legal_actions is not Step.legal_actions
+        ):
+            # a step that lists its actions itself: list them once, group them here
+            legal = g.legal_actions(side)
+            fams = families_of_list(g, legal)
+        else:
+            fams = g.families(side)
+        summary = [{"type": f.type, "title": f.label, "actors": f.actors()} for f in fams]
+        base = serial.to_jsonable(
+            {
+                "turn": g.turn_label(),
+                "phase": g.phase_path(),
+                "step": cur[1].step if cur else None,
+                "acting": acting,
+                "my_turn": side in acting,
+                "over": g.is_over(),
+                "result": g.state.result,
+                "view": view,
+                "can_undo": g.can_undo(side),
+            }
+        )
+        sv = SideView(
+            key,
+            base,
+            serial.to_jsonable(self.side_log(g, side)),
+            redact_obj(serial.to_jsonable(summary), hidden),
+            fams,
+            hidden,
+            legal,
+        )
+        e.views[side] = sv
+        return sv
+
+    def _full_list(self, e: Entry, sv: SideView, side: str) -> None:
+        """Fill the side view's flat list of legal actions and its labelled groups."""
+        if sv.legal is None:
+            sv.legal = e.game.legal_actions(side)
+        if sv.legal_json is None:
+            sv.legal_json = serial.to_jsonable(sv.legal)
+        if sv.groups is None:
+            sv.groups = redact_obj(
+                serial.to_jsonable(hooks.group_actions(e.game, sv.legal)), sv.hidden
+            )
+
+    def state_for(
+        self, game_id: str, side: str, log_from: int = 0, full: bool = True
+    ) -> dict[str, Any]:
+        """Everything ``side`` may know now, with its log from entry ``log_from`` on: its legal
+        actions as ``families`` (type, title, actors), and with ``full`` also as the flat list
+        ``legal`` with its labelled ``groups`` (pushes leave those out: see :meth:`options`)."""
         with self.locked(game_id) as e:
             g = e.game
-            view = dict(g.view(side))
-            view.pop("log", None)
-            full_log = self.side_log(g, side)
-            if log_from > len(full_log):
+            sv = self.side_view(e, side)
+            if log_from > len(sv.log):
                 log_from = 0
-            legal = g.legal_actions(side)
-            acting = g.acting_sides()
-            hidden = self.hidden(g, side)
-            cur = g.current()
             seats = {s["side"]: bool(s["joined"]) for s in self.store.seats(game_id)}
-            return serial.to_jsonable(
-                {
-                    "type": "state",
-                    "game": {
-                        "id": e.row.id,
-                        "scenario": e.row.scenario_id,
-                        "title": e.row.title,
-                        "ruleset": e.row.ruleset,
-                        "sides": e.row.sides,
-                        "hotseat": e.row.hotseat,
-                        "joined": seats,
-                    },
-                    "side": side,
-                    "seq": len(g.actions),
-                    "turn": g.turn_label(),
-                    "phase": g.phase_path(),
-                    "step": cur[1].step if cur else None,
-                    "acting": acting,
-                    "my_turn": side in acting,
-                    "over": g.is_over(),
-                    "result": g.state.result,
-                    "view": view,
-                    "log_from": log_from,
-                    "log_len": len(full_log),
-                    "log": full_log[log_from:],
-                    "legal": legal,
-                    "groups": redact_obj(hooks.group_actions(g, legal), hidden),
-                    "can_undo": g.can_undo(side),
-                    "standing_orders": e.orders.get(
-                        side, self.store.standing_orders(game_id, side)
-                    ),
-                }
+            out: dict[str, Any] = {
+                "type": "state",
+                "game": {
+                    "id": e.row.id,
+                    "scenario": e.row.scenario_id,
+                    "title": e.row.title,
+                    "ruleset": e.row.ruleset,
+                    "sides": list(e.row.sides),
+                    "hotseat": e.row.hotseat,
+                    "joined": seats,
+                },
+                "side": side,
+                "seq": len(g.actions),
+                **sv.base,
+                "log_from": log_from,
+                "log_len": len(sv.log),
+                "log": sv.log[log_from:],
+                "families": sv.families,
+                "standing_orders": serial.to_jsonable(
+                    e.orders.get(side, self.store.standing_orders(game_id, side))
+                ),
+            }
+            if full:
+                self._full_list(e, sv, side)
+                out["legal"] = sv.legal_json
+                out["groups"] = sv.groups
+            return out
+
+    def legal_list(self, game_id: str, side: str) -> dict[str, Any]:
+        """The side's legal actions as one flat list, with their labelled groups (each entry
+        an index into ``legal`` and its description)."""
+        with self.locked(game_id) as e:
+            sv = self.side_view(e, side)
+            self._full_list(e, sv, side)
+            return {
+                "seq": len(e.game.actions),
+                "families": sv.families,
+                "legal": sv.legal_json,
+                "groups": sv.groups,
+            }
+
+    def options(self, game_id: str, side: str, type_: str, actor: str | None) -> dict[str, Any]:
+        """The legal actions of one family (action type) and one of its actors (``None``: the
+        family's actions without an actor), each with its label: what a client asks for when a
+        player picks a piece or opens a kind of action."""
+        with self.locked(game_id) as e:
+            g = e.game
+            sv = self.side_view(e, side)
+            fam = next((f for f in sv.fams if f.type == type_), None)
+            actors = [] if fam is None else fam.actors()
+            if fam is None or actor not in [None if a is None else str(a) for a in actors]:
+                raise NotFound(
+                    f"{side} has no legal action of type {type_!r}"
+                    + (f" for {actor!r}" if actor is not None else " without an actor")
+                )
+            found = fam.options(next(a for a in actors if (None if a is None else str(a)) == actor))
+            return redact_obj(
+                serial.to_jsonable(
+                    {
+                        "seq": len(g.actions),
+                        "type": type_,
+                        "actor": actor,
+                        "options": [
+                            {"action": a, "text": g.ruleset.describe_action(g, a)} for a in found
+                        ],
+                    }
+                ),
+                sv.hidden,
             )
 
     def board(self, game_id: str) -> dict[str, Any]:
@@ -861,6 +1007,7 @@ class GameService:
             before = set(g.acting_sides())
             try:
                 taken = g.undo(side)
+                e.undos += 1
             except UndoError as err:
                 raise Conflict(f"cannot undo: {redact(str(err), self.hidden(g, side))}") from None
             try:

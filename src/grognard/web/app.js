@@ -276,6 +276,7 @@ class GameScreen {
     this.phaseStart = new Map();
     this.ref = new Reference(null, (id) => this.openRule(id));
     this.filter = "";
+    this.legalGen = 0;
   }
 
   get token() {
@@ -394,9 +395,25 @@ class GameScreen {
     this.connect();
   }
 
+  // A push carries the side's legal actions as families (type, actors) only: on the side's turn
+  // the flat list with its labels is asked for once (the server builds it once per position),
+  // and the state is drawn when it has come. A newer state makes an older list not wanted.
   onState(msg) {
+    const gen = ++this.legalGen;
+    // the log comes as a delta from the last push: kept at once, even if this state is not drawn
     if (msg.log_from === 0) this.log = msg.log.slice();
     else this.log = this.log.slice(0, msg.log_from).concat(msg.log);
+    if (msg.legal !== undefined) return this.applyState(msg);
+    if (!msg.my_turn || !(msg.families || []).length) return this.applyState({ ...msg, legal: [], groups: [] });
+    api(`/api/games/${this.id}/legal`, { token: this.token }).then((r) => {
+      if (gen !== this.legalGen || this.closed || r.seq !== msg.seq) return; // a newer push follows
+      this.applyState({ ...msg, legal: r.legal, groups: r.groups });
+    }).catch((e) => {
+      if (gen === this.legalGen && !this.closed) { showMessage(errorText(e)); this.applyState({ ...msg, legal: [], groups: [] }); }
+    });
+  }
+
+  applyState(msg) {
     this.state = msg;
     G.state = msg;
     G.log = this.log;
