@@ -3,8 +3,9 @@
 Starts ``python -m grognard.server`` (``--workers W``) on loopback over a fresh database, SQLite
 or PostgreSQL, creates ``--games`` games of a scenario (Marne 1914 by default), opens one
 WebSocket page per side of every game, then for ``--seconds`` each game sends one action every
-``--interval`` seconds (a legal action of the side to act, taken from that side's last push, as a
-player's page would) with an Idempotency-Key. It prints, per request kind, the count and the
+``--interval`` seconds (a legal action of the side to act, found from that side's last push as a
+player's page finds one: a family and actor of the pushed ``families``, then that actor's options
+from ``GET /options``) with an Idempotency-Key. It prints, per request kind, the count and the
 latency p50/p95/p99/max, the push latency (from sending an action to each page of the game
 receiving the state that includes it), the throughput and the errors.
 
@@ -35,6 +36,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -175,10 +177,48 @@ class Game:
     measuring: bool = False
 
 
+END_TYPES = ("end-phase", "pass")
+
+
+async def pick(
+    game: Game, page: Page, http: Http, stats: Stats, rng: random.Random
+) -> dict[str, Any] | None:
+    """A legal action as a player's page finds one: from the pushed families (type -> actors) a
+    kind of action and an actor (every pair alike, ending the phase less often), then that
+    actor's options, asked for (``GET /options``), one of them at random."""
+    assert page.state is not None
+    pairs = [(f["type"], a) for f in page.state["families"] for a in f["actors"]]
+    if not pairs:
+        return None
+    weights = [0.3 if t in END_TYPES else 1.0 for t, _ in pairs]
+    type_, actor = rng.choices(pairs, weights=weights, k=1)[0]
+    query = f"type={quote(type_)}" + ("" if actor is None else f"&actor={quote(str(actor))}")
+    t = time.perf_counter()
+    try:
+        status, res = await http.request(
+            "GET",
+            f"/api/games/{game.id}/options?{query}",
+            headers={"Authorization": f"Bearer {game.tokens[page.side]}"},
+        )
+    except Exception as e:
+        stats.error(f"options: {type(e).__name__}")
+        return None
+    stats.add("options", time.perf_counter() - t)
+    if status == 404:
+        stats.refused += 1  # the position moved on since the push
+        return None
+    if status != 200:
+        stats.error(f"options: HTTP {status}")
+        return None
+    opts = res["options"]
+    return dict(rng.choice(opts)["action"]) if opts else None
+
+
 async def player(
     game: Game, http: Http, stats: Stats, interval: float, until: float, rng: random.Random
 ) -> None:
-    """Every ``interval`` seconds, the side to act sends a legal action from its last push."""
+    """Every ``interval`` seconds, the side to act sends a legal action found from its last push
+    (see :func:`pick`)."""
     await asyncio.sleep(rng.uniform(0, interval))
     next_at = time.perf_counter()
     while True:
@@ -193,12 +233,12 @@ async def player(
             ),
             None,
         )
-        if page is None or not page.state or not page.state["legal"]:
+        if page is None or not page.state or not page.state.get("families"):
             stats.skipped += 1  # no push with the latest position yet (or the game is over)
-        else:
-            legal = page.state["legal"]
-            weights = [0.3 if a.get("type") in ("end-phase", "pass") else 1.0 for a in legal]
-            action = rng.choices(legal, weights=weights, k=1)[0]
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+            continue
+        action = await pick(game, page, http, stats, rng)
+        if action is not None:
             headers = {
                 "Authorization": f"Bearer {game.tokens[page.side]}",
                 "Idempotency-Key": secrets.token_hex(8),
