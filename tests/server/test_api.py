@@ -309,3 +309,40 @@ def test_every_offered_scenario_can_be_served(client: Any) -> None:
             hidden = {json.dumps(t) for t in game.ruleset.hidden_tokens(game, side)}
             text = json.dumps(st["view"])
             assert not [t for t in hidden if t in text], (sc["id"], side)
+
+
+def test_legal_actions_as_families_options_and_the_full_list(start: Any) -> None:
+    g: Started = start(seed=7)
+    ref = Game.new(load_scenario(DUEL), 7)
+    c = g.client
+    st = g.state("Blue")
+    fams = ref.families("Blue")
+    assert st["families"] == json.loads(
+        json.dumps([{"type": f.type, "title": f.label, "actors": f.actors()} for f in fams])
+    )
+    lean = c.get(f"/api/games/{g.id}/state", headers=g.h("Blue"), params={"legal": "families"})
+    assert lean.status_code == 200
+    assert "legal" not in lean.json() and lean.json()["families"] == st["families"]
+    flat = c.get(f"/api/games/{g.id}/legal", headers=g.h("Blue")).json()
+    assert flat["seq"] == st["seq"] and flat["legal"] == st["legal"]
+    assert flat["groups"] == st["groups"]
+    for f in fams:
+        for actor in f.actors():
+            params = {"type": f.type} | ({} if actor is None else {"actor": actor})
+            r = c.get(f"/api/games/{g.id}/options", headers=g.h("Blue"), params=params)
+            assert r.status_code == 200, r.text
+            opts = r.json()["options"]
+            assert [o["action"] for o in opts] == json.loads(json.dumps(f.options(actor)))
+            assert all(o["text"] == ref.label(o["action"]) for o in opts)
+    for params in ({"type": "no-such-type"}, {"type": fams[0].type, "actor": "no-such-piece"}):
+        r = c.get(f"/api/games/{g.id}/options", headers=g.h("Blue"), params=params)
+        assert r.status_code == 404 and r.json()["error"] == "not-found"
+    assert c.get(f"/api/games/{g.id}/options", params={"type": "move"}).status_code == 403
+    assert c.get(f"/api/games/{g.id}/legal").status_code == 403
+    # the same side view serves every request until the position changes
+    e = c.app.state.service.entry(g.id)
+    built = e.views["Blue"]
+    g.state("Blue")
+    assert e.views["Blue"] is built
+    g.ok("Blue", st["legal"][0])
+    assert g.state("Blue")["seq"] == 1 and e.views["Blue"] is not built

@@ -48,9 +48,13 @@ class Watch:
         g = self.game()
         hidden = set(g.ruleset.hidden_tokens(g, side))
         if isinstance(doc, dict) and "view" in doc:
-            # no hidden piece id as any value or key of the view, legal actions or groups
+            # no hidden piece id as any value or key of the view, legal actions, groups or families
             vals = strings(
-                {k: doc[k] for k in ("view", "legal", "groups", "standing_orders") if k in doc}
+                {
+                    k: doc[k]
+                    for k in ("view", "legal", "groups", "families", "standing_orders")
+                    if k in doc
+                }
             )
             assert not (hidden & vals), f"{side} is sent hidden {hidden & vals}"
         for tok in hidden:
@@ -107,6 +111,19 @@ def play_random(
                         f"/api/games/{g.id}/preview", headers=g.h(side), json={"action": probe}
                     )
                     w.check(side, pv.json())
+        # the options of every family and actor, asked for one by one, are the flat list
+        found = []
+        for fam in st["families"]:
+            for actor in fam["actors"]:
+                params = {"type": fam["type"]} | ({} if actor is None else {"actor": actor})
+                r = c.get(f"/api/games/{g.id}/options", headers=g.h(side), params=params)
+                assert r.status_code == 200, r.text
+                w.check(side, r.json())
+                found += [o["action"] for o in r.json()["options"]]
+        assert sorted(map(json.dumps, found)) == sorted(map(json.dumps, st["legal"]))
+        flat = c.get(f"/api/games/{g.id}/legal", headers=g.h(side)).json()
+        assert flat["legal"] == st["legal"] and flat["groups"] == st["groups"]
+        w.check(side, flat)
         weights = [0.2 if a["type"] in ("end-phase", "pass") else 1.0 for a in st["legal"]]
         action = rng.choices(st["legal"], weights=weights, k=1)[0]
         res = g.ok(side, {k: v for k, v in action.items() if k != "side"})
@@ -122,6 +139,9 @@ def play_random(
                     and push["side"] == s
                     and push["seq"] == res["seq"] + res["standing_applied"]
                 )
+                # a push carries the legal actions as families only, the same as the state's
+                assert "legal" not in push and "groups" not in push
+                assert push["families"] == st2["families"]
                 w.check(s, push)
     return w
 

@@ -187,6 +187,12 @@ class SafeJSONResponse(JSONResponse):
             ).encode("ascii")
 
 
+def encode_json(content: Any) -> bytes:
+    """``content`` as :class:`SafeJSONResponse` encodes it (to encode a large answer on a
+    worker thread rather than on the event loop)."""
+    return SafeJSONResponse(None).render(content)
+
+
 class BodyLimit(BaseHTTPMiddleware):
     """Refuse request bodies larger than :data:`MAX_BODY` (:data:`MAX_IMPORT` for an imported
     save), or of unknown length, before reading them."""
@@ -631,18 +637,21 @@ def create_app(
             Literal["full", "families"],
             Query(description="full: also the flat list 'legal' and its 'groups' (the default)"),
         ] = "full",
-    ) -> dict[str, Any]:
+    ) -> Response:
         """What the token's side may know: its view, its log, its legal actions (as ``families``:
         type, title, actors; and unless ``legal=families``, as the flat list ``legal``)."""
         side = await run(side_of, game_id, authorization)
-        return await run(hub._state, game_id, side, 0, legal == "full")
+        full = legal == "full"
+        body = await run(lambda: encode_json(hub._state(game_id, side, 0, full)))
+        return Response(body, media_type="application/json")
 
     @app.get("/api/games/{game_id}/legal", tags=["game"], responses=ERRORS)
-    async def legal_list(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+    async def legal_list(game_id: str, authorization: Auth = None) -> Response:
         """Every legal action of the token's side as one flat list (``legal``), with their
         labelled ``groups`` (index into ``legal`` and description), and the ``families``."""
         side = await run(side_of, game_id, authorization)
-        return await run(service.legal_list, game_id, side)
+        body = await run(lambda: encode_json(service.legal_list(game_id, side)))
+        return Response(body, media_type="application/json")
 
     @app.get("/api/games/{game_id}/options", tags=["game"], responses=ERRORS)
     async def options(

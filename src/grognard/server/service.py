@@ -196,6 +196,26 @@ def unmask(obj: Any, names: Mapping[str, str]) -> Any:
     return obj
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
+def jsonable(obj: Any) -> Any:
+    """:func:`grognard.core.serial.to_jsonable`, the same answer, faster on the large plain
+    dicts and lists of a view: plain leaves are kept without a call, anything else is left to
+    ``to_jsonable``."""
+    t = type(obj)
+    if t in _LEAVES:
+        return obj
+    if t is dict:
+        return {
+            (k if type(k) is str else str(k)): (v if type(v) in _LEAVES else jsonable(v))
+            for k, v in obj.items()
+        }
+    if t is list or t is tuple:
+        return [v if type(v) in _LEAVES else jsonable(v) for v in obj]
+    return serial.to_jsonable(obj)
+
+
 def families_of_list(g: Game, flat: list[dict[str, Any]]) -> list[Family]:
     """The families of an already listed set of legal actions, grouped by type then actor as
     :meth:`Step.families` groups the actions of a step that lists them itself."""
@@ -245,8 +265,8 @@ class SideView:
     actors); the flat labelled list (``legal``, ``groups``) is built only when asked for."""
 
     key: tuple[int, int]
-    base: dict[str, Any]
-    log: list[dict[str, Any]]
+    base: dict[str, Any] | None
+    log: list[dict[str, Any]] | None
     families: list[dict[str, Any]]
     fams: list[Family]
     hidden: set[str]
@@ -701,54 +721,53 @@ class GameService:
             out.append(ev)
         return out
 
-    def side_view(self, e: Entry, side: str) -> SideView:
+    def side_view(self, e: Entry, side: str, seen: bool = True) -> SideView:
         """The side's :class:`SideView` of the entry's position (built on the first use after
-        each change of position; the caller holds ``e.lock``)."""
+        each change of position; the caller holds ``e.lock``); with ``seen`` False only its
+        legal actions (what :meth:`options` needs), the view and log being built when first
+        asked for."""
         g = e.game
         key = (len(g.actions), e.undos)
         sv = e.views.get(side)
-        if sv is not None and sv.key == key:
-            return sv
-        view = dict(g.view(side))
-        view.pop("log", None)
-        acting = g.acting_sides()
-        hidden = self.hidden(g, side)
-        cur = g.current()
-        legal: list[dict[str, Any]] | None = None
-        if (
-            cur is not None
-            and side in acting
-            and type(cur[0]).legal_actions is not Step.legal_actions
-        ):
-            # a step that lists its actions itself: list them once, group them here
-            legal = g.legal_actions(side)
-            fams = families_of_list(g, legal)
-        else:
-            fams = g.families(side)
-        summary = [{"type": f.type, "title": f.label, "actors": f.actors()} for f in fams]
-        base = serial.to_jsonable(
-            {
-                "turn": g.turn_label(),
-                "phase": g.phase_path(),
-                "step": cur[1].step if cur else None,
-                "acting": acting,
-                "my_turn": side in acting,
-                "over": g.is_over(),
-                "result": g.state.result,
-                "view": view,
-                "can_undo": g.can_undo(side),
-            }
-        )
-        sv = SideView(
-            key,
-            base,
-            serial.to_jsonable(self.side_log(g, side)),
-            redact_obj(serial.to_jsonable(summary), hidden),
-            fams,
-            hidden,
-            legal,
-        )
-        e.views[side] = sv
+        if sv is None or sv.key != key:
+            acting = g.acting_sides()
+            hidden = self.hidden(g, side)
+            cur = g.current()
+            legal: list[dict[str, Any]] | None = None
+            if (
+                cur is not None
+                and side in acting
+                and type(cur[0]).legal_actions is not Step.legal_actions
+            ):
+                # a step that lists its actions itself: list them once, group them here
+                legal = g.legal_actions(side)
+                fams = families_of_list(g, legal)
+            else:
+                fams = g.families(side)
+            summary = [{"type": f.type, "title": f.label, "actors": f.actors()} for f in fams]
+            sv = SideView(
+                key, None, None, redact_obj(jsonable(summary), hidden), fams, hidden, legal
+            )
+            e.views[side] = sv
+        if seen and (sv.base is None or sv.log is None):
+            view = dict(g.view(side))
+            view.pop("log", None)
+            acting = g.acting_sides()
+            cur = g.current()
+            sv.base = jsonable(
+                {
+                    "turn": g.turn_label(),
+                    "phase": g.phase_path(),
+                    "step": cur[1].step if cur else None,
+                    "acting": acting,
+                    "my_turn": side in acting,
+                    "over": g.is_over(),
+                    "result": g.state.result,
+                    "view": view,
+                    "can_undo": g.can_undo(side),
+                }
+            )
+            sv.log = jsonable(self.side_log(g, side))
         return sv
 
     def _full_list(self, e: Entry, sv: SideView, side: str) -> None:
@@ -756,11 +775,9 @@ class GameService:
         if sv.legal is None:
             sv.legal = e.game.legal_actions(side)
         if sv.legal_json is None:
-            sv.legal_json = serial.to_jsonable(sv.legal)
+            sv.legal_json = jsonable(sv.legal)
         if sv.groups is None:
-            sv.groups = redact_obj(
-                serial.to_jsonable(hooks.group_actions(e.game, sv.legal)), sv.hidden
-            )
+            sv.groups = redact_obj(jsonable(hooks.group_actions(e.game, sv.legal)), sv.hidden)
 
     def state_for(
         self, game_id: str, side: str, log_from: int = 0, full: bool = True
@@ -771,6 +788,7 @@ class GameService:
         with self.locked(game_id) as e:
             g = e.game
             sv = self.side_view(e, side)
+            assert sv.base is not None and sv.log is not None
             if log_from > len(sv.log):
                 log_from = 0
             seats = {s["side"]: bool(s["joined"]) for s in self.store.seats(game_id)}
@@ -792,7 +810,7 @@ class GameService:
                 "log_len": len(sv.log),
                 "log": sv.log[log_from:],
                 "families": sv.families,
-                "standing_orders": serial.to_jsonable(
+                "standing_orders": jsonable(
                     e.orders.get(side, self.store.standing_orders(game_id, side))
                 ),
             }
@@ -806,7 +824,7 @@ class GameService:
         """The side's legal actions as one flat list, with their labelled groups (each entry
         an index into ``legal`` and its description)."""
         with self.locked(game_id) as e:
-            sv = self.side_view(e, side)
+            sv = self.side_view(e, side, seen=False)
             self._full_list(e, sv, side)
             return {
                 "seq": len(e.game.actions),
@@ -821,7 +839,7 @@ class GameService:
         player picks a piece or opens a kind of action."""
         with self.locked(game_id) as e:
             g = e.game
-            sv = self.side_view(e, side)
+            sv = self.side_view(e, side, seen=False)
             fam = next((f for f in sv.fams if f.type == type_), None)
             actors = [] if fam is None else fam.actors()
             if fam is None or actor not in [None if a is None else str(a) for a in actors]:
@@ -831,7 +849,7 @@ class GameService:
                 )
             found = fam.options(next(a for a in actors if (None if a is None else str(a)) == actor))
             return redact_obj(
-                serial.to_jsonable(
+                jsonable(
                     {
                         "seq": len(g.actions),
                         "type": type_,
