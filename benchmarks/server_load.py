@@ -5,7 +5,8 @@ or PostgreSQL, creates ``--games`` games of a scenario (Marne 1914 by default), 
 WebSocket page per side of every game, then for ``--seconds`` each game sends one action every
 ``--interval`` seconds (a legal action of the side to act, found from that side's last push as a
 player's page finds one: a family and actor of the pushed ``families``, then that actor's options
-from ``GET /options``) with an Idempotency-Key. It prints, per request kind, the count and the
+asked for over the page's socket, or ``GET /options`` with ``--options http``) with an
+Idempotency-Key. It prints, per request kind, the count and the
 latency p50/p95/p99/max, the push latency (from sending an action to each page of the game
 receiving the state that includes it), the throughput and the errors.
 
@@ -137,6 +138,17 @@ class Page:
         self.state: dict[str, Any] | None = None
         self.ws: ClientConnection | None = None
         self.seen = 0
+        self.asked: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.next_id = 0
+
+    async def ask(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Send a question over the page's socket; its answer (``options`` or ``error``)."""
+        assert self.ws is not None
+        self.next_id += 1
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.asked[self.next_id] = fut
+        await self.ws.send(json.dumps({**msg, "id": self.next_id}))
+        return await asyncio.wait_for(fut, 60)
 
     async def open(self, base: str, stats: Stats) -> None:
         t = time.perf_counter()
@@ -153,6 +165,9 @@ class Page:
         with contextlib.suppress(Exception):
             async for text in self.ws:
                 m = json.loads(text)
+                if m.get("type") in ("options", "legal", "error") and m.get("id") in self.asked:
+                    self.asked.pop(m["id"]).set_result(m)
+                    continue
                 if m.get("type") != "state":
                     continue
                 stats.pushes += 1
@@ -181,25 +196,32 @@ END_TYPES = ("end-phase", "pass")
 
 
 async def pick(
-    game: Game, page: Page, http: Http, stats: Stats, rng: random.Random
+    game: Game, page: Page, http: Http, stats: Stats, rng: random.Random, via: str
 ) -> dict[str, Any] | None:
     """A legal action as a player's page finds one: from the pushed families (type -> actors) a
     kind of action and an actor (every pair alike, ending the phase less often), then that
-    actor's options, asked for (``GET /options``), one of them at random."""
+    actor's options, asked for (over the page's socket, or ``GET /options`` with ``via``
+    ``http``), one of them at random."""
     assert page.state is not None
     pairs = [(f["type"], a) for f in page.state["families"] for a in f["actors"]]
     if not pairs:
         return None
     weights = [0.3 if t in END_TYPES else 1.0 for t, _ in pairs]
     type_, actor = rng.choices(pairs, weights=weights, k=1)[0]
-    query = f"type={quote(type_)}" + ("" if actor is None else f"&actor={quote(str(actor))}")
     t = time.perf_counter()
     try:
-        status, res = await http.request(
-            "GET",
-            f"/api/games/{game.id}/options?{query}",
-            headers={"Authorization": f"Bearer {game.tokens[page.side]}"},
-        )
+        if via == "ws":
+            res = await page.ask({"type": "options", "family": type_, "actor": actor})
+            status = 404 if res.get("error") == "not-found" else 500 if "error" in res else 200
+        else:
+            query = f"type={quote(type_)}" + (
+                "" if actor is None else f"&actor={quote(str(actor))}"
+            )
+            status, res = await http.request(
+                "GET",
+                f"/api/games/{game.id}/options?{query}",
+                headers={"Authorization": f"Bearer {game.tokens[page.side]}"},
+            )
     except Exception as e:
         stats.error(f"options: {type(e).__name__}")
         return None
@@ -208,14 +230,20 @@ async def pick(
         stats.refused += 1  # the position moved on since the push
         return None
     if status != 200:
-        stats.error(f"options: HTTP {status}")
+        stats.error(f"options: {status} {res.get('message', '')}")
         return None
     opts = res["options"]
     return dict(rng.choice(opts)["action"]) if opts else None
 
 
 async def player(
-    game: Game, http: Http, stats: Stats, interval: float, until: float, rng: random.Random
+    game: Game,
+    http: Http,
+    stats: Stats,
+    interval: float,
+    until: float,
+    rng: random.Random,
+    via: str = "ws",
 ) -> None:
     """Every ``interval`` seconds, the side to act sends a legal action found from its last push
     (see :func:`pick`)."""
@@ -237,7 +265,7 @@ async def player(
             stats.skipped += 1  # no push with the latest position yet (or the game is over)
             await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
             continue
-        action = await pick(game, page, http, stats, rng)
+        action = await pick(game, page, http, stats, rng, via)
         if action is not None:
             headers = {
                 "Authorization": f"Bearer {game.tokens[page.side]}",
@@ -268,6 +296,24 @@ async def player(
 
 
 # ============================================================================ the server
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of process ``pid`` and its children (the worker processes),
+    from /proc (0 where there is no /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -371,14 +417,16 @@ async def run(args: argparse.Namespace, db: str, tmp: Path) -> dict[str, Any]:
             g.measuring = True
         clients = [Http(host, port) for _ in games]  # each game's players, their own connection
         start = time.perf_counter()
+        cpu0 = cpu_seconds(proc.pid)
         until = start + args.seconds
         await asyncio.gather(
             *(
-                player(g, clients[k % len(clients)], stats, args.interval, until, rng)
+                player(g, clients[k % len(clients)], stats, args.interval, until, rng, args.options)
                 for k, g in enumerate(games)
             )
         )
         elapsed = time.perf_counter() - start
+        cpu = cpu_seconds(proc.pid) - cpu0
         await asyncio.sleep(min(10.0, args.interval * 2))  # the last pushes arrive
         lost = sum(1 for g in games for p in g.pages.values() if p.seen < g.acked)
         for t in listeners:
@@ -394,6 +442,7 @@ async def run(args: argparse.Namespace, db: str, tmp: Path) -> dict[str, Any]:
         return {
             "db": "postgresql" if db.startswith("postgres") else "sqlite",
             "workers": args.workers,
+            "options_via": args.options,
             "games": args.games,
             "pages": sum(len(g.pages) for g in games),
             "connections": len(clients),
@@ -402,6 +451,8 @@ async def run(args: argparse.Namespace, db: str, tmp: Path) -> dict[str, Any]:
             "setup": {"create_s": round(created_s, 1), "open_pages_s": round(opened_s, 1)},
             "requests": {k: summary(v) for k, v in sorted(stats.latencies.items())},
             "actions_per_s": round(actions / elapsed, 1),
+            "server_cpu_s": round(cpu, 1),
+            "server_cpu_ms_per_action": round(cpu / actions * 1e3, 1) if actions else None,
             "offered_actions_per_s": round(args.games / args.interval, 1),
             "refused_409": stats.refused,
             "skipped_no_fresh_push": stats.skipped,
@@ -435,7 +486,8 @@ def print_report(r: dict[str, Any]) -> None:
         f"actions/s {r['actions_per_s']} (offered {r['offered_actions_per_s']}), pushes/s"
         f" {r['pushes_per_s']} ({r['push_mb_per_s']} MB/s), refused {r['refused_409']}, skipped"
         f" (no fresh push yet) {r['skipped_no_fresh_push']}, pages behind at the end"
-        f" {r['pages_behind_at_the_end']}, errors {r['errors'] or 0}"
+        f" {r['pages_behind_at_the_end']}, errors {r['errors'] or 0}, server CPU"
+        f" {r['server_cpu_s']} s ({r['server_cpu_ms_per_action']} ms per action)"
     )
 
 
@@ -449,6 +501,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", type=int, default=128, help="--cache of each server process")
     p.add_argument("--scenario", default="marne-1914")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--options",
+        choices=("ws", "http"),
+        default="ws",
+        help="ask for an actor's options over the page's socket (ws) or GET /options (http)",
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="grognard-load-") as d:

@@ -346,3 +346,40 @@ def test_legal_actions_as_families_options_and_the_full_list(start: Any) -> None
     assert e.views["Blue"] is built
     g.ok("Blue", st["legal"][0])
     assert g.state("Blue")["seq"] == 1 and e.views["Blue"] is not built
+
+
+def test_a_page_asks_for_options_and_the_list_over_its_socket(start: Any) -> None:
+    g: Started = start(seed=7)
+    st = g.state("Blue")
+
+    def answer(ws: Any, rid: int | str) -> dict[str, Any]:
+        while True:
+            m = ws.receive_json()
+            if m.get("id") == rid:
+                return dict(m)
+            assert m["type"] == "state"  # pushes may come in between
+
+    with g.client.websocket_connect(f"/api/games/{g.id}/ws") as ws:
+        ws.send_json({"token": g.tokens["Blue"]})
+        push = ws.receive_json()
+        assert push["families"] == st["families"] and "legal" not in push
+        ws.send_json({"type": "legal", "id": 1})
+        flat = answer(ws, 1)
+        assert flat["type"] == "legal" and flat["legal"] == st["legal"]
+        assert flat["groups"] == st["groups"]
+        fam = st["families"][0]
+        ws.send_json({"type": "options", "id": 2, "family": fam["type"], "actor": fam["actors"][0]})
+        opts = answer(ws, 2)
+        r = g.client.get(
+            f"/api/games/{g.id}/options",
+            headers=g.h("Blue"),
+            params={"type": fam["type"]}
+            | ({} if fam["actors"][0] is None else {"actor": fam["actors"][0]}),
+        )
+        assert r.status_code == 200, r.text
+        assert opts["type"] == "options" and opts["options"] == r.json()["options"]
+        ws.send_json({"type": "options", "id": "x", "family": "no-such-type", "actor": None})
+        err = answer(ws, "x")
+        assert err["type"] == "error" and err["error"] == "not-found"
+        ws.send_json({"type": "options", "id": 3, "family": ["bad"]})
+        assert answer(ws, 3)["error"] == "bad-request"

@@ -745,6 +745,31 @@ def create_app(
         side = await run(side_of, game_id, authorization)
         return await run(service.record, game_id, side)
 
+    async def answer(game_id: str, c: Client, msg: dict[str, Any]) -> None:
+        """A page's question over its socket: ``{"type": "options", "family": T, "actor": A}``
+        or ``{"type": "legal"}`` (an ``id`` of the page's choice is sent back). The socket's
+        process has the side's view of the position already built for its pushes, so this
+        costs no second listing of the legal actions on another process."""
+        rid = msg.get("id")
+        if not (rid is None or (isinstance(rid, int | str) and len(str(rid)) <= 100)):
+            rid = None
+        try:
+            if msg["type"] == "legal":
+                res = await run(service.legal_list, game_id, c.side)
+            else:
+                fam, actor = msg.get("family"), msg.get("actor")
+                if not (isinstance(fam, str) and 0 < len(fam) <= 200) or not (
+                    actor is None or (isinstance(actor, str) and len(actor) <= 400)
+                ):
+                    raise ServiceError("options: 'family' (a type) and 'actor' (text or null)")
+                res = await run(service.options, game_id, c.side, fam, actor)
+            out = {**res, "type": msg["type"], "id": rid}
+        except ServiceError as e:
+            out = {"type": "error", "id": rid, "error": e.code, "message": e.message}
+        text = await run(encode_json, out)
+        async with c.lock:
+            await c.ws.send_text(text.decode())
+
     @app.websocket("/api/games/{game_id}/ws")
     async def ws(websocket: WebSocket, game_id: str) -> None:
         """Send ``{"token": ...}`` first; then the server pushes ``state`` messages after every
@@ -777,6 +802,8 @@ def create_app(
                 elif isinstance(msg, dict) and msg.get("type") == "resync":
                     c.log_len = 0
                     await hub.send_state(game_id, c)
+                elif isinstance(msg, dict) and msg.get("type") in ("options", "legal"):
+                    await answer(game_id, c, msg)
         except WebSocketDisconnect:
             pass
         finally:

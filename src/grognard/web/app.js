@@ -277,6 +277,8 @@ class GameScreen {
     this.ref = new Reference(null, (id) => this.openRule(id));
     this.filter = "";
     this.legalGen = 0;
+    this.asked = new Map(); // questions sent over the socket, by id
+    this.askId = 0;
   }
 
   get token() {
@@ -365,6 +367,11 @@ class GameScreen {
         if (this.early) this.early.push(msg); // the map is not drawn yet
         else this.onState(msg);
       }
+      else if (msg.id != null && this.asked.has(msg.id)) {
+        const w = this.asked.get(msg.id);
+        this.asked.delete(msg.id);
+        if (msg.type === "error") w.reject(new Error(msg.message)); else w.resolve(msg);
+      }
       else if (msg.type === "error") showMessage(msg.message);
     };
     ws.onclose = () => {
@@ -405,11 +412,29 @@ class GameScreen {
     else this.log = this.log.slice(0, msg.log_from).concat(msg.log);
     if (msg.legal !== undefined) return this.applyState(msg);
     if (!msg.my_turn || !(msg.families || []).length) return this.applyState({ ...msg, legal: [], groups: [] });
-    api(`/api/games/${this.id}/legal`, { token: this.token }).then((r) => {
+    this.askLegal().then((r) => {
       if (gen !== this.legalGen || this.closed || r.seq !== msg.seq) return; // a newer push follows
       this.applyState({ ...msg, legal: r.legal, groups: r.groups });
     }).catch((e) => {
       if (gen === this.legalGen && !this.closed) { showMessage(errorText(e)); this.applyState({ ...msg, legal: [], groups: [] }); }
+    });
+  }
+
+  // The flat list of legal actions: asked over the socket (whose server process built the
+  // position's state for its push already), else over HTTP.
+  askLegal() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== 1) return api(`/api/games/${this.id}/legal`, { token: this.token });
+    const id = ++this.askId;
+    const side = this.side;
+    return new Promise((resolve, reject) => {
+      this.asked.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ type: "legal", id }));
+      setTimeout(() => {
+        if (!this.asked.delete(id)) return;
+        if (side !== this.side) return reject(new Error("side switched"));
+        api(`/api/games/${this.id}/legal`, { token: this.token }).then(resolve, reject);
+      }, 10000);
     });
   }
 
