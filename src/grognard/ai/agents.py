@@ -154,23 +154,34 @@ def candidates(g: Game, side: str, feats: Features, rng: random.Random, width: i
     pending = [list(r[4]) for r in ranked]
     for opts in pending:
         rng.shuffle(opts)
+        feats.order_options(g, side, opts)
+    per_actor = feats.options_per_actor
+    taken = [0] * len(ranked)
+    # how many options a family gives each round: 1, or by its prior with ``draws_by_prior``
+    draws = [max(1, int(-r[0])) if feats.draws_by_prior and -r[0] >= 1 else 1 for r in ranked]
     seen = {_key(a) for a in out}
-    limit = max(width, len(out) + 1)
+    limit = max(int(width * feats.width_scale), len(out) + 1)
     while len(out) < limit and ranked:
         progressed = False
         for k, (_, _, order, fam, _) in enumerate(ranked):
-            if len(out) >= limit:
-                break
-            if not pending[k] and order:
-                pending[k] = list(fam.options(order.pop()))
-                rng.shuffle(pending[k])
-            if pending[k]:
-                a = pending[k].pop()
-                ka = _key(a)
-                if ka not in seen and ka not in done:
-                    seen.add(ka)
-                    out.append(a)
-                progressed = True
+            for _ in range(draws[k]):
+                if len(out) >= limit:
+                    break
+                if per_actor and taken[k] >= per_actor and order:
+                    pending[k] = []  # the next actor: the best options of several actors
+                if not pending[k] and order:
+                    pending[k] = list(fam.options(order.pop()))
+                    rng.shuffle(pending[k])
+                    feats.order_options(g, side, pending[k])
+                    taken[k] = 0
+                if pending[k]:
+                    a = pending[k].pop()
+                    taken[k] += 1
+                    ka = _key(a)
+                    if ka not in seen and ka not in done:
+                        seen.add(ka)
+                        out.append(a)
+                    progressed = True
         if not progressed:
             break
     if not out and ranked:

@@ -54,6 +54,12 @@ class Features:
     w_vp = 10.0
     w_material = 1.0
     w_advance = 0.5
+    #: candidates drawn per decision, as a multiple of the agent's width
+    width_scale = 1.0
+    #: options drawn from one actor before the next actor of its family (0: all of them)
+    options_per_actor = 0
+    #: a family whose prior is k >= 1 gives k options each round (else one)
+    draws_by_prior = False
 
     # ------------------------------------------------------------------ objectives and points
     def objectives(self, g: Game) -> dict[int, float]:
@@ -225,6 +231,22 @@ class Features:
         if "attack" in t or t in ("overrun", "strike", "fire", "cd-fire"):
             return 2.0
         return 0.0
+
+    def option_key(self, g: Game, side: str, action: Mapping[str, Any]) -> float | None:
+        """How promising one option of an actor is before it is tried (higher first), or None
+        when the rule system gives no ordering (the options are then drawn at random)."""
+        return None
+
+    def order_options(self, g: Game, side: str, opts: list[Any]) -> None:
+        """Order an actor's (shuffled) options in place so that the most promising is drawn
+        first (candidates pop from the end); unchanged without :meth:`option_key`."""
+        if len(opts) < 2:
+            return
+        keys = [self.option_key(g, side, a) for a in opts]
+        if all(k is None for k in keys):
+            return
+        ranked = sorted(range(len(opts)), key=lambda k: keys[k] or 0.0)  # stable: ties stay random
+        opts[:] = [opts[k] for k in ranked]
 
     # ------------------------------------------------------------------ hidden state
     def sample_hidden(
