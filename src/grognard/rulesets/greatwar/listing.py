@@ -187,6 +187,35 @@ def piece_state(p: Piece) -> tuple[Hashable, ...]:
     return (p.face, frozenset(p.status), repr(p.attrs), p.loc)
 
 
+WORLD = (("turn",), ("alignment",), ("control",), ("tracks",), ("secrets",))
+
+
+def world_token(g: Game) -> tuple[Hashable, ...]:
+    """A token that changes whenever anything but the pieces and the frames changes: the
+    variables, markers, turn record, alignment, hex owners, tracks and secrets (per position).
+    Values computed from one piece and its hex are kept across actions under it
+    (:func:`tracked`)."""
+
+    def compute() -> tuple[Hashable, ...]:
+        st = g.state
+        var_keys = tuple(sorted(map(str, st.vars)))
+        kinds = tuple(sorted(map(str, st.markers)))
+        deps = [*WORLD, *(("var", k) for k in var_keys), *(("marker", k) for k in kinds)]
+        return (var_keys, kinds, st.max_rev(deps))
+
+    return g.cached("gw:world-token", compute)
+
+
+def tracked(g: Game, key: Hashable, deps: tuple[Any, ...], compute: Callable[[], T]) -> T:
+    """``compute()``, kept across actions (``Cache.tracked``) while none of ``deps`` changes,
+    while a listing is made (:func:`scope`); outside it (an action checked and applied) always
+    computed afresh. ``key`` should include :func:`world_token` unless ``deps`` name
+    everything the value reads."""
+    if "_gw_scope" not in g.__dict__:
+        return compute()
+    return g.cache.tracked(g.state, key, deps, compute)
+
+
 def scoped(g: Game, key: Hashable, compute: Callable[[], T]) -> T:
     """``compute()``, remembered for the rest of the current listing (:func:`scope`). The key must
     name everything the answer depends on that could differ within one listing."""

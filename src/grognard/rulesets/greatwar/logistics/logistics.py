@@ -765,13 +765,18 @@ def cartage_deduction(g: Game, p: Piece) -> Fraction:
     transport unit (before any halving or doubling): 1 for GSPs up to its RE size, 2 for more, 3
     for a Res Pt. The deduction of the heaviest load carried this phase counts."""
     items = cargo(g, p)
-    if not items and "cartage_mp" not in p.attrs:
+    trial = _TRIAL_CARTAGE.get(p.id)
+    if trial is None and not items and "cartage_mp" not in p.attrs:
         return _ZERO
     now = _deduction_for(g, p, items)
-    return max(now, Fraction(p.attrs.get("cartage_mp", 0)))
+    return max(now, Fraction(p.attrs.get("cartage_mp", 0) if trial is None else trial))
 
 
 _ZERO = Fraction(0)
+# the deduction a pick-up being checked would record on its carrier (check_pick_up): read in place
+# of the carrier's ``cartage_mp`` while the check computes its remaining MPs, so that the check
+# never writes on the piece (a listing would see the piece changed and recompute what it kept)
+_TRIAL_CARTAGE: dict[str, Fraction] = {}
 
 
 def _deduction_for(g: Game, p: Piece, items: Sequence[Piece]) -> Fraction:
@@ -820,14 +825,11 @@ def check_pick_up(g: Game, f: Frame, action: Action) -> tuple[Piece, list[Piece]
     if why:
         raise IllegalAction("OT 11H2", why)
     before = Fraction(c.attrs.get("cartage_mp", 0))
-    c.attrs["cartage_mp"] = max(before, _deduction_for(g, c, load))
+    _TRIAL_CARTAGE[c.id] = max(before, _deduction_for(g, c, load))
     try:
-        left = movement.remaining(g, f, c)
+        left = movement.remaining_uncached(g, f, c)
     finally:
-        if before:
-            c.attrs["cartage_mp"] = before
-        else:
-            c.attrs.pop("cartage_mp", None)
+        del _TRIAL_CARTAGE[c.id]
     if left < 0:
         raise IllegalAction(
             "OT 11H2",

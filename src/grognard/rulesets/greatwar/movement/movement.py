@@ -76,9 +76,12 @@ def movement_allowance(g: Game, p: Piece, kind: str = MOVEMENT, accel: bool = Fa
     """OT 6: the MPs a unit may spend this phase (:func:`_movement_allowance`; remembered while
     legal actions are listed, :func:`.listing.scope`)."""
 
-    return listing.scoped(
+    # it reads the unit, what it carries (both in its hex) and the world (turn, supply...)
+    h = units.hex_of(g, p)
+    return listing.tracked(
         g,
-        ("ma", p.id, listing.piece_state(p), units.loc_version(g), kind, accel),
+        ("gw:ma", p.id, h, kind, accel, listing.world_token(g)),
+        (("piece", p.id), ("hex", h)),
         lambda: _movement_allowance(g, p, kind, accel),
     )
 
@@ -143,6 +146,12 @@ def mode_of(f: Frame, p: Piece) -> str:
 def remaining(g: Game, f: Frame, p: Piece) -> Fraction:
     kind = f.params.get("kind", MOVEMENT)
     return movement_allowance(g, p, kind, accel=mode_of(f, p) == "accel") - spent(f, p)
+
+
+def remaining_uncached(g: Game, f: Frame, p: Piece) -> Fraction:
+    """:func:`remaining`, computed afresh (for a check that tries a change: a pick-up's load)."""
+    kind = f.params.get("kind", MOVEMENT)
+    return _movement_allowance(g, p, kind, accel=mode_of(f, p) == "accel") - spent(f, p)
 
 
 # ============================================================================ costs

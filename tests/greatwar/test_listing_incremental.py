@@ -1,0 +1,61 @@
+"""Incremental listings (values kept across actions: ``listing.memo``, ``listing.tracked``,
+``Cache.tracked``) equal from-scratch ones, in the same order, along random games: each
+listing of the played game (whose memos and cache are kept from action to action) is compared
+with the listing of a clone of the position whose every memo and cache entry is forgotten."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from grognard.core.cache import Cache
+from grognard.core.game import Game
+from grognard.scenario import find
+from grognard.selfplay import random_choice
+
+STATE_MEMOS = ("_gw_loc_index",)
+
+
+def scratch_listing(g: Game, side: str) -> list[dict]:
+    """The listing of ``g``'s position computed from scratch (on a clone; ``g`` keeps its memos)."""
+    c = g.clone()
+    for k in STATE_MEMOS:
+        c.state.__dict__.pop(k, None)
+    c.__dict__.pop("_gw_listing", None)
+    c.cache = Cache()
+    return c.legal_actions(side)
+
+
+def run(scenario: str, seed: int, agent_seed: int, steps: int) -> int:
+    g = Game.new(find(scenario), seed)
+    rng = random.Random(agent_seed)
+    compared = 0
+    for _ in range(steps):
+        if g.is_over():
+            break
+        side = rng.choice(g.acting_sides())
+        listed = g.legal_actions(side)
+        fresh = scratch_listing(g, side)
+        if listed != fresh:
+            only_inc = [a for a in listed if a not in fresh][:3]
+            only_fresh = [a for a in fresh if a not in listed][:3]
+            raise AssertionError(
+                f"action {len(g.actions)} in {g.phase_path()[-1]}: the incremental listing"
+                f" differs from a from-scratch one (same order expected): only incremental"
+                f" {only_inc}, only from scratch {only_fresh}"
+            )
+        compared += 1
+        g.apply(random_choice(g, side, listed, rng))
+    return compared
+
+
+@pytest.mark.rules("OT 6", "OT 7A", "OT 6A")
+def test_ot_6_incremental_listings_equal_scratch_ones_tutorial() -> None:
+    assert run("gw-tutorial", 4, 9, 300) > 200
+
+
+@pytest.mark.slow
+@pytest.mark.rules("OT 6", "OT 7A", "OT 6A")
+def test_ot_6_incremental_listings_equal_scratch_ones_marne() -> None:
+    assert run("marne-1914", 1, 1, 220) > 200
