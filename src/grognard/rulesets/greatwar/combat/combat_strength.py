@@ -316,7 +316,8 @@ def forces(g: Game, rec: dict[str, Any]) -> Forces:
         for p in defenders
         if stacking.OVERSTACKED not in p.status and p.id not in retreated and not is_hq(p)
     ]
-    ignored = [p for p in defenders if p not in counted and not is_hq(p)]
+    counted_ids = {p.id for p in counted}
+    ignored = [p for p in defenders if p.id not in counted_ids and not is_hq(p)]
     same = any(units.hex_of(g, p) == target for p in attackers)
     return Forces(
         target,

@@ -121,15 +121,29 @@ def zoc_map(g: Game, side: str, exclude: set[str] | None = None) -> dict[int, st
     return dict(hit)
 
 
+def zoc_signature(g: Game, side: str) -> tuple[object, ...]:
+    """What :func:`zoc_map` of ``side`` (nothing excluded) depends on: equal signatures, equal
+    maps."""
+    return _signature(g, side, None)
+
+
 def _signature(g: Game, side: str, exclude: set[str] | None) -> tuple[object, ...]:
     """Everything a side's ZOCs depend on (positions, faces, statuses, supply, turn, nation
     flags)."""
 
-    ps = frozenset(
-        (p.id, p.loc, p.face, frozenset(p.status), p.attrs.get("supply_out_since"))
-        for p in g.state.pieces.values()
-        if p.side == side
-    )
+    state = g.state
+    rev = (state.epoch, state.rev_of(("pieces",)))
+    memo = state.__dict__.setdefault("_gw_zoc_pieces", {})
+    hit = memo.get(side)
+    if hit is not None and hit[0] == rev:
+        ps = hit[1]
+    else:  # the pieces' part, kept while no piece changes (the memo lives on this state)
+        ps = frozenset(
+            (p.id, p.loc, p.face, frozenset(p.status), p.attrs.get("supply_out_since"))
+            for p in state.pieces.values()
+            if p.side == side
+        )
+        memo[side] = (rev, ps)
     st = gw(g)
     return (
         side,

@@ -164,6 +164,30 @@ def _regular_sources(g: Game, side: str) -> frozenset[int]:
 def overland_reach(g: Game, side: str, sources: set[int]) -> set[int]:
     """Hexes from which an overland supply line of any length reaches one of ``sources`` (OT 3G)."""
 
+    if not g.state.markers.get("flooded"):
+        # the side's blocking arrays hold the same OT 11A tests (a partially flooded hex, OT
+        # 15A6, is swamp only in its player turn, which the turn's terrain arrays do not follow)
+        dyn = _dynamic(g, side)
+        enter = dyn.enterable.tolist()
+        step = _static(g).step_ok.tolist()
+        nbr = g.board.nbr.tolist()
+        found = {i for i in sources if enter[i]}
+        todo_l = sorted(found)
+        while todo_l:
+            i = todo_l.pop()
+            row, ok_row = nbr[i], step[i]
+            for d in range(6):
+                j = row[d]
+                if j < 0 or j in found or not ok_row[d] or not enter[j]:
+                    continue
+                found.add(j)
+                todo_l.append(j)
+        return found
+    return _overland_reach_by_hex(g, side, sources)
+
+
+def _overland_reach_by_hex(g: Game, side: str, sources: set[int]) -> set[int]:
+    """:func:`overland_reach` by the tests of :func:`supply_enterable`, hex by hex."""
     ez = zoc.zoc_map(g, other_side(side))
     ok = {i for i in sources if supply_enterable(g, side, i, ez)}
     todo = deque(sorted(ok))
@@ -283,6 +307,19 @@ class _Static:
     sea: np.ndarray  # (n,) all-sea hex
 
 
+def _static_key(g: Game) -> tuple[Any, ...]:
+    """What :func:`_static` reads besides the turn view (heads of rail and road, engineering)."""
+    hk = terrain.heads(g)
+    e = gw(g).get("eng", {})
+    return (
+        "supply-static",
+        hk.rail_cut,
+        hk.road_cut,
+        tuple(sorted(e.get("roads", {}))),
+        tuple(sorted(e.get("rails", {}))),
+    )
+
+
 @implements("OT 11B1")
 def _static(g: Game) -> _Static:
     """OT 11B1: overland costs -- 1 per hex, 2 for wooded rough, mountain, forest, unfrozen swamp,
@@ -291,15 +328,7 @@ def _static(g: Game) -> _Static:
     unfrozen narrow straits or impassable escarpment hexside (and entering karst or salt desert
     hexes, the map having no such hexsides)."""
     tv = view(g)
-    hk = terrain.heads(g)
-    e = gw(g).get("eng", {})
-    key = (
-        "supply-static",
-        hk.rail_cut,
-        hk.road_cut,
-        tuple(sorted(e.get("roads", {}))),
-        tuple(sorted(e.get("rails", {}))),
-    )
+    key = _static_key(g)
     hit = tv.memo.get(key)
     if hit is not None:
         return hit
@@ -366,14 +395,54 @@ class _Dynamic:
     friendly: np.ndarray  # (n,) friendly-owned
     road_ok: np.ndarray  # (n,6) usable road step for this side
     overland: np.ndarray  # (n,6) overland step cost (roads count 1, OT 11B1)
+    key: tuple[Any, ...] = ()  # what it was built from (:func:`_dynamic_key`)
 
 
 def _dynamic(g: Game, side: str) -> _Dynamic:
-    return g.cached(f"gw:supply-dyn:{side}", lambda: _build_dynamic(g, side))
+    return g.cached(f"gw:supply-dyn:{side}", lambda: _keyed_dynamic(g, side))
+
+
+def _dynamic_key(g: Game, side: str) -> tuple[Any, ...]:
+    """Everything :func:`_build_dynamic` reads: the turn view and the static key (terrain), the
+    enemy's ZOCs (their own signature), where the units are, the hexes' owners (the revision at
+    which the control map last changed, in this state), and the bridge markers."""
+    st = g.state
+    mk = st.markers
+    return (
+        side,
+        view(g).key,
+        _static_key(g),
+        zoc.zoc_signature(g, other_side(side)),
+        _occupied(g),
+        (st.epoch, st.rev_of(("control",))),
+        repr(mk.get("bridge-demolished")),
+        repr(mk.get("bridge-owner")),
+    )
+
+
+def _occupied(g: Game) -> tuple[tuple[str, frozenset[int]], ...]:
+    """The hexes the units of each side occupy (kept while no piece is placed or moved)."""
+    lv = units.loc_version(g)
+    memo = g.state.__dict__.get("_gw_occupied")
+    if memo is not None and memo[0] is lv:
+        return memo[1]
+    by_side: dict[str, set[int]] = {}
+    for p in units.on_map_units(g):
+        h = units.hex_of(g, p)
+        if h is not None:
+            by_side.setdefault(p.side, set()).add(h)
+    out = tuple(sorted((k, frozenset(v)) for k, v in by_side.items()))
+    g.state.__dict__["_gw_occupied"] = (lv, out)
+    return out
+
+
+def _keyed_dynamic(g: Game, side: str) -> _Dynamic:
+    key = _dynamic_key(g, side)
+    return g.cache.keyed("gw:supply-dyn", key, lambda: _build_dynamic(g, side, key), limit=64)
 
 
 @implements("OT 11A")
-def _build_dynamic(g: Game, side: str) -> _Dynamic:
+def _build_dynamic(g: Game, side: str, key: tuple[Any, ...] = ()) -> _Dynamic:
     """OT 11A blocking for a whole side at once (see :func:`supply_enterable`)."""
 
     st = _static(g)
@@ -382,32 +451,38 @@ def _build_dynamic(g: Game, side: str) -> _Dynamic:
     ez = zoc.zoc_map(g, enemy)
     occ_enemy = np.zeros(n, dtype=bool)
     occ_friend = np.zeros(n, dtype=bool)
-    for p in g.state.pieces.values():
-        if not units.is_unit(p):
-            continue
-        h = units.hex_of(g, p)
-        if h is None:
-            continue
-        if p.side == enemy:
-            occ_enemy[h] = True
-        elif p.side == side:
-            occ_friend[h] = True
+    occ = dict(_occupied(g))
+    occ_enemy[sorted(occ.get(enemy, ()))] = True
+    occ_friend[sorted(occ.get(side, ()))] = True
     ctl = g.state.control
-    enemy_owned = np.array([ctl.get(i) == enemy for i in range(n)], dtype=bool)
-    friendly = np.array([ctl.get(i) == side for i in range(n)], dtype=bool)
+    enemy_owned = np.zeros(n, dtype=bool)
+    friendly = np.zeros(n, dtype=bool)
+    for i, owner in ctl.items():
+        if 0 <= i < n:
+            if owner == enemy:
+                enemy_owned[i] = True
+            elif owner == side:
+                friendly[i] = True
     in_ez = np.zeros(n, dtype=bool)
     for i in ez:
         in_ez[int(i)] = True
     enterable = ~(enemy_owned & occ_enemy) & ~st.prohibited & ~(in_ez & ~occ_friend)
     road_ok = st.road.copy()
     if st.bridge.any():
+        usable: dict[int, bool] = {}
+        side_of = g.board.side_of
         for i, d in zip(*np.nonzero(st.road & st.bridge), strict=True):
-            s = int(g.board.side_of[i, d])
-            if not terrain.bridge_usable(g, side, s):
+            s = int(side_of[i, d])
+            ok = usable.get(s)
+            if ok is None:
+                ok = usable[s] = terrain.bridge_usable(g, side, s)
+            if not ok:
                 road_ok[i, d] = False
     overland = np.where(road_ok, 1.0, st.overland)
     overland = np.where(st.step_ok, overland, INF)
-    return _Dynamic(side, enterable, friendly, road_ok, overland)
+    for a in (enterable, friendly, road_ok, overland):
+        a.flags.writeable = False  # shared by every position with the same key
+    return _Dynamic(side, enterable, friendly, road_ok, overland, key)
 
 
 # ======================================================================= OT 11B3 rail/naval element
@@ -541,6 +616,7 @@ class RailGraph:
     links: list[tuple[int, int, float]]
     naval: bool
     ports: frozenset[int]  # functioning friendly ports usable as naval ends
+    key: tuple[Any, ...] = ()  # what it was built from (:func:`_rail_graph_key`)
 
 
 @implements("OT 11B3", "OT 11B3a", "OT 11B3b", "OT 11E")
@@ -557,11 +633,53 @@ def rail_graph(g: Game, side: str, nation: str, naval: bool = True) -> RailGraph
     areas allowed to the side) to another; inland ports through their waterways.
     """
     return g.cached(
-        f"gw:rail-graph:{side}:{nation}:{naval}", lambda: _rail_graph(g, side, nation, naval)
+        f"gw:rail-graph:{side}:{nation}:{naval}", lambda: _keyed_rail_graph(g, side, nation, naval)
     )
 
 
-def _rail_graph(g: Game, side: str, nation: str, naval: bool) -> RailGraph:
+def _low_nets(g: Game, side: str) -> frozenset[str]:
+    """OT 11B3a: the nets on which ``side`` has less than the low-volume capacity."""
+    rules = summary(g)["rail"]
+    low_nets = set()
+    for net in rail.net_names(g):
+        rec = rail.ledger(g, net, side)
+        if not rail.unlimited(rec) and Fraction(rec["capacity"]) < int(rules["low_capacity_below"]):
+            low_nets.add(net)
+    return frozenset(low_nets)
+
+
+def _rail_graph_key(g: Game, side: str, nation: str, naval: bool) -> tuple[Any, ...]:
+    """Everything :func:`_rail_graph` reads: the side's blocking and owners (its key: terrain,
+    ZOCs, units, control, bridges), the rail links (heads, engineering), the low-volume and
+    foreign nets, port damage and the inland ports' waterways."""
+    e = gw(g).get("eng", {})
+    ipl = tuple(inland_port_links(g, side)) if naval and _static(g).sea.any() else ()
+    return (
+        side,
+        nation,
+        naval,
+        _dynamic(g, side).key,
+        tuple(sorted(terrain.heads(g).rail_cut)),
+        repr(e.get("gauge")),
+        repr(e.get("volume")),
+        repr(e.get("rails")),
+        _low_nets(g, side),
+        foreign_nets(g, nation),
+        repr(g.state.markers.get("port-damage")),
+        ipl,
+    )
+
+
+def _keyed_rail_graph(g: Game, side: str, nation: str, naval: bool) -> RailGraph:
+    key = _rail_graph_key(g, side, nation, naval)
+    return g.cache.keyed(
+        "gw:rail-graph", key, lambda: _rail_graph(g, side, nation, naval, key), limit=256
+    )
+
+
+def _rail_graph(
+    g: Game, side: str, nation: str, naval: bool, key: tuple[Any, ...] = ()
+) -> RailGraph:
 
     b = g.board
     n = b.n
@@ -569,11 +687,7 @@ def _rail_graph(g: Game, side: str, nation: str, naval: bool) -> RailGraph:
     st = _static(g)
     rules = summary(g)["rail"]
     foreign = foreign_nets(g, nation)
-    low_nets = set()
-    for net in rail.net_names(g):
-        rec = rail.ledger(g, net, side)
-        if not rail.unlimited(rec) and Fraction(rec["capacity"]) < int(rules["low_capacity_below"]):
-            low_nets.add(net)
+    low_nets = _low_nets(g, side)
     half = 1.0 / float(rules["foreign_high_per_low"])
     edges = np.zeros((n, 6), dtype=bool)
     cost = np.zeros((n, 6))
@@ -622,7 +736,9 @@ def _rail_graph(g: Game, side: str, nation: str, naval: bool) -> RailGraph:
         for p, m in inland_port_links(g, side):
             if p in ports and sea_ok[m]:
                 links.append((p, m, 0.0))
-    return RailGraph(edges, cost, blocked, links, naval, frozenset(ports))
+    for a in (edges, cost, blocked):
+        a.flags.writeable = False  # shared by every position with the same key
+    return RailGraph(edges, cost, blocked, links, naval, frozenset(ports), key)
 
 
 def rail_element(
@@ -641,15 +757,20 @@ def rail_element(
 
     def run() -> Any:
         rg = rail_graph(g, side, nation, naval)
-        return trace_from_sources(
-            g.board.nbr,
-            rg.cost,
-            src,
-            limit=lim + 1e-9,
-            blocked=rg.blocked,
-            edges=rg.edges,
-            links=rg.links or None,
-            n_nodes=g.board.n,
+        return g.cache.keyed(
+            "gw:rail-element",
+            (rg.key, lim, tuple(src)),
+            lambda: trace_from_sources(
+                g.board.nbr,
+                rg.cost,
+                src,
+                limit=lim + 1e-9,
+                blocked=rg.blocked,
+                edges=rg.edges,
+                links=rg.links or None,
+                n_nodes=g.board.n,
+            ),
+            limit=1024,
         )
 
     return g.cached(f"gw:rail-element:{side}:{nation}:{naval}:{lim}:{src}", run)
@@ -883,12 +1004,23 @@ def _transport_counts(g: Game, side: str) -> dict[int, int]:
 
     fn = transport_units.extends_in
     out: dict[int, int] = {}
-    for p in units.on_map_units(g, side):
-        if "transport" not in units.utype(p).tags:
+    for p in _transports_on_map(g):
+        if p.side != side:
             continue
         h = units.hex_of(g, p)
         if h is not None and fn(g, p, h):
             out[h] = out.get(h, 0) + 1
+    return out
+
+
+def _transports_on_map(g: Game) -> tuple[Piece, ...]:
+    """The transport units on the map, by id (kept while no piece is placed or moved)."""
+    lv = units.loc_version(g)
+    memo = g.state.__dict__.get("_gw_transports")
+    if memo is not None and memo[0] is lv:
+        return memo[1]
+    out = tuple(p for p in units.on_map_units(g) if "transport" in units.utype(p).tags)
+    g.state.__dict__["_gw_transports"] = (lv, out)
     return out
 
 
@@ -915,13 +1047,38 @@ def overland_trace(
     if step_cost is None and edges is None and blocked is None:
         # the default element depends only on the side's blocking and costs (``_dynamic``, memoised
         # for the position) and the transports: memoised the same way (copies handed out)
-        src_key = tuple(sorted(set(int(x) for x in seeds)))
-        dist, origin = g.cached(
-            f"gw:overland:{side}:{element}:{src_key}",
-            lambda: _overland_trace(g, side, src_key, element),
-        )
+        dist, origin = _overland_shared(g, side, seeds, element)
         return dist.copy(), origin.copy()
     return _overland_trace(g, side, seeds, element, step_cost, edges, blocked)
+
+
+def _overland_shared(
+    g: Game, side: str, seeds: Iterable[int], element: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The default element from ``seeds`` (read-only arrays, shared: do not modify)."""
+    src_key = tuple(sorted(set(int(x) for x in seeds)))
+    return g.cached(
+        f"gw:overland:{side}:{element}:{src_key}",
+        lambda: _keyed_overland(g, side, src_key, element),
+    )
+
+
+def _keyed_overland(
+    g: Game, side: str, src_key: tuple[int, ...], element: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The default element, kept by what it reads: the side's blocking and costs (their key), the
+    transports that extend it, the seeds and the element."""
+    trans = _transport_counts(g, side)
+    key = (_dynamic(g, side).key, element, src_key, tuple(sorted(trans.items())))
+    return g.cache.keyed(
+        "gw:overland", key, lambda: _frozen(_overland_trace(g, side, src_key, element)), limit=4096
+    )
+
+
+def _frozen(arrays: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    for a in arrays:
+        a.flags.writeable = False
+    return arrays
 
 
 def _overland_trace(
@@ -1055,7 +1212,7 @@ def special_options(g: Game, side: str) -> list[SpecialOption]:
             for q in units.units_in_hex(g, h, side)
             if special_units.is_army_hq(q) and special_units.hq_active(q)
         ]
-        dist = overland_distances(g, side, [h])
+        dist = _overland_shared(g, side, [h], "overland")[0]
         elig = [
             p.id
             for p in need
@@ -1065,7 +1222,7 @@ def special_options(g: Game, side: str) -> list[SpecialOption]:
         if elig:
             out.append(SpecialOption("res-pt", rp.id, h, None, elig))
     for h, items in sorted(logistics.gsp_stacks(g, side, usable_now=True).items()):
-        dist = overland_distances(g, side, [h])
+        dist = _overland_shared(g, side, [h], "overland")[0]
         elig = [p.id for p in need if overland_ok(g, dist, units.hex_of(g, p))]  # type: ignore[arg-type]
         if elig:
             out.append(SpecialOption("gsp", g.board.label(h), h, Fraction(len(items)), elig))
@@ -1588,7 +1745,7 @@ def combat_supply(
     ]
     reach: dict[str, np.ndarray] = {}
     for r in rps:
-        reach[r.id] = overland_distances(g, side, [units.hex_of(g, r)], element="combat")  # type: ignore[list-item]
+        reach[r.id] = _overland_shared(g, side, [units.hex_of(g, r)], "combat")[0]  # type: ignore[list-item]
     hq_nat: dict[str, set[str]] = {}
     for r in rps:
         h = units.hex_of(g, r)
