@@ -32,7 +32,7 @@ def encode_piece(p: Piece) -> bytes:
             p.nation,
             p.face,
             list(p.loc),
-            sorted(p.status),
+            sorted(p.__dict__.get("status", ())),
             p.attrs,
             p.name,
             p.order,

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from grognard.core import hashing, serial
 from grognard.core.errors import GrognardError, ReplayMismatch, SaveError
 from grognard.core.state import GameState
+from grognard.core.tracked import copy_plain
 from grognard.scenario.loader import load_scenario_text
 
 if TYPE_CHECKING:
@@ -249,12 +250,12 @@ def _from_snapshot(
         raise SaveError(f"save key 'options': {e}") from None
     g = cls(rs, scenario, k["seed"], options)
     try:
-        g.state = GameState.from_json(serial.from_jsonable(state_json))
+        g.state = GameState.from_json(copy_plain(state_json))
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise SaveError(f"save key 'snapshot': the state does not load ({e!r})") from None
     if g.state_hash() != k["state_hash"]:
         raise SaveError("the snapshot's state does not match the save's state hash")
-    g.actions = [serial.from_jsonable(a) for a in actions]
+    g.actions = serial.from_json_data(list(actions))
     g.chain = chain
     g.barriers = [bool(b) for b in barriers]
     g.checkpoints = [dict(c) for c in k["checkpoints"]]
@@ -264,7 +265,7 @@ def _from_snapshot(
         undo_state = snap.get("undo_state")
         if not isinstance(undo_state, dict):
             raise SaveError("save key 'snapshot' lacks the state to undo from")
-        g._snap = GameState.from_json(serial.from_jsonable(undo_state))
+        g._snap = GameState.from_json(copy_plain(undo_state))
     g._snap_at = undo_from
     return g
 

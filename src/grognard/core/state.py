@@ -96,7 +96,8 @@ class Piece:
     within the state's location index, like :meth:`GameState.move`).
     """
 
-    __slots__ = (*_PIECE_FIELDS, "order", "_state", "_enc")
+    # No __slots__: a piece's fields live in its instance dict, so that copying a piece (every
+    # clone of a state copies all of them) is one dict copy rather than a dozen attribute writes.
 
     id: str
     type: str
@@ -159,6 +160,15 @@ class Piece:
         if st is not None:
             st._piece_changed(self)
 
+    def __getattr__(self, name: str) -> Any:
+        # only for fields missing from the instance dict: a copied piece with no status gets
+        # its (empty, tracked) status set when it is first read
+        if name == "status":
+            status: TrackedSet[str] = TrackedSet(owner=self)
+            self.__dict__["status"] = status
+            return status
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def __repr__(self) -> str:
         return (
             f"Piece({self.id!r}, {self.type!r}, {self.side!r}, face={self.face!r}, "
@@ -179,7 +189,7 @@ class Piece:
         return self.faces.get(self.face, {}).get(key, default)
 
     def has(self, status: str) -> bool:
-        return status in self.status
+        return status in self.__dict__.get("status", ())
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -189,7 +199,7 @@ class Piece:
             "nation": self.nation,
             "face": self.face,
             "loc": list(self.loc),
-            "status": sorted(self.status),
+            "status": sorted(self.__dict__.get("status", ())),
             "attrs": serial.to_jsonable(self.attrs),
             "faces": serial.to_jsonable(self.faces),
             "name": self.name,
@@ -220,38 +230,41 @@ class Piece:
 
     def copy(self) -> Piece:
         """A detached copy (same values, in no state)."""
-        q: Piece = _new(Piece)
-        _set(q, "_state", None)
-        _set(q, "_enc", self._enc)
-        _set(q, "id", self.id)
-        _set(q, "type", self.type)
-        _set(q, "side", self.side)
-        _set(q, "nation", self.nation)
-        _set(q, "face", self.face)
-        _set(q, "loc", self.loc)
+        return _copy_piece(self, None)
+
+
+def _copy_piece(p: Piece, st: GameState | None) -> Piece:
+    """A copy of ``p`` belonging to ``st``: its fields shared (immutable values and the printed
+    faces, never changed in play), its status and attributes new containers owned by the copy."""
+    q: Piece = _new(Piece)
+    d = p.__dict__.copy()
+    d["_state"] = st
+    src_status = d.get("status")
+    if src_status:
         status: TrackedSet[str] = TrackedSet.__new__(TrackedSet)
-        if self.status:
-            set.update(status, self.status)
+        set.update(status, src_status)
         status._owner = q
         status._what = None
-        _set(q, "status", status)
-        attrs: TrackedDict[str, Any] = TrackedDict.__new__(TrackedDict)
-        src = self.attrs
-        if src:
-            dict.update(attrs, dict.copy(src))
+        d["status"] = status
+    elif src_status is not None:
+        del d["status"]  # an empty status is made when first read (Piece.__getattr__)
+    attrs: TrackedDict[str, Any] = TrackedDict.__new__(TrackedDict)
+    src = d["attrs"]
+    if src:
+        dict.update(attrs, src)
+        if not _MUTABLE_TYPES.isdisjoint(map(type, dict.values(src))):
             for k, v in dict.items(src):
                 if type(v) in _MUTABLE:
                     dict.__setitem__(attrs, k, copy_plain(v))
-        attrs._owner = q
-        attrs._what = None
-        _set(q, "attrs", attrs)
-        _set(q, "faces", self.faces)
-        _set(q, "name", self.name)
-        _set(q, "order", self.order)
-        return q
+    attrs._owner = q
+    attrs._what = None
+    d["attrs"] = attrs
+    _set(q, "__dict__", d)
+    return q
 
 
 _MUTABLE = (dict, list, set, TrackedDict, TrackedList, TrackedSet)
+_MUTABLE_TYPES = frozenset(_MUTABLE)
 
 
 class Frame:
@@ -820,11 +833,7 @@ class GameState:
         _set(s, "revision", self.revision)
         _set(s, "_revs", dict(self._revs))
         _set(s, "sides", list(self.sides))
-        pieces = {}
-        for k, p in self.pieces.items():
-            q = p.copy()
-            _set(q, "_state", s)
-            pieces[k] = q
+        pieces = {k: _copy_piece(p, s) for k, p in self.pieces.items()}
         _set(s, "pieces", pieces)
         _set(s, "_at", {loc: list(v) for loc, v in self._at.items()})
         _set(s, "control", _Control(owner=s))

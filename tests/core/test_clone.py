@@ -1,0 +1,87 @@
+"""Game.clone: a clone and its source share no state object, and each replays exactly."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from grognard.bench.engine_probe import choose
+from grognard.core.game import Game
+from grognard.core.state import Piece
+from grognard.scenario import find
+
+
+def _play(g: Game, n: int, rng: random.Random) -> None:
+    for _ in range(n):
+        if g.is_over():
+            return
+        side = rng.choice(g.acting_sides())
+        g.apply(choose(g.legal_actions(side), rng))
+
+
+def _objects(g: Game) -> set[int]:
+    """The ids of every mutable object of a game's state a write could go through."""
+    st = g.state
+    out = {id(st.pieces), id(st._at), id(st.log), id(st._revs)}
+    for p in st.pieces.values():
+        out |= {id(p), id(p.status), id(p.attrs)}
+        out |= {id(v) for v in p.attrs.values() if isinstance(v, dict | list | set)}
+    for part in (st.control, st.markers, st.vars, st.tracks, st.turn, st.secrets, st.frames):
+        out.add(id(part))
+    for f in st.frames:
+        out.add(id(f))
+        out.add(id(f.params))
+    out |= {id(v) for v in st._at.values()}
+    out |= {id(v) for v in st.markers.values()}
+    out |= {id(v) for v in st.vars.values()}
+    return out
+
+
+def _replays(g: Game) -> None:
+    saved = json.loads(json.dumps(g.save()))
+    assert Game.load(saved).state_hash() == g.state_hash()
+    fresh = Game.load(saved, verify=True)
+    assert fresh.state_hash() == g.state_hash()
+    assert fresh.state.to_json(with_log=True) == g.state.to_json(with_log=True)
+
+
+@pytest.mark.parametrize("scenario", ["lgg-west-1914"])
+def test_a_clone_and_its_source_play_apart_and_both_replay(scenario: str) -> None:
+    g = Game.new(find(scenario), seed=3)
+    _play(g, 25, random.Random(1))
+    c = g.clone()
+    assert c.state_hash() == g.state_hash()
+    assert not _objects(g) & _objects(c)
+    before = g.state.to_json(with_log=True)
+    _play(c, 25, random.Random(2))
+    assert g.state.to_json(with_log=True) == before  # nothing the clone wrote is seen here
+    after_clone = c.state.to_json(with_log=True)
+    _play(g, 25, random.Random(3))
+    assert c.state.to_json(with_log=True) == after_clone  # nor the other way round
+    assert g.state_hash() != c.state_hash()
+    _replays(g)
+    _replays(c)
+
+
+def test_writes_to_a_copied_piece_are_its_own_and_are_seen() -> None:
+    g = Game.new(find("lgg-west-1914"), seed=1)
+    c = g.clone()
+    pid = next(iter(g.state.pieces))
+    p, q = g.state.pieces[pid], c.state.pieces[pid]
+    assert p is not q and p.to_json() == q.to_json()
+    h, rev = c.state_hash(), c.state.revision
+    q.status.add("x-test")
+    q.attrs["x-test"] = 1
+    assert q.has("x-test") and not p.has("x-test") and "x-test" not in p.attrs
+    assert c.state.revision > rev and c.state_hash() != h
+    assert g.state_hash() != c.state_hash()
+    r = q.copy()
+    assert isinstance(r, Piece) and r._state is None and r.to_json() == q.to_json()
+    r.status.discard("x-test")
+    assert q.has("x-test")
+    with pytest.raises(AttributeError):
+        _ = q.no_such_field  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        q.no_such_field = 1  # type: ignore[attr-defined]
