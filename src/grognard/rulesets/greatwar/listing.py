@@ -23,7 +23,7 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from grognard.core.state import Piece
+from grognard.core.state import Loc, Piece
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -160,6 +160,28 @@ def move_signature(g: Game, i: int, side: str) -> tuple[Hashable, ...]:
             hexes.extend(k for k in g.board.neighbors(j) if k not in hexes)
     bridges = tuple(snap.side_signature(s) for s in sides_around(g, i))
     return (snap.base, bridges, tuple(snap.hex_signature(j) for j in hexes))
+
+
+def step_signature(g: Game, u: int, v: int, side: str) -> tuple[Hashable, ...]:
+    """What one one-hex move of ``side``'s units from hex ``u`` into the adjacent hex ``v``
+    depends on (the part of :func:`move_signature` that concerns ``v``): the pieces, owners and
+    markers of ``u`` (the units moving, departure, OT 8B) and ``v`` (entry, stacking, roads, OT 6,
+    7B, 8B, 14M), the markers and pieces of the hexside between them (bridges OT 15A1, water-only
+    units OT 14B2), and around a ``v`` holding other pieces its own neighbours too (sieges OT
+    15G, contested hexes OT 9J). The enemy
+    ZOC in ``u`` (OT 6A) is named by the caller."""
+    snap = snapshot(g)
+    s = g.board.side_between(u, v)
+    hexes = [u, v]
+    if any(ps[1] != side for ps in snap.hexes.get(v, ())):  # enemy-held or contested
+        hexes.extend(k for k in g.board.neighbors(v) if k not in hexes)
+    on_side = tuple(piece_signature(p) for p in g.state.at(Loc.hexside(s)))
+    return (
+        snap.base,
+        snap.side_signature(s),
+        on_side,
+        tuple(snap.hex_signature(j) for j in hexes),
+    )
 
 
 @contextmanager

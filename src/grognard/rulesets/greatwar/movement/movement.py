@@ -821,15 +821,11 @@ class MovementStep(GWStep):
             # the one-hex moves and rests of this group depend only on its hex and neighbours,
             # the group and its records (listing.move_signature): reuse them while those are
             # unchanged
-            key = (
-                frame_sig,
-                p.id,
-                tuple(repr(records.get(q.id)) for q in group),
-                listing.move_signature(g, h, side),
-            )
+            gkey = (frame_sig, p.id, tuple(repr(records.get(q.id)) for q in group))
+            key = (*gkey, listing.move_signature(g, h, side))
             hit = table.get(key)
             if hit is None:
-                hit = self._group_actions(g, f, ctx, side, kind, p, group, h)
+                hit = self._group_actions(g, f, ctx, side, kind, p, group, h, gkey)
                 table[key] = hit
             out.extend(dict(a) for a in hit)
         self._step_memo = None
@@ -854,9 +850,18 @@ class MovementStep(GWStep):
         p: Piece,
         group: list[Piece],
         h: int,
+        gkey: tuple[object, ...] | None = None,
     ) -> list[Action]:
-        """The one-hex moves (regular and accelerated) and the rests open to a unit and its box."""
+        """The one-hex moves (regular and accelerated) and the rests open to a unit and its box.
+
+        With ``gkey`` (what names the group, its records and the frame), each one-hex move's
+        answer is kept under ``gkey`` and what that move depends on (:func:`.listing.
+        step_signature`: the hex left, the hex entered and the hexside between them, the enemy
+        ZOC in the hex left), so that a change next to the group recomputes only the moves
+        into the changed hexes."""
         out: list[Action] = []
+        targets = listing.memo(g, "move-targets") if gkey is not None else None
+        zoc_here = ctx.enemy_zoc.get(h)
         if any(can_move_now(g, f, q) for q in group):
             return out
         accel_options = [False]
@@ -887,7 +892,15 @@ class MovementStep(GWStep):
                 a: Action = {"type": "move", "side": side, "piece": p.id, "to": g.board.label(v)}
                 if accel and mode_of(f, p) != "accel":
                     a["accel"] = True
-                if self._quick_ok(g, f, ctx, group, h, v, accel, rems):
+                if targets is None:
+                    ok = self._quick_ok(g, f, ctx, group, h, v, accel, rems)
+                else:
+                    tkey = (gkey, accel, zoc_here, listing.step_signature(g, h, v, side))
+                    ok = targets.get(tkey)  # type: ignore[assignment]
+                    if ok is None:
+                        ok = self._quick_ok(g, f, ctx, group, h, v, accel, rems)
+                        targets[tkey] = ok
+                if ok:
                     out.append(a)
         if fatigue(p) and mode_of(f, p) != "accel":
             per_hit = 3 - _fatigue_rate(p)

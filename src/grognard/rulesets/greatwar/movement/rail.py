@@ -1034,6 +1034,7 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
     railsig = _rail_signature(g, f, side)
     trees = listing.memo(g, "rail-trees")
     offers = listing.memo(g, "rail-offers")
+    caps_at: dict[int, tuple[tuple[str, Fraction | None], ...]] = {}
     for p in units.on_map_units(g, side):
         if p.loc.kind != "hex":
             continue
@@ -1057,7 +1058,11 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
                 limits[kind] = math.floor(remaining(g, f, p) / mult) * per_mp
             else:
                 limits[kind] = int(rates["strategic_hexes"]) - int(rec.get("strategic_used", 0))
-        caps = tuple((net, available(g, side, net, at=start)) for net in net_names(g))
+        caps = caps_at.get(start)
+        if caps is None:  # the capacity left by the start hex (nothing in this loop changes it)
+            caps = caps_at[start] = tuple(
+                (net, available(g, side, net, at=start)) for net in net_names(g)
+            )
         if not units.is_rail_only(p) and not _start_capacity_ok(g, p, start, dict(caps)):
             continue  # every route uses the nets of the start hex (OT 7A4): no capacity left there
         mp_left = movement_allowance(g, p, MOVEMENT, accel) - spent(f, p)
