@@ -94,7 +94,7 @@ def play(scenario: str, seed: int, steps: int) -> Game:
 
 
 @pytest.mark.parametrize(
-    ("scenario", "seed", "steps"), [("marne-1914", 1, 150), ("gw-tutorial", 3, 200)]
+    ("scenario", "seed", "steps"), [("marne-1914", 1, 70), ("gw-tutorial", 3, 120)]
 )
 def test_cached_supply_equals_fresh(
     monkeypatch: pytest.MonkeyPatch, scenario: str, seed: int, steps: int
