@@ -4,13 +4,15 @@ The per-position memo (:func:`grognard.rulesets.lgg1418.model.memo`), the per-bo
 :func:`grognard.rulesets.lgg1418.map.mapdata.static` (some keyed by weather and alignment) and the
 core :meth:`Game.cached` must never give a stale answer: along a random game of the Western
 Front 1914, the legal actions listed with every memo in place must equal a listing computed
-from scratch (every memo and per-board table dropped) in the same position.
+from scratch (every memo, per-board table and the core cache dropped) in the same position,
+along random games of the Western Front 1914 and of the tutorial.
 """
 
 from __future__ import annotations
 
 import random
 
+from grognard.core.cache import Cache
 from grognard.core.game import Game
 from grognard.scenario import find
 from grognard.selfplay import random_choice
@@ -18,6 +20,7 @@ from grognard.selfplay import random_choice
 
 def _forget_everything(g: Game) -> None:
     g.invalidate()
+    g.cache = Cache()  # the core cache too (position, tracked and keyed values)
     g.state.__dict__.pop("_lgg_memo", None)
     g.board.__dict__.pop("_lgg_static", None)
 
@@ -25,12 +28,14 @@ def _forget_everything(g: Game) -> None:
 def _fresh_listing(g: Game, side: str) -> list[dict]:
     saved_memo = g.state.__dict__.get("_lgg_memo")
     saved_static = g.board.__dict__.get("_lgg_static")
+    saved_cache = g.cache
     _forget_everything(g)
     try:
         return g.legal_actions(side)
     finally:
         # put the warm tables back, so that the game goes on with the memos it had built
         g.invalidate()
+        g.cache = saved_cache
         g.state.__dict__.pop("_lgg_memo", None)
         if saved_memo is not None:
             g.state.__dict__["_lgg_memo"] = saved_memo
@@ -60,3 +65,24 @@ def test_memoised_listings_equal_fresh_ones_along_a_random_west_1914_game() -> N
             g.undo()
     assert compared >= 60
     assert {"activation-movement", "reinforcement-side"} <= phases, phases
+
+
+def test_memoised_listings_equal_fresh_ones_along_a_random_tutorial_game() -> None:
+    g = Game.new(find("lgg-tutorial"), seed=3)
+    rng = random.Random(7)
+    compared = 0
+    for step in range(120):
+        if g.is_over():
+            break
+        side = rng.choice(g.acting_sides())
+        warm = g.legal_actions(side)
+        if step % 2 == 0:
+            fresh = _fresh_listing(g, side)
+            assert warm == fresh, (
+                f"stale listing after {len(g.actions)} actions ({g.phase_path()[-1]})"
+            )
+            compared += 1
+        g.apply(random_choice(g, side, warm, rng))
+        if step % 30 == 0 and g.can_undo():
+            g.undo()
+    assert compared >= 30

@@ -23,6 +23,7 @@ from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.map import mapdata
 from grognard.rulesets.lgg1418.step import LggStep
 from grognard.rulesets.lgg1418.units.counters import ghq_value
 
@@ -33,22 +34,37 @@ if TYPE_CHECKING:
 # ====================================================================== sectors and fronts (6-A)
 @implements("LGG 6-A")
 def sectors_of(g: Game, i: int) -> list[str]:
-    """LGG 6-A: the sectors a hex belongs to (two on a shared boundary hex)."""
-    names = sorted(a.name for a in g.board.areas_of(i, "sector"))
-    if not names and M.rules(g).default_sector:
-        names = [str(M.rules(g).default_sector)]
-    return names
+    """LGG 6-A: the sectors a hex belongs to (two on a shared boundary hex). Map facts only: kept
+    per board (and default sector) in :func:`.mapdata.static`."""
+    return list(_sectors_fronts(g, i)[0])
+
+
+def _sectors_fronts(g: Game, i: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """LGG 6-A: (sectors, fronts) of hex ``i``, computed once per board and default sector."""
+    default = M.rules(g).default_sector
+    key = ("sectors-fronts", default)
+    cache = mapdata.static(g)
+    table: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] | None = cache.get(key)  # type: ignore[call-overload]
+    if table is None:
+        table = cache[key] = {}  # type: ignore[index]
+    found = table.get(i)
+    if found is None:
+        names = sorted(a.name for a in g.board.areas_of(i, "sector"))
+        if not names and default:
+            names = [str(default)]
+        out: list[str] = []
+        for s in names:
+            f = M.data(g).sector_front(s)
+            if f and f not in out:
+                out.append(f)
+        found = table[i] = (tuple(names), tuple(sorted(out, key=M.FRONTS.index)))
+    return found
 
 
 @implements("LGG 6-A")
 def fronts_of(g: Game, i: int) -> list[str]:
     """LGG 6-A: the fronts of a hex (the fronts of its sectors)."""
-    out = []
-    for s in sectors_of(g, i):
-        f = M.data(g).sector_front(s)
-        if f and f not in out:
-            out.append(f)
-    return sorted(out, key=M.FRONTS.index)
+    return list(_sectors_fronts(g, i)[1])
 
 
 def army_fronts(g: Game, army: str) -> list[str]:

@@ -105,13 +105,33 @@ def _static_reach(g: Game, i: int, j: int) -> int:
     return code
 
 
-def _reaches(g: Game, owner: str, table: dict[tuple[int, int], int], i: int, j: int) -> bool:
-    """:func:`zoc_reaches` with the map part looked up in ``table`` (see :func:`_reach_table`)."""
+def _reaches(
+    g: Game,
+    owner: str,
+    table: dict[tuple[int, int], int],
+    i: int,
+    j: int,
+    entered: dict[int, bool] | None = None,
+) -> bool:
+    """:func:`zoc_reaches` (LGG 8-C) with the map part looked up in ``table`` (see
+    :func:`_reach_table`); ``entered``, when given, keeps the part that depends on hex ``j``
+    alone (an enemy fortress or unmoved stack there) for one unchanged position."""
     code = table.get((i, j))
     if code is None:
         code = table[(i, j)] = _static_reach(g, i, j)
     if code == _BLOCKED or (code == _BRIDGE and not _bridge(g, owner, i, j)):
         return False
+    if entered is not None:
+        ok = entered.get(j)
+        if ok is None:
+            ok = entered[j] = _may_enter(g, owner, j)
+        return ok
+    return _may_enter(g, owner, j)
+
+
+def _may_enter(g: Game, owner: str, j: int) -> bool:
+    """LGG 8-C: the part of :func:`zoc_reaches` that depends on hex ``j`` alone: no enemy
+    fortress there, no enemy stack that has not yet moved."""
     for p in g.state.at_hex(j):
         if p.type == "fortress" and p.side != owner:
             return False
@@ -151,6 +171,7 @@ def zoc_map(g: Game, owner: str) -> dict[int, frozenset[str]]:
     def compute() -> dict[int, frozenset[str]]:
         out: dict[int, set[str]] = {}
         table = _reach_table(g)
+        entered: dict[int, bool] = {}
         for h, plist in M.occupied(g, owner).items():
             sources = [p for p in plist if exerts_zoc(g, p)]
             if not sources:
@@ -161,7 +182,7 @@ def zoc_map(g: Game, owner: str) -> dict[int, frozenset[str]]:
                     kinds.add("fortress")
                 kinds.add(zoc_kind_of(g, p))
             for j in g.board.neighbors(h):
-                if _reaches(g, owner, table, h, j):
+                if _reaches(g, owner, table, h, j, entered):
                     out.setdefault(j, set()).update(kinds)
         return {k: frozenset(v) for k, v in out.items()}
 

@@ -329,17 +329,10 @@ def _supply_distance(g: Game, side: str, targets: set[int]) -> np.ndarray:
 
 
 def _supply_hexes(g: Game, side: str) -> frozenset[int]:
-    """Hexes a supply trace of ``side`` may enter (9-C, 9-E), ignoring the unit-specific terrain."""
-
-    def compute() -> frozenset[int]:
-        blocked = M.enemy_blocking_hexes(g, side)
-        fz = zoc_map(g, M.other_side(side))
-        forts = {
-            j for j, kinds in fz.items() if "fortress" in kinds and _fortress_zoc_blocks(g, side, j)
-        }
-        return frozenset(mapdata.trace_open_hexes(g) - blocked - forts)
-
-    return M.memo(g, f"supply-hexes:{side}", compute)
+    """Hexes a supply trace of ``side`` may enter (9-C, 9-E), ignoring the unit-specific terrain:
+    the same set as :func:`_free_hexes` (open hexes, less the enemy-held ones and the blocking
+    fortress ZoCs), computed once."""
+    return _free_hexes(g, side)
 
 
 # ====================================================================== the report
