@@ -7,12 +7,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import tests.tinyrules  # noqa: E402,F401  (registers the "tiny" rule system)
+
+# property tests are judged on their answers, not on their speed: a loaded CI machine must not
+# turn a slow example into a failure
+settings.register_profile("grognard", deadline=None)
+settings.load_profile("grognard")
 
 TINY = ROOT / "tests" / "tinyrules" / "scenarios" / "duel.toml"
 

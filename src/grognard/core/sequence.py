@@ -216,32 +216,7 @@ class Step:
 
     def _families_of_list(self, g: Game, f: Frame, side: str) -> list[Family]:
         """Families grouped from a step that lists its actions itself (no handlers)."""
-        flat = self.legal_actions(g, f, side)
-        by_type: dict[str, dict[str | None, list[Action]]] = {}
-        catalog = g.ruleset.actions
-        for a in flat:
-            t = str(a.get("type"))
-            decl = catalog.types.get(t) if catalog is not None else None
-            key = decl.actor if decl is not None else None
-            actor = a.get(key) if key else None
-            if isinstance(actor, list):
-                actor = actor[0] if actor else None
-            by_type.setdefault(t, {}).setdefault(None if actor is None else str(actor), []).append(
-                a
-            )
-        out = []
-        for t, groups in by_type.items():
-
-            def actor_list(groups: dict[str | None, list[Action]] = groups) -> list[str | None]:
-                return list(groups)
-
-            def option_list(
-                actor: str | None, groups: dict[str | None, list[Action]] = groups
-            ) -> list[Action]:
-                return list(groups.get(actor, []))
-
-            out.append(Family(t, g.ruleset.action_title(t), actor_list, option_list))
-        return out
+        return families_of_list(g, self.legal_actions(g, f, side))
 
     def _family(self, g: Game, f: Frame, side: str, h: Handler) -> Family:
         opt = h.options
@@ -485,6 +460,34 @@ class SecretChoice(Step):
     def revealed(self, g: Game, f: Frame, chosen: dict[str, Any]) -> None:
         """Every side has committed: keep the choices (``state.vars["choices"][key]``)."""
         g.state.vars.setdefault("choices", {})[f.params["key"]] = chosen
+
+
+def families_of_list(g: Game, flat: Sequence[Action]) -> list[Family]:
+    """The families of an already listed set of legal actions: grouped by type, then by the
+    declared actor field of each type (the first of a list of actors), in listing order."""
+    by_type: dict[str, dict[str | None, list[Action]]] = {}
+    catalog = g.ruleset.actions
+    for a in flat:
+        t = str(a.get("type"))
+        decl = catalog.types.get(t) if catalog is not None else None
+        key = decl.actor if decl is not None else None
+        actor = a.get(key) if key else None
+        if isinstance(actor, list):
+            actor = actor[0] if actor else None
+        by_type.setdefault(t, {}).setdefault(None if actor is None else str(actor), []).append(a)
+    out = []
+    for t, groups in by_type.items():
+
+        def actor_list(groups: dict[str | None, list[Action]] = groups) -> list[str | None]:
+            return list(groups)
+
+        def option_list(
+            actor: str | None, groups: dict[str | None, list[Action]] = groups
+        ) -> list[Action]:
+            return list(groups.get(actor, []))
+
+        out.append(Family(t, g.ruleset.action_title(t), actor_list, option_list))
+    return out
 
 
 def walk(steps: Sequence[Step]) -> Iterator[tuple[str, Handler]]:

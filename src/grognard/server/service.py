@@ -39,7 +39,7 @@ from typing import Any
 from grognard.core import savefile, saves, serial
 from grognard.core.errors import GrognardError, IllegalAction, SaveError, UndoError
 from grognard.core.game import Game
-from grognard.core.sequence import Family, Step
+from grognard.core.sequence import Family, Step, families_of_list
 from grognard.server import hooks, standing
 from grognard.server.db import SNAPSHOT_EVERY, Duplicate, GameRow, Stale, Store
 from grognard.server.export import board_json
@@ -214,34 +214,6 @@ def jsonable(obj: Any) -> Any:
     if t is list or t is tuple:
         return [v if type(v) in _LEAVES else jsonable(v) for v in obj]
     return serial.to_jsonable(obj)
-
-
-def families_of_list(g: Game, flat: list[dict[str, Any]]) -> list[Family]:
-    """The families of an already listed set of legal actions, grouped by type then actor as
-    :meth:`Step.families` groups the actions of a step that lists them itself."""
-    by_type: dict[str, dict[str | None, list[dict[str, Any]]]] = {}
-    catalog = g.ruleset.actions
-    for a in flat:
-        t = str(a.get("type"))
-        decl = catalog.types.get(t) if catalog is not None else None
-        key = decl.actor if decl is not None else None
-        actor = a.get(key) if key else None
-        if isinstance(actor, list):
-            actor = actor[0] if actor else None
-        by_type.setdefault(t, {}).setdefault(None if actor is None else str(actor), []).append(a)
-    out = []
-    for t, groups in by_type.items():
-
-        def actor_list(groups: dict[str | None, list[dict[str, Any]]] = groups) -> list[str | None]:
-            return list(groups)
-
-        def option_list(
-            actor: str | None, groups: dict[str | None, list[dict[str, Any]]] = groups
-        ) -> list[dict[str, Any]]:
-            return list(groups.get(actor, []))
-
-        out.append(Family(t, g.ruleset.action_title(t), actor_list, option_list))
-    return out
 
 
 @dataclass(frozen=True)
