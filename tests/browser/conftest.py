@@ -109,7 +109,7 @@ def new_page(browser: Any) -> Iterator[Any]:
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.set_default_timeout(30000)
+        page.set_default_timeout(90000)  # a loaded 2-core CI machine is slow, not wrong
         return page
 
     yield make
