@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -765,7 +766,7 @@ def cartage_deduction(g: Game, p: Piece) -> Fraction:
     transport unit (before any halving or doubling): 1 for GSPs up to its RE size, 2 for more, 3
     for a Res Pt. The deduction of the heaviest load carried this phase counts."""
     items = cargo(g, p)
-    trial = _TRIAL_CARTAGE.get(p.id)
+    trial = _trials().get((id(g), p.id))
     if trial is None and not items and "cartage_mp" not in p.attrs:
         return _ZERO
     now = _deduction_for(g, p, items)
@@ -776,7 +777,16 @@ _ZERO = Fraction(0)
 # the deduction a pick-up being checked would record on its carrier (check_pick_up): read in place
 # of the carrier's ``cartage_mp`` while the check computes its remaining MPs, so that the check
 # never writes on the piece (a listing would see the piece changed and recompute what it kept)
-_TRIAL_CARTAGE: dict[str, Fraction] = {}
+# (per thread and game: a server lists several games, and one game, on several threads at once)
+_TRIAL_CARTAGE = threading.local()
+
+
+def _trials() -> dict[tuple[int, str], Fraction]:
+    """This thread's trial deductions, by (game, carrier)."""
+    d: dict[tuple[int, str], Fraction] | None = getattr(_TRIAL_CARTAGE, "by_carrier", None)
+    if d is None:
+        d = _TRIAL_CARTAGE.by_carrier = {}
+    return d
 
 
 def _deduction_for(g: Game, p: Piece, items: Sequence[Piece]) -> Fraction:
@@ -825,11 +835,17 @@ def check_pick_up(g: Game, f: Frame, action: Action) -> tuple[Piece, list[Piece]
     if why:
         raise IllegalAction("OT 11H2", why)
     before = Fraction(c.attrs.get("cartage_mp", 0))
-    _TRIAL_CARTAGE[c.id] = max(before, _deduction_for(g, c, load))
+    trials = _trials()
+    key = (id(g), c.id)
+    outer = trials.get(key)
+    trials[key] = max(before, _deduction_for(g, c, load))
     try:
         left = movement.remaining_uncached(g, f, c)
     finally:
-        del _TRIAL_CARTAGE[c.id]
+        if outer is None:
+            trials.pop(key, None)
+        else:
+            trials[key] = outer
     if left < 0:
         raise IllegalAction(
             "OT 11H2",
