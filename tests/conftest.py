@@ -17,8 +17,8 @@ import tests.tinyrules  # noqa: E402,F401  (registers the "tiny" rule system)
 
 # property tests are judged on their answers, not on their speed: a loaded CI machine must not
 # turn a slow example into a failure
-settings.register_profile("grognard", deadline=None)
-settings.load_profile("grognard")
+settings.register_profile("no-deadline", deadline=None)
+settings.load_profile("no-deadline")
 
 TINY = ROOT / "tests" / "tinyrules" / "scenarios" / "duel.toml"
 

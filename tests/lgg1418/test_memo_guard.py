@@ -43,12 +43,16 @@ def _fresh_listing(g: Game, side: str) -> list[dict]:
             g.board.__dict__["_lgg_static"] = saved_static
 
 
-def test_memoised_listings_equal_fresh_ones_along_a_random_west_1914_game() -> None:
-    g = Game.new(find("lgg-west-1914"), seed=11)
-    rng = random.Random(5)
+def _compare_along(
+    scenario: str, seed: int, agent_seed: int, steps: int, undo_every: int
+) -> tuple[int, set[str]]:
+    """Play a random game; every other position, the warm listing must equal a fresh one.
+    Returns how many were compared and the steps they were in."""
+    g = Game.new(find(scenario), seed=seed)
+    rng = random.Random(agent_seed)
     compared = 0
-    phases = set()
-    for step in range(150):
+    phases: set[str] = set()
+    for step in range(steps):
         if g.is_over():
             break
         side = rng.choice(g.acting_sides())
@@ -61,28 +65,17 @@ def test_memoised_listings_equal_fresh_ones_along_a_random_west_1914_game() -> N
             compared += 1
             phases.add(g.current()[1].step)
         g.apply(random_choice(g, side, warm, rng))
-        if step % 25 == 0 and g.can_undo():
+        if step % undo_every == 0 and g.can_undo():
             g.undo()
+    return compared, phases
+
+
+def test_memoised_listings_equal_fresh_ones_along_a_random_west_1914_game() -> None:
+    compared, phases = _compare_along("lgg-west-1914", 11, 5, 150, 25)
     assert compared >= 60
     assert {"activation-movement", "reinforcement-side"} <= phases, phases
 
 
 def test_memoised_listings_equal_fresh_ones_along_a_random_tutorial_game() -> None:
-    g = Game.new(find("lgg-tutorial"), seed=3)
-    rng = random.Random(7)
-    compared = 0
-    for step in range(120):
-        if g.is_over():
-            break
-        side = rng.choice(g.acting_sides())
-        warm = g.legal_actions(side)
-        if step % 2 == 0:
-            fresh = _fresh_listing(g, side)
-            assert warm == fresh, (
-                f"stale listing after {len(g.actions)} actions ({g.phase_path()[-1]})"
-            )
-            compared += 1
-        g.apply(random_choice(g, side, warm, rng))
-        if step % 30 == 0 and g.can_undo():
-            g.undo()
+    compared, _ = _compare_along("lgg-tutorial", 3, 7, 120, 30)
     assert compared >= 30
