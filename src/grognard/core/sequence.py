@@ -497,8 +497,16 @@ def walk(steps: Sequence[Step]) -> Iterator[tuple[str, Handler]]:
             yield s.name, h
 
 
+def other_of(pair: tuple[str, str], side: str) -> str:
+    """The other of a rule system's two sides: the second for the first, else the first.
+
+    Rule systems with fixed side names (greatwar, lgg1418, eastfront) define their
+    ``other_side`` with this, so every rule system reads "the other side" the same way."""
+    return pair[1] if side == pair[0] else pair[0]
+
+
 def other_side(g: Game, side: str) -> str:
-    """The other side of a two-sided game."""
+    """The other side of a two-sided game, from the scenario's sides."""
     others = [s for s in g.state.sides if s != side]
     if len(others) != 1:
         raise ValueError(f"no single other side than {side!r} among {g.state.sides}")

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from grognard.core.record import DICT, LIST, Record, factory
+from grognard.core.sequence import other_of
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -192,4 +193,4 @@ def turn_no(g: Game) -> int:
 
 def other(side: str) -> str:
     """The other side of the two."""
-    return SOVIET if side == AXIS else AXIS
+    return other_of((AXIS, SOVIET), side)

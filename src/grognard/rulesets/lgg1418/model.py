@@ -54,6 +54,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from grognard.core.record import Record
+from grognard.core.sequence import other_of
 from grognard.core.state import Loc, Piece
 
 if TYPE_CHECKING:
@@ -89,7 +90,8 @@ def decoy_pool(side: str) -> str:
 
 
 def other_side(side: str) -> str:
-    return ENTENTE if side == CP else CP
+    """The other of the two sides."""
+    return other_of((CP, ENTENTE), side)
 
 
 T = TypeVar("T")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.rules import implements
+from grognard.core.sequence import other_of
 from grognard.core.state import Piece
 from grognard.rulesets.greatwar.units.catalogue import (
     load_theaters,
@@ -26,7 +27,8 @@ POWER_CLASSES = ("great", "major", "minor")
 
 
 def other_side(side: str) -> str:
-    return SIDES[1] if side == SIDES[0] else SIDES[0]
+    """The other of the two sides."""
+    return other_of(SIDES, side)
 
 
 def nation_attrs(g: Game, nation: str) -> dict[str, Any]:
