@@ -97,12 +97,27 @@ def scan_tests(paths: Iterable[Path]) -> dict[str, list[str]]:
         if not root.exists():
             continue
         for f in sorted(root.rglob("test_*.py")):
-            try:
-                tree = ast.parse(f.read_text(encoding="utf-8"))
-            except SyntaxError:
-                continue
-            _scan_tree(tree, f, out)
+            tree = _parse(f.read_text(encoding="utf-8"))
+            if tree is not None:
+                _scan_tree(tree, f, out)
     return out
+
+
+def _parse(text: str) -> ast.Module | None:
+    """``ast.parse``, or None for a file that is not valid Python.
+
+    CPython 3.11 can raise a spurious ``SystemError`` ("AST constructor recursion depth
+    mismatch") when another thread compiles at the same time (the server scans the tests in a
+    warm-up thread); such a parse is tried again."""
+    for attempt in range(5):
+        try:
+            return ast.parse(text)
+        except SyntaxError:
+            return None
+        except SystemError:
+            if attempt == 4:
+                raise
+    return None
 
 
 def _marker_ids(dec: ast.expr) -> list[str]:
