@@ -21,8 +21,8 @@ Schema versions: SQLite keeps its version in ``PRAGMA user_version``, PostgreSQL
 ``grognard_schema``. :data:`MIGRATIONS` lists one step per SQLite version and :func:`migrate`
 applies the missing ones in order, each in its own transaction; a PostgreSQL database is created
 at version 5 and brought up from there by :data:`PG_MIGRATIONS` (one transaction, under an
-advisory lock, so several processes starting at once upgrade it once). A database written by a newer grognard is refused,
-never modified.
+advisory lock, so several processes starting at once upgrade it once). A database written by a
+newer grognard is refused, never modified.
 
 Every write is committed before the caller acknowledges anything to a client (SQLite with
 ``synchronous=FULL``; PostgreSQL's commit is durable by default), so an acknowledged action
@@ -889,8 +889,7 @@ class Store:
     def ai_moves(self, game_id: str) -> list[dict[str, Any]]:
         """The stored actions the computer made: ``{"n", "side", "agent"}`` each, in order."""
         rows = self.query(
-            "SELECT n, side, agent FROM actions WHERE game_id = ? AND agent IS NOT NULL"
-            " ORDER BY n",
+            "SELECT n, side, agent FROM actions WHERE game_id = ? AND agent IS NOT NULL ORDER BY n",
             (game_id,),
         )
         return [
