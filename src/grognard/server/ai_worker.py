@@ -123,9 +123,11 @@ class AIWorker:
         return waiting
 
     def wait_idle(self, timeout: float = 60.0) -> bool:
-        """Block until the workers have nothing left to do (tests)."""
+        """Block until the workers have nothing left to do, or are stopped (tests)."""
         with self._cv:
-            return self._cv.wait_for(lambda: not self._queue and not self._busy, timeout)
+            return self._cv.wait_for(
+                lambda: self._stopping or (not self._queue and not self._busy), timeout
+            )
 
     def stop(self) -> None:
         with self._cv:
