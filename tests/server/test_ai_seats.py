@@ -290,3 +290,22 @@ def test_grognard_serve_restarted_keeps_the_computer_playing(new_db: Any, tmp_pa
         assert [m["n"] for m in ai["moves"]][:2] == [1, 5]
     finally:
         srv.stop()
+
+
+def test_the_computer_answers_a_move_a_standing_order_handed_it(client: Any) -> None:
+    body = client.post(
+        "/api/games", json={"scenario": "tiny-duel", "seed": 2, "ai": {"Blue": "greedy"}}
+    ).json()
+    g = started(client, body)
+    idle(client)
+    assert [m["n"] for m in seats(g, "Red")["moves"]] == [1]  # Blue's posture
+    # Red's standing order commits its posture at once: Blue (the computer) is to move
+    r = client.put(
+        f"/api/games/{g.id}/standing-orders",
+        headers=g.h("Red"),
+        json={"orders": [{"step": "secret-choice", "choose": {"type": "commit", "value": "bold"}}]},
+    )
+    assert r.status_code == 200 and r.json()["standing_applied"] == 1, r.text
+    idle(client)
+    moves = [m["n"] for m in seats(g, "Red")["moves"]]
+    assert moves[:2] == [1, 3] and "Blue" not in g.state("Red")["acting"]

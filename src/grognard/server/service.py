@@ -1046,6 +1046,8 @@ class GameService:
             before = set(e.game.acting_sides())
             auto = self._run_standing_orders(e)
             self._notify_new(e, before)
+            if auto and self.after_change is not None:
+                self.after_change(game_id)  # the orders may have handed the move to the computer
             return {"ok": True, "orders": orders, "standing_applied": auto}
 
     def standing_orders(self, game_id: str, side: str) -> list[dict[str, Any]]:
