@@ -13,10 +13,10 @@ from grognard.server import db
 
 def test_fresh_database_has_the_latest_schema_in_wal_mode(tmp_path: Path) -> None:
     s = db.Store(tmp_path / "a.sqlite")
-    assert db.schema_version(s.conn) == db.SCHEMA_VERSION == 5
+    assert db.schema_version(s.conn) == db.SCHEMA_VERSION == 6
     assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in s.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"games", "seats", "actions", "standing_orders"} <= tables
+    assert {"games", "seats", "actions", "standing_orders", "ai_seats"} <= tables
     s.close()
 
 
@@ -32,8 +32,8 @@ def test_migration_from_version_1_keeps_the_data(tmp_path: Path) -> None:
     c.execute("INSERT INTO actions VALUES ('g1', 1, 'Blue', '{\"type\": \"x\"}', 'sh', 1001.0)")
     c.close()
 
-    s = db.Store(path)  # migrates 2, 3, 4 and 5
-    assert db.schema_version(s.conn) == 5
+    s = db.Store(path)  # migrates 2, 3, 4, 5 and 6
+    assert db.schema_version(s.conn) == 6
     row = s.game("g1")
     assert row is not None and row.seed == 3 and row.sides == ["Blue", "Red"]
     assert row.hotseat is False and row.updated == 1000.0 and row.status == ""

@@ -450,6 +450,11 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loops.append(asyncio.get_running_loop())
         watcher = asyncio.get_running_loop().create_task(hub.watch())
+        # the computer's seats are stored: make the moves a stopped process left to make
+        try:
+            await anyio.to_thread.run_sync(ai.resume)
+        except Exception:
+            log.exception("resuming the computer's games failed")
         yield
         ai.stop()
         watcher.cancel()

@@ -20,8 +20,9 @@ never both succeed; a process whose cached game is behind catches up from the st
 Schema versions: SQLite keeps its version in ``PRAGMA user_version``, PostgreSQL in the table
 ``grognard_schema``. :data:`MIGRATIONS` lists one step per SQLite version and :func:`migrate`
 applies the missing ones in order, each in its own transaction; a PostgreSQL database is created
-at the latest version (:data:`PG_MIGRATIONS`). A database written by a newer grognard is refused,
-never modified.
+at version 5 and brought up from there by :data:`PG_MIGRATIONS` (one transaction, under an
+advisory lock, so several processes starting at once upgrade it once). A database written by a
+newer grognard is refused, never modified.
 
 Every write is committed before the caller acknowledges anything to a client (SQLite with
 ``synchronous=FULL``; PostgreSQL's commit is durable by default), so an acknowledged action
@@ -200,12 +201,31 @@ def _v5(c: Tx) -> None:
     )
 
 
+def _v6(c: Tx) -> None:
+    """The computer's seats (which sides it plays, at which level) and which stored actions it
+    made (``actions.agent``; NULL for a person's or a standing order's)."""
+    _script(
+        c,
+        """
+        CREATE TABLE ai_seats (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            side TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            updated REAL NOT NULL,
+            PRIMARY KEY (game_id, side)
+        );
+        ALTER TABLE actions ADD COLUMN agent TEXT;
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[int, Callable[[Tx], None]]] = [
     (1, _v1),
     (2, _v2),
     (3, _v3),
     (4, _v4),
     (5, _v5),
+    (6, _v6),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -283,7 +303,24 @@ def _pg_v5(c: Tx) -> None:
     )
 
 
-PG_MIGRATIONS: list[tuple[int, Callable[[Tx], None]]] = [(5, _pg_v5)]
+def _pg_v6(c: Tx) -> None:
+    """As SQLite's version 6: the computer's seats and the mark of its actions."""
+    _script(
+        c,
+        """
+        CREATE TABLE ai_seats (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            side TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            updated DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, side)
+        );
+        ALTER TABLE actions ADD COLUMN agent TEXT;
+        """,
+    )
+
+
+PG_MIGRATIONS: list[tuple[int, Callable[[Tx], None]]] = [(5, _pg_v5), (6, _pg_v6)]
 
 
 # ============================================================================ SQLite
@@ -738,18 +775,20 @@ class Store:
         status: str,
         key: str | None = None,
         expect: int | None = None,
+        agent: str | None = None,
     ) -> int:
-        """Record action number ``n`` (1-based) with the client's idempotency ``key`` (if any), in
-        one transaction, and return the game's new revision. Fails with :class:`Duplicate` if
-        that number, or that key for that side, is already taken, and with :class:`Stale` if
-        the game's revision is no longer ``expect``."""
+        """Record action number ``n`` (1-based) with the client's idempotency ``key`` (if any) and
+        the computer's ``agent`` spec if the computer chose it, in one transaction, and return the
+        game's new revision. Fails with :class:`Duplicate` if that number, or that key for that
+        side, is already taken, and with :class:`Stale` if the game's revision is no longer
+        ``expect``."""
         now = time.time()
         with self.tx() as c:
             rev = self._bump(c, game_id, expect, status)
             c.execute(
                 "INSERT INTO actions (game_id, n, side, action, state_hash, created,"
-                " idempotency_key) VALUES (?,?,?,?,?,?,?)",
-                (game_id, n, side, json.dumps(action, sort_keys=True), state_hash, now, key),
+                " idempotency_key, agent) VALUES (?,?,?,?,?,?,?,?)",
+                (game_id, n, side, json.dumps(action, sort_keys=True), state_hash, now, key, agent),
             )
         return rev
 
@@ -823,6 +862,56 @@ class Store:
                 (game_id, side, json.dumps(orders, sort_keys=True), time.time()),
             )
             self._bump(c, game_id, None)
+
+    # ------------------------------------------------------------------ the computer's seats
+    def ai_seats(self, game_id: str) -> dict[str, str]:
+        """The sides the computer plays in the game: side -> agent spec."""
+        rows = self.query(
+            "SELECT side, agent FROM ai_seats WHERE game_id = ? ORDER BY side", (game_id,)
+        )
+        return {str(_as_dict(r)["side"]): str(_as_dict(r)["agent"]) for r in rows}
+
+    def set_ai_seat(self, game_id: str, side: str, agent: str | None) -> None:
+        """Give ``side`` to the computer playing ``agent`` (None: give it back to its player);
+        a change of the game (its revision is raised)."""
+        with self.tx() as c:
+            if agent is None:
+                c.execute("DELETE FROM ai_seats WHERE game_id = ? AND side = ?", (game_id, side))
+            else:
+                c.execute(
+                    "INSERT INTO ai_seats (game_id, side, agent, updated) VALUES (?,?,?,?) ON"
+                    " CONFLICT (game_id, side) DO UPDATE SET agent = excluded.agent,"
+                    " updated = excluded.updated",
+                    (game_id, side, agent, time.time()),
+                )
+            self._bump(c, game_id, None)
+
+    def ai_moves(self, game_id: str) -> list[dict[str, Any]]:
+        """The stored actions the computer made: ``{"n", "side", "agent"}`` each, in order."""
+        rows = self.query(
+            "SELECT n, side, agent FROM actions WHERE game_id = ? AND agent IS NOT NULL ORDER BY n",
+            (game_id,),
+        )
+        return [
+            {"n": int(d["n"]), "side": str(d["side"]), "agent": str(d["agent"])}
+            for d in map(_as_dict, rows)
+        ]
+
+    def ai_waiting(self) -> list[str]:
+        """The games in which a side the computer plays is to act, as their stored status says
+        (what a process starting up resumes)."""
+        rows = self.query(
+            "SELECT a.game_id AS game_id, a.side AS side, g.status AS status FROM ai_seats a"
+            " JOIN games g ON g.id = a.game_id ORDER BY a.game_id"
+        )
+        out: list[str] = []
+        for d in map(_as_dict, rows):
+            status = str(d["status"])
+            acting = status[len("to act: ") :].split(", ") if status.startswith("to act: ") else []
+            # an empty status (a game no action of this version touched) may be waiting too
+            if (status == "" or str(d["side"]) in acting) and d["game_id"] not in out:
+                out.append(str(d["game_id"]))
+        return out
 
     # ------------------------------------------------------------------ open pages
     def set_presence(self, game_id: str, side: str, sockets: int) -> None:

@@ -116,6 +116,12 @@ def stored_hash(g: Game) -> str:
     return "v2:" + g.state_hash()
 
 
+def position(g: Game) -> str:
+    """The game's position as its history names it: the number of actions and the head of the
+    hash chain over them (an undo and another action give another name)."""
+    return f"{len(g.actions)}:{g.chain[-1] if g.chain else ''}"
+
+
 def hash_matches(g: Game, stored: str) -> bool:
     """Does a rebuilt game reach the position the database recorded? Rows written before hash
     version 2 carry the hash of save schema 1 (:meth:`Game.legacy_state_hash`)."""
@@ -849,7 +855,13 @@ class GameService:
 
     # ================================================================== acting
     def act(
-        self, game_id: str, side: str, action: Mapping[str, Any], key: str | None = None
+        self,
+        game_id: str,
+        side: str,
+        action: Mapping[str, Any],
+        key: str | None = None,
+        agent: str | None = None,
+        at: str | None = None,
     ) -> dict[str, Any]:
         """Apply ``action`` for ``side``; then any standing orders that now apply. Persist each
         one.
@@ -857,7 +869,9 @@ class GameService:
         With an idempotency ``key``, an action that ``side`` already sent with the same key is
         not applied again: the answer names the stored action (``repeated``); the same key with
         another action is a conflict. An action that another process's change overtook is judged
-        again on the new position.
+        again on the new position, unless ``at`` (the :func:`position` it was chosen in) is
+        given: it is then applied in that position only (:class:`Conflict` otherwise). ``agent``:
+        the computer chose it (stored with the action, see :mod:`grognard.server.ai_worker`).
         """
         act = dict(action)
         if "side" not in act:
@@ -871,13 +885,15 @@ class GameService:
                     stored = self.store.action_by_key(game_id, side, key)
                     if stored is not None:
                         return self._repeated(stored, act, key)
+                if at is not None and position(g) != at:
+                    raise Conflict("the game moved on since this action was chosen")
                 before = set(g.acting_sides())
                 self._check(g, side, act)
                 try:
                     events = g.apply(act)
                 except IllegalAction as err:
                     raise Illegal(err.rule, redact(err.message, self.hidden(g, side))) from None
-                if not self._persist(e, key):
+                if not self._persist(e, key, agent):
                     continue
                 own = [
                     ev
@@ -931,7 +947,7 @@ class GameService:
             )
         return {"ok": True, "seq": n, "repeated": True, "events": [], "standing_applied": 0}
 
-    def _persist(self, e: Entry, key: str | None = None) -> bool:
+    def _persist(self, e: Entry, key: str | None = None, agent: str | None = None) -> bool:
         """Store the game's last action; False (and the cached game dropped) if another process
         changed the game first or already stored this idempotency key: the caller computes again
         on the stored position."""
@@ -941,7 +957,15 @@ class GameService:
         h = stored_hash(g)
         try:
             e.revision = self.store.append_action(
-                e.row.id, n, action["side"], action, h, self._status(g), key, expect=e.revision
+                e.row.id,
+                n,
+                action["side"],
+                action,
+                h,
+                self._status(g),
+                key,
+                expect=e.revision,
+                agent=agent,
             )
         except (Stale, Duplicate):
             self._evict(e.row.id)
@@ -1022,6 +1046,8 @@ class GameService:
             before = set(e.game.acting_sides())
             auto = self._run_standing_orders(e)
             self._notify_new(e, before)
+            if auto and self.after_change is not None:
+                self.after_change(game_id)  # the orders may have handed the move to the computer
             return {"ok": True, "orders": orders, "standing_applied": auto}
 
     def standing_orders(self, game_id: str, side: str) -> list[dict[str, Any]]:
