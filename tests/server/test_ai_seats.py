@@ -261,9 +261,12 @@ def test_the_old_fixture_database_loads_with_no_ai_seats(tmp_path: Path) -> None
         s.close()
 
 
-def test_grognard_serve_restarted_keeps_the_computer_playing(new_db: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_grognard_serve_restarted_keeps_the_computer_playing(
+    new_db: Any, tmp_path: Path, workers: int
+) -> None:
     db = new_db("served")
-    extra = ("--key-file", str(tmp_path / "served.key"))
+    extra = ("--key-file", str(tmp_path / "served.key"), "--workers", str(workers))
     port = free_port()
     srv = Server(db, port, extra)
     try:
