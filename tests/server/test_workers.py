@@ -230,3 +230,40 @@ def test_grognard_serve_with_two_workers(new_db: Any, tmp_path: Path) -> None:
             assert json.loads(r.read())["ok"]
     finally:
         srv.stop()
+
+
+def test_push_order_hint_names_the_sides_to_act_of_a_cached_game_only(tmp_path: Path) -> None:
+    """The hint that orders pushes (sides not to act first) reads this process's cache only: a
+    game cached here gives its acting sides, one another process holds gives none."""
+    db = str(tmp_path / "hint.sqlite")
+    a = GameService(Store(db), SCENARIO_DIRS)
+    b = GameService(Store(db), SCENARIO_DIRS)
+    gid, _ = a.create_game("tiny-duel", seed=3)
+    with a.locked(gid) as e:
+        acting = e.game.acting_sides()
+    assert acting and a.acting_hint(gid) == acting
+    assert b.acting_hint(gid) == []
+    assert a.acting_hint("no-such-game") == []
+
+
+def test_pushed_state_reads_standing_orders_kept_in_the_process(tmp_path: Path) -> None:
+    """A push shows the standing orders this process keeps for the side (set here), the same as
+    the database holds, without reading them again."""
+    db = str(tmp_path / "orders.sqlite")
+    svc = GameService(Store(db), SCENARIO_DIRS)
+    gid, _ = svc.create_game("tiny-duel", seed=3)
+    side = svc.store.seats(gid)[0]["side"]
+    before = svc.state_for(gid, side, 0, False)["standing_orders"]
+    assert before == svc.store.standing_orders(gid, side)
+    with svc.locked(gid) as e:
+        e.orders[side] = []
+    calls: list[str] = []
+    real = svc.store.standing_orders
+
+    def counted(game_id: str, s: str) -> list[dict[str, Any]]:
+        calls.append(s)
+        return real(game_id, s)
+
+    svc.store.standing_orders = counted  # type: ignore[method-assign]
+    assert svc.state_for(gid, side, 0, False)["standing_orders"] == before
+    assert side not in calls

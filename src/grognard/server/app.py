@@ -358,8 +358,12 @@ class Hub:
             await self.broadcast(game_id)
 
     async def broadcast(self, game_id: str) -> None:
-        """Push to every socket of the game here, every side, after any change."""
-        for c in list(self.clients.get(game_id, set())):
+        """Push to every socket of the game here, every side, after any change: first the sides
+        not to act (their state needs no listing of legal actions, so it is sent sooner), then
+        those to act (each state is the same whatever the order)."""
+        acting = set(self.service.acting_hint(game_id))
+        clients = sorted(self.clients.get(game_id, set()), key=lambda c: c.side in acting)
+        for c in clients:
             try:
                 await self.send_state(game_id, c)
             except Exception:  # a dead socket must not stop the others

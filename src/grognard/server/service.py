@@ -788,8 +788,11 @@ class GameService:
                 "log_len": len(sv.log),
                 "log": sv.log[log_from:],
                 "families": sv.families,
+                # the database is read only when this process keeps no copy of the orders
                 "standing_orders": jsonable(
-                    e.orders.get(side, self.store.standing_orders(game_id, side))
+                    e.orders[side]
+                    if side in e.orders
+                    else self.store.standing_orders(game_id, side)
                 ),
             }
             if full:
@@ -839,6 +842,18 @@ class GameService:
                 ),
                 sv.hidden,
             )
+
+    def acting_hint(self, game_id: str) -> list[str]:
+        """The sides to act in this process's cached copy of the game, read without its lock
+        (empty when not cached or while it changes): only an ordering hint for pushes."""
+        with self._cache_lock:
+            e = self._cache.get(game_id)
+        if e is None:
+            return []
+        try:
+            return list(e.game.acting_sides())
+        except Exception:  # the game is being changed by another thread: no hint
+            return []
 
     def board(self, game_id: str) -> dict[str, Any]:
         """The static map of the game's scenario (the same for every side)."""
