@@ -51,11 +51,12 @@ garrison corps are ``inside`` their fortress. Off-map holding places are boxes n
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from contextvars import ContextVar, Token
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from grognard.core.record import Record
 from grognard.core.sequence import other_of
-from grognard.core.state import Loc, Piece
+from grognard.core.state import GameState, Loc, Piece
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -98,44 +99,104 @@ T = TypeVar("T")
 
 
 def touch(g: Game) -> None:
-    """Record that rule code changed the state in a way :func:`memo` cannot see (attrs, status,
-    control)."""
+    """Record that rule code changed the state in a way :func:`memo` cannot see while an action
+    is being applied (a write inside a plain record of ``g.state.vars``, which the state notices
+    only at the end of the action)."""
     s = st(g)
     s["rev"] = int(s.get("rev", 0)) + 1
 
 
-def memo(g: Game, key: str, compute: Callable[[], T], any_world: bool = False) -> T:
-    """Per-position memo of derived values (ZoCs, supply, occupation).
+class World(NamedTuple):
+    """An assumption about hidden enemy units (see :func:`.knowledge.supply_as_known`): for the
+    traces of ``side``, exactly ``blocked`` are the enemy hexes holding units."""
 
-    The position is identified by the piece moves, the piece count, :func:`touch` calls, the
-    log length, the dice used and the sequence frames, so a value computed before a change
-    made inside the same action is never reused after it.
+    state: GameState
+    side: str
+    blocked: set[int]
+    tag: tuple[str, frozenset[int]]
 
-    While a value is computed under an assumption about hidden enemy units (the "worlds" of
-    :func:`.knowledge.supply_as_known`, which give ``enemy_blocking_hexes`` another answer), the
-    memo is that world's own; ``any_world=True`` marks a value that does not depend on
-    ``enemy_blocking_hexes`` (nor on anything derived from it), kept once for the position.
+
+# The assumption in force in this thread (None: the real position) and the sides whose blocking
+# hexes the values being computed read. Context variables, so that threads (the server's) and
+# games never see each other's.
+_WORLD: ContextVar[World | None] = ContextVar("lgg_world", default=None)
+_READS: ContextVar[set[str] | None] = ContextVar("lgg_reads", default=None)
+_MEMO = "lgg"
+
+
+def assume(g: Game, side: str, blocked: set[int]) -> Token[World | None]:
+    """Enter the world where ``blocked`` are the enemy hexes holding units for ``side``'s traces
+    (until :func:`leave` with the token returned). It replaces any world in force."""
+    w = World(g.state, side, blocked, (side, frozenset(blocked)))
+    return _WORLD.set(w)
+
+
+def leave(token: Token[World | None]) -> None:
+    _WORLD.reset(token)
+
+
+def in_world(g: Game) -> bool:
+    """True while :func:`memo` values are computed under an assumption (a world) for ``g``."""
+    w = _WORLD.get()
+    return w is not None and w.state is g.state
+
+
+def _note(sides: Iterable[str]) -> None:
+    reads = _READS.get()
+    if reads is not None:
+        reads.update(sides)
+
+
+def memo(g: Game, key: str, compute: Callable[[], T]) -> T:
+    """Per-position memo of derived values (ZoCs, supply, occupation), in the core cache.
+
+    Kept while the position is the same (:meth:`grognard.core.cache.Cache.position`: any write
+    the state sees) and :func:`touch` was not called (writes inside the rule system's records
+    while an action is applied, which the state notices only at its end).
+
+    While a value is computed under an assumption about hidden enemy units (a :class:`World`,
+    in which :func:`enemy_blocking_hexes` of its side gives another answer), a value that reads
+    those blocking hexes (directly or through other memoised values) is that world's own; one
+    that does not is the real position's, shared by every world. Each entry is ``(value, the
+    sides whose blocking hexes it read)``.
     """
     s = g.state
     lgg = s.vars.get("lgg")
-    ver = (
-        s._order,
-        len(s.pieces),
-        lgg.get("rev", 0) if lgg else 0,
-        len(s.log),
-        s.dice_counter,
-        len(s.frames),
-    )
-    # kept on the state object itself (never serialised: copies and loaded states start empty)
-    d = s.__dict__.get("_lgg_memo")
-    if d is None or d["__ver"] != ver:
-        d = {"__ver": ver}
-        s.__dict__["_lgg_memo"] = d
-    if any_world:
-        d = d.get("__real", d)
-    if key not in d:
-        d[key] = compute()
-    return d[key]
+    rev = lgg.get("rev", 0) if lgg else 0
+    table: dict[Any, tuple[Any, frozenset[str]]] = g.cache.position(s, _MEMO, dict)
+    real_key = (rev, key)
+    hit = table.get(real_key)
+    w = _WORLD.get()
+    if w is not None and w.state is not s:
+        w = None
+    if hit is not None and (w is None or w.side not in hit[1]):
+        if hit[1]:
+            _note(hit[1])
+        return hit[0]
+    world_key = None
+    if w is not None:
+        world_key = (rev, w.tag, key)
+        hit = table.get(world_key)
+        if hit is not None:
+            _note(hit[1])
+            return hit[0]
+    tag = (s.epoch, s.revision)
+    reads: set[str] = set()
+    token = _READS.set(reads)
+    try:
+        value = compute()
+    finally:
+        _READS.reset(token)
+    sides = frozenset(reads)
+    if sides:
+        _note(sides)
+    if (s.epoch, s.revision) == tag and (lgg.get("rev", 0) if lgg else 0) == rev:
+        # kept only when computing it changed nothing
+        if world_key is not None and w is not None and w.side in sides:
+            table[world_key] = (value, sides)
+        else:
+            table[real_key] = (value, sides)
+    return value
 
 
 # ====================================================================== state access
@@ -324,6 +385,10 @@ def enemy_blocking_hexes(g: Game, side: str) -> set[int]:
                 out.add(h)
         return out
 
+    _note((side,))
+    w = _WORLD.get()
+    if w is not None and w.side == side and w.state is g.state:
+        return w.blocked
     return memo(g, f"enemy-block:{side}", compute)
 
 

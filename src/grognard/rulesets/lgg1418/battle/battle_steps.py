@@ -675,7 +675,7 @@ def _exchange_allowed(
 
     if truth:
         return traced()
-    return knowledge.supply_as_known(g, p.side, traced) != "no"
+    return knowledge.may_be_true(g, p.side, traced)
 
 
 def _exchange_asked(g: Game, rec: dict[str, Any], uid: str, sub: str) -> bool:

@@ -309,9 +309,10 @@ def empty_hex_origins(
         ]
         if not movers:
             continue
-        if (
-            knowledge.supply_as_known(g, side, lambda movers=movers: _movers_supplied(g, movers))  # type: ignore[misc]
-            == "no"
+        if not knowledge.may_be_true(
+            g,
+            side,
+            lambda movers=movers: _movers_supplied(g, movers),  # type: ignore[misc]
         ):
             continue  # 4-A: judged from what the side may know of the enemy markers
         if lab in refused:

@@ -194,22 +194,18 @@ def unknown_markers(g: Game, side: str) -> frozenset[int]:
     return M.memo(g, f"unknown-markers:{side}", compute)
 
 
-def _assuming(g: Game, side: str, world: str, blocked: set[int], fn: Callable[[], T]) -> T:
+def _assuming(g: Game, side: str, blocked: set[int], fn: Callable[[], T]) -> T:
     """Evaluate ``fn`` as if exactly ``blocked`` were the enemy hexes holding units for ``side``'s
-    traces (``world``: the name of that assumption). The derived values computed under it are
-    kept apart from the real ones, for the current position only; nothing of the game changes."""
-    s = g.state
-    M.memo(g, "__probe", lambda: 0)  # make sure the memo of the position exists
-    saved = s.__dict__["_lgg_memo"]
-    alt = saved.setdefault(
-        f"__world:{side}:{world}",
-        {"__ver": saved["__ver"], "__real": saved, f"enemy-block:{side}": set(blocked)},
-    )
-    s.__dict__["_lgg_memo"] = alt
+    traces (a :class:`.model.World`). The derived values that depend on that assumption are
+    kept apart from the real ones (:func:`.model.memo`), for the current position only;
+    nothing of the game changes. An assumption that is the truth is the real position."""
+    if not M.in_world(g) and blocked == M.enemy_blocking_hexes(g, side):
+        return fn()
+    token = M.assume(g, side, blocked)
     try:
         return fn()
     finally:
-        s.__dict__["_lgg_memo"] = saved
+        M.leave(token)
 
 
 @implements("LGG 4-A", "LGG 9", "LGG 9-H")
@@ -223,11 +219,23 @@ def supply_as_known(g: Game, side: str, fn: Callable[[], bool]) -> str:
     if not unknown:
         return "yes" if fn() else "no"
     blocking = set(M.enemy_blocking_hexes(g, side))
-    optimistic = _assuming(g, side, "decoys", blocking - unknown, fn)
+    optimistic = _assuming(g, side, blocking - unknown, fn)
     if not optimistic:
         return "no"
-    pessimistic = _assuming(g, side, "units", blocking | unknown, fn)
+    pessimistic = _assuming(g, side, blocking | unknown, fn)
     return "yes" if pessimistic else "maybe"
+
+
+@implements("LGG 4-A", "LGG 9", "LGG 9-H")
+def may_be_true(g: Game, side: str, fn: Callable[[], bool]) -> bool:
+    """LGG 4-A / 9 / 9-H: whether :func:`supply_as_known` of the same question is not ``no``:
+    ``fn`` holds when every enemy marker ``side`` cannot tell apart from a decoy is one (the
+    pessimistic world, which only tells ``yes`` from ``maybe``, is not computed)."""
+    unknown = unknown_markers(g, side)
+    if not unknown:
+        return fn()
+    blocking = set(M.enemy_blocking_hexes(g, side))
+    return bool(_assuming(g, side, blocking - unknown, fn))
 
 
 @implements("LGG 4-A", "LGG 11.4-A")
@@ -240,7 +248,7 @@ def as_known(g: Game, side: str, fn: Callable[[], T]) -> T:
     if not unknown:
         return fn()
     blocking = set(M.enemy_blocking_hexes(g, side))
-    return _assuming(g, side, "decoys", blocking - unknown, fn)
+    return _assuming(g, side, blocking - unknown, fn)
 
 
 def cut(g: Game, side: str, what: str) -> set[str]:

@@ -66,7 +66,7 @@ def _rail_open_to(g: Game, side: str) -> list[int]:
                 out.append(i)
         return out
 
-    return M.memo(g, f"rail-open:{side}", compute, any_world=True)
+    return M.memo(g, f"rail-open:{side}", compute)
 
 
 def rail_graph(g: Game, side: str) -> dict[int, list[tuple[int, float]]]:
@@ -104,7 +104,7 @@ def _open_graph(g: Game, side: str) -> dict[int, list[tuple[int, float]]]:
                 out[i] = links
         return out
 
-    return M.memo(g, f"rail-open-graph:{side}", compute, any_world=True)
+    return M.memo(g, f"rail-open-graph:{side}", compute)
 
 
 def rail_neighbours(g: Game, side: str, i: int) -> list[tuple[int, float]]:

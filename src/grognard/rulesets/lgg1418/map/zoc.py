@@ -186,9 +186,7 @@ def zoc_map(g: Game, owner: str) -> dict[int, frozenset[str]]:
                     out.setdefault(j, set()).update(kinds)
         return {k: frozenset(v) for k, v in out.items()}
 
-    return M.memo(
-        g, f"zoc:{owner}", compute, any_world=True
-    )  # positions only, never enemy_blocking_hexes
+    return M.memo(g, f"zoc:{owner}", compute)
 
 
 def exerting_hexes(g: Game, owner: str, j: int) -> list[int]:

@@ -781,7 +781,7 @@ def may_be_supplied(g: Game, p: Piece) -> bool:
     needs supply unless it surely is not; the true position decides when the action is applied)?"""
     if p.id in knowledge.cut(g, p.side, "supply"):
         return False
-    return knowledge.supply_as_known(g, p.side, lambda: is_supplied(g, p)) != "no"
+    return knowledge.may_be_true(g, p.side, lambda: is_supplied(g, p))
 
 
 @implements("LGG 4-A", "LGG 9-H")
@@ -789,4 +789,4 @@ def may_be_unisolated(g: Game, p: Piece, purpose: str = "pr") -> bool:
     """LGG 4-A / 9-H: may ``p`` be not isolated as far as its owner can tell?"""
     if p.id in knowledge.cut(g, p.side, "isolation"):
         return False
-    return knowledge.supply_as_known(g, p.side, lambda: not is_isolated(g, p, purpose)) != "no"
+    return knowledge.may_be_true(g, p.side, lambda: not is_isolated(g, p, purpose))
