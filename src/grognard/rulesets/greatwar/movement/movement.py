@@ -342,15 +342,25 @@ def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
     """Why a unit may not move in this phase now, or None (remembered while legal actions are
     listed, :func:`.listing.scope`)."""
 
-    return listing.scoped(
+    params = f.params
+    kind = params.get("kind", MOVEMENT)
+    carrier = g.state.pieces.get(str(p.loc.ref)) if p.loc.kind == "piece" else None
+    # everything _can_move_now reads: the unit, where it is (on the map or not), what carries it,
+    # its record and the frame's lists that name it (kept across actions while listing)
+    return listing.kept(
         g,
+        "can-move",
         (
-            "can-move",
-            id(f),
             p.id,
             listing.piece_state(p),
-            units.loc_version(g),
-            repr(f.params.get("units", {}).get(p.id)),
+            units.hex_of(g, p) is None,
+            None if carrier is None else (carrier.type, listing.piece_state(carrier)),
+            params.get("side"),
+            kind,
+            repr(params.get("units", {}).get(p.id)),
+            p.id in params.get("anchors", []),
+            kind == RESERVE and p.id in params.get("ready", []),
+            kind == REACTION and p.id in params.get("eligible", []),
         ),
         lambda: _can_move_now(g, f, p),
     )
@@ -881,6 +891,12 @@ class MovementStep(GWStep):
             accel_options.append(True)
         if mode_of(f, p) == "accel":
             accel_options = [True]
+        # the pieces moving (OT 8C2: with a Corps HQs among them, the units staying matter too)
+        movers = (
+            None
+            if targets is None or any(special_units.is_corps_hq(q) for q in group)
+            else listing.nested_ids(g, p.id)
+        )
         for accel in accel_options:
             rems = {
                 q.id: (
@@ -888,6 +904,13 @@ class MovementStep(GWStep):
                 )
                 for q in group
             }
+            # what the moves read of the movers' allowances (the MPs left, and for the one-hex
+            # move of OT 6 whether they have any): named in the key, not read from their hex
+            allow = (
+                None
+                if movers is None
+                else tuple((rems[q.id], movement_allowance(g, q, kind) > 0) for q in group)
+            )
             for v in g.board.neighbors(h):
                 a: Action = {"type": "move", "side": side, "piece": p.id, "to": g.board.label(v)}
                 if accel and mode_of(f, p) != "accel":
@@ -895,7 +918,13 @@ class MovementStep(GWStep):
                 if targets is None:
                     ok = self._quick_ok(g, f, ctx, group, h, v, accel, rems)
                 else:
-                    tkey = (gkey, accel, zoc_here, listing.step_signature(g, h, v, side))
+                    tkey = (
+                        gkey,
+                        accel,
+                        zoc_here,
+                        allow,
+                        listing.step_signature(g, h, v, side, movers),
+                    )
                     ok = targets.get(tkey)  # type: ignore[assignment]
                     if ok is None:
                         ok = self._quick_ok(g, f, ctx, group, h, v, accel, rems)
@@ -945,9 +974,7 @@ class MovementStep(GWStep):
         if hqmod.hq_stack_problem(g, group, v) is not None:
             return False
 
-        ids = tuple(q.id for q in group)
-        key = ("stack", ids, tuple(listing.piece_state(q) for q in group), units.loc_version(g), v)
-        if listing.scoped(g, key, lambda: stacking.move_stacking_problem(g, group, v)) is not None:
+        if stacking.cached_move_stacking_problem(g, group, v) is not None:
             return False
         return stacking.departure_problem(g, group, u) is None
 
