@@ -11,7 +11,7 @@ accelerated movement for the whole phase). Front ends show where a unit can go w
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -286,6 +286,34 @@ def step(ctx: MoveContext, p: Piece, u: int, v: int, accel: bool = False) -> Ste
             None, why="prohibited terrain" + (" for accelerated movement" if accel else "")
         )
     return StepInfo(best, road_used)
+
+
+def kept_step(
+    ctx: MoveContext, p: Piece, u: int, v: int, accel: bool, unit_class: Hashable
+) -> StepInfo:
+    """:func:`step`, kept across actions while legal actions are listed (:func:`.listing.
+    tracked`). ``unit_class`` names what the step reads of the unit (units of one type, side,
+    nation and movement families pay the same, OT 6, TEC). Of the position it reads the hex
+    entered (its owner and pieces: entry, OT 6, 9J, 15G), the owner of the hex left (bridges,
+    OT 15A1), the other side's pieces (water-only units on the hexside, OT 14B2) and the world
+    (terrain, weather, markers, sieges, commands)."""
+    g = ctx.g
+    return listing.tracked(
+        g,
+        (
+            "gw:step",
+            unit_class,
+            u,
+            v,
+            accel,
+            ctx.side,
+            ctx.ignore_zoc_of,
+            g.state.control.get(u),
+            listing.world_token(g),
+        ),
+        (("hex", v), ("side", ctx.enemy)),
+        lambda: step(ctx, p, u, v, accel),
+    )
 
 
 def _float(x: Fraction | None) -> float:
@@ -958,7 +986,7 @@ class MovementStep(GWStep):
                 k = (q.type, q.side, q.nation, ctx.tags(q), special_units.is_camel(q), u, v, accel)
                 info = memo.get(k)
                 if info is None:
-                    info = step(ctx, q, u, v, accel)
+                    info = kept_step(ctx, q, u, v, accel, k)
                     memo[k] = info
             if info.cost is None:
                 return False
