@@ -114,5 +114,5 @@ def test_ot_6_kept_listing_values_equal_fresh_ones_marne(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     checked = checked_play(monkeypatch, "marne-1914", 2, 300)
-    for what in ("gw:step", "gw:move-stack", "can-move", "gw:ma"):
+    for what in ("gw:step", "gw:move-stack", "can-move", "gw:ma", "gw:group-moves"):
         assert checked.get(what, 0) > 100, (what, checked)

@@ -285,9 +285,15 @@ def kept(g: Game, name: str, key: Hashable, compute: Callable[[], T]) -> T:
         return compute()
     table = memo(g, name)
     try:
-        return table[key]  # type: ignore[no-any-return]
+        return table[key]
     except KeyError:
         pass
     value = compute()
     table[key] = value
     return value
+
+
+def listing_now(g: Game) -> bool:
+    """Whether legal actions are being listed (:func:`scope`): callers of :func:`tracked` and
+    :func:`kept` check it first to skip building a key that would not be used."""
+    return "_gw_scope" in g.__dict__

@@ -370,6 +370,8 @@ def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
     """Why a unit may not move in this phase now, or None (remembered while legal actions are
     listed, :func:`.listing.scope`)."""
 
+    if not listing.listing_now(g):
+        return _can_move_now(g, f, p)
     params = f.params
     kind = params.get("kind", MOVEMENT)
     carrier = g.state.pieces.get(str(p.loc.ref)) if p.loc.kind == "piece" else None
@@ -860,11 +862,26 @@ class MovementStep(GWStep):
             # the group and its records (listing.move_signature): reuse them while those are
             # unchanged
             gkey = (frame_sig, p.id, tuple(repr(records.get(q.id)) for q in group))
-            key = (*gkey, listing.move_signature(g, h, side))
-            hit = table.get(key)
-            if hit is None:
-                hit = self._group_actions(g, f, ctx, side, kind, p, group, h, gkey)
-                table[key] = hit
+
+            def group_moves(
+                p: Piece = p, group: list[Piece] = group, h: int = h, gkey: Any = gkey
+            ) -> list[Action]:
+                key = (*gkey, listing.move_signature(g, h, side))
+                hit = table.get(key)
+                if hit is None:
+                    hit = self._group_actions(g, f, ctx, side, kind, p, group, h, gkey)
+                    table[key] = hit
+                return hit
+
+            # first by revision: while nothing changed within two hexes (the pieces and owners
+            # move_signature reads) nor in the world (its base and markers), not even the
+            # signature is computed again
+            hit = listing.tracked(
+                g,
+                ("gw:group-moves", *gkey, h, listing.world_token(g)),
+                tuple(("hex", j) for j in listing.within2(g, h)),
+                group_moves,
+            )
             out.extend(dict(a) for a in hit)
         self._step_memo = None
         out.extend(self.extra_actions(g, f, side))

@@ -160,6 +160,8 @@ def cached_move_stacking_problem(g: Game, movers: Sequence[Piece], dest: int) ->
     """:func:`move_stacking_problem`, kept across actions while legal actions are listed
     (:func:`.listing.tracked`): it reads the movers, the pieces and owner of ``dest`` (its hex
     resource) and the world (options, weather and terrain of the limit)."""
+    if not listing.listing_now(g):
+        return move_stacking_problem(g, movers, dest)
     return listing.tracked(
         g,
         ("gw:move-stack", tuple(p.id for p in movers), dest, listing.world_token(g)),
