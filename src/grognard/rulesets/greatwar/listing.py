@@ -111,6 +111,12 @@ def within2(g: Game, i: int) -> tuple[int, ...]:
     return g.cache.keyed("gw:within2", i, compute)
 
 
+def within2_deps(g: Game, i: int) -> tuple[tuple[str, int], ...]:
+    """The hex resources (``("hex", j)``: pieces and owner) of :func:`within2`, one shared tuple
+    per hex (memoised per board)."""
+    return g.cache.keyed("gw:within2-deps", i, lambda: tuple(("hex", j) for j in within2(g, i)))
+
+
 def sides_around(g: Game, i: int) -> tuple[int, ...]:
     """The hexsides of hex ``i`` (memoised per board)."""
     return g.cache.keyed(

@@ -879,7 +879,7 @@ class MovementStep(GWStep):
             hit = listing.tracked(
                 g,
                 ("gw:group-moves", *gkey, h, listing.world_token(g)),
-                tuple(("hex", j) for j in listing.within2(g, h)),
+                listing.within2_deps(g, h),
                 group_moves,
             )
             out.extend(dict(a) for a in hit)
