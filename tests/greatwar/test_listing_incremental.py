@@ -11,6 +11,7 @@ import pytest
 
 from grognard.core.cache import Cache
 from grognard.core.game import Game
+from grognard.rulesets.greatwar import listing
 from grognard.scenario import find
 from grognard.selfplay import random_choice
 
@@ -59,3 +60,59 @@ def test_ot_6_incremental_listings_equal_scratch_ones_tutorial() -> None:
 @pytest.mark.rules("OT 6", "OT 7A", "OT 6A")
 def test_ot_6_incremental_listings_equal_scratch_ones_marne() -> None:
     assert run("marne-1914", 1, 1, 70) > 60
+
+
+def checked_play(
+    monkeypatch: pytest.MonkeyPatch, scenario: str, seed: int, steps: int
+) -> dict[str, int]:
+    """Random play in which every value kept across actions by ``listing.tracked`` and
+    ``listing.kept`` (steps of a move, move stacking checks, engineering jobs, whether a unit may
+    move, allowances) is compared, each time it is read, with one computed afresh."""
+    tracked, kept = listing.tracked, listing.kept
+    checked: dict[str, int] = {}
+
+    def name_of(key: object) -> str:
+        return str(key[0]) if isinstance(key, tuple) and key else str(key)
+
+    def check(what: str, got: object, fresh: object) -> None:
+        assert got == fresh, f"{what}: the kept value {got!r} differs from a fresh one {fresh!r}"
+        checked[what] = checked.get(what, 0) + 1
+
+    def tracked_checked(g: Game, key: object, deps: tuple, compute):  # type: ignore[no-untyped-def]
+        got = tracked(g, key, deps, compute)
+        check(name_of(key), got, compute())
+        return got
+
+    def kept_checked(g: Game, name: str, key: object, compute):  # type: ignore[no-untyped-def]
+        got = kept(g, name, key, compute)
+        check(name, got, compute())
+        return got
+
+    monkeypatch.setattr(listing, "tracked", tracked_checked)
+    monkeypatch.setattr(listing, "kept", kept_checked)
+    g = Game.new(find(scenario), seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.is_over():
+            break
+        side = rng.choice(g.acting_sides())
+        g.apply(random_choice(g, side, g.legal_actions(side), rng))
+    return checked
+
+
+@pytest.mark.rules("OT 6", "OT 8B", "OT 13A")
+def test_ot_6_kept_listing_values_equal_fresh_ones_tutorial(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    checked = checked_play(monkeypatch, "gw-tutorial", 3, 200)
+    assert checked.get("gw:step", 0) > 50 and checked.get("can-move", 0) > 50
+
+
+@pytest.mark.slow
+@pytest.mark.rules("OT 6", "OT 8B", "OT 13A")
+def test_ot_6_kept_listing_values_equal_fresh_ones_marne(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    checked = checked_play(monkeypatch, "marne-1914", 2, 300)
+    for what in ("gw:step", "gw:move-stack", "can-move", "gw:ma", "gw:group-moves"):
+        assert checked.get(what, 0) > 100, (what, checked)

@@ -111,6 +111,12 @@ def within2(g: Game, i: int) -> tuple[int, ...]:
     return g.cache.keyed("gw:within2", i, compute)
 
 
+def within2_deps(g: Game, i: int) -> tuple[tuple[str, int], ...]:
+    """The hex resources (``("hex", j)``: pieces and owner) of :func:`within2`, one shared tuple
+    per hex (memoised per board)."""
+    return g.cache.keyed("gw:within2-deps", i, lambda: tuple(("hex", j) for j in within2(g, i)))
+
+
 def sides_around(g: Game, i: int) -> tuple[int, ...]:
     """The hexsides of hex ``i`` (memoised per board)."""
     return g.cache.keyed(
@@ -162,26 +168,52 @@ def move_signature(g: Game, i: int, side: str) -> tuple[Hashable, ...]:
     return (snap.base, bridges, tuple(snap.hex_signature(j) for j in hexes))
 
 
-def step_signature(g: Game, u: int, v: int, side: str) -> tuple[Hashable, ...]:
+def step_signature(
+    g: Game, u: int, v: int, side: str, group: frozenset[str] | None = None
+) -> tuple[Hashable, ...]:
     """What one one-hex move of ``side``'s units from hex ``u`` into the adjacent hex ``v``
     depends on (the part of :func:`move_signature` that concerns ``v``): the pieces, owners and
     markers of ``u`` (the units moving, departure, OT 8B) and ``v`` (entry, stacking, roads, OT 6,
     7B, 8B, 14M), the markers and pieces of the hexside between them (bridges OT 15A1, water-only
     units OT 14B2), and around a ``v`` holding other pieces its own neighbours too (sieges OT
     15G, contested hexes OT 9J). The enemy
-    ZOC in ``u`` (OT 6A) is named by the caller."""
+    ZOC in ``u`` (OT 6A) is named by the caller.
+
+    ``group``: the ids of the pieces moving (the unit and everything it carries), when the caller
+    knows that the move depends on no other piece of ``side`` in ``u`` (no Corps HQs among them:
+    OT 8C2's departure check reads the units staying) and names the movers' allowances in its
+    own key: of ``u``'s pieces only those and the other side's are then named, so that a unit
+    of the side entering or leaving ``u`` does not make the moves of the others out of ``u``
+    computed again. Around a ``v`` held by the other side every piece of ``u`` is named (a siege
+    depends on the units around it, OT 15G)."""
     snap = snapshot(g)
     s = g.board.side_between(u, v)
     hexes = [u, v]
-    if any(ps[1] != side for ps in snap.hexes.get(v, ())):  # enemy-held or contested
+    other_v = any(ps[1] != side for ps in snap.hexes.get(v, ()))  # enemy-held or contested
+    if other_v:
         hexes.extend(k for k in g.board.neighbors(v) if k not in hexes)
     on_side = tuple(piece_signature(p) for p in g.state.at(Loc.hexside(s)))
-    return (
-        snap.base,
-        snap.side_signature(s),
-        on_side,
-        tuple(snap.hex_signature(j) for j in hexes),
-    )
+    sigs = [snap.hex_signature(j) for j in hexes]
+    if group is not None and not other_v:
+        sigs[0] = (
+            u,
+            snap.control.get(u),
+            tuple(ps for ps in snap.hexes.get(u, ()) if ps[1] != side or ps[0] in group),
+            tuple(snap.hex_markers.get(u, ())),
+        )
+    return (snap.base, snap.side_signature(s), on_side, tuple(sigs))
+
+
+def nested_ids(g: Game, pid: str) -> frozenset[str]:
+    """The id of piece ``pid`` and of every piece inside it, at any depth."""
+    out = {pid}
+    todo = [pid]
+    while todo:
+        for q in g.state.contents(todo.pop()):
+            if q.id not in out:
+                out.add(q.id)
+                todo.append(q.id)
+    return frozenset(out)
 
 
 @contextmanager
@@ -249,3 +281,25 @@ def scoped(g: Game, key: Hashable, compute: Callable[[], T]) -> T:
     value = compute()
     memo[key] = value
     return value
+
+
+def kept(g: Game, name: str, key: Hashable, compute: Callable[[], T]) -> T:
+    """``compute()``, kept across actions in the memo table ``name`` (:func:`memo`) while legal
+    actions are listed (:func:`scope`); outside a listing always computed afresh. ``key`` must
+    name everything the answer reads (a content key: no revision is consulted)."""
+    if "_gw_scope" not in g.__dict__:
+        return compute()
+    table = memo(g, name)
+    try:
+        return table[key]
+    except KeyError:
+        pass
+    value = compute()
+    table[key] = value
+    return value
+
+
+def listing_now(g: Game) -> bool:
+    """Whether legal actions are being listed (:func:`scope`): callers of :func:`tracked` and
+    :func:`kept` check it first to skip building a key that would not be used."""
+    return "_gw_scope" in g.__dict__

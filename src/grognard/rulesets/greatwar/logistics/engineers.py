@@ -42,7 +42,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.greatwar import calendar
+from grognard.rulesets.greatwar import calendar, listing
 from grognard.rulesets.greatwar.charts import load_charts
 from grognard.rulesets.greatwar.logistics import logistics
 from grognard.rulesets.greatwar.map import geography, terrain
@@ -1400,17 +1400,31 @@ class MovementWork(MovementExtension):
         if f.params.get("kind") != "movement":
             return []
         out: list[Action] = []
+        frame_sig = repr(sorted((k, v) for k, v in f.params.items() if k != "units"))
         for p in units.on_map_units(g, side):
-            if not is_construction_unit(p) or worker_problem(g, f, p, side):
+            if not is_construction_unit(p):
                 continue
             h = units.hex_of(g, p)
-            for task in self._candidates(g, p, h):  # type: ignore[arg-type]
-                a: Action = {"type": "engineer", "side": side, "pieces": [p.id], "task": task}
-                try:
-                    plan_job(g, f, a)
-                except IllegalAction:
-                    continue
-                out.append(a)
+            carrier = (str(p.loc.ref),) if p.loc.kind == "piece" else ()
+            # the jobs of one unit read the unit (and its carrier), its hex, its record and the
+            # frame, and the world (markers, works, dates, supply): kept across actions
+            tasks = listing.tracked(
+                g,
+                (
+                    "gw:eng-jobs",
+                    p.id,
+                    h,
+                    f.step,
+                    frame_sig,
+                    repr(f.params.get("units", {}).get(p.id)),
+                    listing.world_token(g),
+                ),
+                (("piece", p.id), ("hex", h), *(("piece", c) for c in carrier)),
+                lambda p=p, h=h: self._jobs(g, f, side, p, h),  # type: ignore[misc]
+            )
+            out.extend(
+                {"type": "engineer", "side": side, "pieces": [p.id], "task": task} for task in tasks
+            )
         for pr in eng(g).get("projects", []):
             if pr["side"] == side and pr["quick"]:
                 a = {"type": "finish-project", "side": side, "project": pr["id"]}
@@ -1420,6 +1434,20 @@ class MovementWork(MovementExtension):
                     continue
                 out.append(a)
         return out
+
+    def _jobs(self, g: Game, f: Frame, side: str, p: Piece, h: int | None) -> tuple[str, ...]:
+        """OT 13A: the MP-costed tasks construction unit ``p`` may do in its hex now."""
+        if worker_problem(g, f, p, side):
+            return ()
+        out = []
+        for task in self._candidates(g, p, h):  # type: ignore[arg-type]
+            a: Action = {"type": "engineer", "side": side, "pieces": [p.id], "task": task}
+            try:
+                plan_job(g, f, a)
+            except IllegalAction:
+                continue
+            out.append(task)
+        return tuple(out)
 
     def _candidates(self, g: Game, p: Piece, h: int) -> list[str]:
 

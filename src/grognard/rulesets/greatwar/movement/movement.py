@@ -11,7 +11,7 @@ accelerated movement for the whole phase). Front ends show where a unit can go w
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -288,6 +288,34 @@ def step(ctx: MoveContext, p: Piece, u: int, v: int, accel: bool = False) -> Ste
     return StepInfo(best, road_used)
 
 
+def kept_step(
+    ctx: MoveContext, p: Piece, u: int, v: int, accel: bool, unit_class: Hashable
+) -> StepInfo:
+    """:func:`step`, kept across actions while legal actions are listed (:func:`.listing.
+    tracked`). ``unit_class`` names what the step reads of the unit (units of one type, side,
+    nation and movement families pay the same, OT 6, TEC). Of the position it reads the hex
+    entered (its owner and pieces: entry, OT 6, 9J, 15G), the owner of the hex left (bridges,
+    OT 15A1), the other side's pieces (water-only units on the hexside, OT 14B2) and the world
+    (terrain, weather, markers, sieges, commands)."""
+    g = ctx.g
+    return listing.tracked(
+        g,
+        (
+            "gw:step",
+            unit_class,
+            u,
+            v,
+            accel,
+            ctx.side,
+            ctx.ignore_zoc_of,
+            g.state.control.get(u),
+            listing.world_token(g),
+        ),
+        (("hex", v), ("side", ctx.enemy)),
+        lambda: step(ctx, p, u, v, accel),
+    )
+
+
 def _float(x: Fraction | None) -> float:
     return math.inf if x is None else float(x)
 
@@ -342,15 +370,27 @@ def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
     """Why a unit may not move in this phase now, or None (remembered while legal actions are
     listed, :func:`.listing.scope`)."""
 
-    return listing.scoped(
+    if not listing.listing_now(g):
+        return _can_move_now(g, f, p)
+    params = f.params
+    kind = params.get("kind", MOVEMENT)
+    carrier = g.state.pieces.get(str(p.loc.ref)) if p.loc.kind == "piece" else None
+    # everything _can_move_now reads: the unit, where it is (on the map or not), what carries it,
+    # its record and the frame's lists that name it (kept across actions while listing)
+    return listing.kept(
         g,
+        "can-move",
         (
-            "can-move",
-            id(f),
             p.id,
             listing.piece_state(p),
-            units.loc_version(g),
-            repr(f.params.get("units", {}).get(p.id)),
+            units.hex_of(g, p) is None,
+            None if carrier is None else (carrier.type, listing.piece_state(carrier)),
+            params.get("side"),
+            kind,
+            repr(params.get("units", {}).get(p.id)),
+            p.id in params.get("anchors", []),
+            kind == RESERVE and p.id in params.get("ready", []),
+            kind == REACTION and p.id in params.get("eligible", []),
         ),
         lambda: _can_move_now(g, f, p),
     )
@@ -822,11 +862,26 @@ class MovementStep(GWStep):
             # the group and its records (listing.move_signature): reuse them while those are
             # unchanged
             gkey = (frame_sig, p.id, tuple(repr(records.get(q.id)) for q in group))
-            key = (*gkey, listing.move_signature(g, h, side))
-            hit = table.get(key)
-            if hit is None:
-                hit = self._group_actions(g, f, ctx, side, kind, p, group, h, gkey)
-                table[key] = hit
+
+            def group_moves(
+                p: Piece = p, group: list[Piece] = group, h: int = h, gkey: Any = gkey
+            ) -> list[Action]:
+                key = (*gkey, listing.move_signature(g, h, side))
+                hit = table.get(key)
+                if hit is None:
+                    hit = self._group_actions(g, f, ctx, side, kind, p, group, h, gkey)
+                    table[key] = hit
+                return hit
+
+            # first by revision: while nothing changed within two hexes (the pieces and owners
+            # move_signature reads) nor in the world (its base and markers), not even the
+            # signature is computed again
+            hit = listing.tracked(
+                g,
+                ("gw:group-moves", *gkey, h, listing.world_token(g)),
+                listing.within2_deps(g, h),
+                group_moves,
+            )
             out.extend(dict(a) for a in hit)
         self._step_memo = None
         out.extend(self.extra_actions(g, f, side))
@@ -881,6 +936,12 @@ class MovementStep(GWStep):
             accel_options.append(True)
         if mode_of(f, p) == "accel":
             accel_options = [True]
+        # the pieces moving (OT 8C2: with a Corps HQs among them, the units staying matter too)
+        movers = (
+            None
+            if targets is None or any(special_units.is_corps_hq(q) for q in group)
+            else listing.nested_ids(g, p.id)
+        )
         for accel in accel_options:
             rems = {
                 q.id: (
@@ -888,6 +949,13 @@ class MovementStep(GWStep):
                 )
                 for q in group
             }
+            # what the moves read of the movers' allowances (the MPs left, and for the one-hex
+            # move of OT 6 whether they have any): named in the key, not read from their hex
+            allow = (
+                None
+                if movers is None
+                else tuple((rems[q.id], movement_allowance(g, q, kind) > 0) for q in group)
+            )
             for v in g.board.neighbors(h):
                 a: Action = {"type": "move", "side": side, "piece": p.id, "to": g.board.label(v)}
                 if accel and mode_of(f, p) != "accel":
@@ -895,7 +963,13 @@ class MovementStep(GWStep):
                 if targets is None:
                     ok = self._quick_ok(g, f, ctx, group, h, v, accel, rems)
                 else:
-                    tkey = (gkey, accel, zoc_here, listing.step_signature(g, h, v, side))
+                    tkey = (
+                        gkey,
+                        accel,
+                        zoc_here,
+                        allow,
+                        listing.step_signature(g, h, v, side, movers),
+                    )
                     ok = targets.get(tkey)  # type: ignore[assignment]
                     if ok is None:
                         ok = self._quick_ok(g, f, ctx, group, h, v, accel, rems)
@@ -929,7 +1003,7 @@ class MovementStep(GWStep):
                 k = (q.type, q.side, q.nation, ctx.tags(q), special_units.is_camel(q), u, v, accel)
                 info = memo.get(k)
                 if info is None:
-                    info = step(ctx, q, u, v, accel)
+                    info = kept_step(ctx, q, u, v, accel, k)
                     memo[k] = info
             if info.cost is None:
                 return False
@@ -945,9 +1019,7 @@ class MovementStep(GWStep):
         if hqmod.hq_stack_problem(g, group, v) is not None:
             return False
 
-        ids = tuple(q.id for q in group)
-        key = ("stack", ids, tuple(listing.piece_state(q) for q in group), units.loc_version(g), v)
-        if listing.scoped(g, key, lambda: stacking.move_stacking_problem(g, group, v)) is not None:
+        if stacking.cached_move_stacking_problem(g, group, v) is not None:
             return False
         return stacking.departure_problem(g, group, u) is None
 

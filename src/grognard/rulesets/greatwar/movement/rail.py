@@ -1050,6 +1050,13 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
         start = units.hex_of(g, p)
         if start is None or stacking.departure_problem(g, [p], start):
             continue
+        caps = caps_at.get(start)
+        if caps is None:  # the capacity left by the start hex (nothing in this loop changes it)
+            caps = caps_at[start] = tuple(
+                (net, available(g, side, net, at=start)) for net in net_names(g)
+            )
+        if not units.is_rail_only(p) and not _start_capacity_ok(g, p, start, dict(caps)):
+            continue  # every route uses the nets of the start hex (OT 7A4): no capacity left there
         accel = mode_of(f, p) == "accel"
         mult = int(rates["accel_multiplier"]) if accel else 1
         limits = {}
@@ -1058,13 +1065,6 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
                 limits[kind] = math.floor(remaining(g, f, p) / mult) * per_mp
             else:
                 limits[kind] = int(rates["strategic_hexes"]) - int(rec.get("strategic_used", 0))
-        caps = caps_at.get(start)
-        if caps is None:  # the capacity left by the start hex (nothing in this loop changes it)
-            caps = caps_at[start] = tuple(
-                (net, available(g, side, net, at=start)) for net in net_names(g)
-            )
-        if not units.is_rail_only(p) and not _start_capacity_ok(g, p, start, dict(caps)):
-            continue  # every route uses the nets of the start hex (OT 7A4): no capacity left there
         mp_left = movement_allowance(g, p, MOVEMENT, accel) - spent(f, p)
         charged = tuple(
             repr(ledger(g, net, side)["charged"].get(k))
@@ -1104,22 +1104,11 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
                 )
             offers[key] = hit
         group = [p, *[q for q in g.state.contents(p.id) if units.is_unit(q)]]
-        ids = tuple(q.id for q in group)
         for kind, path in hit:
             dest = g.board.idx(path[-1])
             # OT 8B: not into a hex the move puts over the stacking limit (checked outside the memo:
             # it depends on the units at the destination)
-            over = listing.scoped(
-                g,
-                (
-                    "rail-stack",
-                    ids,
-                    tuple(listing.piece_state(q) for q in group),
-                    units.loc_version(g),
-                    dest,
-                ),
-                lambda group=group, dest=dest: stacking.move_stacking_problem(g, group, dest),  # type: ignore[misc]
-            )
+            over = stacking.cached_move_stacking_problem(g, group, dest)
             if over is None:
                 out.append(
                     {

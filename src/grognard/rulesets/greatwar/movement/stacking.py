@@ -19,6 +19,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action
 from grognard.core.state import Frame, Loc, Piece
+from grognard.rulesets.greatwar import listing
 from grognard.rulesets.greatwar.charts import StackLimit, load_charts
 from grognard.rulesets.greatwar.map import terrain
 from grognard.rulesets.greatwar.map.weather import is_arctic, is_desert
@@ -153,6 +154,20 @@ def move_stacking_problem(g: Game, movers: Sequence[Piece], dest: int) -> str | 
     if g.opt("overstacking") and has_corps_hq(g, dest, side, movers):
         return None
     return problem
+
+
+def cached_move_stacking_problem(g: Game, movers: Sequence[Piece], dest: int) -> str | None:
+    """:func:`move_stacking_problem`, kept across actions while legal actions are listed
+    (:func:`.listing.tracked`): it reads the movers, the pieces and owner of ``dest`` (its hex
+    resource) and the world (options, weather and terrain of the limit)."""
+    if not listing.listing_now(g):
+        return move_stacking_problem(g, movers, dest)
+    return listing.tracked(
+        g,
+        ("gw:move-stack", tuple(p.id for p in movers), dest, listing.world_token(g)),
+        (("hex", dest), *(("piece", p.id) for p in movers)),
+        lambda: move_stacking_problem(g, movers, dest),
+    )
 
 
 @implements("OT 8C2")
