@@ -17,7 +17,7 @@ from grognard.core.actions import ActionCatalog, ActionType, Field
 from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError
 from grognard.core.game import Game
 from grognard.core.procedure import Procedure, stage
-from grognard.core.record import DICT, LIST, Record
+from grognard.core.record import DICT, LATER_DICT, LATER_LIST, LIST, Record, later
 from grognard.core.sequence import Step, handles
 from grognard.core.state import Frame, GameState, Loc, Piece
 from grognard.scenario import load_scenario
@@ -221,6 +221,34 @@ def test_records_are_typed_views_of_the_state() -> None:
         u.bogus = 1  # type: ignore[attr-defined]
     with pytest.raises(TypeError):
         _Unit.new(bogus=1)
+
+
+class _Late(Record):
+    """A test record with fields absent until written."""
+
+    n: int = 0
+    cap: int | None = later()
+    losers: list[str] = LATER_LIST
+    seen: dict[str, int] = LATER_DICT
+    units: dict[str, _Unit] = LATER_DICT
+
+
+def test_later_fields_stay_absent_until_written() -> None:
+    data = _Late.new()
+    assert data == {"n": 0}
+    rec = _Late(data)
+    assert rec.cap is None and rec.losers == () and rec.seen == {} and rec.units == {}
+    assert data == {"n": 0} and not rec.has("losers")
+    with pytest.raises(TypeError):
+        rec.seen["x"] = 1  # type: ignore[index]  # the absent value is read-only
+    rec.ensure("losers").append("A")
+    rec.ensure("seen")["x"] = 1
+    assert rec.ensure("losers") is data["losers"]
+    rec.cap = 3
+    assert data == {"n": 0, "losers": ["A"], "seen": {"x": 1}, "cap": 3} and rec.has("cap")
+    assert _Late.init({}).raw() == {"n": 0}
+    with pytest.raises(TypeError):
+        rec.ensure("n")
 
 
 # ====================================================================== the state sees changes

@@ -119,7 +119,7 @@ def set_from(g: Game, uid: str, label: str) -> None:
 
 def open_battle(
     g: Game, hexlab: str, attacker: str, froms: dict[str, str] | None = None, **spec: Any
-) -> dict[str, Any]:
+) -> battle.BattleRecord:
     """Open a battle record and run its set-up (participants, table, great battle) without
     prompts."""
     for uid, lab in (froms or {}).items():
@@ -128,24 +128,24 @@ def open_battle(
     rec = battle.rec_of(g, params["battle"])
     battle_steps.setup_participants(g, rec)
     battle_steps.finish_setup(g, rec)
-    if rec["round"] == 0 and rec["phase"] != "ending":
-        rec["round"] = 1
+    if rec.round == 0 and rec.phase != "ending":
+        rec.round = 1
     return rec
 
 
 def engage(
-    rec: dict[str, Any],
+    rec: battle.BattleRecord,
     sub: str = "A",
     att: str | None = None,
     dfn: str | None = None,
     att_art: str | None = None,
     def_art: str | None = None,
 ) -> dict[str, Any]:
-    rec["engaged"][sub] = {
-        rec["attacker"]: {"corps": att, "art": att_art},
-        rec["defender"]: {"corps": dfn, "art": def_art},
+    rec.engaged[sub] = {
+        rec.attacker: {"corps": att, "art": att_art},
+        rec.defender: {"corps": dfn, "art": def_art},
     }
-    return rec["engaged"][sub]
+    return rec.engaged[sub]
 
 
 Policy = Callable[[Game, str, list[dict[str, Any]]], dict[str, Any] | None]
@@ -215,9 +215,9 @@ def in_step(name: str) -> Callable[[Game], bool]:
     return pred
 
 
-def last_battle(g: Game) -> dict[str, Any]:
+def last_battle(g: Game) -> battle.BattleRecord:
     store = battle.battles(g)
-    return store[max(store, key=lambda k: int(k[1:]))]
+    return battle.rec_of(g, max(store, key=lambda k: int(k[1:])))
 
 
 class Dice:

@@ -21,9 +21,9 @@ def _beaten_attacker(extra: list[dict]):
     g = bgame([fr("fa", "0405", **WEAK), de("da", "0404", full=(8, 3, 9, 4)), *extra])
     rec = open_battle(g, "0404", EN, froms={"fa": "0405"}, attacker_units=["fa"])
     place_at(g, "fa", "0404")
-    rec["units"]["fa"]["state"] = "disorganized"
+    rec.units["fa"]["state"] = "disorganized"
     place_at(g, "fa", "0405")
-    rec["winner"], rec["loser"], rec["ended_by"], rec["ended"] = CP, EN, "test", True
+    rec.winner, rec.loser, rec.ended_by, rec.ended = CP, EN, "test", True
     return g, rec
 
 
@@ -42,11 +42,11 @@ def test_lgg_18a_audit_former_attacker_without_fit_units_intercepts_with_an_adja
     step = g.steps["counter-offensive-battle"]
     f = Frame(
         "counter-offensive-battle",
-        {"battle": rec["id"], "to": "0405", "stage": "reinforce", "units": ["da"]},
+        {"battle": rec.id, "to": "0405", "stage": "reinforce", "units": ["da"]},
     )
     place_at(g, "da", "0405")
     child = step.next_child(g, f)
-    assert child == ("counter-offensive-interception", {"battle": rec["id"], "to": "0405"})
+    assert child == ("counter-offensive-interception", {"battle": rec.id, "to": "0405"})
     ist = g.steps[child[0]]
     fi = Frame(child[0], dict(child[1]))
     legal = ist.legal_actions(g, fi, EN)
@@ -55,7 +55,7 @@ def test_lgg_18a_audit_former_attacker_without_fit_units_intercepts_with_an_adja
     assert M.hex_of(g, g.state.pieces["fc"]) == j
     name, params = step.next_child(g, f)
     co = battle.rec_of(g, params["battle"])
-    assert name == "battle" and co["spec"]["defender_units"] == [
+    assert name == "battle" and co.spec["defender_units"] == [
         "fc"
     ]  # the intercepting stack defends
 
@@ -68,7 +68,7 @@ def test_lgg_18a_audit_no_interception_when_fit_units_defend_or_no_stack_is_adja
     step = g.steps["counter-offensive-battle"]
     f = Frame(
         "counter-offensive-battle",
-        {"battle": rec["id"], "to": "0405", "stage": "reinforce", "units": ["da"]},
+        {"battle": rec.id, "to": "0405", "stage": "reinforce", "units": ["da"]},
     )
     place_at(g, "da", "0405")
     name, params = step.next_child(g, f)
@@ -82,7 +82,7 @@ def test_lgg_18a_audit_no_interception_when_fit_units_defend_or_no_stack_is_adja
     g2, rec2 = _beaten_attacker([fr("fc", _side_hex()), fr("fd", "0405")])
     f2 = Frame(
         "counter-offensive-battle",
-        {"battle": rec2["id"], "to": "0405", "stage": "reinforce", "units": ["da"]},
+        {"battle": rec2.id, "to": "0405", "stage": "reinforce", "units": ["da"]},
     )
     place_at(g2, "da", "0405")
     name2, _p = g2.steps["counter-offensive-battle"].next_child(g2, f2)
@@ -104,10 +104,10 @@ def test_lgg_39b_audit_secondary_battle_with_a_tank_test_lasts_four_rounds(monke
     rec = open_battle(g, "0404", EN, kind="secondary", min_rounds=1)
     dice.push(5)
     tanks.value_test(g, rec, EN)
-    assert rec["min_rounds"] == 4
-    rec["obstinacy_count"] = 3
+    assert rec.min_rounds == 4
+    rec.obstinacy_count = 3
     assert battle_steps.may_retreat_voluntarily(g, rec, EN) is not None  # not before the 4th round
-    rec["obstinacy_count"] = 4
+    rec.obstinacy_count = 4
     assert battle_steps.may_retreat_voluntarily(g, rec, EN) is None
     g2 = bgame(
         [fr("fa", "0404"), *[tank(f"t{k}", "FR", "0404") for k in range(2)], de("da", "0404")],
@@ -116,7 +116,7 @@ def test_lgg_39b_audit_secondary_battle_with_a_tank_test_lasts_four_rounds(monke
     rec2 = open_battle(g2, "0404", EN, kind="main", min_rounds=1)
     dice.push(5)
     tanks.value_test(g2, rec2, EN)
-    assert rec2["min_rounds"] == 1  # a main battle has no such obligation
+    assert rec2.min_rounds == 1  # a main battle has no such obligation
 
 
 @pytest.mark.rules("LGG 17.1", "LGG 16.6-A")
@@ -195,19 +195,19 @@ def test_lgg_17_3b_audit_flank_breakthrough_activates_a_new_army() -> None:
     )  # counted as a secondary battle
     name, bparams = step.next_child(g, f)
     rec = battle.rec_of(g, bparams["battle"])
-    assert rec["armies"] == ["FR-1", "FR-2"] and set(rec["spec"]["attacker_units"]) == {
+    assert rec.armies == ["FR-1", "FR-2"] and set(rec.spec["attacker_units"]) == {
         "fa",
         "f2",
         "a2",
     }
-    assert rec["spec"]["trench"] == max(0, level - 1) and rec["spec"]["new_army"]
+    assert rec.spec["trench"] == max(0, level - 1) and rec.spec["new_army"]
     # the trenches are cut by 1 before any preliminary bombardment: the battle is prepared as a
     # secondary battle (29-A), without being counted a second time
     assert name == "battle-preparation"
     prep_step = g.steps[name]
     fp = Frame(name, dict(bparams))
     prep_step.enter(g, fp)
-    assert main_battle.fought_as(rec) == "secondary" and rec["kind"] == "breakthrough"
+    assert main_battle.fought_as(rec) == "secondary" and rec.kind == "breakthrough"
     assert len(secondary.secondary_battles(g, EN, sector)) == before + 1
     child = prep_step.next_child(g, fp)
     assert (
@@ -228,11 +228,9 @@ def test_lgg_17_3b_audit_flank_breakthrough_activates_a_new_army() -> None:
         pass
     assert child is not None and child[0] == "battle"
     cut = int(main_battle.prep(rec).get("trench_cut", 0))
-    assert rec["spec"]["bombardment"] == "normal" and rec["spec"]["trench"] == max(
-        0, level - 1 - cut
-    )
+    assert rec.spec["bombardment"] == "normal" and rec.spec["trench"] == max(0, level - 1 - cut)
     assert (
-        rec["spec"]["min_rounds"] >= 2
+        rec.spec["min_rounds"] >= 2
     )  # 29-B: a bombarded secondary battle lasts two rounds at least
     # in Movement Doctrine there is no such activation
     g2 = bgame(
@@ -267,10 +265,10 @@ def test_lgg_17_3e_audit_breakthrough_units_trenches_flexible_zoc_and_marker() -
     )
     set_from(g, "fa", "0405")
     rec = open_battle(g, "0404", EN)
-    rec["winner"], rec["loser"], rec["ended"] = EN, CP, True
-    rec["breakthrough_level"], rec["breakthrough_corps"] = "major", 1
+    rec.winner, rec.loser, rec.ended = EN, CP, True
+    rec.breakthrough_level, rec.breakthrough_corps = "major", 1
     step = g.steps["breakthrough"]
-    f = Frame("breakthrough", {"side": EN, "battles": [rec["id"]], "activation": None})
+    f = Frame("breakthrough", {"side": EN, "battles": [rec.id], "activation": None})
     opts = [
         a
         for a in step.legal_actions(g, f, EN)
@@ -297,19 +295,17 @@ def test_lgg_17_3d_audit_corps_from_a_reserve_may_stay_and_fight_alone() -> None
 
     g = bgame([fr("fa", "0404"), de("da", "0303"), de("dr", "0303")], first="1915-05")
     rec = open_battle(g, "0404", EN)
-    rec["units"]["dr"] = {
-        **rec["units"].get("da", {}),
+    rec.units["dr"] = {
+        **rec.units.get("da", {}),
         "side": CP,
         "kind": "corps",
         "role": "front",
         "state": "fit",
         "origin": "hq:dh",
     }
-    rec["units"]["da"] = {**rec["units"]["dr"], "origin": "hex"}
+    rec.units["da"] = {**rec.units["dr"], "origin": "hex"}
     j = g.board.idx("0303")
-    g.state.set_marker(
-        "retreated", "0303", {"turn": M.turn_index(g), "side": CP, "battle": rec["id"]}
-    )
+    g.state.set_marker("retreated", "0303", {"turn": M.turn_index(g), "side": CP, "battle": rec.id})
     assert breakthrough.reserve_corps_that_may_fight(g, CP, j) == ["dr"]
     step = g.steps["flight-choice"]
     f = Frame("flight-choice", {"side": CP, "hex": "0303", "attacker": EN, "exception": False})
@@ -326,9 +322,9 @@ def test_lgg_17_3d_audit_corps_from_a_reserve_may_stay_and_fight_alone() -> None
         [fr("fa", "0404"), de("da", "0303"), de("dr", "0303")]
     )  # Movement Doctrine: forbidden
     rec2 = open_battle(g2, "0404", EN)
-    rec2["units"]["dr"] = {**rec["units"]["dr"]}
+    rec2.units["dr"] = {**rec.units["dr"]}
     g2.state.set_marker(
-        "retreated", "0303", {"turn": M.turn_index(g2), "side": CP, "battle": rec2["id"]}
+        "retreated", "0303", {"turn": M.turn_index(g2), "side": CP, "battle": rec2.id}
     )
     assert breakthrough.reserve_corps_that_may_fight(g2, CP, j) == []
 
@@ -379,12 +375,12 @@ def test_lgg_37d_audit_first_chlorine_use_terror_tests_with_the_special_bonus(mo
         g, "phosgene"
     )
     dice.push(6)  # the gas fire table
-    tactics.use_gas(g, rec["id"], "DE", "chlorine", massive=False)
-    assert rec["gas_terror"] == {"massive": False, "done": False}
+    tactics.use_gas(g, rec.id, "DE", "chlorine", massive=False)
+    assert rec.gas_terror == {"massive": False, "done": False}
     assert not tactics.first_chlorine_use(g, "chlorine")  # the very first use only
-    rec["queue"] = []
+    rec.queue = []
     tactics.step_d(g, rec)
-    tested = [it["unit"] for it in rec["queue"] if it.get("terror")]
+    tested = [it["unit"] for it in rec.queue if it.get("terror")]
     assert len(tested) == 1 and tested[0] in (
         "fa",
         "fb",
@@ -394,9 +390,9 @@ def test_lgg_37d_audit_first_chlorine_use_terror_tests_with_the_special_bonus(mo
         ("LGG 37-D", 1)
     ]
     rec2 = open_battle(g, "0404", CP)
-    rec2["queue"] = []
+    rec2.queue = []
     dice.push(9)  # the attackers' terror roll: 8+
-    rec2["gas_terror"] = {"massive": True, "done": False}
+    rec2.gas_terror = {"massive": True, "done": False}
     tactics.step_d(g, rec2)
-    tested2 = sorted(it["unit"] for it in rec2["queue"] if it.get("terror"))
+    tested2 = sorted(it["unit"] for it in rec2.queue if it.get("terror"))
     assert tested2 == ["da", "fa", "fb"]  # massive use: every defender, and on 8+ the attackers too

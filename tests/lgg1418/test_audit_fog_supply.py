@@ -117,22 +117,22 @@ def test_lgg_16_5a_audit_exchange_offered_from_knowledge_refused_with_a_reveal()
         rec = battle.rec_of(g, params["battle"])
         battle_steps.setup_participants(g, rec)
         battle_steps.finish_setup(g, rec)
-        rec["round"] = 1
+        rec.round = 1
         recs[marker] = (g, rec)
     asked = {m: battle_steps._exchange_allowed(g, rec, "u", "A") for m, (g, rec) in recs.items()}
     assert asked["decoy"] == asked["units"]  # the offer does not depend on the hidden fact
     g, rec = recs["units"]
     assert not battle_steps._exchange_allowed(g, rec, "u", "A", truth=True)
     # an exchange declared when the true position bars it is refused with a reveal
-    rec["queue"] = [
+    rec.queue = [
         {"t": "hit", "unit": "u", "res": "1", "sub": "A", "stage": "exchange", "may_exchange": True}
     ]
-    f = Frame("battle-decision", {"battle": rec["id"], "kind": "exchange", "side": CP})
+    f = Frame("battle-decision", {"battle": rec.id, "kind": "exchange", "side": CP})
     n = len(g.state.log)
-    g.steps["battle-decision"].apply(g, f, {"type": "exchange", "side": CP, "battle": rec["id"]})
+    g.steps["battle-decision"].apply(g, f, {"type": "exchange", "side": CP, "battle": rec.id})
     refused = [e for e in g.state.log[n:] if e["type"] == "action-refused"]
     assert [e["rule"] for e in refused] == ["LGG 16.5-A"] and refused[0]["reveal"]
-    assert not rec["queue"][0].get("exchanged") and not rec.get("forced_retreat")
+    assert not rec.queue[0].get("exchanged") and not rec.forced_retreat
 
 
 @pytest.mark.rules("LGG 5-D", "LGG 5-B", "LGG 4-A")

@@ -109,7 +109,7 @@ def _assault_rec(g, units: list[str]) -> dict[str, Any]:
     rec = battle.rec_of(g, params["battle"])
     battle_steps.setup_participants(g, rec)
     battle_steps.finish_setup(g, rec)
-    rec["round"] = 1
+    rec.round = 1
     return rec
 
 
@@ -191,7 +191,7 @@ def test_lgg_23g_audit_the_fortress_is_engaged_when_no_corps_is_fit() -> None:
     g = _besieged()
     rec = _assault_rec(g, ["de", "de2"])
     assert battle_steps.engageable(g, rec, EN, "A") == ["gar"]
-    rec["units"]["gar"]["state"] = "disorganized"
+    rec.units["gar"]["state"] = "disorganized"
     assert battle_steps.engageable(g, rec, EN, "A") == ["verdun"]
     assert (
         battle_steps._fail(g, rec, EN, "A") is None
@@ -212,12 +212,12 @@ def test_lgg_23g_audit_the_fortress_is_engaged_when_no_corps_is_fit() -> None:
 def test_lgg_23g_audit_defending_corps_fight_in_turn() -> None:
     g = _besieged([corps("fr2", "FR", {"inside": "verdun"}, army="FR-1")])
     rec = _assault_rec(g, ["de", "de2"])
-    assert sorted(rec["spec"]["defender_units"]) == ["fr2", "gar", "verdun"]
+    assert sorted(rec.spec["defender_units"]) == ["fr2", "gar", "verdun"]
     assert battle_steps.engageable(g, rec, EN, "A") == ["fr2", "gar"]
-    rec["units"]["gar"]["engaged"].append(1)
-    rec["round"] = 2
+    rec.units["gar"]["engaged"].append(1)
+    rec.round = 2
     assert battle_steps.engageable(g, rec, EN, "A") == ["fr2"]  # the corps engaged in round 1 rests
-    rec["units"]["fr2"]["state"] = "disorganized"
+    rec.units["fr2"]["state"] = "disorganized"
     assert battle_steps.engageable(g, rec, EN, "A") == ["gar"]  # alone, it fights again
 
 
@@ -259,7 +259,7 @@ def _assault_policy(max_rounds: int):
             and side == CP
         ):
             rec = last_battle(g)
-            want = "retreat" if rec["round"] >= max_rounds else "continue"
+            want = "retreat" if rec.round >= max_rounds else "continue"
             return next((a for a in legal if a["type"] == want), None)
         return None
 
@@ -278,17 +278,17 @@ def test_lgg_23g_audit_a_whole_assault_no_pr_no_counted_losses_no_retreat(monkey
     act(g, CP, type="assault", hex=V)
     drive(g, _assault_policy(1), until=_assaulted(g, n))
     rec = last_battle(g)
-    assert rec["kind"] == "assault" and rec["ended"] and rec["round"] == 1
+    assert rec.kind == "assault" and rec.ended and rec.round == 1
     # the attacker suffered its "2" (flip + a test it paid for), the defender paid nothing
     hit = [e for e in g.state.log if e["type"] == "hit" and "suffers 2" in e["text"]]
     assert hit, "the attacker suffers a 2 every round"
     assert pr_stock(g, "FR") == before_fr and pr_stock(g, "DE") < before_de
-    assert rec["losses"][EN] == 0  # the defender's losses are not counted during the assault
+    assert rec.losses[EN] == 0  # the defender's losses are not counted during the assault
     assert (
         M.st(g)["losses_year"]["1914"]["FR"] == 1
     )  # but 1 loss is marked per corps once it is over
     # nobody retreats: the besiegers stay in the hex, the siege goes on
-    assert not battle_retreat.pending(g, [rec["id"]])
+    assert not battle_retreat.pending(g, [rec.id])
     assert {
         M.hex_of(g, g.state.pieces[u]) for u in ("de", "de2") if M.on_map(g, g.state.pieces[u])
     } <= {g.board.idx(V)}
@@ -300,7 +300,7 @@ def test_lgg_23g_audit_a_whole_assault_no_pr_no_counted_losses_no_retreat(monkey
 def test_lgg_23g_audit_defender_retreat_is_never_offered() -> None:
     g = _besieged()
     rec = _assault_rec(g, ["de", "de2"])
-    rec["obstinacy_count"] = 1  # one round fought
+    rec.obstinacy_count = 1  # one round fought
     assert battle_steps.may_retreat_voluntarily(g, rec, EN) is not None
     assert battle_steps.may_retreat_voluntarily(g, rec, CP) is None  # the attacker may break off
 
@@ -320,7 +320,7 @@ def test_lgg_23g_audit_neutralised_fortress_without_corps_surrenders_attacker_tw
     out = [e for e in g.state.log if e["type"] == "assault"][-1]
     assert out["data"]["outcome"] == "surrendered"
     rec = last_battle(g)
-    assert rec["winner"] == CP and rec["round"] == 1
+    assert rec.winner == CP and rec.round == 1
 
 
 @pytest.mark.rules("LGG 23-G")
@@ -337,10 +337,10 @@ def test_lgg_23g_audit_the_fortress_fights_reduced_then_neutralised_then_surrend
     act(g, CP, type="assault", hex=V)
     drive(g, _assault_policy(5), until=_assaulted(g, n))
     rec = last_battle(g)
-    assert f.loc.ref == M.ELIMINATED and rec["winner"] == CP
-    assert rec["units"]["verdun"]["engaged"][:2] == [1, 2]  # it fought itself two rounds
+    assert f.loc.ref == M.ELIMINATED and rec.winner == CP
+    assert rec.units["verdun"]["engaged"][:2] == [1, 2]  # it fought itself two rounds
     assert (
-        rec["round"] == 3
+        rec.round == 3
     )  # reduced in round 1, neutralised in round 2, surrendered as round 3 began
 
 
@@ -353,7 +353,7 @@ def _relief(g) -> dict[str, Any]:
     rec = battle.rec_of(g, params["battle"])
     battle_steps.setup_participants(g, rec)
     battle_steps.finish_setup(g, rec)
-    rec["round"] = 1
+    rec.round = 1
     return rec
 
 
@@ -394,10 +394,10 @@ def test_lgg_23d_audit_besieged_corps_reinforce_then_withdraw_inside_after_a_def
         M.hex_of(g, g.state.pieces["fr2"]) == g.board.idx(V)
         and g.state.pieces["fr2"].loc.kind == "hex"
     )
-    rec["winner"], rec["loser"], rec["ended_by"] = CP, EN, "test"
+    rec.winner, rec.loser, rec.ended_by = CP, EN, "test"
     battle_retreat.create(g, rec)
     assert g.state.pieces["fr2"].loc.ref == "verdun"  # back into the fortress
-    retreating = {u for e in battle_retreat.pending(g, [rec["id"]]) for u in e["units"]}
+    retreating = {u for e in battle_retreat.pending(g, [rec.id]) for u in e["units"]}
     assert "fa" in retreating and "fr2" not in retreating
 
 
@@ -408,10 +408,10 @@ def test_lgg_23d_audit_besieged_corps_stay_out_after_a_won_relief() -> None:
     )
     rec = _relief(g)
     battle_steps.bring_in(g, rec, EN, "fr2", "A", "fortress:verdun")
-    rec["winner"], rec["loser"], rec["ended_by"] = EN, CP, "test"
+    rec.winner, rec.loser, rec.ended_by = EN, CP, "test"
     battle_retreat.create(g, rec)
     assert g.state.pieces["fr2"].loc.kind == "hex"  # on the map again, in the battle hex
-    retreating = {u for e in battle_retreat.pending(g, [rec["id"]]) for u in e["units"]}
+    retreating = {u for e in battle_retreat.pending(g, [rec.id]) for u in e["units"]}
     assert {"de", "de2"} <= retreating  # the besiegers retreat: the siege will be lifted
 
 
@@ -454,7 +454,7 @@ def test_lgg_23g_audit_air_support_and_gas_may_be_used_in_an_assault(monkeypatch
         }
     )
     rec = _assault_rec(g, ["de"])
-    opts = F.assault_support_options(g, rec["id"], counted=True)
+    opts = F.assault_support_options(g, rec.id, counted=True)
     assert {"air": 1, "gas": True} in opts and {"air": 0, "gas": False} in opts
     assert all(
         o["air"] <= 1 for o in opts
@@ -462,9 +462,9 @@ def test_lgg_23g_audit_air_support_and_gas_may_be_used_in_an_assault(monkeypatch
     dice = force_dice(monkeypatch)
     dice.push(3, 6)  # the aircraft's D6 (3 + 1 <= 4: success), the gas fire table
     step = g.steps["assault-support"]
-    f = Frame("assault-support", {"battle": rec["id"], "side": CP, "counted": True})
+    f = Frame("assault-support", {"battle": rec.id, "side": CP, "counted": True})
     step.apply(g, f, {"type": "assault-support", "side": CP, "air": 1, "gas": True})
-    rules = [m["rule"] for m in rec["spec"]["modifiers"]]
+    rules = [m["rule"] for m in rec.spec["modifiers"]]
     assert "LGG 32.1-C" in rules and "LGG 37-D" in rules
     engage(rec, att="de", dfn="gar")
     calc = battle_calc.round_calc(g, rec, "A")
@@ -472,7 +472,7 @@ def test_lgg_23g_audit_air_support_and_gas_may_be_used_in_an_assault(monkeypatch
     # in Movement Doctrine (1914) an assault has neither
     g2 = _besieged()
     rec2 = _assault_rec(g2, ["de"])
-    assert F.assault_support_options(g2, rec2["id"], counted=False) == [{"air": 0, "gas": False}]
+    assert F.assault_support_options(g2, rec2.id, counted=False) == [{"air": 0, "gas": False}]
 
 
 @pytest.mark.rules("LGG 23-C", "LGG 23-G")
@@ -480,7 +480,7 @@ def test_lgg_23c_audit_corps_disorganized_in_the_open_battle_are_fit_for_the_ass
     g = _besieged()
     M.set_status(g, g.state.pieces["de2"], "disorganized", True)
     rec = _assault_rec(g, ["de", "de2"])
-    assert rec["units"]["de2"]["state"] == "fit"
+    assert rec.units["de2"]["state"] == "fit"
     assert "de2" in battle_steps.engageable(g, rec, CP, "A")
 
 
@@ -489,6 +489,6 @@ def test_lgg_23g_audit_alternation_option_free() -> None:
     g = _besieged([corps("fr2", "FR", {"inside": "verdun"}, army="FR-1")])
     g.options["assault-defenders-alternate"] = "free"
     rec = _assault_rec(g, ["de", "de2"])
-    rec["units"]["gar"]["engaged"].append(1)
-    rec["round"] = 2
+    rec.units["gar"]["engaged"].append(1)
+    rec.round = 2
     assert battle_steps.engageable(g, rec, EN, "A") == ["fr2", "gar"]  # either may fight again

@@ -102,7 +102,7 @@ def test_lgg_21_an_autonomous_corps_fights_without_a_general() -> None:
         base=base_pieces(fr_bonus=2, de_bonus=1),
     )
     rec = open_battle(g, "0404", CP)
-    assert rec["units"]["au"]["army"] is None and rec["units"]["fa"]["army"] == "FR-1"
+    assert rec.units["au"]["army"] is None and rec.units["fa"]["army"] == "FR-1"
     engage(rec, "A", "da", "fa")
     mods, total, _cap = battle.d12_modifiers(g, rec, "A")
     assert [(m.value, m.reason) for m in mods] == [

@@ -113,10 +113,10 @@ def test_lgg_15b_a_gun_supports_one_battle_per_activation() -> None:
     rec = open_battle(g, "0404", EN)
     gun = g.state.pieces["gun"]
     artillery.mark_used(g, gun, "B99", 7)
-    rec["activation"] = 7
-    assert artillery.used_elsewhere(g, gun, rec["id"], 7)
+    rec.activation = 7
+    assert artillery.used_elsewhere(g, gun, rec.id, 7)
     assert "gun" not in battle_steps.artillery_options(g, rec, EN, "A")
-    rec["spec"]["artillery_reuse"] = True  # a flank breakthrough may reuse it (17.2-A)
+    rec.spec["artillery_reuse"] = True  # a flank breakthrough may reuse it (17.2-A)
     assert "gun" in battle_steps.artillery_options(g, rec, EN, "A")
 
 

@@ -46,13 +46,13 @@ def test_lgg_16_a_battle_through_the_sequence_with_no_leak() -> None:
     act(g, EN, type="end-movement")
     drive(g, _clean, until=lambda g: M.st(g).get("activation") is None)
     rec = last_battle(g)
-    assert rec["ended"] and rec["winner"] in M.SIDES and rec["round"] >= 1
+    assert rec.ended and rec.winner in M.SIDES and rec.round >= 1
     types = [ev["type"] for ev in g.state.log]
     assert "battle-round" in types and "battle-result" in types and "battle-end" in types
     rolls = [ev for ev in g.state.log if ev["type"] == "roll" and ev.get("rule") == "LGG 16.4"]
-    assert len(rolls) >= rec["round"]  # one D12 a round, logged with its modifiers
+    assert len(rolls) >= rec.round  # one D12 a round, logged with its modifiers
     i = g.board.idx("0404")
-    if rec["winner"] == EN:
+    if rec.winner == EN:
         assert not M.units_at_hex(g, i, CP) and g.state.control.get(i) == EN
     else:
         assert not M.units_at_hex(g, i, EN)
@@ -86,7 +86,7 @@ def test_lgg_16_6a_movement_reinforcement_sources() -> None:
     rec2 = open_battle(g2, "0404", EN)
     assert battle_steps.reinforcement_pool(g2, rec2, CP) == []  # HQ out of range, GHQ 4+ hexes away
     # rear corps that are not disorganized come back; army-own units of another army never
-    rec["units"]["da"]["role"] = "rear"
+    rec.units["da"]["role"] = "rear"
     assert ("da", "rear") in battle_steps.reinforcement_pool(g, rec, CP)
 
 
@@ -151,7 +151,7 @@ def test_lgg_16_6a_lgg52_eastern_distances() -> None:
         rec = open_battle(g, "0404", CP)
         got = []
         for r in (1, 2, 3):
-            rec["round"] = r
+            rec.round = r
             got.append("rres" in dict(battle_steps.reinforcement_pool(g, rec, EN)))
         assert got == want, hq_at
     # Germany and Austria-Hungary reinforce with their HQs at any distance on this front
@@ -172,7 +172,7 @@ def test_lgg_16_6a_lgg52_eastern_distances() -> None:
         rules={**east, "armies": [army("RU-1", "RU", "rh"), army("DE-1", "DE", "dh")]},
     )
     rec = open_battle(g, "0404", EN)
-    rec["round"] = 2
+    rec.round = 2
     assert "dres" in dict(battle_steps.reinforcement_pool(g, rec, CP))
 
 
@@ -182,12 +182,12 @@ def test_lgg_16_6a_lgg52_flanked_side_reinforces_only_in_odd_rounds() -> None:
         [fr("fa", "0404"), de("da", "0404"), de("dres", {"inside": "dh"}, status=["reserve"])]
     )
     rec = open_battle(g, "0404", EN)
-    rec["subs"]["A"]["flank_for"] = EN
-    rec["round"] = 2
+    rec.subs["A"]["flank_for"] = EN
+    rec.round = 2
     assert battle_steps.reserve_options(g, rec, CP) == [{"units": [], "tanks": []}]
-    rec["round"] = 3
+    rec.round = 3
     assert len(battle_steps.reserve_options(g, rec, CP)) > 1
-    rec["round"] = 2
+    rec.round = 2
     assert len(battle_steps.reserve_options(g, rec, EN)) >= 1
 
 
@@ -202,7 +202,7 @@ def test_lgg_16_6b_lgg53_allied_aid(monkeypatch) -> None:
     rec = open_battle(g, "0404", EN)
     p = g.state.pieces["gb1"]
     assert battle_steps._allied_test_needed(g, rec, EN, p)
-    rec["allied_sent"]["GB"] = 1
+    rec.allied_sent["GB"] = 1
     dice.push(7)
     assert not battle_steps.allied_test(g, rec, EN, p)  # 7 - 1 < 7
     dice.push(8)
@@ -222,14 +222,12 @@ def test_lgg_16_6c_lgg54_obstinacy_counts() -> None:
         base=base_pieces(fr_obst=3),
     )
     rec = open_battle(g, "0404", EN)
-    assert rec["great"] and rec["min_rounds"] == 3
+    assert rec.great and rec.min_rounds == 3
     battle_steps.count_obstinacy(g, rec, 2)
-    assert (
-        rec["obstinacy_count"] == 2 and battle_steps.may_retreat_voluntarily(g, rec, EN) is not None
-    )
-    rec["round"] = 2
+    assert rec.obstinacy_count == 2 and battle_steps.may_retreat_voluntarily(g, rec, EN) is not None
+    rec.round = 2
     battle_steps.count_obstinacy(g, rec, 2)
-    assert rec["obstinacy_count"] == 4 and battle_steps.may_retreat_voluntarily(g, rec, EN) is None
+    assert rec.obstinacy_count == 4 and battle_steps.may_retreat_voluntarily(g, rec, EN) is None
     assert battle_steps.may_retreat_voluntarily(g, rec, CP) is None  # binds the attacker only
     g2 = bgame(
         [fr(f"f{k}", "0404") for k in range(4)] + [de(f"d{k}", "0404") for k in range(4)],
@@ -238,9 +236,9 @@ def test_lgg_16_6c_lgg54_obstinacy_counts() -> None:
     )
     rec2 = open_battle(g2, "0404", EN)
     for r in (1, 2, 3):
-        rec2["round"] = r
+        rec2.round = r
         battle_steps.count_obstinacy(g2, rec2, 2)
-    assert rec2["obstinacy_count"] == 3  # Fire Doctrine: each round counts 1
+    assert rec2.obstinacy_count == 3  # Fire Doctrine: each round counts 1
 
 
 @pytest.mark.rules("LGG 16.6-C")
@@ -257,19 +255,19 @@ def test_lgg_16_6c_lgg54_obstinacy_shared_between_battles() -> None:
     from tests.lgg1418.battle_helpers import decide
 
     child = battle_steps._setup_decision(g, rec)  # first the defender's dispositions (always asked)
-    assert child == ("battle-decision", {"battle": rec["id"], "kind": "defender-setup", "side": CP})
+    assert child == ("battle-decision", {"battle": rec.id, "kind": "defender-setup", "side": CP})
     decide(g, child, "proceed")
     child = battle_steps._setup_decision(g, rec)
-    assert child == ("battle-decision", {"battle": rec["id"], "kind": "attacker-setup", "side": EN})
+    assert child == ("battle-decision", {"battle": rec.id, "kind": "attacker-setup", "side": EN})
     step = g.steps["battle-decision"]
     from grognard.core.state import Frame
 
     f = Frame("battle-decision", dict(child[1]))
     assert [a["rounds"] for a in step.legal_actions(g, f, EN)] == [1, 2, 3, 4]
-    step.apply(g, f, {"type": "allocate", "side": EN, "battle": rec["id"], "rounds": 2})
+    step.apply(g, f, {"type": "allocate", "side": EN, "battle": rec.id, "rounds": 2})
     assert [a["type"] for a in step.legal_actions(g, f, EN)] == ["proceed"]
     battle_steps.finish_setup(g, rec)
-    assert rec["min_rounds"] == 2
+    assert rec.min_rounds == 2
     rec2 = battle.rec_of(g, battle.battle_params(g, hex="0304", attacker=EN)["battle"])
     battle_steps.setup_participants(g, rec2)
     assert battle_steps.obstinacy_remaining(g, rec2) == 2  # 4 shared as 2 + 2
@@ -284,26 +282,26 @@ def test_lgg_11_4x_obliged_army_counts_only_rounds_it_committed() -> None:
         rules={"war_plans": {"FR": {"plan": "plan-xvii", "must_attack": ["FR-1"]}}},
     )
     rec = open_battle(g, "0404", EN)
-    rec["round"] = 1
+    rec.round = 1
     battle_steps.count_obstinacy(g, rec, 1)
-    assert rec["obstinacy_count"] == 0  # the army committed no unit this round
-    rec.setdefault("committed", {})["FR-1"] = [2]
-    rec["round"] = 2
+    assert rec.obstinacy_count == 0  # the army committed no unit this round
+    rec.ensure("committed")["FR-1"] = [2]
+    rec.round = 2
     battle_steps.count_obstinacy(g, rec, 1)
-    assert rec["obstinacy_count"] == 1
+    assert rec.obstinacy_count == 1
 
 
 @pytest.mark.rules("LGG 16.7-A")
 def test_lgg_16_7a_lgg55_lgg56_end_of_round() -> None:
     g = bgame([fr("fa", "0404"), de("da", "0404")], first="1915-03")
     rec = open_battle(g, "0404", EN)
-    assert rec["round_cap"] == 10
-    rec["round"] = 10
-    rec["offers"] = []
+    assert rec.round_cap == 10
+    rec.round = 10
+    rec.offers = []
     step = g.steps["battle"]
     assert isinstance(step, battle_steps.BattleStep)
     assert (
-        step.offers(g, Frame("battle", {"battle": rec["id"]})) is None and rec["winner"] == CP
+        step.offers(g, Frame("battle", {"battle": rec.id})) is None and rec.winner == CP
     )  # round 10: the attacker must retreat
     assert battle_steps._tie_winner(rec, "barred", "gone") == EN
     assert battle_steps._tie_winner(rec, "barred", "barred") == CP
@@ -312,11 +310,11 @@ def test_lgg_16_7a_lgg55_lgg56_end_of_round() -> None:
     for first, want in (("1914-09", CP), ("1915-03", EN)):
         g2 = bgame([fr("fa", "0404"), de("da", "0404")], first=first, base=base_pieces(fr_obst=1))
         rec2 = open_battle(g2, "0404", EN)
-        rec2["obstinacy_count"] = 5
-        rec2["offers"] = []
+        rec2.obstinacy_count = 5
+        rec2.offers = []
         step2 = g2.steps["battle"]
         assert isinstance(step2, battle_steps.BattleStep)
-        step2.offers(g2, Frame("battle", {"battle": rec2["id"]}))
+        step2.offers(g2, Frame("battle", {"battle": rec2.id}))
         pushed = g2.state.frames[-1]  # the retreat offer, pushed for the side asked first
         assert pushed.step == "battle-decision" and pushed.params["side"] == want
 
@@ -330,7 +328,7 @@ def test_lgg_16_7a_a50_august_attack_plans_and_voluntary_retreat() -> None:
         rules={"war_plans": {"FR": {"plan": "plan-xvii", "must_attack": []}}},
     )
     rec = open_battle(g, "0404", EN)
-    rec["obstinacy_count"] = 3
+    rec.obstinacy_count = 3
     assert battle_steps.may_retreat_voluntarily(g, rec, EN) is None
     M.st(g)["won_attacks"] = ["FR"]
     assert "August 1914" in str(battle_steps.may_retreat_voluntarily(g, rec, EN))
@@ -342,7 +340,7 @@ def test_lgg_16_7a_a50_august_attack_plans_and_voluntary_retreat() -> None:
         options={"august-1914-retreat": "until-won"},
     )
     rec2 = open_battle(g2, "0404", EN)
-    rec2["obstinacy_count"] = 3
+    rec2.obstinacy_count = 3
     assert battle_steps.may_retreat_voluntarily(g2, rec2, EN) is not None
 
 
@@ -354,20 +352,20 @@ def test_lgg_16_1c_sub_battle_victory_consequences() -> None:
         + [fr_art("fart", "0404")]
     )
     rec = open_battle(g, "0404", EN)
-    assert rec["great"]
+    assert rec.great
     battle_steps.apply_split(g, rec, EN, {"A": ["f0", "f1", "fart"], "B": ["f2", "f3"]})
     battle_steps.apply_split(g, rec, CP, {"A": ["d0", "d1", "d2"], "B": ["d3", "d4", "d5"]})
-    rec["units"]["d5"]["role"] = "front"
+    rec.units["d5"]["role"] = "front"
     battle_steps.decide_sub(g, rec, "A", EN, "test")
-    assert rec["subs"]["B"]["flank_for"] == EN
-    assert {u for u, x in rec["units"].items() if x.get("sub") == "B" and x["side"] == EN} == {
+    assert rec.subs["B"]["flank_for"] == EN
+    assert {u for u, x in rec.units.items() if x.get("sub") == "B" and x["side"] == EN} == {
         "f0",
         "f1",
         "f2",
         "f3",
         "fart",
     }
-    assert all(rec["units"][u]["role"] == "defeated" for u in ("d0", "d1", "d2"))
+    assert all(rec.units[u]["role"] == "defeated" for u in ("d0", "d1", "d2"))
     # the loser keeps at most 3 corps in the other sub-battle
     assert len(battle.units_of(rec, CP, sub="B")) == 3
     battle_steps.decide_sub(g, rec, "B", CP, "test")
@@ -383,7 +381,7 @@ def test_lgg_16_1c_sub_battle_victory_consequences() -> None:
     battle_steps.apply_split(g2, rec2, CP, {"A": ["d0"], "B": ["d1"]})
     battle_steps.decide_sub(g2, rec2, "A", EN, "test")
     assert (
-        rec2["units"]["fart"]["sub"] == "B" and rec2["units"]["f0"]["sub"] == "A"
+        rec2.units["fart"]["sub"] == "B" and rec2.units["f0"]["sub"] == "A"
     )  # Fire: only guns and tanks move
 
 
@@ -391,9 +389,9 @@ def test_lgg_16_1c_sub_battle_victory_consequences() -> None:
 def test_lgg_16_1c_last_unit_repulsed_without_reinforcement_loses() -> None:
     g = bgame([fr("fa", "0404"), de("da", "0404")])
     rec = open_battle(g, "0404", EN)
-    rec["units"]["da"]["barred"] = rec["round"] + 1
+    rec.units["da"]["barred"] = rec.round + 1
     assert battle_steps._fail(g, rec, CP, "A") == "barred"
-    rec.setdefault("arrived", {})[str(rec["round"])] = [{"side": CP, "sub": "A"}]
+    rec.ensure("arrived")[str(rec.round)] = [{"side": CP, "sub": "A"}]
     assert battle_steps._fail(g, rec, CP, "A") is None
 
 

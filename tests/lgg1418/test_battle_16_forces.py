@@ -21,16 +21,16 @@ def _n(prefix: str, n: int, at: str, maker=fr, **kw):
 @pytest.mark.rules("LGG 16.1", "LGG 16.1-A")
 def test_lgg_16_1a_lgg39_great_battle_determination() -> None:
     g = bgame(_n("f", 5, "0404") + _n("d", 3, "0404", de))
-    assert not open_battle(g, "0404", EN)["great"]  # Movement 5 vs 3
+    assert not open_battle(g, "0404", EN).great  # Movement 5 vs 3
     g = bgame(_n("f", 4, "0404") + _n("d", 4, "0404", de))
-    assert open_battle(g, "0404", EN)["great"]  # Movement 4 vs 4
+    assert open_battle(g, "0404", EN).great  # Movement 4 vs 4
     g = bgame(_n("f", 4, "0404") + _n("d", 1, "0404", de), first="1915-03")
     rec = open_battle(g, "0404", EN)
-    assert rec["great"] and rec["late_split"]  # Fire 4 vs 1: great, round 1 a single sub-battle
-    assert rec["subs"]["A"]["open"] and rec["subs"]["B"].get("pending")
+    assert rec.great and rec.late_split  # Fire 4 vs 1: great, round 1 a single sub-battle
+    assert rec.subs["A"]["open"] and rec.subs["B"].get("pending")
     g = bgame(_n("f", 3, "0404") + _n("d", 6, "0404", de), first="1915-03")
     rec = open_battle(g, "0404", EN)
-    assert not rec["great"]
+    assert not rec.great
     # Fire, normal battle: the attacker may never have more than 3 corps in the front line
     g.state.pieces["fh"]  # an HQ reserve corps within range could not join
     assert battle_steps.reinforcement_targets(g, rec, EN, "f0", "hq:fh") == []
@@ -40,13 +40,13 @@ def test_lgg_16_1a_lgg39_great_battle_determination() -> None:
 def test_lgg_16_1a_a60_single_defender_loses_sub_battle_b_without_reinforcement() -> None:
     g = bgame(_n("f", 4, "0404") + _n("d", 1, "0404", de), first="1915-03")
     rec = open_battle(g, "0404", EN)
-    rec["phase"] = "verdicts"
+    rec.phase = "verdicts"
     step = g.steps["battle"]
     assert isinstance(step, battle_steps.BattleStep)
-    f = Frame("battle", {"battle": rec["id"]})
-    while rec["phase"] not in ("after-round", "ending", "late-split"):
+    f = Frame("battle", {"battle": rec.id})
+    while rec.phase not in ("after-round", "ending", "late-split"):
         step.verdicts(g, f)
-    assert rec["subs"]["B"]["winner"] == EN and rec["subs"]["A"]["flank_for"] == EN
+    assert rec.subs["B"]["winner"] == EN and rec.subs["A"]["flank_for"] == EN
 
 
 # ====================================================================== 16.1-B
@@ -193,7 +193,7 @@ def test_lgg_16a_battle_marker_and_attacker_origin() -> None:
     rec = open_battle(g, "0404", EN)
     mk = g.state.marker("battle", "0404")
     assert mk["side"] == EN and mk["turn"] == M.turn_index(g) and "FR-1" in mk["coordinated"]
-    assert rec["attacker_from"] == ["0405"] and rec["units"]["fa"]["from"] == "0405"
+    assert rec.attacker_from == ["0405"] and rec.units["fa"]["from"] == "0405"
 
 
 # ====================================================================== 16.2
@@ -201,14 +201,14 @@ def test_lgg_16a_battle_marker_and_attacker_origin() -> None:
 def test_lgg_16_2a_lgg51_repulsed_barred_next_round_disorganized_for_good() -> None:
     g = bgame(_n("f", 2, "0404") + _n("d", 2, "0404", de))
     rec = open_battle(g, "0404", EN)
-    rec["units"]["f0"]["barred"] = 2  # repulsed in round 1
-    rec["round"] = 2
+    rec.units["f0"]["barred"] = 2  # repulsed in round 1
+    rec.round = 2
     assert battle_steps.engageable(g, rec, EN, "A") == ["f1"]
-    rec["round"] = 3
+    rec.round = 3
     assert battle_steps.engageable(g, rec, EN, "A") == ["f0", "f1"]
-    rec["units"]["f1"]["state"] = "disorganized"
+    rec.units["f1"]["state"] = "disorganized"
     assert battle_steps.engageable(g, rec, EN, "A") == ["f0"]
-    rec["round"] = 9
+    rec.round = 9
     assert battle_steps.engageable(g, rec, EN, "A") == ["f0"]
 
 
@@ -216,9 +216,9 @@ def test_lgg_16_2a_lgg51_repulsed_barred_next_round_disorganized_for_good() -> N
 def test_lgg_16_2a_consecutive_engagement_penalty() -> None:
     g = bgame(_n("f", 2, "0404") + _n("d", 2, "0404", de))
     rec = open_battle(g, "0404", EN)
-    rec["round"] = 2
-    rec["units"]["f0"]["engaged"] = [1, 2]
-    rec["units"]["f1"]["engaged"] = [2]
+    rec.round = 2
+    rec.units["f0"]["engaged"] = [1, 2]
+    rec.units["f1"]["engaged"] = [2]
     assert [m.rule for m in battle.test_modifiers(g, rec, "f0")] == ["LGG 16.2-A"]
     assert list(battle.test_modifiers(g, rec, "f1")) == []
 
@@ -278,7 +278,7 @@ def test_lgg_16_3b_terrain_river_and_frozen_rivers() -> None:
     calc = battle_calc.round_calc(g, rec, "A")
     terr = [m for m in calc.defender.mods if m.rule == "LGG 16.3-B"]
     assert terr and terr[0].value == 3  # forest 2 + river 2 = 4 running, applied 3 (cap)
-    rec["round"] = 4
+    rec.round = 4
     calc4 = battle_calc.round_calc(g, rec, "A")
     assert [m.value for m in calc4.defender.mods if m.rule == "LGG 16.3-B"] == [2]  # floor: 1 + 1
 
@@ -289,9 +289,9 @@ def test_lgg_16_3d_flank_encirclement_and_out_of_supply() -> None:
     rec = open_battle(g, "0404", EN)
     engage(rec, "A", "f0", "d0")
     base = battle_calc.round_calc(g, rec, "A").attacker.total
-    rec["subs"]["A"]["flank_for"] = EN
+    rec.subs["A"]["flank_for"] = EN
     assert battle_calc.round_calc(g, rec, "A").attacker.total == base + 1
-    rec["subs"]["A"]["encircled_by"] = EN
+    rec.subs["A"]["encircled_by"] = EN
     assert (
         battle_calc.round_calc(g, rec, "A").attacker.total == base + 2
     )  # not cumulative with the flank
@@ -372,14 +372,14 @@ def test_lgg_16_4d_lgg43_movement_superiority_audit_corrected() -> None:
     )  # stacking: 7 vs 4 becomes a great battle
     rec = open_battle(g, "0404", EN)
     for u in ("d0", "d1"):
-        rec["units"][u]["role"] = "idle"
-    rec["units"]["f0"]["role"] = "front"
-    assert rec["great"]
-    rec["units"]["d2"]["role"] = "idle"
+        rec.units[u]["role"] = "idle"
+    rec.units["f0"]["role"] = "front"
+    assert rec.great
+    rec.units["d2"]["role"] = "idle"
     assert (
         battle.superiority(g, rec) == 0
     )  # great battle: nobody before a sub-battle is won (audit 1)
-    rec["sub_wins"].append(EN)
+    rec.sub_wins.append(EN)
     assert battle.superiority(g, rec) == 1
 
 
@@ -387,8 +387,8 @@ def test_lgg_16_4d_lgg43_movement_superiority_audit_corrected() -> None:
 def test_lgg_16_4e_lgg44_fire_superiority() -> None:
     g = bgame(_n("f", 6, "0404") + _n("d", 2, "0404", de), first="1915-03")
     rec = open_battle(g, "0404", EN)
-    assert rec["great"] and battle.superiority(g, rec) == 0  # no order E, no sub-battle won
-    rec["sub_wins"].append(EN)
+    assert rec.great and battle.superiority(g, rec) == 0  # no order E, no sub-battle won
+    rec.sub_wins.append(EN)
     assert battle.superiority(g, rec) == 1
     rec2 = open_battle(g, "0404", EN, orders={"attacker": "E"})
     assert battle.superiority(g, rec2) == 1
@@ -407,7 +407,7 @@ def test_lgg_16_4f_a12_doctrine_modifiers() -> None:
     rec = open_battle(g, "0404", EN)
     engage(rec, "A", "fa", "da")
     assert [m.value for m in battle.d12_modifiers(g, rec, "A")[0] if m.rule == "LGG 16.4-F"] == [-1]
-    assert rec["table"] == "combat-trench"  # the side that switched defends on the Trench Table
+    assert rec.table == "combat-trench"  # the side that switched defends on the Trench Table
     g2 = bgame(
         [fr("fa", "0404"), de("da", "0404")],
         first="1916-05",
@@ -523,5 +523,5 @@ def test_lgg_16_4j_lgg42_cap() -> None:
     rec3 = open_battle(g3, "0404", EN)
     engage(rec3, "A", "fa", "da")
     assert battle.d12_modifiers(g3, rec3, "A")[1] == 1  # snow: +/-1 (3 - 1 for snow = 2, capped 1)
-    rec3["spec"]["d12_cap"] = 2  # 47.2-C Russians in a Siberian winter: the caller lifts the cap
+    rec3.spec["d12_cap"] = 2  # 47.2-C Russians in a Siberian winter: the caller lifts the cap
     assert battle.d12_modifiers(g3, rec3, "A")[1] == 2

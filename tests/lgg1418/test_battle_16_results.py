@@ -26,7 +26,7 @@ from tests.lgg1418.helpers import CP, EN
 def _hit(g, rec, uid: str, res: str, sub: str = "A", keep: bool = True):
     """Queue a result; a Movement defender is asked about the exchange (16.5-A): keep the loss
     unless ``keep`` is false (then the question is returned)."""
-    rec["queue"].append({"t": "hit", "unit": uid, "res": res, "sub": sub, "stage": "start"})
+    rec.queue.append({"t": "hit", "unit": uid, "res": res, "sub": sub, "stage": "start"})
     child = battle_steps.process_queue(g, rec)
     if keep and child is not None and child[1]["kind"] == "exchange":
         decide(g, child, "keep")
@@ -52,16 +52,16 @@ def test_lgg_16_5a_lgg48_half_one_and_e_results(monkeypatch) -> None:
     rec = open_battle(g, "0404", EN)
     dice.push(3)  # odd: the ½ costs a loss
     assert _hit(g, rec, "fa", "½") is None
-    assert g.state.pieces["fa"].face == "reduced" and rec["losses"][EN] == 1
+    assert g.state.pieces["fa"].face == "reduced" and rec.losses[EN] == 1
     dice.push(4)  # even: nothing
     _hit(g, rec, "fb", "½")
-    assert g.state.pieces["fb"].face == "full" and rec["losses"][EN] == 1
+    assert g.state.pieces["fb"].face == "full" and rec.losses[EN] == 1
     _hit(g, rec, "fc", "1")
-    assert g.state.pieces["fc"].face == "reduced" and rec["losses"][EN] == 2
+    assert g.state.pieces["fc"].face == "reduced" and rec.losses[EN] == 2
     pr0 = pr_stock(g, "FR")
     _hit(g, rec, "fd", "E")
     assert g.state.pieces["fd"].loc == Loc.box(M.ELIMINATED)
-    assert rec["unit_losses"]["fd"] == 2 and pr_stock(g, "FR") == pr0 - 1  # 2 losses and 1 PR
+    assert rec.unit_losses["fd"] == 2 and pr_stock(g, "FR") == pr0 - 1  # 2 losses and 1 PR
 
 
 @pytest.mark.rules("LGG 16.5-A", "LGG 16.5-B")
@@ -73,7 +73,7 @@ def test_lgg_16_5a_lgg48_isolated_unit_destroyed_counts_two_losses() -> None:
     rec = open_battle(g, "0202", CP)
     _hit(g, rec, "fa", "1")  # a loss a reduced corps cannot absorb
     assert g.state.pieces["fa"].loc == Loc.box(M.ELIMINATED)
-    assert rec["unit_losses"]["fa"] == 2
+    assert rec.unit_losses["fa"] == 2
 
 
 @pytest.mark.rules("LGG 16.5-A", "LGG 16.5-B")
@@ -85,7 +85,7 @@ def test_lgg_16_5a_lgg49_result_two_and_the_two_loss_cap(monkeypatch) -> None:
     rec = open_battle(g, "0404", EN)
     dice.push(9)  # active corps: 9 holds
     child = _hit(g, rec, "fa", "2")
-    assert g.state.pieces["fa"].face == "reduced" and rec["unit_losses"]["fa"] == 2
+    assert g.state.pieces["fa"].face == "reduced" and rec.unit_losses["fa"] == 2
     assert _last_roll(g)["data"]["modifiers"] == []  # a full corps hit by a 2: no extra modifier
     decide(g, child, "pay-pr")
     assert battle_steps.process_queue(g, rec) is None
@@ -100,7 +100,7 @@ def test_lgg_16_5a_lgg49_result_two_and_the_two_loss_cap(monkeypatch) -> None:
     decide(g, child, "pay-pr")
     battle_steps.process_queue(g, rec)
     _hit(g, rec, "fc", "1")  # a corps never takes more than 2 losses in one round
-    assert rec["unit_losses"]["fc"] == 2
+    assert rec.unit_losses["fc"] == 2
 
 
 @pytest.mark.rules("LGG 16.5-B")
@@ -119,18 +119,18 @@ def test_lgg_16_5b_lgg50_exploits(monkeypatch) -> None:
     dice.push(11)  # elite: 11 is an exploit
     assert _hit(g, rec, "fa", "M") is None
     assert (
-        rec["unit_losses"]["fa"] == 1
+        rec.unit_losses["fa"] == 1
         and g.state.pieces["fa"].face == "full"
         and pr_stock(g, "FR") == pr0
     )
     dice.push(11)
     _hit(g, rec, "fb", "2")
-    assert rec["unit_losses"]["fb"] == 1 and g.state.pieces["fb"].face == "reduced"
+    assert rec.unit_losses["fb"] == 1 and g.state.pieces["fb"].face == "reduced"
     dice.push(11)
     _hit(
         g, rec, "fc", "1"
     )  # a loss on a reduced corps: test (option combativeness-trigger = cumulative)
-    assert rec["unit_losses"].get("fc", 0) == 0 and g.state.pieces["fc"].loc.kind == "hex"
+    assert rec.unit_losses.get("fc", 0) == 0 and g.state.pieces["fc"].loc.kind == "hex"
 
 
 @pytest.mark.rules("LGG 16.5-B", "LGG 9-H")
@@ -170,12 +170,12 @@ def test_lgg_16_5b_lgg51_out_of_combat_and_disorganized(monkeypatch) -> None:
     assert (
         p.loc == Loc.box(M.OUT_OF_COMBAT)
         and p.face == "reduced"
-        and rec["units"]["fa"]["state"] == "out"
+        and rec.units["fa"]["state"] == "out"
     )
     dice.push(4)  # 3-4: disorganized
     decide(g, _hit(g, rec, "fb", "M"), "pay-pr")
     battle_steps.process_queue(g, rec)
-    assert rec["units"]["fb"]["state"] == "disorganized"
+    assert rec.units["fb"]["state"] == "disorganized"
     g2 = _isolated_game([fr("fa", "0202"), de("da", "0202")], pr=5)
     rec2 = open_battle(g2, "0202", CP)
     battle.out_of_combat(g2, rec2, "fa", "LGG 16.5-B")
@@ -191,14 +191,12 @@ def test_lgg_16_5b_lgg51_panic(monkeypatch) -> None:
     rec = open_battle(g, "0404", EN)
     dice.push(1, 6, 9)  # 1 - 2 = -1: panic; then the two others test: 6 repulsed, 9 holds
     child = _hit(g, rec, "fa", "2")
-    assert g.state.pieces["fa"].loc == Loc.box(M.ELIMINATED) and rec["panic"] == EN
+    assert g.state.pieces["fa"].loc == Loc.box(M.ELIMINATED) and rec.panic == EN
     decide(g, child, "pay-pr")  # fb repulsed: pays (its owner may refuse)
     child = battle_steps.process_queue(g, rec)
     decide(g, child, "pay-pr")
     assert battle_steps.process_queue(g, rec) is None
-    assert rec["units"]["fb"].get("panic_retreat") == 3 and not rec["units"]["fc"].get(
-        "panic_retreat"
-    )
+    assert rec.units["fb"].get("panic_retreat") == 3 and not rec.units["fc"].get("panic_retreat")
     # the tests after a panic ignore the trench bonus of 28-B
     g2 = bgame([fr("fa", "0404"), de("da", "0404"), de("db", "0404")], first="1915-03")
     rec2 = open_battle(g2, "0404", EN, table="trench")
@@ -221,7 +219,7 @@ def test_lgg_16_5b_a46_panic_tests_chosen_by_the_owner(monkeypatch) -> None:
     decide(g, child, "panic-test", unit="f2")
     child = battle_steps.process_queue(g, rec)
     decide(g, child, "panic-test", unit="f0")
-    assert [it["unit"] for it in rec["queue"][:2]] == ["f2", "f0"]
+    assert [it["unit"] for it in rec.queue[:2]] == ["f2", "f0"]
 
 
 # ====================================================================== exchange (16.5-A, 36.1)
@@ -235,11 +233,11 @@ def test_lgg_16_5a_lgg4_lgg3_exchange_a_loss_for_a_retreat_hex(monkeypatch) -> N
     assert child is not None and child[1]["kind"] == "exchange"  # declared before the test
     decide(g, child, "exchange")
     assert battle_steps.process_queue(g, rec) is None  # M became 1: a flip, no test
-    assert rec["unit_losses"]["da"] == 1 and g.state.pieces["da"].face == "reduced"
-    assert rec["forced_retreat"] == CP and rec["retreat_extra"] == 1
-    rec["winner"], rec["loser"] = EN, CP
+    assert rec.unit_losses["da"] == 1 and g.state.pieces["da"].face == "reduced"
+    assert rec.forced_retreat == CP and rec.retreat_extra == 1
+    rec.winner, rec.loser = EN, CP
     assert battle_retreat.extent(g, rec, CP) == (2, 3)
-    rec["bold"] = True
+    rec.bold = True
     assert battle_retreat.extent(g, rec, CP) == (3, 3)
     # never for an E
     g2 = bgame([fr("fa", "0404"), de("da", "0404")])
@@ -258,13 +256,13 @@ def test_lgg_16_5a_lgg4_lgg3_exchange_a_loss_for_a_retreat_hex(monkeypatch) -> N
     ]  # asked, refused
     decide(g3, child, "keep")
     battle_steps.process_queue(g3, rec3)
-    assert rec3["unit_losses"]["fa"] == 2
+    assert rec3.unit_losses["fa"] == 2
 
 
 @pytest.mark.rules("LGG 16.5-A")
 def test_lgg_16_5a_no_exchange_in_fire_doctrine() -> None:
     g = bgame([fr("fa", "0404"), de("da", "0404")], first="1915-03")
     rec = open_battle(g, "0404", EN)
-    rec["queue"].append({"t": "hit", "unit": "da", "res": "1", "sub": "A", "stage": "start"})
+    rec.queue.append({"t": "hit", "unit": "da", "res": "1", "sub": "A", "stage": "start"})
     assert battle_steps.process_queue(g, rec) is None
-    assert rec["unit_losses"]["da"] == 1
+    assert rec.unit_losses["da"] == 1

@@ -24,29 +24,29 @@ from tests.lgg1418.helpers import CP, EN, act, corps, to_activation
 
 
 def _lost(g, rec, loser):
-    rec["winner"], rec["loser"] = M.other_side(loser), loser
-    rec["ended_by"] = "test"
+    rec.winner, rec.loser = M.other_side(loser), loser
+    rec.ended_by = "test"
     battle_retreat.create(g, rec)
-    return battle_retreat.pending(g, [rec["id"]])
+    return battle_retreat.pending(g, [rec.id])
 
 
 @pytest.mark.rules("LGG 16.7-B")
 def test_lgg_16_7b_lgg57_extent() -> None:
     g = bgame([fr("fa", "0404"), de("da", "0404")], first="1915-03")
     rec = open_battle(g, "0404", EN)
-    rec["winner"], rec["loser"], rec["ended_by"] = EN, CP, "test"
+    rec.winner, rec.loser, rec.ended_by = EN, CP, "test"
     for level, n in ((None, 1), ("limited", 2), ("major", 3)):
-        rec["breakthrough_level"] = level
+        rec.breakthrough_level = level
         assert battle_retreat.extent(g, rec, CP) == (n, 3)
     g2 = bgame([fr("fa", "0404"), de("da", "0404")])
     rec2 = open_battle(g2, "0404", EN)
-    rec2["ended_by"] = "test"
+    rec2.ended_by = "test"
     assert battle_retreat.extent(g2, rec2, CP) == (1, 3)
-    rec2["bold"] = True
+    rec2.bold = True
     assert battle_retreat.extent(g2, rec2, CP) == (2, 3)
     rec3 = open_battle(g2, "0404", EN, kind="counter-offensive")
-    rec3["ended_by"] = "test"
-    rec3["bold"] = True
+    rec3.ended_by = "test"
+    rec3.bold = True
     assert battle_retreat.extent(g2, rec3, CP) == (1, 1)  # 18-B: one hex, bold ignored
 
 
@@ -98,7 +98,7 @@ def test_lgg_16a_stale_origin_in_the_battle_hex_joins_another_group() -> None:
     set_from(g, "fb", "0405")
     set_from(g, "fc", "0404")
     rec = open_battle(g, "0404", EN)
-    assert rec["units"]["fc"]["from"] is None
+    assert rec.units["fc"]["from"] is None
     (entry,) = _lost(g, rec, EN)
     assert entry["first"] == "0405" and set(entry["units"]) == {"fa", "fb", "fc"}
 
@@ -159,7 +159,7 @@ def test_lgg_16_7b_retreats_wait_for_all_battles_and_nearby_stacks_may_follow() 
 
     drive(g, pol, until=lambda g: M.st(g).get("activation") is None)
     rec = last_battle(g)
-    assert rec["loser"] == CP  # (seed 2)
+    assert rec.loser == CP  # (seed 2)
     assert not M.units_at_hex(g, g.board.idx("0404"), CP)
     assert M.hex_of(g, g.state.pieces["near"]) != g.board.idx(
         "0403"
@@ -182,16 +182,14 @@ def test_lgg_16_7d_16_7e_placement_after_the_battle() -> None:
     set_from(g, "fa", "0405")
     set_from(g, "fb", "0405")
     rec = open_battle(g, "0404", EN)
-    rec["winner"], rec["loser"] = EN, CP
+    rec.winner, rec.loser = EN, CP
     opts = battle_retreat.placement_options(g, rec, EN)
     got = {(o["unit"], o["to"]) for o in opts}
     assert ("fa", "start") in got and ("fa", "reserve") in got and ("fa", "0505") in got
     assert not any(o["unit"] == "gun" for o in opts)  # used artillery stays with its stack (16.7-E)
     step = g.steps["battle-placement"]
-    f = Frame("battle-placement", {"battle": rec["id"], "side": EN})
-    step.apply(
-        g, f, {"type": "place", "side": EN, "battle": rec["id"], "unit": "fa", "to": "reserve"}
-    )
+    f = Frame("battle-placement", {"battle": rec.id, "side": EN})
+    step.apply(g, f, {"type": "place", "side": EN, "battle": rec.id, "unit": "fa", "to": "reserve"})
     p = g.state.pieces["fa"]
     assert M.in_reserve(p) and p.loc == Loc.inside("fh")
 
@@ -200,13 +198,13 @@ def test_lgg_16_7d_16_7e_placement_after_the_battle() -> None:
 def test_lgg_16_7f_lgg59_overflow_conditions() -> None:
     g = bgame([fr(f"f{k}", "0404") for k in range(3)] + [de("da", "0404")])
     rec = open_battle(g, "0404", EN)
-    rec["winner"], rec["loser"], rec["round"] = EN, CP, 1
+    rec.winner, rec.loser, rec.round = EN, CP, 1
     for u in ("da",):
         M.move_piece(g, g.state.pieces[u], Loc.hex(g.board.idx("0302")))
     assert battle_retreat.overflow_allowed(g, rec) is None  # 1 round, 1 defender, 3 attacking corps
-    rec["round"] = 2
+    rec.round = 2
     assert battle_retreat.overflow_allowed(g, rec) is not None  # no superiority: one round only
-    rec["had_superiority"] = True
+    rec.had_superiority = True
     assert battle_retreat.overflow_allowed(g, rec) is None  # with superiority: two rounds
     M.move_piece(g, g.state.pieces["f2"], Loc.hex(g.board.idx("0505")))
     assert "3 front-line corps" in str(battle_retreat.overflow_allowed(g, rec))
@@ -220,7 +218,7 @@ def test_lgg_16_7f_lgg59_overflow_conditions() -> None:
         [fr(f"f{k}", "0404") for k in range(3)] + [de("da", "0404"), fortress("fo", "DE", "0404")]
     )
     rec3 = open_battle(g3, "0404", EN)
-    rec3["winner"], rec3["loser"], rec3["round"] = EN, CP, 1
+    rec3.winner, rec3.loser, rec3.round = EN, CP, 1
     assert "fortress" in str(battle_retreat.overflow_allowed(g3, rec3))
 
 
@@ -255,5 +253,5 @@ def test_lgg_16c_cavalry_retreat_before_combat() -> None:
 
     drive(g5, pol, until=lambda g: M.st(g).get("activation") is None)
     rec5 = last_battle(g5)
-    assert rec5["winner"] == EN and rec5["round"] == 0 and rec5["breakthrough_level"] is None
+    assert rec5.winner == EN and rec5.round == 0 and rec5.breakthrough_level is None
     assert M.hex_of(g5, g5.state.pieces["dc"]) != g5.board.idx("0404")

@@ -22,9 +22,9 @@ from tests.lgg1418.helpers import CP, EN, act, corps, fortress, to_activation
 
 
 def _won(g, rec, level="movement", corps_left=None):
-    rec["winner"], rec["loser"], rec["ended"] = rec["attacker"], rec["defender"], True
-    rec["breakthrough_level"] = level
-    rec["breakthrough_corps"] = corps_left
+    rec.winner, rec.loser, rec.ended = rec.attacker, rec.defender, True
+    rec.breakthrough_level = level
+    rec.breakthrough_corps = corps_left
     return rec
 
 
@@ -57,13 +57,13 @@ def test_lgg_17_3a_lgg61_general_value_orders_and_levels() -> None:
     next(b for b in base if b["id"] == "fgen")["faces"]["front"]["breakthrough"] = 3
     g = bgame([fr("fa", "0404"), de("da", "0404")], first="1915-03", base=base)
     rec = open_battle(g, "0404", EN)
-    rec["defender_state"] = "good-order"
+    rec.defender_state = "good-order"
     assert breakthrough.fire_breakthrough(g, rec) == ("limited", 3)  # no bombardment: unchanged
-    rec["spec"]["orders"] = {"defender": "L"}
+    rec.spec["orders"] = {"defender": "L"}
     assert breakthrough.fire_breakthrough(g, rec) == ("limited", 2)  # order L: one less
-    rec["defender_state"] = "disorder"
+    rec.defender_state = "disorder"
     assert breakthrough.fire_breakthrough(g, rec)[0] == "major"
-    rec["defender_state"] = "panic"
+    rec.defender_state = "panic"
     assert breakthrough.fire_breakthrough(g, rec)[0] == "major"
 
 
@@ -73,12 +73,12 @@ def test_lgg_17_3b_lgg62_french_level_three_trenches_block() -> None:
     next(b for b in base if b["id"] == "fgen")["faces"]["front"]["breakthrough"] = 2
     g = bgame([fr("fa", "0404"), de("da", "0404"), de("db", "0404")], first="1915-03", base=base)
     rec = open_battle(g, "0404", EN, trench=3)
-    rec["defender_state"] = "good-order"
+    rec.defender_state = "good-order"
     assert breakthrough.fire_breakthrough(g, rec) == (None, 0)  # 2 fit corps in good order: blocked
-    rec["spec"]["orders"] = {"attacker": "E"}
+    rec.spec["orders"] = {"attacker": "E"}
     assert breakthrough.fire_breakthrough(g, rec)[0] == "limited"  # against order E it takes 3
-    rec["spec"]["orders"] = {}
-    rec["units"]["db"]["state"] = "disorganized"
+    rec.spec["orders"] = {}
+    rec.units["db"]["state"] = "disorganized"
     assert breakthrough.fire_breakthrough(g, rec)[0] == "limited"  # only 1 fit corps
 
 
@@ -88,19 +88,19 @@ def test_lgg_17_1_lgg65_restrictions() -> None:
     rec = open_battle(g, "0404", EN)
     _won(g, rec, None)
     breakthrough.decide_level(g, rec)
-    assert rec["breakthrough_level"] is None  # an enemy fortress in the hex
+    assert rec.breakthrough_level is None  # an enemy fortress in the hex
     g2 = bgame([fr("fa", "0404"), de("da", "0404")])
     g2.state.set_marker("fortress_fallen", "0404", {"turn": M.turn_index(g2)})
     rec2 = open_battle(g2, "0404", EN)
     breakthrough.decide_level(g2, rec2)
-    assert rec2["breakthrough_level"] is None  # even when taken
+    assert rec2.breakthrough_level is None  # even when taken
     rec3 = open_battle(g2, "0404", EN, kind="breakthrough")
     g2.state.set_marker("fortress_fallen", "0404", None)
     breakthrough.decide_level(g2, rec3)
-    assert rec3["breakthrough_level"] is None  # a battle of a breakthrough makes no other
+    assert rec3.breakthrough_level is None  # a battle of a breakthrough makes no other
     rec4 = open_battle(g2, "0404", EN)
     breakthrough.decide_level(g2, rec4)
-    assert rec4["breakthrough_level"] == "movement"
+    assert rec4.breakthrough_level == "movement"
 
 
 @pytest.mark.rules("LGG 17.1", "LGG 39-D")
@@ -211,7 +211,7 @@ def test_lgg_17_3e_lgg63_provisional_trenches_by_sector() -> None:
         rec = open_battle(g, "0404", EN)
         _won(g, rec, "limited", 1)
         step = g.steps["breakthrough"]
-        f = Frame("breakthrough", {"side": EN, "battles": [rec["id"]], "activation": None})
+        f = Frame("breakthrough", {"side": EN, "battles": [rec.id], "activation": None})
         opts = [
             a
             for a in step.legal_actions(g, f, EN)
@@ -332,4 +332,4 @@ def test_lgg_17_3f_defender_sends_a_unit_on_an_even_roll(monkeypatch) -> None:
         M.hex_of(g, g.state.pieces["da"]) == g.board.idx("0404")
         and g.state.frames[-1].step == "battle"
     )
-    assert last_battle(g)["hex"] == "0404"
+    assert last_battle(g).hex == "0404"

@@ -43,12 +43,12 @@ def test_lgg_18a_18b_counter_offensive_through_the_sequence() -> None:
     drive(g, pol, until=lambda g: M.st(g).get("activation") is None)
     assert asked == [(CP, ["0405"])]  # the defender decides, into the hex the attack came from
     recs = list(battle.battles(g).values())
-    first, co = recs[0], recs[1]
-    assert first["winner"] == CP and first["counter_offensive"] == co["id"]
-    assert co["kind"] == "counter-offensive" and co["hex"] == "0405" and co["attacker"] == CP
-    assert co["table"] == "combat-movement"  # always the Movement table (18-A)
-    assert co["breakthrough_level"] is None  # 18-B: no breakthrough for the former defender
-    assert co["winner"] == CP
+    first, co = recs[0], battle.BattleRecord(recs[1])
+    assert first["winner"] == CP and first["counter_offensive"] == co.id
+    assert co.kind == "counter-offensive" and co.hex == "0405" and co.attacker == CP
+    assert co.table == "combat-movement"  # always the Movement table (18-A)
+    assert co.breakthrough_level is None  # 18-B: no breakthrough for the former defender
+    assert co.winner == CP
     # the former attacker retreated a single hex from 0405
     j = M.hex_of(g, g.state.pieces["fa"])
     assert j is not None and g.board.distance(j, g.board.idx("0405")) == 1
@@ -59,18 +59,18 @@ def test_lgg_18a_who_may_counter_attack() -> None:
     g = bgame([fr("fa", "0404"), de("da", "0404")])
     set_from(g, "fa", "0405")
     rec = open_battle(g, "0404", EN)
-    rec["winner"], rec["loser"] = CP, EN
+    rec.winner, rec.loser = CP, EN
     assert counteroffensive.allowed(g, rec)
-    rec["units"]["da"]["barred"] = rec["round"] + 1  # repulsed in the last round: may not take part
+    rec.units["da"]["barred"] = rec.round + 1  # repulsed in the last round: may not take part
     assert not counteroffensive.allowed(g, rec)
-    rec["units"]["da"]["barred"] = -1
+    rec.units["da"]["barred"] = -1
     g.state.pieces["da"].status.add("besieging")
     assert not counteroffensive.allowed(g, rec)  # not while besieging a fortress
     g.state.pieces["da"].status.discard("besieging")
     g2 = bgame([fr("fa", "0404"), de("da", "0404")], first="1915-03")
     set_from(g2, "fa", "0405")
     rec2 = open_battle(g2, "0404", EN)
-    rec2["winner"], rec2["loser"] = CP, EN
+    rec2.winner, rec2.loser = CP, EN
     assert not counteroffensive.allowed(g2, rec2)  # Movement Doctrine only (36.3)
 
 
@@ -111,7 +111,7 @@ def test_lgg_18a_attacker_first_falls_back_to_its_starting_hexes() -> None:
     set_from(g, "fa", "0405")
     set_from(g, "fb", "0504")
     rec = open_battle(g, "0404", EN)
-    rec["winner"], rec["loser"], rec["ended_by"] = CP, EN, "test"
+    rec.winner, rec.loser, rec.ended_by = CP, EN, "test"
     battle_retreat.create(g, rec)
     counteroffensive.retreat_attacker_to_start(g, rec)
     assert M.hex_of(g, g.state.pieces["fa"]) == g.board.idx("0405")
@@ -166,8 +166,10 @@ def test_lgg_23_d_audit_counter_offensive_into_a_fortress_hex_begins_a_siege() -
         return None
 
     drive(g, pol, until=lambda g: M.st(g).get("activation") is None)
-    co = next(r for r in battle.battles(g).values() if r["kind"] == "counter-offensive")
-    assert co["hex"] == "0405" and co["winner"] == CP
+    co = battle.BattleRecord(
+        next(r for r in battle.battles(g).values() if r["kind"] == "counter-offensive")
+    )
+    assert co.hex == "0405" and co.winner == CP
     stay = [p for p in M.units_at_hex(g, g.board.idx("0405"), CP)]
     assert stay and all("besieging" in p.status for p in stay)
     assert g.state.marker("siege", "0405")["side"] == CP

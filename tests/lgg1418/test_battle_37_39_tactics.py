@@ -193,7 +193,7 @@ def test_lgg_37d_gas_order_bonus_and_decay(monkeypatch) -> None:
     engage(rec, "A", "da", "fa")
     got = []
     for r in (1, 2, 3, 4):
-        rec["round"] = r
+        rec.round = r
         got.append(
             sum(
                 m.value
@@ -208,9 +208,9 @@ def test_lgg_37d_gas_order_bonus_and_decay(monkeypatch) -> None:
 def test_lgg_37d_terror_tests_at_first_chlorine() -> None:
     g = bgame([fr("fa", "0404"), fr("fb", "0404"), de("da", "0404")], first="1915-05")
     rec = open_battle(g, "0404", CP)
-    tested = tactics.terror_tests(g, rec["id"], massive=False)
+    tested = tactics.terror_tests(g, rec.id, massive=False)
     assert len(tested) == 1 and tested[0] in ("fa", "fb")
-    assert rec["queue"][-1]["terror"] and rec["queue"][-1]["unit"] == tested[0]
+    assert rec.queue[-1]["terror"] and rec.queue[-1]["unit"] == tested[0]
 
 
 @pytest.mark.rules("LGG 37-F")
@@ -231,7 +231,7 @@ def test_lgg_37f_lgg92_creeping_barrage(monkeypatch) -> None:
     dice.push(8)  # 8 + 1 (order R) = 9: r2 and aggravation
     tactics.step_d(g, rec)
     assert battle.trench_level(g, rec, "A", 1) == 1 and tactics.aggravated(g, rec, "A", "1") == "M"
-    rec["round"] = 2
+    rec.round = 2
     child = tactics.step_d(g, rec)  # from the second round the attacker may stop the barrage
     assert child is not None and child[1]["kind"] == "barrage"
     from tests.lgg1418.battle_helpers import decide
@@ -239,9 +239,9 @@ def test_lgg_37f_lgg92_creeping_barrage(monkeypatch) -> None:
     decide(g, child, "barrage-fire")
     dice.push(7)  # 7 + 1 = 8: loss of fire cohesion, -1 from now on in this sub-battle
     assert tactics.step_d(g, rec) is None
-    assert rec["cohesion_lost"]["A"] == 1 and battle.trench_level(g, rec, "A", 2) == 3
+    assert rec.cohesion_lost["A"] == 1 and battle.trench_level(g, rec, "A", 2) == 3
     assert int(tactics.creeping_barrage_modifiers(g, rec, "A").total()) == 0  # +1 R, -1 cohesion
-    rec["round"] = 3
+    rec.round = 3
     decide(g, tactics.step_d(g, rec), "barrage-stop")
     n = len(dice.used)
     assert tactics.step_d(g, rec) is None and len(dice.used) == n  # stopped: no more rolls
@@ -338,7 +338,7 @@ def test_lgg_38b_assault_corps_ignore_rigid_zoc_and_encircle() -> None:
     battle_steps.apply_split(g, rec, CP, {"A": ["as", "d0"], "B": ["d1", "d2"]})
     battle_steps.apply_split(g, rec, EN, {"A": ["f0", "f1"], "B": ["f2", "f3"]})
     battle_steps.decide_sub(g, rec, "A", CP, "test")
-    assert rec["subs"]["B"].get("encircled_by") == CP and not rec["subs"]["B"].get("flank_for")
+    assert rec.subs["B"].get("encircled_by") == CP and not rec.subs["B"].get("flank_for")
     M.st(g)["defence_in_depth"] = {EN: {"passed": True}}
     assert not tactics.encirclement_by_assault(g, rec, "A", CP)  # not against defence in depth
 
@@ -356,13 +356,13 @@ def test_lgg_38c_lgg94_losses_of_assault_corps(monkeypatch) -> None:
     )
     _assault(g, "as", "bs")
     rec = open_battle(g, "0404", EN)
-    rec["queue"].append({"t": "hit", "unit": "as", "res": "1", "sub": "A", "stage": "start"})
+    rec.queue.append({"t": "hit", "unit": "as", "res": "1", "sub": "A", "stage": "start"})
     battle_steps.process_queue(g, rec)
     p = g.state.pieces["as"]
     assert p.face == "reduced" and p.attrs["assault"] == "reduced"  # corps and marker flipped
     assert restore_cost(g, p) == 2  # restored with 2 PR
     dice.push(6)  # elite, +2 trench bonus: 8 holds - not an exploit
-    rec["queue"].append({"t": "hit", "unit": "bs", "res": "M", "sub": "A", "stage": "start"})
+    rec.queue.append({"t": "hit", "unit": "bs", "res": "M", "sub": "A", "stage": "start"})
     child = battle_steps.process_queue(g, rec)
     from tests.lgg1418.battle_helpers import decide
 
@@ -399,7 +399,7 @@ def test_lgg_39b_lgg95_support_values(monkeypatch) -> None:
     dice.push(5)  # main battle, 5: value 3
     v = tanks.value_test(g, rec, EN)
     assert v == 3
-    rec.setdefault("tank_value", {})[EN] = v
+    rec.tank_value[EN] = v
     assert tanks.tank_support(g, rec, "A", EN, "fa") == 2  # min(test 3, printed 2)
     rec_d = open_battle(g, "0404", CP)
     assert tanks.tank_support(g, rec_d, "A", EN, "fa") == 1  # on defence: always 1
@@ -421,7 +421,7 @@ def test_lgg_39b_lgg95_support_values(monkeypatch) -> None:
         [corps("gb", "GB", "0404"), tank("t1", "FR", "0404"), de("da", "0404")], first="1917-03"
     )
     rec3 = open_battle(g3, "0404", EN)
-    rec3.setdefault("tank_value", {})[EN] = 3
+    rec3.tank_value[EN] = 3
     assert tanks.tank_support(g3, rec3, "A", EN, "gb") == 0  # no French corps in its stack
 
 

@@ -65,7 +65,7 @@ def test_lgg_16_2a_preview_of_an_engagement() -> None:
         g,
         until=lambda g: (
             in_step("battle-commit")(g)
-            and battle.rec_of(g, g.current()[1].params["battle"])["round"] == 2
+            and battle.rec_of(g, g.current()[1].params["battle"]).round == 2
             and g.current()[1].params["kind"] == "engage"
         ),
     )

@@ -9,6 +9,7 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle.base import BattleRecord
 from grognard.rulesets.lgg1418.military import enemy_reinforcement as ER
 from grognard.rulesets.lgg1418.military.stacking import counts_for_stacking
 
@@ -189,8 +190,8 @@ def test_lgg_14a_a_disorganized_corps_is_not_engaged_in_the_battle() -> None:
     g = _attack()
     act(g, EN, type="disorganize", unit="fa")
     act(g, EN, type="end-reinforcement")
-    rec = next(iter(M.st(g)["battles"].values()))
-    assert rec["units"]["fa"]["state"] == "disorganized"
+    rec = BattleRecord(next(iter(M.st(g)["battles"].values())))
+    assert rec.units["fa"]["state"] == "disorganized"
 
 
 @pytest.mark.rules("LGG 14-A")

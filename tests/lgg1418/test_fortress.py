@@ -447,9 +447,9 @@ def test_lgg_23c_a_defeated_defender_may_withdraw_into_its_fortress() -> None:
         ]
     )
     rec = open_battle(g, "0404", CP)
-    rec["winner"], rec["loser"], rec["ended_by"] = CP, EN, "test"
+    rec.winner, rec.loser, rec.ended_by = CP, EN, "test"
     battle_retreat.create(g, rec)
-    (entry,) = battle_retreat.pending(g, [rec["id"]])
+    (entry,) = battle_retreat.pending(g, [rec.id])
     step = g.steps["retreat-group"]
     f = Frame("retreat-group", {"retreat": entry["id"]})
     opts = [a for a in step.legal_actions(g, f, EN) if a["type"] == "into-fortress"]

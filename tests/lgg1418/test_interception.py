@@ -9,6 +9,7 @@ import pytest
 
 from grognard.core.errors import IllegalAction
 from grognard.rulesets.lgg1418 import model as M
+from grognard.rulesets.lgg1418.battle.base import BattleRecord
 from grognard.rulesets.lgg1418.military import interception
 
 from .helpers import (
@@ -83,8 +84,8 @@ def test_lgg_13a_lgg34_intercept_into_an_empty_hex_the_interceptor_defends() -> 
     act(g, CP, type="end-movement")
     act(g, EN, type="end-reinforcement")
     # the battle of the activation: the interceptor is the defender (13-A)
-    rec = next(iter(M.st(g)["battles"].values()))
-    assert rec["hex"] == X and rec["attacker"] == CP and rec["defender"] == EN
+    rec = BattleRecord(next(iter(M.st(g)["battles"].values())))
+    assert rec.hex == X and rec.attacker == CP and rec.defender == EN
 
 
 @pytest.mark.rules("LGG 13-A")

@@ -101,7 +101,7 @@ def test_lgg_31_main_battle_prepared_then_fought() -> None:
     g = _go_game()
     _launch_and_attack(g)
     drive(g, quiet(), until=in_step("secret-choice"))
-    bid = last_battle(g)["id"]
+    bid = last_battle(g).id
     assert g.current()[1].params["key"] == f"battle-orders:{bid}"
     assert set(g.acting_sides()) == {CP, EN}  # both commit before either is revealed
     act(g, EN, type="commit", value="V")
@@ -109,7 +109,7 @@ def test_lgg_31_main_battle_prepared_then_fought() -> None:
     assert not any(e.get("type") == "reveal" for e in g.visible_log(CP))
     act(g, CP, type="commit", value="C")
     rec = battle.rec_of(g, bid)
-    assert rec["kind"] == "main" and rec["prep"]["benefits"] == {
+    assert rec.kind == "main" and rec.prep["benefits"] == {
         "attacker": False,
         "defender": True,
     }
@@ -122,12 +122,12 @@ def test_lgg_31_main_battle_prepared_then_fought() -> None:
     act(g, CP, type="front-reinforce", unit="dres")
     act(g, CP, type="done-reinforcing")
     assert M.hex_of(g, g.state.pieces["dres"]) == g.board.idx("0404")
-    res = rec["prep"]["bombardment_result"]
+    res = rec.prep["bombardment_result"]
     assert (
         res["fired"] == ["fart"] and g.state.tracks["mun"]["FR"]["stock"] == 19
     )  # 31-I: 1 MUN (normal)
     assert "column 2" in res["notes"][0]  # 3 fire / 2 corps, rounded up
-    spec = rec["spec"]
+    spec = rec.spec
     assert spec["trench"] == 2 - res["cut"]  # 31-H: the cut lasts the whole battle
     assert spec["after_round"] == "main-battle-lull" and spec["bombardment"] == "normal"
     assert {
@@ -140,7 +140,7 @@ def test_lgg_31_main_battle_prepared_then_fought() -> None:
     assert spec["orders"] == {"defender": "C"}
     drive(g, quiet(), until=lambda g: M.st(g).get("activation") is None)
     rec = battle.rec_of(g, bid)
-    assert rec["ended"] and rec["winner"] in M.SIDES
+    assert rec.ended and rec.winner in M.SIDES
     assert offensive.offensives(g)["p"]["battles"][0]["hex"] == "0404"
     assert main_battle.prep(rec)["kind"] == "main"
 
@@ -287,31 +287,29 @@ def test_lgg_31h_bombardment_tests_keep_corps_fit_and_the_trench_cut_lasts_the_b
     act(g, CP, type="front-reinforce", unit="dres")
     set_dice(g, 12, 12)
     act(g, CP, type="done-reinforcing")
-    res = rec["prep"]["bombardment_result"]
+    res = rec.prep["bombardment_result"]
     assert (res["cell"], res["losses"], res["cut"], res["tests"]) == ("2r1*", 2, 1, 1)
     assert res["hits"] == {"da": 1, "dres": 1}
-    assert rec["spec"]["trench"] == 1
-    assert rec["queue"] == [
+    assert rec.spec["trench"] == 1
+    assert rec.queue == [
         {"t": "test", "unit": "da", "stage": "roll", "why": "bombardment", "keep_fit": True}
     ]
     for _ in range(10):  # the battle opens: split commitments, then the queued test
-        if not rec["queue"]:
+        if not rec.queue:
             break
         side = g.acting_sides()[0]
         legal = g.legal_actions(side)
         set_dice(g, 12, die)
         g.apply(next((a for a in legal if a["type"] == "pay-pr"), legal[0]))
-    assert not rec["queue"]
+    assert not rec.queue
     said = [e["text"] for e in g.state.log if e["type"] == "combativeness"]
     assert said[-1] == f"da: combativeness test {effect}"
-    da = rec["units"]["da"]
-    assert rec["round"] == 1 and da["state"] == "fit" and int(da["barred"]) < 1
+    da = rec.units["da"]
+    assert rec.round == 1 and da["state"] == "fit" and int(da["barred"]) < 1
     assert battle.trench_level(g, rec, "A", 1) == 1
     drive(g, quiet(), until=lambda g: M.st(g).get("activation") is None)
-    assert rec["ended"] and rec["round"] >= 1
-    assert {
-        battle.trench_level(g, rec, s, r) for s in "AB" for r in range(1, rec["round"] + 1)
-    } == {1}
+    assert rec.ended and rec.round >= 1
+    assert {battle.trench_level(g, rec, s, r) for s in "AB" for r in range(1, rec.round + 1)} == {1}
     assert g.state.tracks["trench_level"]["DE"] == 2  # the original level stays for later battles
 
 
@@ -329,7 +327,7 @@ def test_lgg_31i_ammunition_and_defender_pays_per_artillery() -> None:
     )
     g.state.tracks["mun"] = {"FR": {"stock": 20}, "DE": {"stock": 20}}
     rec = battle.rec_of(g, battle.battle_params(g, hex="0404", attacker=EN)["battle"])
-    rec["kind"] = "main"
+    rec.kind = "main"
     main_battle.prep(rec).update({"bombardment": "massive", "intensity": 3})
     main_battle.fire_bombardment(g, rec)
     assert (
@@ -338,7 +336,7 @@ def test_lgg_31i_ammunition_and_defender_pays_per_artillery() -> None:
     )
     g.state.tracks["mun"]["FR"]["stock"] = 4
     rec2 = battle.rec_of(g, battle.battle_params(g, hex="0404", attacker=EN)["battle"])
-    rec2["kind"] = "secondary"
+    rec2.kind = "secondary"
     main_battle.prep(rec2).update({"bombardment": "massive", "intensity": 3})
     res = main_battle.fire_bombardment(g, rec2)
     assert len(res["fired"]) == 1  # the second unit's power cannot pay: it does not fire
@@ -356,12 +354,12 @@ def test_lgg_32_1b_gas_attack_bonus_decreasing_each_round() -> None:
     M.st(g)["technologies"] = {"FR": ["chlorine"]}
     rec = battle.rec_of(g, battle.battle_params(g, hex="0404", attacker=EN)["battle"])
     assert {"kind": "normal", "gas": "chlorine"} in main_battle.bombardment_options(g, rec)
-    rec["kind"] = "secondary"
+    rec.kind = "secondary"
     main_battle.prep(rec).update({"bombardment": "normal", "gas": "chlorine", "gas_bonus": 2})
     mods = main_battle.bombardment_modifiers(g, rec, "normal")
     assert mods.total() == 1  # 37-D: +1 to the bombardment
     main_battle.apply_spec(g, rec)
-    gas = [m for m in rec["spec"]["modifiers"] if m["rule"] == "LGG 37-D"]
+    gas = [m for m in rec.spec["modifiers"] if m["rule"] == "LGG 37-D"]
     assert gas == [
         {
             "side": "attacker",
@@ -411,14 +409,14 @@ def test_lgg_32_1c_tactical_air_support(monkeypatch) -> None:
 def test_lgg_32_2_when_there_is_a_lull() -> None:
     g = bgame([fr("fa", "0404"), de("da", "0404")], first="1915-03")
     rec = battle.rec_of(g, battle.battle_params(g, hex="0404", attacker=EN)["battle"])
-    rec["kind"] = "main"
+    rec.kind = "main"
     for bomb, want in (("normal", True), ("massive", True), ("blitz", False), ("none", False)):
         main_battle.prep(rec)["bombardment"] = bomb
         assert main_battle.lull_applies(g, rec) is want
     main_battle.prep(rec)["bombardment"] = "normal"
-    rec["kind"] = "secondary"
+    rec.kind = "secondary"
     assert not main_battle.lull_applies(g, rec)
-    rec["kind"] = "main"
+    rec.kind = "main"
     M.st(g)["combined_from"] = 0
     assert not main_battle.lull_applies(g, rec)  # 36.5-A: no lull in Combined Doctrine
 
@@ -430,10 +428,10 @@ def test_lgg_36_5a_lgg88_combined_main_battle_obstinacy_from_round_five() -> Non
     rec = battle.rec_of(
         g, battle.battle_params(g, hex="0404", attacker=EN, armies=["FR-1"])["battle"]
     )
-    rec["kind"] = "main"
+    rec.kind = "main"
     main_battle.prep(rec)["bombardment"] = "normal"
     main_battle.apply_spec(g, rec)
-    spec = rec["spec"]
+    spec = rec.spec
     assert (
         "after_round" not in spec and spec["obstinacy_from_round"] == 5 and spec["round_cap"] == 10
     )
@@ -452,31 +450,31 @@ def test_lgg_32_2_lull_recovery_reinforcements_and_losses(monkeypatch) -> None:
     ]
     g = bgame(pieces, first="1915-03")
     rec = open_battle(g, "0404", EN)
-    rec["kind"] = "main"
+    rec.kind = "main"
     main_battle.prep(rec)["bombardment"] = "massive"
-    rec["units"]["d2"]["state"] = "disorganized"
-    rec["units"]["fb"]["state"] = "disorganized"
+    rec.units["d2"]["state"] = "disorganized"
+    rec.units["fb"]["state"] = "disorganized"
     step = g.steps["main-battle-lull"]
-    f = Frame("main-battle-lull", {"battle": rec["id"], "round": 3})
+    f = Frame("main-battle-lull", {"battle": rec.id, "round": 3})
     assert step.next_child(g, f) is None  # not after round 3
     dice = force_dice(monkeypatch)
     dice.push(5)  # an odd D6: 4 losses after a massive bombardment
-    f = Frame("main-battle-lull", {"battle": rec["id"], "round": 4})
+    f = Frame("main-battle-lull", {"battle": rec.id, "round": 4})
     child = step.next_child(g, f)
-    assert rec["units"]["d2"]["state"] == "fit" and rec["units"]["fb"]["state"] == "fit"  # 32.2-A
+    assert rec.units["d2"]["state"] == "fit" and rec.units["fb"]["state"] == "fit"  # 32.2-A
     assert child == (
         "front-reinforcement",
-        {"battle": rec["id"], "side": CP, "max": 2, "kinds": ["corps", "artillery"], "lull": True},
+        {"battle": rec.id, "side": CP, "max": 2, "kinds": ["corps", "artillery"], "lull": True},
     )  # 32.2-B
     fr_step = g.steps["front-reinforcement"]
     rf = Frame(*child)
     units = {a["unit"] for a in fr_step.legal_actions(g, rf, CP) if a["type"] == "front-reinforce"}
     assert units == {"dres", "dart"}
     child = step.next_child(g, f)  # 32.2-C then 32.2-D
-    assert rec["losses"][CP] == 4  # 32.2-C: 4 losses (odd, massive), 2 per corps at most, tallied
-    assert rec["units"]["d1"]["losses"] == 2 and rec["units"]["d2"]["losses"] == 2
+    assert rec.losses[CP] == 4  # 32.2-C: 4 losses (odd, massive), 2 per corps at most, tallied
+    assert rec.units["d1"]["losses"] == 2 and rec.units["d2"]["losses"] == 2
     assert any(
-        it.get("why") == "lull losses" for it in rec["queue"]
+        it.get("why") == "lull losses" for it in rec.queue
     )  # one test after a massive bombardment
     assert child[0] == "front-reinforcement" and child[1]["side"] == EN and child[1]["max"] == 3
     with pytest.raises(IllegalAction) as e:
@@ -494,7 +492,7 @@ def test_lgg_32_2a_home_garrison_destroyed_costs_england_vn() -> None:
         "weary_until": "",
     }
     rec = open_battle(g, "0404", CP)
-    rec["units"]["hg"]["state"] = "eliminated"
+    rec.units["hg"]["state"] = "eliminated"
     main_battle.restore_disorganized(g, rec)
     assert g.state.tracks["national_will"]["GB"]["value"] == 29
 
@@ -553,23 +551,23 @@ def test_lgg_32_1_rounds_follow_rule_16_with_the_main_battle_parameters() -> Non
     drive(g, quiet(), until=lambda g: any(f.step == "battle-commit" for f in g.state.frames))
     assert dict(battle_steps.reinforcement_pool(g, rec, CP)).get("dres", "").startswith("hq:")
     drive(g, quiet(), until=lambda g: M.st(g).get("activation") is None)
-    rec = battle.rec_of(g, rec["id"])
-    assert rec["table"] == "combat-trench"  # 32.1-G: resolved on the Trench Table (16.5)
-    rounds = [e for e in g.state.log if e["type"] == "battle-round" and rec["hex"] in e["text"]]
+    rec = battle.rec_of(g, rec.id)
+    assert rec.table == "combat-trench"  # 32.1-G: resolved on the Trench Table (16.5)
+    rounds = [e for e in g.state.log if e["type"] == "battle-round" and rec.hex in e["text"]]
     assert rounds and all(
         "sub-battle" in e["text"] for e in rounds
     )  # 32.1-A/E: one engaged unit a side, per sub-battle
-    engaged = [u for u, x in rec["units"].items() if x["engaged"]]
-    assert {rec["units"][u]["side"] for u in engaged} == {CP, EN}
+    engaged = [u for u, x in rec.units.items() if x["engaged"]]
+    assert {rec.units[u]["side"] for u in engaged} == {CP, EN}
     d12 = [e for e in g.state.log if e["type"] == "roll" and e.get("rule") == "LGG 16.4"]
     assert len(d12) >= len(rounds)  # 32.1-F: the D12 of 16.4 each round, with its modifiers
     assert (
-        any(m["reason"] == "waves order (V)" for m in rec["spec"]["modifiers"])
-        is rec["prep"]["benefits"]["attacker"]
+        any(m["reason"] == "waves order (V)" for m in rec.spec["modifiers"])
+        is rec.prep["benefits"]["attacker"]
     )
     i = g.board.idx("0404")
-    loser = rec["loser"]
-    assert rec["winner"] in M.SIDES and loser == M.other_side(rec["winner"])  # 32.1-J
+    loser = rec.loser
+    assert rec.winner in M.SIDES and loser == M.other_side(rec.winner)  # 32.1-J
     assert not [
         p for p in M.units_at_hex(g, i, loser) if M.is_corps(p)
     ]  # 32.1-I: the loser has retreated
@@ -632,14 +630,14 @@ def test_lgg_36_5c_late_ghq_artillery_and_reinforcement_rounds_in_combined_doctr
         main_battle.prep(rec)["bombardment"] = bomb
         assert main_battle.ghq_artillery_late(g, rec, CP) is late
     # the far HQ's reserve comes only in odd rounds (36.5-C)
-    rec["round"] = 2
+    rec.round = 2
     assert "far" not in dict(battle_steps.reinforcement_pool(g, rec, CP))
-    rec["round"] = 3
+    rec.round = 3
     assert dict(battle_steps.reinforcement_pool(g, rec, CP)).get("far") == "hq:dh"
     # the GHQ artillery kept back joins before round 2
     main_battle.prep(rec)["ghq_late_defender"] = ["g1"]
     step = g.steps["ghq-artillery-arrival"]
-    step.run(g, Frame("ghq-artillery-arrival", {"battle": rec["id"], "round": 1}))
-    assert "g1" not in rec["units"]
-    step.run(g, Frame("ghq-artillery-arrival", {"battle": rec["id"], "round": 2}))
-    assert rec["units"]["g1"]["side"] == CP and M.hex_of(g, g.state.pieces["g1"]) == i
+    step.run(g, Frame("ghq-artillery-arrival", {"battle": rec.id, "round": 1}))
+    assert "g1" not in rec.units
+    step.run(g, Frame("ghq-artillery-arrival", {"battle": rec.id, "round": 2}))
+    assert rec.units["g1"]["side"] == CP and M.hex_of(g, g.state.pieces["g1"]) == i

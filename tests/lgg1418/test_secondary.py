@@ -150,7 +150,7 @@ def test_lgg_29a_29b_secondary_battle_preparation() -> None:
         g, quiet(), until=in_step("bombardment-choice")
     )  # no battle orders in a secondary battle (step B)
     rec = last_battle(g)
-    assert rec["kind"] == "secondary"
+    assert rec.kind == "secondary"
     assert not any(
         e.get("data", {}).get("key", "").startswith("battle-orders") for e in g.state.log
     )
@@ -162,11 +162,11 @@ def test_lgg_29a_29b_secondary_battle_preparation() -> None:
     assert not any(
         e["type"] == "counter-battery" for e in g.state.log
     )  # step E: no counter-battery
-    spec = rec["spec"]
+    spec = rec.spec
     assert spec["obstinacy_from_round"] == 1 and spec["min_rounds"] >= 2  # 29-B
     assert "after_round" not in spec  # no lull
     drive(g, quiet(), until=lambda g: M.st(g).get("activation") is None)
-    assert battle.rec_of(g, rec["id"])["ended"]
+    assert battle.rec_of(g, rec.id).ended
 
 
 @pytest.mark.rules("LGG 29-B")

@@ -24,6 +24,16 @@ attribute that is not a declared field is an error; so is reading one. Field typ
 JSON holds (``int``, ``str``, ``bool``, ``Fraction``, lists and dicts of them, other records).
 A field whose type is a Record subclass (or ``list[...]``/``dict[str, ...]`` of one) is returned as
 a view of the nested object.
+
+A field the rules write only at some point of a record's life is declared with :func:`later`:
+:meth:`Record.new` and :meth:`Record.init` leave it out, and reading it while it is absent gives
+its default without storing anything, so reading never changes the state. A list or dict field
+of that kind (:data:`LATER_LIST`, :data:`LATER_DICT`) reads as an empty read-only value while
+absent; :meth:`Record.ensure` stores a fresh one and returns it, to be filled in place::
+
+    losers: list[str] = LATER_LIST    # absent until a sub-battle is lost
+    if side in rec.losers: ...        # reads, stores nothing
+    rec.ensure("losers").append(side)
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable, Iterator, MutableMapping
+from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
 R = TypeVar("R", bound="Record")
@@ -68,8 +79,28 @@ def factory(make: Callable[[], Any]) -> Any:
     return _Factory(make)
 
 
+class _Later:
+    """The default of a :func:`later` field: read while absent, never stored by the record."""
+
+    __slots__ = ("make", "value")
+
+    def __init__(self, value: Any, make: Callable[[], Any] | None) -> None:
+        self.value = value
+        self.make = make
+
+
+def later(value: Any = None) -> Any:
+    """Default of a field absent until the rules write it (see the module docstring): reading it
+    while absent gives ``value`` (an immutable value: it is shared), and nothing is stored."""
+    return _Later(value, None)
+
+
 LIST: Any = _Factory(list)  # default of a list field: a new empty list, stored on first read
 DICT: Any = _Factory(dict)  # default of a dict field: a new empty dict, stored on first read
+# list and dict fields absent until written: read as () and an empty read-only mapping while
+# absent, created by Record.ensure
+LATER_LIST: Any = _Later((), list)
+LATER_DICT: Any = _Later(MappingProxyType({}), dict)
 
 
 def _field_property(name: str, default: Any, kind: tuple[str, type[Record]] | None) -> property:
@@ -80,6 +111,8 @@ def _field_property(name: str, default: Any, kind: tuple[str, type[Record]] | No
             if isinstance(default, _Factory):
                 d[name] = default.make()
                 v = d[name]
+            elif isinstance(default, _Later):
+                v = default.value
             elif default is _MISSING:
                 raise AttributeError(f"{type(self).__name__}.{name} is not set")
             else:
@@ -156,7 +189,7 @@ class Record:
                 out[k] = v._data if isinstance(v, Record) else v
             elif isinstance(default, _Factory):
                 out[k] = default.make()
-            elif default is not _MISSING:
+            elif default is not _MISSING and not isinstance(default, _Later):
                 out[k] = default
         return out
 
@@ -169,7 +202,7 @@ class Record:
                 continue
             if isinstance(default, _Factory):
                 data[k] = default.make()
-            elif default is not _MISSING:
+            elif default is not _MISSING and not isinstance(default, _Later):
                 data[k] = default
         return cls(data)
 
@@ -194,6 +227,26 @@ class Record:
                 return None
             d = d[k]
         return cls(d)
+
+    def ensure(self, name: str) -> Any:
+        """The stored value of list or dict field ``name``, a fresh empty one stored first when
+        it is absent (for fields declared :data:`LATER_LIST` or :data:`LATER_DICT`, or any field
+        with a :data:`LIST`/:data:`DICT` default)."""
+        default = self._fields.get(name, _MISSING)
+        make = default.make if isinstance(default, _Later | _Factory) else None
+        if make is None:
+            raise TypeError(f"{type(self).__name__}.{name} is not a list or dict field")
+        d = self._data
+        v = d.get(name, _MISSING)
+        if v is _MISSING:
+            v = d[name] = make()
+        return v
+
+    def has(self, name: str) -> bool:
+        """Is field ``name`` stored (a :func:`later` field once written)?"""
+        if name not in self._fields:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+        return name in self._data
 
     # ---- reading
     def raw(self) -> MutableMapping[str, Any]:

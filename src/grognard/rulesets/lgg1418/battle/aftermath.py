@@ -28,6 +28,7 @@ from grognard.core.state import Frame
 from grognard.rulesets.lgg1418 import hooks
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.battle import fortress
+from grognard.rulesets.lgg1418.battle.base import BattleRecord
 from grognard.rulesets.lgg1418.military import activation, enemy_reinforcement, retreat
 from grognard.rulesets.lgg1418.supply import isolation
 
@@ -58,9 +59,9 @@ class ActivationAftermath(Step):
 
                 fought = {
                     u
-                    for rec in M.st(g).get("battles", {}).values()
-                    if rec.get("activation") == p["activation"]
-                    for u in rec.get("units", {})
+                    for raw in M.st(g).get("battles", {}).values()
+                    if (rec := BattleRecord(raw)).activation == p["activation"]
+                    for u in rec.units
                 }
                 isolation.judge(
                     g, [g.state.pieces[u] for u in sorted(fought) if u in g.state.pieces]

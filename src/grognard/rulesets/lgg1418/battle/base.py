@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.modifiers import Modifiers
-from grognard.core.record import DICT, LIST, Record
+from grognard.core.record import DICT, LATER_DICT, LATER_LIST, LIST, Record, later
 from grognard.core.rules import implements
 from grognard.core.state import Loc, Piece
 from grognard.core.tables import ResultsTable
@@ -103,20 +103,21 @@ def battles(g: Game) -> dict[str, dict[str, Any]]:
     return M.st(g).setdefault("battles", {})
 
 
-def rec_of(g: Game, bid: str) -> dict[str, Any]:
+def rec_of(g: Game, bid: str) -> BattleRecord:
+    """The typed view of battle ``bid``'s record."""
     try:
-        return battles(g)[bid]
+        return BattleRecord(battles(g)[bid])
     except KeyError:
         raise KeyError(f"no battle {bid!r}") from None
 
 
-def result(g: Game, bid: str) -> dict[str, Any]:
+def result(g: Game, bid: str) -> BattleRecord:
     """The record of a battle (see the module docstring); final once ``ended`` is true."""
     return rec_of(g, bid)
 
 
 def units_of(
-    rec: dict[str, Any],
+    rec: BattleRecord,
     side: str,
     roles: tuple[str, ...] = ("front",),
     kinds: tuple[str, ...] = ("corps",),
@@ -124,7 +125,7 @@ def units_of(
     states: tuple[str, ...] | None = ("fit", "disorganized"),
 ) -> list[str]:
     out = []
-    for uid, u in sorted(rec["units"].items()):
+    for uid, u in sorted(rec.units.items()):
         if u["side"] != side or u["role"] not in roles or u["kind"] not in kinds:
             continue
         if sub is not None and u.get("sub") != sub:
@@ -135,18 +136,18 @@ def units_of(
     return out
 
 
-def side_nation(rec: dict[str, Any], side: str) -> str:
-    return str(rec["nations"][side])
+def side_nation(rec: BattleRecord, side: str) -> str:
+    return str(rec.nations[side])
 
 
-def battle_front(g: Game, rec: dict[str, Any]) -> str:
-    fr = fronts_of(g, rec["hex_i"])
-    if rec.get("front"):
-        return str(rec["front"])
+def battle_front(g: Game, rec: BattleRecord) -> str:
+    fr = fronts_of(g, rec.hex_i)
+    if rec.front:
+        return str(rec.front)
     return fr[0] if fr else M.WEST
 
 
-def side_doctrine(g: Game, rec: dict[str, Any], side: str) -> str:
+def side_doctrine(g: Game, rec: BattleRecord, side: str) -> str:
     """The doctrine of the side's leading nation on the battle's front."""
     return doctrine.doctrine(g, side_nation(rec, side), battle_front(g, rec))
 
@@ -162,14 +163,14 @@ def side_doctrine_at(g: Game, side: str, i: int) -> str:
     return doctrine.doctrine(g, nation, fr[0] if fr else M.WEST)
 
 
-def fire_procedure(g: Game, rec: dict[str, Any]) -> bool:
+def fire_procedure(g: Game, rec: BattleRecord) -> bool:
     """Rules written for Fire Doctrine (16.1-A, 16.4-E, 16.6-A, 16.7-A/B, 17.3) follow the
     attacker's doctrine."""
-    return side_doctrine(g, rec, rec["attacker"]) in FIRE_DOCTRINES
+    return side_doctrine(g, rec, rec.attacker) in FIRE_DOCTRINES
 
 
-def other(rec: dict[str, Any], side: str) -> str:
-    return rec["defender"] if side == rec["attacker"] else rec["attacker"]
+def other(rec: BattleRecord, side: str) -> str:
+    return rec.defender if side == rec.attacker else rec.attacker
 
 
 def piece(g: Game, uid: str) -> Piece:
@@ -250,16 +251,10 @@ MOD_TARGETS = ("value", "d12", "combativeness", "column")
 
 class BattleRecord(Record):
     """LGG 16: the record of one battle, ``state.vars["lgg"]["battles"][id]`` (created by
-    :func:`battle_params` with every field below; the rules read it as a JSON object).
-
-    Written later by the rules as the battle goes on (absent until then): ``setup`` (the
-    dispositions of 16-A/16-B/16-C), ``table`` (the results table's id), ``retry`` (sides whose
-    allied reinforcement failed, 16.6-B), ``offers`` (sides asked to retreat this round),
-    ``reserve_choice``, ``open_during``, ``same_round_close``, ``round_cap`` (16.7-A),
-    ``obstinacy_alloc``, ``obstinacy_count``, ``committed`` (16.6-C), ``forced_retreat``,
-    ``retreat_extra`` (16.5-A), ``barrage_stopped`` (37-F), ``breakthrough_blocked``,
-    ``sub_losers``, ``fortress_sub``.
-    """
+    :func:`battle_params` with every field of the first group; the rules read it through this
+    view, from :func:`rec_of`). The fields of the second group (declared with ``later``) are
+    absent until the rules write them as the battle goes on; reading one while absent gives its
+    default and stores nothing, ``rec.ensure(name)`` creates a list or dict one to fill in."""
 
     id: str = ""  # B<n>
     hex: str = ""  # the battle hex's label
@@ -305,6 +300,39 @@ class BattleRecord(Record):
     tank_value: dict[str, Any] = DICT  # 39-B
     breakthrough_level: str | None = None  # 17
     breakthrough_corps: int | None = None
+
+    # ---- written later (absent until then)
+    setup: dict[str, Any] = LATER_DICT  # the dispositions of 16-A/16-B/16-C (rbc, obst_done, ...)
+    table: str | None = later()  # the results table's id (36.2-A)
+    flank_breakthrough: bool = later(False)  # spec's flank_breakthrough, at set-up
+    round_cap: int | None = later()  # the most rounds (16.7-A)
+    min_rounds: int | None = later()  # obstinacy: the fewest rounds (16.6-C)
+    obstinacy_alloc: int | None = later()  # the rounds of obstinacy chosen (16.6-C)
+    obstinacy_count: int = later(0)  # the rounds of obstinacy counted so far
+    obstinacy_from: int = later(1)  # the first round obstinacy counts in
+    committed: dict[str, list[Any]] = LATER_DICT  # army -> committed rounds (16.6-C)
+    retry: list[str] = LATER_LIST  # sides whose allied reinforcement failed (16.6-B)
+    offers: list[str] = LATER_LIST  # sides asked to retreat this round
+    reserve_choice: dict[str, Any] = LATER_DICT  # the reserves chosen this round (16.6)
+    open_during: int = later(1)  # sub-battles open during this round
+    same_round_close: bool = later(False)  # two sub-battles closed in the same round
+    forced_retreat: str | None = later()  # the side made to retreat (16.5-A)
+    retreat_extra: int = later(0)  # extra retreat hexes (16.5-A)
+    barrage_stopped: dict[str, bool] = LATER_DICT  # sub-battle -> barrage stopped (37-F)
+    breakthrough_blocked: bool = later(False)  # no breakthrough from this battle (17)
+    sub_losers: list[str] = LATER_LIST  # the losers of closed sub-battles
+    fortress_sub: dict[str, str] = LATER_DICT  # side -> the sub-battle its fortress is in (23-G)
+    cohesion_lost: dict[str, int] = LATER_DICT  # sub-battle -> cohesion lost (38)
+    prep: dict[str, Any] = LATER_DICT  # the main battle's preparation (29-32)
+    tank_minimum: dict[str, int] = LATER_DICT  # side -> tanks needed (39-B)
+    step_d: dict[str, Any] = LATER_DICT  # round -> the tactics of step D done (37)
+    history: dict[str, Any] = LATER_DICT  # "round:sub" -> what was fought (preview)
+    assault_pending: dict[str, Any] = LATER_DICT  # unit -> its pending assault result (37)
+    arrived: dict[str, list[Any]] = LATER_DICT  # round -> units arrived in it (16.6)
+    had_superiority: bool = later(False)  # a side had superiority (18-A)
+    front: str | None = later()  # the front, when not the hex's own (never written today)
+    gas_terror: dict[str, Any] | None = later()  # gas terror tests pending (37-C)
+    counter_offensive: str | None = later()  # the counter-offensive it started (19)
 
 
 @implements("LGG 16", "LGG 16-A")
@@ -411,33 +439,33 @@ def fight_battle_now(g: Game, **spec: Any) -> str:
 
 # ====================================================================== set-up helpers
 @implements("LGG 16-A", "LGG 16.1-A")
-def determine_great(g: Game, rec: dict[str, Any]) -> bool:
+def determine_great(g: Game, rec: BattleRecord) -> bool:
     """LGG 16.1-A: a great battle when, in Movement Doctrine, the attacker and the defender each
     line
     up at least 4 front-line corps; in Fire Doctrine as soon as the attacker lines up 4 (reserves
     excluded). An assault is never a great battle (23-G)."""
-    forced = rec["spec"].get("great")
+    forced = rec.spec.get("great")
     if forced is not None:
         return bool(forced)
-    if rec["kind"] == "assault":
+    if rec.kind == "assault":
         return False
-    a = len(units_of(rec, rec["attacker"]))
-    d = len(units_of(rec, rec["defender"]))
+    a = len(units_of(rec, rec.attacker))
+    d = len(units_of(rec, rec.defender))
     if fire_procedure(g, rec):
         return a >= 4
     return a >= 4 and d >= 4
 
 
-def table_id(g: Game, rec: dict[str, Any]) -> str:
+def table_id(g: Game, rec: BattleRecord) -> str:
     """LGG 36.2-A / 36.3 / 18-A / 23-G: which combat table the battle uses."""
-    t = rec["spec"].get("table")
+    t = rec.spec.get("table")
     if t is None:
-        if rec["kind"] == "counter-offensive":
+        if rec.kind == "counter-offensive":
             t = "movement"
-        elif rec["kind"] == "assault":
+        elif rec.kind == "assault":
             t = "trench"
         else:
-            t = "trench" if side_doctrine(g, rec, rec["defender"]) in TRENCH_DEFENCE else "movement"
+            t = "trench" if side_doctrine(g, rec, rec.defender) in TRENCH_DEFENCE else "movement"
     return f"combat-{t}"
 
 
@@ -487,8 +515,8 @@ def in_mountains(g: Game, i: int) -> bool:
     return mapdata.effective_terrain(g, i) in ("mountain", "high_mountain")
 
 
-def unit_army(g: Game, rec: dict[str, Any], uid: str) -> str | None:
-    return command_army(g, piece(g, uid)) or rec["units"].get(uid, {}).get("army")
+def unit_army(g: Game, rec: BattleRecord, uid: str) -> str | None:
+    return command_army(g, piece(g, uid)) or rec.units.get(uid, {}).get("army")
 
 
 def is_bef(g: Game, p: Piece) -> bool:
@@ -516,11 +544,11 @@ def assault_bonus(g: Game, p: Piece, key: str) -> int:
 
 
 @implements("LGG 16.4-G", "LGG 16.4-I", "LGG 38-A")
-def morale(g: Game, rec: dict[str, Any] | None, p: Piece) -> str:
+def morale(g: Game, rec: BattleRecord | None, p: Piece) -> str:
     """The morale column of a corps: printed morale, elite marines in a coastal hex (16.4-G, else
     veteran), elite Siberians (16.4-I), elite assault corps (38-A)."""
     m = str(p.attrs.get("morale", "active"))
-    h = M.hex_of(g, p) if rec is None else rec["hex_i"]
+    h = M.hex_of(g, p) if rec is None else rec.hex_i
     if M.arm(p) == "marine":
         m = "elite" if h is not None and is_coastal(g, h) else "veteran"
     if p.attrs.get("siberian"):
@@ -595,9 +623,9 @@ class RoundCalc:
         )
 
 
-def _spec_mods(rec: dict[str, Any], role: str, target: str, sub: str | None, rnd: int) -> Modifiers:
+def _spec_mods(rec: BattleRecord, role: str, target: str, sub: str | None, rnd: int) -> Modifiers:
     out = Modifiers()
-    for m in rec["spec"].get("modifiers") or []:
+    for m in rec.spec.get("modifiers") or []:
         if m["side"] != role or m["target"] != target:
             continue
         if m.get("sub") and sub and m["sub"] != sub:
@@ -631,21 +659,21 @@ def french_fire(g: Game, p: Piece, i: int, front: str) -> int:
     return 0
 
 
-def defender_fortress(g: Game, rec: dict[str, Any]) -> Piece | None:
-    for q in g.state.at_hex(rec["hex_i"]):
-        if q.type == "fortress" and q.side == rec["defender"] and "neutralized" not in q.status:
+def defender_fortress(g: Game, rec: BattleRecord) -> Piece | None:
+    for q in g.state.at_hex(rec.hex_i):
+        if q.type == "fortress" and q.side == rec.defender and "neutralized" not in q.status:
             return q
     return None
 
 
 @implements("LGG 23-C", "LGG 23-D")
-def supporting_fortress(g: Game, rec: dict[str, Any], side: str) -> Piece | None:
+def supporting_fortress(g: Game, rec: BattleRecord, side: str) -> Piece | None:
     """LGG 23-C / 23-D: the fortress that may support ``side`` as an artillery unit: the defender's
     fortress in an open-country battle (23-C); the relieving attacker's besieged fortress when it
     attacks the besiegers (23-D). Never a neutralised one, never in an assault (23-G)."""
-    if rec["kind"] == "assault":
+    if rec.kind == "assault":
         return None
-    if side == rec["defender"]:
+    if side == rec.defender:
         return defender_fortress(g, rec)
     f = attacker_fortress(g, rec)
     if f is None or "neutralized" in f.status or "besieged" not in f.status:
@@ -653,19 +681,19 @@ def supporting_fortress(g: Game, rec: dict[str, Any], side: str) -> Piece | None
     return f
 
 
-def attacker_fortress(g: Game, rec: dict[str, Any]) -> Piece | None:
-    for q in g.state.at_hex(rec["hex_i"]):
-        if q.type == "fortress" and q.side == rec["attacker"]:
+def attacker_fortress(g: Game, rec: BattleRecord) -> Piece | None:
+    for q in g.state.at_hex(rec.hex_i):
+        if q.type == "fortress" and q.side == rec.attacker:
             return q
     return None
 
 
-def trench_level(g: Game, rec: dict[str, Any], sub: str, rnd: int) -> int:
+def trench_level(g: Game, rec: BattleRecord, sub: str, rnd: int) -> int:
     """The defender's trench level in a sub-battle this round (28-B), after reductions (37-F,
     37-G)."""
-    base = int(rec["spec"].get("trench") or 0)
+    base = int(rec.spec.get("trench") or 0)
     cut = 0
-    for c in rec.get("trench_cuts", []):
+    for c in rec.trench_cuts:
         if c["sub"] in (sub, None) and c["from"] <= rnd <= c["to"]:
             cut += int(c["n"])
     return max(0, base - cut)
@@ -675,39 +703,37 @@ def reduce_trench(g: Game, bid: str, sub: str | None, n: int, rounds: int = 1) -
     """Lower the defender's trench level by ``n`` in a sub-battle (None: both) from the current (or
     next, before the first) round, for ``rounds`` rounds (37-F r2/r3, 37-G infiltration)."""
     rec = rec_of(g, bid)
-    first = max(1, int(rec["round"]))
-    rec.setdefault("trench_cuts", []).append(
-        {"sub": sub, "n": int(n), "from": first, "to": first + rounds - 1}
-    )
+    first = max(1, int(rec.round))
+    rec.trench_cuts.append({"sub": sub, "n": int(n), "from": first, "to": first + rounds - 1})
     M.touch(g)
 
 
 # ====================================================================== D12 (16.4)
-def front_count(rec: dict[str, Any], side: str) -> int:
+def front_count(rec: BattleRecord, side: str) -> int:
     """Front-line corps of a side able to fight (not disorganized, not beaten in a sub-battle)."""
     return len(units_of(rec, side, states=("fit",)))
 
 
 @implements("LGG 16.4-D", "LGG 16.4-E")
-def superiority(g: Game, rec: dict[str, Any]) -> int:
+def superiority(g: Game, rec: BattleRecord) -> int:
     """LGG 16.4-D / 16.4-E: +1 (attacker superiority), -1 (defender superiority) or 0.
 
     Movement: 3 more front-line corps; in a great battle nobody has it before a sub-battle is won.
     Fire: the attacker only in a great battle, with order E or after winning a sub-battle; the
     defender whenever it has 3 more corps. Re-evaluated every round."""
-    a, d = front_count(rec, rec["attacker"]), front_count(rec, rec["defender"])
-    won = [w for w in rec.get("sub_wins", [])]
+    a, d = front_count(rec, rec.attacker), front_count(rec, rec.defender)
+    won = [w for w in rec.sub_wins]
     if fire_procedure(g, rec):
         if d >= a + 3:
             return -1
         if (
-            rec["great"]
+            rec.great
             and a >= d + 3
-            and (rec["spec"].get("orders", {}).get("attacker") == "E" or rec["attacker"] in won)
+            and (rec.spec.get("orders", {}).get("attacker") == "E" or rec.attacker in won)
         ):
             return 1
         return 0
-    if rec["great"] and not won:
+    if rec.great and not won:
         return 0
     if a >= d + 3:
         return 1
@@ -716,20 +742,20 @@ def superiority(g: Game, rec: dict[str, Any]) -> int:
     return 0
 
 
-def _general_bonus(g: Game, rec: dict[str, Any], side: str, corps: str | None) -> tuple[int, str]:
+def _general_bonus(g: Game, rec: BattleRecord, side: str, corps: str | None) -> tuple[int, str]:
     """LGG 16.4-A: the bonus of the general of the engaged corps's army, when the battle hex is in
     its HQ's command radius."""
-    if rec["spec"].get("no_generals") or rec["kind"] == "assault" or corps is None:
+    if rec.spec.get("no_generals") or rec.kind == "assault" or corps is None:
         return 0, ""
 
     army = unit_army(g, rec, corps)
     if army is None:
         return 0, ""
     gen = army_general(g, army)
-    if gen is None or not in_command_range(g, army, rec["hex_i"]):
+    if gen is None or not in_command_range(g, army, rec.hex_i):
         return 0, ""
     v = int(gen.stat("bonus", 0))
-    cap = rec["spec"].get("general_cap")
+    cap = rec.spec.get("general_cap")
     if cap is not None:
         v = max(-int(cap), min(int(cap), v))
     return v, f"general of {army}"
@@ -746,17 +772,17 @@ def _general_bonus(g: Game, rec: dict[str, Any], side: str, corps: str | None) -
     "LGG 7-C",
 )
 def d12_modifiers(
-    g: Game, rec: dict[str, Any], sub: str, eng: dict[str, Any] | None = None
+    g: Game, rec: BattleRecord, sub: str, eng: dict[str, Any] | None = None
 ) -> tuple[Modifiers, int, int]:
     """LGG 16.4: the net modifier of the combat D12 (attacker's point of view) -> (items, capped
     total, cap). Generals (A), events (B, as caller modifiers, one per side), BEF (C, option
     ``bef-modifier``), numerical superiority (D/E), doctrine (F), both mountain corps in mountains
     (H), snow (7-C); capped at +/-2, +/-1 in snow or with defender superiority (J)."""
-    eng = eng if eng is not None else rec["engaged"].get(sub, {})
-    att, dfn = rec["attacker"], rec["defender"]
+    eng = eng if eng is not None else rec.engaged.get(sub, {})
+    att, dfn = rec.attacker, rec.defender
     ca = eng.get(att, {}).get("corps")
     cd = eng.get(dfn, {}).get("corps")
-    i = rec["hex_i"]
+    i = rec.hex_i
     mods = Modifiers()
     v, why = _general_bonus(g, rec, att, ca)
     if v:
@@ -765,10 +791,10 @@ def d12_modifiers(
     if v:
         mods.add(-v, "LGG 16.4-A", f"defender {why}")
     ev = {"attacker": 0, "defender": 0}
-    for m in _spec_mods(rec, "attacker", "d12", sub, max(1, rec["round"])):
+    for m in _spec_mods(rec, "attacker", "d12", sub, max(1, rec.round)):
         mods.add(m.value, m.rule, m.reason)
         ev["attacker"] += 1
-    for m in _spec_mods(rec, "defender", "d12", sub, max(1, rec["round"])):
+    for m in _spec_mods(rec, "defender", "d12", sub, max(1, rec.round)):
         mods.add(-m.value, m.rule, f"defender: {m.reason}")
         ev["defender"] += 1
     if g.opt("bef-modifier") == "d12" and bef_active(g):
@@ -803,7 +829,7 @@ def d12_modifiers(
         and in_mountains(g, i)
     ):
         mods.add(-1, "LGG 16.4-H", "mountain corps on both sides: defender +1")
-    cap = rec["spec"].get("d12_cap")
+    cap = rec.spec.get("d12_cap")
     if cap is None:
         cap = 1 if (mapdata.weather_in(g, i) == "snow" or sup < 0) else 2
     cap = int(cap)
@@ -836,33 +862,33 @@ def distribution(g: Game, calc: RoundCalc) -> dict[str, float]:
 
 
 # ====================================================================== losses and tests (16.5)
-def tally(g: Game, rec: dict[str, Any], uid: str, n: int) -> None:
+def tally(g: Game, rec: BattleRecord, uid: str, n: int) -> None:
     if n == 0:
         return
-    side = rec["units"][uid]["side"] if uid in rec["units"] else piece(g, uid).side
-    role = "attacker" if side == rec["attacker"] else "defender"
+    side = rec.units[uid]["side"] if uid in rec.units else piece(g, uid).side
+    role = "attacker" if side == rec.attacker else "defender"
     if role not in (
-        rec["spec"].get("uncounted_losses") or []
+        rec.spec.get("uncounted_losses") or []
     ):  # 23-G: not the losses of an assault's defenders
-        rec["losses"][side] = int(rec["losses"].get(side, 0)) + n
+        rec.losses[side] = int(rec.losses.get(side, 0)) + n
         year = M.st(g).setdefault("losses_year", {}).setdefault(str(M.current_turn(g).year), {})
         nation = piece(g, uid).nation
         year[nation] = int(year.get(nation, 0)) + n  # losses of the year (37-A)
-    rec["unit_losses"][uid] = int(rec["unit_losses"].get(uid, 0)) + n
-    if uid in rec["units"]:
-        u = rec["units"][uid]
+    rec.unit_losses[uid] = int(rec.unit_losses.get(uid, 0)) + n
+    if uid in rec.units:
+        u = rec.units[uid]
         u["losses"] = int(u.get("losses", 0)) + n
-        rk = str(rec["round"])
+        rk = str(rec.round)
         u.setdefault("round_losses", {})[rk] = int(u.get("round_losses", {}).get(rk, 0)) + n
     M.touch(g)
 
 
-def pr_budget(g: Game, rec: dict[str, Any], uid: str) -> int | None:
+def pr_budget(g: Game, rec: BattleRecord, uid: str) -> int | None:
     """PR the unit's power may spend for it in this battle: None = its stock; 0 = nothing (9-H,
     16-D: an isolated unit spends no PR, an isolated army with its HQ has its small budget)."""
 
     p = piece(g, uid)
-    b = rec["budgets"].get(p.side)
+    b = rec.budgets.get(p.side)
     if b is not None and command_army(g, p) == b.get("army"):
         return min(int(b["pr"]), pr_stock(g, p.nation))
     if M.on_map(g, p) and is_isolated(g, p, "pr"):
@@ -870,7 +896,7 @@ def pr_budget(g: Game, rec: dict[str, Any], uid: str) -> int | None:
     return None
 
 
-def can_pay_pr(g: Game, rec: dict[str, Any], uid: str) -> bool:
+def can_pay_pr(g: Game, rec: BattleRecord, uid: str) -> bool:
 
     b = pr_budget(g, rec, uid)
     if b is not None:
@@ -879,14 +905,14 @@ def can_pay_pr(g: Game, rec: dict[str, Any], uid: str) -> bool:
 
 
 @implements("LGG 16.5-B", "LGG 16-D")
-def pay_pr(g: Game, rec: dict[str, Any], uid: str, rule: str, reason: str) -> bool:
+def pay_pr(g: Game, rec: BattleRecord, uid: str, rule: str, reason: str) -> bool:
     """LGG 16.5-B / 16-D: spend 1 PR for a unit (from the isolated army's budget when there is
     one)."""
 
     if not can_pay_pr(g, rec, uid):
         return False
     p = piece(g, uid)
-    b = rec["budgets"].get(p.side)
+    b = rec.budgets.get(p.side)
     if b is not None and command_army(g, p) == b.get("army"):
         b["pr"] = int(b["pr"]) - 1
     add_pr(g, p.nation, -1, rule, reason)
@@ -894,13 +920,13 @@ def pay_pr(g: Game, rec: dict[str, Any], uid: str, rule: str, reason: str) -> bo
 
 
 @implements("LGG 16.5-B")
-def eliminate_unit(g: Game, rec: dict[str, Any] | None, uid: str, reason: str, rule: str) -> None:
+def eliminate_unit(g: Game, rec: BattleRecord | None, uid: str, reason: str, rule: str) -> None:
     """Remove a unit from play during a battle; an isolated unit destroyed counts 2 losses (16.5-A).
     An HQ left alone in its hex must retreat (handled by the retreat rules)."""
 
     p = piece(g, uid)
-    if rec is not None and uid in rec["units"]:
-        u = rec["units"][uid]
+    if rec is not None and uid in rec.units:
+        u = rec.units[uid]
         if M.on_map(g, p) and is_isolated(g, p, "combat"):
             have = int(u.get("losses", 0))
             if have < 2:
@@ -911,7 +937,7 @@ def eliminate_unit(g: Game, rec: dict[str, Any] | None, uid: str, reason: str, r
 
 
 @implements("LGG 16.5-B")
-def out_of_combat(g: Game, rec: dict[str, Any], uid: str, rule: str) -> None:
+def out_of_combat(g: Game, rec: BattleRecord, uid: str, rule: str) -> None:
     """LGG 16.5-B: out of combat - reduced side up, into next turn's reinforcement box; an isolated
     unit is eliminated instead."""
 
@@ -924,7 +950,7 @@ def out_of_combat(g: Game, rec: dict[str, Any], uid: str, rule: str) -> None:
     if "reduced" in p.faces:
         M.set_face(g, p, "reduced")
     M.move_piece(g, p, Loc.box(M.OUT_OF_COMBAT))
-    u = rec["units"][uid]
+    u = rec.units[uid]
     u["state"] = "out"
     u["role"] = "gone"
     say(
@@ -949,7 +975,7 @@ def flip_reduced(g: Game, uid: str, rule: str) -> bool:
 @implements("LGG 16.5-B", "LGG 16.2-A", "LGG 9-G", "LGG 16.7-C", "LGG 28-B", "LGG 36.2-B")
 def test_modifiers(
     g: Game,
-    rec: dict[str, Any],
+    rec: BattleRecord,
     uid: str,
     *,
     reduced_hit: bool = False,
@@ -966,13 +992,13 @@ def test_modifiers(
     trench bonus (37-D, ``terror``)."""
 
     p = piece(g, uid)
-    u = rec["units"].get(uid, {})
+    u = rec.units.get(uid, {})
     mods = Modifiers()
     s = supply_combativeness_modifier(g, p) if M.on_map(g, p) else 0
     if s:
         mods.add(s, "LGG 9-G", "out of supply")
     eng = u.get("engaged", [])
-    r = int(rec["round"])
+    r = int(rec.round)
     if r in eng and (r - 1) in eng and not panic and not away:
         mods.add(
             int(bdata(g)["combativeness"]["consecutive_engagement"]),
@@ -983,14 +1009,14 @@ def test_modifiers(
         mods.add(-2, "LGG 16.5-A", "already reduced when hit by a 2")
     if away:
         mods.add(-3, "LGG 16.7-C", "retreat away from supply while isolated or out of supply")
-    role = "attacker" if p.side == rec["attacker"] else "defender"
+    role = "attacker" if p.side == rec.attacker else "defender"
     if role == "defender" and not away:
         doc = side_doctrine(g, rec, p.side)
         if (
             not panic
             and table_id(g, rec) == "combat-trench"
             and doc in FIRE_DOCTRINES
-            and rec["kind"] != "counter-offensive"
+            and rec.kind != "counter-offensive"
             and not _in_movement(g, p)
         ):
             mods.add(2, "LGG 28-B", "defender in trench warfare")
@@ -1011,7 +1037,7 @@ def _in_movement(g: Game, p: Piece) -> bool:
     return doctrine_transitions.in_movement(g, p)
 
 
-def test_table(g: Game, rec: dict[str, Any], p: Piece) -> str:
+def test_table(g: Game, rec: BattleRecord, p: Piece) -> str:
     """LGG 36.2-A: units in Fire or Combined Doctrine test on the trench-warfare table, the others
     (October 1914 trenches included) on the movement-warfare table."""
     doc = doctrine.doctrine(g, p.nation, battle_front(g, rec))
@@ -1019,7 +1045,7 @@ def test_table(g: Game, rec: dict[str, Any], p: Piece) -> str:
 
 
 @implements("LGG 16.5-B")
-def roll_test(g: Game, rec: dict[str, Any], uid: str, mods: Modifiers, reason: str) -> str:
+def roll_test(g: Game, rec: BattleRecord, uid: str, mods: Modifiers, reason: str) -> str:
     """LGG 16.5-B: roll a combativeness test and return its code (X, H, R, D, O, E, P)."""
     p = piece(g, uid)
     tbl = table(g, test_table(g, rec, p))
@@ -1034,10 +1060,10 @@ def roll_test(g: Game, rec: dict[str, Any], uid: str, mods: Modifiers, reason: s
     return code
 
 
-def queue_test(g: Game, rec: dict[str, Any], uid: str, **kw: Any) -> None:
+def queue_test(g: Game, rec: BattleRecord, uid: str, **kw: Any) -> None:
     """Queue a combativeness test of a unit (bombardment and lull losses of 31-H and 32.2-C may use
     it)."""
-    rec["queue"].append({"t": "test", "unit": uid, **kw})
+    rec.queue.append({"t": "test", "unit": uid, **kw})
     M.touch(g)
 
 
@@ -1066,7 +1092,7 @@ def kind_of(p: Piece) -> str:
 
 def add_unit(
     g: Game,
-    rec: dict[str, Any],
+    rec: BattleRecord,
     p: Piece,
     role: str = "front",
     sub: str | None = None,
@@ -1074,20 +1100,20 @@ def add_unit(
     joined: int = 0,
 ) -> None:
     frm = p.attrs.get("mv_from")
-    rec["units"][p.id] = {
+    rec.units[p.id] = {
         "side": p.side,
         "kind": kind_of(p),
         "role": role,
         "sub": sub,
         # set aside before the battle (14-A); fit again for an assault (23-C)
         "state": (
-            "disorganized" if "disorganized" in p.status and rec["kind"] != "assault" else "fit"
+            "disorganized" if "disorganized" in p.status and rec.kind != "assault" else "fit"
         ),
         "barred": -1,
         "engaged": [],
         "losses": 0,
         "round_losses": {},
-        "from": M.label(g, int(frm)) if isinstance(frm, int) and frm != rec["hex_i"] else None,
+        "from": M.label(g, int(frm)) if isinstance(frm, int) and frm != rec.hex_i else None,
         "origin": origin,
         "joined": joined,
         "army": command_army(g, p),
@@ -1095,28 +1121,26 @@ def add_unit(
     }
 
 
-def engageable_corps(g: Game, rec: dict[str, Any], side: str, sub: str) -> list[str]:
+def engageable_corps(g: Game, rec: BattleRecord, side: str, sub: str) -> list[str]:
     """LGG 16.2-A / 16.5-B / 23-G: corps of ``side`` in ``sub`` that may be the engaged unit this
     round: not disorganized, not repulsed in the previous round; where the side's corps fight in
     turn (``alternate``: an assault's defenders, 23-G), not the one engaged in the previous round
     while another may be engaged."""
     out = []
     for uid in units_of(rec, side, sub=sub, states=("fit",)):
-        u = rec["units"][uid]
-        if u.get("barred") == rec["round"]:
+        u = rec.units[uid]
+        if u.get("barred") == rec.round:
             continue
         out.append(uid)
-    role = "attacker" if side == rec["attacker"] else "defender"
-    if role in (rec["spec"].get("alternate") or []) and len(out) > 1:
-        rested = [
-            uid for uid in out if (rec["round"] - 1) not in rec["units"][uid].get("engaged", [])
-        ]
+    role = "attacker" if side == rec.attacker else "defender"
+    if role in (rec.spec.get("alternate") or []) and len(out) > 1:
+        rested = [uid for uid in out if (rec.round - 1) not in rec.units[uid].get("engaged", [])]
         out = rested or out
     return out
 
 
-def open_subs(rec: dict[str, Any]) -> list[str]:
-    return [s for s in sorted(rec["subs"]) if rec["subs"][s].get("open")]
+def open_subs(rec: BattleRecord) -> list[str]:
+    return [s for s in sorted(rec.subs) if rec.subs[s].get("open")]
 
 
 def test_item(uid: str, **kw: Any) -> dict[str, Any]:
@@ -1125,13 +1149,13 @@ def test_item(uid: str, **kw: Any) -> dict[str, Any]:
 
 @implements("LGG 16.5-B")
 def test_effect(
-    g: Game, rec: dict[str, Any], uid: str, it: dict[str, Any]
+    g: Game, rec: BattleRecord, uid: str, it: dict[str, Any]
 ) -> tuple[str, dict[str, Any]] | None:
     """LGG 16.5-B: the effect of a test result (exploit, holds, repulsed, disorganized, out of
     combat, eliminated, panic); after an M the unit is then flipped unless already reduced or the
     test was an exploit."""
     p = piece(g, uid)
-    u = rec["units"].get(uid, {})
+    u = rec.units.get(uid, {})
     code = it["code"]
     res = it.get("res")
     if it.get("away"):
@@ -1157,7 +1181,7 @@ def test_effect(
         pass  # 31-H: a corps repulsed or disorganized by the bombardment stays fit for combat
     elif code == "R":
         if not it.get("terror"):
-            u["barred"] = rec["round"] + 1
+            u["barred"] = rec.round + 1
         if it.get("panic"):
             u["panic_retreat"] = 3
     elif code == "D":
@@ -1178,13 +1202,13 @@ def test_effect(
 
 
 @implements("LGG 16.5-B")
-def panic(g: Game, rec: dict[str, Any], uid: str) -> tuple[str, dict[str, Any]] | None:
+def panic(g: Game, rec: BattleRecord, uid: str) -> tuple[str, dict[str, Any]] | None:
     """LGG 16.5-B: panic - the unit is eliminated, 2 other corps of the stack test at once (no
     trench
     bonus), the battle is lost (even a great battle)."""
     p = piece(g, uid)
     side = p.side
-    rec["panic"] = rec["panic"] or side
+    rec.panic = rec.panic or side
     say(
         g,
         side,
@@ -1204,9 +1228,9 @@ def panic(g: Game, rec: dict[str, Any], uid: str) -> tuple[str, dict[str, Any]] 
                 g.choose_at_random(sorted(chosen), "corps spared by the panic tests", "LGG 16.5-B")
             )
         for o in reversed(chosen):
-            rec["queue"].insert(0, test_item(o, why="panic", panic=True))
+            rec.queue.insert(0, test_item(o, why="panic", panic=True))
         return None
-    rec["queue"].insert(
+    rec.queue.insert(
         0, {"t": "test", "unit": others[0], "stage": "panic-pick", "left": 2, "panic_of": uid}
     )
     return None

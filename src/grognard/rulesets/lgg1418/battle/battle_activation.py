@@ -30,6 +30,7 @@ from grognard.rulesets.lgg1418.units.counters import command_army
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.lgg1418.battle.base import BattleRecord
 
 
 @implements("LGG 16-A", "LGG 16.7", "LGG 17", "LGG 18-A")
@@ -136,7 +137,7 @@ class ArmyBattles(Step):
             while todo:
                 bid = todo.pop(0)
                 rec = rec_of(g, bid)
-                if rec.get("winner") == rec["attacker"] and rec["kind"] == "open":
+                if rec.winner == rec.attacker and rec.kind == "open":
                     return "overflow", {"battle": bid}  # asked after every victory (4-A)
             f.params["stage"] = "breakthrough"
             return self.next_child(g, f)
@@ -153,7 +154,7 @@ class ArmyBattles(Step):
         out = []
         for b in f.params["bids"]:
             out.append(b)
-            co = rec_of(g, b).get("counter_offensive")
+            co = rec_of(g, b).counter_offensive
             if co:
                 out.append(co)
         out.extend(f.params.get("overflow_bids", []))
@@ -161,11 +162,11 @@ class ArmyBattles(Step):
 
 
 # ====================================================================== overflow (16.7-F)
-def overflow_moves(g: Game, rec: dict[str, Any]) -> list[Action]:
+def overflow_moves(g: Game, rec: BattleRecord) -> list[Action]:
     """LGG 16.7-F: the attacker's corps in the battle hex move one more hex, with the MP they have
     left (terrain cost), and may fight there at once."""
-    side = rec["attacker"]
-    i = rec["hex_i"]
+    side = rec.attacker
+    i = rec.hex_i
     units = [
         p
         for p in M.units_at_hex(g, i, side)
@@ -174,9 +175,9 @@ def overflow_moves(g: Game, rec: dict[str, Any]) -> list[Action]:
     if not units:
         return []
     out: list[Action] = []
-    serial = rec["activation"]
+    serial = rec.activation
     for j in g.board.neighbors(i):
-        if j in {g.board.idx(h) for h in rec["attacker_from"]}:
+        if j in {g.board.idx(h) for h in rec.attacker_from}:
             continue
         ok = True
         for p in units:
@@ -194,7 +195,7 @@ def overflow_moves(g: Game, rec: dict[str, Any]) -> list[Action]:
                 {
                     "type": "overflow",
                     "side": side,
-                    "battle": rec["id"],
+                    "battle": rec.id,
                     "to": M.label(g, j),
                     "units": sorted(p.id for p in units),
                 }
@@ -212,10 +213,10 @@ class Overflow(LggStep):
     rule = "LGG 16.7-F"
 
     def label(self, g: Game, f: Frame) -> str:
-        return f"Overflow from {rec_of(g, f.params['battle'])['hex']}?"
+        return f"Overflow from {rec_of(g, f.params['battle']).hex}?"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        return [rec_of(g, f.params["battle"])["attacker"]]
+        return [rec_of(g, f.params["battle"]).attacker]
 
     @handles.options("overflow")
     def overflow_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
@@ -236,20 +237,20 @@ class Overflow(LggStep):
         g.finish(f)
         side = action["side"]
         j = g.board.idx(action["to"])
-        serial = rec["activation"]
+        serial = rec.activation
         for u in action["units"]:
             p = piece(g, u)
-            cost = movement.step_cost(g, p, rec["hex_i"], j)
+            cost = movement.step_cost(g, p, rec.hex_i, j)
             M.move_piece(g, p, Loc.hex(j))
-            M.set_attr(g, p, "mv_from", rec["hex_i"])
+            M.set_attr(g, p, "mv_from", rec.hex_i)
             if serial is not None:
                 M.set_attr(g, p, "mv_spent", movement.spent(p, serial) + cost)
         say(
             g,
             side,
             "overflow",
-            f"{', '.join(action['units'])} overflow from {rec['hex']} into {action['to']}",
-            f"{side} overflows from {rec['hex']} into {action['to']}",
+            f"{', '.join(action['units'])} overflow from {rec.hex} into {action['to']}",
+            f"{side} overflows from {rec.hex} into {action['to']}",
             rule="LGG 16.7-F",
         )
         if j in M.enemy_present_hexes(g, side):
@@ -260,7 +261,7 @@ class Overflow(LggStep):
                 kind="overflow",
                 retreat="immediate",
                 counter_offensive=False,
-                armies=rec["armies"] or None,
+                armies=rec.armies or None,
             )
             parent = next((fr for fr in reversed(g.state.frames) if fr.step == hooks.BATTLES), None)
             if parent is not None:

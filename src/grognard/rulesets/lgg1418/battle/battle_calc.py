@@ -40,12 +40,13 @@ from grognard.rulesets.lgg1418.supply.supply import supply_combat_value, supply_
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.lgg1418.battle.base import BattleRecord
 
 
-def _tactical(g: Game, rec: dict[str, Any], sub: str, side: str) -> Modifiers:
+def _tactical(g: Game, rec: BattleRecord, sub: str, side: str) -> Modifiers:
     """LGG 16.3-D: flank or encirclement battle for the side that won the other sub-battle."""
     out = Modifiers()
-    st = rec["subs"].get(sub, {})
+    st = rec.subs.get(sub, {})
     if st.get("encircled_by") == side:
         out.add(int(bdata(g)["tactical"]["encirclement"]), "LGG 16.3-D", "encirclement battle")
     elif st.get("flank_for") == side:
@@ -53,7 +54,7 @@ def _tactical(g: Game, rec: dict[str, Any], sub: str, side: str) -> Modifiers:
     return out
 
 
-def _support(g: Game, rec: dict[str, Any], sub: str, side: str, eng: dict[str, Any]) -> Modifiers:
+def _support(g: Game, rec: BattleRecord, sub: str, side: str, eng: dict[str, Any]) -> Modifiers:
     """LGG 15-B / 16.2-B / 23-C / 39-B: artillery (or fortress) and tank support of the engaged
     corps."""
     out = Modifiers()
@@ -64,10 +65,10 @@ def _support(g: Game, rec: dict[str, Any], sub: str, side: str, eng: dict[str, A
         if p.type == "fortress":
             out.add(
                 artillery.fortress_support_value(g, p, front),
-                "LGG 23-C" if side == rec["defender"] else "LGG 23-D",
+                "LGG 23-C" if side == rec.defender else "LGG 23-D",
                 "fortress as artillery",
             )
-        elif side != rec["attacker"] or fortress.assault_support_bonus(g, rec):
+        elif side != rec.attacker or fortress.assault_support_bonus(g, rec):
             # 23-G: against a fortress not neutralised it only cancels the organic artillery
             out.add(artillery.support_value(g, p, front), "LGG 16.2-B", "artillery support")
     tv = tanks.tank_support(g, rec, sub, side, eng.get("corps"))
@@ -90,7 +91,7 @@ def _support(g: Game, rec: dict[str, Any], sub: str, side: str, eng: dict[str, A
 )
 def round_calc(
     g: Game,
-    rec: dict[str, Any],
+    rec: BattleRecord,
     sub: str,
     engaged: dict[str, Any] | None = None,
     rnd: int | None = None,
@@ -102,14 +103,14 @@ def round_calc(
     trenches) + tactical situation + support; out of supply: half, rounded down, after everything
     (not when defending in a city); each total at least 1 (16.3-A). The column is the difference,
     shifted by the fire values (our reading, ``data/battle.toml``)."""
-    eng = engaged if engaged is not None else rec["engaged"].get(sub, {})
-    rnd = rnd if rnd is not None else max(1, int(rec["round"]))
-    att_side, def_side = rec["attacker"], rec["defender"]
-    i = rec["hex_i"]
+    eng = engaged if engaged is not None else rec.engaged.get(sub, {})
+    rnd = rnd if rnd is not None else max(1, int(rec.round))
+    att_side, def_side = rec.attacker, rec.defender
+    i = rec.hex_i
     ea, ed = eng.get(att_side, {}), eng.get(def_side, {})
     pa = piece(g, ea["corps"]) if ea.get("corps") else None
     pd = piece(g, ed["corps"]) if ed.get("corps") else None
-    limited = rec["kind"] == "counter-offensive"
+    limited = rec.kind == "counter-offensive"
     bef_value = g.opt("bef-modifier") == "value" and bef_active(g)
     # ---- attacker
     af = SideForce(ea.get("corps"), int(pa.stat("attack", 0)) if pa else 0)
@@ -117,14 +118,14 @@ def round_calc(
         if M.is_cavalry(pa) and pd is not None and M.is_infantry(pd):
             stack = [
                 piece(g, u)
-                for u in rec["units"]
-                if rec["units"][u]["side"] == att_side
-                and rec["units"][u]["kind"] == "corps"
-                and rec["units"][u]["role"] in ("front", "rear")
+                for u in rec.units
+                if rec.units[u]["side"] == att_side
+                and rec.units[u]["kind"] == "corps"
+                and rec.units[u]["role"] in ("front", "rear")
             ]
             if not any(M.is_infantry(q) for q in stack):
                 af.mods.add(-2, "LGG 16.3-C", "cavalry without infantry attacking infantry")
-        if rec["spec"].get("flank_breakthrough"):
+        if rec.spec.get("flank_breakthrough"):
             af.mods.add(1, "LGG 17.2-A", "flank breakthrough attack")
         if bef_value and is_bef(g, pa):
             af.mods.add(1, "LGG 16.4-C", "BEF corps attacking")
@@ -146,13 +147,13 @@ def round_calc(
     df = SideForce(ed.get("corps"), int(pd.stat("defense", 0)) if pd is not None else 0)
     terrain_codes = [mapdata.terrain_info(g, i).defense]
     ignore_terrain = bool(
-        rec["spec"].get("ignore_terrain")
+        rec.spec.get("ignore_terrain")
     )  # 23-G: an assault ignores the surrounding terrain
     if ignore_terrain or (
         limited and mapdata.effective_terrain(g, i) not in ("mountain", "high_mountain")
     ):
         terrain_codes = []
-    src = rec["units"].get(ea.get("corps") or "", {}).get("from")
+    src = rec.units.get(ea.get("corps") or "", {}).get("from")
     if src and g.board.has_label(src) and not ignore_terrain:
         j = g.board.idx(src)
         if j in g.board.neighbors(i):
@@ -174,11 +175,7 @@ def round_calc(
         if v:
             df.mods.add(v, "LGG 16.3-B", "city")
     fort = defender_fortress(g, rec)
-    if (
-        fort is not None
-        and rec["kind"] != "assault"
-        and mapdata.effective_terrain(g, i) == "plains"
-    ):
+    if fort is not None and rec.kind != "assault" and mapdata.effective_terrain(g, i) == "plains":
         df.mods.add(1, "LGG 23-C", "fortress in plains")
     if not limited:
         tr = trench_level(g, rec, sub, rnd)

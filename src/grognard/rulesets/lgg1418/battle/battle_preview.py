@@ -180,13 +180,13 @@ def engage_preview(g: Game, action: dict[str, Any]) -> dict[str, Any] | None:
     rec = battle.rec_of(g, bid)
     choice = action.get("choice") or {}
     enemy = battle.other(rec, side)  # type: ignore[arg-type]
-    out: dict[str, Any] = {"kind": "engage", "battle": bid, "round": rec["round"], "subs": {}}
+    out: dict[str, Any] = {"kind": "engage", "battle": bid, "round": rec.round, "subs": {}}
     for sub, c in choice.items():
         if not c.get("corps"):
             continue
         prev = {}
-        for r in range(int(rec["round"]) - 1, 0, -1):
-            hist = rec.get("history", {}).get(f"{r}:{sub}")
+        for r in range(int(rec.round) - 1, 0, -1):
+            hist = rec.history.get(f"{r}:{sub}")
             if hist:
                 prev = hist
                 break

@@ -21,7 +21,7 @@ cannot retreat is eliminated.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -48,6 +48,7 @@ from grognard.search.retreat import retreat_paths
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.lgg1418.battle.base import BattleRecord
 
 MAX_VOLUNTARY = 3  # 16.7-B (printed)
 
@@ -61,11 +62,11 @@ def pending(g: Game, bids: list[str] | None = None) -> list[dict[str, Any]]:
     return [r for r in store(g) if not r["done"] and (bids is None or r["battle"] in bids)]
 
 
-def _retreaters(g: Game, rec: dict[str, Any], side: str) -> list[Piece]:
+def _retreaters(g: Game, rec: BattleRecord, side: str) -> list[Piece]:
     """Every piece of ``side`` standing in the battle hex that must leave it (not a fortress nor
     what is inside it, nor anything riding inside an HQ, which goes with it)."""
     out = []
-    for p in g.state.at_hex(rec["hex_i"]):
+    for p in g.state.at_hex(rec.hex_i):
         if p.side != side or p.type in ("fortress", "general"):
             continue
         out.append(p)
@@ -73,21 +74,21 @@ def _retreaters(g: Game, rec: dict[str, Any], side: str) -> list[Piece]:
 
 
 @implements("LGG 23-D")
-def back_into_fortress(g: Game, rec: dict[str, Any]) -> list[str]:
+def back_into_fortress(g: Game, rec: BattleRecord) -> list[str]:
     """LGG 23-D: after a defeated relief attack, the besieged corps that came out of their fortress
     as reinforcements withdraw into it instead of retreating. Returns their ids."""
     out = []
-    for uid, u in sorted(rec["units"].items()):
+    for uid, u in sorted(rec.units.items()):
         origin = str(u.get("origin") or "")
-        if u["side"] != rec["attacker"] or not origin.startswith("fortress:"):
+        if u["side"] != rec.attacker or not origin.startswith("fortress:"):
             continue
         f = g.state.pieces.get(origin.partition(":")[2])
         p = g.state.pieces[uid]
         if (
             f is None
             or f.loc.kind != "hex"
-            or M.hex_of(g, f) != rec["hex_i"]
-            or M.hex_of(g, p) != rec["hex_i"]
+            or M.hex_of(g, f) != rec.hex_i
+            or M.hex_of(g, p) != rec.hex_i
             or p.loc.kind != "hex"
         ):
             continue
@@ -96,31 +97,31 @@ def back_into_fortress(g: Game, rec: dict[str, Any]) -> list[str]:
     if out:
         fog.emit_private(
             g,
-            rec["attacker"],
+            rec.attacker,
             "fortress",
             f"{', '.join(out)} withdraw into the besieged fortress",
-            f"{rec['attacker']} withdraws units into the besieged fortress at {rec['hex']}",
+            f"{rec.attacker} withdraws units into the besieged fortress at {rec.hex}",
             rule="LGG 23-D",
         )
     return out
 
 
 @implements("LGG 16.7-A", "LGG 16.7-B", "LGG 18-B")
-def extent(g: Game, rec: dict[str, Any], side: str) -> tuple[int, int]:
+def extent(g: Game, rec: BattleRecord, side: str) -> tuple[int, int]:
     """LGG 16.7-B / 18-B: (mandatory, maximum) hexes of the loser's retreat."""
-    if rec["ended_by"].startswith("retreat before combat"):
+    if rec.ended_by.startswith("retreat before combat"):
         return 1, MAX_VOLUNTARY
-    if rec["kind"] == "counter-offensive" and side == rec["defender"]:
+    if rec.kind == "counter-offensive" and side == rec.defender:
         return 1, 1
-    lim = rec["spec"].get("retreat_limit")
+    lim = rec.spec.get("retreat_limit")
     if battle.fire_procedure(g, rec):
         n = 1
-        if side == rec["defender"]:
-            n = {"limited": 2, "major": 3}.get(str(rec.get("breakthrough_level") or ""), 1)
+        if side == rec.defender:
+            n = {"limited": 2, "major": 3}.get(str(rec.breakthrough_level or ""), 1)
     else:
-        n = 1 + (1 if rec.get("bold") else 0)
-        if side == rec["defender"]:
-            n += int(rec.get("retreat_extra", 0))
+        n = 1 + (1 if rec.bold else 0)
+        if side == rec.defender:
+            n += int(rec.retreat_extra)
     mx = max(n, MAX_VOLUNTARY)
     if lim is not None:
         n, mx = min(n, int(lim)), min(mx, int(lim))
@@ -128,36 +129,34 @@ def extent(g: Game, rec: dict[str, Any], side: str) -> tuple[int, int]:
 
 
 @implements("LGG 16.7", "LGG 16-A", "LGG 16.5-B")
-def create(g: Game, rec: dict[str, Any]) -> None:
+def create(g: Game, rec: BattleRecord) -> None:
     """LGG 16.7 / 16-A: record the loser's retreat: a defeated attacker in groups by the hex each
     unit came from (that hex is the first of its path), a defender as one group; units repulsed
     or disorganized in the tests after a panic retreat 3 hexes (16.5-B)."""
-    loser = rec["loser"]
+    loser = rec.loser
     if loser is None:
         return
-    if loser == rec["attacker"]:
+    if loser == rec.attacker:
         back_into_fortress(g, rec)
     units = _retreaters(g, rec, loser)
     if not units:
         return
     lo, hi = extent(g, rec, loser)
-    forbid = list(rec["attacker_from"]) if loser == rec["defender"] else []
+    forbid = list(rec.attacker_from) if loser == rec.defender else []
     groups: dict[str | None, list[str]] = {}
     panic: list[str] = []
     for p in units:
-        u = rec["units"].get(p.id, {})
+        u = rec.units.get(p.id, {})
         if u.get("panic_retreat"):
             panic.append(p.id)
             continue
-        key = u.get("from") if loser == rec["attacker"] else None
-        if loser == rec["attacker"] and key is None and p.attrs.get("mv_from") is not None:
+        key = u.get("from") if loser == rec.attacker else None
+        if loser == rec.attacker and key is None and p.attrs.get("mv_from") is not None:
             key = M.label(g, int(p.attrs["mv_from"]))
-        if (
-            key == rec["hex"]
-        ):  # a stale origin (a decoy placed in the hex after moving out of it, 4-B)
+        if key == rec.hex:  # a stale origin (a decoy placed in the hex after moving out of it, 4-B)
             key = None
         groups.setdefault(key, []).append(p.id)
-    if loser == rec["attacker"] and None in groups and len(groups) > 1:
+    if loser == rec.attacker and None in groups and len(groups) > 1:
         extra = groups.pop(None)
         biggest = max(groups, key=lambda k: (len(groups[k]), str(k)))
         groups[biggest].extend(extra)
@@ -166,9 +165,9 @@ def create(g: Game, rec: dict[str, Any]) -> None:
         store(g).append(
             {
                 "id": f"R{n + k + 1}",
-                "battle": rec["id"],
+                "battle": rec.id,
                 "side": loser,
-                "hex": rec["hex"],
+                "hex": rec.hex,
                 "units": ids,
                 "first": first,
                 "min": lo,
@@ -181,9 +180,9 @@ def create(g: Game, rec: dict[str, Any]) -> None:
         store(g).append(
             {
                 "id": f"R{len(store(g)) + 1}",
-                "battle": rec["id"],
+                "battle": rec.id,
                 "side": loser,
-                "hex": rec["hex"],
+                "hex": rec.hex,
                 "units": panic,
                 "first": None,
                 "min": 3,
@@ -323,7 +322,7 @@ def _comparable_targets(
 
 
 @implements("LGG 16.7-C", "LGG 16.5-A")
-def toward_supply_possible(g: Game, side: str, i: int, rec: dict[str, Any]) -> bool:
+def toward_supply_possible(g: Game, side: str, i: int, rec: BattleRecord) -> bool:
     """LGG 16.5-A / 16.7-C: can a retreat from ``i`` go toward the side's supply (one hex
     closer)?"""
     dist = supply_distance(g, side)
@@ -331,7 +330,7 @@ def toward_supply_possible(g: Game, side: str, i: int, rec: dict[str, Any]) -> b
     if not np.isfinite(here):
         return False
     enemy = _enemy_seen(g, side)
-    forbid = {g.board.idx(h) for h in rec["attacker_from"]}
+    forbid = {g.board.idx(h) for h in rec.attacker_from}
     for j in g.board.neighbors(i):
         if (
             j in enemy
@@ -439,10 +438,10 @@ def execute(g: Game, entry: dict[str, Any], ids: list[str], path: list[int], awa
     M.touch(g)
 
 
-def _after_departure(g: Game, rec: dict[str, Any]) -> None:
+def _after_departure(g: Game, rec: BattleRecord) -> None:
     """The winner takes the battle hex once the loser has gone (16.7-D)."""
-    i = rec["hex_i"]
-    winner = rec.get("winner")
+    i = rec.hex_i
+    winner = rec.winner
     if winner is None:
         return
     loser_left = [p for p in g.state.at_hex(i) if p.side != winner and p.type not in ("fortress",)]
@@ -468,11 +467,11 @@ class BattleRetreats(Step):
         done = f.params.setdefault("also", [])
         for bid in bids:
             rec = rec_of(g, bid)
-            if bid in done or rec.get("loser") is None:
+            if bid in done or rec.loser is None:
                 continue
             done.append(bid)
             if also_candidates(g, rec):
-                return "retreat-also", {"battle": bid, "side": rec["loser"]}
+                return "retreat-also", {"battle": bid, "side": rec.loser}
         return None
 
 
@@ -630,11 +629,11 @@ class RetreatGroup(LggStep):
         M.touch(g)
 
 
-def also_candidates(g: Game, rec: dict[str, Any]) -> list[int]:
+def also_candidates(g: Game, rec: BattleRecord) -> list[int]:
     """LGG 16.7-B: hexes within 2 of the battle holding stacks of the loser that may retreat at the
     same time (its GHQ included)."""
-    side = rec["loser"]
-    i = rec["hex_i"]
+    side = cast(str, rec.loser)
+    i = rec.hex_i
     out = []
     for j, plist in sorted(M.occupied(g, side).items()):
         if j == i or g.board.distance(i, j) > 2:
@@ -658,8 +657,7 @@ class RetreatAlso(LggStep):
 
     def label(self, g: Game, f: Frame) -> str:
         return (
-            f"{f.params['side']}: stacks near {rec_of(g, f.params['battle'])['hex']} may"
-            " retreat too"
+            f"{f.params['side']}: stacks near {rec_of(g, f.params['battle']).hex} may retreat too"
         )
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
@@ -681,7 +679,7 @@ class RetreatAlso(LggStep):
                     "hex": lab,
                     "min": 1,
                     "max": MAX_VOLUNTARY,
-                    "forbid": list(rec["attacker_from"]) if side == rec["defender"] else [],
+                    "forbid": list(rec.attacker_from) if side == rec.defender else [],
                     "first": None,
                 }
                 paths, _ = legal_paths(g, entry, units)
@@ -690,15 +688,15 @@ class RetreatAlso(LggStep):
                         {
                             "type": "retreat-stack",
                             "side": side,
-                            "battle": rec["id"],
+                            "battle": rec.id,
                             "from": lab,
                             "path": [M.label(g, h) for h in p],
                         }
                     )
-            out.append({"type": "done", "side": side, "battle": rec["id"]})
+            out.append({"type": "done", "side": side, "battle": rec.id})
             return out
 
-        return M.memo(g, f"retreat-also:{rec['id']}:{','.join(sorted(moved))}", compute)
+        return M.memo(g, f"retreat-also:{rec.id}:{','.join(sorted(moved))}", compute)
 
     @handles.apply("done")
     def apply_done(self, g: Game, f: Frame, action: Action) -> None:
@@ -709,7 +707,7 @@ class RetreatAlso(LggStep):
         rec = rec_of(g, f.params["battle"])
         j = g.board.idx(action["from"])
         units = [p.id for p in M.units_at_hex(g, j, action["side"]) if p.loc.kind == "hex"]
-        entry = {"battle": rec["id"], "side": action["side"], "hex": action["from"], "units": units}
+        entry = {"battle": rec.id, "side": action["side"], "hex": action["from"], "units": units}
         execute(g, entry, units, [g.board.idx(h) for h in action["path"]], False)
         f.params.setdefault("moved", []).append(action["path"][-1])
         f.params["moved"].append(action["from"])
@@ -717,25 +715,25 @@ class RetreatAlso(LggStep):
 
 
 # ================================================================ after the battle (16.7-D, 16.7-E)
-def placement_options(g: Game, rec: dict[str, Any], side: str) -> list[Action]:
+def placement_options(g: Game, rec: BattleRecord, side: str) -> list[Action]:
     """LGG 16.7-D / 16.7-E: where ``side``'s corps of a finished battle may go: the attacker back to
     its starting hexes; either side into the reserve of its army's HQ (in or next to the hex)
     or into an adjacent stack of the same army; corps from the GHQ reserve back there. Artillery
     used stays with its stack."""
-    i = rec["hex_i"]
+    i = rec.hex_i
     out: list[Action] = []
     units = [p for p in M.units_at_hex(g, i, side) if p.loc.kind == "hex" and p.type == "corps"]
     for p in units:
-        u = rec["units"].get(p.id, {})
+        u = rec.units.get(p.id, {})
         army = command_army(g, p)
-        if side == rec["attacker"] and u.get("from") and rec.get("winner") == side:
+        if side == rec.attacker and u.get("from") and rec.winner == side:
             j = g.board.idx(u["from"])
             if j not in M.enemy_present_hexes(g, side) and _stack_fits(g, side, j, [p]):
                 out.append(
                     {
                         "type": "place",
                         "side": side,
-                        "battle": rec["id"],
+                        "battle": rec.id,
                         "unit": p.id,
                         "to": "start",
                     }
@@ -754,7 +752,7 @@ def placement_options(g: Game, rec: dict[str, Any], side: str) -> list[Action]:
                     {
                         "type": "place",
                         "side": side,
-                        "battle": rec["id"],
+                        "battle": rec.id,
                         "unit": p.id,
                         "to": "reserve",
                     }
@@ -771,7 +769,7 @@ def placement_options(g: Game, rec: dict[str, Any], side: str) -> list[Action]:
                         {
                             "type": "place",
                             "side": side,
-                            "battle": rec["id"],
+                            "battle": rec.id,
                             "unit": p.id,
                             "to": M.label(g, j),
                         }
@@ -780,7 +778,7 @@ def placement_options(g: Game, rec: dict[str, Any], side: str) -> list[Action]:
             ghq = piece(g, u["origin"].split(":", 1)[1])
             if M.on_map(g, ghq) and _reserve_room(g, ghq):
                 out.append(
-                    {"type": "place", "side": side, "battle": rec["id"], "unit": p.id, "to": "ghq"}
+                    {"type": "place", "side": side, "battle": rec.id, "unit": p.id, "to": "ghq"}
                 )
     return out
 
@@ -791,10 +789,10 @@ def _reserve_room(g: Game, holder: Piece) -> bool:
     return used < int(stat(g, holder, "reserve_capacity") or 0)
 
 
-def overstacked(g: Game, rec: dict[str, Any], side: str) -> bool:
+def overstacked(g: Game, rec: BattleRecord, side: str) -> bool:
     """LGG 10-A / 10-D: after the battle ``side`` has more corps in the battle hex than the
     stacking limit (reinforcements brought in while corps were set aside for the battle, 14-A)."""
-    i = rec["hex_i"]
+    i = rec.hex_i
     n = sum(
         1
         for p in M.units_at_hex(g, i, side)
@@ -806,7 +804,7 @@ def overstacked(g: Game, rec: dict[str, Any], side: str) -> bool:
     return n > stacking_limit(g, i)
 
 
-def placement_needed(g: Game, rec: dict[str, Any], side: str) -> bool:
+def placement_needed(g: Game, rec: BattleRecord, side: str) -> bool:
     return bool(placement_options(g, rec, side)) or overstacked(g, rec, side)
 
 
@@ -821,9 +819,7 @@ class BattlePlacement(LggStep):
     rule = "LGG 16.7-D"
 
     def label(self, g: Game, f: Frame) -> str:
-        return (
-            f"{f.params['side']}: corps after the battle at {rec_of(g, f.params['battle'])['hex']}"
-        )
+        return f"{f.params['side']}: corps after the battle at {rec_of(g, f.params['battle']).hex}"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
@@ -836,8 +832,8 @@ class BattlePlacement(LggStep):
         rec = rec_of(g, f.params["battle"])
         out = placement_options(g, rec, side)
         if not overstacked(g, rec, side):
-            return [*out, {"type": "done", "side": side, "battle": rec["id"]}]
-        i = rec["hex_i"]
+            return [*out, {"type": "done", "side": side, "battle": rec.id}]
+        i = rec.hex_i
         for p in M.units_at_hex(g, i, side):
             if not M.is_corps(p) or p.loc.kind != "hex":
                 continue
@@ -847,12 +843,12 @@ class BattlePlacement(LggStep):
                         {
                             "type": "displace",
                             "side": side,
-                            "battle": rec["id"],
+                            "battle": rec.id,
                             "unit": p.id,
                             "to": M.label(g, j),
                         }
                     )
-            out.append({"type": "eliminate", "side": side, "battle": rec["id"], "unit": p.id})
+            out.append({"type": "eliminate", "side": side, "battle": rec.id, "unit": p.id})
         return out
 
     @handles.apply("done")
@@ -894,20 +890,20 @@ class BattlePlacement(LggStep):
         side = action["side"]
         to = action["to"]
         if to == "start":
-            M.move_piece(g, p, Loc.hex(g.board.idx(rec["units"][p.id]["from"])))
+            M.move_piece(g, p, Loc.hex(g.board.idx(rec.units[p.id]["from"])))
         elif to == "reserve":
             hq = M.hq_piece(g, str(command_army(g, p)))
             assert hq is not None
             M.move_piece(g, p, Loc.inside(hq.id))
             M.set_status(g, p, M.RESERVE, True)
         elif to == "ghq":
-            ghq = piece(g, rec["units"][p.id]["origin"].split(":", 1)[1])
+            ghq = piece(g, rec.units[p.id]["origin"].split(":", 1)[1])
             M.move_piece(g, p, Loc.inside(ghq.id))
             M.set_status(g, p, M.RESERVE, True)
         else:
             M.move_piece(g, p, Loc.hex(g.board.idx(to)))
         if M.in_reserve(p):
-            M.set_attr(g, p, "no_breakthrough", rec["activation"])
+            M.set_attr(g, p, "no_breakthrough", rec.activation)
         say(
             g,
             side,
@@ -923,28 +919,26 @@ class BattlePlacement(LggStep):
 
 # ====================================================================== overflow (16.7-F)
 @implements("LGG 16.7-F")
-def overflow_allowed(g: Game, rec: dict[str, Any]) -> str | None:
+def overflow_allowed(g: Game, rec: BattleRecord) -> str | None:
     """LGG 16.7-F: why the attacker may not overflow after this battle (None when it may). A short
     battle (1 round with no attacker superiority at any moment, or 2 rounds otherwise, option
     ``overflow-as-printed``, A-45) of low intensity (the defender had one corps), won by an army
     of at least 3 front-line corps; never in the August 1914 pre-turn nor from a fortress hex."""
-    if rec.get("winner") != rec["attacker"] or rec["kind"] not in ("open",):
+    if rec.winner != rec.attacker or rec.kind not in ("open",):
         return "only after an ordinary battle won by the attacker"
     act = M.st(g).get("activation")
     if (act and act.get("pre_turn")) or M.current_turn(g).pre_turn:
         return "no overflow in the August 1914 pre-turn"
-    if any(q.type == "fortress" for q in g.state.at_hex(rec["hex_i"])):
+    if any(q.type == "fortress" for q in g.state.at_hex(rec.hex_i)):
         return "no overflow from a fortress hex"
-    d_corps = [
-        u for u in rec["units"].values() if u["side"] == rec["defender"] and u["kind"] == "corps"
-    ]
+    d_corps = [u for u in rec.units.values() if u["side"] == rec.defender and u["kind"] == "corps"]
     if len(d_corps) != 1:
         return "the defender had more than one corps"
-    rounds = int(rec["round"])
-    limit = (2 if rec.get("had_superiority") else 1) if g.opt("overflow-as-printed") else 2
+    rounds = int(rec.round)
+    limit = (2 if rec.had_superiority else 1) if g.opt("overflow-as-printed") else 2
     if rounds > limit:
         return f"the battle lasted {rounds} rounds (at most {limit})"
-    front = [p for p in M.units_at_hex(g, rec["hex_i"], rec["attacker"]) if p.type == "corps"]
+    front = [p for p in M.units_at_hex(g, rec.hex_i, rec.attacker) if p.type == "corps"]
     if len(front) < 3:
         return "the army needs at least 3 front-line corps"
     return None

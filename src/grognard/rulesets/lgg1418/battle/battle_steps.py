@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations, product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from grognard.core.errors import IllegalAction
 from grognard.core.procedure import Goto, Procedure, stage
@@ -58,6 +58,7 @@ from grognard.rulesets.lgg1418.units.counters import army_general, command_army,
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.lgg1418.battle.base import BattleRecord
 
 
 # ========================================================== set-up (16-A, 16-B, 16-C, 16-D, 16.1-A)
@@ -95,9 +96,7 @@ def _drop_boxes(g: Game, i: int) -> None:
             )
 
 
-def _nation_of(
-    g: Game, rec: dict[str, Any], side: str, units: list[Piece], armies: list[str]
-) -> str:
+def _nation_of(g: Game, rec: BattleRecord, side: str, units: list[Piece], armies: list[str]) -> str:
     for a in armies:
         try:
             return M.army_nation(g, a)
@@ -106,19 +105,19 @@ def _nation_of(
     for p in units:
         if p.type == "corps":
             return p.nation
-    for p in M.pieces_at_hex(g, rec["hex_i"], side):
+    for p in M.pieces_at_hex(g, rec.hex_i, side):
         if p.nation:
             return p.nation
     return M.powers_of(g, side)[0] if M.powers_of(g, side) else ""
 
 
 @implements("LGG 16-A", "LGG 16.1-A", "LGG 16-D")
-def setup_participants(g: Game, rec: dict[str, Any]) -> None:
+def setup_participants(g: Game, rec: BattleRecord) -> None:
     """LGG 16-A / 16.1-A / 16-D: who fights, the table, the kind of battle and the budgets."""
-    i = rec["hex_i"]
+    i = rec.hex_i
     _drop_boxes(g, i)
-    spec = rec["spec"]
-    att, dfn = rec["attacker"], rec["defender"]
+    spec = rec.spec
+    att, dfn = rec.attacker, rec.defender
     au = (
         [piece(g, u) for u in spec["attacker_units"]]
         if spec.get("attacker_units")
@@ -131,39 +130,39 @@ def setup_participants(g: Game, rec: dict[str, Any]) -> None:
     )
     for p in au + du:
         if p.type in ("corps", "artillery", "tank") or (
-            p.type == "fortress" and rec["kind"] == "assault"
+            p.type == "fortress" and rec.kind == "assault"
         ):
             _add_unit(g, rec, p)  # 23-G: the fortress under assault is a defending unit
-    armies = rec["armies"] or sorted(
+    armies = rec.armies or sorted(
         {a for p in au if p.type == "corps" and (a := command_army(g, p))}
     )
-    rec["armies"] = armies[:2]
-    rec["def_armies"] = sorted({a for p in du if (a := command_army(g, p))})
-    rec["nations"] = {
-        att: _nation_of(g, rec, att, au, rec["armies"]),
-        dfn: _nation_of(g, rec, dfn, du, rec["def_armies"]),
+    rec.armies = armies[:2]
+    rec.def_armies = sorted({a for p in du if (a := command_army(g, p))})
+    rec.nations = {
+        att: _nation_of(g, rec, att, au, rec.armies),
+        dfn: _nation_of(g, rec, dfn, du, rec.def_armies),
     }
-    rec["attacker_from"] = sorted(
-        {u["from"] for u in rec["units"].values() if u["side"] == att and u["from"]}
+    rec.attacker_from = sorted(
+        {u["from"] for u in rec.units.values() if u["side"] == att and u["from"]}
     )
-    if "trench" not in spec and rec["kind"] != "counter-offensive":
-        spec["trench"] = int(trench.battle_trench_level(g, rec["hex"], dfn))
+    if "trench" not in spec and rec.kind != "counter-offensive":
+        spec["trench"] = int(trench.battle_trench_level(g, rec.hex, dfn))
     act = M.st(g).get("activation")
     g.state.set_marker(
         "battle",
-        rec["hex"],
+        rec.hex,
         {
             "turn": M.turn_index(g),
             "side": att,
             "activation": act["serial"] if act else None,
-            "coordinated": sorted(set(rec["armies"]) | set(rec["def_armies"])),
+            "coordinated": sorted(set(rec.armies) | set(rec.def_armies)),
         },
     )
-    for side, armies_ in ((att, rec["armies"]), (dfn, rec["def_armies"])):
+    for side, armies_ in ((att, rec.armies), (dfn, rec.def_armies)):
         for a in armies_:
             b = artillery.isolated_army_budget(g, a)
             if b is not None:
-                rec["budgets"][side] = b
+                rec.budgets[side] = b
                 say(
                     g,
                     side,
@@ -181,35 +180,35 @@ def _public(g: Game, type: str, text: str, rule: str, reveal: bool = False) -> N
 
 
 @implements("LGG 16-C")
-def retreat_before_combat_allowed(g: Game, rec: dict[str, Any]) -> bool:
+def retreat_before_combat_allowed(g: Game, rec: BattleRecord) -> bool:
     """LGG 16-C (Movement Doctrine only): cavalry defending without artillery may retreat before the
     battle when the attacker has no cavalry (also cavalry met in a Fire major breakthrough, 17.3-C).
     """
-    if rec["kind"] not in ("open", "breakthrough", "overflow"):
+    if rec.kind not in ("open", "breakthrough", "overflow"):
         return False
-    dfn = rec["defender"]
+    dfn = rec.defender
     doc = battle.side_doctrine(g, rec, dfn)
-    if doc != "movement" and not rec["spec"].get("major_breakthrough"):
+    if doc != "movement" and not rec.spec.get("major_breakthrough"):
         return False
     corps = units_of(rec, dfn, states=None)
     if not corps or not all(M.is_cavalry(piece(g, u)) for u in corps):
         return False
-    if any(u["side"] == dfn and u["kind"] == "artillery" for u in rec["units"].values()):
+    if any(u["side"] == dfn and u["kind"] == "artillery" for u in rec.units.values()):
         return False
     if battle.defender_fortress(g, rec) is not None:
         return False
-    att_corps = units_of(rec, rec["attacker"], states=None)
+    att_corps = units_of(rec, rec.attacker, states=None)
     return not any(M.is_cavalry(piece(g, u)) for u in att_corps)
 
 
 @implements("LGG 16.6-C")
-def obstinacy_general(g: Game, rec: dict[str, Any]) -> Piece | None:
+def obstinacy_general(g: Game, rec: BattleRecord) -> Piece | None:
     """LGG 16.6-C: the attacking general whose obstinacy counts: with two armies the one of better
     rank; armies of different nationalities: the general of the army with the most corps in the
     battle (the one in command, as in 30-A). No general in an assault (23-G) or without HQ."""
-    if rec["spec"].get("no_generals") or rec["kind"] == "assault":
+    if rec.spec.get("no_generals") or rec.kind == "assault":
         return None
-    gens = [(a, army_general(g, a)) for a in rec["armies"]]
+    gens = [(a, army_general(g, a)) for a in rec.armies]
     gens = [(a, gen) for a, gen in gens if gen is not None]
     if not gens:
         return None
@@ -219,93 +218,91 @@ def obstinacy_general(g: Game, rec: dict[str, Any]) -> Piece | None:
         def size(a: str) -> int:
             return sum(
                 1
-                for u in rec["units"].values()
-                if u["side"] == rec["attacker"] and u["kind"] == "corps" and u.get("army") == a
+                for u in rec.units.values()
+                if u["side"] == rec.attacker and u["kind"] == "corps" and u.get("army") == a
             )
 
         return max(gens, key=lambda ag: (size(ag[0]), ag[0]))[1]
     return max(gens, key=lambda ag: (int(ag[1].stat("rank", 0)), ag[1].id))[1]  # type: ignore[union-attr]
 
 
-def obstinacy_remaining(g: Game, rec: dict[str, Any]) -> int:
+def obstinacy_remaining(g: Game, rec: BattleRecord) -> int:
     gen = obstinacy_general(g, rec)
     if gen is None:
         return 1
-    used = int(M.st(g).get("obstinacy_used", {}).get(f"{rec['activation']}:{gen.id}", 0))
+    used = int(M.st(g).get("obstinacy_used", {}).get(f"{rec.activation}:{gen.id}", 0))
     return max(0, int(gen.stat("obstinacy", 1)) - used)
 
 
-def other_battles_of_general(g: Game, rec: dict[str, Any]) -> int:
+def other_battles_of_general(g: Game, rec: BattleRecord) -> int:
     """Battle hexes still to be fought by the activation where the obstinacy general's armies
     stand."""
     gen = obstinacy_general(g, rec)
-    if gen is None or rec["activation"] is None:
+    if gen is None or rec.activation is None:
         return 0
-    plan = M.st(g).get("army_battles", {}).get(str(rec["activation"]))
+    plan = M.st(g).get("army_battles", {}).get(str(rec.activation))
     if not plan:
         return 0
-    armies = {a for a in rec["armies"] if army_general(g, a) is gen}
+    armies = {a for a in rec.armies if army_general(g, a) is gen}
     n = 0
     for lab in plan.get("pending", []):
-        if lab == rec["hex"]:
+        if lab == rec.hex:
             continue
         i = g.board.idx(lab)
-        if any(command_army(g, p) in armies for p in M.units_at_hex(g, i, rec["attacker"])):
+        if any(command_army(g, p) in armies for p in M.units_at_hex(g, i, rec.attacker)):
             n += 1
     return n
 
 
-def _setup_decision(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+def _setup_decision(g: Game, rec: BattleRecord) -> tuple[str, dict[str, Any]] | None:
     """The set-up decisions: the defender's dispositions, then the attacker's. Both are always
     asked (what is on offer depends on hidden facts; whether there is anything to decide must
     not show, 4-A)."""
-    st = rec.setdefault("setup", {})
+    st = rec.ensure("setup")
     if not st.get("def_done"):
         return "battle-decision", {
-            "battle": rec["id"],
+            "battle": rec.id,
             "kind": "defender-setup",
-            "side": rec["defender"],
+            "side": rec.defender,
         }
     if st.get("rbc") == "retreat":
         return None
     if not st.get("att_done"):
         return "battle-decision", {
-            "battle": rec["id"],
+            "battle": rec.id,
             "kind": "attacker-setup",
-            "side": rec["attacker"],
+            "side": rec.attacker,
         }
     return None
 
 
 @implements("LGG 16-C", "LGG 16-B")
-def defender_setup_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]:
+def defender_setup_options(g: Game, rec: BattleRecord) -> list[dict[str, Any]]:
     """LGG 16-C / 16-B: the defender may retreat its cavalry before combat, and bring in heavy
     artillery of its army from adjacent hexes, before the battle starts."""
     out: list[dict[str, Any]] = [{"type": "proceed"}]
     if retreat_before_combat_allowed(g, rec):
         out.append({"type": "retreat-before-combat"})
-    if rec["kind"] != "assault":
+    if rec.kind != "assault":
         for p in artillery.adjacent_heavy_artillery(
-            g, rec["defender"], rec["hex_i"], set(rec["def_armies"])
+            g, rec.defender, rec.hex_i, set(rec.def_armies)
         ):
-            if p.id not in rec["units"]:
+            if p.id not in rec.units:
                 out.append({"type": "join", "unit": p.id})
     return out
 
 
 @implements("LGG 16-A", "LGG 16.6-C")
-def attacker_setup_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]:
+def attacker_setup_options(g: Game, rec: BattleRecord) -> list[dict[str, Any]]:
     """LGG 16-A / 16.6-C: in Movement Doctrine the attacker leaves out the corps beyond the stacking
     limit; a general with other battles to fight in the activation shares his obstinacy."""
-    att = rec["attacker"]
-    st = rec.setdefault("setup", {})
-    if not battle.fire_procedure(g, rec) and len(units_of(rec, att)) > stacking_limit(
-        g, rec["hex_i"]
-    ):
+    att = rec.attacker
+    st = rec.ensure("setup")
+    if not battle.fire_procedure(g, rec) and len(units_of(rec, att)) > stacking_limit(g, rec.hex_i):
         return [{"type": "leave-out", "unit": u} for u in units_of(rec, att)]
     if (
         not st.get("obst_done")
-        and rec["spec"].get("min_rounds") is None
+        and rec.spec.get("min_rounds") is None
         and obstinacy_general(g, rec) is not None
     ):
         rem = obstinacy_remaining(g, rec)
@@ -314,74 +311,75 @@ def attacker_setup_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]
     return [{"type": "proceed"}]
 
 
-def finish_setup(g: Game, rec: dict[str, Any]) -> None:
+def finish_setup(g: Game, rec: BattleRecord) -> None:
     """After the set-up choices: great battle or not, table, limits; battles without defenders."""
-    att, dfn = rec["attacker"], rec["defender"]
-    spec = rec["spec"]
-    rec["table"] = battle.table_id(g, rec)
-    rec["great"] = battle.determine_great(g, rec)
+    att, dfn = rec.attacker, rec.defender
+    spec = rec.spec
+    rec.table = battle.table_id(g, rec)
+    rec.great = battle.determine_great(g, rec)
     fire = battle.fire_procedure(g, rec)
     cap = spec.get("round_cap")
-    rec["round_cap"] = int(cap) if cap is not None else (10 if fire else None)
+    rec.round_cap = int(cap) if cap is not None else (10 if fire else None)
     if spec.get("min_rounds") is not None:
-        rec["min_rounds"] = int(spec["min_rounds"])
+        rec.min_rounds = int(spec["min_rounds"])
     else:
-        rec["min_rounds"] = int(rec.get("obstinacy_alloc", obstinacy_remaining(g, rec)))
+        alloc = rec.obstinacy_alloc
+        rec.min_rounds = int(alloc if alloc is not None else obstinacy_remaining(g, rec))
         gen = obstinacy_general(g, rec)
-        if gen is not None and rec["activation"] is not None:
-            key = f"{rec['activation']}:{gen.id}"
+        if gen is not None and rec.activation is not None:
+            key = f"{rec.activation}:{gen.id}"
             used = M.st(g).setdefault("obstinacy_used", {})
-            used[key] = int(used.get(key, 0)) + rec["min_rounds"]
-    rec["obstinacy_count"] = 0
-    rec["obstinacy_from"] = int(spec.get("obstinacy_from_round") or 1)
-    rec["flank_breakthrough"] = bool(spec.get("flank_breakthrough"))
-    kind = "great battle" if rec["great"] else "battle"
+            used[key] = int(used.get(key, 0)) + rec.min_rounds
+    rec.obstinacy_count = 0
+    rec.obstinacy_from = int(spec.get("obstinacy_from_round") or 1)
+    rec.flank_breakthrough = bool(spec.get("flank_breakthrough"))
+    kind = "great battle" if rec.great else "battle"
     _public(
         g,
         "battle",
-        f"{kind.capitalize()} at {rec['hex']}: {att} attacks {dfn} ({rec['kind']}, "
-        f"{'Trench Table' if rec['table'] == 'combat-trench' else 'Movement table'})",
+        f"{kind.capitalize()} at {rec.hex}: {att} attacks {dfn} ({rec.kind}, "
+        f"{'Trench Table' if rec.table == 'combat-trench' else 'Movement table'})",
         "LGG 16-A",
     )
 
     if not units_of(rec, dfn, states=None) and fortress.assault_fortress(g, rec) is None:
-        rec["subs"] = {"A": {"open": False, "winner": att}}
+        rec.subs = {"A": {"open": False, "winner": att}}
         _end(g, rec, att, "no defending corps")
         return
     if not units_of(rec, att, states=None):
-        rec["subs"] = {"A": {"open": False, "winner": dfn}}
+        rec.subs = {"A": {"open": False, "winner": dfn}}
         _end(g, rec, dfn, "no attacking corps")
         return
-    if rec["great"] and len(units_of(rec, dfn)) == 1:
-        rec["late_split"] = True
-        rec["subs"] = {"A": {"open": True}, "B": {"open": False, "pending": True}}
-        for u in rec["units"].values():
+    if rec.great and len(units_of(rec, dfn)) == 1:
+        rec.late_split = True
+        rec.subs = {"A": {"open": True}, "B": {"open": False, "pending": True}}
+        for u in rec.units.values():
             if u["role"] == "front":
                 u["sub"] = "A"
         _public(
             g,
             "battle",
-            f"great battle at {rec['hex']}: the defender has a single corps; round 1 is fought as "
+            f"great battle at {rec.hex}: the defender has a single corps; round 1 is fought as "
             "one sub-battle (LGG 16.1-A)",
             "LGG 16.1-A",
         )
-        rec["phase"] = "round-start"
+        rec.phase = "round-start"
         return
-    if rec["great"]:
-        rec["subs"] = {"A": {"open": True}, "B": {"open": True}}
-        rec["phase"] = "split"
+    if rec.great:
+        rec.subs = {"A": {"open": True}, "B": {"open": True}}
+        rec.phase = "split"
         return
-    rec["subs"] = {"A": {"open": True}}
-    for u in rec["units"].values():
+    rec.subs = {"A": {"open": True}}
+    for u in rec.units.values():
         if u["role"] == "front":
             u["sub"] = "A"
-    rec["phase"] = "round-start"
+    rec.phase = "round-start"
 
 
 # ====================================================================== split (16.1-B)
-def _split_units(g: Game, rec: dict[str, Any], side: str) -> dict[str, list[str]]:
+def _split_units(g: Game, rec: BattleRecord, side: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {"corps": [], "artillery": [], "tank": [], "fortress": []}
-    for uid, u in sorted(rec["units"].items()):
+    for uid, u in sorted(rec.units.items()):
         if u["side"] != side or u["role"] != "front" or u["state"] in ("eliminated", "out"):
             continue
         if u["kind"] in out:
@@ -406,7 +404,7 @@ def _equal_subsets(items: list[str], free: bool) -> list[tuple[str, ...]]:
 
 @implements("LGG 16.1-B")
 def split_options(
-    g: Game, rec: dict[str, Any], side: str, only: list[str] | None = None
+    g: Game, rec: BattleRecord, side: str, only: list[str] | None = None
 ) -> list[dict[str, list[str]]]:
     """LGG 16.1-B: the ways ``side`` may divide its front-line corps and artillery (and tanks, and a
     fortress acting as artillery) between sub-battles A and B: as equally as possible (option
@@ -417,10 +415,10 @@ def split_options(
         parts = {k: [u for u in v if u in only] for k, v in parts.items()}
     free = g.opt("sub-battle-split") == "free"
     out: list[dict[str, list[str]]] = []
-    if side == rec["attacker"] and len(rec["armies"]) == 2 and only is None:
-        for first, _second in (rec["armies"], reversed(rec["armies"])):
+    if side == rec.attacker and len(rec.armies) == 2 and only is None:
+        for first, _second in (rec.armies, reversed(rec.armies)):
             a = sorted(
-                u for k in parts for u in parts[k] if rec["units"].get(u, {}).get("army") == first
+                u for k in parts for u in parts[k] if rec.units.get(u, {}).get("army") == first
             )
             b = sorted(u for k in parts for u in parts[k] if u not in a)
             out.append({"A": a, "B": b})
@@ -440,13 +438,13 @@ def split_options(
     return out
 
 
-def apply_split(g: Game, rec: dict[str, Any], side: str, split: dict[str, list[str]]) -> None:
+def apply_split(g: Game, rec: BattleRecord, side: str, split: dict[str, list[str]]) -> None:
     for sub in ("A", "B"):
         for uid in split.get(sub, []):
-            if uid in rec["units"]:
-                rec["units"][uid]["sub"] = sub
+            if uid in rec.units:
+                rec.units[uid]["sub"] = sub
             else:
-                rec.setdefault("fortress_sub", {})[side] = sub
+                rec.ensure("fortress_sub")[side] = sub
     M.touch(g)
 
 
@@ -454,20 +452,20 @@ def apply_split(g: Game, rec: dict[str, Any], side: str, split: dict[str, list[s
 
 
 @implements("LGG 16.2-A", "LGG 23-G")
-def engageable(g: Game, rec: dict[str, Any], side: str, sub: str) -> list[str]:
+def engageable(g: Game, rec: BattleRecord, side: str, sub: str) -> list[str]:
     """LGG 16.2-A / 23-G: the units ``side`` may engage in ``sub`` this round: its engageable corps;
     in an assault, the fortress itself when the defender has no corps left to engage."""
 
     out = engageable_corps(g, rec, side, sub)
-    if not out and side == rec["defender"]:
+    if not out and side == rec.defender:
         f = fortress.assault_fortress(g, rec)
-        if f is not None and f.id in rec["units"]:
+        if f is not None and f.id in rec.units:
             out = [f.id]
     return out
 
 
-def _mun_left(g: Game, rec: dict[str, Any], nation: str, side: str) -> int | None:
-    b = rec["budgets"].get(side)
+def _mun_left(g: Game, rec: BattleRecord, nation: str, side: str) -> int | None:
+    b = rec.budgets.get(side)
     stock = artillery.mun_stock(g, nation)
     if b is not None and nation == M.army_nation(g, b["army"]):
         lim = int(b["mun"])
@@ -475,10 +473,10 @@ def _mun_left(g: Game, rec: dict[str, Any], nation: str, side: str) -> int | Non
     return stock
 
 
-def artillery_options(g: Game, rec: dict[str, Any], side: str, sub: str) -> list[str]:
+def artillery_options(g: Game, rec: BattleRecord, side: str, sub: str) -> list[str]:
     """LGG 15-B / 23-C: artillery units (or the fortress) that may support in ``sub`` this round."""
     out = []
-    for uid, u in sorted(rec["units"].items()):
+    for uid, u in sorted(rec.units.items()):
         if (
             u["side"] != side
             or u["kind"] != "artillery"
@@ -486,10 +484,10 @@ def artillery_options(g: Game, rec: dict[str, Any], side: str, sub: str) -> list
             or u["state"] != "fit"
         ):
             continue
-        if rec["great"] and u.get("sub") != sub:
+        if rec.great and u.get("sub") != sub:
             continue
         p = piece(g, uid)
-        if artillery.used_elsewhere(g, p, rec["id"], rec["activation"]) and not rec["spec"].get(
+        if artillery.used_elsewhere(g, p, rec.id, rec.activation) and not rec.spec.get(
             "artillery_reuse"
         ):
             continue
@@ -498,7 +496,7 @@ def artillery_options(g: Game, rec: dict[str, Any], side: str, sub: str) -> list
             continue
         out.append(uid)
     f = battle.supporting_fortress(g, rec, side)
-    if f is not None and (not rec["great"] or rec.get("fortress_sub", {}).get(side) == sub):
+    if f is not None and (not rec.great or rec.fortress_sub.get(side) == sub):
         cost = artillery.fortress_shot_cost(g, f)
         left = _mun_left(g, rec, f.nation, side)
         if cost == 0 or left is None or left >= cost:
@@ -507,7 +505,7 @@ def artillery_options(g: Game, rec: dict[str, Any], side: str, sub: str) -> list
 
 
 @implements("LGG 16.2-A", "LGG 16.2-B", "LGG 15-B")
-def engage_options(g: Game, rec: dict[str, Any], side: str) -> list[dict[str, Any]]:
+def engage_options(g: Game, rec: BattleRecord, side: str) -> list[dict[str, Any]]:
     """LGG 16.2 / 15-B: one engaged corps per open sub-battle, each with at most one artillery unit
     (army-numbered artillery only for its own army's corps; munitions enough for every gun)."""
     per_sub = []
@@ -543,25 +541,25 @@ def engage_options(g: Game, rec: dict[str, Any], side: str) -> list[dict[str, An
     return out
 
 
-def _reveal_engagement(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str, Any]]) -> None:
-    r = rec["round"]
-    rec["engaged"] = {}
+def _reveal_engagement(g: Game, rec: BattleRecord, chosen: dict[str, dict[str, Any]]) -> None:
+    r = rec.round
+    rec.engaged = {}
     for sub in open_subs(rec):
-        rec["engaged"][sub] = {}
-        for side in (rec["attacker"], rec["defender"]):
+        rec.engaged[sub] = {}
+        for side in (rec.attacker, rec.defender):
             c = chosen.get(side, {}).get(sub, {"corps": None, "art": None})
-            rec["engaged"][sub][side] = dict(c)
-            hist = rec.setdefault("history", {}).setdefault(f"{r}:{sub}", {})
+            rec.engaged[sub][side] = dict(c)
+            hist = rec.ensure("history").setdefault(f"{r}:{sub}", {})
             hist[side] = c.get("corps")
             hist[side + ":art"] = c.get("art")
             if c.get("corps"):
-                u = rec["units"][c["corps"]]
+                u = rec.units[c["corps"]]
                 u["engaged"].append(r)
                 army = u.get("army")
                 if army:
-                    rec.setdefault("committed", {}).setdefault(army, [])
-                    if r not in rec["committed"][army]:
-                        rec["committed"][army].append(r)
+                    rec.ensure("committed").setdefault(army, [])
+                    if r not in rec.committed[army]:
+                        rec.committed[army].append(r)
             p = piece(g, c["corps"]) if c.get("corps") else None
             art = piece(g, c["art"]) if c.get("art") else None
             mine = f"round {r}, sub-battle {sub}: {c.get('corps') or 'no corps'} engaged" + (
@@ -575,7 +573,7 @@ def _reveal_engagement(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str,
             say(g, side, "engage", mine, theirs, rule="LGG 16.2-A")
             if art is not None:
                 cost = artillery.fortress_shot_cost(g, art) if art.type == "fortress" else 1
-                b = rec["budgets"].get(side)
+                b = rec.budgets.get(side)
                 if cost and b is not None and art.nation == M.army_nation(g, b["army"]):
                     b["mun"] = int(b["mun"]) - cost
                 artillery.spend_munitions(
@@ -583,14 +581,14 @@ def _reveal_engagement(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str,
                     art.nation,
                     cost,
                     "LGG 23-C" if art.type == "fortress" else "LGG 15-B",
-                    f"support in the battle at {rec['hex']}",
+                    f"support in the battle at {rec.hex}",
                 )
                 if art.type == "artillery":
-                    artillery.mark_used(g, art, rec["id"], rec["activation"])
-                    rec["used_art"][art.id] = True
+                    artillery.mark_used(g, art, rec.id, rec.activation)
+                    rec.used_art[art.id] = True
     g.emit(
         "reveal",
-        f"battle at {rec['hex']}, round {r}: engaged units revealed",
+        f"battle at {rec.hex}, round {r}: engaged units revealed",
         rule="LGG 16.2-A",
         reveal=True,
     )
@@ -599,17 +597,17 @@ def _reveal_engagement(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str,
 
 # ====================================================================== resolution (16.3-16.5)
 @implements("LGG 16.5", "LGG 16.5-A", "LGG 16.4")
-def resolve_round(g: Game, rec: dict[str, Any]) -> None:
+def resolve_round(g: Game, rec: BattleRecord) -> None:
     """LGG 16.3-16.5: each open sub-battle rolls its D12 and reads the table; the results go to
     the casualty queue (losses, exchanges, tests)."""
 
-    r = rec["round"]
+    r = rec.round
     if battle.superiority(g, rec) > 0:
-        rec["had_superiority"] = True
+        rec.had_superiority = True
     for sub in open_subs(rec):
-        eng = rec["engaged"].get(sub, {})
-        ca = eng.get(rec["attacker"], {}).get("corps")
-        cd = eng.get(rec["defender"], {}).get("corps")
+        eng = rec.engaged.get(sub, {})
+        ca = eng.get(rec.attacker, {}).get("corps")
+        cd = eng.get(rec.defender, {}).get("corps")
         if not ca or not cd:
             continue
         calc = battle_calc.round_calc(g, rec, sub)
@@ -617,37 +615,35 @@ def resolve_round(g: Game, rec: dict[str, Any]) -> None:
         _public(
             g,
             "battle-round",
-            f"battle at {rec['hex']}, round {r}, sub-battle {sub}: {calc.explain()}",
+            f"battle at {rec.hex}, round {r}, sub-battle {sub}: {calc.explain()}",
             "LGG 16.3-A",
         )
         roll = g.roll(
             "d12",
-            f"combat at {rec['hex']}, round {r}, sub-battle {sub}",
+            f"combat at {rec.hex}, round {r}, sub-battle {sub}",
             "LGG 16.4",
             modifiers=calc.d12,
         )
         look = tbl.lookup(calc.column_index, roll.modified)
         ra, rd, bold = battle.parse_cell(look.result)
-        forced = rec["spec"].get("forced_attacker_result")
+        forced = rec.spec.get("forced_attacker_result")
         if forced:
             ra = str(forced)
         rd = tactics.aggravated(g, rec, sub, rd)
-        rec["subs"][sub]["last"] = {"a": ra, "d": rd, "bold": bold, "round": r}
+        rec.subs[sub]["last"] = {"a": ra, "d": rd, "bold": bold, "round": r}
         _public(
             g,
             "battle-result",
             f"{look.explain()}: attacker {ra}, defender {rd}{' (bold)' if bold else ''}",
             "LGG 16.5-A",
         )
-        rec["queue"].append({"t": "hit", "unit": ca, "res": ra, "sub": sub, "stage": "start"})
-        rec["queue"].append({"t": "hit", "unit": cd, "res": rd, "sub": sub, "stage": "start"})
+        rec.queue.append({"t": "hit", "unit": ca, "res": ra, "sub": sub, "stage": "start"})
+        rec.queue.append({"t": "hit", "unit": cd, "res": rd, "sub": sub, "stage": "start"})
     M.touch(g)
 
 
 @implements("LGG 16.5-A", "LGG 4-A")
-def _exchange_allowed(
-    g: Game, rec: dict[str, Any], uid: str, sub: str, truth: bool = False
-) -> bool:
+def _exchange_allowed(g: Game, rec: BattleRecord, uid: str, sub: str, truth: bool = False) -> bool:
     """LGG 16.5-A / 36.1: the Movement Doctrine defender may cancel a loss of this round (one per
     sub-battle) for one more retreat hex: not for an E, not if isolated, not if the retreat would
     move it away from its supply lines; never in a counter-offensive (18-B). Isolation and supply
@@ -655,22 +651,18 @@ def _exchange_allowed(
     surely barred); ``truth``: from the true position (when the exchange is declared)."""
 
     p = piece(g, uid)
-    if (
-        p.side != rec["defender"]
-        or rec["kind"] == "counter-offensive"
-        or rec["spec"].get("no_exchange")
-    ):
+    if p.side != rec.defender or rec.kind == "counter-offensive" or rec.spec.get("no_exchange"):
         return False
     if not artillery.movement_doctrine(
         g, battle.side_nation(rec, p.side), battle.battle_front(g, rec)
     ):
         return False
-    if rec["exchanges"].get(sub, {}).get(str(rec["round"])):
+    if rec.exchanges.get(sub, {}).get(str(rec.round)):
         return False
 
     def traced() -> bool:
         return not is_isolated(g, p, "combat") and battle_retreat.toward_supply_possible(
-            g, p.side, rec["hex_i"], rec
+            g, p.side, rec.hex_i, rec
         )
 
     if truth:
@@ -678,34 +670,30 @@ def _exchange_allowed(
     return knowledge.may_be_true(g, p.side, traced)
 
 
-def _exchange_asked(g: Game, rec: dict[str, Any], uid: str, sub: str) -> bool:
+def _exchange_asked(g: Game, rec: BattleRecord, uid: str, sub: str) -> bool:
     """Whether the defender is asked about an exchange (16.5-A): a Movement-Doctrine defender's
     engaged corps suffers a loss, once per sub-battle a round - public facts only; whether the
     exchange is open (isolation, supply lines) shows only in its own options (4-A)."""
     p = piece(g, uid)
-    if (
-        p.side != rec["defender"]
-        or rec["kind"] == "counter-offensive"
-        or rec["spec"].get("no_exchange")
-    ):
+    if p.side != rec.defender or rec.kind == "counter-offensive" or rec.spec.get("no_exchange"):
         return False
     if not artillery.movement_doctrine(
         g, battle.side_nation(rec, p.side), battle.battle_front(g, rec)
     ):
         return False
-    return not rec["exchanges"].get(sub, {}).get(str(rec["round"]))
+    return not rec.exchanges.get(sub, {}).get(str(rec.round))
 
 
 @implements("LGG 16.5-A", "LGG 16.5-B", "LGG 38-C", "LGG 39-C")
-def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+def process_queue(g: Game, rec: BattleRecord) -> tuple[str, dict[str, Any]] | None:
     """LGG 16.5-A / 16.5-B: apply the queued results and tests in order; return the decision step
     a side must answer (exchange, PR payment, panic choice) or None when the queue is empty."""
 
-    q = rec["queue"]
+    q = rec.queue
     while q:
         it = q[0]
         uid = it["unit"]
-        u = rec["units"].get(uid)
+        u = rec.units.get(uid)
         p = piece(g, uid)
         if u is not None and u["state"] in ("eliminated", "out"):
             q.pop(0)
@@ -729,13 +717,13 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
                     it["stage"] = "exchange"
                     it["may_exchange"] = _exchange_allowed(g, rec, uid, it["sub"])
                     return "battle-decision", {
-                        "battle": rec["id"],
+                        "battle": rec.id,
                         "kind": "exchange",
                         "side": p.side,
                     }
                 it["stage"] = "apply"
             if it["stage"] == "exchange":
-                return "battle-decision", {"battle": rec["id"], "kind": "exchange", "side": p.side}
+                return "battle-decision", {"battle": rec.id, "kind": "exchange", "side": p.side}
             if it["stage"] == "apply":
                 q.pop(0)
                 _apply_hit(g, rec, uid, it["res"], it["sub"], bool(it.get("exchanged")))
@@ -758,7 +746,7 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
                     ),
                     it.get("why", "losses"),
                 )
-                if code == "R" and (rec["spec"].get("no_repulse") and p.side == rec["defender"]):
+                if code == "R" and (rec.spec.get("no_repulse") and p.side == rec.defender):
                     code = "H"
                 it["code"] = code
                 say(
@@ -781,7 +769,7 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
                 else:
                     it["stage"] = "unpaid"
             if it["stage"] == "pay":
-                return "battle-decision", {"battle": rec["id"], "kind": "pay", "side": p.side}
+                return "battle-decision", {"battle": rec.id, "kind": "pay", "side": p.side}
             if it["stage"] == "unpaid":
                 q.pop(0)
                 say(
@@ -802,7 +790,7 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
                 continue
             if it["stage"] == "panic-pick":
                 return "battle-decision", {
-                    "battle": rec["id"],
+                    "battle": rec.id,
                     "kind": "panic-pick",
                     "side": p.side,
                 }
@@ -818,21 +806,21 @@ def process_queue(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | 
 
 
 @implements("LGG 23-G")
-def _free_test(rec: dict[str, Any], side: str) -> bool:
+def _free_test(rec: BattleRecord, side: str) -> bool:
     """LGG 23-G: the side's combativeness tests cost no PR in this battle (``free_tests``)."""
-    role = "attacker" if side == rec["attacker"] else "defender"
-    return role in (rec["spec"].get("free_tests") or [])
+    role = "attacker" if side == rec.attacker else "defender"
+    return role in (rec.spec.get("free_tests") or [])
 
 
-def _round_losses(rec: dict[str, Any], uid: str) -> int:
-    u = rec["units"].get(uid)
+def _round_losses(rec: BattleRecord, uid: str) -> int:
+    u = rec.units.get(uid)
     if u is None:
         return 0
-    return int(u.get("round_losses", {}).get(str(rec["round"]), 0))
+    return int(u.get("round_losses", {}).get(str(rec.round), 0))
 
 
 @implements("LGG 16.5-A")
-def _apply_hit(g: Game, rec: dict[str, Any], uid: str, res: str, sub: str, exchanged: bool) -> None:
+def _apply_hit(g: Game, rec: BattleRecord, uid: str, res: str, sub: str, exchanged: bool) -> None:
     """LGG 16.5-A: apply a combat result to the engaged corps (at most 2 losses per round)."""
 
     p = piece(g, uid)
@@ -872,11 +860,11 @@ def _apply_hit(g: Game, rec: dict[str, Any], uid: str, res: str, sub: str, excha
         battle.tally(g, rec, uid, 1)
         if not was_reduced:
             battle.flip_reduced(g, uid, "LGG 16.5-A")
-            if trig == "per-battle" and int(rec["units"][uid]["losses"]) >= 2:
-                rec["queue"].insert(0, _test_item(uid, why="second loss in this battle", res="1"))
+            if trig == "per-battle" and int(rec.units[uid]["losses"]) >= 2:
+                rec.queue.insert(0, _test_item(uid, why="second loss in this battle", res="1"))
             return
-        if trig == "cumulative" or (trig == "per-battle" and int(rec["units"][uid]["losses"]) >= 2):
-            rec["queue"].insert(0, _test_item(uid, why="loss on a reduced corps", res="1"))
+        if trig == "cumulative" or (trig == "per-battle" and int(rec.units[uid]["losses"]) >= 2):
+            rec.queue.insert(0, _test_item(uid, why="loss on a reduced corps", res="1"))
             return
         battle.eliminate_unit(g, rec, uid, "a loss it can no longer absorb", "LGG 16.5-A")
         return
@@ -884,9 +872,9 @@ def _apply_hit(g: Game, rec: dict[str, Any], uid: str, res: str, sub: str, excha
     if res == "2":
         if not was_reduced:
             battle.flip_reduced(g, uid, "LGG 16.5-A")
-        rec["queue"].insert(0, _test_item(uid, why="result 2", res="2", reduced_hit=was_reduced))
+        rec.queue.insert(0, _test_item(uid, why="result 2", res="2", reduced_hit=was_reduced))
         return
-    rec["queue"].insert(0, _test_item(uid, why="result M", res="M"))
+    rec.queue.insert(0, _test_item(uid, why="result M", res="M"))
 
 
 # ====================================================================== reserves (16.6)
@@ -894,11 +882,11 @@ def _dist(g: Game, a: int | None, b: int) -> int:
     return 999 if a is None else g.board.distance(a, b)
 
 
-def _east(g: Game, rec: dict[str, Any]) -> bool:
+def _east(g: Game, rec: BattleRecord) -> bool:
     return battle.battle_front(g, rec) == M.EAST
 
 
-def _ghqs(g: Game, rec: dict[str, Any], side: str) -> list[Piece]:
+def _ghqs(g: Game, rec: BattleRecord, side: str) -> list[Piece]:
     nations = {battle.side_nation(rec, side)} | {
         M.army_nation(g, a) for a in _side_armies(rec, side)
     }
@@ -907,12 +895,12 @@ def _ghqs(g: Game, rec: dict[str, Any], side: str) -> list[Piece]:
     ]
 
 
-def _side_armies(rec: dict[str, Any], side: str) -> list[str]:
-    return list(rec["armies"] if side == rec["attacker"] else rec["def_armies"])
+def _side_armies(rec: BattleRecord, side: str) -> list[str]:
+    return list(rec.armies if side == rec.attacker else rec.def_armies)
 
 
-def _odd_only(g: Game, rec: dict[str, Any], side: str) -> bool:
-    for sub in rec["subs"].values():
+def _odd_only(g: Game, rec: BattleRecord, side: str) -> bool:
+    for sub in rec.subs.values():
         if (
             sub.get("open")
             and (sub.get("flank_for") or sub.get("encircled_by"))
@@ -923,7 +911,7 @@ def _odd_only(g: Game, rec: dict[str, Any], side: str) -> bool:
 
 
 @implements("LGG 16.6-A", "LGG 16-B", "LGG 39-D")
-def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[str, str]]:
+def reinforcement_pool(g: Game, rec: BattleRecord, side: str) -> list[tuple[str, str]]:
     """LGG 16.6-A: units ``side`` may bring into the battle this round, with their origin.
 
     Movement Doctrine: the reserve of an HQ of the side's armies whose command range covers the
@@ -935,8 +923,8 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
     corps not disorganized; army-own units only for their army; heavy tanks in a GHQ reserve never
     (39-D)."""
 
-    i = rec["hex_i"]
-    r = rec["round"]
+    i = rec.hex_i
+    r = rec.round
     fire = (
         battle.doctrine.doctrine(g, battle.side_nation(rec, side), battle.battle_front(g, rec))
         in battle.FIRE_DOCTRINES
@@ -954,7 +942,7 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
         own = M.army_number(g, p)
         if own is not None and own not in armies:
             return False
-        return rec["units"].get(p.id, {}).get("state") not in ("eliminated", "out", "disorganized")
+        return rec.units.get(p.id, {}).get("state") not in ("eliminated", "out", "disorganized")
 
     def east_ok(h: int | None, nat: str) -> bool:
         if not _east(g, rec):
@@ -966,7 +954,7 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
             return r % 2 == 1
         return False
 
-    for uid, u in sorted(rec["units"].items()):
+    for uid, u in sorted(rec.units.items()):
         if (
             u["side"] == side
             and u["role"] == "rear"
@@ -1011,7 +999,7 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
     for f in g.state.at_hex(i):
         if f.type == "fortress" and f.side == side:
             relief = (
-                side == rec["attacker"]
+                side == rec.attacker
             )  # 23-D: the besieged corps join a relief battle, whatever their army
             for q in g.state.contents(f.id):
                 if M.garrison_in_fortress(g, q):
@@ -1020,7 +1008,7 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
                     ok = (
                         q.type == "corps"
                         and q.id not in seen
-                        and rec["units"].get(q.id, {}).get("state")
+                        and rec.units.get(q.id, {}).get("state")
                         not in ("eliminated", "out", "disorganized")
                     )
                 else:
@@ -1046,12 +1034,12 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
                     continue
                 out.append((q.id, f"stack:{M.label(g, j)}"))
                 seen.add(q.id)
-    refused = set(rec.get("allied_refused", {}).get(side, []))
+    refused = set(rec.allied_refused.get(side, []))
     out = [
         (u, o) for u, o in out if piece(g, u).nation not in refused or piece(g, u).nation == nation
     ]
     if (
-        side == rec["defender"]
+        side == rec.defender
     ):  # 28-D: autonomous defenders in trench warfare: HQs or the GHQ within 6 hexes
         defenders = [piece(g, u) for u in units_of(rec, side, states=None)]
         if trench.autonomous_defence(g, defenders, i):
@@ -1066,20 +1054,14 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
             out = [(u, o) for u, o in out if allowed(o)]
     if battle.doctrine.doctrine(g, nation, battle.battle_front(g, rec)) == "combined":
         out = [(u, o) for u, o in out if _combined_timing_ok(g, rec, o)]
-    if (
-        rec["kind"] == "breakthrough"
-        and side == rec["attacker"]
-        and not rec["spec"].get("new_army")
-    ):
+    if rec.kind == "breakthrough" and side == rec.attacker and not rec.spec.get("new_army"):
         # 17.1: a breakthrough battle is fought with the breakthrough units plus reinforcements from
         # the reserve of the breaking-through armies' HQs (17.3-B: wider with a newly activated
         # army)
         hq_ids = {f"hq:{q.id}" for a in armies if (q := M.hq_piece(g, a)) is not None}  # type: ignore[assignment]
         out = [(u, o) for u, o in out if o == "rear" or o in hq_ids]
-    if (
-        rec["kind"] == "assault"
-    ):  # 23-G: no tanks nor Stosstruppen; nothing enters a besieged fortress
-        if side == rec["defender"]:
+    if rec.kind == "assault":  # 23-G: no tanks nor Stosstruppen; nothing enters a besieged fortress
+        if side == rec.defender:
             out = [(u, o) for u, o in out if o == "rear" or o.startswith("fortress:")]
         else:
             out = [
@@ -1090,7 +1072,7 @@ def reinforcement_pool(g: Game, rec: dict[str, Any], side: str) -> list[tuple[st
     return out
 
 
-def _combined_timing_ok(g: Game, rec: dict[str, Any], origin: str) -> bool:
+def _combined_timing_ok(g: Game, rec: BattleRecord, origin: str) -> bool:
     """36.5-C: in Combined Doctrine, sources farther than 3 hexes send only in odd rounds (none
     beyond 6 on the East for HQs and the GHQ) unless a normal or massive bombardment preceded."""
 
@@ -1101,51 +1083,51 @@ def _combined_timing_ok(g: Game, rec: dict[str, Any], origin: str) -> bool:
         h = g.board.idx(ref)
     else:
         return True
-    d = _dist(g, h, rec["hex_i"])
+    d = _dist(g, h, rec.hex_i)
     return doctrine_transitions.combined_reinforcement_allowed(
         g,
         d,
-        max(1, int(rec["round"])),
-        rec["spec"].get("bombardment") or "none",
+        max(1, int(rec.round)),
+        rec.spec.get("bombardment") or "none",
         battle.battle_front(g, rec),
         source=kind if kind in ("hq", "ghq") else "unit",
     )
 
 
-def _sub_corps(rec: dict[str, Any], side: str, sub: str) -> int:
+def _sub_corps(rec: BattleRecord, side: str, sub: str) -> int:
     return len(units_of(rec, side, sub=sub, states=("fit", "disorganized")))
 
 
-def _side_hex_corps(g: Game, rec: dict[str, Any], side: str) -> int:
-    return sum(1 for p in M.units_at_hex(g, rec["hex_i"], side) if counts_for_stacking(g, p))
+def _side_hex_corps(g: Game, rec: BattleRecord, side: str) -> int:
+    return sum(1 for p in M.units_at_hex(g, rec.hex_i, side) if counts_for_stacking(g, p))
 
 
 def reinforcement_targets(
-    g: Game, rec: dict[str, Any], side: str, uid: str, origin: str
+    g: Game, rec: BattleRecord, side: str, uid: str, origin: str
 ) -> list[str]:
     """Open sub-battles ``uid`` may join: the 3-corps (2 in mountains) limit of a side that lost a
     sub-battle (16.1-C), the Fire normal-battle limit of 3 attacking corps (16.1-A), stacking."""
     p = piece(g, uid)
     subs = open_subs(rec)
-    if rec.get("late_split") and rec["round"] == 1 and side == rec["defender"]:
+    if rec.late_split and rec.round == 1 and side == rec.defender:
         subs = ["B"] if p.type == "corps" else [*subs, "B"]
     if not subs:
         return []
     if p.type != "corps":
         return subs
-    if origin != "rear" and _side_hex_corps(g, rec, side) + 1 > stacking_limit(g, rec["hex_i"]):
+    if origin != "rear" and _side_hex_corps(g, rec, side) + 1 > stacking_limit(g, rec.hex_i):
         return []
     out = []
     for sub in subs:
         n = _sub_corps(rec, side, sub)
-        if side in rec.get("sub_losers", []):
-            lim = 2 if battle.in_mountains(g, rec["hex_i"]) else 3
+        if side in rec.sub_losers:
+            lim = 2 if battle.in_mountains(g, rec.hex_i) else 3
             if n + 1 > lim:
                 continue
         if (
-            not rec["great"]
+            not rec.great
             and battle.fire_procedure(g, rec)
-            and side == rec["attacker"]
+            and side == rec.attacker
             and len(units_of(rec, side, states=("fit", "disorganized"))) + 1 > 3
         ):
             continue
@@ -1154,14 +1136,14 @@ def reinforcement_targets(
 
 
 @implements("LGG 16.6-A", "LGG 16.6-B")
-def reserve_options(g: Game, rec: dict[str, Any], side: str) -> list[dict[str, Any]]:
+def reserve_options(g: Game, rec: BattleRecord, side: str) -> list[dict[str, Any]]:
     """LGG 16.6-A: this round's reinforcement choices of ``side``: nothing, or one unit into a
     sub-battle (possibly sending a front-line corps to the rear in exchange) - one per side, or
     one per sub-battle under the option ``reserve-reinforcement-frequency`` (digest A-13) - and
     one tank per sub-battle besides. The flanked or encircled side reinforces only in odd
     rounds. A choice is ``{"units": [{"unit", "sub", "origin", "rear"?}], "tanks": [...]}``."""
     none: dict[str, Any] = {"units": [], "tanks": []}
-    if _odd_only(g, rec, side) and rec["round"] % 2 == 0:
+    if _odd_only(g, rec, side) and rec.round % 2 == 0:
         return [none]
     pool = reinforcement_pool(g, rec, side)
     entries: list[dict[str, Any]] = []
@@ -1181,7 +1163,7 @@ def reserve_options(g: Game, rec: dict[str, Any], side: str) -> list[dict[str, A
         subs = sorted({e["sub"] for e in entries})
         per = [[None] + [e for e in entries if e["sub"] == s] for s in subs]
         unit_choices: list[list[dict[str, Any]]] = []
-        room = stacking_limit(g, rec["hex_i"]) - _side_hex_corps(g, rec, side)
+        room = stacking_limit(g, rec.hex_i) - _side_hex_corps(g, rec, side)
         for combo in product(*per):
             picked = [e for e in combo if e is not None]
             ids = [e["unit"] for e in picked]
@@ -1215,7 +1197,7 @@ def reserve_options(g: Game, rec: dict[str, Any], side: str) -> list[dict[str, A
     return [{"units": u, "tanks": t} for u in unit_choices for t in tank_choices]
 
 
-def _allied_test_needed(g: Game, rec: dict[str, Any], side: str, p: Piece) -> bool:
+def _allied_test_needed(g: Game, rec: BattleRecord, side: str, p: Piece) -> bool:
     """LGG 16.6-B: an allied corps (no army number) needs a GHQ reaction test in Fire Doctrine;
     the Central Powers, allied minor countries in their own country, Belgians and Swiss, and
     French and English units when Nivelle is at the French GHQ are exempt; allied artillery
@@ -1230,7 +1212,7 @@ def _allied_test_needed(g: Game, rec: dict[str, Any], side: str, p: Piece) -> bo
         return False
     if p.nation in ("BE", "CH"):
         return False
-    if not M.is_major(g, p.nation) and mapdata.place_nation(g, rec["hex_i"]) == p.nation:
+    if not M.is_major(g, p.nation) and mapdata.place_nation(g, rec.hex_i) == p.nation:
         return False
     if {p.nation, nation} == {"FR", "GB"}:
         ghq = M.ghq_piece(g, "FR")
@@ -1241,14 +1223,14 @@ def _allied_test_needed(g: Game, rec: dict[str, Any], side: str, p: Piece) -> bo
 
 
 @implements("LGG 16.6-B")
-def allied_test(g: Game, rec: dict[str, Any], side: str, p: Piece) -> bool:
+def allied_test(g: Game, rec: BattleRecord, side: str, p: Piece) -> bool:
     """LGG 16.6-B: D12 >= the sending power's GHQ reaction value, -1 per allied corps already
     sent."""
     try:
         need = ghq_value(g, p.nation, "reaction")
     except KeyError:
         return False
-    sent = int(rec["allied_sent"].get(p.nation, 0))
+    sent = int(rec.allied_sent.get(p.nation, 0))
     r = g.roll(
         "d12",
         f"allied aid of {M.nation_name(g, p.nation)} (needs {need})",
@@ -1261,7 +1243,7 @@ def allied_test(g: Game, rec: dict[str, Any], side: str, p: Piece) -> bool:
 @implements("LGG 16.6-A", "LGG 16-B")
 def bring_in(
     g: Game,
-    rec: dict[str, Any],
+    rec: BattleRecord,
     side: str,
     uid: str,
     sub: str,
@@ -1270,9 +1252,9 @@ def bring_in(
 ) -> None:
     """LGG 16.6-A / 16-B: the reinforcement unit enters the battle hex and joins a sub-battle."""
     p = piece(g, uid)
-    i = rec["hex_i"]
+    i = rec.hex_i
     if rear:
-        ru = rec["units"][rear]
+        ru = rec.units[rear]
         ru["role"] = "rear"
         ru["sub"] = None
         say(
@@ -1284,20 +1266,18 @@ def bring_in(
             rule="LGG 16.6-A",
         )
     if origin == "rear":
-        u = rec["units"][uid]
+        u = rec.units[uid]
         u["role"] = "front"
         u["sub"] = sub
     else:
         M.set_status(g, p, M.RESERVE, False)
         M.move_piece(g, p, Loc.hex(i))
-        _add_unit(g, rec, p, sub=sub, origin=origin, joined=rec["round"] + 1)
-        rec["units"][uid]["from"] = None
-    if rec.get("late_split") and sub == "B":
-        rec["subs"]["B"]["open"] = True
-        rec["subs"]["B"].pop("pending", None)
-    rec.setdefault("arrived", {}).setdefault(str(rec["round"]), []).append(
-        {"side": side, "sub": sub}
-    )
+        _add_unit(g, rec, p, sub=sub, origin=origin, joined=rec.round + 1)
+        rec.units[uid]["from"] = None
+    if rec.late_split and sub == "B":
+        rec.subs["B"]["open"] = True
+        rec.subs["B"].pop("pending", None)
+    rec.ensure("arrived").setdefault(str(rec.round), []).append({"side": side, "sub": sub})
     say(
         g,
         side,
@@ -1306,31 +1286,30 @@ def bring_in(
         f"{side} brings {describe(g, p)} into sub-battle {sub}",
         rule="LGG 16.6-A",
     )
-    mk = g.state.marker("battle", rec["hex"])
+    mk = g.state.marker("battle", rec.hex)
     a = command_army(g, p)
     if mk is not None and a and a not in mk.get("coordinated", []):
         mk["coordinated"] = sorted(set(mk.get("coordinated", [])) | {a})
     M.touch(g)
 
 
-def apply_reserves(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str, Any]]) -> list[str]:
+def apply_reserves(g: Game, rec: BattleRecord, chosen: dict[str, dict[str, Any]]) -> list[str]:
     """Apply both sides' revealed reinforcement choices; return the sides whose allied test failed
     (they may choose another reinforcement, not from that power, 16.6-B)."""
     failed = []
-    for side in (rec["attacker"], rec["defender"]):
+    for side in (rec.attacker, rec.defender):
         c = chosen.get(side) or {"units": [], "tanks": []}
         for e in c.get("units", []):
             p = piece(g, e["unit"])
             if _allied_test_needed(g, rec, side, p):
                 if allied_test(g, rec, side, p):
-                    rec["allied_sent"][p.nation] = int(rec["allied_sent"].get(p.nation, 0)) + 1
+                    rec.allied_sent[p.nation] = int(rec.allied_sent.get(p.nation, 0)) + 1
                 else:
-                    rec["allied_refused"].setdefault(side, []).append(p.nation)
+                    rec.allied_refused.setdefault(side, []).append(p.nation)
                     _public(
                         g,
                         "allied-aid",
-                        f"{M.nation_name(g, p.nation)} sends no corps to the battle at"
-                        f" {rec['hex']}",
+                        f"{M.nation_name(g, p.nation)} sends no corps to the battle at {rec.hex}",
                         "LGG 16.6-B",
                     )
                     if side not in failed:
@@ -1343,24 +1322,22 @@ def apply_reserves(g: Game, rec: dict[str, Any], chosen: dict[str, dict[str, Any
 
 
 # ========================================================= sub-battles and the end (16.1-C, 16.7-A)
-def _fail(g: Game, rec: dict[str, Any], side: str, sub: str) -> str | None:
+def _fail(g: Game, rec: BattleRecord, side: str, sub: str) -> str | None:
     """Why ``side`` has lost ``sub`` at the end of this round: "gone" (no front-line corps left) or
     "barred" (the last ones repulsed or disorganized and no reinforcement arrived), else None."""
 
-    if side == rec["defender"] and fortress.assault_fortress(g, rec) is not None:
+    if side == rec.defender and fortress.assault_fortress(g, rec) is not None:
         return None  # 23-G: the fortress fights when no corps is left
     alive = units_of(rec, side, sub=sub, states=("fit", "disorganized"))
     if not alive:
         return "gone"
     arrived = [
-        a
-        for a in rec.get("arrived", {}).get(str(rec["round"]), [])
-        if a["side"] == side and a["sub"] == sub
+        a for a in rec.arrived.get(str(rec.round), []) if a["side"] == side and a["sub"] == sub
     ]
     ready = [
         u
         for u in alive
-        if rec["units"][u]["state"] == "fit" and rec["units"][u].get("barred") != rec["round"] + 1
+        if rec.units[u]["state"] == "fit" and rec.units[u].get("barred") != rec.round + 1
     ]
     if not ready and not arrived:
         return "barred"
@@ -1368,30 +1345,30 @@ def _fail(g: Game, rec: dict[str, Any], side: str, sub: str) -> str | None:
 
 
 @implements("LGG 16.1-C", "LGG 16.3-D", "LGG 38-B")
-def decide_sub(g: Game, rec: dict[str, Any], sub: str, winner: str, why: str) -> None:
+def decide_sub(g: Game, rec: BattleRecord, sub: str, winner: str, why: str) -> None:
     """LGG 16.1-C: ``winner`` wins ``sub``. When the other sub-battle goes on: the loser's corps of
     this one are ignored from now on and it may keep at most 3 corps (2 in mountains) in the other;
     the winner gathers its units into it (in Fire Doctrine only artillery and tanks) and gets the
     flank battle there (16.3-D; none against an enemy fortress), or an encirclement battle when an
     assault corps won it (38-B, not against defence in depth)."""
 
-    st = rec["subs"][sub]
+    st = rec.subs[sub]
     st["open"] = False
     st["winner"] = winner
     loser = battle.other(rec, winner)
-    rec["sub_wins"].append(winner)
-    rec.setdefault("sub_losers", []).append(loser)
+    rec.sub_wins.append(winner)
+    rec.ensure("sub_losers").append(loser)
     _public(
         g,
         "sub-battle",
-        f"battle at {rec['hex']}: {winner} wins sub-battle {sub} ({why})",
+        f"battle at {rec.hex}: {winner} wins sub-battle {sub} ({why})",
         "LGG 16.1-C",
     )
     rest = [s for s in open_subs(rec) if s != sub]
     if not rest:
         return
     o = rest[0]
-    for _uid, u in rec["units"].items():
+    for _uid, u in rec.units.items():
         if u.get("sub") != sub:
             continue
         if u["side"] == loser and u["role"] == "front":
@@ -1400,16 +1377,16 @@ def decide_sub(g: Game, rec: dict[str, Any], sub: str, winner: str, why: str) ->
             if battle.fire_procedure(g, rec) and u["kind"] == "corps":
                 continue
             u["sub"] = o
-    if rec.get("fortress_sub", {}).get(winner) == sub:
-        rec["fortress_sub"][winner] = o
+    if rec.fortress_sub.get(winner) == sub:
+        rec.fortress_sub[winner] = o
     enemy_fort = (
         battle.defender_fortress(g, rec)
-        if winner == rec["attacker"]
+        if winner == rec.attacker
         else battle.attacker_fortress(g, rec)
     )
     if enemy_fort is None:
         if tactics.encirclement_by_assault(g, rec, sub, winner):
-            rec["subs"][o]["encircled_by"] = winner
+            rec.subs[o]["encircled_by"] = winner
             _public(
                 g,
                 "sub-battle",
@@ -1417,19 +1394,19 @@ def decide_sub(g: Game, rec: dict[str, Any], sub: str, winner: str, why: str) ->
                 "LGG 38-B",
             )
         else:
-            rec["subs"][o]["flank_for"] = winner
+            rec.subs[o]["flank_for"] = winner
             _public(
                 g, "sub-battle", f"sub-battle {o} becomes a flank battle for {winner}", "LGG 16.3-D"
             )
-    lim = 2 if battle.in_mountains(g, rec["hex_i"]) else 3
+    lim = 2 if battle.in_mountains(g, rec.hex_i) else 3
     mine = units_of(rec, loser, sub=o, states=("fit", "disorganized"))
     if len(mine) > lim:
-        key = "defense" if loser == rec["defender"] else "attack"
+        key = "defense" if loser == rec.defender else "attack"
         keep = sorted(mine, key=lambda u: (-int(piece(g, u).stat(key, 0)), u))[:lim]
         for u in mine:
             if u not in keep:
-                rec["units"][u]["role"] = "rear"
-                rec["units"][u]["sub"] = None
+                rec.units[u]["role"] = "rear"
+                rec.units[u]["sub"] = None
         say(
             g,
             loser,
@@ -1441,82 +1418,74 @@ def decide_sub(g: Game, rec: dict[str, Any], sub: str, winner: str, why: str) ->
     M.touch(g)
 
 
-def _tie_winner(rec: dict[str, Any], fa: str, fd: str) -> str:
+def _tie_winner(rec: BattleRecord, fa: str, fd: str) -> str:
     """LGG 16.7-A: when neither side has a unit left to engage the defender wins, unless the
     attacker's are repulsed or disorganized and the defender's eliminated or out of combat."""
     if fa == "barred" and fd == "gone":
-        return str(rec["attacker"])
-    return str(rec["defender"])
+        return str(rec.attacker)
+    return str(rec.defender)
 
 
-def sub_checks(g: Game, rec: dict[str, Any]) -> None:
+def sub_checks(g: Game, rec: BattleRecord) -> None:
     """End-of-round sub-battle verdicts (16.1-C, 16.7-A mandatory cases)."""
     for sub in open_subs(rec):
-        fa = _fail(g, rec, rec["attacker"], sub)
-        fd = _fail(g, rec, rec["defender"], sub)
+        fa = _fail(g, rec, rec.attacker, sub)
+        fd = _fail(g, rec, rec.defender, sub)
         if fa and fd:
             decide_sub(
                 g, rec, sub, _tie_winner(rec, fa, fd), "neither side has a unit left to engage"
             )
         elif fa:
-            decide_sub(g, rec, sub, rec["defender"], "the attacker has no unit left to engage")
+            decide_sub(g, rec, sub, rec.defender, "the attacker has no unit left to engage")
         elif fd:
-            decide_sub(g, rec, sub, rec["attacker"], "the defender has no unit left to engage")
+            decide_sub(g, rec, sub, rec.attacker, "the defender has no unit left to engage")
 
 
-def battle_decided(rec: dict[str, Any]) -> str | None:
+def battle_decided(rec: BattleRecord) -> str | None:
     """The winner once no sub-battle is open: the winner of the last one decided (16.1-C)."""
-    if rec["subs"] and not open_subs(rec) and not rec["subs"].get("B", {}).get("pending"):
-        wins = rec["sub_wins"]
-        if (
-            len(rec["subs"]) == 2
-            and len(wins) >= 2
-            and wins[-1] != wins[-2]
-            and rec.get("same_round_close")
-        ):
-            return str(rec["defender"])
+    if rec.subs and not open_subs(rec) and not rec.subs.get("B", {}).get("pending"):
+        wins = rec.sub_wins
+        if len(rec.subs) == 2 and len(wins) >= 2 and wins[-1] != wins[-2] and rec.same_round_close:
+            return str(rec.defender)
         return str(wins[-1]) if wins else None
     return None
 
 
 @implements("LGG 16.6-C", "LGG [11.4-X]")
-def count_obstinacy(g: Game, rec: dict[str, Any], open_during: int) -> None:
+def count_obstinacy(g: Game, rec: BattleRecord, open_during: int) -> None:
     """LGG 16.6-C / [11.4-X]: rounds counted against the attacking general's obstinacy: in Movement
     Doctrine each round of a great battle counts 2 (1 per sub-battle), in Fire Doctrine 1; from
     the round the caller says (36.5-A); in August 1914 an obliged army counts only the rounds in
     which its general committed a unit."""
-    r = rec["round"]
-    if r < int(rec.get("obstinacy_from", 1)):
+    r = rec.round
+    if r < int(rec.obstinacy_from):
         return
     gen = obstinacy_general(g, rec)
     if gen is not None and campaign.is_august_1914(g):
-        obliged = set(campaign.obligated_armies(g, rec["attacker"]))
-        armies = [a for a in rec["armies"] if army_general(g, a) is gen]
+        obliged = set(campaign.obligated_armies(g, rec.attacker))
+        armies = [a for a in rec.armies if army_general(g, a) is gen]
         if any(a in obliged for a in armies) and not any(
-            r in rec.get("committed", {}).get(a, []) for a in armies
+            r in rec.committed.get(a, []) for a in armies
         ):
             return
     inc = 1
-    if rec["great"] and not battle.fire_procedure(g, rec):
+    if rec.great and not battle.fire_procedure(g, rec):
         inc = max(1, open_during)
-    rec["obstinacy_count"] = int(rec.get("obstinacy_count", 0)) + inc
+    rec.obstinacy_count = int(rec.obstinacy_count) + inc
 
 
 @implements("LGG 16.7-A", "LGG 16.6-C")
-def may_retreat_voluntarily(g: Game, rec: dict[str, Any], side: str) -> str | None:
+def may_retreat_voluntarily(g: Game, rec: BattleRecord, side: str) -> str | None:
     """LGG 16.7-A / 16.6-C / 23-G: why ``side`` may not retreat voluntarily now (None when it may).
     The defenders of an assault are shut in their fortress."""
-    if side != rec["attacker"]:
-        if rec["kind"] == "assault":
+    if side != rec.attacker:
+        if rec.kind == "assault":
             return "the defenders of a fortress under assault cannot retreat (LGG 23-G)"
         return None
-    if int(rec.get("obstinacy_count", 0)) < int(rec.get("min_rounds", 1)):
-        return (
-            f"the general's obstinacy requires {rec['min_rounds']} (counted"
-            f" {rec.get('obstinacy_count', 0)})"
-        )
+    if int(rec.obstinacy_count) < int(cast(int, rec.min_rounds) if rec.has("min_rounds") else 1):
+        return f"the general's obstinacy requires {rec.min_rounds} (counted {rec.obstinacy_count})"
     if campaign.is_august_1914(g):
-        nations = {M.army_nation(g, a) for a in rec["armies"]}
+        nations = {M.army_nation(g, a) for a in rec.armies}
         plans = {n for n in nations if n in M.rules(g).war_plans}
         if plans:
             won = set(M.st(g).get("won_attacks", []))
@@ -1534,46 +1503,46 @@ def may_retreat_voluntarily(g: Game, rec: dict[str, Any], side: str) -> str | No
     return None
 
 
-def _end(g: Game, rec: dict[str, Any], winner: str, why: str) -> None:
-    rec["winner"] = winner
-    rec["loser"] = battle.other(rec, winner)
-    rec["ended_by"] = why
-    rec["phase"] = "ending"
+def _end(g: Game, rec: BattleRecord, winner: str, why: str) -> None:
+    rec.winner = winner
+    rec.loser = battle.other(rec, winner)
+    rec.ended_by = why
+    rec.phase = "ending"
     M.touch(g)
 
 
 @implements("LGG 16.7-A", "LGG 17.3-B", "LGG 17.3-C")
-def finish_battle(g: Game, rec: dict[str, Any]) -> None:
+def finish_battle(g: Game, rec: BattleRecord) -> None:
     """LGG 16.7-A: the side that retreats, voluntarily or not, loses. Record the defender's state
     (good order, disorder, panic, eliminated: 17.3-B/C), the bold result, then the retreat."""
 
-    att, dfn = rec["attacker"], rec["defender"]
-    if rec["panic"]:
-        rec["defender_state"] = "panic" if rec["panic"] == dfn else "good-order"
+    att, dfn = rec.attacker, rec.defender
+    if rec.panic:
+        rec.defender_state = "panic" if rec.panic == dfn else "good-order"
     else:
         alive = units_of(rec, dfn, roles=("front", "rear", "idle"), states=("fit", "disorganized"))
         if not alive:
-            rec["defender_state"] = "eliminated"
+            rec.defender_state = "eliminated"
         else:
             good = [
                 u
                 for u in units_of(rec, dfn, roles=("front",), states=("fit",))
-                if rec["units"][u].get("barred") != rec["round"] + 1
+                if rec.units[u].get("barred") != rec.round + 1
             ]
-            rec["defender_state"] = "good-order" if good else "disorder"
-    last = [s.get("last") for s in rec["subs"].values() if s.get("last")]
-    last = [x for x in last if x.get("round") == rec["round"]] or last
-    rec["bold"] = any(x.get("bold") for x in last) if last else False
-    for uid, u in rec["units"].items():
+            rec.defender_state = "good-order" if good else "disorder"
+    last = [s.get("last") for s in rec.subs.values() if s.get("last")]
+    last = [x for x in last if x.get("round") == rec.round] or last
+    rec.bold = any(x.get("bold") for x in last) if last else False
+    for uid, u in rec.units.items():
         if u["role"] == "rear" and u["state"] == "fit":
             u["state"] = "disorganized"
         if u["kind"] == "corps" and u.get("engaged"):
             M.set_attr(
                 g, piece(g, uid), "fought_turn", M.turn_index(g)
             )  # 38-A: "did not fight the previous turn"
-    rec["ended"] = True
-    winner, loser = rec["winner"], rec["loser"]
-    if winner == att and rec["kind"] in ("open", "overflow", "breakthrough"):
+    rec.ended = True
+    winner, loser = rec.winner, rec.loser
+    if winner == att and rec.kind in ("open", "overflow", "breakthrough"):
         won = M.st(g).setdefault("won_attacks", [])
         n = battle.side_nation(rec, att)
         if n not in won:
@@ -1581,14 +1550,14 @@ def finish_battle(g: Game, rec: dict[str, Any]) -> None:
     _public(
         g,
         "battle-end",
-        f"battle at {rec['hex']}: {winner} wins, {loser} retreats ({rec['ended_by']}); "
-        f"losses {att} {rec['losses'].get(att, 0)}, {dfn} {rec['losses'].get(dfn, 0)}",
+        f"battle at {rec.hex}: {winner} wins, {loser} retreats ({rec.ended_by}); "
+        f"losses {att} {rec.losses.get(att, 0)}, {dfn} {rec.losses.get(dfn, 0)}",
         "LGG 16.7-A",
         reveal=True,
     )
-    if winner == att and rec["spec"].get("breakthrough", rec["kind"] in ("open", "overflow")):
+    if winner == att and rec.spec.get("breakthrough", rec.kind in ("open", "overflow")):
         breakthrough.decide_level(g, rec)
-    if rec["spec"].get("retreat") != "none":
+    if rec.spec.get("retreat") != "none":
         battle_retreat.create(g, rec)
     M.touch(g)
 
@@ -1608,21 +1577,21 @@ class BattleStep(Procedure):
 
     def label(self, g: Game, f: Frame) -> str:
         rec = rec_of(g, f.params["battle"])
-        return f"Battle at {rec['hex']}" + (f", round {rec['round']}" if rec["round"] else "")
+        return f"Battle at {rec.hex}" + (f", round {rec.round}" if rec.round else "")
 
     def enter(self, g: Game, f: Frame) -> None:
         rec = rec_of(g, f.params["battle"])
-        if rec["phase"] == "new":
+        if rec.phase == "new":
             setup_participants(g, rec)
-            rec["phase"] = "setup"
+            rec.phase = "setup"
 
     # ---- the stage is the record's phase
     def stage_in(self, g: Game, f: Frame) -> str | None:
-        return str(rec_of(g, f.params["battle"])["phase"]).replace("-", "_")
+        return str(rec_of(g, f.params["battle"]).phase).replace("-", "_")
 
     def put_stage(self, g: Game, f: Frame, name: str | None) -> None:
         if name is not None:
-            rec_of(g, f.params["battle"])["phase"] = name.replace("_", "-")
+            rec_of(g, f.params["battle"]).phase = name.replace("_", "-")
 
     def _push(self, g: Game, f: Frame, child: tuple[str, dict[str, Any]]) -> Goto:
         """Push a decision or a nested step; this stage runs again after it."""
@@ -1641,11 +1610,11 @@ class BattleStep(Procedure):
         d = _setup_decision(g, rec)
         if d is not None:
             return self._push(g, f, d)
-        if rec.get("setup", {}).get("rbc") == "retreat":
-            rec["subs"] = {"A": {"open": False, "winner": rec["attacker"]}}
-            rec["table"] = battle.table_id(g, rec)
-            rec["breakthrough_blocked"] = True
-            _end(g, rec, rec["attacker"], "retreat before combat (LGG 16-C)")
+        if rec.setup.get("rbc") == "retreat":
+            rec.subs = {"A": {"open": False, "winner": rec.attacker}}
+            rec.table = battle.table_id(g, rec)
+            rec.breakthrough_blocked = True
+            _end(g, rec, rec.attacker, "retreat before combat (LGG 16-C)")
             return None
         finish_setup(g, rec)
         return None
@@ -1654,42 +1623,38 @@ class BattleStep(Procedure):
     def split(self, g: Game, f: Frame) -> Goto | None:
         """LGG 16.1-B: both sides divide their front line in secret."""
         rec = rec_of(g, f.params["battle"])
-        rec["phase"] = "split-done"
-        sides = [rec["attacker"], rec["defender"]]
-        self._push_then(
-            g, ("battle-commit", {"battle": rec["id"], "kind": "split", "sides": sides})
-        )
+        rec.phase = "split-done"
+        sides = [rec.attacker, rec.defender]
+        self._push_then(g, ("battle-commit", {"battle": rec.id, "kind": "split", "sides": sides}))
         return None
 
     @stage
     def split_done(self, g: Game, f: Frame) -> Goto | None:
         rec = rec_of(g, f.params["battle"])
-        for side in (rec["attacker"], rec["defender"]):
+        for side in (rec.attacker, rec.defender):
             for sub in ("A", "B"):
-                if rec["subs"][sub].get("open") and not units_of(
-                    rec, side, sub=sub, states=("fit",)
-                ):
+                if rec.subs[sub].get("open") and not units_of(rec, side, sub=sub, states=("fit",)):
                     decide_sub(g, rec, sub, battle.other(rec, side), "no corps committed to it")
         w = battle_decided(rec)
         if w:
             _end(g, rec, w, "both sub-battles decided")
             return None
-        rec["phase"] = "round-start"
+        rec.phase = "round-start"
         return None
 
     @stage
     def round_start(self, g: Game, f: Frame) -> Goto | None:
         """A new round (23-G: a fortress under assault may surrender first)."""
         rec = rec_of(g, f.params["battle"])
-        rec["round"] += 1
-        rec["engaged"] = {}
+        rec.round += 1
+        rec.engaged = {}
         if fortress.assault_round_start(g, rec):
-            _end(g, rec, rec["attacker"], "the fortress surrenders (LGG 23-G)")
+            _end(g, rec, rec.attacker, "the fortress surrenders (LGG 23-G)")
             return None
-        rec["phase"] = "tactics"
-        before = rec["spec"].get("before_round")
+        rec.phase = "tactics"
+        before = rec.spec.get("before_round")
         if before:
-            self._push_then(g, (before, {"battle": rec["id"], "round": rec["round"]}))
+            self._push_then(g, (before, {"battle": rec.id, "round": rec.round}))
         return None
 
     @stage
@@ -1699,7 +1664,7 @@ class BattleStep(Procedure):
         d = process_queue(g, rec) or tactics.step_d(g, rec)
         if d is not None:
             return self._push(g, f, d)
-        rec["phase"] = "pre-engage"
+        rec.phase = "pre-engage"
         return None
 
     @stage
@@ -1708,27 +1673,25 @@ class BattleStep(Procedure):
         d = process_queue(g, rec)
         if d is not None:
             return self._push(g, f, d)
-        rec["phase"] = "engage"
+        rec.phase = "engage"
         return None
 
     @stage
     def engage(self, g: Game, f: Frame) -> Goto | None:
         """LGG 16.2-A: both sides engage their corps in secret."""
         rec = rec_of(g, f.params["battle"])
-        rec["phase"] = "resolve"
-        sides = [rec["attacker"], rec["defender"]]
-        self._push_then(
-            g, ("battle-commit", {"battle": rec["id"], "kind": "engage", "sides": sides})
-        )
+        rec.phase = "resolve"
+        sides = [rec.attacker, rec.defender]
+        self._push_then(g, ("battle-commit", {"battle": rec.id, "kind": "engage", "sides": sides}))
         return None
 
     @stage
     def resolve(self, g: Game, f: Frame) -> Goto | None:
         """LGG 16.3-16.5: the round's fire."""
         rec = rec_of(g, f.params["battle"])
-        rec["open_during"] = len(open_subs(rec))
+        rec.open_during = len(open_subs(rec))
         resolve_round(g, rec)
-        rec["phase"] = "casualties"
+        rec.phase = "casualties"
         return None
 
     @stage
@@ -1738,10 +1701,10 @@ class BattleStep(Procedure):
         d = process_queue(g, rec)
         if d is not None:
             return self._push(g, f, d)
-        if rec["panic"]:
-            _end(g, rec, battle.other(rec, rec["panic"]), "panic")
+        if rec.panic:
+            _end(g, rec, battle.other(rec, rec.panic), "panic")
             return None
-        rec["phase"] = "reserves"
+        rec.phase = "reserves"
         return None
 
     @stage
@@ -1749,95 +1712,95 @@ class BattleStep(Procedure):
         """LGG 16.6-A: both sides commit their reserves in secret, even one with nothing to send
         (who has reserves must not show, 4-A)."""
         rec = rec_of(g, f.params["battle"])
-        rec["phase"] = "reserves-done"
-        rec["reserve_choice"] = {}
-        sides = [rec["attacker"], rec["defender"]]
+        rec.phase = "reserves-done"
+        rec.reserve_choice = {}
+        sides = [rec.attacker, rec.defender]
         self._push_then(
-            g, ("battle-commit", {"battle": rec["id"], "kind": "reserves", "sides": sides})
+            g, ("battle-commit", {"battle": rec.id, "kind": "reserves", "sides": sides})
         )
         return None
 
     @stage
     def reserves_done(self, g: Game, f: Frame) -> Goto | None:
         rec = rec_of(g, f.params["battle"])
-        rec["retry"] = apply_reserves(g, rec, rec.get("reserve_choice", {}))
-        rec["phase"] = "retry"
+        rec.retry = apply_reserves(g, rec, rec.reserve_choice)
+        rec.phase = "retry"
         return None
 
     @stage
     def retry(self, g: Game, f: Frame) -> Goto | None:
         """LGG 16.6-B: a side whose allied reinforcement failed may try another."""
         rec = rec_of(g, f.params["battle"])
-        if rec.get("retry"):
-            side = rec["retry"].pop(0)
+        if rec.retry:
+            side = rec.retry.pop(0)
             if len(reserve_options(g, rec, side)) > 1:
                 child = (
                     "battle-decision",
-                    {"battle": rec["id"], "kind": "allied-retry", "side": side},
+                    {"battle": rec.id, "kind": "allied-retry", "side": side},
                 )
                 return self._push(g, f, child)
             return self.again(f)
-        rec["phase"] = "verdicts"
+        rec.phase = "verdicts"
         return None
 
     @stage
     def verdicts(self, g: Game, f: Frame) -> Goto | None:
         """LGG 16.1-A / 16.7: the late division of round 1, the sub-battles decided, obstinacy."""
         rec = rec_of(g, f.params["battle"])
-        att, dfn = rec["attacker"], rec["defender"]
-        if rec.get("late_split") and rec["round"] == 1:
-            rec["late_split"] = False
-            b = rec["subs"]["B"]
+        att, dfn = rec.attacker, rec.defender
+        if rec.late_split and rec.round == 1:
+            rec.late_split = False
+            b = rec.subs["B"]
             if b.get("pending"):
                 b.pop("pending", None)
                 b["open"] = False
                 b["winner"] = att
-                rec["sub_wins"].append(att)
-                rec.setdefault("sub_losers", []).append(dfn)
+                rec.sub_wins.append(att)
+                rec.ensure("sub_losers").append(dfn)
                 if battle.defender_fortress(g, rec) is None:
-                    rec["subs"]["A"]["flank_for"] = att
+                    rec.subs["A"]["flank_for"] = att
                 _public(
                     g,
                     "sub-battle",
-                    f"battle at {rec['hex']}: the defender sends no corps into sub-battle B "
+                    f"battle at {rec.hex}: the defender sends no corps into sub-battle B "
                     "and loses it (LGG 16.1-A)",
                     "LGG 16.1-A",
                 )
             else:
-                rec["phase"] = "late-split"
+                rec.phase = "late-split"
                 self._push_then(
-                    g, ("battle-commit", {"battle": rec["id"], "kind": "split", "sides": [att]})
+                    g, ("battle-commit", {"battle": rec.id, "kind": "split", "sides": [att]})
                 )
                 return None
         before = len(open_subs(rec))
         sub_checks(g, rec)
-        rec["same_round_close"] = before - len(open_subs(rec)) >= 2
-        count_obstinacy(g, rec, int(rec.get("open_during", 1)))
+        rec.same_round_close = before - len(open_subs(rec)) >= 2
+        count_obstinacy(g, rec, int(rec.open_during))
         w = battle_decided(rec)
         if w:
             _end(
                 g,
                 rec,
                 w,
-                "sub-battles decided" if rec["great"] else "a side has no unit left to engage",
+                "sub-battles decided" if rec.great else "a side has no unit left to engage",
             )
             return None
-        rec["phase"] = "after-round"
+        rec.phase = "after-round"
         return None
 
     @stage
     def late_split(self, g: Game, f: Frame) -> Goto | None:
-        rec_of(g, f.params["battle"])["phase"] = "verdicts"
+        rec_of(g, f.params["battle"]).phase = "verdicts"
         return None
 
     @stage
     def after_round(self, g: Game, f: Frame) -> Goto | None:
         rec = rec_of(g, f.params["battle"])
-        rec["phase"] = "offers"
-        rec["offers"] = []
-        after = rec["spec"].get("after_round")
+        rec.phase = "offers"
+        rec.offers = []
+        after = rec.spec.get("after_round")
         if after:
-            self._push_then(g, (after, {"battle": rec["id"], "round": rec["round"]}))
+            self._push_then(g, (after, {"battle": rec.id, "round": rec.round}))
         return None
 
     @stage
@@ -1845,47 +1808,47 @@ class BattleStep(Procedure):
         """LGG 16.7-A: a forced retreat, the round cap, then each side may retreat voluntarily
         (asked even when it may not: that must not show, 4-A)."""
         rec = rec_of(g, f.params["battle"])
-        att, dfn = rec["attacker"], rec["defender"]
-        if rec.get("forced_retreat"):
-            side = rec["forced_retreat"]
+        att, dfn = rec.attacker, rec.defender
+        if rec.forced_retreat:
+            side = rec.forced_retreat
             _end(
                 g, rec, battle.other(rec, side), "retreat after exchanging losses for retreat hexes"
             )
             return None
-        cap = rec.get("round_cap")
-        if cap is not None and rec["round"] >= int(cap):
+        cap = rec.round_cap
+        if cap is not None and rec.round >= int(cap):
             _end(g, rec, dfn, f"the attacker must retreat at the end of round {cap} (LGG 16.7-A)")
             return None
         order = [att, dfn] if battle.fire_procedure(g, rec) else [dfn, att]
-        asked = rec["offers"]
+        asked = rec.offers
         for side in order:
             if side in asked:
                 continue
             asked.append(side)
             child = (
                 "battle-decision",
-                {"battle": rec["id"], "kind": "retreat-offer", "side": side},
+                {"battle": rec.id, "kind": "retreat-offer", "side": side},
             )
             return self._push(g, f, child)
-        rec["phase"] = "round-start"
+        rec.phase = "round-start"
         return None
 
     @stage
     def ending(self, g: Game, f: Frame) -> Goto | None:
         rec = rec_of(g, f.params["battle"])
         finish_battle(g, rec)
-        rec["phase"] = "retreat"
+        rec.phase = "retreat"
         return None
 
     @stage
     def retreat(self, g: Game, f: Frame) -> Goto | None:
         """LGG 16.7-B: an immediate retreat is carried out before the battle is over."""
         rec = rec_of(g, f.params["battle"])
-        rec["phase"] = "done"
-        if rec["spec"].get("retreat", "immediate") == "immediate" and battle_retreat.pending(
-            g, [rec["id"]]
+        rec.phase = "done"
+        if rec.spec.get("retreat", "immediate") == "immediate" and battle_retreat.pending(
+            g, [rec.id]
         ):
-            self._push_then(g, ("battle-retreats", {"battles": [rec["id"]]}))
+            self._push_then(g, ("battle-retreats", {"battles": [rec.id]}))
         return None
 
     @stage
@@ -1937,7 +1900,7 @@ class BattleDecision(LggStep):
             "allied-retry": "another reinforcement",
             "barrage": f"go on with the creeping barrage in sub-battle {f.params.get('sub')}?",
         }[f.params["kind"]]
-        return f"Battle at {rec['hex']}: {f.params['side']}, {what}"
+        return f"Battle at {rec.hex}: {f.params['side']}, {what}"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
@@ -1945,20 +1908,20 @@ class BattleDecision(LggStep):
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         rec = rec_of(g, f.params["battle"])
         k = f.params["kind"]
-        base = {"side": side, "battle": rec["id"]}
+        base = {"side": side, "battle": rec.id}
         if k == "defender-setup":
             return [{**o, **base} for o in defender_setup_options(g, rec)]
         if k == "attacker-setup":
             return [{**o, **base} for o in attacker_setup_options(g, rec)]
         if k == "exchange":
-            it = rec["queue"][0] if rec["queue"] else {}
+            it = rec.queue[0] if rec.queue else {}
             return ([{"type": "exchange", **base}] if it.get("may_exchange") else []) + [
                 {"type": "keep", **base}
             ]
         if k == "pay":
             return [{"type": "pay-pr", **base}, {"type": "refuse-pr", **base}]
         if k == "panic-pick":
-            it = rec["queue"][0]
+            it = rec.queue[0]
             done = set(it.get("picked", []))
             cands = [
                 u
@@ -1972,7 +1935,7 @@ class BattleDecision(LggStep):
             out = [{"type": "continue", **base}]
             if may_retreat_voluntarily(g, rec, side) is None:
                 out.append({"type": "retreat", **base})
-                if rec["great"] and len(open_subs(rec)) == 2 and not battle.fire_procedure(g, rec):
+                if rec.great and len(open_subs(rec)) == 2 and not battle.fire_procedure(g, rec):
                     out.extend({"type": "withdraw-sub", **base, "sub": s} for s in open_subs(rec))
             return out
         if k == "allied-retry":
@@ -2028,38 +1991,38 @@ class BattleDecision(LggStep):
     @handles.apply("retreat-before-combat")
     def apply_retreat_before_combat(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
-        st = rec["setup"]
+        st = rec.setup
         st["rbc"] = "retreat"
         st["def_done"] = True
-        _public(g, "battle", f"the cavalry at {rec['hex']} retreats before combat", "LGG 16-C")
+        _public(g, "battle", f"the cavalry at {rec.hex} retreats before combat", "LGG 16-C")
         self._done(g, f)
 
     @handles.apply("join")
     def apply_join(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
         p = piece(g, action["unit"])
-        M.move_piece(g, p, Loc.hex(rec["hex_i"]))
+        M.move_piece(g, p, Loc.hex(rec.hex_i))
         _add_unit(g, rec, p)
         say(
             g,
             action["side"],
             "artillery",
-            f"{p.id} joins the battle at {rec['hex']}",
-            f"{describe(g, p)} joins the defence of {rec['hex']}",
+            f"{p.id} joins the battle at {rec.hex}",
+            f"{describe(g, p)} joins the defence of {rec.hex}",
             rule="LGG 16-B",
         )
         self._done(g, f)
 
     @handles.apply("proceed")
     def apply_proceed(self, g: Game, f: Frame, action: Action) -> None:
-        st = rec_of(g, f.params["battle"])["setup"]
+        st = rec_of(g, f.params["battle"]).setup
         st["def_done" if f.params["kind"] == "defender-setup" else "att_done"] = True
         self._done(g, f)
 
     @handles.apply("leave-out")
     def apply_leave_out(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
-        u = rec["units"][action["unit"]]
+        u = rec.units[action["unit"]]
         u["role"] = "idle"
         say(
             g,
@@ -2074,13 +2037,13 @@ class BattleDecision(LggStep):
     @handles.apply("allocate")
     def apply_allocate(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
-        rec["obstinacy_alloc"] = int(action["rounds"])
-        rec["setup"]["obst_done"] = True
+        rec.obstinacy_alloc = int(action["rounds"])
+        rec.setup["obst_done"] = True
         _public(
             g,
             "obstinacy",
             f"the attacking general commits an obstinacy of {action['rounds']} to the "
-            f"battle at {rec['hex']}",
+            f"battle at {rec.hex}",
             "LGG 16.6-C",
         )
         self._done(g, f)
@@ -2090,7 +2053,7 @@ class BattleDecision(LggStep):
     def apply_exchange(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
         side = action["side"]
-        it = rec["queue"][0]
+        it = rec.queue[0]
         it["stage"] = "apply"
         if not _exchange_allowed(g, rec, it["unit"], it["sub"], truth=True):
             knowledge.refuse_on_hidden_fact(
@@ -2104,9 +2067,9 @@ class BattleDecision(LggStep):
             )
         else:
             it["exchanged"] = True
-            rec["exchanges"].setdefault(it["sub"], {})[str(rec["round"])] = True
-            rec["retreat_extra"] = int(rec.get("retreat_extra", 0)) + 1
-            rec["forced_retreat"] = side
+            rec.exchanges.setdefault(it["sub"], {})[str(rec.round)] = True
+            rec.retreat_extra = int(rec.retreat_extra) + 1
+            rec.forced_retreat = side
             _public(
                 g,
                 "exchange",
@@ -2117,21 +2080,21 @@ class BattleDecision(LggStep):
 
     @handles.apply("keep")
     def apply_keep(self, g: Game, f: Frame, action: Action) -> None:
-        rec_of(g, f.params["battle"])["queue"][0]["stage"] = "apply"
+        rec_of(g, f.params["battle"]).queue[0]["stage"] = "apply"
         self._done(g, f)
 
     # ---- paying for a combativeness test (16.5-B)
     @handles.apply("pay-pr")
     def apply_pay_pr(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
-        it = rec["queue"][0]
+        it = rec.queue[0]
         battle.pay_pr(g, rec, it["unit"], "LGG 16.5-B", f"combativeness test of {it['unit']}")
         it["stage"] = "effect"
         self._done(g, f)
 
     @handles.apply("refuse-pr")
     def apply_refuse_pr(self, g: Game, f: Frame, action: Action) -> None:
-        rec_of(g, f.params["battle"])["queue"][0]["stage"] = "refused"
+        rec_of(g, f.params["battle"]).queue[0]["stage"] = "refused"
         self._done(g, f)
 
     # ---- corps tested after a panic (16.5-B)
@@ -2139,7 +2102,7 @@ class BattleDecision(LggStep):
     def apply_panic_test(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
         side = action["side"]
-        it = rec["queue"][0]
+        it = rec.queue[0]
         it.setdefault("picked", []).append(action["unit"])
         it["left"] = int(it["left"]) - 1
         rest = [
@@ -2150,9 +2113,9 @@ class BattleDecision(LggStep):
             if u not in it["picked"]
         ]
         if it["left"] <= 0 or not rest:
-            rec["queue"].pop(0)
+            rec.queue.pop(0)
             for u in reversed(it["picked"]):
-                rec["queue"].insert(0, _test_item(u, why="panic", panic=True))
+                rec.queue.insert(0, _test_item(u, why="panic", panic=True))
         self._done(g, f)
 
     # ---- retreat or continue (16.7-A, 16.1-C)
@@ -2185,7 +2148,7 @@ class BattleDecision(LggStep):
     @handles.apply("barrage-stop")
     def apply_barrage_stop(self, g: Game, f: Frame, action: Action) -> None:
         rec = rec_of(g, f.params["battle"])
-        rec.setdefault("barrage_stopped", {})[f.params["sub"]] = True
+        rec.ensure("barrage_stopped")[f.params["sub"]] = True
         _public(
             g,
             "barrage",
@@ -2219,7 +2182,7 @@ class BattleCommit(LggStep):
 
     def _key(self, g: Game, f: Frame) -> str:
         rec = rec_of(g, f.params["battle"])
-        return f"battle:{rec['id']}:{f.params['kind']}:{rec['round']}"
+        return f"battle:{rec.id}:{f.params['kind']}:{rec.round}"
 
     def label(self, g: Game, f: Frame) -> str:
         rec = rec_of(g, f.params["battle"])
@@ -2228,9 +2191,7 @@ class BattleCommit(LggStep):
             "engage": "engaged units",
             "reserves": "reinforcements",
         }
-        return (
-            f"Battle at {rec['hex']}, round {rec['round'] or 1}: {what[f.params['kind']]} (secret)"
-        )
+        return f"Battle at {rec.hex}, round {rec.round or 1}: {what[f.params['kind']]} (secret)"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         key = self._key(g, f)
@@ -2240,7 +2201,7 @@ class BattleCommit(LggStep):
         rec = rec_of(g, f.params["battle"])
         k = f.params["kind"]
         if k == "split":
-            if rec.get("phase") == "late-split":
+            if rec.phase == "late-split":
                 return split_options(g, rec, side, only=None)
             return split_options(g, rec, side)
         if k == "engage":
@@ -2253,12 +2214,12 @@ class BattleCommit(LggStep):
         rec = rec_of(g, f.params["battle"])
         return M.memo(
             g,
-            f"commit:{rec['id']}:{f.params['kind']}:{side}",
+            f"commit:{rec.id}:{f.params['kind']}:{side}",
             lambda: [
                 {
                     "type": "commit",
                     "side": side,
-                    "battle": rec["id"],
+                    "battle": rec.id,
                     "kind": f.params["kind"],
                     "choice": o,
                 }
@@ -2285,7 +2246,7 @@ class BattleCommit(LggStep):
         g.state.secrets.setdefault(side, {})[key] = action["choice"]
         g.emit(
             "commit",
-            f"{side} commits its {f.params['kind']} choice for the battle at {rec['hex']}",
+            f"{side} commits its {f.params['kind']} choice for the battle at {rec.hex}",
             rule=self.rule,
         )
         if self.actors(g, f):
@@ -2296,8 +2257,8 @@ class BattleCommit(LggStep):
             for s, c in chosen.items():
                 apply_split(g, rec, s, c)
                 mine = f"division: A {', '.join(c['A']) or '-'}; B {', '.join(c['B']) or '-'}"
-                n_a = sum(1 for u in c["A"] if rec["units"].get(u, {}).get("kind") == "corps")
-                n_b = sum(1 for u in c["B"] if rec["units"].get(u, {}).get("kind") == "corps")
+                n_a = sum(1 for u in c["A"] if rec.units.get(u, {}).get("kind") == "corps")
+                n_b = sum(1 for u in c["B"] if rec.units.get(u, {}).get("kind") == "corps")
                 say(
                     g,
                     s,
@@ -2308,17 +2269,17 @@ class BattleCommit(LggStep):
                 )
             g.emit(
                 "reveal",
-                f"battle at {rec['hex']}: divisions revealed",
+                f"battle at {rec.hex}: divisions revealed",
                 rule="LGG 16.1-B",
                 reveal=True,
             )
         elif k == "engage":
             _reveal_engagement(g, rec, chosen)
         else:
-            rec["reserve_choice"] = chosen
+            rec.reserve_choice = chosen
             g.emit(
                 "reveal",
-                f"battle at {rec['hex']}: reinforcement choices revealed",
+                f"battle at {rec.hex}: reinforcement choices revealed",
                 rule="LGG 16.6-A",
                 reveal=True,
             )

@@ -41,6 +41,7 @@ from grognard.rulesets.lgg1418.units.counters import army_general, command_army,
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.lgg1418.battle.base import BattleRecord
 
 PROVISIONAL_TRENCH = {"French": 2, "Italian": 2, "Russian": 1}  # 17.3-E (printed); other sectors 0
 BREAKTHROUGH = "breakthrough"  # 17.3-C: the "Breakthrough" marker on breakthrough units (a status)
@@ -79,9 +80,9 @@ def breakthrough_reduction(
     return 4, m
 
 
-def _generals(g: Game, rec: dict[str, Any]) -> list[Piece]:
+def _generals(g: Game, rec: BattleRecord) -> list[Piece]:
     out = []
-    for a in rec["armies"]:
+    for a in rec.armies:
         gen = army_general(g, a)
         if gen is not None and gen not in out:
             out.append(gen)
@@ -89,7 +90,7 @@ def _generals(g: Game, rec: dict[str, Any]) -> list[Piece]:
 
 
 @implements("LGG 17.3-A", "LGG 17.3-B", "LGG 17.3-C", "LGG 31-B")
-def fire_breakthrough(g: Game, rec: dict[str, Any]) -> tuple[str | None, int]:
+def fire_breakthrough(g: Game, rec: BattleRecord) -> tuple[str | None, int]:
     """LGG 17.3-A..C: (level, corps available) after a Fire Doctrine battle won by the attacker.
 
     Each general's Breakthrough value (minus 1 for the defender's order L, 31-B) is tested after
@@ -98,69 +99,65 @@ def fire_breakthrough(g: Game, rec: dict[str, Any]) -> tuple[str | None, int]:
     order, major when in disorder or panic (or eliminated); on the French sector a defender in
     level-3 trenches retreating in good order with 2 combat-fit corps (3 against order E)
     without panic blocks it."""
-    orders = rec["spec"].get("orders") or {}
+    orders = rec.spec.get("orders") or {}
     order_e = orders.get("attacker") == "E"
     best = 0
     for gen in _generals(g, rec):
         v = int(gen.stat("breakthrough", 0))
         if orders.get("defender") == "L":
             v -= 1
-        bomb = rec["spec"].get("bombardment")
+        bomb = rec.spec.get("bombardment")
         if bomb:
             r = g.roll(
-                "d6", f"breakthrough test of the attacking general ({rec['hex']})", "LGG 17.3-A"
+                "d6", f"breakthrough test of the attacking general ({rec.hex})", "LGG 17.3-A"
             )
-            red, _m = breakthrough_reduction(
-                g, r.natural, int(rec["round"]), bomb, rec["defender_state"]
-            )
+            red, _m = breakthrough_reduction(g, r.natural, int(rec.round), bomb, rec.defender_state)
             v -= red
         best = max(best, v)
     if best <= 0 and not order_e:
         return None, 0
-    state = rec["defender_state"]
+    state = rec.defender_state
     level = "limited" if state == "good-order" else "major"
     if (
         level == "limited"
-        and "French" in sectors_of(g, rec["hex_i"])
-        and int(rec["spec"].get("trench") or 0) >= 3
+        and "French" in sectors_of(g, rec.hex_i)
+        and int(rec.spec.get("trench") or 0) >= 3
     ):
         fit = [
             u
-            for u in battle.units_of(rec, rec["defender"], roles=("front", "rear"), states=("fit",))
-            if rec["units"][u].get("barred") != rec["round"] + 1
+            for u in battle.units_of(rec, rec.defender, roles=("front", "rear"), states=("fit",))
+            if rec.units[u].get("barred") != rec.round + 1
         ]
-        if len(fit) >= (3 if order_e else 2) and rec["panic"] != rec["defender"]:
+        if len(fit) >= (3 if order_e else 2) and rec.panic != rec.defender:
             return None, 0
     return level, max(best, 1 if order_e else 0)
 
 
 @implements("LGG 17", "LGG 17.1", "LGG 16-C", "LGG 18-B")
-def decide_level(g: Game, rec: dict[str, Any]) -> None:
+def decide_level(g: Game, rec: BattleRecord) -> None:
     """LGG 17 / 17.1: whether (and how) the victorious attacker may break through from this battle:
     never from a hex with an enemy fortress (even taken), after a battle born of a breakthrough,
     after the cavalry retreated before combat (16-C), after a counter-offensive (18-B)."""
-    rec["breakthrough_level"] = None
-    rec["breakthrough_corps"] = None
-    if rec.get("breakthrough_blocked") or rec["kind"] in (
+    rec.breakthrough_level = None
+    rec.breakthrough_corps = None
+    if rec.breakthrough_blocked or rec.kind in (
         "breakthrough",
         "counter-offensive",
         "assault",
     ):
         return
-    if not rec["spec"].get("breakthrough", rec["kind"] in ("open", "overflow")):
+    if not rec.spec.get("breakthrough", rec.kind in ("open", "overflow")):
         return
-    lab = rec["hex"]
+    lab = rec.hex
     if (
-        any(
-            q.type == "fortress" and q.side != rec["attacker"] for q in g.state.at_hex(rec["hex_i"])
-        )
+        any(q.type == "fortress" and q.side != rec.attacker for q in g.state.at_hex(rec.hex_i))
         or g.state.marker("fortress_fallen", lab) is not None
     ):
         return
     if battle.fire_procedure(g, rec):
         level, n = fire_breakthrough(g, rec)
-        rec["breakthrough_level"] = level
-        rec["breakthrough_corps"] = n
+        rec.breakthrough_level = level
+        rec.breakthrough_corps = n
         if level:
             g.emit(
                 "breakthrough",
@@ -168,7 +165,7 @@ def decide_level(g: Game, rec: dict[str, Any]) -> None:
                 rule="LGG 17.3-A",
             )
     else:
-        rec["breakthrough_level"] = "movement"
+        rec.breakthrough_level = "movement"
     M.touch(g)
 
 
@@ -200,8 +197,8 @@ def eligible_units(
     return sorted(out, key=lambda p: p.id)
 
 
-def _front_hexes(rec: dict[str, Any]) -> list[str]:
-    return list(rec.get("attacker_from") or [])
+def _front_hexes(rec_like: dict[str, Any]) -> list[str]:
+    return list(rec_like.get("attacker_from") or [])
 
 
 def _cavalry_two_hexes(g: Game, units: list[Piece], first: int) -> bool:
@@ -333,21 +330,19 @@ def _origins(g: Game, f: Frame) -> list[dict[str, Any]]:
     out = []
     for bid in f.params.get("battles", []):
         rec = rec_of(g, bid)
-        if rec.get("winner") != rec["attacker"] or not rec.get("breakthrough_level"):
+        if rec.winner != rec.attacker or not rec.breakthrough_level:
             continue
-        if not any(
-            p.side == rec["attacker"] for p in M.units_at_hex(g, rec["hex_i"], rec["attacker"])
-        ):
+        if not any(p.side == rec.attacker for p in M.units_at_hex(g, rec.hex_i, rec.attacker)):
             continue
         out.append(
             {
-                "hex": rec["hex"],
-                "attacker": rec["attacker"],
-                "armies": rec["armies"],
+                "hex": rec.hex,
+                "attacker": rec.attacker,
+                "armies": rec.armies,
                 "battle": bid,
-                "attacker_from": rec["attacker_from"],
-                "breakthrough_level": rec["breakthrough_level"],
-                "corps_left": rec.get("breakthrough_corps"),
+                "attacker_from": rec.attacker_from,
+                "breakthrough_level": rec.breakthrough_level,
+                "corps_left": rec.breakthrough_corps,
             }
         )
     for e in f.params.get("empty", []):
@@ -417,7 +412,7 @@ class Breakthrough(LggStep):
                         )
             act = M.st(g).get("activation")
             if act is not None and not f.params.get("empty_done"):
-                fought = {rec_of(g, b)["hex"] for b in f.params.get("battles", [])} | {
+                fought = {rec_of(g, b).hex for b in f.params.get("battles", [])} | {
                     e["hex"] for e in f.params.get("empty", [])
                 }
                 for lab in empty_hex_origins(g, act, fought, f.params.get("refused_empty")):
@@ -525,8 +520,8 @@ class Breakthrough(LggStep):
         origin = next((o for o in _origins(g, f) if o["hex"] == action["from"]), None)
         if origin is not None and origin.get("battle"):
             rec = rec_of(g, origin["battle"])
-            if rec.get("breakthrough_corps") is not None:
-                rec["breakthrough_corps"] = int(rec["breakthrough_corps"]) - sum(
+            if rec.breakthrough_corps is not None:
+                rec.breakthrough_corps = int(rec.breakthrough_corps) - sum(
                     1 for p in units if p.type == "corps"
                 )
         path = [src, *via, dst]
@@ -547,7 +542,7 @@ class Breakthrough(LggStep):
         art: list[str] = []
         if action["kind"] == "flank" and origin is not None and origin.get("battle"):
             rec0 = rec_of(g, origin["battle"])
-            for uid in sorted(rec0["used_art"]):
+            for uid in sorted(rec0.used_art):
                 p = piece(g, uid)
                 if M.hex_of(g, p) == src and p.loc.kind == "hex" and p.side == side:
                     M.move_piece(g, p, Loc.hex(dst))
@@ -764,7 +759,7 @@ class BreakthroughBattle(Step):
                 **extra,
             )
             if f.params.get("level") == "major":
-                battle.rec_of(g, params["battle"])["spec"]["major_breakthrough"] = True
+                battle.rec_of(g, params["battle"]).spec["major_breakthrough"] = True
             if new:  # 17.3-B: the new army's battle may open with a preliminary bombardment (29-A)
                 prepared = hooks.child(g, "battle-preparation", params)
                 if prepared:
@@ -943,7 +938,7 @@ def reserve_corps_that_may_fight(g: Game, enemy: str, j: int) -> list[str]:
     except KeyError:
         return []
     out = []
-    for uid, u in sorted(rec["units"].items()):
+    for uid, u in sorted(rec.units.items()):
         p = g.state.pieces[uid]
         if (
             u["side"] == enemy

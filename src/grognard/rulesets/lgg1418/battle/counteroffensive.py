@@ -32,64 +32,65 @@ from grognard.rulesets.lgg1418.step import LggStep
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.lgg1418.battle.base import BattleRecord
 
 
 @implements("LGG 18", "LGG 18-A")
-def asked(g: Game, rec: dict[str, Any]) -> bool:
+def asked(g: Game, rec: BattleRecord) -> bool:
     """LGG 18-A: is the defender asked about a counter-offensive after this battle? The attacker
     was defeated in an ordinary battle, the defender is in Movement Doctrine (not Fire or
     Combined, 36.3) and was not besieging a fortress (public facts: whether it has units fit to
     counter-attack shows only in its options, 4-A)."""
     if (
-        rec.get("winner") != rec["defender"]
-        or rec["kind"] != "open"
-        or rec["spec"].get("counter_offensive") is False
+        rec.winner != rec.defender
+        or rec.kind != "open"
+        or rec.spec.get("counter_offensive") is False
     ):
         return False
-    if battle.side_doctrine(g, rec, rec["defender"]) in battle.FIRE_DOCTRINES:
+    if battle.side_doctrine(g, rec, rec.defender) in battle.FIRE_DOCTRINES:
         return False
-    if any("besieging" in p.status for p in M.units_at_hex(g, rec["hex_i"], rec["defender"])):
+    if any("besieging" in p.status for p in M.units_at_hex(g, rec.hex_i, rec.defender)):
         return False
-    return bool(rec["attacker_from"])
+    return bool(rec.attacker_from)
 
 
 @implements("LGG 18", "LGG 18-A")
-def allowed(g: Game, rec: dict[str, Any]) -> bool:
+def allowed(g: Game, rec: BattleRecord) -> bool:
     """LGG 18-A: may the defender counter-attack after this battle (asked, and it has fit units)?"""
     return asked(g, rec) and bool(fit_units(g, rec))
 
 
-def fit_units(g: Game, rec: dict[str, Any]) -> list[str]:
+def fit_units(g: Game, rec: BattleRecord) -> list[str]:
     """LGG 18-A: the defender's units of the battle able to take part: in the battle hex, neither
     out of combat, disorganized nor repulsed in the last round (reinforcements included)."""
     out = []
-    for uid, u in sorted(rec["units"].items()):
+    for uid, u in sorted(rec.units.items()):
         if (
-            u["side"] != rec["defender"]
+            u["side"] != rec.defender
             or u["state"] != "fit"
             or u["kind"] not in ("corps", "artillery", "tank")
         ):
             continue
-        if u.get("barred") == rec["round"] + 1 or u["role"] == "defeated":
+        if u.get("barred") == rec.round + 1 or u["role"] == "defeated":
             continue
-        if M.hex_of(g, piece(g, uid)) != rec["hex_i"] or piece(g, uid).loc.kind != "hex":
+        if M.hex_of(g, piece(g, uid)) != rec.hex_i or piece(g, uid).loc.kind != "hex":
             continue
         out.append(uid)
-    return out if any(rec["units"][u]["kind"] == "corps" for u in out) else []
+    return out if any(rec.units[u]["kind"] == "corps" for u in out) else []
 
 
 @implements("LGG 18-A")
-def retreat_attacker_to_start(g: Game, rec: dict[str, Any]) -> None:
+def retreat_attacker_to_start(g: Game, rec: BattleRecord) -> None:
     """LGG 18-A: a defeated attacker first retreats into the hexes it came from (the first hex of
     its recorded retreat); the rest of its retreat, if any, follows with the others (16.7)."""
-    for e in battle_retreat.pending(g, [rec["id"]]):
+    for e in battle_retreat.pending(g, [rec.id]):
         if not e.get("first"):
             continue
         j = g.board.idx(e["first"])
         ids = [
             u
             for u in e["units"]
-            if piece(g, u).loc.kind == "hex" and M.hex_of(g, piece(g, u)) == rec["hex_i"]
+            if piece(g, u).loc.kind == "hex" and M.hex_of(g, piece(g, u)) == rec.hex_i
         ]
         for u in ids:
             M.move_piece(g, piece(g, u), Loc.hex(j))
@@ -106,7 +107,7 @@ def retreat_attacker_to_start(g: Game, rec: dict[str, Any]) -> None:
         e["first"] = None
         e["min"] = max(0, int(e["min"]) - 1)
         e["max"] = max(0, int(e["max"]) - 1)
-        e["forbid"] = [rec["hex"]]
+        e["forbid"] = [rec.hex]
         if e["max"] == 0:
             e["done"] = True
     battle_retreat._after_departure(g, rec)
@@ -114,7 +115,7 @@ def retreat_attacker_to_start(g: Game, rec: dict[str, Any]) -> None:
 
 
 @implements("LGG 18-A", "LGG 23-A")
-def targets(g: Game, rec: dict[str, Any]) -> list[str]:
+def targets(g: Game, rec: BattleRecord) -> list[str]:
     """LGG 18-A / 23-A: the former attacker's starting hexes that hold its units; not a hex with
     one of its fortresses when the units fit to counter-attack are cavalry without infantry."""
 
@@ -123,24 +124,24 @@ def targets(g: Game, rec: dict[str, Any]) -> list[str]:
         M.is_infantry(p) for p in movers
     )
     out = []
-    for lab in rec["attacker_from"]:
+    for lab in rec.attacker_from:
         j = g.board.idx(lab)
-        if not M.units_at_hex(g, j, rec["attacker"]):
+        if not M.units_at_hex(g, j, rec.attacker):
             continue
         fort = fortress_at(g, j)
-        if cavalry_only and fort is not None and fort.side != rec["defender"]:
+        if cavalry_only and fort is not None and fort.side != rec.defender:
             continue
         out.append(lab)
     return out
 
 
-def _defenders(g: Game, rec: dict[str, Any], j: int) -> list[str]:
+def _defenders(g: Game, rec: BattleRecord, j: int) -> list[str]:
     """The former attacker's units in hex ``j`` fit to defend against the counter-offensive."""
-    enemy = rec["attacker"]
+    enemy = rec.attacker
     excluded = {
         u
-        for u, x in rec["units"].items()
-        if x["side"] == enemy and (x["state"] != "fit" or x.get("barred") == rec["round"] + 1)
+        for u, x in rec.units.items()
+        if x["side"] == enemy and (x["state"] != "fit" or x.get("barred") == rec.round + 1)
     }
     return [
         p.id
@@ -159,16 +160,16 @@ def _stack(g: Game, side: str, k: int) -> list[str]:
 
 
 @implements("LGG 18-A")
-def interception_stacks(g: Game, rec: dict[str, Any], j: int) -> list[str]:
+def interception_stacks(g: Game, rec: BattleRecord, j: int) -> list[str]:
     """LGG 18-A: when the former attacker has no unit fit for combat in the counter-attacked hex
     ``j``, the hexes of its stacks adjacent to ``j`` (with a corps, within the stacking limit of
     ``j``; not the battle hex) that may intercept the counter-offensive there."""
 
-    side = rec["attacker"]
+    side = rec.attacker
     here = sum(1 for p in M.units_at_hex(g, j, side) if counts_for_stacking(g, p))
     out = []
     for k in g.board.neighbors(j):
-        if k == rec["hex_i"]:
+        if k == rec.hex_i:
             continue
         ids = _stack(g, side, k)
         corps = [u for u in ids if piece(g, u).type == "corps"]
@@ -191,19 +192,19 @@ class CounterOffensiveInterception(LggStep):
 
     def label(self, g: Game, f: Frame) -> str:
         return (
-            f"{rec_of(g, f.params['battle'])['attacker']}: intercept the counter-offensive into"
+            f"{rec_of(g, f.params['battle']).attacker}: intercept the counter-offensive into"
             f" {f.params['to']}?"
         )
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        return [rec_of(g, f.params["battle"])["attacker"]]
+        return [rec_of(g, f.params["battle"]).attacker]
 
     @handles.options("co-intercept")
     def intercept_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
         rec = rec_of(g, f.params["battle"])
         j = g.board.idx(f.params["to"])
         return [
-            {"type": "co-intercept", "side": side, "battle": rec["id"], "from": k}
+            {"type": "co-intercept", "side": side, "battle": rec.id, "from": k}
             for k in interception_stacks(g, rec, j)
         ]
 
@@ -221,16 +222,16 @@ class CounterOffensiveInterception(LggStep):
         g.finish(f)
         j = g.board.idx(f.params["to"])
         k = g.board.idx(action["from"])
-        ids = _stack(g, rec["attacker"], k)
+        ids = _stack(g, rec.attacker, k)
         for u in ids:
             M.move_piece(g, piece(g, u), Loc.hex(j))
             M.set_attr(g, piece(g, u), "mv_from", k)
         say(
             g,
-            rec["attacker"],
+            rec.attacker,
             "interception",
             f"{', '.join(ids)} intercept the counter-offensive in {f.params['to']}",
-            f"{rec['attacker']} intercepts the counter-offensive in {f.params['to']} from"
+            f"{rec.attacker} intercepts the counter-offensive in {f.params['to']} from"
             f" {action['from']}",
             rule="LGG 18-A",
         )
@@ -246,10 +247,10 @@ class CounterOffensiveChoice(LggStep):
 
     def label(self, g: Game, f: Frame) -> str:
         rec = rec_of(g, f.params["battle"])
-        return f"{rec['defender']}: counter-offensive from {rec['hex']}?"
+        return f"{rec.defender}: counter-offensive from {rec.hex}?"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        return [rec_of(g, f.params["battle"])["defender"]]
+        return [rec_of(g, f.params["battle"]).defender]
 
     @handles.options("counter-attack")
     def attack_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
@@ -257,7 +258,7 @@ class CounterOffensiveChoice(LggStep):
         if not allowed(g, rec):
             return []
         return [
-            {"type": "counter-attack", "side": side, "battle": rec["id"], "to": t}
+            {"type": "counter-attack", "side": side, "battle": rec.id, "to": t}
             for t in targets(g, rec)
         ]
 
@@ -274,7 +275,7 @@ class CounterOffensiveChoice(LggStep):
         rec = rec_of(g, f.params["battle"])
         f.params["to"] = action["to"]
         g.finish(f)
-        g.push("counter-offensive-battle", {"battle": rec["id"], "to": action["to"]})
+        g.push("counter-offensive-battle", {"battle": rec.id, "to": action["to"]})
 
 
 @implements("LGG 18-A", "LGG 18-B")
@@ -295,8 +296,8 @@ class CounterOffensiveBattle(Step):
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
         rec = rec_of(g, f.params["battle"])
         stage = f.params.get("stage", "move")
-        side = rec["defender"]
-        enemy = rec["attacker"]
+        side = rec.defender
+        enemy = rec.attacker
         j = g.board.idx(f.params["to"])
         if stage == "move":
             f.params["stage"] = "reinforce"
@@ -304,14 +305,14 @@ class CounterOffensiveBattle(Step):
             for u in ids:
                 p = piece(g, u)
                 M.move_piece(g, p, Loc.hex(j))
-                M.set_attr(g, p, "mv_from", rec["hex_i"])
+                M.set_attr(g, p, "mv_from", rec.hex_i)
             f.params["units"] = ids
             say(
                 g,
                 side,
                 "counter-offensive",
-                f"{', '.join(ids)} counter-attack from {rec['hex']} into {f.params['to']}",
-                f"{side} counter-attacks from {rec['hex']} into {f.params['to']}",
+                f"{', '.join(ids)} counter-attack from {rec.hex} into {f.params['to']}",
+                f"{side} counter-attacks from {rec.hex} into {f.params['to']}",
                 rule="LGG 18-A",
             )
             h = hooks.child(
@@ -321,7 +322,7 @@ class CounterOffensiveBattle(Step):
                     "side": enemy,
                     "attacker": side,
                     "hexes": [f.params["to"]],
-                    "activation": rec["activation"],
+                    "activation": rec.activation,
                     "counter_offensive": True,
                 },
             )
@@ -333,7 +334,7 @@ class CounterOffensiveBattle(Step):
             # whether
             # the former attacker has a stack next to it must not show (4-A)
             if not any(piece(g, u).type == "corps" for u in _defenders(g, rec, j)):
-                return "counter-offensive-interception", {"battle": rec["id"], "to": f.params["to"]}
+                return "counter-offensive-interception", {"battle": rec.id, "to": f.params["to"]}
         if f.params.get("stage") == "fight":
             f.params["stage"] = "done"
             defenders = _defenders(g, rec, j)
@@ -348,12 +349,12 @@ class CounterOffensiveBattle(Step):
                 retreat="deferred",
                 attacker_units=[u for u in f.params["units"] if piece(g, u).loc.kind == "hex"],
                 defender_units=defenders,
-                origin_battle=rec["id"],
+                origin_battle=rec.id,
             )
             co = rec_of(g, params["battle"])
-            co["attacker_from"] = [rec["hex"]]
-            rec["counter_offensive"] = co["id"]
-            for e in battle_retreat.pending(g, [rec["id"]]):
+            co.attacker_from = [rec.hex]
+            rec.counter_offensive = co.id
+            for e in battle_retreat.pending(g, [rec.id]):
                 if (
                     e["side"] == enemy
                 ):  # 18-B: the counter-offensive decides its retreat (one hex at most)

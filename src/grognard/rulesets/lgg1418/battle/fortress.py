@@ -79,6 +79,7 @@ from grognard.rulesets.lgg1418.units.elimination import destroy_hq, eliminate
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.lgg1418.battle.base import BattleRecord
 
 NEUTRALIZED = "neutralized"
 CAPTURED = "lgg:captured"
@@ -602,13 +603,13 @@ def assault_defenders(g: Game, f: Piece) -> list[Piece]:
     return [q for q in inside(g, f) if M.is_corps(q)][:2]
 
 
-def assault_fortress(g: Game, rec: dict[str, Any]) -> Piece | None:
+def assault_fortress(g: Game, rec: BattleRecord) -> Piece | None:
     """The fortress under assault in battle ``rec`` (None for any other battle, or once it fell)."""
-    fid = rec["spec"].get("fortress")
-    if rec["kind"] != "assault" or not fid:
+    fid = rec.spec.get("fortress")
+    if rec.kind != "assault" or not fid:
         return None
     f = g.state.pieces.get(str(fid))
-    if f is None or f.loc.kind != "hex" or M.hex_of(g, f) != rec["hex_i"]:
+    if f is None or f.loc.kind != "hex" or M.hex_of(g, f) != rec.hex_i:
         return None
     return f
 
@@ -672,7 +673,7 @@ def assault_params(
 
 @implements("LGG 23-G")
 def assault_value_mods(
-    g: Game, rec: dict[str, Any], engaged: Piece | None, attacker_artillery: bool
+    g: Game, rec: BattleRecord, engaged: Piece | None, attacker_artillery: bool
 ) -> Modifiers:
     """LGG 23-G: what the fortress adds to the defender's engaged unit in an assault round.
 
@@ -696,7 +697,7 @@ def assault_value_mods(
 
 
 @implements("LGG 23-G")
-def assault_fire(g: Game, rec: dict[str, Any]) -> int | None:
+def assault_fire(g: Game, rec: BattleRecord) -> int | None:
     """LGG 23-G: the fire value of the defender's engaged unit in an assault on a fortress that is
     not neutralised: 3, whatever its own (None: its own fire value counts)."""
     f = assault_fortress(g, rec)
@@ -706,7 +707,7 @@ def assault_fire(g: Game, rec: dict[str, Any]) -> int | None:
 
 
 @implements("LGG 23-G")
-def assault_support_bonus(g: Game, rec: dict[str, Any]) -> bool:
+def assault_support_bonus(g: Game, rec: BattleRecord) -> bool:
     """LGG 23-G: whether the attacker's artillery support brings its bonus in this battle (in an
     assault only once the fortress is neutralised; before, it only cancels the organic artillery,
     1 MUN a round all the same)."""
@@ -715,7 +716,7 @@ def assault_support_bonus(g: Game, rec: dict[str, Any]) -> bool:
 
 
 @implements("LGG 23-G")
-def fortress_hit(g: Game, rec: dict[str, Any], res: str) -> str:
+def fortress_hit(g: Game, rec: BattleRecord, res: str) -> str:
     """LGG 23-G: the fortress fighting itself suffers the defender's result: 1, M, 2 (or E) reduce a
     full large fortress, neutralise a reduced or small one; "½" (and 0) is ignored. Returns
     ``reduced``, ``neutralized`` or ``held``."""
@@ -729,30 +730,30 @@ def fortress_hit(g: Game, rec: dict[str, Any], res: str) -> str:
 
 
 @implements("LGG 23-G")
-def assault_round_start(g: Game, rec: dict[str, Any]) -> bool:
+def assault_round_start(g: Game, rec: BattleRecord) -> bool:
     """LGG 23-G: at the start of an assault round, a neutralised fortress that must fight itself (no
     defending corps left to engage) surrenders; the attacker nevertheless suffers 2 losses. True
     when the fortress fell (the attacker wins the assault)."""
     f = assault_fortress(g, rec)
     if f is None or not is_neutralized(g, f):
         return False
-    if any(battle.engageable_corps(g, rec, rec["defender"], sub) for sub in battle.open_subs(rec)):
+    if any(battle.engageable_corps(g, rec, rec.defender, sub) for sub in battle.open_subs(rec)):
         return False
     units = [
         u
-        for u, x in sorted(rec["units"].items())
-        if x["side"] == rec["attacker"]
+        for u, x in sorted(rec.units.items())
+        if x["side"] == rec.attacker
         and x["kind"] == "corps"
         and x["state"] in ("fit", "disorganized")
     ]
     _attacker_losses(g, rec, units, SURRENDER_LOSSES)
-    rec["units"][f.id]["state"] = "eliminated"
-    rec["units"][f.id]["role"] = "gone"
-    fortress_falls(g, f, rec["attacker"], "LGG 23-G", "assault")
+    rec.units[f.id]["state"] = "eliminated"
+    rec.units[f.id]["role"] = "gone"
+    fortress_falls(g, f, rec.attacker, "LGG 23-G", "assault")
     return True
 
 
-def _attacker_losses(g: Game, rec: dict[str, Any], units: list[str], n: int) -> None:
+def _attacker_losses(g: Game, rec: BattleRecord, units: list[str], n: int) -> None:
     """LGG 23-G: the attacker's losses when the fortress surrenders, one at a time over its corps
     (a loss flips a full corps, eliminates a reduced one), tallied in the battle."""
 
@@ -761,7 +762,7 @@ def _attacker_losses(g: Game, rec: dict[str, Any], units: list[str], n: int) -> 
         if not corps:
             return
         uid = corps[k % len(corps)]
-        battle.apply_losses(g, uid, 1, "LGG 23-G", rec["id"])
+        battle.apply_losses(g, uid, 1, "LGG 23-G", rec.id)
         if not M.on_map(g, g.state.pieces[uid]):
             corps.remove(uid)
 
@@ -859,8 +860,8 @@ def assault_support_options(g: Game, bid: str, counted: bool) -> list[dict[str, 
     battles of the turn: ``counted`` when the assault is a secondary battle)."""
 
     rec = battle.rec_of(g, bid)
-    side = rec["attacker"]
-    if battle.side_doctrine_at(g, side, rec["hex_i"]) not in battle.FIRE_DOCTRINES:
+    side = rec.attacker
+    if battle.side_doctrine_at(g, side, rec.hex_i) not in battle.FIRE_DOCTRINES:
         return [{"air": 0, "gas": False}]
     nation = main_battle._nation(g, rec, side)
     per_sub = tactics.air_support_aircraft(g, nation)  # an assault has a single sub-battle
@@ -876,7 +877,7 @@ def _support_asked(g: Game, bid: str) -> bool:
     Combined Doctrine (a public fact)."""
 
     rec = battle.rec_of(g, bid)
-    return battle.side_doctrine_at(g, rec["attacker"], rec["hex_i"]) in battle.FIRE_DOCTRINES
+    return battle.side_doctrine_at(g, rec.attacker, rec.hex_i) in battle.FIRE_DOCTRINES
 
 
 @implements("LGG 23-G", "LGG 32.1-C", "LGG 37-D")
@@ -909,7 +910,7 @@ class AssaultSupport(LggStep):
 
         rec = battle.rec_of(g, f.params["battle"])
         side = f.params["side"]
-        mods = list(rec["spec"].get("modifiers") or [])
+        mods = list(rec.spec.get("modifiers") or [])
         if int(action.get("air", 0)):
             mods += main_battle.fly_air_support(g, rec, side, int(action["air"]))
         if action.get("gas"):
@@ -919,9 +920,9 @@ class AssaultSupport(LggStep):
             )
             if gas:
                 mods.append(
-                    tactics.gas_modifier(tactics.use_gas(g, rec["id"], nation, gas, massive=False))
+                    tactics.gas_modifier(tactics.use_gas(g, rec.id, nation, gas, massive=False))
                 )
-        rec["spec"]["modifiers"] = mods
+        rec.spec["modifiers"] = mods
         M.touch(g)
         g.finish(f)
 

@@ -66,6 +66,7 @@ from grognard.rulesets.lgg1418.units.counters import command_army, general_obsti
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.lgg1418.battle.base import BattleRecord
 
 #: The step the ``army-battles`` hook pushes for each battle of an activation instead of its
 #: ``battle`` step (it pushes the battle itself when it is done).
@@ -83,7 +84,7 @@ def _battle():
     return battle
 
 
-def rec_of(g: Game, bid: str) -> dict[str, Any]:
+def rec_of(g: Game, bid: str) -> BattleRecord:
     return _battle().rec_of(g, bid)
 
 
@@ -91,19 +92,19 @@ def tables(g: Game) -> dict[str, Any]:
     return g.cached("lgg:tables", lambda: g.ruleset.tables(g.scenario.table_overrides))
 
 
-def _front(g: Game, rec: dict[str, Any]) -> str:
-    return (fronts_of(g, int(rec["hex_i"])) or [M.WEST])[0]
+def _front(g: Game, rec: BattleRecord) -> str:
+    return (fronts_of(g, int(rec.hex_i)) or [M.WEST])[0]
 
 
-def prep(rec: dict[str, Any]) -> dict[str, Any]:
-    return rec.setdefault("prep", {})
+def prep(rec: BattleRecord) -> dict[str, Any]:
+    return rec.ensure("prep")
 
 
 @implements("LGG 29", "LGG 17.3-B")
-def fought_as(rec: dict[str, Any]) -> str:
+def fought_as(rec: BattleRecord) -> str:
     """The kind a battle is fought as in trench warfare: its preparation's (a breakthrough battle
     with a newly activated army counts as a secondary battle, 17.3-B) or else its own."""
-    return str(rec.get("prep", {}).get("kind") or rec["kind"])
+    return str(rec.prep.get("kind") or rec.kind)
 
 
 def _hex_corps(g: Game, i: int, side: str) -> list[Piece]:
@@ -131,8 +132,8 @@ def _hex_artillery(g: Game, i: int, side: str, armies: list[str] | None = None) 
     return sorted(out, key=lambda p: (-int(p.stat("support", 0)), p.id))
 
 
-def _nation(g: Game, rec: dict[str, Any], side: str) -> str:
-    units = _hex_corps(g, int(rec["hex_i"]), side)
+def _nation(g: Game, rec: BattleRecord, side: str) -> str:
+    units = _hex_corps(g, int(rec.hex_i), side)
     if units:
         return units[0].nation
     return (M.powers_of(g, side) or [""])[0]
@@ -217,50 +218,46 @@ def order_effects(attack: str, defence: str, benefits: dict[str, bool]) -> dict[
 
 # ======================================================= bombardment (31-D, 31-G, 31-H, 31-I, 29-A)
 @implements("LGG 31-D", "LGG 36.3", "LGG 36.5-B")
-def bombardment_allowed(g: Game, rec: dict[str, Any]) -> str | None:
+def bombardment_allowed(g: Game, rec: BattleRecord) -> str | None:
     """LGG 31-D / 36.3 / 36.5-B: why the attacker may carry out no preliminary bombardment (None:
     it may): the doctrine must allow it; a stack intercepted while in movement may not; it needs
     artillery in the battle hex or in its GHQ Artillery box able to join."""
-    att = rec["attacker"]
+    att = rec.attacker
     nation = _nation(g, rec, att)
     if not DT.allows(g, nation, _front(g, rec), "preliminary-bombardment"):
         return "the preliminary bombardment comes with Fire Doctrine (36.3)"
     if intercepted(g, rec):
         return "a stack intercepted in movement may not bombard (36.5-B)"
-    if not _hex_artillery(g, int(rec["hex_i"]), att) and not _ghq_art(g, rec, att, attacking=True):
+    if not _hex_artillery(g, int(rec.hex_i), att) and not _ghq_art(g, rec, att, attacking=True):
         return "no artillery to bombard with"
     return None
 
 
 @implements("LGG 36.5-B", "LGG 36.2-A")
-def intercepted(g: Game, rec: dict[str, Any]) -> bool:
+def intercepted(g: Game, rec: BattleRecord) -> bool:
     """A battle provoked by an interception in this activation (marker ``interception``, rule 13):
     not counted against the limits (36.2-A, 36.5-B), and the intercepted stack may not bombard."""
-    mk = g.state.marker("interception", rec["hex"])
-    return (
-        bool(mk)
-        and mk.get("turn") == M.turn_index(g)
-        and mk.get("activation") == rec.get("activation")
-    )
+    mk = g.state.marker("interception", rec.hex)
+    return bool(mk) and mk.get("turn") == M.turn_index(g) and mk.get("activation") == rec.activation
 
 
-def _ghq_art(g: Game, rec: dict[str, Any], side: str, attacking: bool) -> list[Piece]:
+def _ghq_art(g: Game, rec: BattleRecord, side: str, attacking: bool) -> list[Piece]:
     nation = _nation(g, rec, side)
-    units = _hex_corps(g, int(rec["hex_i"]), side) if attacking else []
+    units = _hex_corps(g, int(rec.hex_i), side) if attacking else []
     return trench.ghq_artillery_for_battle(
-        g, nation, int(rec["hex_i"]), attacking, units, rec.get("activation")
+        g, nation, int(rec.hex_i), attacking, units, rec.activation
     )
 
 
 @implements("LGG 31-D", "LGG 37-C", "LGG 37-E", "LGG 37-F", "LGG 37-G", "LGG 32.1-D", "LGG 32.1-B")
-def bombardment_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]:
+def bombardment_options(g: Game, rec: BattleRecord) -> list[dict[str, Any]]:
     """LGG 31-D / 32.1-D / 32.1-B: the attacker's choices - normal, massive (intensity 2 or 3, with
     the tactic 37-C), blitz (with the tactic 37-E: 2 or 3 artillery units, fire 6+) or no
     bombardment; with blitz the special use of creeping barrage (37-F, not in mountains) or
     infiltration (37-G, great battles; assault troops or tanks); a gas attack when a gas is
     available (37-D). Massive bombardment excludes blitz, creeping barrage and infiltration."""
 
-    att = rec["attacker"]
+    att = rec.attacker
     nation = _nation(g, rec, att)
     out: list[dict[str, Any]] = [{"kind": "none"}]
     gas = tactics.gas_available(g, nation)
@@ -274,11 +271,11 @@ def bombardment_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]:
         if _knows(g, nation, "blitz bombardment") and _blitz_groups(g, nation, arts):
             kinds.append({"kind": "blitz"})
             if _knows(g, nation, "creeping barrage") and not _battle().in_mountains(
-                g, int(rec["hex_i"])
+                g, int(rec.hex_i)
             ):
                 kinds.append({"kind": "blitz", "use": "creeping_barrage"})
             if _knows(g, nation, "infiltration"):
-                i = int(rec["hex_i"])
+                i = int(rec.hex_i)
                 if any(p.attrs.get("assault") for p in _hex_corps(g, i, att)):
                     kinds.append({"kind": "blitz", "use": "infiltration-assault"})
                 if any(p.type == "tank" for p in M.units_at_hex(g, i, att)):
@@ -289,9 +286,9 @@ def bombardment_options(g: Game, rec: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _bombard_artillery(g: Game, rec: dict[str, Any]) -> list[Piece]:
+def _bombard_artillery(g: Game, rec: BattleRecord) -> list[Piece]:
     arts = _hex_artillery(
-        g, int(rec["hex_i"]), rec["attacker"], list(rec["spec"].get("armies") or []) or None
+        g, int(rec.hex_i), rec.attacker, list(rec.spec.get("armies") or []) or None
     )
     return arts
 
@@ -321,7 +318,7 @@ def _blitz_groups(g: Game, nation: str, arts: list[Piece]) -> list[list[Piece]]:
 
 @implements("LGG 31-G", "LGG 37-C")
 def bombardment_column(
-    g: Game, rec: dict[str, Any], total_fire: int, defenders: int, kind: str, intensity: int = 0
+    g: Game, rec: BattleRecord, total_fire: int, defenders: int, kind: str, intensity: int = 0
 ) -> tuple[int, list[str]]:
     """LGG 31-G / 37-C: the column of the bombardment table (index) and the shifts applied.
 
@@ -340,14 +337,14 @@ def bombardment_column(
             shift = -shift
         col += shift
         notes.append(f"massive bombardment {shift:+d} (LGG 37-C)")
-    if _battle().in_mountains(g, int(rec["hex_i"])):
+    if _battle().in_mountains(g, int(rec.hex_i)):
         col -= 1
         notes.append("mountain -1 (LGG 31-G)")
     return max(0, min(len(COLUMNS) - 1, col)), notes
 
 
 @implements("LGG 31-G", "LGG 31-B", "LGG 37-D", "LGG 37-I")
-def bombardment_modifiers(g: Game, rec: dict[str, Any], kind: str) -> Modifiers:
+def bombardment_modifiers(g: Game, rec: BattleRecord, kind: str) -> Modifiers:
     """LGG 31-G: the D12 modifiers - hammering order M (+1, 31-B), a gas (+1, 37-D), the defender's
     defence in depth (-2 against a normal or massive bombardment, -1 against a blitz, 37-I)."""
 
@@ -357,7 +354,7 @@ def bombardment_modifiers(g: Game, rec: dict[str, Any], kind: str) -> Modifiers:
         mods.add(1, "LGG 31-B", "hammering order (M)")
     if p.get("gas"):
         mods.add(1, "LGG 37-D", f"combat gas ({p['gas']})")
-    if tactics.defence_in_depth_active(g, rec["defender"]):
+    if tactics.defence_in_depth_active(g, rec.defender):
         mods.add(-1 if kind == "blitz" else -2, "LGG 37-I", "defence in depth")
     return mods
 
@@ -405,7 +402,7 @@ def _spend(g: Game, arts: list[Piece], per_unit: int, rule: str, reason: str) ->
 
 
 @implements("LGG 31-G", "LGG 31-H", "LGG 31-I", "LGG 29-A", "LGG 36.5-A", "LGG 37-E", "LGG 37-I")
-def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
+def fire_bombardment(g: Game, rec: BattleRecord) -> dict[str, Any]:
     """LGG 31-G / 31-H / 31-I / 29-A: the bombardment itself.
 
     The attacker's artillery fires (each unit paying 1 MUN, 2 or 3 for a massive bombardment, 3
@@ -418,8 +415,8 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
     "disorganized" by them stays fit (31-H)."""
     p = prep(rec)
     kind, intensity = p["bombardment"], int(p.get("intensity") or 0)
-    att, dfn = rec["attacker"], rec["defender"]
-    i = int(rec["hex_i"])
+    att, dfn = rec.attacker, rec.defender
+    i = int(rec.hex_i)
     nation = _nation(g, rec, att)
     arts = _bombard_artillery(g, rec)
     if kind == "blitz":
@@ -430,7 +427,7 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
         groups = [arts]
     per = intensity if kind == "massive" else MUN_PER_UNIT[kind]
     defenders = _hex_corps(g, i, dfn)
-    tid = "bombardment-main" if rec["kind"] == "main" else "bombardment-secondary"
+    tid = "bombardment-main" if rec.kind == "main" else "bombardment-secondary"
     tbl = tables(g)[tid]
     best: dict[str, Any] | None = None
     for k, grp in enumerate(groups):
@@ -441,7 +438,7 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
         col, notes = bombardment_column(g, rec, total, len(defenders), kind, intensity)
         r = g.roll(
             "d12",
-            f"preliminary bombardment at {rec['hex']}"
+            f"preliminary bombardment at {rec.hex}"
             + (f" (group {k + 1})" if len(groups) > 1 else ""),
             "LGG 31-G",
             modifiers=bombardment_modifiers(g, rec, kind),
@@ -477,9 +474,9 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
         best["losses"] = min(best["losses"], 2)
     g.emit(
         "bombardment",
-        f"bombardment at {rec['hex']}: {best['explain']} ({'; '.join(best['notes'])})",
+        f"bombardment at {rec.hex}: {best['explain']} ({'; '.join(best['notes'])})",
         rule="LGG 31-G",
-        hex=rec["hex"],
+        hex=rec.hex,
         losses=best["losses"],
         cut=best["cut"],
     )
@@ -488,7 +485,7 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
     )
     battle = _battle()
     for uid, n in sorted(hits.items()):
-        battle.apply_losses(g, uid, n, "LGG 31-H", rec["id"])
+        battle.apply_losses(g, uid, n, "LGG 31-H", rec.id)
     if best["tests"] and hits:
         uid = g.choose_at_random(sorted(hits), "corps tested after the bombardment", "LGG 31-H")
         battle.queue_test(g, rec, uid, stage="roll", why="bombardment", keep_fit=True)
@@ -500,16 +497,16 @@ def fire_bombardment(g: Game, rec: dict[str, Any]) -> dict[str, Any]:
 
 # =================================================== counter-battery and artillery arrival (step E)
 @implements("LGG 29-A", "LGG 37-E", "LGG 31-D")
-def counter_battery(g: Game, rec: dict[str, Any]) -> int:
+def counter_battery(g: Game, rec: BattleRecord) -> int:
     """Step E (main battle): each artillery unit of the defender fires in counter-battery on the
     provisional ``counter-battery`` table (after a blitz, only those of the defending army's HQ,
     37-E); a hit flips one bombarding artillery unit. Not in a secondary battle (29-A)."""
     p = prep(rec)
     fired = p.get("bombardment_result", {}).get("fired", [])
-    if rec["kind"] != "main" or not fired or p.get("bombardment") == "none":
+    if rec.kind != "main" or not fired or p.get("bombardment") == "none":
         return 0
-    dfn = rec["defender"]
-    i = int(rec["hex_i"])
+    dfn = rec.defender
+    i = int(rec.hex_i)
     shooters = _hex_artillery(g, i, dfn)
     if p["bombardment"] == "blitz":
         armies = {command_army(g, q) for q in _hex_corps(g, i, dfn)}
@@ -533,23 +530,23 @@ def counter_battery(g: Game, rec: dict[str, Any]) -> int:
                 hits += 1
                 g.emit(
                     "counter-battery",
-                    f"counter-battery fire flips an artillery unit at {rec['hex']}",
+                    f"counter-battery fire flips an artillery unit at {rec.hex}",
                     rule="LGG 31-D",
                 )
     return hits
 
 
-def _commit_ghq(g: Game, rec: dict[str, Any], side: str) -> list[str]:
-    attacking = side == rec["attacker"]
+def _commit_ghq(g: Game, rec: BattleRecord, side: str) -> list[str]:
+    attacking = side == rec.attacker
     units = _ghq_art(g, rec, side, attacking)
     if units:
-        trench.commit_ghq_artillery(g, units, int(rec["hex_i"]), rec.get("activation"))
+        trench.commit_ghq_artillery(g, units, int(rec.hex_i), rec.activation)
     return [u.id for u in units]
 
 
 # ======================================================== defender front-line reinforcements (31-F)
 @implements("LGG 31-F")
-def reinforcement_limit(g: Game, rec: dict[str, Any], lull: bool = False) -> int:
+def reinforcement_limit(g: Game, rec: BattleRecord, lull: bool = False) -> int:
     """LGG 31-F / 32.2-B / 32.2-D: how many units may come into the front line - 3 corps on the
     Western Front, 2 on the Eastern (31-F); at the lull 2 corps or artillery units for the
     defender (32.2-B), the 31-F number for the attacker (32.2-D)."""
@@ -558,7 +555,7 @@ def reinforcement_limit(g: Game, rec: dict[str, Any], lull: bool = False) -> int
 
 @implements("LGG 31-F", "LGG 30-A", "LGG 28-D")
 def reinforcement_candidates(
-    g: Game, rec: dict[str, Any], side: str, kinds: tuple[str, ...] = ("corps",)
+    g: Game, rec: BattleRecord, side: str, kinds: tuple[str, ...] = ("corps",)
 ) -> list[Piece]:
     """LGG 31-F: units ``side`` may bring into the front line of the battle: from the reserve of
     the HQ commanding its stack there, from its GHQ reserve (on the West only to a battle of a
@@ -567,7 +564,7 @@ def reinforcement_candidates(
     offensive's objective may not be changed (30-A); autonomous defenders take reinforcements
     only from HQs or the GHQ at most 6 hexes away (28-D)."""
 
-    i = int(rec["hex_i"])
+    i = int(rec.hex_i)
     here = [p for p in M.units_at_hex(g, i, side) if M.is_corps(p)]
     if "corps" in kinds and len(here) >= stacking_limit(g, i):
         kinds = tuple(k for k in kinds if k != "corps")
@@ -606,7 +603,7 @@ def reinforcement_candidates(
                 continue
             out[q.id] = q
     res = sorted(out.values(), key=lambda p: p.id)
-    lab = rec["hex"]
+    lab = rec.hex
     locked = [
         o
         for o in offensive.active_offensives(g)
@@ -658,7 +655,7 @@ class FrontReinforcement(LggStep):
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
         return [f.params["side"]]
 
-    def _rec(self, g: Game, f: Frame) -> dict[str, Any]:
+    def _rec(self, g: Game, f: Frame) -> BattleRecord:
         return rec_of(g, f.params["battle"])
 
     def legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
@@ -678,17 +675,17 @@ class FrontReinforcement(LggStep):
         out.append({"type": "done-reinforcing", "side": side})
         return out
 
-    def _subs(self, rec: dict[str, Any], f: Frame) -> list[str | None]:
+    def _subs(self, rec: BattleRecord, f: Frame) -> list[str | None]:
         if not f.params.get("lull"):
             return [None]
-        return [s for s, v in sorted(rec.get("subs", {}).items()) if v.get("open")] or [None]
+        return [s for s, v in sorted(rec.subs.items()) if v.get("open")] or [None]
 
-    def _redeploys(self, g: Game, rec: dict[str, Any], f: Frame, side: str) -> list[Action]:
+    def _redeploys(self, g: Game, rec: BattleRecord, f: Frame, side: str) -> list[Action]:
         """Each unit is redeployed at most once in a lull."""
         out: list[Action] = []
-        subs = [s for s, v in sorted(rec.get("subs", {}).items()) if v.get("open")]
+        subs = [s for s, v in sorted(rec.subs.items()) if v.get("open")]
         moved = set(f.params.get("moved", []))
-        for uid, u in sorted(rec["units"].items()):
+        for uid, u in sorted(rec.units.items()):
             if (
                 u["side"] != side
                 or u["state"] != "fit"
@@ -700,10 +697,10 @@ class FrontReinforcement(LggStep):
                 for s in subs:
                     if s != u.get("sub"):
                         out.append({"type": "redeploy", "side": side, "unit": uid, "sub": s})
-                if side == rec["attacker"] and u["kind"] == "corps":
+                if side == rec.attacker and u["kind"] == "corps":
                     out.append({"type": "to-rear", "side": side, "unit": uid})
-            elif u["role"] == "rear" and side == rec["attacker"]:
-                for s in subs or [None]:
+            elif u["role"] == "rear" and side == rec.attacker:
+                for s in subs or [None]:  # type: ignore[list-item]
                     a = {"type": "from-rear", "side": side, "unit": uid}
                     if s:
                         a["sub"] = s
@@ -717,7 +714,7 @@ class FrontReinforcement(LggStep):
             return
         rule = (
             "LGG 32.2-B"
-            if f.params.get("lull") and action["side"] == self._rec(g, f)["defender"]
+            if f.params.get("lull") and action["side"] == self._rec(g, f).defender
             else ("LGG 32.2-D" if f.params.get("lull") else "LGG 31-F")
         )
         raise IllegalAction(
@@ -735,7 +732,7 @@ class FrontReinforcement(LggStep):
     def apply_front_reinforce(self, g: Game, f: Frame, action: Action) -> None:
         rec = self._rec(g, f)
         side = action["side"]
-        i = int(rec["hex_i"])
+        i = int(rec.hex_i)
         q = g.state.pieces[action["unit"]]
         M.set_status(g, q, M.RESERVE, False)
         M.move_piece(g, q, Loc.hex(i))
@@ -747,15 +744,15 @@ class FrontReinforcement(LggStep):
                 role="front",
                 sub=action.get("sub"),
                 origin="lull",
-                joined=int(rec.get("round", 0)),
+                joined=int(rec.round),
             )
         f.params["done"] = int(f.params.get("done", 0)) + 1
         fog.emit_private(
             g,
             side,
             "front-reinforcement",
-            f"{q.id} joins the front line at {rec['hex']}",
-            f"{side} reinforces its front line at {rec['hex']}",
+            f"{q.id} joins the front line at {rec.hex}",
+            f"{side} reinforces its front line at {rec.hex}",
             rule=self.rule,
         )
         self._moved(g, f, action)
@@ -769,13 +766,13 @@ class FrontReinforcement(LggStep):
         rec = self._rec(g, f)
         side = action["side"]
         f.params.setdefault("moved", []).append(action["unit"])
-        rec["units"][action["unit"]]["sub"] = action["sub"]
+        rec.units[action["unit"]]["sub"] = action["sub"]
         fog.emit_private(
             g,
             side,
             "redeploy",
             f"{action['unit']} moves to sub-battle {action['sub']}",
-            f"{side} redeploys its front line at {rec['hex']}",
+            f"{side} redeploys its front line at {rec.hex}",
             rule="LGG 32.2-B",
         )
         M.touch(g)
@@ -785,7 +782,7 @@ class FrontReinforcement(LggStep):
         rec = self._rec(g, f)
         side = action["side"]
         f.params.setdefault("moved", []).append(action["unit"])
-        rec["units"][action["unit"]]["role"] = "rear"
+        rec.units[action["unit"]]["role"] = "rear"
         fog.emit_private(
             g, side, "redeploy", f"{action['unit']} goes to the rear", None, rule="LGG 32.2-D"
         )
@@ -796,7 +793,7 @@ class FrontReinforcement(LggStep):
         rec = self._rec(g, f)
         side = action["side"]
         f.params.setdefault("moved", []).append(action["unit"])
-        u = rec["units"][action["unit"]]
+        u = rec.units[action["unit"]]
         u["role"] = "front"
         if action.get("sub"):
             u["sub"] = action["sub"]
@@ -822,7 +819,7 @@ class BombardmentChoice(LggStep):
     rule = "LGG 31-D"
 
     def actors(self, g: Game, f: Frame) -> Sequence[str]:
-        return [rec_of(g, f.params["battle"])["attacker"]]
+        return [rec_of(g, f.params["battle"]).attacker]
 
     @handles.options("bombardment")
     def bombardment_options(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
@@ -871,14 +868,14 @@ def _air_index(g: Game, side: str, key: str, default: int) -> int:
 
 
 @implements("LGG 32.1-C", "LGG 37-H")
-def air_support_aircraft(g: Game, rec: dict[str, Any], side: str) -> list[Piece]:
+def air_support_aircraft(g: Game, rec: BattleRecord, side: str) -> list[Piece]:
     """LGG 32.1-C / 43-H / 37-H: the fighters and bombers (not zeppelins) ``side`` may send in
     tactical support: attached to one of its HQs or its GHQ within their range of the battle,
     not used yet this turn, once the side's Fighter index has reached -4 (the air indices are
     read from ``state.vars["lgg"]["air_indices"]``; 1914 values: Fighter -5)."""
     if _air_index(g, side, "fighter", -5) < -4:
         return []
-    i = int(rec["hex_i"])
+    i = int(rec.hex_i)
     out = []
     for p in g.state.pieces.values():
         if (
@@ -899,7 +896,7 @@ def air_support_aircraft(g: Game, rec: dict[str, Any], side: str) -> list[Piece]
     return sorted(out, key=lambda p: p.id)
 
 
-def air_support_options(g: Game, rec: dict[str, Any], side: str) -> list[int]:
+def air_support_options(g: Game, rec: BattleRecord, side: str) -> list[int]:
 
     per_sub = tactics.air_support_aircraft(g, _nation(g, rec, side))
     n = min(len(air_support_aircraft(g, rec, side)), 2 * per_sub)
@@ -907,7 +904,7 @@ def air_support_options(g: Game, rec: dict[str, Any], side: str) -> list[int]:
 
 
 @implements("LGG 32.1-C", "LGG 37-H")
-def fly_air_support(g: Game, rec: dict[str, Any], side: str, n: int) -> list[dict[str, Any]]:
+def fly_air_support(g: Game, rec: BattleRecord, side: str, n: int) -> list[dict[str, Any]]:
     """LGG 32.1-C / 43-H / 37-H: each aircraft tests on a D6 modified by the side's Tactical
     Support index (from +3 in 1914; the tactic improves it by 1): success on a modified 4 or less
     (our reading: "success on 1 only" with the 1914 index +3). A success gives +1 to the combat
@@ -920,7 +917,7 @@ def fly_air_support(g: Game, rec: dict[str, Any], side: str, n: int) -> list[dic
         1 if _knows(g, nation, "tactical air support") else 0
     )
     per_sub = tactics.air_support_aircraft(g, nation)
-    role = "attacker" if side == rec["attacker"] else "defender"
+    role = "attacker" if side == rec.attacker else "defender"
     mods = []
     for k, p in enumerate(planes):
         M.set_attr(g, p, "air_used", M.turn_index(g))
@@ -952,32 +949,30 @@ class BattlePreparation(Step):
     composite = True
 
     def label(self, g: Game, f: Frame) -> str:
-        return f"Preparation of the battle at {rec_of(g, f.params['battle'])['hex']}"
+        return f"Preparation of the battle at {rec_of(g, f.params['battle']).hex}"
 
     def enter(self, g: Game, f: Frame) -> None:
         rec = rec_of(g, f.params["battle"])
-        if rec["kind"] == "breakthrough" and rec["spec"].get("new_army"):
+        if rec.kind == "breakthrough" and rec.spec.get("new_army"):
             prep(rec)["kind"] = "secondary"  # 17.3-B: counted when the army was activated (29)
             M.touch(g)
             return
         act = M.st(g).get("activation")
-        armies = list(rec["spec"].get("armies") or [])
+        armies = list(rec.spec.get("armies") or [])
         kind = classify(g, rec, act)
         p = prep(rec)
         p["kind"] = kind
         if kind in ("main", "secondary"):
-            rec["kind"] = kind
+            rec.kind = kind
         if kind in ("main", "secondary", "voluntary") and not intercepted(g, rec):
-            secondary.count_battle(
-                g, rec["attacker"], rec["hex"], kind, armies, rec.get("activation")
-            )
+            secondary.count_battle(g, rec.attacker, rec.hex, kind, armies, rec.activation)
         M.touch(g)
 
     def next_child(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
         bid = f.params["battle"]
         rec = rec_of(g, bid)
         p = prep(rec)
-        att, dfn = rec["attacker"], rec["defender"]
+        att, dfn = rec.attacker, rec.defender
         stage = f.params.get("stage", "start")
         fight = p["kind"] in ("main", "secondary")
         if stage == "start":
@@ -1005,7 +1000,7 @@ class BattlePreparation(Step):
                 p["effects"] = order_effects(a, d, ben)
                 g.emit(
                     "battle-orders",
-                    f"battle orders at {rec['hex']}: {att}"
+                    f"battle orders at {rec.hex}: {att}"
                     f" {a}{' (advantage)' if ben['attacker'] else ''}, {dfn}"
                     f" {d}{' (advantage)' if ben['defender'] else ''}",
                     rule="LGG 31-B",
@@ -1097,7 +1092,7 @@ class BattlePreparation(Step):
 
 
 @implements("LGG 36.5-C")
-def ghq_artillery_late(g: Game, rec: dict[str, Any], side: str) -> bool:
+def ghq_artillery_late(g: Game, rec: BattleRecord, side: str) -> bool:
     """LGG 36.5-C: in Combined Doctrine, the GHQ general artillery reserve of a GHQ more than 3
     hexes
     from the battle arrives only in the 2nd round (not after a normal or massive bombardment)."""
@@ -1106,7 +1101,7 @@ def ghq_artillery_late(g: Game, rec: dict[str, Any], side: str) -> bool:
     h = M.hex_of(g, ghq) if ghq is not None else None
     if h is None or DT.doctrine_of(g, nation, _front(g, rec)) != DT.COMBINED:
         return False
-    d = g.board.distance(h, int(rec["hex_i"]))
+    d = g.board.distance(h, int(rec.hex_i))
     return not DT.combined_reinforcement_allowed(
         g, d, 1, prep(rec).get("bombardment", "none"), _front(g, rec), source="ghq-artillery"
     )
@@ -1126,17 +1121,17 @@ class LateGhqArtillery(Step):
         p = prep(rec)
         if int(f.params.get("round", 0)) >= 2:
             for key, side in (
-                ("ghq_late", rec["attacker"]),
-                ("ghq_late_defender", rec["defender"]),
+                ("ghq_late", rec.attacker),
+                ("ghq_late_defender", rec.defender),
             ):
                 ids = [u for u in p.pop(key, []) if u in g.state.pieces]
                 units = [g.state.pieces[u] for u in ids if g.state.pieces[u].loc.kind == "box"]
                 if not units:
                     continue
-                trench.commit_ghq_artillery(g, units, int(rec["hex_i"]), rec.get("activation"))
-                subs = [s for s, v in sorted(rec.get("subs", {}).items()) if v.get("open")] or [
-                    None
-                ]
+                trench.commit_ghq_artillery(g, units, int(rec.hex_i), rec.activation)
+                subs: list[str | None] = [
+                    s for s, v in sorted(rec.subs.items()) if v.get("open")
+                ] or [None]
                 for u in units:
                     _battle().add_unit(
                         g,
@@ -1145,33 +1140,33 @@ class LateGhqArtillery(Step):
                         role="front",
                         sub=subs[0],
                         origin="ghq-artillery",
-                        joined=int(rec["round"]),
+                        joined=int(rec.round),
                     )
-                p.setdefault(
-                    "ghq_attacker" if side == rec["attacker"] else "ghq_defender", []
-                ).extend(ids)
+                p.setdefault("ghq_attacker" if side == rec.attacker else "ghq_defender", []).extend(
+                    ids
+                )
             M.touch(g)
         g.finish(f)
 
 
 @implements("LGG 29", "LGG 30-D", "LGG 36.5-B")
-def classify(g: Game, rec: dict[str, Any], act: dict[str, Any] | None) -> str:
+def classify(g: Game, rec: BattleRecord, act: dict[str, Any] | None) -> str:
     """The kind of a battle of an activation: ``main``, ``secondary``, ``voluntary`` or ``open``
     (29, 30-D); a breakthrough, counter-offensive, assault or any special kind keeps its kind."""
-    if rec["kind"] != "open":
-        return str(rec["kind"])
+    if rec.kind != "open":
+        return str(rec.kind)
     if act is not None and act.get("breakthrough"):
         return "open"
     if intercepted(g, rec):
-        return "secondary" if secondary._trench_side(g, rec["attacker"], _front(g, rec)) else "open"
-    armies = list(rec["spec"].get("armies") or [])
-    return secondary.battle_kind(g, act, rec["attacker"], rec["hex"], armies)
+        return "secondary" if secondary._trench_side(g, rec.attacker, _front(g, rec)) else "open"
+    armies = list(rec.spec.get("armies") or [])
+    return secondary.battle_kind(g, act, rec.attacker, rec.hex, armies)
 
 
 @implements(
     "LGG 29-B", "LGG 31-H", "LGG 32.1-B", "LGG 32.1-C", "LGG 36.5-A", "LGG 32.2", "LGG 32.1-E"
 )
-def apply_spec(g: Game, rec: dict[str, Any]) -> None:
+def apply_spec(g: Game, rec: BattleRecord) -> None:
     """Give the battle the parameters of its preparation: the order bonuses (31-B), the gas attack
     bonus decreasing by 1 a round (32.1-B), tactical air support (32.1-C), the trench level cut
     by the bombardment for the whole battle (31-H), obstinacy counted from round 1 and at least 2
@@ -1180,7 +1175,7 @@ def apply_spec(g: Game, rec: dict[str, Any]) -> None:
     otherwise (32.2), the special uses (32.1-D) and the bombardment type (17.3-A)."""
 
     p = prep(rec)
-    spec = rec["spec"]
+    spec = rec.spec
     eff = p.get("effects", {})
     mods = (
         list(spec.get("modifiers") or []) + list(eff.get("modifiers", [])) + list(p.get("air", []))
@@ -1194,13 +1189,13 @@ def apply_spec(g: Game, rec: dict[str, Any]) -> None:
     if bomb != "none":
         spec["bombardment"] = bomb
     level = (
-        trench.battle_trench_level(g, rec["hex"], rec["defender"])
+        trench.battle_trench_level(g, rec.hex, rec.defender)
         if spec.get("trench") is None
         else int(spec["trench"])
     )
     spec["trench"] = max(0, level - int(p.get("trench_cut", 0)))
     armies = list(spec.get("armies") or []) or sorted(
-        {a for q in _hex_corps(g, int(rec["hex_i"]), rec["attacker"]) if (a := command_army(g, q))}
+        {a for q in _hex_corps(g, int(rec.hex_i), rec.attacker) if (a := command_army(g, q))}
     )
     use = p.get("use")
     if use:
@@ -1214,8 +1209,8 @@ def apply_spec(g: Game, rec: dict[str, Any]) -> None:
         spec["before_round"] = "ghq-artillery-arrival"
     if fought_as(rec) == "secondary":
         spec.update(secondary.secondary_spec(g, armies, bomb != "none"))
-    elif rec["kind"] == "main":
-        nation = _nation(g, rec, rec["attacker"])
+    elif rec.kind == "main":
+        nation = _nation(g, rec, rec.attacker)
         combined = DT.doctrine_of(g, nation, _front(g, rec)) == DT.COMBINED
         if lull_applies(g, rec):
             spec["after_round"] = "main-battle-lull"
@@ -1229,26 +1224,26 @@ def apply_spec(g: Game, rec: dict[str, Any]) -> None:
 
 # ====================================================================== the lull (32.2)
 @implements("LGG 32.2", "LGG 36.5-A", "LGG 37-E", "LGG 31-D")
-def lull_applies(g: Game, rec: dict[str, Any]) -> bool:
+def lull_applies(g: Game, rec: BattleRecord) -> bool:
     """LGG 32.2 / 36.5-A / 37-E / 31-D: a main battle has a lull after a normal or massive
     bombardment, except in Combined Doctrine; never after a blitz or without bombardment."""
-    if rec["kind"] != "main" or prep(rec).get("bombardment") not in ("normal", "massive"):
+    if rec.kind != "main" or prep(rec).get("bombardment") not in ("normal", "massive"):
         return False
-    return DT.doctrine_of(g, _nation(g, rec, rec["attacker"]), _front(g, rec)) != DT.COMBINED
+    return DT.doctrine_of(g, _nation(g, rec, rec.attacker), _front(g, rec)) != DT.COMBINED
 
 
 @implements("LGG 32.2-A")
-def restore_disorganized(g: Game, rec: dict[str, Any]) -> list[str]:
+def restore_disorganized(g: Game, rec: BattleRecord) -> list[str]:
     """LGG 32.2-A: the corps disorganized during the first rounds become operational again; England
     loses 1 VN per corps of its Home Garrison destroyed."""
     back = []
-    for uid, u in sorted(rec["units"].items()):
+    for uid, u in sorted(rec.units.items()):
         if u["kind"] == "corps" and u["state"] == "disorganized":
             u["state"] = "fit"
             back.append(uid)
     lost = [
         uid
-        for uid, u in rec["units"].items()
+        for uid, u in rec.units.items()
         if u["state"] in ("eliminated",)
         and g.state.pieces.get(uid) is not None
         and g.state.pieces[uid].nation == "GB"
@@ -1259,7 +1254,7 @@ def restore_disorganized(g: Game, rec: dict[str, Any]) -> list[str]:
     if back:
         g.emit(
             "lull",
-            f"the lull at {rec['hex']}: {len(back)} disorganized corps recover",
+            f"the lull at {rec.hex}: {len(back)} disorganized corps recover",
             rule="LGG 32.2-A",
         )
     M.touch(g)
@@ -1267,26 +1262,26 @@ def restore_disorganized(g: Game, rec: dict[str, Any]) -> list[str]:
 
 
 @implements("LGG 32.2-C")
-def lull_losses(g: Game, rec: dict[str, Any]) -> dict[str, int]:
+def lull_losses(g: Game, rec: BattleRecord) -> dict[str, int]:
     """LGG 32.2-C: the defender's losses during the lull - normal bombardment 2 (even) or 3 (odd);
     massive 3 (even) or 4 (odd) with one combativeness test; a D6 (digest: "D6 implied"); spread
     at random over different corps (2 per corps at most) and tallied."""
     p = prep(rec)
     massive = p.get("bombardment") == "massive"
-    r = g.roll("d6", f"losses of the lull at {rec['hex']}", "LGG 32.2-C")
+    r = g.roll("d6", f"losses of the lull at {rec.hex}", "LGG 32.2-C")
     n = (3 if r.natural % 2 == 0 else 4) if massive else (2 if r.natural % 2 == 0 else 3)
     battle = _battle()
     front = [
         g.state.pieces[u]
-        for u in battle.units_of(rec, rec["defender"], states=("fit", "disorganized"))
+        for u in battle.units_of(rec, rec.defender, states=("fit", "disorganized"))
     ]
     hits = distribute_losses(g, front, n, "corps hit during the lull", "LGG 32.2-C")
     for uid, k in sorted(hits.items()):
-        battle.apply_losses(g, uid, k, "LGG 32.2-C", rec["id"])
+        battle.apply_losses(g, uid, k, "LGG 32.2-C", rec.id)
     if massive and hits:
         uid = g.choose_at_random(sorted(hits), "corps tested during the lull", "LGG 32.2-C")
         battle.queue_test(g, rec, uid, stage="roll", why="lull losses")
-    g.emit("lull", f"the lull at {rec['hex']}: {n} losses for the defender", rule="LGG 32.2-C")
+    g.emit("lull", f"the lull at {rec.hex}: {n} losses for the defender", rule="LGG 32.2-C")
     M.touch(g)
     return hits
 
@@ -1306,19 +1301,19 @@ class MainBattleLull(Step):
         rec = rec_of(g, f.params["battle"])
         if (
             int(f.params.get("round", 0)) != int(g.opt("lull-after-round"))
-            or rec.get("ended")
+            or rec.ended
             or not lull_applies(g, rec)
         ):
             return None
         stage = f.params.get("stage", "restore")
-        bid = rec["id"]
+        bid = rec.id
         if stage == "restore":
             f.params["stage"] = "losses"
-            g.emit("lull", f"lull in the main battle at {rec['hex']}", rule="LGG 32.2")
+            g.emit("lull", f"lull in the main battle at {rec.hex}", rule="LGG 32.2")
             restore_disorganized(g, rec)
             return "front-reinforcement", {
                 "battle": bid,
-                "side": rec["defender"],
+                "side": rec.defender,
                 "max": 2,
                 "kinds": ["corps", "artillery"],
                 "lull": True,
@@ -1331,7 +1326,7 @@ class MainBattleLull(Step):
             f.params["stage"] = "done"
             return "front-reinforcement", {
                 "battle": bid,
-                "side": rec["attacker"],
+                "side": rec.attacker,
                 "max": reinforcement_limit(g, rec, True),
                 "kinds": ["corps", "artillery"],
                 "lull": True,
@@ -1357,8 +1352,8 @@ def after_battle(g: Game, bid: str) -> None:
     resolution 32.1-G, reinforcements 32.1-H, retreat 32.1-I, victory 32.1-J) were fought by the
     battle procedure of rule 16 with the main battle's parameters."""
     rec = rec_of(g, bid)
-    trench.return_ghq_artillery(g, int(rec["hex_i"]))
-    if rec["kind"] != "main":
+    trench.return_ghq_artillery(g, int(rec.hex_i))
+    if rec.kind != "main":
         return
     act = M.st(g).get("activation") or {}
     oid = act.get("great_offensive")
@@ -1371,11 +1366,11 @@ def after_battle(g: Game, bid: str) -> None:
     defenders = sorted(
         {
             g.state.pieces[u].nation
-            for u, x in rec["units"].items()
-            if x["side"] == rec["defender"] and x["kind"] == "corps" and u in g.state.pieces
+            for u, x in rec.units.items()
+            if x["side"] == rec.defender and x["kind"] == "corps" and u in g.state.pieces
         }
     )
-    offensive.note_main_battle(g, off, int(rec["hex_i"]), {**res, "defender_nations": defenders})
+    offensive.note_main_battle(g, off, int(rec.hex_i), {**res.raw(), "defender_nations": defenders})
 
 
 STEPS: tuple[type[Step], ...] = (

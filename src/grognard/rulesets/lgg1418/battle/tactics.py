@@ -40,6 +40,7 @@ from grognard.rulesets.lgg1418.units.counters import army_general, ghq_value
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.lgg1418.battle.base import BattleRecord
 
 TACTICS = (
     "massive bombardment",
@@ -476,7 +477,7 @@ def use_gas(g: Game, bid: str, nation: str, gas: str, massive: bool) -> int:
             rule="LGG 37-D",
             reveal=True,
         )
-        battle.rec_of(g, bid)["gas_terror"] = {"massive": bool(massive), "done": False}
+        battle.rec_of(g, bid).gas_terror = {"massive": bool(massive), "done": False}
         M.touch(g)
     return bonus
 
@@ -500,7 +501,7 @@ def terror_tests(g: Game, bid: str, massive: bool) -> list[str]:
     ``terror-roll-die``) all attacking corps too; a "repulsed" corps stays fit. Returns the corps
     queued for a test (tested through the battle's casualty queue)."""
     rec = battle.rec_of(g, bid)
-    dfn = battle.units_of(rec, rec["defender"], roles=("front",), states=("fit",))
+    dfn = battle.units_of(rec, rec.defender, roles=("front",), states=("fit",))
     if not dfn:
         return []
     chosen = (
@@ -514,29 +515,29 @@ def terror_tests(g: Game, bid: str, massive: bool) -> list[str]:
     if massive:
         r = g.roll("d12", "terror of the attacking corps (8+)", "LGG 37-D")
         if r.natural >= 8:
-            for u in battle.units_of(rec, rec["attacker"], roles=("front",), states=("fit",)):
+            for u in battle.units_of(rec, rec.attacker, roles=("front",), states=("fit",)):
                 battle.queue_test(g, rec, u, stage="roll", why="gas terror", terror=True)
                 out.append(u)
     return out
 
 
 # =========================================== step D: creeping barrage and infiltration (37-F, 37-G)
-def _art_in_sub(rec: dict[str, Any], side: str, sub: str) -> list[str]:
+def _art_in_sub(rec: BattleRecord, side: str, sub: str) -> list[str]:
     return [
         u
-        for u, x in sorted(rec["units"].items())
+        for u, x in sorted(rec.units.items())
         if x["side"] == side
         and x["kind"] == "artillery"
         and x["state"] == "fit"
         and x["role"] == "front"
-        and (not rec["great"] or x.get("sub") == sub)
+        and (not rec.great or x.get("sub") == sub)
     ]
 
 
 @implements("LGG 37-F")
-def creeping_barrage_modifiers(g: Game, rec: dict[str, Any], sub: str) -> Modifiers:
+def creeping_barrage_modifiers(g: Game, rec: BattleRecord, sub: str) -> Modifiers:
     """LGG 37-F: modifiers of the creeping barrage D12 of a sub-battle."""
-    att, dfn = rec["attacker"], rec["defender"]
+    att, dfn = rec.attacker, rec.defender
     mods = Modifiers()
     for side, sign in ((att, 1), (dfn, -1)):
         if any(piece(g, u).attrs.get("category") == "siege" for u in _art_in_sub(rec, side, sub)):
@@ -545,13 +546,13 @@ def creeping_barrage_modifiers(g: Game, rec: dict[str, Any], sub: str) -> Modifi
     gen = M.general_with(g, ghq) if ghq is not None else None
     if gen is not None and "nivelle" in (gen.name or gen.id).lower():
         mods.add(1, "LGG 37-F", "Nivelle at the GHQ")
-    orders = rec["spec"].get("orders") or {}
+    orders = rec.spec.get("orders") or {}
     if orders.get("attacker") == "R":
         mods.add(1, "LGG 37-F", "battle order R")
     wins = min(2, int(M.st(g).get("barrage_wins", {}).get(battle.side_nation(rec, att), 0)))
     if wins:
         mods.add(wins, "LGG 37-F", "victorious Great Offensives with creeping barrage")
-    lost = int(rec.setdefault("cohesion_lost", {}).get(sub, 0))
+    lost = int(rec.ensure("cohesion_lost").get(sub, 0))
     if lost:
         mods.add(-lost, "LGG 37-F", "losses of fire cohesion")
     if orders.get("defender") == "P":
@@ -576,23 +577,23 @@ def creeping_barrage_effect(roll: int) -> tuple[int, dict[str, str]]:
 
 
 @implements("LGG 37-F")
-def aggravated(g: Game, rec: dict[str, Any], sub: str, res: str) -> str:
+def aggravated(g: Game, rec: BattleRecord, sub: str, res: str) -> str:
     """LGG 37-F: the defender's result after this round's creeping barrage in ``sub``."""
-    agg = rec.get("aggravate", {}).get(sub, {})
-    if agg.get("round") != rec["round"]:
+    agg = rec.aggravate.get(sub, {})
+    if agg.get("round") != rec.round:
         return res
     return str(agg["map"].get(res, res))
 
 
 @implements("LGG 37-G")
-def infiltration_modifiers(g: Game, rec: dict[str, Any], sub: str, means: str) -> Modifiers:
+def infiltration_modifiers(g: Game, rec: BattleRecord, sub: str, means: str) -> Modifiers:
     """LGG 37-G: modifiers of the infiltration D12 of a sub-battle (``means``: stosstruppen or
     tanks)."""
-    att, dfn = rec["attacker"], rec["defender"]
+    att, dfn = rec.attacker, rec.defender
     nation = battle.side_nation(rec, att)
     mods = Modifiers()
 
-    gens = [army_general(g, a) for a in rec["armies"]]
+    gens = [army_general(g, a) for a in rec.armies]
     if any(gn is not None and gn.attrs.get("symbol") == "@" for gn in gens) or means == "tanks":
         mods.add(1, "LGG 37-G", "general with the @ symbol or a tank (A-55 as printed)")
     wins = min(2, int(M.st(g).get("infiltration_wins", {}).get(nation, 0)))
@@ -600,13 +601,11 @@ def infiltration_modifiers(g: Game, rec: dict[str, Any], sub: str, means: str) -
         mods.add(wins, "LGG 37-G", "victorious Great Offensives with infiltration")
     if M.current_turn(g).year >= 1918:
         mods.add(1, "LGG 37-G", "1918 or later")
-    if battle.side_nation(rec, dfn) == "DE" and not rec["spec"].get("provisional_trench"):
+    if battle.side_nation(rec, dfn) == "DE" and not rec.spec.get("provisional_trench"):
         mods.add(-1, "LGG 37-G", "German trenches")
-    if (rec["spec"].get("orders") or {}).get("defender") == "P":
+    if (rec.spec.get("orders") or {}).get("defender") == "P":
         mods.add(-1, "LGG 37-G", "defender battle order P")
-    if (
-        rec.get("prep", {}).get("kind", rec["kind"]) == "secondary"
-    ):  # a 17.3-B new army's battle too
+    if rec.prep.get("kind", rec.kind) == "secondary":  # a 17.3-B new army's battle too
         mods.add(-1, "LGG 37-G", "secondary battle")
     techs = set(M.st(g).get("technologies", {}).get(nation, []))
     did = defence_in_depth_active(g, dfn)
@@ -620,7 +619,7 @@ def infiltration_modifiers(g: Game, rec: dict[str, Any], sub: str, means: str) -
         if did:
             mods.add(-2, "LGG 37-I", "defence in depth")
     else:
-        v = int(rec.get("tank_value", {}).get(att, tanks.side_value(g, att)))
+        v = int(rec.tank_value.get(att, tanks.side_value(g, att)))
         if v:
             mods.add(v, "LGG 37-G", "tank value")
         if did:
@@ -629,7 +628,7 @@ def infiltration_modifiers(g: Game, rec: dict[str, Any], sub: str, means: str) -
 
 
 @implements("LGG 37", "LGG 37-F", "LGG 37-G", "LGG 37-I", "LGG 39-B", "LGG 38-B")
-def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+def step_d(g: Game, rec: BattleRecord) -> tuple[str, dict[str, Any]] | None:
     """Step D of a round (before the engaged units are committed): the tank value test (39-B,
     round 1), the defence-in-depth test (37-I, round 1), the encirclement of a breakthrough
     battle fought by assault corps (38-B), and in each open sub-battle the creeping barrage
@@ -637,27 +636,25 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     infiltration roll when the battle was started with them (``tactics``). Re-entrant: call it
     until it returns None."""
 
-    att, dfn = rec["attacker"], rec["defender"]
-    tac = rec["spec"].get("tactics") or {}
-    done = rec.setdefault("step_d", {}).setdefault(str(rec["round"]), {})
+    att, dfn = rec.attacker, rec.defender
+    tac = rec.spec.get("tactics") or {}
+    done = rec.ensure("step_d").setdefault(str(rec.round), {})
     if not done.get("start"):
         done["start"] = True
-        if rec["round"] == 1:
-            terror = rec.get("gas_terror")
+        if rec.round == 1:
+            terror = rec.gas_terror
             if terror and not terror.get("done"):
                 terror["done"] = True
                 terror_tests(
-                    g, rec["id"], bool(terror.get("massive"))
+                    g, rec.id, bool(terror.get("massive"))
                 )  # 37-D: step A, after the bombardment
             for side in (att, dfn):
-                if any(x["side"] == side and x["kind"] == "tank" for x in rec["units"].values()):
-                    rec.setdefault("tank_value", {})[side] = (
-                        tanks.value_test(g, rec, side) if side == att else 1
-                    )
+                if any(x["side"] == side and x["kind"] == "tank" for x in rec.units.values()):
+                    rec.tank_value[side] = tanks.value_test(g, rec, side) if side == att else 1
             defence_in_depth_test(g, dfn)
             if (
-                rec["spec"].get("major_breakthrough")
-                and rec["kind"] == "breakthrough"
+                rec.spec.get("major_breakthrough")
+                and rec.kind == "breakthrough"
                 and battle.defender_fortress(g, rec) is None
                 and not defence_in_depth_active(g, dfn)
                 and any(
@@ -665,22 +662,22 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
                 )
             ):
                 for s in battle.open_subs(rec):
-                    rec["subs"][s]["encircled_by"] = att
+                    rec.subs[s]["encircled_by"] = att
                 g.emit(
                     "battle",
-                    f"assault corps break through into {rec['hex']}: encirclement battle",
+                    f"assault corps break through into {rec.hex}: encirclement battle",
                     rule="LGG 38-B",
                 )
     for sub in battle.open_subs(rec):
         key = f"barrage:{sub}"
         if tac.get("creeping_barrage") and not done.get(key):
-            stopped = rec.setdefault("barrage_stopped", {})
+            stopped = rec.ensure("barrage_stopped")
             arts = _art_in_sub(rec, att, sub)
-            if not stopped.get(sub) and len(arts) >= 2 and not battle.in_mountains(g, rec["hex_i"]):
-                if rec["round"] > 1 and not done.get(key + ":asked"):
+            if not stopped.get(sub) and len(arts) >= 2 and not battle.in_mountains(g, rec.hex_i):
+                if rec.round > 1 and not done.get(key + ":asked"):
                     done[key + ":asked"] = True
                     return "battle-decision", {
-                        "battle": rec["id"],
+                        "battle": rec.id,
                         "kind": "barrage",
                         "side": att,
                         "sub": sub,
@@ -694,8 +691,8 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
                     )
                     cut, agg = creeping_barrage_effect(r.modified)
                     if cut:
-                        battle.reduce_trench(g, rec["id"], sub, cut, 1)
-                        rec.setdefault("aggravate", {})[sub] = {"round": rec["round"], "map": agg}
+                        battle.reduce_trench(g, rec.id, sub, cut, 1)
+                        rec.aggravate[sub] = {"round": rec.round, "map": agg}
                         g.emit(
                             "barrage",
                             f"creeping barrage in sub-battle {sub}: trenches -{cut}, losses"
@@ -703,9 +700,7 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
                             rule="LGG 37-F",
                         )
                     else:
-                        rec.setdefault("cohesion_lost", {})[sub] = (
-                            int(rec["cohesion_lost"].get(sub, 0)) + 1
-                        )
+                        rec.ensure("cohesion_lost")[sub] = int(rec.cohesion_lost.get(sub, 0)) + 1
                         g.emit(
                             "barrage",
                             f"creeping barrage in sub-battle {sub}: loss of fire cohesion",
@@ -716,11 +711,11 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         means = tac.get("infiltration")
         if means and not done.get(key):
             done[key] = True
-            if rec["great"] and not tanks.tanks_useless(g, rec["hex_i"]):
+            if rec.great and not tanks.tanks_useless(g, rec.hex_i):
                 kinds = ("tank",) if means == "tanks" else ("corps",)
                 have = [
                     u
-                    for u, x in rec["units"].items()
+                    for u, x in rec.units.items()
                     if x["side"] == att
                     and x["kind"] in kinds
                     and x["state"] == "fit"
@@ -734,7 +729,7 @@ def step_d(g: Game, rec: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
                     r = g.roll("d12", f"infiltration, sub-battle {sub}", "LGG 37-G", modifiers=mods)
                     cell = str(tbl.lookup("result", r.modified).result)
                     if cell.startswith("r"):
-                        battle.reduce_trench(g, rec["id"], sub, int(cell[1:]), 1)
+                        battle.reduce_trench(g, rec.id, sub, int(cell[1:]), 1)
                         g.emit(
                             "infiltration",
                             f"infiltration in sub-battle {sub}: trenches -{cell[1:]}",
@@ -786,29 +781,27 @@ def defence_in_depth_test(g: Game, side: str) -> bool | None:
 
 
 @implements("LGG 37-J")
-def combined_arms(g: Game, rec: dict[str, Any], sub: str, side: str) -> Modifiers:
+def combined_arms(g: Game, rec: BattleRecord, sub: str, side: str) -> Modifiers:
     """LGG 37-J: with the tactic, a fighter in tactical support together with a tank or assault
     troops, or a tank together with assault troops, gives +1 to the engaged unit's value."""
     mods = Modifiers()
-    nation = battle.side_nation(rec, side) if rec.get("nations") else ""
+    nation = battle.side_nation(rec, side) if rec.nations else ""
     if not nation or not knows(g, nation, "combined arms"):
         return mods
     here = [
         u
-        for u, x in rec["units"].items()
+        for u, x in rec.units.items()
         if x["side"] == side
         and x["state"] == "fit"
         and x["role"] == "front"
-        and (not rec["great"] or x.get("sub") == sub)
+        and (not rec.great or x.get("sub") == sub)
     ]
-    tank = any(rec["units"][u]["kind"] == "tank" for u in here)
-    assault = any(
-        piece(g, u).attrs.get("assault") for u in here if rec["units"][u]["kind"] == "corps"
-    )
+    tank = any(rec.units[u]["kind"] == "tank" for u in here)
+    assault = any(piece(g, u).attrs.get("assault") for u in here if rec.units[u]["kind"] == "corps")
     fighter = bool(
-        (rec["spec"].get("tactics") or {})
+        (rec.spec.get("tactics") or {})
         .get("air_support", {})
-        .get("attacker" if side == rec["attacker"] else "defender")
+        .get("attacker" if side == rec.attacker else "defender")
     )
     if (fighter and (tank or assault)) or (tank and assault):
         mods.add(1, "LGG 37-J", "combined arms")
@@ -907,7 +900,7 @@ class AssaultMarkers(LggStep):
             g.finish(f)
 
 
-def encirclement_by_assault(g: Game, rec: dict[str, Any], sub: str, winner: str) -> bool:
+def encirclement_by_assault(g: Game, rec: BattleRecord, sub: str, winner: str) -> bool:
     """LGG 38-B: an assault corps that wins a sub-battle makes the other one an encirclement battle
     (not against defence in depth)."""
     if defence_in_depth_active(g, battle.other(rec, winner)):
@@ -918,25 +911,25 @@ def encirclement_by_assault(g: Game, rec: dict[str, Any], sub: str, winner: str)
         and x.get("sub") == sub
         and x["state"] != "eliminated"
         and piece(g, u).attrs.get("assault")
-        for u, x in rec["units"].items()
+        for u, x in rec.units.items()
     )
 
 
 @implements("LGG 38-C")
-def assault_marker_after_loss(g: Game, rec: dict[str, Any], uid: str, res: str) -> None:
+def assault_marker_after_loss(g: Game, rec: BattleRecord, uid: str, res: str) -> None:
     """LGG 38-C: an assault corps taking 1 loss flips with its marker."""
     p = piece(g, uid)
     if p.attrs.get("assault") and res in ("1", "½"):
         M.set_attr(g, p, "assault", "reduced")
     if p.attrs.get("assault") and res in ("M", "2"):
-        rec.setdefault("assault_pending", {})[uid] = res
+        rec.ensure("assault_pending")[uid] = res
 
 
 @implements("LGG 38-C")
-def assault_marker_after_test(g: Game, rec: dict[str, Any], uid: str, it: dict[str, Any]) -> None:
+def assault_marker_after_test(g: Game, rec: BattleRecord, uid: str, it: dict[str, Any]) -> None:
     """LGG 38-C: after 2 losses or an M an assault corps loses its marker unless the test is an
     exploit."""
-    pend = rec.get("assault_pending", {})
+    pend = rec.assault_pending
     if uid not in pend:
         return
     pend.pop(uid)

@@ -19,7 +19,7 @@ State: ``g.state.vars["lgg"]["tank_value"][side] = {"value": n, "turn": index}``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from grognard.core.rules import implements
 from grognard.rulesets.lgg1418 import model as M
@@ -28,6 +28,7 @@ from grognard.rulesets.lgg1418.map import mapdata
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.lgg1418.battle.base import BattleRecord
 
 MAX_GAP = 2  # 39-A (printed)
 DEFENCE_VALUE = 1  # 39-B (printed)
@@ -70,19 +71,19 @@ def tanks_useless(g: Game, i: int) -> bool:
 
 
 @implements("LGG 39-B")
-def value_test(g: Game, rec: dict[str, Any], side: str) -> int:
+def value_test(g: Game, rec: BattleRecord, side: str) -> int:
     """LGG 39-B: the side's tank value for this battle, tested once per turn when the battle has
     enough tanks (2 in a main battle, 4 in a secondary one, which must then last at least 4
     rounds: the attacker may not break it off before, as with obstinacy); otherwise the value
     obtained before."""
     tanks = [
         u
-        for u, x in rec["units"].items()
+        for u, x in rec.units.items()
         if x["side"] == side and x["kind"] == "tank" and x["state"] == "fit"
     ]
-    need = 4 if rec["kind"] == "secondary" else 2
+    need = 4 if rec.kind == "secondary" else 2
     st = M.st(g).setdefault("tank_value", {}).get(side)
-    if rec["kind"] == "main" and st is not None:
+    if rec.kind == "main" and st is not None:
         return int(st["value"])
     if st is not None and st.get("turn") == M.turn_index(g):
         return int(st["value"])
@@ -90,17 +91,17 @@ def value_test(g: Game, rec: dict[str, Any], side: str) -> int:
         return side_value(g, side)
 
     tbl = table(g, "tank-value")
-    col = "secondary" if rec["kind"] == "secondary" else "main"
+    col = "secondary" if rec.kind == "secondary" else "main"
     r = g.roll(str(tbl.die), f"tank value test of {side}", "LGG 39-B")
     v = int(tbl.lookup(col, r.natural).result)
     set_values(g, {side: v})
-    rec["tank_minimum"] = {**rec.get("tank_minimum", {}), side: need}
+    rec.tank_minimum = {**rec.tank_minimum, side: need}
     g.emit("tank-value", f"{side} tank value: {side_value(g, side)}", rule="LGG 39-B")
-    if rec["kind"] == "secondary" and side == rec["attacker"]:
-        rec["min_rounds"] = max(int(rec.get("min_rounds") or 0), SECONDARY_TEST_ROUNDS)
+    if rec.kind == "secondary" and side == rec.attacker:
+        rec.min_rounds = max(int(rec.min_rounds or 0), SECONDARY_TEST_ROUNDS)
         g.emit(
             "tank-value",
-            f"the battle at {rec['hex']} must last at least {SECONDARY_TEST_ROUNDS} rounds "
+            f"the battle at {rec.hex} must last at least {SECONDARY_TEST_ROUNDS} rounds "
             "(tank value tested in a secondary battle)",
             rule="LGG 39-B",
         )
@@ -108,16 +109,16 @@ def value_test(g: Game, rec: dict[str, Any], side: str) -> int:
 
 
 @implements("LGG 39-B", "LGG 39-C")
-def tanks_short(g: Game, rec: dict[str, Any], side: str) -> bool:
+def tanks_short(g: Game, rec: BattleRecord, side: str) -> bool:
     """LGG 39-B / 39-C: in a battle where ``side`` tested its tank value, its engaged tanks must be
     kept at the minimum the test needed (2 in a main battle, 4 in a secondary one): while fewer
     are fit, a tank available as a reinforcement must be brought in (and only then)."""
-    need = int(rec.get("tank_minimum", {}).get(side, 0))
+    need = int(rec.tank_minimum.get(side, 0))
     if not need:
         return False
     fit = [
         u
-        for u, x in rec["units"].items()
+        for u, x in rec.units.items()
         if x["side"] == side
         and x["kind"] == "tank"
         and x["state"] == "fit"
@@ -127,24 +128,24 @@ def tanks_short(g: Game, rec: dict[str, Any], side: str) -> bool:
 
 
 @implements("LGG 39-B", "LGG 39-A")
-def tank_support(g: Game, rec: dict[str, Any], sub: str, side: str, corps: str | None) -> int:
+def tank_support(g: Game, rec: BattleRecord, sub: str, side: str, corps: str | None) -> int:
     """LGG 39-A / 39-B: the tank support added to the engaged corps of ``side`` in ``sub``."""
-    if corps is None or tanks_useless(g, rec["hex_i"]):
+    if corps is None or tanks_useless(g, rec.hex_i):
         return 0
     tanks = [
         u
-        for u, x in sorted(rec["units"].items())
+        for u, x in sorted(rec.units.items())
         if x["side"] == side
         and x["kind"] == "tank"
         and x["state"] == "fit"
         and x["role"] == "front"
-        and (not rec["great"] or x.get("sub") == sub)
+        and (not rec.great or x.get("sub") == sub)
     ]
     if not tanks:
         return 0
     start_nations = {
         g.state.pieces[u].nation
-        for u, x in rec["units"].items()
+        for u, x in rec.units.items()
         if x["side"] == side and x["kind"] == "corps" and int(x.get("joined", 0)) == 0
     }
     best = 0
@@ -152,11 +153,11 @@ def tank_support(g: Game, rec: dict[str, Any], sub: str, side: str, corps: str |
         p = g.state.pieces[t]
         if p.nation not in start_nations:
             continue
-        if side == rec["defender"]:
+        if side == rec.defender:
             v = DEFENCE_VALUE
         else:
             v = min(
-                int(rec.get("tank_value", {}).get(side, side_value(g, side))),
+                int(rec.tank_value.get(side, side_value(g, side))),
                 int(p.stat("support", 0)),
             )
         best = max(best, v)
@@ -164,7 +165,7 @@ def tank_support(g: Game, rec: dict[str, Any], sub: str, side: str, corps: str |
 
 
 @implements("LGG 39-C")
-def destruction_checks(g: Game, rec: dict[str, Any], sub: str, side: str, res: str) -> None:
+def destruction_checks(g: Game, rec: BattleRecord, sub: str, side: str, res: str) -> None:
     """LGG 39-C: after a loss of the engaged corps, each tank supporting it rolls a D6 on the tank
     destruction table (by category and the loss suffered) and is destroyed on the number or more."""
 
@@ -172,10 +173,10 @@ def destruction_checks(g: Game, rec: dict[str, Any], sub: str, side: str, res: s
         return
     band = "E" if res == "E" else ("1" if res == "1" else "2")
     tbl = table(g, "tank-destruction")
-    for u, x in sorted(rec["units"].items()):
+    for u, x in sorted(rec.units.items()):
         if x["side"] != side or x["kind"] != "tank" or x["state"] != "fit" or x["role"] != "front":
             continue
-        if rec["great"] and x.get("sub") != sub:
+        if rec.great and x.get("sub") != sub:
             continue
         p = g.state.pieces[u]
         col = f"{p.attrs.get('category', 'heavy')}:{band}"
