@@ -185,6 +185,29 @@ def test_ot_7a3_strategic_rail_movement() -> None:
     assert movement.spent(frame(g), g.state.pieces["d"]) == 0
 
 
+@pytest.mark.rules("OT 7A3")
+def test_ot_7a3_no_strategic_rail_listed_for_a_unit_that_spent_movement_points() -> None:
+    """A unit that spent movement points this phase without moving (an action that costs MP) is
+    refused strategic rail movement, and the listing no longer offers it."""
+    g = rgame(pieces=[division("d", "France", "0101")])
+
+    def kinds() -> set[str]:
+        return {
+            a["kind"]
+            for a in g.legal_actions(g.state.pieces["d"].side)
+            if a["type"] == "rail-move" and a["piece"] == "d"
+        }
+
+    assert kinds() == {"operational", "strategic"}
+    g.state.sync()
+    frame(g).params.setdefault("units", {}).setdefault("d", {})["spent"] = 1
+    g.invalidate()
+    assert kinds() == {"operational"}
+    with pytest.raises(IllegalAction) as e:
+        rmove(g, "d", ["0201", "0301"], kind="strategic")
+    assert e.value.rule == "OT 7A3"
+
+
 @pytest.mark.rules("OT 7A4")
 def test_ot_7a4_capacity_by_size_class_and_volume() -> None:
     """OT-G-28: a rifle regiment by high-volume rail 1 RE; a tank regiment 2 RE; a tank regiment

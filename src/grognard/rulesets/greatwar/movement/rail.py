@@ -1046,7 +1046,10 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
         else:
             if can_move_now(g, f, p):
                 continue
-            kinds = ["operational"] + ([] if rec.get("moved") else ["strategic"])
+            # OT 7A3: strategic rail only for a unit that has neither moved nor spent movement
+            # points this phase (the check of rail_check refuses both)
+            used = rec.get("moved") or spent(f, p) > 0
+            kinds = ["operational"] + ([] if used else ["strategic"])
         start = units.hex_of(g, p)
         if start is None or stacking.departure_problem(g, [p], start):
             continue
