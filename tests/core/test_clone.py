@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 
 import pytest
 
 from grognard.bench.engine_probe import choose
+from grognard.core import serial
 from grognard.core.game import Game
 from grognard.core.state import Piece
 from grognard.scenario import find
@@ -85,3 +87,14 @@ def test_writes_to_a_copied_piece_are_its_own_and_are_seen() -> None:
         _ = q.no_such_field  # type: ignore[attr-defined]
     with pytest.raises(AttributeError):
         q.no_such_field = 1  # type: ignore[attr-defined]
+
+
+def test_piece_faces_are_converted_once_and_follow_a_new_faces_value() -> None:
+    p = Piece("x", "corps", "Blue", faces={"full": {"attack": Fraction(7, 2)}})
+    first = p.to_json()["faces"]
+    assert first == serial.to_jsonable({"full": {"attack": Fraction(7, 2)}})
+    assert p.to_json()["faces"] is first  # converted once
+    assert p.copy().to_json()["faces"] is first  # and shared by copies
+    p.faces = {"full": {"attack": 4}}
+    assert p.to_json()["faces"] == {"full": {"attack": 4}}
+    assert Piece.from_json(p.to_json()) == p

@@ -201,10 +201,21 @@ class Piece:
             "loc": list(self.loc),
             "status": sorted(self.__dict__.get("status", ())),
             "attrs": serial.to_jsonable(self.attrs),
-            "faces": serial.to_jsonable(self.faces),
+            "faces": self._faces_json(),
             "name": self.name,
             "order": self.order,
         }
+
+    def _faces_json(self) -> Any:
+        """The printed faces as JSON, converted once: faces never change in play, and the
+        result is shared by every ``to_json`` of the piece and its copies (read it, never write
+        into it). A new ``faces`` object (assigned to the field) is converted again."""
+        faces = self.faces
+        kept = self.__dict__.get("_faces_kept")
+        if kept is None or kept[0] is not faces:
+            kept = (faces, serial.to_jsonable(faces))
+            self.__dict__["_faces_kept"] = kept
+        return kept[1]
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Piece:
