@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from grognard.core.state import Loc, Piece
 
@@ -132,6 +132,9 @@ def local_signature(g: Game, i: int) -> tuple[Hashable, ...]:
     snap = snapshot(g)
     bridges = tuple(snap.side_signature(s) for s in sides_around(g, i))
     return (snap.base, bridges, tuple(snap.hex_signature(j) for j in within2(g, i)))
+
+
+_ABSENT = object()  # a value not yet kept (kept values may be None)
 
 
 def memo(g: Game, name: str) -> dict[Hashable, Any]:
@@ -290,13 +293,10 @@ def kept(g: Game, name: str, key: Hashable, compute: Callable[[], T]) -> T:
     if "_gw_scope" not in g.__dict__:
         return compute()
     table = memo(g, name)
-    try:
-        return table[key]
-    except KeyError:
-        pass
-    value = compute()
-    table[key] = value
-    return value
+    value = table.get(key, _ABSENT)
+    if value is _ABSENT:
+        value = table[key] = compute()
+    return cast(T, value)
 
 
 def listing_now(g: Game) -> bool:
