@@ -202,3 +202,93 @@ def test_an_eliminated_lgg_corps_counts_as_a_casualty() -> None:
     assert f.eliminated(g, corps)
     assert f.casualties(g)[corps.side] == f.best_value(corps) > 0
     assert f.material(g)[corps.side] == before - f.value(corps)
+
+
+def test_a_truncated_game_goes_to_the_side_that_gained_points_since_the_start() -> None:
+    """At a turn limit the opening position does not decide: marne-1914 starts with the Entente
+    14 points ahead; a Central Powers gain of 2 points wins the truncated game, no change with
+    more losses inflicted wins on losses, and nothing done at all is a draw."""
+    from grognard.ai.study import snapshot
+
+    g = Game.new(find("marne-1914"), 1)
+    f = features_for(g)
+    start = snapshot(g)
+    assert f.leader(g) == "Entente"  # ahead on points, without a baseline
+    assert f.leader(g, start) is None
+    assert f.outcome_score(g, "Central Powers", start) == 0.5
+    brussels = next(
+        i for i, pts in f.objectives(g).items() if pts == 2 and f.owner(g, i) == "Entente"
+    )
+    g.state.control[brussels] = "Central Powers"
+    assert f.leader(g, start) == "Central Powers"
+    assert f.outcome_score(g, "Central Powers", start) == 1.0
+    assert f.outcome_score(g, "Entente", start) == 0.0
+    g.state.control[brussels] = "Entente"
+    victim = next(
+        p
+        for p in g.state.pieces.values()
+        if p.side == "Central Powers" and f.value(p) > 0 and f.on_map(g, p)
+    )
+    g.state.move(victim.id, Loc.box("eliminated"))
+    assert f.leader(g, start) == "Entente"
+
+
+def test_lgg_siege_progress_credits_the_besieger_of_an_objective_fortress() -> None:
+    """LGG 23-D: infantry standing beside an enemy objective fortress, with no enemy corps outside
+    it, is on its way to a siege; cavalry alone is not (LGG 23-D); a reduced fortress (LGG 23-F)
+    is worth more to its besieger."""
+    g = Game.new(find("lgg-tutorial"), 1)
+    f = features_for(g)
+    fort = next(
+        p
+        for p in g.state.pieces.values()
+        if p.type == "fortress"
+        and p.side == "Entente"
+        and g.board.idx(g.board.label(int(p.loc.ref))) in f.objectives(g)
+    )
+    i = int(fort.loc.ref)
+    for p in list(g.state.at_hex(i)):
+        if p.type == "corps":
+            g.state.move(p.id, Loc.box("lgg:eliminated"))
+    assert f.siege_progress(g)["Central Powers"] == 0.0
+    cav = next(
+        p
+        for p in g.state.pieces.values()
+        if p.side == "Central Powers" and p.type == "corps" and p.attrs.get("arm") == "cavalry"
+    )
+    g.state.move(cav.id, Loc.hex(i))
+    assert f.siege_progress(g)["Central Powers"] == 0.0
+    inf = next(
+        p
+        for p in g.state.pieces.values()
+        if p.side == "Central Powers" and p.type == "corps" and p.attrs.get("arm") == "infantry"
+    )
+    g.state.move(inf.id, Loc.hex(i))
+    pts = f.objectives(g)[i]
+    before = f.evaluate(g, "Central Powers")
+    assert f.siege_progress(g)["Central Powers"] == pytest.approx(f.siege_credit * pts)
+    fort.face = "reduced"
+    assert f.siege_progress(g)["Central Powers"] == pytest.approx(
+        (f.siege_credit + f.reduced_credit) * pts
+    )
+    assert f.evaluate(g, "Central Powers") > before
+
+
+def test_hidden_stacks_are_not_dealt_into_hexes_the_side_stands_in() -> None:
+    """The sampler deals anonymous enemy pieces to the view's markers, but not to a marker in a
+    hex where the side's own pieces stand (there it shows a visible fortress's garrison)."""
+    g = Game.new(find("lgg-tutorial"), 1)
+    fort = next(p for p in g.state.pieces.values() if p.type == "fortress" and p.side == "Entente")
+    i = int(fort.loc.ref)
+    for p in list(g.state.at_hex(i)):
+        if p.type == "corps":
+            g.state.move(p.id, Loc.box("lgg:eliminated"))
+    inf = next(
+        p for p in g.state.pieces.values() if p.side == "Central Powers" and p.type == "corps"
+    )
+    g.state.move(inf.id, Loc.hex(i))
+    view = g.view("Central Powers")
+    assert any(m.get("loc") == ["hex", g.board.label(i)] for m in view.get("stacks", []))
+    for seed in range(5):
+        c = determinise(g, "Central Powers", view, random.Random(seed))
+        assert not [p.id for p in c.state.at_hex(i) if p.side == "Entente" and p.type != "fortress"]

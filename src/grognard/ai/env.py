@@ -9,8 +9,8 @@
   actions listed family by family (ending actions first, then each type's actors and options in
   the engine's order), cut at ``max_actions``; the mask marks the indices in use.
 * Rewards come from the rule system's victory: +1 to the winner and -1 to the loser when the
-  game ends (0 each for a draw); at ``max_turns`` the game is truncated and the side ahead on
-  victory points gets +1 (the study's rule).
+  game ends (0 each for a draw); at ``max_turns`` the game is truncated and the side that gained
+  more victory points since the start (then inflicted more losses) gets +1 (the study's rule).
 
 ``pettingzoo.test.api_test`` passes on scenarios of different rule systems (``tests/ai``).
 """
@@ -28,7 +28,7 @@ from pettingzoo import AECEnv
 
 from grognard.ai.agents import Agent, make_agent
 from grognard.ai.features import features_for, is_ending
-from grognard.ai.study import turn_index
+from grognard.ai.study import snapshot, turn_index
 from grognard.core.game import Game
 from grognard.core.sequence import Action
 from grognard.scenario import Scenario
@@ -133,6 +133,7 @@ class GrognardAEC(AECEnv):
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
         self.game = Game.new(self.scenario, int(seed))
+        self._start = snapshot(self.game)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -175,7 +176,7 @@ class GrognardAEC(AECEnv):
         if g.is_over() or limit:
             feats = features_for(g)
             res = g.state.result
-            winner = res.get("winner") if res is not None else feats.leader(g)
+            winner = res.get("winner") if res is not None else feats.leader(g, self._start)
             for s in self.agents:
                 self.rewards[s] = 0.0 if winner is None else (1.0 if s == winner else -1.0)
                 if g.is_over():

@@ -1,7 +1,8 @@
 """Games between agents, and studies of many games (``grognard study``).
 
-:func:`play_game` plays one game between two agents, with an optional turn limit (the side
-ahead on victory points at the limit wins, :meth:`Features.outcome_score`). :func:`study` plays
+:func:`play_game` plays one game between two agents, with an optional turn limit (at the limit
+the side that gained more victory points since the start wins, losses inflicted breaking a tie:
+:meth:`Features.leader`). :func:`study` plays
 ``N`` games, locally in processes or on a Ray cluster, and yields one JSON-able result per game;
 game ``k``'s dice and agent seeds are drawn from the study's seed before any game is played, so
 a study gives the same results whatever the backend, the number of jobs or the ``start`` of a
@@ -89,13 +90,13 @@ def play_game(
                 break
             by_turn.append(snapshot(g))
     end = snapshot(g)
-    score = {s: feats.outcome_score(g, s) for s in sides}
+    score = {s: feats.outcome_score(g, s, by_turn[0]) for s in sides}
     winner: str | None
     if g.state.result is not None:
         winner = g.state.result.get("winner")
         how = "game over"
     else:
-        winner = feats.leader(g)
+        winner = feats.leader(g, by_turn[0])
         how = "turn limit" if limit_reached else "step limit"
     return {
         "winner": winner,

@@ -199,25 +199,50 @@ class Features:
         v += self.w_advance * self.advance(g, side)
         return v
 
-    def outcome_score(self, g: Game, side: str) -> float:
-        """1 for a win, 0 for a loss, 1/2 for a draw, and at a turn limit (game not over) the
-        side ahead on victory points wins (material breaks a tie of points)."""
+    def outcome_score(
+        self, g: Game, side: str, start: Mapping[str, Mapping[str, float]] | None = None
+    ) -> float:
+        """1 for a win, 0 for a loss, 1/2 for a draw; a game stopped at a turn limit (not over)
+        goes to :meth:`leader`."""
         res = g.state.result
         if res is not None:
             w = res.get("winner")
             return 1.0 if w == side else (0.5 if w is None else 0.0)
-        leader = self.leader(g)
+        leader = self.leader(g, start)
         return 0.5 if leader is None else (1.0 if leader == side else 0.0)
 
-    def leader(self, g: Game) -> str | None:
-        """The side ahead on victory points, then on material; None when level."""
+    def leader(self, g: Game, start: Mapping[str, Mapping[str, float]] | None = None) -> str | None:
+        """Who is ahead in a game stopped before its end; None when level.
+
+        Without ``start``: the side holding more victory points, then more material. With
+        ``start`` (``{"vp": ..., "casualties": ...}`` read when the game began, as
+        :mod:`grognard.ai.study` records it): the side that gained more points over the turns
+        played than its opponents (a scenario where one side starts far ahead, as the Entente
+        does in marne-1914, is not decided by its opening position), then the side that
+        inflicted more losses than it suffered over those turns."""
         vp = self.victory_points(g)
-        mat = self.material(g)
-        ranked = sorted(g.state.sides, key=lambda s: (-vp.get(s, 0.0), -mat.get(s, 0.0)))
+        sides = list(g.state.sides)
+        if start is None:
+            mat = self.material(g)
+            keys = {s: (vp.get(s, 0.0), mat.get(s, 0.0)) for s in sides}
+        else:
+            vp0 = start.get("vp", {})
+            cas0 = start.get("casualties", {})
+            cas = self.casualties(g)
+            lost = {s: cas.get(s, 0.0) - cas0.get(s, 0.0) for s in sides}
+            gain = {s: vp.get(s, 0.0) - vp0.get(s, 0.0) for s in sides}
+            keys = {
+                s: (
+                    gain[s] - sum(gain[o] for o in sides if o != s),
+                    sum(lost[o] for o in sides if o != s) - lost[s],
+                )
+                for s in sides
+            }
+        ranked = sorted(sides, key=lambda s: (-keys[s][0], -keys[s][1]))
         if len(ranked) < 2:
             return ranked[0] if ranked else None
         a, b = ranked[0], ranked[1]
-        if (vp.get(a, 0.0), mat.get(a, 0.0)) == (vp.get(b, 0.0), mat.get(b, 0.0)):
+        if keys[a] == keys[b]:
             return None
         return a
 
@@ -254,10 +279,11 @@ class Features:
     ) -> None:
         """Redistribute, on the clone ``g``, the enemy pieces ``side`` may not fully see, using
         only ``view`` and ``rng``: pieces shown as anonymous stack markers are dealt out to the
-        markers of the view (each marker gets at least one, the rest at random), and hidden
-        pieces inside visible carriers are dealt out among those carriers. Which hidden piece is
-        where in the true state is never read, so moving or swapping hidden pieces changes
-        nothing the agent computes."""
+        markers of the view (each marker gets at least one, the rest at random; not the markers
+        in hexes where the side's own pieces stand, which show a visible carrier's contents), and
+        hidden pieces inside visible carriers are dealt out among those carriers. Which hidden
+        piece is where in the true state is never read, so moving or swapping hidden pieces
+        changes nothing the agent computes."""
         by_side: dict[str, list[Piece]] = {}
         carried: dict[str, list[Piece]] = {}
         loose: list[Piece] = []
@@ -273,12 +299,16 @@ class Features:
                     carried.setdefault(p.side, []).append(p)
             elif vis == "hidden" and p.loc.kind == "hex":
                 loose.append(p)
+        own = self._own_hexes(g, side, view)
         for enemy, pieces in sorted(by_side.items()):
-            slots = sorted(
+            markers = sorted(
                 g.board.idx(str(m["loc"][1]))
                 for m in view.get("stacks", [])
                 if m.get("side") == enemy and m.get("loc", [None])[0] == "hex"
             )
+            # a marker in a hex the side stands in stands for pieces inside a visible carrier
+            # (a besieged fortress's garrison): opposing stacks do not otherwise share a hex
+            slots = [i for i in markers if i not in own] or markers
             self._deal(g, sorted(pieces, key=lambda p: p.id), [Loc.hex(i) for i in slots], rng)
         for enemy, pieces in sorted(carried.items()):
             holders = sorted({str(p.loc.ref) for p in pieces})
@@ -293,6 +323,16 @@ class Features:
             self._deal(g, sorted(pieces, key=lambda p: p.id), [Loc.inside(h) for h in cands], rng)
         if loose:
             self._scatter(g, side, view, sorted(loose, key=lambda p: p.id), rng)
+
+    @staticmethod
+    def _own_hexes(g: Game, side: str, view: Mapping[str, Any]) -> set[int]:
+        """Hexes where the view shows the side's own pieces."""
+        out: set[int] = set()
+        for d in list(view.get("pieces", [])) + list(view.get("stacks", [])):
+            loc = d.get("loc") or [None, None]
+            if loc[0] == "hex" and d.get("side") == side:
+                out.add(g.board.idx(str(loc[1])))
+        return out
 
     def _scatter(
         self, g: Game, side: str, view: Mapping[str, Any], pieces: list[Piece], rng: random.Random

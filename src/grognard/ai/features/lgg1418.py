@@ -1,8 +1,9 @@
 """Features of La Grande Guerre 14-18 (``lgg1418``): objectives as its victory counts them.
 
-The only import from the rule system's internals is here: ``mapdata.controller`` (who holds a
-hex); the points are the generic reading of the scenario's objectives, which ``tests/ai`` checks
-against the rule system's own ``victory.scores``.
+The only imports from the rule system's internals are here: ``mapdata.controller`` (who holds a
+hex) and the ``besieged`` status of a fortress (LGG 23-D); the points are the generic reading of
+the scenario's objectives, which ``tests/ai`` checks against the rule system's own
+``victory.scores``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.ai.features.base import Features, hex_distance_gain, is_ending
 from grognard.rulesets.lgg1418.map import mapdata
+from grognard.rulesets.lgg1418.map.zoc import BESIEGED
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -28,8 +30,64 @@ class LGGFeatures(Features):
     options_per_actor = 2
     draws_by_prior = True
 
+    #: share of an objective fortress's points credited to its besieger (LGG 23-D: a siege can
+    #: end in surrender, LGG 23-E), and more once the fortress is reduced or neutralised (23-F)
+    siege_credit = 0.35
+    reduced_credit = 0.15
+    neutralized_credit = 0.2
+
     def owner(self, g: Game, i: int) -> str | None:
         return mapdata.controller(g, i)
+
+    def siege_progress(self, g: Game) -> dict[str, float]:
+        """Points each side is on its way to: a share of every objective whose enemy fortress it
+        besieges (LGG 23-D), or will besiege once the battle's aftermath is done (its corps
+        stand in the won hex, beside the fortress, with no enemy corps outside it, and not
+        cavalry alone); larger once the fortress is reduced or neutralised (LGG 23-F, 23-G). A
+        one-step evaluation then sees the siege that keeping infantry in a won fortress hex
+        begins, rather than sending every corps to its HQ's reserve, and the siege fire that
+        reduces the fortress."""
+        out = dict.fromkeys(g.state.sides, 0.0)
+        for i, pts in self.objectives(g).items():
+            here = g.state.at_hex(i)
+            for q in here:
+                if q.type != "fortress":
+                    continue
+                besieger = self._besieger(g, i, q, here)
+                if besieger not in out:
+                    continue
+                share = self.siege_credit
+                if q.face == "reduced":
+                    share += self.reduced_credit
+                if "neutralized" in q.status:
+                    share += self.neutralized_credit
+                out[besieger] += share * pts
+        return out
+
+    @staticmethod
+    def _besieger(g: Game, i: int, fort: Any, here: list[Any]) -> str | None:
+        """The side besieging the fortress ``fort`` in hex ``i`` (the siege marker), or about
+        to: corps of the other side standing in the hex (not in a reserve), not all cavalry,
+        and no corps of the fortress's side outside it."""
+        if BESIEGED in fort.status:
+            mk = g.state.marker("siege", g.board.label(i))
+            return mk.get("side") if isinstance(mk, Mapping) else None
+        corps = [q for q in here if q.type == "corps"]
+        if any(q.side == fort.side for q in corps):
+            return None
+        attackers = [q for q in corps if q.side != fort.side]
+        if not attackers or all(q.attrs.get("arm") == "cavalry" for q in attackers):
+            return None
+        return str(attackers[0].side)
+
+    def evaluate(self, g: Game, side: str) -> float:
+        """The generic evaluation, plus the sieges' progress towards objectives (weighted as
+        victory points)."""
+        v = super().evaluate(g, side)
+        if g.state.result is not None:
+            return v
+        prog = self.siege_progress(g)
+        return v + self.w_vp * (prog.get(side, 0.0) - sum(x for s, x in prog.items() if s != side))
 
     def value(self, p: Any, face: str | None = None) -> float:
         if p.type == "decoy":
