@@ -1,7 +1,8 @@
 """Features of La Grande Guerre 14-18 (``lgg1418``): objectives as its victory counts them.
 
 The only imports from the rule system's internals are here: ``mapdata.controller`` (who holds a
-hex) and the ``besieged`` status of a fortress (LGG 23-D); the points are the generic reading of
+hex), the ``besieged`` status of a fortress (LGG 23-D) and the scenario's calendar (is this its
+last turn?); the points are the generic reading of
 the scenario's objectives, which ``tests/ai`` checks against the rule system's own
 ``victory.scores``.
 """
@@ -13,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from grognard.ai.features.base import Features, hex_distance_gain, is_ending
+from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.map import mapdata
 from grognard.rulesets.lgg1418.map.zoc import BESIEGED
 
@@ -166,4 +168,21 @@ class LGGFeatures(Features):
             return -2.0  # LGG 19 / 12: a retreat gives ground; only when it is worth more
         if t in ("place-decoy", "remove-decoy"):
             return -0.5
+        if t == "siege-fire":
+            return 1.0  # LGG 23-F: fire first; an assault may follow whatever the result
+        if t == "assault":
+            return self._assault_prior(g, action)
         return 0.0
+
+    def _assault_prior(self, g: Game, action: Mapping[str, Any]) -> float:
+        """LGG 23-G: assault a neutralised fortress (it surrenders if it must fight itself);
+        otherwise the attacker takes a "2" every round and a failed assault ends the siege
+        (LGG 23-D), whose surrender tests (LGG 23-E) are worth waiting for: only on the
+        scenario's last turn, when no test is left, is a full-strength fortress assaulted."""
+        hx = action.get("hex")
+        if isinstance(hx, str) and g.board.has_label(hx):
+            for q in g.state.at_hex(g.board.idx(hx)):
+                if q.type == "fortress" and "neutralized" in q.status:
+                    return 1.5
+        last = M.scenario_turns(g)[-1].index if M.scenario_turns(g) else None
+        return 0.5 if last is not None and M.turn_index(g) >= last else -2.0
