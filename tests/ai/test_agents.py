@@ -292,3 +292,25 @@ def test_hidden_stacks_are_not_dealt_into_hexes_the_side_stands_in() -> None:
     for seed in range(5):
         c = determinise(g, "Central Powers", view, random.Random(seed))
         assert not [p.id for p in c.state.at_hex(i) if p.side == "Entente" and p.type != "fortress"]
+
+
+def test_lgg_assault_waits_for_the_surrender_test_until_the_last_turn() -> None:
+    """LGG 23-E / 23-G: a full-strength fortress is assaulted only on the scenario's last turn
+    (a failed assault ends the siege and its surrender tests); siege fire comes first (LGG
+    23-F); a neutralised fortress is assaulted at once."""
+    g = Game.new(find("lgg-tutorial"), 1)
+    f = features_for(g)
+    fort = next(p for p in g.state.pieces.values() if p.type == "fortress")
+    lab = g.board.label(int(fort.loc.ref))
+    cp = "Central Powers"
+    assault = {"type": "assault", "side": cp, "hex": lab}
+    fire = {"type": "siege-fire", "side": cp, "hex": lab, "artillery": []}
+    end = {"type": "end-siege", "side": cp}
+    assert f.prior(g, cp, assault) < f.prior(g, cp, end) < f.prior(g, cp, fire)
+    fort.status.add("neutralized")
+    assert f.prior(g, cp, assault) > f.prior(g, cp, fire)
+    g2 = Game.new(find("lgg-tutorial"), 1)
+    rng = random.Random(3)
+    while len(g2.checkpoints) < 1 or g2.turn_label() == g.turn_label():
+        g2.apply(rng.choice(g2.legal_actions(g2.acting_sides()[0])))
+    assert f.prior(g2, cp, {**assault, "hex": lab}) > f.prior(g2, cp, end)
