@@ -52,6 +52,29 @@ def test_play_against_the_computer_and_its_moves_are_listed(client: Any) -> None
     seats = client.get(f"/api/games/{gid}/ai", headers=blue).json()
     assert {m["side"] for m in seats["moves"]} == {"Red", "Blue"}
     assert [m["n"] for m in seats["moves"]] == sorted(m["n"] for m in seats["moves"])
+    # the computer's moves are marked in the log each side reads and in the signed record
+    marked = [ev for ev in st["log"] if ev.get("agent")]
+    assert marked and {ev["agent"] for ev in marked} <= {"greedy", "planner:easy"}
+    rec = client.get(f"/api/games/{gid}/record", headers=blue).json()
+    by = [(k, a.get("agent")) for k, a in enumerate(rec["actions"], 1)]
+    assert [k for k, mark in by if mark] == [m["n"] for m in seats["moves"]]
+    assert by[1] == (2, None)  # the posture Blue's player chose itself
+    assert rec["signature"]
+
+
+def test_a_person_may_not_mark_a_move_as_the_computers(client: Any) -> None:
+    r = client.post("/api/games", json={"scenario": "tiny-duel", "seed": 4})
+    gid = r.json()["game"]
+    blue = {"Authorization": f"Bearer {r.json()['sides']['Blue']['token']}"}
+    before = client.get(f"/api/games/{gid}/state", headers=blue).json()
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        headers=blue,
+        json={"action": {"type": "commit", "key": "posture", "value": "bold", "agent": "greedy"}},
+    )
+    assert r.status_code == 409 and r.json()["error"] == "illegal", r.text
+    assert "agent" in r.json()["message"]
+    assert client.get(f"/api/games/{gid}/state", headers=blue).json()["seq"] == before["seq"]
 
 
 def test_an_unknown_level_or_side_is_refused(client: Any) -> None:

@@ -37,6 +37,11 @@ def test_the_computer_plays_its_sides_in_the_terminal() -> None:
     assert g.is_over()
     text = out.getvalue()
     assert "Blue (computer):" in text and "Red (computer):" in text and "Game over" in text
+    # every move is the computer's, and its record says so (with the agent that chose it)
+    assert {(a["side"], a.get("agent")) for a in g.actions} == {
+        ("Blue", "greedy"),
+        ("Red", "planner:easy"),
+    }
 
 
 def test_a_person_against_the_computer() -> None:

@@ -42,3 +42,9 @@ def test_lobby_starts_a_game_against_the_computer(live: LiveServer, new_page: An
             break
         time.sleep(0.5)
     assert seats["moves"] and all(m["side"] == "Entente" for m in seats["moves"])
+    # the computer's moves are marked in the page's log
+    page.wait_for_selector("#log li.by-computer .agent", timeout=60000)
+    badge = page.inner_text("#log li.by-computer .agent")
+    assert badge == "computer"
+    title = page.get_attribute("#log li.by-computer .agent", "title")
+    assert title and "planner:easy" in title

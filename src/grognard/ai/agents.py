@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.ai.determinise import decision_rng, determinise, reseed
 from grognard.ai.features import Features, features_for, is_ending
+from grognard.core.actions import without_mark
 from grognard.core.errors import GrognardError
 from grognard.selfplay import random_choice
 
@@ -97,6 +98,13 @@ class Agent(ABC):
     def __init__(self, seed: int = 0) -> None:
         self.seed = int(seed)
         self.stats = SearchStats()
+
+    @property
+    def spec(self) -> str:
+        """The agent as ``make_agent`` names it (``greedy``, ``planner:hard``...): the mark
+        its actions carry in a game's record."""
+        level = getattr(self, "level", None)
+        return f"{self.name}:{level}" if level else self.name
 
     def choose(self, g: Game, side: str) -> Action:
         t0 = time.perf_counter()
@@ -204,7 +212,7 @@ def own_run(g: Game, side: str) -> set[str]:
     for a in reversed(g.actions):
         if a.get("side") != side:
             break
-        out.add(_key(a))
+        out.add(_key(without_mark(a)))
     return out
 
 

@@ -69,7 +69,8 @@ class AIHotseat(Hotseat):
     def do(self, action: Action) -> bool:
         if action is self._ai_action:
             self._ai_action = None
-            self.g.apply(action)
+            agent = self.ai.get(str(action.get("side")))
+            self.g.apply({**action, "agent": agent.spec} if agent is not None else action)
             return True
         return super().do(action)
 

@@ -36,6 +36,29 @@ RULE = "core:action"
 MAX_STRING = 200
 MAX_ITEMS = 400
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# who chose an action, when the computer did: an optional mark any action may carry ("agent":
+# "planner:normal"); recorded with the action and on the events it produced, never seen by rules
+AGENT = "agent"
+_AGENT = re.compile(r"[a-z][a-z0-9:_.-]{0,39}")
+
+
+def agent_mark(action: Mapping[str, Any]) -> str | None:
+    """The action's ``agent`` mark (a short lower-case spec such as ``planner:normal``), None
+    without one; :class:`IllegalAction` when it is not such a string."""
+    mark = action.get(AGENT)
+    if mark is None:
+        return None
+    if not isinstance(mark, str) or not _AGENT.fullmatch(mark):
+        raise IllegalAction(
+            RULE, "the 'agent' mark must be a short lower-case agent spec (planner:normal ...)"
+        )
+    return mark
+
+
+def without_mark(action: Mapping[str, Any]) -> dict[str, Any]:
+    """The action without its ``agent`` mark (what the rules see)."""
+    return {k: v for k, v in action.items() if k != AGENT}
+
 
 # value kinds of a field
 STR = "str"  # a short string (an id or a choice)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from grognard import __version__
 from grognard.core import hashing, saves, serial
+from grognard.core.actions import agent_mark, without_mark
 from grognard.core.cache import Cache
 from grognard.core.dice import DieSpec, roll_spec
 from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError, UndoError
@@ -205,7 +206,10 @@ class Game:
         return visible
 
     def validate(self, action: Any) -> Action:
-        """The action as declared (fields checked, unknown ones refused), or IllegalAction."""
+        """The action as declared (fields checked, unknown ones refused), or IllegalAction. An
+        ``agent`` mark (the computer chose it) is checked and left out: rules never see it."""
+        if isinstance(action, Mapping) and agent_mark(action) is not None:
+            action = without_mark(action)
         if isinstance(action, Mapping):
             unusable = problem(action, "action")
             if unusable is not None:
@@ -461,8 +465,12 @@ class Game:
         """Check and apply one action; return the events it produced.
 
         An illegal action raises :class:`IllegalAction` (with the rule id that
-        forbids it) and leaves the game exactly as it was.
+        forbids it) and leaves the game exactly as it was. An action marked with the ``agent``
+        that chose it (``"agent": "planner:normal"``) is recorded with its mark, and its events
+        carry it (the log shows which moves were the computer's; saves and their hash chain
+        keep it).
         """
+        agent = agent_mark(action) if isinstance(action, Mapping) else None
         action = self.check(action)
         step, f = self.current()  # type: ignore[misc]
         side = action["side"]
@@ -479,9 +487,14 @@ class Game:
             self._rebuild()
             raise
         self.state.in_action = False
+        events = self.state.log[log_mark:]
+        if agent is not None:
+            for ev in events:
+                ev["agent"] = agent
+            action = {**action, "agent": agent}
         self.state.sync()
         self._record(action, side, dice_mark, turn_before)
-        return self.state.log[log_mark:]
+        return events
 
     def _record(self, action: Action, side: str, dice_mark: int, turn_before: Any) -> None:
         self.actions.append(action)
@@ -579,6 +592,8 @@ class Game:
                 shown = {key: v for key, v in ev.items() if key not in ("visible_to", "others")}
             elif "others" in ev:
                 shown = {"type": ev["type"], "text": ev["others"], "turn": ev["turn"]}
+                if "agent" in ev:
+                    shown["agent"] = ev["agent"]  # who plays a side is no secret
             else:
                 continue
             shown["n"] = seen

@@ -893,6 +893,12 @@ class GameService:
             act["side"] = side
         if act["side"] != side:
             raise Forbidden(f"this token acts for {side} only, not for {act['side']!r}")
+        if agent is None and "agent" in act:
+            raise Illegal(
+                "core:action", "the 'agent' mark is the server's, for the computer's moves only"
+            )
+        if agent is not None:
+            act["agent"] = agent  # recorded with the action and on its events (Game.apply)
         for _attempt in range(WRITE_ATTEMPTS):
             with self.locked(game_id) as e:
                 g = e.game

@@ -1001,6 +1001,11 @@ class GameScreen {
       if (ev.type === "roll" && ev.data) {
         li.append(h("span", { class: "dice", title: ev.data.die || "" }, (ev.data.faces || [ev.data.natural]).join("+")));
       }
+      if (ev.agent) {
+        // an event of a move the computer chose (the server marks the computer's actions)
+        li.classList.add("by-computer");
+        li.append(h("span", { class: "agent", title: `chosen by the computer (${ev.agent})` }, "computer"));
+      }
       li.append(this.ref.withRules(ev.text, [ev.rule]));
       return li;
     });
