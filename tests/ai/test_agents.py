@@ -119,6 +119,20 @@ def test_determinisation_places_the_hidden_scout_from_the_view_only() -> None:
     assert c1.seed == c2.seed != g1.seed  # the dice of the search are its own
 
 
+def test_values_held_from_the_true_state_never_reach_a_redrawn_world() -> None:
+    """A value the true game holds for the span of a phase (Cache.held) is shared with a
+    determinised clone only when nothing hidden was dealt out again: lgg-tutorial hides the
+    enemy's stacks (LGG 4-A), gw-tutorial hides nothing."""
+    for scen, shared in (("lgg-tutorial", False), ("gw-tutorial", True)):
+        g = Game.new(find(scen), 3)
+        g.cache.held("probe", 1, "k", lambda: "truth")
+        side = g.acting_sides()[0]
+        view = g.view(side)
+        c = determinise(g, side, view, decision_rng(1, view))
+        got = c.cache.held("probe", 1, "k", lambda: "world")
+        assert got == ("truth" if shared else "world"), scen
+
+
 def lgg_decision() -> Game:
     """lgg-tutorial after its first random actions, at a decision of the Entente (the Central
     Powers' corps are anonymous stacks for it, LGG 4-A)."""

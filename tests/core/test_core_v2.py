@@ -296,6 +296,56 @@ def test_cache_kinds(game: Game) -> None:
     assert calls.count("keyed") == 1
 
 
+def test_cache_held_values_last_their_scope_and_are_shared_with_clones(game: Game) -> None:
+    """core: Cache.held keeps a value while its scope is the same, whatever changes in the
+    position; a new scope forgets the table; clones share it unless their world was redrawn
+    (Cache.new_world); an undo or a replaced state (reset) forgets it."""
+    calls: list[str] = []
+
+    def compute(tag: str) -> str:
+        calls.append(tag)
+        return tag
+
+    assert game.cache.held("t", "phase-1", "k", lambda: compute("a")) == "a"
+    game.state.pieces["b1"].attrs["x"] = 5  # the position changes: the held value stays
+    assert game.cache.held("t", "phase-1", "k", lambda: compute("b")) == "a"
+    clone = game.clone()
+    assert clone.cache.held("t", "phase-1", "k", lambda: compute("c")) == "a"
+    assert calls == ["a"]
+    redrawn = game.clone()
+    redrawn.cache.new_world()  # values read from another world must not reach it
+    assert redrawn.cache.held("t", "phase-1", "k", lambda: compute("d")) == "d"
+    assert game.cache.held("t", "phase-1", "k", lambda: compute("e")) == "a"
+    assert game.cache.held("t", "phase-2", "k", lambda: compute("f")) == "f"
+    assert game.cache.held("t", "phase-1", "k", lambda: compute("g")) == "g"  # forgotten
+    game.cache.reset()
+    assert game.cache.held("t", "phase-1", "k", lambda: compute("h")) == "h"
+    assert calls == ["a", "d", "f", "g", "h"]
+
+
+def test_cache_scoped_values_last_one_listing(game: Game) -> None:
+    """core: Cache.scoped keeps a value for the rest of one listing (Cache.listing, nested
+    listings sharing the outer one) and computes afresh outside any listing."""
+    calls: list[int] = []
+
+    def compute() -> int:
+        calls.append(1)
+        return len(calls)
+
+    assert not game.cache.in_listing
+    assert game.cache.scoped("k", compute) == 1
+    assert game.cache.scoped("k", compute) == 2  # no listing: never kept
+    with game.cache.listing():
+        assert game.cache.in_listing
+        assert game.cache.scoped("k", compute) == 3
+        game.state.pieces["b1"].attrs["x"] = 1
+        with game.cache.listing():
+            assert game.cache.scoped("k", compute) == 3
+    assert not game.cache.in_listing
+    with game.cache.listing():
+        assert game.cache.scoped("k", compute) == 4
+
+
 # ====================================================================== search support
 def test_clone_is_independent(game: Game) -> None:
     c = game.clone()

@@ -23,8 +23,7 @@ def scratch_listing(g: Game, side: str) -> list[dict]:
     c = g.clone()
     for k in STATE_MEMOS:
         c.state.__dict__.pop(k, None)
-    c.__dict__.pop("_gw_listing", None)
-    c.cache = Cache()
+    c.cache = Cache()  # listing memos included
     return c.legal_actions(side)
 
 

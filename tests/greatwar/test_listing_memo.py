@@ -14,17 +14,15 @@ from grognard.core.game import Game
 from grognard.scenario import find
 from grognard.selfplay import random_choice
 
-# memo tables kept with the game object and its state (derived values only)
-GAME_MEMOS = ("_gw_listing", "_gw_ip_supply")
+# memo tables kept with the state (derived values only); the game's own live in its core cache
 STATE_MEMOS = ("_gw_loc_index",)
 
 
 def forget_memos(g: Game) -> None:
-    for k in GAME_MEMOS:
-        g.__dict__.pop(k, None)
     for k in STATE_MEMOS:
         g.state.__dict__.pop(k, None)
-    g.cache = Cache()  # the core cache too (ZOC maps, charts, static tables)
+    # the core cache: ZOC maps, charts, static tables, listing memos, initial-phase supply
+    g.cache = Cache()
     g.invalidate()
 
 

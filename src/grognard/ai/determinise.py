@@ -63,7 +63,9 @@ def determinise(g: Game, side: str, view: Mapping[str, Any], rng: random.Random)
     pieces, the enemy's pending secret choices and the dice drawn from ``rng``."""
     c = g.clone()
     reseed(c, rng)
+    before = c.state.revision
     features_for(c).sample_hidden(c, side, view, rng)
+    redrawn = c.state.revision != before
     for f in c.state.frames:
         step = c.steps.get(f.step)
         if isinstance(step, SecretChoice):
@@ -71,5 +73,8 @@ def determinise(g: Game, side: str, view: Mapping[str, Any], rng: random.Random)
             for other, secrets in c.state.secrets.items():
                 if other != side and key in secrets:
                     del secrets[key]
+                    redrawn = True
     c.state.sync()
+    if redrawn:
+        c.cache.new_world()  # values held from the true state must not reach the search
     return c

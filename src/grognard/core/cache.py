@@ -14,7 +14,18 @@ it depends on:
     depends on a key the caller computes from what the value reads (a transposition key): kept
     while the key is the same, in every position and in every clone of the game. For values that
     are expensive and whose inputs are cheap to name (a trace from given sources over given
-    blocked hexes).
+    blocked hexes), and for values that depend only on the scenario and the options (a key of
+    their arguments).
+:meth:`Cache.held`
+    kept for the rest of a span of play the caller names (``scope``: a phase, a player turn),
+    because the rule system vouches that nothing done within it changes the value (in the OT
+    initial phase, placing reinforcements never changes whose supply lines reach a hex). Shared
+    with clones like the keyed part, except by a clone whose hidden state was dealt out again
+    (:meth:`Cache.new_world`): its values were read from another world.
+:meth:`Cache.scoped`
+    kept for the rest of one listing of legal actions (:meth:`Cache.listing`), during which
+    nothing changes in the position even where rule code tries a change and puts it back;
+    outside a listing it always computes afresh.
 
 Nothing is ever stored on the state or on other core objects; rule code never announces
 changes. A cache is dropped whole when the game's state object is replaced (undo, recovery
@@ -25,7 +36,8 @@ shared: it depends on nothing but its keys).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -47,13 +59,21 @@ def _exact(deps: tuple[Any, ...]) -> bool:
 class Cache:
     """The derived values of one game (see the module docstring)."""
 
-    __slots__ = ("_keyed", "_pos", "_pos_key", "_tracked", "hits", "misses")
+    __slots__ = ("_held", "_keyed", "_pos", "_pos_key", "_scope", "_tracked", "hits", "misses")
 
-    def __init__(self, keyed: dict[str, OrderedDict[Hashable, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        keyed: dict[str, OrderedDict[Hashable, Any]] | None = None,
+        held: dict[str, tuple[Hashable, dict[Hashable, Any]]] | None = None,
+    ) -> None:
         self._pos: dict[Hashable, Any] = {}
         self._pos_key: tuple[int, int] = (-1, -1)
         self._tracked: dict[Hashable, tuple[int, tuple[Any, ...], Any]] = {}
         self._keyed: dict[str, OrderedDict[Hashable, Any]] = keyed if keyed is not None else {}
+        self._held: dict[str, tuple[Hashable, dict[Hashable, Any]]] = (
+            held if held is not None else {}
+        )
+        self._scope: dict[Hashable, Any] | None = None
         self.hits = 0
         self.misses = 0
 
@@ -128,12 +148,74 @@ class Cache:
             table.popitem(last=False)
         return value
 
+    # ------------------------------------------------------------------ per span of play
+    def held(self, name: str, scope: Hashable, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, kept in the table ``name`` while ``scope`` is the same (a new scope
+        empties the table). The caller vouches that nothing done within one scope changes the
+        value; see the module docstring."""
+        entry = self._held.get(name)
+        if entry is None or entry[0] != scope:
+            entry = self._held[name] = (scope, {})
+        table = entry[1]
+        try:
+            value = table[key]
+        except KeyError:
+            pass
+        else:
+            self.hits += 1
+            return value  # type: ignore[no-any-return]
+        self.misses += 1
+        value = compute()
+        if len(table) >= KEYED_LIMIT:
+            table.clear()
+        table[key] = value
+        return value
+
+    def new_world(self) -> None:
+        """The state was changed outside play (hidden pieces dealt out again for a search):
+        forget the position's values and start the held tables afresh, unshared."""
+        self._pos = {}
+        self._pos_key = (-1, -1)
+        self._held = {}
+
+    # ------------------------------------------------------------------ per listing
+    @contextmanager
+    def listing(self) -> Iterator[None]:
+        """The span of one listing of legal actions (nested listings share the outer one's)."""
+        if self._scope is not None:
+            yield
+            return
+        self._scope = {}
+        try:
+            yield
+        finally:
+            self._scope = None
+
+    @property
+    def in_listing(self) -> bool:
+        """Whether legal actions are being listed (:meth:`listing`)."""
+        return self._scope is not None
+
+    def scoped(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, kept for the rest of the current listing; outside one, computed
+        afresh. The key must name everything the answer depends on that could differ within
+        one listing."""
+        memo = self._scope
+        if memo is None:
+            return compute()
+        try:
+            return memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = memo[key] = compute()
+            return value
+
     # ------------------------------------------------------------------ life cycle
     def reset(self) -> None:
         """Forget everything that depends on the state (the state object was replaced)."""
         self._pos = {}
         self._pos_key = (-1, -1)
         self._tracked = {}
+        self._held = {}
 
     def clone(self, retag: tuple[tuple[int, int], tuple[int, int]] | None = None) -> Cache:
         """The cache of a clone of the game: the same entries, the keyed tables shared.
@@ -141,7 +223,7 @@ class Cache:
         ``retag = (old, new)``: the clone's state is a copy of the state tagged ``old`` (its
         ``(epoch, revision)``), now tagged ``new``; the position entries computed for ``old``
         still hold for it and are kept (each copy drops its own at its first change)."""
-        c = Cache(self._keyed)
+        c = Cache(self._keyed, self._held)
         c._tracked = dict(self._tracked)
         if retag is not None and self._pos_key == retag[0]:
             c._pos = dict(self._pos)

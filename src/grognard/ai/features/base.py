@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from grognard.core.state import Loc, Piece
 
@@ -60,6 +62,11 @@ class Features:
     options_per_actor = 0
     #: a family whose prior is k >= 1 gives k options each round (else one)
     draws_by_prior = False
+
+    def __init__(self) -> None:
+        # printed strength by face, per printed-faces table (pieces of a clone share the table;
+        # the table is kept with its entry so that its id is never reused while the entry lives)
+        self._printed: dict[int, tuple[Any, dict[str, float]]] = {}
 
     # ------------------------------------------------------------------ objectives and points
     def objectives(self, g: Game) -> dict[int, float]:
@@ -122,15 +129,15 @@ class Features:
 
     def value(self, p: Piece, face: str | None = None) -> float:
         """A piece's printed strength on a face (its current face by default)."""
-        vals = p.faces.get(face or p.face, {}) if isinstance(p.faces, Mapping) else {}
-        if not isinstance(vals, Mapping):
-            return 0.0
-        total = 0.0
-        for k in STRENGTH_KEYS:
-            x = vals.get(k)
-            if isinstance(x, int | float) and not isinstance(x, bool):
-                total += float(x)
-        return total
+        faces = p.faces
+        f = face or p.face
+        entry = self._printed.get(id(faces))
+        if entry is None or entry[0] is not faces:
+            entry = self._printed[id(faces)] = (faces, {})
+        hit = entry[1].get(f)
+        if hit is None:
+            hit = entry[1][f] = _printed_strength(faces, f)
+        return hit
 
     def best_value(self, p: Piece) -> float:
         faces = p.faces if isinstance(p.faces, Mapping) else {}
@@ -176,11 +183,10 @@ class Features:
                 units.append(int(loc.ref))
         if not units:
             return 0.0
-        d = g.board.distance
-        nearest = [min(d(u, t) for u in units) for t in targets]
-        weights = [obs[t] for t in targets]
-        pull = sum(n * w for n, w in zip(nearest, weights, strict=True)) / sum(weights)
-        spread = sum(min(d(u, t) for t in targets) for u in units) / len(units)
+        dist = distances(g, units, targets)
+        weights = np.array([obs[t] for t in targets])
+        pull = float((dist.min(axis=0) * weights).sum() / weights.sum())
+        spread = float(dist.min(axis=1).mean())
         return -(pull + 0.5 * spread)
 
     def evaluate(self, g: Game, side: str) -> float:
@@ -370,6 +376,36 @@ class Features:
         for p, loc in zip(order, where, strict=True):
             if p.loc != loc:
                 g.state.move(p.id, loc)
+
+
+def _printed_strength(faces: Any, face: str) -> float:
+    vals = faces.get(face, {}) if isinstance(faces, Mapping) else {}
+    if not isinstance(vals, Mapping):
+        return 0.0
+    total = 0.0
+    for k in STRENGTH_KEYS:
+        x = vals.get(k)
+        if isinstance(x, int | float) and not isinstance(x, bool):
+            total += float(x)
+    return total
+
+
+def distances(g: Game, frm: Sequence[int], to: Sequence[int]) -> np.ndarray:
+    """The hex distances from every hex of ``frm`` (rows) to every hex of ``to`` (columns)."""
+    q, r = g.cache.keyed("ai:axial", None, lambda: _axial(g))
+    a = np.asarray(frm, dtype=np.intp)
+    b = np.asarray(to, dtype=np.intp)
+    dq = q[a][:, None] - q[b][None, :]
+    dr = r[a][:, None] - r[b][None, :]
+    return (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+
+
+def _axial(g: Game) -> tuple[np.ndarray, np.ndarray]:
+    hexes = [g.board.hexes[i] for i in range(g.board.n)]
+    return (
+        np.array([h[0] for h in hexes], dtype=np.int64),
+        np.array([h[1] for h in hexes], dtype=np.int64),
+    )
 
 
 def hex_distance_gain(g: Game, frm: int, to: int, targets: list[int]) -> float:

@@ -13,7 +13,9 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from grognard.ai.features.base import Features, hex_distance_gain, is_ending
+import numpy as np
+
+from grognard.ai.features.base import Features, distances, hex_distance_gain, is_ending
 from grognard.rulesets.lgg1418 import model as M
 from grognard.rulesets.lgg1418.map import mapdata
 from grognard.rulesets.lgg1418.map.zoc import BESIEGED
@@ -119,14 +121,14 @@ class LGGFeatures(Features):
                 units.append(int(loc.ref))
         if not units:
             return 0.0
-        d = g.board.distance
-        nearest = [min(d(u, t) for u in units) for t in targets]
-        weights = [obs[t] for t in targets]
-        pull = sum(n * w for n, w in zip(nearest, weights, strict=True)) / sum(weights)
+        dist = distances(g, units, targets)
+        weights = np.array([obs[t] for t in targets])
+        pull = float((dist.min(axis=0) * weights).sum() / weights.sum())
         # every unit scores (reach - its distance): a hex marched counts, and a unit placed
         # (a reinforcement) never lowers the term
         reach = 2.0 * math.sqrt(g.board.n)  # about the map's diameter
-        spread = sum(reach - min(d(u, t) for t in targets) for u in units + hqs)
+        near = distances(g, units + hqs, targets).min(axis=1)
+        spread = float((reach - near).sum())
         return 0.5 * spread - pull
 
     @staticmethod

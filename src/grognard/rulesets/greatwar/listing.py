@@ -138,9 +138,9 @@ _ABSENT = object()  # a value not yet kept (kept values may be None)
 
 
 def memo(g: Game, name: str) -> dict[Hashable, Any]:
-    """A memo table kept with the game object (emptied when it grows past :data:`MEMO_LIMIT`)."""
-    tables = g.__dict__.setdefault("_gw_listing", {})
-    table = tables.setdefault(name, {})
+    """A memo table of content-keyed values, kept in the game's cache and shared with its clones
+    (emptied when it grows past :data:`MEMO_LIMIT`)."""
+    table: dict[Hashable, Any] = g.cache.keyed("gw:listing", name, dict)
     if len(table) > MEMO_LIMIT:
         table.clear()
     return table
@@ -223,17 +223,10 @@ def nested_ids(g: Game, pid: str) -> frozenset[str]:
 def scope(g: Game) -> Iterator[None]:
     """While a step lists its legal actions nothing changes in the position: answers computed for
     one unit (its allowance, whether it may move, a stacking check) hold for the whole listing.
-    Inside this context :func:`scoped` keeps them; outside it (while an action is checked and
-    applied) it always computes afresh."""
-    d = g.__dict__
-    if "_gw_scope" in d:
+    Inside this context :func:`scoped` keeps them (the core cache's listing span); outside it
+    (while an action is checked and applied) it always computes afresh."""
+    with g.cache.listing():
         yield
-        return
-    d["_gw_scope"] = {}
-    try:
-        yield
-    finally:
-        del d["_gw_scope"]
 
 
 def piece_state(p: Piece) -> tuple[Hashable, ...]:
@@ -268,7 +261,7 @@ def tracked(g: Game, key: Hashable, deps: tuple[Any, ...], compute: Callable[[],
     while a listing is made (:func:`scope`); outside it (an action checked and applied) always
     computed afresh. ``key`` should include :func:`world_token` unless ``deps`` name
     everything the value reads."""
-    if "_gw_scope" not in g.__dict__:
+    if not g.cache.in_listing:
         return compute()
     return g.cache.tracked(g.state, key, deps, compute)
 
@@ -276,21 +269,14 @@ def tracked(g: Game, key: Hashable, deps: tuple[Any, ...], compute: Callable[[],
 def scoped(g: Game, key: Hashable, compute: Callable[[], T]) -> T:
     """``compute()``, remembered for the rest of the current listing (:func:`scope`). The key must
     name everything the answer depends on that could differ within one listing."""
-    memo = g.__dict__.get("_gw_scope")
-    if memo is None:
-        return compute()
-    if key in memo:
-        return memo[key]
-    value = compute()
-    memo[key] = value
-    return value
+    return g.cache.scoped(key, compute)
 
 
 def kept(g: Game, name: str, key: Hashable, compute: Callable[[], T]) -> T:
     """``compute()``, kept across actions in the memo table ``name`` (:func:`memo`) while legal
     actions are listed (:func:`scope`); outside a listing always computed afresh. ``key`` must
     name everything the answer reads (a content key: no revision is consulted)."""
-    if "_gw_scope" not in g.__dict__:
+    if not g.cache.in_listing:
         return compute()
     table = memo(g, name)
     value = table.get(key, _ABSENT)
@@ -302,4 +288,4 @@ def kept(g: Game, name: str, key: Hashable, compute: Callable[[], T]) -> T:
 def listing_now(g: Game) -> bool:
     """Whether legal actions are being listed (:func:`scope`): callers of :func:`tracked` and
     :func:`kept` check it first to skip building a key that would not be used."""
-    return "_gw_scope" in g.__dict__
+    return g.cache.in_listing

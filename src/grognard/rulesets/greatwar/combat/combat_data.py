@@ -111,10 +111,10 @@ class Ladder:
 @implements("OT 9A", "OT 9B")
 def ladder(g: Game, crt: str) -> Ladder:
     """The odds ladder of the Mobile or Positional Ground CRT in force (user tables included)."""
-    cache = g.__dict__.setdefault("_gw_ladders", {})
-    hit = cache.get(crt)
-    if hit is not None:
-        return hit
+    return g.cache.keyed("gw:ladder", crt, lambda: _ladder(g, crt))
+
+
+def _ladder(g: Game, crt: str) -> Ladder:
     t = tables(g)[CRT_TABLE[crt]]
     values = tuple(parse_odds(c) for c in t.columns)
     top = t.columns.index(str(t.extra.get("top", t.columns[-1])))
@@ -122,7 +122,6 @@ def ladder(g: Game, crt: str) -> Ladder:
     out = Ladder(
         t, values, top, inf, str(t.extra.get("automatic", "AE" if crt == MOBILE else "AD"))
     )
-    cache[crt] = out
     return out
 
 
@@ -287,14 +286,14 @@ def check_charts(charts: chartmod.Charts) -> None:
 @implements("OT 9H")
 def combat_charts(g: Game) -> CombatCharts:
     """OT 9H: the combat columns of the TEC and the FEC in force."""
-    hit = g.__dict__.get("_gw_combat_charts")
-    if hit is None:
+
+    def compute() -> CombatCharts:
         ch = load_charts(g.scenario.table_overrides)
         hexes, sides, weather, places = _tec_combat(ch.raw["tec"])
         forts, fortresses = _fec(ch.raw["fec"])
-        hit = CombatCharts(hexes, sides, weather, places, forts, fortresses)
-        g.__dict__["_gw_combat_charts"] = hit
-    return hit
+        return CombatCharts(hexes, sides, weather, places, forts, fortresses)
+
+    return g.cache.keyed("gw:combat-charts", None, compute)
 
 
 def effects_table(g: Game) -> ResultsTable:

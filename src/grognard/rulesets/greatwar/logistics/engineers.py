@@ -875,7 +875,6 @@ def regauge(g: Game, i: int, gauge: str) -> None:
     over = eng(g).setdefault("gauge", {})
     for lk in rail.links(g).get(i, []):
         over[str(lk.side)] = gauge
-    g.__dict__.get("_gw_static", {}).clear()
 
 
 @implements("OT 13A7")
@@ -1303,13 +1302,11 @@ def complete_project(g: Game, pr: dict[str, Any]) -> None:
             s = g.board.side_between(frm, i)
             built = eng(g).setdefault("roads" if kind == "road" else "rails", {})
             built[str(s)] = pr["side"]
-        g.__dict__.get("_gw_static", {}).clear()
     elif t == "rail-upgrade":
         vol = eng(g).setdefault("volume", {})
         for lk in rail.links(g).get(int(pr["hex"]), []):
             if lk.volume == "low" and not lk.ferry:
                 vol[str(lk.side)] = "high"
-        g.__dict__.get("_gw_static", {}).clear()
     elif t == "port-upgrade":
         set_marker(g, "port-upgrade", i, pr["pieces"][0])
         p = g.state.pieces[pr["pieces"][0]]

@@ -110,15 +110,15 @@ def regular_supply(g: Game, side: str, i: int) -> bool:
     if gw(g).get("phase") == "initial":
         # Within an initial phase only the phasing player's reinforcement and replacement
         # activities change the state, and they never change whose lines reach a hex: the
-        # answers are kept for the whole phase.
-        memo = g.__dict__.setdefault("_gw_ip_supply", {})
-        if memo.get("ip") != ip_id(g):
-            memo.clear()
-            memo["ip"] = ip_id(g)
-        key = (side, i)
-        if key not in memo:
-            memo[key] = bool(supply.hex_in_general_supply(g, side, i))
-        return bool(memo[key])
+        # answers are held for the whole phase (and shared with the game's clones).
+        return bool(
+            g.cache.held(
+                "gw:ip-supply",
+                ip_id(g),
+                (side, i),
+                lambda: bool(supply.hex_in_general_supply(g, side, i)),
+            )
+        )
     return bool(
         g.cached(
             f"gw:regular-hex:{side}:{i}", lambda: bool(supply.hex_in_general_supply(g, side, i))

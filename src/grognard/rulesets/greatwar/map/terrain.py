@@ -333,34 +333,35 @@ def _built(g: Game, s: int) -> bool:
 def _maybe_bridged(g: Game) -> frozenset[int]:
     """The hexsides that can have a bridgeable feature at all: :func:`side_features` only takes the
     map's features away or adds a causeway (memoised per game: the map never changes)."""
-    hit = g.__dict__.get("_gw_maybe_bridged")
-    if hit is None:
+
+    def compute() -> frozenset[int]:
         hs = charts(g).tec.hexsides
         ok = {f for f, row in hs.items() if row.extra.get("bridgeable")}
         causeway = "causeway" in ok
-        hit = frozenset(
+        return frozenset(
             s
             for s in range(g.board.m)
             if any(f in ok or (causeway and f in CAUSEWAY_WATER) for f in map_side_features(g, s))
         )
-        g.__dict__["_gw_maybe_bridged"] = hit
-    return hit
+
+    return g.cache.keyed("gw:maybe-bridged", None, compute)
 
 
 def _fixed_bridge_features(g: Game) -> dict[int, tuple[str, ...]]:
     """The bridgeable features of the hexsides without sea, lake or great river: there
     :func:`side_features` is the map's features alone, whatever is built or cut (memoised per game).
     """
-    hit = g.__dict__.get("_gw_fixed_bridges")
-    if hit is None:
+
+    def compute() -> dict[int, tuple[str, ...]]:
         hs = charts(g).tec.hexsides
-        hit = {}
+        out: dict[int, tuple[str, ...]] = {}
         for s in _maybe_bridged(g):
             raw = map_side_features(g, s)
             if not any(f in CAUSEWAY_WATER for f in raw):
-                hit[s] = tuple(f for f in raw if f in hs and hs[f].extra.get("bridgeable"))
-        g.__dict__["_gw_fixed_bridges"] = hit
-    return hit
+                out[s] = tuple(f for f in raw if f in hs and hs[f].extra.get("bridgeable"))
+        return out
+
+    return g.cache.keyed("gw:fixed-bridges", None, compute)
 
 
 def bridge_features(g: Game, s: int) -> list[str]:

@@ -76,11 +76,7 @@ def view(g: Game) -> TurnView:
         id(g.scenario),
         tuple(sorted(fl.items())) if fl else (),
     )  # OT 15A6 floods change terrain
-    tv = g.__dict__.get("_gw_turn_view")
-    if tv is None or tv.key != key:
-        tv = TurnView(g, key)
-        g.__dict__["_gw_turn_view"] = tv
-    return tv
+    return g.cache.keyed("gw:turn-view", key, lambda: TurnView(g, key), limit=4)
 
 
 def weather_at(g: Game, i: int) -> str:

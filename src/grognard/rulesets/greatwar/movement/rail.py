@@ -74,6 +74,12 @@ def links(g: Game) -> dict[int, list[RailLink]]:
     high-volume rail); links beyond a railhead do not exist yet (OT 7). Rail ferries (OT 15A3)
     are low-volume links between their ports. Railroad engineers' regauging and upgrades
     (OT 13B3a, 13B3b) change a link's gauge and volume."""
+    return _lines(g).links
+
+
+def _lines(g: Game) -> _RailLines:
+    """The rail lines of the position, kept by what they are built from: the railheads' cuts
+    and the engineers' regauging, upgrades and lines built."""
     cut = terrain.heads(g).rail_cut
     eng = gw(g).get("eng", {})
     gauge_over, volume_over, built = (
@@ -82,15 +88,49 @@ def links(g: Game) -> dict[int, list[RailLink]]:
         eng.get("rails", {}),
     )
     key = (
-        "gw:links",
         tuple(sorted(cut)),
         tuple(sorted(gauge_over.items())),
         tuple(sorted(volume_over.items())),
         tuple(sorted(built)),
     )
-    cache = g.__dict__.setdefault("_gw_static", {})
-    if key in cache:
-        return cache[key]
+    return g.cache.keyed(
+        "gw:links",
+        key,
+        lambda: _RailLines(g, _build_links(g, cut, gauge_over, volume_over, built)),
+        limit=64,
+    )
+
+
+class _RailLines:
+    """The rail links of one state of the lines (cuts, regauging, upgrades, lines built) and what
+    is derived from them alone, computed when first asked (kept in the game's cache and shared
+    with its clones)."""
+
+    def __init__(self, g: Game, links: dict[int, list[RailLink]]) -> None:
+        self.links = links
+        self.hexes = frozenset(links)
+        self._yards: tuple[int, ...] | None = None
+        self._nets: dict[str, frozenset[int]] = {}
+
+    def yards(self, g: Game) -> tuple[int, ...]:
+        if self._yards is None:
+            self._yards = tuple(sorted(i for i in self.hexes if is_yard(g, i)))
+        return self._yards
+
+    def net_hexes(self, g: Game, net: str) -> frozenset[int]:
+        hit = self._nets.get(net)
+        if hit is None:
+            hit = self._nets[net] = frozenset(i for i in self.hexes if net in nets_of_hex(g, i))
+        return hit
+
+
+def _build_links(
+    g: Game,
+    cut: Any,
+    gauge_over: dict[str, Any],
+    volume_over: dict[str, Any],
+    built: dict[str, Any],
+) -> dict[int, list[RailLink]]:
     out: dict[int, list[RailLink]] = {}
     seen: set[tuple[int, int]] = set()
     for net in g.board.networks.values():
@@ -131,18 +171,12 @@ def links(g: Game) -> dict[int, list[RailLink]]:
                     out.setdefault(u, []).append(RailLink(v, s, "high", "standard"))
                     out.setdefault(v, []).append(RailLink(u, s, "high", "standard"))
                     seen.add((min(u, v), max(u, v)))
-    cache[key] = out
     return out
 
 
 def rail_hexes(g: Game) -> frozenset[int]:
-    """The hexes on a usable rail line (memoised with the links they come from)."""
-    ln = links(g)
-    hit = g.__dict__.get("_gw_rail_hexes")
-    if hit is None or hit[0] is not ln:
-        hit = (ln, frozenset(ln))
-        g.__dict__["_gw_rail_hexes"] = hit
-    return hit[1]
+    """The hexes on a usable rail line (kept with the links they come from)."""
+    return _lines(g).hexes
 
 
 @implements("OT 7A1")
@@ -163,12 +197,7 @@ def is_yard(g: Game, i: int) -> bool:
 
 
 def yards(g: Game) -> list[int]:
-    ln = links(g)
-    hit = g.__dict__.get("_gw_yards")
-    if hit is None or hit[0] is not ln:
-        hit = (ln, tuple(sorted(i for i in rail_hexes(g) if is_yard(g, i))))
-        g.__dict__["_gw_yards"] = hit
-    return list(hit[1])
+    return list(_lines(g).yards(g))
 
 
 def _link_ok_for(g: Game, side: str, lk: RailLink, u: int) -> bool:
@@ -253,13 +282,7 @@ def _net_areas(g: Game) -> dict[str, frozenset[int]]:
 
 
 def net_hexes(g: Game, net: str) -> frozenset[int]:
-    ln = links(g)
-    memo = g.__dict__.setdefault("_gw_net_hexes", {})
-    hit = memo.get(net)
-    if hit is None or hit[0] is not ln:
-        hit = (ln, frozenset(i for i in rail_hexes(g) if net in nets_of_hex(g, i)))
-        memo[net] = hit
-    return hit[1]
+    return _lines(g).net_hexes(g, net)
 
 
 def init_ledgers(g: Game) -> None:

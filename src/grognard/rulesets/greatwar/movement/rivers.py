@@ -85,12 +85,7 @@ def _navigable(g: Game, s: int) -> bool:
 
 def connected_sides(g: Game, s: int) -> list[int]:
     """Hexsides meeting hexside ``s`` at one of its two corners."""
-    cache = g.__dict__.setdefault("_gw_side_links", {})
-    hit = cache.get(s)
-    if hit is None:
-        hit = _connected_sides(g, s)
-        cache[s] = hit
-    return hit
+    return g.cache.keyed("gw:side-links", s, lambda: _connected_sides(g, s))
 
 
 def _connected_sides(g: Game, s: int) -> list[int]:

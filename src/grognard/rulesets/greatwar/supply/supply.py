@@ -220,18 +220,17 @@ def home_territory(g: Game, nation: str) -> frozenset[int] | None:
     refs = table.get(nation)
     if refs is None:
         return None
-    key = f"_gw_home_{nation}"
-    hit = g.__dict__.get(key)
-    if hit is None:
+
+    def compute() -> frozenset[int]:
         hexes: set[int] = set()
         for ref in refs:
             if ref in g.board.areas:
                 hexes |= {int(x) for x in g.board.areas[ref].hexes}
             else:
                 hexes.add(g.board.idx(ref))
-        hit = frozenset(hexes)
-        g.__dict__[key] = hit
-    return hit
+        return frozenset(hexes)
+
+    return g.cache.keyed("gw:home-territory", nation, compute)
 
 
 def _rulebook(g: Game, nation: str) -> str:
