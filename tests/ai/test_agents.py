@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from grognard.ai import make_agent
-from grognard.ai.agents import GreedyAgent, PlannerAgent, RandomAgent, candidates
+from grognard.ai.agents import GreedyAgent, Horizon, PlannerAgent, RandomAgent, candidates
 from grognard.ai.determinise import canonical_view, decision_rng, determinise
 from grognard.ai.features import BY_RULESET, features_for
 from grognard.ai.study import play_game
@@ -328,3 +328,59 @@ def test_lgg_assault_waits_for_the_surrender_test_until_the_last_turn() -> None:
     while len(g2.checkpoints) < 1 or g2.turn_label() == g.turn_label():
         g2.apply(rng.choice(g2.legal_actions(g2.acting_sides()[0])))
     assert f.prior(g2, cp, {**assault, "hex": lab}) > f.prior(g2, cp, end)
+
+
+def lgg_at_step(step: str, side: str = "Central Powers") -> Game:
+    """lgg-tutorial played at random up to a decision of ``side`` in ``step``."""
+    g = Game.new(find("lgg-tutorial"), 4)
+    rng = random.Random(5)
+    for _ in range(2000):
+        acting = g.acting_sides()
+        if acting == [side] and g.state.frames[-1].step == step:
+            return g
+        g.apply(rng.choice(g.legal_actions(acting[0])))
+    raise AssertionError(f"no {step} decision of {side}")
+
+
+def test_lgg_planner_plays_a_march_out_to_the_end_of_its_activation() -> None:
+    """LGG 3-C: an activation's battles follow all its movement, so the planner values a march
+    by the position the activation ends in: the play-out ends the movement when it comes back to
+    the side and plays the activation's remaining steps out, whoever decides them."""
+    g = lgg_at_step("activation-movement")
+    feats = features_for(g)
+    plan = Horizon.of(g, feats)
+    assert plan is not None and plan.own == len(g.state.frames)
+    assert g.state.frames[plan.depth].step == "army-activation"
+    side = "Central Powers"
+    move = next(a for a in g.legal_actions(side) if a["type"] == "move")
+    c = g.clone()
+    c.apply(move)
+    turn = c.turn_label()
+    end = PlannerAgent(1).played_out(c, side, feats, random.Random(2), plan)
+    assert end.is_over() or end.turn_label() != turn or len(end.state.frames) <= plan.depth
+    assert len(end.actions) > len(c.actions) + 1  # the ending and what followed it were played
+
+
+def test_lgg_planner_plays_an_activation_out_until_the_next_choice() -> None:
+    """LGG 3-C: a choice of activation is valued by the whole activation it starts, played out
+    until the side chooses again (or its turn is over)."""
+    g = lgg_at_step("choose-activation")
+    feats = features_for(g)
+    plan = Horizon.of(g, feats)
+    assert plan is not None and plan.own is None and plan.depth == len(g.state.frames)
+    side = "Central Powers"
+    act = next(a for a in g.legal_actions(side) if a["type"] == "activate")
+    c = g.clone()
+    c.apply(act)
+    turn = c.turn_label()
+    end = PlannerAgent(1).played_out(c, side, feats, random.Random(2), plan)
+    done = end.is_over() or end.turn_label() != turn or len(end.state.frames) < plan.depth
+    again = len(end.state.frames) == plan.depth and end.state.frames[-1].step == "choose-activation"
+    assert done or again
+    assert len(end.actions) > len(c.actions)
+
+
+def test_ot_planner_keeps_its_depth_bounded_rollouts() -> None:
+    """Over There names no horizon: the planner's rollouts stay bounded by its level's depth."""
+    g = Game.new(find("gw-tutorial"), 1)
+    assert Horizon.of(g, features_for(g)) is None

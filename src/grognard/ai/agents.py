@@ -337,6 +337,7 @@ class PlannerAgent(GreedyAgent):
             return cands[0]
         kids.sort(key=lambda k: -k.prior)
         kids = kids[: b.top]
+        plan = Horizon.of(g, feats)
         if len(kids) == 1 or b.iterations == 0:
             return kids[0].action
         scale = max(1.0, max(k.prior for k in kids) - min(k.prior for k in kids))
@@ -354,13 +355,60 @@ class PlannerAgent(GreedyAgent):
             world = determinise(g, side, view, rng)
             v = self._play(world, side, child.action, feats)
             if v > BAD:
-                v = self.rollout(world, side, feats, rng)
+                if plan is not None:
+                    v = self.play_out(world, side, feats, rng, plan)
+                else:
+                    v = self.rollout(world, side, feats, rng)
             child.n += 1
             child.total += v
             child.values.append(v)
         # the rollouts' horizon differs from the one-step values': compare like with like
         visited = [k for k in kids if k.n]
         return max(visited, key=lambda k: (k.mean(), k.prior)).action
+
+    def play_out(
+        self, c: Game, side: str, feats: Features, rng: random.Random, plan: Horizon
+    ) -> float:
+        """Play on to the decision's horizon (:meth:`Features.horizon`) with cheap greedy
+        decisions for whoever acts, the decision's own step ended at once whenever it comes
+        back to the side (its value is the position it would end in: an activation's battles
+        follow its movement), and score the position for ``side``. Bounded by
+        :data:`PLAY_OUT_CAP` decisions and by the end of the game turn."""
+        end = self.played_out(c, side, feats, rng, plan)
+        self.stats.evaluations += 1
+        return feats.evaluate(end, side)
+
+    def played_out(
+        self, c: Game, side: str, feats: Features, rng: random.Random, plan: Horizon
+    ) -> Game:
+        """The position a play-out (:meth:`play_out`) of ``c`` ends in."""
+        turn = c.turn_label()
+        for _ in range(PLAY_OUT_CAP):
+            if c.is_over() or c.turn_label() != turn or plan.reached(c):
+                break
+            acting = c.acting_sides()
+            if not acting:
+                break
+            who = side if side in acting else acting[0]
+            if who == side and plan.at_own_step(c):
+                end = _ending(c, side)
+                if end is not None:
+                    if self._play(c, side, end, feats) <= BAD:
+                        break
+                    continue
+                # the step may not be ended yet (a breach to cure first): decide as below
+            opts = candidates(c, who, feats, rng, self.budget.rollout_width)
+            reseed(c, rng)
+            best_v, best_c = BAD, None
+            for a in opts:
+                t = c.clone()
+                v = self._play(t, who, a, feats)
+                if v > best_v:
+                    best_v, best_c = v, t
+            if best_c is None:
+                break
+            c = best_c
+        return c
 
     def rollout(self, c: Game, side: str, feats: Features, rng: random.Random) -> float:
         """Play on with cheap greedy decisions (one sample each) for whoever acts, the
@@ -395,6 +443,63 @@ class PlannerAgent(GreedyAgent):
                 theirs += 1
         self.stats.evaluations += 1
         return feats.evaluate(c, side)
+
+
+PLAY_OUT_CAP = 80  # decisions of either side in one play-out
+
+
+def _ending(g: Game, side: str) -> Action | None:
+    """The side's action that ends its current step, if one is offered."""
+    for fam in g.families(side):
+        for a in fam.all():
+            if is_ending(a):
+                return a
+            break  # a family's actions share a type: one look is enough
+    return None
+
+
+@dataclass(frozen=True)
+class Horizon:
+    """Where a play-out of one decision stops (:meth:`Features.horizon`): when the frames are
+    back to ``depth`` or fewer, once ``moved`` (the procedure the decision runs is over), and,
+    when ``own`` is set, the decision's own step (``step`` at ``own`` frames) is ended whenever
+    the side comes back to it."""
+
+    depth: int
+    step: str
+    own: int | None
+
+    @staticmethod
+    def of(g: Game, feats: Features) -> Horizon | None:
+        frames = g.state.frames
+        if not frames:
+            return None
+        step = frames[-1].step
+        name = feats.horizon(step)
+        if name is None:
+            return None
+        if name == step:
+            return Horizon(len(frames), step, None)
+        for k in range(len(frames) - 2, -1, -1):
+            if frames[k].step == name:
+                return Horizon(k, step, len(frames))
+        return None
+
+    def reached(self, c: Game) -> bool:
+        frames = c.state.frames
+        if len(frames) < self.depth or (len(frames) == self.depth and self.own is not None):
+            return True
+        # the decision's own step back, with nothing it started still running
+        return (
+            self.own is None
+            and len(frames) == self.depth
+            and frames[-1].step == self.step
+            and bool(c.acting_sides())
+        )
+
+    def at_own_step(self, c: Game) -> bool:
+        frames = c.state.frames
+        return self.own is not None and len(frames) == self.own and frames[-1].step == self.step
 
 
 AGENTS = ("random", "greedy", "planner")

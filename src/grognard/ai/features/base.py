@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -62,6 +62,10 @@ class Features:
     options_per_actor = 0
     #: a family whose prior is k >= 1 gives k options each round (else one)
     draws_by_prior = False
+
+    #: the planner's horizon for a decision in a step (step name -> the name of a step on the
+    #: stack, see :meth:`horizon`); steps not named get the planner's depth-bounded rollouts
+    horizons: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self) -> None:
         # printed strength by face, per printed-faces table (pieces of a clone share the table;
@@ -262,6 +266,14 @@ class Features:
         if "attack" in t or t in ("overrun", "strike", "fire", "cd-fire"):
             return 2.0
         return 0.0
+
+    def horizon(self, step: str) -> str | None:
+        """Where the planner's rollouts of a decision in ``step`` stop: when the frame of the
+        named step that holds the decision is over (every step of the procedure it runs played
+        out, both sides deciding cheaply), the decision's own step being ended at once when it
+        comes back to the side; for the decision's own step, when the procedure the decision
+        starts is over and the step is back. None: the planner's depth-bounded rollouts."""
+        return self.horizons.get(step)
 
     def option_key(self, g: Game, side: str, action: Mapping[str, Any]) -> float | None:
         """How promising one option of an actor is before it is tried (higher first), or None

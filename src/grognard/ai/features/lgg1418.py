@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -33,6 +33,13 @@ class LGGFeatures(Features):
     width_scale = 1.5
     options_per_actor = 2
     draws_by_prior = True
+
+    #: the planner values a march by the activation it ends in (LGG 3-C: an activation's
+    #: battles are fought after all its movement) and an activation by its whole course
+    horizons: ClassVar[Mapping[str, str]] = {
+        "activation-movement": "army-activation",
+        "choose-activation": "choose-activation",
+    }
 
     #: share of an objective fortress's points credited to its besieger (LGG 23-D: a siege can
     #: end in surrender, LGG 23-E), and more once the fortress is reduced or neutralised (23-F)

@@ -132,18 +132,16 @@ def _signature(g: Game, side: str, exclude: set[str] | None) -> tuple[object, ..
     flags)."""
 
     state = g.state
-    rev = (state.epoch, state.rev_of(("pieces",)))
-    memo = state.__dict__.setdefault("_gw_zoc_pieces", {})
-    hit = memo.get(side)
-    if hit is not None and hit[0] == rev:
-        ps = hit[1]
-    else:  # the pieces' part, kept while no piece changes (the memo lives on this state)
-        ps = frozenset(
+
+    def pieces_part() -> frozenset[tuple[object, ...]]:
+        return frozenset(
             (p.id, p.loc, p.face, frozenset(p.status), p.attrs.get("supply_out_since"))
             for p in state.pieces.values()
             if p.side == side
         )
-        memo[side] = (rev, ps)
+
+    # the pieces' part, kept while no piece changes
+    ps = g.cache.tracked(state, ("gw:zoc-pieces", side), (("pieces",),), pieces_part)
     st = gw(g)
     return (
         side,

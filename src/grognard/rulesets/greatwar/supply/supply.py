@@ -70,6 +70,9 @@ if TYPE_CHECKING:
 
 INF = float("inf")
 
+# kept while no piece is placed, removed or moved
+LOCATIONS = (("locations",),)
+
 
 # ============================================================================ chart
 def summary(g: Game) -> dict[str, Any]:
@@ -421,18 +424,16 @@ def _dynamic_key(g: Game, side: str) -> tuple[Any, ...]:
 
 def _occupied(g: Game) -> tuple[tuple[str, frozenset[int]], ...]:
     """The hexes the units of each side occupy (kept while no piece is placed or moved)."""
-    lv = units.loc_version(g)
-    memo = g.state.__dict__.get("_gw_occupied")
-    if memo is not None and memo[0] is lv:
-        return memo[1]
-    by_side: dict[str, set[int]] = {}
-    for p in units.on_map_units(g):
-        h = units.hex_of(g, p)
-        if h is not None:
-            by_side.setdefault(p.side, set()).add(h)
-    out = tuple(sorted((k, frozenset(v)) for k, v in by_side.items()))
-    g.state.__dict__["_gw_occupied"] = (lv, out)
-    return out
+
+    def compute() -> tuple[tuple[str, frozenset[int]], ...]:
+        by_side: dict[str, set[int]] = {}
+        for p in units.on_map_units(g):
+            h = units.hex_of(g, p)
+            if h is not None:
+                by_side.setdefault(p.side, set()).add(h)
+        return tuple(sorted((k, frozenset(v)) for k, v in by_side.items()))
+
+    return g.cache.tracked(g.state, "gw:occupied", LOCATIONS, compute)
 
 
 def _keyed_dynamic(g: Game, side: str) -> _Dynamic:
@@ -1014,13 +1015,12 @@ def _transport_counts(g: Game, side: str) -> dict[int, int]:
 
 def _transports_on_map(g: Game) -> tuple[Piece, ...]:
     """The transport units on the map, by id (kept while no piece is placed or moved)."""
-    lv = units.loc_version(g)
-    memo = g.state.__dict__.get("_gw_transports")
-    if memo is not None and memo[0] is lv:
-        return memo[1]
-    out = tuple(p for p in units.on_map_units(g) if "transport" in units.utype(p).tags)
-    g.state.__dict__["_gw_transports"] = (lv, out)
-    return out
+
+    def compute() -> tuple[str, ...]:
+        return tuple(p.id for p in units.on_map_units(g) if "transport" in units.utype(p).tags)
+
+    ids = g.cache.tracked(g.state, "gw:transports", LOCATIONS, compute)
+    return tuple(g.state.pieces[i] for i in ids)
 
 
 def _bonus(t: int) -> int:
