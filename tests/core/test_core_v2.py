@@ -14,6 +14,7 @@ import pytest
 
 from grognard.core import hashing
 from grognard.core.actions import ActionCatalog, ActionType, Field
+from grognard.core.cache import Cache
 from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError
 from grognard.core.game import Game
 from grognard.core.procedure import Procedure, stage
@@ -321,6 +322,24 @@ def test_cache_held_values_last_their_scope_and_are_shared_with_clones(game: Gam
     game.cache.reset()
     assert game.cache.held("t", "phase-1", "k", lambda: compute("h")) == "h"
     assert calls == ["a", "d", "f", "g", "h"]
+
+
+def test_cache_static_values_are_kept_with_the_board(tiny_path: Path) -> None:
+    """core: Cache.static keeps a value with the board (Board.derived) for every game played
+    on it and their clones; a cache made afresh (everything forgotten) computes it again."""
+    sc = load_scenario(tiny_path)
+    calls: list[int] = []
+
+    def compute() -> int:
+        calls.append(1)
+        return 17
+
+    g1, g2 = Game.new(sc, 1), Game.new(sc, 2)
+    assert g1.cache.static("probe", compute) == 17
+    assert g2.cache.static("probe", compute) == 17
+    assert g1.clone().cache.static("probe", compute) == 17
+    assert calls == [1] and sc.board.derived["probe"] == 17
+    assert Cache().static("probe", compute) == 17 and calls == [1, 1]
 
 
 def test_cache_scoped_values_last_one_listing(game: Game) -> None:

@@ -26,12 +26,12 @@ from grognard.selfplay import random_choice
 
 def _forget_everything(g: Game) -> None:
     g.invalidate()
-    g.cache = Cache()  # the core cache too (position, tracked and keyed values)
-    g.board.__dict__.pop("_lgg_static", None)
+    # the core cache: position, tracked, keyed and held values, and the board's static tables
+    # (a fresh cache does not see the board's)
+    g.cache = Cache()
 
 
 def _fresh_listing(g: Game, side: str) -> list[dict]:
-    saved_static = g.board.__dict__.get("_lgg_static")
     saved_cache = g.cache
     _forget_everything(g)
     try:
@@ -40,8 +40,6 @@ def _fresh_listing(g: Game, side: str) -> list[dict]:
         # put the warm tables back, so that the game goes on with the memos it had built
         g.invalidate()
         g.cache = saved_cache
-        if saved_static is not None:
-            g.board.__dict__["_lgg_static"] = saved_static
 
 
 def _compare_along(

@@ -129,6 +129,9 @@ class Board:
         self.areas = areas
         self.boxes = boxes
         self.hex_attrs = hex_attrs
+        #: values derived from the board alone, kept for every game played on it (read and
+        #: written only through ``Cache.static``)
+        self.derived: dict[str, Any] = {}
 
         n = self.n
         nbr = np.full((n, 6), -1, dtype=np.int32)

@@ -22,6 +22,9 @@ it depends on:
     initial phase, placing reinforcements never changes whose supply lines reach a hex). Shared
     with clones like the keyed part, except by a clone whose hidden state was dealt out again
     (:meth:`Cache.new_world`): its values were read from another world.
+:meth:`Cache.static`
+    depends on the board alone (a rail network's layout, the country of each hex): kept with the
+    board, for every game played on it (the board never changes).
 :meth:`Cache.scoped`
     kept for the rest of one listing of legal actions (:meth:`Cache.listing`), during which
     nothing changes in the position even where rule code tries a change and puts it back;
@@ -59,12 +62,23 @@ def _exact(deps: tuple[Any, ...]) -> bool:
 class Cache:
     """The derived values of one game (see the module docstring)."""
 
-    __slots__ = ("_held", "_keyed", "_pos", "_pos_key", "_scope", "_tracked", "hits", "misses")
+    __slots__ = (
+        "_held",
+        "_keyed",
+        "_pos",
+        "_pos_key",
+        "_scope",
+        "_static",
+        "_tracked",
+        "hits",
+        "misses",
+    )
 
     def __init__(
         self,
         keyed: dict[str, OrderedDict[Hashable, Any]] | None = None,
         held: dict[str, tuple[Hashable, dict[Hashable, Any]]] | None = None,
+        static: dict[str, Any] | None = None,
     ) -> None:
         self._pos: dict[Hashable, Any] = {}
         self._pos_key: tuple[int, int] = (-1, -1)
@@ -74,6 +88,7 @@ class Cache:
             held if held is not None else {}
         )
         self._scope: dict[Hashable, Any] | None = None
+        self._static: dict[str, Any] = static if static is not None else {}
         self.hits = 0
         self.misses = 0
 
@@ -147,6 +162,16 @@ class Cache:
         if len(table) > limit:
             table.popitem(last=False)
         return value
+
+    # ------------------------------------------------------------------ per board
+    def static(self, name: str, compute: Callable[[], T]) -> T:
+        """``compute()``, kept with the board (``Board.derived``) for every game on it: for
+        values that read the board and nothing else."""
+        try:
+            return self._static[name]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self._static[name] = compute()
+            return value
 
     # ------------------------------------------------------------------ per span of play
     def held(self, name: str, scope: Hashable, key: Hashable, compute: Callable[[], T]) -> T:
@@ -223,7 +248,7 @@ class Cache:
         ``retag = (old, new)``: the clone's state is a copy of the state tagged ``old`` (its
         ``(epoch, revision)``), now tagged ``new``; the position entries computed for ``old``
         still hold for it and are kept (each copy drops its own at its first change)."""
-        c = Cache(self._keyed, self._held)
+        c = Cache(self._keyed, self._held, self._static)
         c._tracked = dict(self._tracked)
         if retag is not None and self._pos_key == retag[0]:
             c._pos = dict(self._pos)

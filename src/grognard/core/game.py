@@ -85,7 +85,7 @@ class Game:
         self._snap: GameState | None = None
         self._revealed = False
         self._forced: list[int] = []
-        self.cache = Cache()
+        self.cache = Cache(static=self.board.derived)
         self._hash_memo: tuple[tuple[int, int], str] = ((-1, -1), "")
         self._header = hashing.header_bytes(scenario.id, self.seed, self.options)
 

@@ -401,11 +401,7 @@ def enemy_present_hexes(g: Game, side: str) -> set[int]:
 # ====================================================================== armies
 def army_defs(g: Game) -> dict[str, ArmyDef]:
     """The scenario's armies by id (built once per scenario; read only)."""
-    cache = g.scenario.__dict__
-    found = cache.get("_lgg_army_defs")
-    if found is None:
-        found = cache["_lgg_army_defs"] = {a.id: a for a in rules(g).armies}
-    return found
+    return g.cache.keyed("lgg:army-defs", None, lambda: {a.id: a for a in rules(g).armies})
 
 
 def army_def(g: Game, army: str) -> ArmyDef:

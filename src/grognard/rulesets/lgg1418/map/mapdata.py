@@ -56,11 +56,13 @@ CLIMATES = ("temperate", "continental", "severe", "mediterranean", "semi-desert"
 
 
 def static(g: Game) -> dict[str, Any]:
-    """Facts of the map that never change during a game, computed once per board."""
+    """Facts of the map that never change during a game, computed once per board
+    (``Cache.static``)."""
+    return g.cache.static("lgg:static", lambda: _static(g))
+
+
+def _static(g: Game) -> dict[str, Any]:
     b = g.board
-    d = b.__dict__.get("_lgg_static")
-    if d is not None:
-        return d
     kinds = {a.kind for a in b.areas.values()}
     country: list[str | None] = [None] * b.n
     if "country" in kinds:
@@ -96,7 +98,6 @@ def static(g: Game) -> dict[str, Any]:
         "kinds": kinds,
         "points": {},
     }
-    b.__dict__["_lgg_static"] = d
     return d
 
 
