@@ -154,7 +154,8 @@ class Features:
         """Strength of each side's pieces not eliminated."""
         out = dict.fromkeys(g.state.sides, 0.0)
         for p in g.state.pieces.values():
-            if p.side in out and not self.eliminated(g, p):
+            # a piece on the map is never in an eliminated box: the box test only off the map
+            if p.side in out and (p.loc.kind == "hex" or not self.eliminated(g, p)):
                 out[p.side] += self.value(p)
         return out
 

@@ -129,8 +129,10 @@ def regular_supply(g: Game, side: str, i: int) -> bool:
 def friendly_cities(g: Game, side: str, hexes: Iterable[int], supplied: bool = False) -> list[int]:
     """Friendly-owned city hexes (OT 3E2) among ``hexes`` (in regular general supply if asked)."""
     out = []
+    cities = geography.city_hexes(g)
+    control = g.state.control
     for i in hexes:
-        if g.state.control.get(i) == side and geography.is_city(g, i):
+        if i in cities and control.get(i) == side:
             if supplied and not regular_supply(g, side, i):
                 continue
             out.append(i)

@@ -41,6 +41,11 @@ def is_city(g: Game, i: int) -> bool:
     return i in _hexes_with(g, CITY_LIKE)
 
 
+def city_hexes(g: Game) -> frozenset[int]:
+    """Every hex that is a city in the sense of OT 3E2 (:func:`is_city`)."""
+    return _hexes_with(g, CITY_LIKE)
+
+
 @implements("OT 3E2")
 def is_major_city_hex(g: Game, i: int) -> bool:
     """OT 3E2: a major city is any partial, full or multi-hex city; point cities are not."""
