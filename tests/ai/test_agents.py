@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from grognard.ai import make_agent
-from grognard.ai.agents import GreedyAgent, Horizon, PlannerAgent, RandomAgent, candidates
+from grognard.ai.agents import (
+    GreedyAgent,
+    Horizon,
+    PlannerAgent,
+    RandomAgent,
+    _Child,
+    candidates,
+)
 from grognard.ai.determinise import canonical_view, decision_rng, determinise
 from grognard.ai.features import BY_RULESET, features_for
 from grognard.ai.study import play_game
@@ -384,3 +391,22 @@ def test_ot_planner_keeps_its_depth_bounded_rollouts() -> None:
     """Over There names no horizon: the planner's rollouts stay bounded by its level's depth."""
     g = Game.new(find("gw-tutorial"), 1)
     assert Horizon.of(g, features_for(g)) is None
+
+
+def test_rival_candidates_are_played_out_in_the_same_worlds_with_the_same_dice() -> None:
+    """Common random numbers: the planner plays every candidate out from the same sampled
+    worlds with the same dice, so that two candidates differ only by what they do (here the same
+    march twice: the values are equal sample by sample), each candidate as often as the others."""
+    g = lgg_at_step("activation-movement")
+    feats = features_for(g)
+    plan = Horizon.of(g, feats)
+    assert plan is not None
+    side = "Central Powers"
+    legal = g.legal_actions(side)
+    move = next(a for a in legal if a["type"] == "move")
+    other = next(a for a in legal if a != move)
+    kids = [_Child(move, 0.0), _Child(dict(move), 0.0), _Child(other, 0.0)]
+    view = g.view(side)
+    PlannerAgent(3).paired(g, side, view, decision_rng(3, view), feats, kids, plan)
+    assert kids[0].values == kids[1].values and len(kids[0].values) == 2
+    assert [k.n for k in kids] == [2, 2, 2]

@@ -340,6 +340,8 @@ class PlannerAgent(GreedyAgent):
         plan = Horizon.of(g, feats)
         if len(kids) == 1 or b.iterations == 0:
             return kids[0].action
+        if plan is not None:
+            return self.paired(g, side, view, rng, feats, kids, plan).action
         scale = max(1.0, max(k.prior for k in kids) - min(k.prior for k in kids))
         for it in range(b.iterations):
             allowed = kids[: min(len(kids), 1 + math.isqrt(it + 1))]
@@ -355,16 +357,41 @@ class PlannerAgent(GreedyAgent):
             world = determinise(g, side, view, rng)
             v = self._play(world, side, child.action, feats)
             if v > BAD:
-                if plan is not None:
-                    v = self.play_out(world, side, feats, rng, plan)
-                else:
-                    v = self.rollout(world, side, feats, rng)
+                v = self.rollout(world, side, feats, rng)
             child.n += 1
             child.total += v
             child.values.append(v)
         # the rollouts' horizon differs from the one-step values': compare like with like
         visited = [k for k in kids if k.n]
         return max(visited, key=lambda k: (k.mean(), k.prior)).action
+
+    def paired(
+        self,
+        g: Game,
+        side: str,
+        view: Mapping[str, Any],
+        rng: random.Random,
+        feats: Features,
+        kids: list[_Child],
+        plan: Horizon,
+    ) -> _Child:
+        """The best of ``kids`` by play-outs to the decision's horizon, each candidate played
+        out in the same sampled worlds with the same dice (common random numbers: the k-th
+        play-out of every candidate starts from the k-th world), so that the candidates differ
+        by what they do rather than by their luck; the level's iterations shared equally."""
+        rounds = max(1, self.budget.iterations // len(kids))
+        seeds = [rng.randrange(1, 2**62) for _ in range(rounds)]
+        for k in seeds:
+            for kid in kids:
+                r = random.Random(k)
+                world = determinise(g, side, view, r)
+                v = self._play(world, side, kid.action, feats)
+                if v > BAD:
+                    v = self.play_out(world, side, feats, r, plan)
+                kid.n += 1
+                kid.total += v
+                kid.values.append(v)
+        return max(kids, key=lambda k: (k.mean(), k.prior))
 
     def play_out(
         self, c: Game, side: str, feats: Features, rng: random.Random, plan: Horizon
@@ -397,8 +424,9 @@ class PlannerAgent(GreedyAgent):
                         break
                     continue
                 # the step may not be ended yet (a breach to cure first): decide as below
+            # the world's dice run on (no reseeding here): play-outs of rival candidates from
+            # one world roll alike
             opts = candidates(c, who, feats, rng, self.budget.rollout_width)
-            reseed(c, rng)
             best_v, best_c = BAD, None
             for a in opts:
                 t = c.clone()
