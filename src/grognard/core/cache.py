@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 KEYED_LIMIT = 20_000
+_ABSENT = object()  # a value not yet kept (kept values may be None)
 TRACKED_LIMIT = 50_000
 # resources whose every change the state reports at once (the others, values inside records,
 # are compared by fingerprint when the game is asked something: see GameState.sync)
@@ -182,11 +183,8 @@ class Cache:
         if entry is None or entry[0] != scope:
             entry = self._held[name] = (scope, {})
         table = entry[1]
-        try:
-            value = table[key]
-        except KeyError:
-            pass
-        else:
+        value = table.get(key, _ABSENT)
+        if value is not _ABSENT:
             self.hits += 1
             return value  # type: ignore[no-any-return]
         self.misses += 1

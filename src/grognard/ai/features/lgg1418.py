@@ -128,14 +128,13 @@ class LGGFeatures(Features):
                 units.append(int(loc.ref))
         if not units:
             return 0.0
-        dist = distances(g, units, targets)
+        dist = distances(g, units + hqs, targets)  # the corps' rows first, then the HQs'
         weights = np.array([obs[t] for t in targets])
-        pull = float((dist.min(axis=0) * weights).sum() / weights.sum())
+        pull = float((dist[: len(units)].min(axis=0) * weights).sum() / weights.sum())
         # every unit scores (reach - its distance): a hex marched counts, and a unit placed
         # (a reinforcement) never lowers the term
         reach = 2.0 * math.sqrt(g.board.n)  # about the map's diameter
-        near = distances(g, units + hqs, targets).min(axis=1)
-        spread = float((reach - near).sum())
+        spread = float((reach - dist.min(axis=1)).sum())
         return 0.5 * spread - pull
 
     @staticmethod
