@@ -169,6 +169,19 @@ def test_ot_8b_limit_enforced_when_moves_end() -> None:
     assert stacking.violations(g) == []
 
 
+@pytest.mark.rules("OT 8B")
+def test_ot_8b_full_hex_is_passed_through_but_not_offered_as_a_destination() -> None:
+    """OT 8B: the reach shown to a player leaves out a hex the move may not end in (a full
+    stack), while the hexes beyond it stay reachable through it."""
+    g = game(pieces=[*mk("div", 6, "0102"), division("x", "France", "0101")])
+    reach = movement.reachable(g, ["x"])
+    assert idx(g, "0102") not in reach
+    assert idx(g, "0103") in reach
+    with pytest.raises(IllegalAction) as e:
+        move(g, "x", "0102")
+    assert e.value.rule == "OT 8B"
+
+
 @pytest.mark.rules("OT 8C", "OT 8C1")
 def test_ot_8c1_corps_box() -> None:
     g = game(

@@ -449,6 +449,7 @@ class GameScreen {
       // a new phase: remember where the side's pieces started, to tell which have moved
       this.phaseKey = key;
       this.phaseStart = new Map((msg.view.pieces || []).filter((p) => p.side === this.side).map((p) => [p.id, JSON.stringify(p.loc)]));
+      if (this.placing) this.setMarks({});
       this.placing = null;
       if (this.builder) this.closeBuilder(false);
     }
@@ -780,8 +781,7 @@ class GameScreen {
     const its = (this.placeGroups && this.placeGroups.get(this.placing)) || [];
     const marks = {};
     for (const it of its) marks[it.action[this.hexKey(it.action)]] = "reach";
-    this.map.setHighlights(marks);
-    G.highlights = marks;
+    this.setMarks(marks);
   }
 
   async placeRest() {
@@ -925,8 +925,7 @@ class GameScreen {
     const marks = {};
     if (d.target) marks[d.target] = "attack";
     for (const [hx, ids] of this.declaredHexes()) marks[hx] = ids.some((id) => d.chosen.has(id)) ? "chosen" : "candidate";
-    this.map.setHighlights(marks);
-    G.highlights = marks;
+    this.setMarks(marks);
   }
 
   async resolveDeclared() {
@@ -1049,12 +1048,17 @@ class GameScreen {
   }
 
   // ---------------------------------------------------------------- selection and map clicks
+  // The map's highlights, mirrored on the page's handle for tests and tools.
+  setMarks(marks) {
+    if (this.map) this.map.setHighlights(marks);
+    G.highlights = marks;
+  }
+
   clearSelection(render = true) {
     this.sel = null;
     this.reach = {};
     this.attacks = {};
-    this.map && this.map.setHighlights({});
-    G.highlights = {};
+    this.setMarks({});
     if (render && this.state) this.render();
   }
 
@@ -1108,6 +1112,13 @@ class GameScreen {
       if (pcs.some((p) => sel.pieces.has(p)) || (!pcs.length && sel.hex && this.sourceOf(a) === sel.hex)) (this.attacks[a[this.hexKey(a)]] ||= []).push(a);
     }
     this.reach = {};
+    // until the reach comes back, the map shows the selection and its attacks only (never the
+    // marks of an earlier selection or placement)
+    if (!this.builder) {
+      const now = sel.hex ? { [sel.hex]: "select" } : {};
+      for (const hx of Object.keys(this.attacks)) now[hx] = "attack";
+      this.setMarks(now);
+    }
     if (sel.pieces.size && st.legal.some((a) => this.isMove(a))) {
       try {
         const r = await api(`/api/games/${this.id}/reachable`, { method: "POST", token: this.token,
@@ -1130,8 +1141,7 @@ class GameScreen {
     const marks = sel.hex ? { [sel.hex]: "select" } : {};
     for (const hx of Object.keys(this.reach)) marks[hx] = "reach";
     for (const hx of Object.keys(this.attacks)) marks[hx] = "attack";
-    this.map.setHighlights(marks);
-    G.highlights = marks;
+    this.setMarks(marks);
   }
 
   clickHex(hex, shift) {
@@ -1152,7 +1162,7 @@ class GameScreen {
       const it = its.find((x) => x.action[this.hexKey(x.action)] === hex);
       if (it) {
         this.placing = null;
-        this.map.setHighlights({});
+        this.setMarks({});
         this.send(it.action);
         return;
       }
@@ -1212,8 +1222,7 @@ class GameScreen {
       box.replaceChildren(...rows);
       box.hidden = false;
     };
-    this.map.setHighlights({ [hex]: "attack" });
-    G.highlights = { [hex]: "attack" };
+    this.setMarks({ [hex]: "attack" });
     draw();
     try {
       m.pv = await api(`/api/games/${this.id}/preview`, { method: "POST", token: this.token, body: { action } });
@@ -1228,8 +1237,7 @@ class GameScreen {
     this.moveAttack = null;
     G.moveAttack = null;
     $("preview").hidden = true;
-    this.map.setHighlights({});
-    G.highlights = {};
+    this.setMarks({});
   }
 
   // ---------------------------------------------------------------- the attack builder
@@ -1272,8 +1280,7 @@ class GameScreen {
     this.builder = null;
     G.builder = null;
     $("preview").hidden = true;
-    this.map.setHighlights({});
-    G.highlights = {};
+    this.setMarks({});
     if (render && this.state) this.render();
   }
 
@@ -1340,8 +1347,7 @@ class GameScreen {
     const byHex = this.candidateHexes();
     const marks = { [b.target]: "attack" };
     for (const [hx, ids] of byHex) marks[hx] = ids.some((id) => (b.options ? id === b.pick : b.chosen.has(id))) ? "chosen" : "candidate";
-    this.map.setHighlights(marks);
-    G.highlights = marks;
+    this.setMarks(marks);
     this.renderBuilder();
     const a = this.builderAction();
     const n = ++b.n;

@@ -448,23 +448,32 @@ def reachable(game: Game, piece_ids: Sequence[str]) -> dict[int, Fraction]:
 
     For several units moving together, a hex is listed if every one can reach it and the cost is
     the largest of theirs. Hexes only reachable by the one-hex move cost the unit's whole
-    remaining allowance. Empty when the units may not move now.
+    remaining allowance. Hexes the units may pass through but not stop in (OT 8B: the move would
+    end over the stacking limit; an HQ's stacking) are left out. Empty when the units may not move
+    now.
     """
     f = current_move_frame(game)
     if f is None or not piece_ids:
         return {}
     ctx = context(game, f.params["side"], f.params.get("kind", MOVEMENT))
     out: dict[int, Fraction] | None = None
+    group: list[Piece] = []
     for pid in piece_ids:
         p = game.state.pieces.get(pid)
         if p is None or can_move_now(game, f, p) is not None:
             return {}
+        group.append(p)
         r = reach_of(ctx, f, p, accel=mode_of(f, p) == "accel")
         rem = remaining(game, f, p)
         here = units.hex_of(game, p)
         costs = {int(h): min(_frac(c), rem) for h, c in r.cost.items() if int(h) != here}
         out = costs if out is None else {h: max(c, costs[h]) for h, c in out.items() if h in costs}
-    return out or {}
+    return {
+        h: c
+        for h, c in (out or {}).items()
+        if hqmod.hq_stack_problem(game, group, h) is None
+        and stacking.move_stacking_problem(game, group, h) is None
+    }
 
 
 def current_move_frame(g: Game) -> Frame | None:
