@@ -295,43 +295,6 @@ def test_lgg_siege_progress_credits_the_besieger_of_an_objective_fortress() -> N
     assert f.evaluate(g, "Central Powers") > before
 
 
-def test_lgg_exposure_counts_objectives_held_within_the_enemys_reach() -> None:
-    """LGG 8: an objective is exposed by the enemy corps within their movement allowance of it,
-    in proportion to their strength against the side's corps in or next to the hex; a garrison
-    lowers it, and the evaluation counts it against the holder."""
-    g = Game.new(find("lgg-tutorial"), 1)
-    f = features_for(g)
-    obs = f.objectives(g)
-    i = next(h for h in obs if f.owner(g, h) == "Entente")
-    pts = obs[i]
-    for p in list(g.state.pieces.values()):
-        if p.type in ("corps", "fortress") and p.loc.kind == "hex":
-            g.state.move(p.id, Loc.box("lgg:eliminated"))
-    assert f.exposure(g) == {"Central Powers": 0.0, "Entente": 0.0}
-    enemy = [p for p in g.state.pieces.values() if p.side == "Central Powers" and p.type == "corps"]
-    far = next(h for h in range(g.board.n) if g.board.distance(h, i) > 6)
-    g.state.move(enemy[0].id, Loc.hex(far))
-    assert f.exposure(g)["Entente"] == 0.0  # out of reach
-    near = next(h for h in range(g.board.n) if g.board.distance(h, i) == 2)
-    g.state.move(enemy[0].id, Loc.hex(near))
-    mv = enemy[0].faces[enemy[0].face]["movement"]
-    reached = {
-        h: v
-        for h, v in obs.items()
-        if f.owner(g, h) == "Entente" and g.board.distance(near, h) <= mv
-    }
-    assert i in reached
-    assert f.exposure(g)["Entente"] == pytest.approx(sum(reached.values()))
-    exposed = f.evaluate(g, "Entente")
-    own = next(p for p in g.state.pieces.values() if p.side == "Entente" and p.type == "corps")
-    g.state.move(own.id, Loc.hex(i))
-    a, d = f.value(enemy[0]), f.value(own)
-    assert f.exposure(g)["Entente"] == pytest.approx(
-        sum(reached.values()) - pts + pts * a / (a + d)
-    )
-    assert f.evaluate(g, "Entente") > exposed
-
-
 def test_hidden_stacks_are_not_dealt_into_hexes_the_side_stands_in() -> None:
     """The sampler deals anonymous enemy pieces to the view's markers, but not to a marker in a
     hex where the side's own pieces stand (there it shows a visible fortress's garrison)."""

@@ -46,8 +46,6 @@ class LGGFeatures(Features):
     siege_credit = 0.35
     reduced_credit = 0.15
     neutralized_credit = 0.2
-    #: share of the points held within the enemy's reach counted as lost (:meth:`exposure`)
-    exposure_weight = 0.5
 
     def owner(self, g: Game, i: int) -> str | None:
         return mapdata.controller(g, i)
@@ -93,69 +91,14 @@ class LGGFeatures(Features):
             return None
         return str(attackers[0].side)
 
-    def exposure(self, g: Game) -> dict[str, float]:
-        """Points each side holds within the enemy's reach: per objective it holds, its points
-        times the share of the enemy corps' strength among all the corps that bear on it (an
-        enemy corps within its movement allowance of the hex, LGG 8; a friendly corps in the hex
-        or next to it, with a fortress in the hex). An objective is held at the end of the
-        scenario only if the enemy's later activations do not take it: an evaluation that ends
-        with the side's own activation sees the garrison it leaves behind."""
-        out = dict.fromkeys(g.state.sides, 0.0)
-        obs = self.objectives(g)
-        held = [(i, pts, self.owner(g, i)) for i, pts in obs.items()]
-        held = [(i, pts, o) for i, pts, o in held if o in out]
-        if not held:
-            return out
-        hexes: list[int] = []
-        sides: list[str] = []
-        strength: list[float] = []
-        reach: list[float] = []
-        for p in g.state.pieces.values():
-            if p.type not in ("corps", "fortress") or p.side not in out:
-                continue
-            loc = g.state.where(p.id)
-            if loc.kind != "hex":
-                continue
-            val = self.value(p)
-            if val <= 0:
-                continue
-            hexes.append(int(loc.ref))
-            sides.append(str(p.side))
-            strength.append(val)
-            reach.append(self._movement(p) if p.type == "corps" else 0.0)
-        if not hexes:
-            return out
-        dist = distances(g, hexes, [i for i, _, _ in held])
-        side_of = np.array(sides)
-        val_of = np.array(strength)
-        reach_of = np.array(reach)
-        for k, (_, pts, owner) in enumerate(held):
-            d = dist[:, k]
-            own = side_of == owner
-            defence = float(val_of[own & (d <= 1)].sum())
-            threat = float(val_of[~own & (d <= reach_of) & (reach_of > 0)].sum())
-            if threat > 0:
-                out[owner] += pts * threat / (threat + defence)
-        return out
-
-    @staticmethod
-    def _movement(p: Any) -> float:
-        face = p.faces.get(p.face, {}) if isinstance(p.faces, Mapping) else {}
-        mv = face.get("movement") if isinstance(face, Mapping) else None
-        return float(mv) if isinstance(mv, int | float) and not isinstance(mv, bool) else 0.0
-
     def evaluate(self, g: Game, side: str) -> float:
         """The generic evaluation, plus the sieges' progress towards objectives (weighted as
-        victory points), less the points held within the enemy's reach (:meth:`exposure`)."""
+        victory points)."""
         v = super().evaluate(g, side)
         if g.state.result is not None:
             return v
         prog = self.siege_progress(g)
-        v += self.w_vp * (prog.get(side, 0.0) - sum(x for s, x in prog.items() if s != side))
-        risk = self.exposure(g)
-        return v - self.w_vp * self.exposure_weight * (
-            risk.get(side, 0.0) - sum(x for s, x in risk.items() if s != side)
-        )
+        return v + self.w_vp * (prog.get(side, 0.0) - sum(x for s, x in prog.items() if s != side))
 
     def value(self, p: Any, face: str | None = None) -> float:
         if p.type == "decoy":
