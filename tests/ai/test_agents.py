@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,12 @@ from grognard.ai.agents import (
     RandomAgent,
     _Child,
     candidates,
+    first_roll,
 )
-from grognard.ai.determinise import canonical_view, decision_rng, determinise
-from grognard.ai.features import BY_RULESET, features_for
+from grognard.ai.determinise import canonical_view, decision_rng, determinise, reseed
+from grognard.ai.features import BY_RULESET, features_for, is_ending
 from grognard.ai.study import play_game
+from grognard.core.dice import DieSpec
 from grognard.core.game import Game
 from grognard.core.state import Loc
 from grognard.scenario import find, load_scenario
@@ -410,3 +413,58 @@ def test_rival_candidates_are_played_out_in_the_same_worlds_with_the_same_dice()
     PlannerAgent(3).paired(g, side, view, decision_rng(3, view), feats, kids, plan)
     assert kids[0].values == kids[1].values and len(kids[0].values) == 2
     assert [k.n for k in kids] == [2, 2, 2]
+
+
+def marne_first_attacks() -> tuple[Game, list[dict]]:
+    """marne-1914 (seed 1) at the Entente's first combat segment, every phase before it ended."""
+    g = Game.new(find("marne-1914"), 1)
+    for _ in range(100):
+        side = g.acting_sides()[0]
+        legal = g.legal_actions(side)
+        attacks = [a for a in legal if a.get("type") == "attack"]
+        if attacks:
+            return g, attacks
+        g.apply(next((a for a in legal if is_ending(a)), legal[0]))
+    raise AssertionError("no attack offered")
+
+
+def test_an_attack_is_valued_by_its_expectation_over_the_combat_roll() -> None:
+    """The one-step value of an action that rolls a die is its expectation over that roll (each
+    natural forced on a clone of the same world), not the value after one sampled roll: the same
+    whatever the dice of the world it is tried in."""
+    g, attacks = marne_first_attacks()
+    side = g.acting_sides()[0]
+    agent = GreedyAgent(seed=1)
+    feats = features_for(g)
+    a = attacks[0]
+    c = g.clone()
+    since = len(c.state.log)
+    c.apply(a)
+    natural, dist = first_roll(c, since)
+    assert sorted(dist) == [1, 2, 3, 4, 5, 6] and 1 <= natural <= 6
+    by_roll = []
+    for n in dist:
+        c = g.clone()
+        c.force_dice([n])
+        c.apply(a)
+        by_roll.append(feats.evaluate(c, side))
+    assert len(set(by_roll)) > 1, "the roll matters to this attack"
+    want = sum(by_roll) / 6
+    values = set()
+    for seed in (1, 2, 3):
+        base = g.clone()
+        reseed(base, random.Random(seed))
+        values.add(round(agent.after(base, side, a, feats, random.Random(0), samples=1), 9))
+    assert values == {round(want, 9)}
+
+
+def test_die_distributions_are_exact() -> None:
+    assert DieSpec.parse("d6").distribution() == {n: Fraction(1, 6) for n in range(1, 7)}
+    two = DieSpec.parse("2d6").distribution()
+    assert two[7] == Fraction(1, 6) and two[2] == two[12] == Fraction(1, 36)
+    assert sum(two.values()) == 1
+    assert DieSpec.parse("d6/2").distribution() == {
+        1: Fraction(1, 3),
+        2: Fraction(1, 3),
+        3: Fraction(1, 3),
+    }

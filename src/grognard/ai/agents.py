@@ -28,11 +28,13 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from grognard.ai.determinise import decision_rng, determinise, reseed
 from grognard.ai.features import Features, features_for, is_ending
 from grognard.core.actions import without_mark
+from grognard.core.dice import DieSpec
 from grognard.core.errors import GrognardError
 from grognard.selfplay import random_choice
 
@@ -249,7 +251,10 @@ class GreedyAgent(Agent):
         exact: bool = False,
     ) -> float:
         """The value of ``a`` for ``side``: its expectation over the chance outcomes the rule
-        system describes (``exact``), else the mean over ``samples`` reseeded rolls."""
+        system describes (``exact``); else, when applying it rolls dice, its expectation over
+        the first roll it makes (:func:`first_roll`: one apply per value of the die, so that a
+        choice between attacks is not decided by one lucky sampled roll); else the mean over
+        ``samples`` reseeded plays (none of which rolled)."""
         try:
             # checked on the base first: it is refused there without a clone, and what the check
             # computes stays in the base's cache for every clone made from it
@@ -275,11 +280,32 @@ class GreedyAgent(Agent):
                     return BAD
                 total += float(o.probability) * v
             return total
-        vals = []
-        for k in range(max(1, samples)):
+        c = base.clone()
+        since = len(c.state.log)
+        first = self._play(c, side, a, feats)
+        if first <= BAD:
+            return BAD
+        rolled = first_roll(c, since)
+        if rolled is not None:
+            # the action rolled: its expectation over that first roll, each value forced on a
+            # clone of the same world (later rolls, if any, come from the clone's own dice)
+            natural, dist = rolled
+            total = 0.0
+            for n, prob in dist.items():
+                if n == natural:
+                    v = first
+                else:
+                    c = base.clone()
+                    c.force_dice([n])
+                    v = self._play(c, side, a, feats)
+                    if v <= BAD:
+                        return BAD
+                total += float(prob) * v
+            return total
+        vals = [first]
+        for _ in range(1, max(1, samples)):
             c = base.clone()
-            if k:
-                reseed(c, rng)
+            reseed(c, rng)
             v = self._play(c, side, a, feats)
             if v <= BAD:
                 return BAD
@@ -474,6 +500,26 @@ class PlannerAgent(GreedyAgent):
 
 
 PLAY_OUT_CAP = 80  # decisions of either side in one play-out
+
+
+#: a first roll with more values than this is sampled, not enumerated
+MAX_ROLL_VALUES = 20
+
+
+def first_roll(g: Game, since: int) -> tuple[int, dict[int, Fraction]] | None:
+    """The first die roll logged in ``g`` after entry ``since``: its natural value and the
+    exact distribution of its die (None: nothing was rolled, or a die of too many values)."""
+    for e in g.state.log[since:]:
+        if e.get("type") != "roll":
+            continue
+        data = e.get("data") or {}
+        try:
+            dist = DieSpec.parse(str(data["die"])).distribution()
+            natural = int(data["natural"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        return (natural, dist) if len(dist) <= MAX_ROLL_VALUES else None
+    return None
 
 
 def _ending(g: Game, side: str) -> Action | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 _DIE_RE = re.compile(r"^(?P<n>\d*)d(?P<s>\d+)(?P<half>/2)?$")
 
@@ -41,6 +42,23 @@ class DieSpec:
     def high(self) -> int:
         total = self.count * self.sides
         return (total + 1) // 2 if self.halved else total
+
+    def distribution(self) -> dict[int, Fraction]:
+        """The exact probability of each value the spec can give (the sum of its dice, halved
+        rounding up for ``/2``)."""
+        sums: dict[int, int] = {0: 1}
+        for _ in range(self.count):
+            nxt: dict[int, int] = {}
+            for total, ways in sums.items():
+                for face in range(1, self.sides + 1):
+                    nxt[total + face] = nxt.get(total + face, 0) + ways
+            sums = nxt
+        whole = self.sides**self.count
+        out: dict[int, Fraction] = {}
+        for total, ways in sorted(sums.items()):
+            value = (total + 1) // 2 if self.halved else total
+            out[value] = out.get(value, Fraction(0)) + Fraction(ways, whole)
+        return out
 
     def __str__(self) -> str:
         base = f"{self.count if self.count > 1 else ''}d{self.sides}"
