@@ -12,6 +12,7 @@ from grognard.bench.engine_probe import choose
 from grognard.core import serial
 from grognard.core.game import Game
 from grognard.core.state import Piece
+from grognard.rulesets.greatwar.units import units
 from grognard.scenario import find
 
 
@@ -98,3 +99,14 @@ def test_piece_faces_are_converted_once_and_follow_a_new_faces_value() -> None:
     p.faces = {"full": {"attack": 4}}
     assert p.to_json()["faces"] == {"full": {"attack": 4}}
     assert Piece.from_json(p.to_json()) == p
+
+
+def test_a_greatwar_clone_indexes_its_own_pieces() -> None:
+    """The greatwar index of pieces by hex lives in the game's local cache: a clone builds its
+    own, whose pieces are the clone's, never the source's."""
+    g = Game.new(find("gw-tutorial"), 1)
+    here = next(h for h in range(g.board.n) if units.pieces_in_hex(g, h))
+    c = g.clone()
+    mine = units.pieces_in_hex(c, here)
+    assert mine and all(p is c.state.pieces[p.id] for p in mine)
+    assert all(p is g.state.pieces[p.id] for p in units.pieces_in_hex(g, here))

@@ -324,6 +324,17 @@ def test_cache_held_values_last_their_scope_and_are_shared_with_clones(game: Gam
     assert calls == ["a", "d", "f", "g", "h"]
 
 
+def test_cache_local_values_stay_with_their_game_object(game: Game) -> None:
+    """core: Cache.local holds values of one game object (they may hold its state's own
+    pieces): a clone starts without them, and a replaced state (reset) drops them."""
+    game.cache.local["probe"] = game.state.pieces["b1"]
+    clone = game.clone()
+    assert "probe" not in clone.cache.local
+    assert game.cache.local["probe"] is game.state.pieces["b1"]
+    game.cache.reset()
+    assert game.cache.local == {}
+
+
 def test_cache_static_values_are_kept_with_the_board(tiny_path: Path) -> None:
     """core: Cache.static keeps a value with the board (Board.derived) for every game played
     on it and their clones; a cache made afresh (everything forgotten) computes it again."""

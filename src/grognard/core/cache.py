@@ -29,6 +29,11 @@ it depends on:
     kept for the rest of one listing of legal actions (:meth:`Cache.listing`), during which
     nothing changes in the position even where rule code tries a change and puts it back;
     outside a listing it always computes afresh.
+:attr:`Cache.local`
+    values of this one game object that hold its state's own objects (an index of the state's
+    pieces by hex) or notes about its own history: never copied to a clone, dropped with the
+    rest when the state object is replaced. The rule code that keeps one checks, when it reads
+    it, that it still describes the state (the state object and the revisions it read).
 
 Nothing is ever stored on the state or on other core objects; rule code never announces
 changes. A cache is dropped whole when the game's state object is replaced (undo, recovery
@@ -72,6 +77,7 @@ class Cache:
         "_static",
         "_tracked",
         "hits",
+        "local",
         "misses",
     )
 
@@ -90,6 +96,7 @@ class Cache:
         )
         self._scope: dict[Hashable, Any] | None = None
         self._static: dict[str, Any] = static if static is not None else {}
+        self.local: dict[str, Any] = {}
         self.hits = 0
         self.misses = 0
 
@@ -239,6 +246,7 @@ class Cache:
         self._pos_key = (-1, -1)
         self._tracked = {}
         self._held = {}
+        self.local = {}
 
     def clone(self, retag: tuple[tuple[int, int], tuple[int, int]] | None = None) -> Cache:
         """The cache of a clone of the game: the same entries, the keyed tables shared.

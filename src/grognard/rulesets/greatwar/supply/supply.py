@@ -1325,7 +1325,7 @@ def determine_general_supply(g: Game) -> None:
                 p.attrs["supply_out_since"] = now
                 g.emit("supply", f"{p.id} is out of general supply", rule="OT 11B", piece=p.id)
     gw(g)["supply"] = rec
-    g.__dict__["_gw_supply_fingerprint"] = (now, _fingerprint(g))
+    g.cache.local["gw:supply-fingerprint"] = (now, _fingerprint(g))
     phasing = str(gw(g).get("phasing", g.state.sides[0]))
     order = [phasing] + [s for s in g.state.sides if s != phasing]
     g.push("supply-end", {})
@@ -1941,7 +1941,7 @@ def supply_invariant(g: Game) -> list[str]:
     if not rec:
         return []
     out: list[str] = []
-    fp = g.__dict__.get("_gw_supply_fingerprint")
+    fp = g.cache.local.get("gw:supply-fingerprint")
     if (
         fp is not None
         and rec.get("ordinal") == player_turn_ordinal(g) == fp[0]

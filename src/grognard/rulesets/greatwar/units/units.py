@@ -392,11 +392,12 @@ class _LocIndex:
     """Where the pieces are, derived from the state's own location index only (rebuilt whenever
     a piece is added, removed or moved: :meth:`GameState.move` resets it)."""
 
-    __slots__ = ("at", "by_hex", "hex_of", "n", "units")
+    __slots__ = ("at", "by_hex", "hex_of", "n", "state", "units")
 
     def __init__(self, g: Game) -> None:
         st = g.state
         at = {loc: [pid for _, pid in ids] for loc, ids in st._at.items()}
+        self.state = st
         self.at = st.rev_of(("locations",))
         self.n = len(st.pieces)
         pieces = st.pieces
@@ -421,12 +422,19 @@ class _LocIndex:
 
 
 def _loc_index(g: Game) -> _LocIndex:
+    """The index of the state's pieces by hex, kept in the game's local cache (it holds the
+    state's own pieces, so it is never handed to a clone) while it describes the state."""
     st = g.state
-    li = st.__dict__.get("_gw_loc_index")
-    if li is not None and li.at == st.rev_of(("locations",)) and li.n == len(st.pieces):
+    li = g.cache.local.get("gw:loc-index")
+    if (
+        li is not None
+        and li.state is st
+        and li.at == st.rev_of(("locations",))
+        and li.n == len(st.pieces)
+    ):
         return li
     li = _LocIndex(g)
-    st.__dict__["_gw_loc_index"] = li
+    g.cache.local["gw:loc-index"] = li
     return li
 
 
@@ -439,8 +447,13 @@ def loc_version(g: Game) -> object:
 def hex_of(g: Game, p: Piece | str) -> int | None:
     """The map hex a piece is in (following carriers such as a Corps HQs box), or None."""
     st = g.state
-    li = st.__dict__.get("_gw_loc_index")
-    if li is None or li.at != st.rev_of(("locations",)) or li.n != len(st.pieces):
+    li = g.cache.local.get("gw:loc-index")
+    if (
+        li is None
+        or li.state is not st
+        or li.at != st.rev_of(("locations",))
+        or li.n != len(st.pieces)
+    ):
         li = _loc_index(g)
     return li.hex_of.get(p if isinstance(p, str) else p.id)
 
