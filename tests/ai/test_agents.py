@@ -468,3 +468,30 @@ def test_die_distributions_are_exact() -> None:
         2: Fraction(1, 3),
         3: Fraction(1, 3),
     }
+
+
+def test_the_preference_for_attacking_never_outweighs_an_attacks_expected_losses() -> None:
+    """On a large map (marne-1914, 3,000 strength points in play) the rule system's preference
+    for attacks over ending the segment is worth a fraction of one strength point, as on a small
+    one: an attack expected to cost the attacker several points more than the defender loses
+    to ending the segment, one expected to gain beats it."""
+    g, attacks = marne_first_attacks()
+    side = g.acting_sides()[0]
+    agent = GreedyAgent(seed=1)
+    feats = features_for(g)
+    end = next(a for a in g.legal_actions(side) if is_ending(a))
+    unit = feats.point_value(g)
+    base = g.clone()
+    v0 = feats.evaluate(base, side)
+    rng = random.Random(0)
+    ending = agent.score(g, base, side, end, feats, rng)
+    by_gain = {}
+    for a in attacks:
+        gain = (agent.after(base, side, a, feats, rng, samples=1) - v0) / unit
+        by_gain[gain] = a  # in strength points
+    costly = [a for gain, a in by_gain.items() if -20 < gain < -3]
+    best = by_gain[max(by_gain)]
+    assert costly and max(by_gain) > 3
+    for a in costly:
+        assert agent.score(g, base, side, a, feats, rng) < ending
+    assert agent.score(g, base, side, best, feats, rng) > ending

@@ -87,8 +87,10 @@ LEVELS: Mapping[str, Level] = {
 }
 GREEDY_WIDTH = 12
 # the rule system's preference between action types breaks near-ties of value (an LGG army's
-# activation changes nothing by itself, and would otherwise lose to ending the phase)
-PRIOR_WEIGHT = 0.05
+# activation changes nothing by itself, and would otherwise lose to ending the phase); it is
+# worth this many strength points of material (Features.point_value), in every scenario alike,
+# so that it never outweighs an attack's expected losses on a large map
+PRIOR_POINTS = 0.35
 
 
 class Agent(ABC):
@@ -232,13 +234,21 @@ class GreedyAgent(Agent):
             return cands[0]
         best, best_v = cands[0], BAD
         for a in cands:
-            v = self.after(base, side, a, feats, rng, samples=1)
-            if v <= BAD:
-                continue
-            v += PRIOR_WEIGHT * feats.prior(g, side, a)  # ties go to the preferred types
+            v = self.score(g, base, side, a, feats, rng)
             if v > best_v + 1e-9:
                 best, best_v = a, v
         return best
+
+    def score(
+        self, g: Game, base: Game, side: str, a: Action, feats: Features, rng: random.Random
+    ) -> float:
+        """The greedy's value of ``a`` (:meth:`after` on the determinised ``base``) with the
+        rule system's preference for its type added, worth :data:`PRIOR_POINTS` strength points
+        a unit (BAD if it cannot be played)."""
+        v = self.after(base, side, a, feats, rng, samples=1)
+        if v <= BAD:
+            return BAD
+        return v + PRIOR_POINTS * feats.point_value(g) * feats.prior(g, side, a)
 
     def after(
         self,
@@ -355,10 +365,11 @@ class PlannerAgent(GreedyAgent):
         if len(cands) == 1:
             return cands[0]
         kids = []
+        prior_weight = PRIOR_POINTS * feats.point_value(g)
         for a in cands:
             v = self.after(base, side, a, feats, rng, samples=b.samples, exact=True)
             if v > BAD:
-                kids.append(_Child(a, v + PRIOR_WEIGHT * feats.prior(g, side, a)))
+                kids.append(_Child(a, v + prior_weight * feats.prior(g, side, a)))
         if not kids:
             return cands[0]
         kids.sort(key=lambda k: -k.prior)

@@ -159,6 +159,11 @@ class Features:
                 out[p.side] += self.value(p)
         return out
 
+    def point_value(self, g: Game) -> float:
+        """What one strength point of material is worth in :meth:`evaluate` now (its material
+        term is a share of all the material in play)."""
+        return self.w_material * 20.0 / max(1.0, sum(self.material(g).values()))
+
     def casualties(self, g: Game) -> dict[str, float]:
         """Strength each side has lost: eliminated pieces at their best face, reduced pieces by
         the difference between their best and current faces."""
