@@ -495,3 +495,44 @@ def test_the_preference_for_attacking_never_outweighs_an_attacks_expected_losses
     for a in costly:
         assert agent.score(g, base, side, a, feats, rng) < ending
     assert agent.score(g, base, side, best, feats, rng) > ending
+
+
+def test_ot_objectives_held_within_the_enemys_reach_count_against_their_holder() -> None:
+    """OT 6 (an enemy unit entering a hex owns it): an objective is exposed by the enemy units
+    within their movement allowance of it, in proportion to their strength against the holder's
+    units in or next to the hex; cover lowers it, and the evaluation counts it against the
+    holder (greatwar weighs it; lgg1418 does not)."""
+    g = Game.new(find("gw-tutorial"), 1)
+    f = features_for(g)
+    assert (
+        f.exposure_weight > 0
+        and features_for(Game.new(find("lgg-tutorial"), 1)).exposure_weight == 0
+    )
+    obs = f.objectives(g)
+    holder = f.owner(g, next(iter(obs)))
+    i = next(h for h in obs if f.owner(g, h) == holder)
+    pts = obs[i]
+    for p in list(g.state.pieces.values()):
+        if p.loc.kind == "hex" and f.value(p) > 0:
+            g.state.move(p.id, Loc.box("eliminated"))
+    assert set(f.exposure(g).values()) == {0.0}
+    enemy = next(p for p in g.state.pieces.values() if p.side != holder and f.value(p) > 0)
+    own = next(p for p in g.state.pieces.values() if p.side == holder and f.value(p) > 0)
+    mv = f.movement(enemy)
+    far = max(range(g.board.n), key=lambda h: min(g.board.distance(h, o) for o in obs))
+    assert min(g.board.distance(far, o) for o in obs) > mv
+    g.state.move(enemy.id, Loc.hex(far))
+    assert f.exposure(g)[holder] == 0.0  # out of reach
+    near = next(h for h in range(g.board.n) if g.board.distance(h, i) == 2)
+    g.state.move(enemy.id, Loc.hex(near))
+    reached = sum(
+        v for h, v in obs.items() if f.owner(g, h) == holder and g.board.distance(near, h) <= mv
+    )
+    assert f.exposure(g)[holder] == pytest.approx(reached) and reached >= pts
+    exposed = f.evaluate(g, holder)
+    g.state.move(own.id, Loc.hex(i))
+    a, d = f.value(enemy), f.value(own)
+    covered = f.exposure(g)[holder]
+    assert covered < reached
+    assert covered >= reached - pts + pts * a / (a + d) - 1e-9
+    assert f.evaluate(g, holder) > exposed
