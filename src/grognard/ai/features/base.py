@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 # printed values counted as a unit's strength (whichever of them the rule system prints)
 STRENGTH_KEYS = ("attack", "defense", "strength", "fire")
-MOVE_KEYS = ("move", "movement")  # a printed movement allowance (OT, LGG)
 # action types that end a phase, a segment or a turn, or decline a decision
 ENDING_TYPES = frozenset(
     {
@@ -57,9 +56,6 @@ class Features:
     w_vp = 10.0
     w_material = 1.0
     w_advance = 0.5
-    #: share of the points held within the enemy's reach counted as lost (:meth:`exposure`;
-    #: 0: not counted)
-    exposure_weight = 0.0
     #: candidates drawn per decision, as a multiple of the agent's width
     width_scale = 1.0
     #: options drawn from one actor before the next actor of its family (0: all of them)
@@ -217,68 +213,7 @@ class Features:
         enemy = sum(mat.get(s, 0.0) for s in others)
         v += self.w_material * 20.0 * (own - enemy) / max(1.0, own + enemy)
         v += self.w_advance * self.advance(g, side)
-        if self.exposure_weight:
-            risk = self.exposure(g)
-            v -= self.w_vp * self.exposure_weight * (
-                risk.get(side, 0.0) - sum(risk.get(s, 0.0) for s in others)
-            )
         return v
-
-    def exposure(self, g: Game) -> dict[str, float]:
-        """Points each side holds within the enemy's reach: per objective it holds, its points
-        times the share of the enemy's strength among the units bearing on it (an enemy unit
-        within its printed movement allowance of the hex; a friendly unit in the hex or next to
-        it, where its zone of control stands in the way). An objective counts at the end only
-        if the enemy does not take it first: a look that ends with the side's own move sees the
-        cover it leaves behind."""
-        out = dict.fromkeys(g.state.sides, 0.0)
-        held = [(i, pts, self.owner(g, i)) for i, pts in self.objectives(g).items()]
-        held = [(i, pts, o) for i, pts, o in held if o in out]
-        if not held:
-            return out
-        hexes: list[int] = []
-        sides: list[str] = []
-        strength: list[float] = []
-        reach: list[float] = []
-        for p in g.state.pieces.values():
-            if p.side not in out:
-                continue
-            loc = g.state.where(p.id)
-            if loc.kind != "hex":
-                continue
-            val = self.value(p)
-            if val <= 0:
-                continue
-            hexes.append(int(loc.ref))
-            sides.append(str(p.side))
-            strength.append(val)
-            reach.append(self.movement(p))
-        if not hexes:
-            return out
-        dist = distances(g, hexes, [i for i, _, _ in held])
-        side_of = np.array(sides)
-        val_of = np.array(strength)
-        reach_of = np.array(reach)
-        for k, (_, pts, owner) in enumerate(held):
-            d = dist[:, k]
-            own = side_of == owner
-            defence = float(val_of[own & (d <= 1)].sum())
-            threat = float(val_of[~own & (reach_of > 0) & (d <= reach_of)].sum())
-            if threat > 0:
-                out[owner] += pts * threat / (threat + defence)
-        return out
-
-    @staticmethod
-    def movement(p: Piece) -> float:
-        """A piece's printed movement allowance on its current face (0 without one)."""
-        face = p.faces.get(p.face, {}) if isinstance(p.faces, Mapping) else {}
-        if not isinstance(face, Mapping):
-            return 0.0
-        for key in MOVE_KEYS:
-            mv = face.get(key)
-            if isinstance(mv, int | float) and not isinstance(mv, bool):
-                return float(mv)
-        return 0.0
 
     def outcome_score(
         self, g: Game, side: str, start: Mapping[str, Mapping[str, float]] | None = None

@@ -15,11 +15,7 @@ if TYPE_CHECKING:
 
 
 class GreatWarFeatures(Features):
-    """OT: objectives owned (the scenario's victory points), printed attack and defense, and
-    the objectives held within the enemy's reach (an enemy unit entering a hex owns it, OT 6:
-    an objective left without cover is lost to the enemy's next movement phase)."""
-
-    exposure_weight = 0.5
+    """OT: objectives owned (the scenario's victory points), printed attack and defense."""
 
     def prior(self, g: Game, side: str, action: Mapping[str, Any]) -> float:
         """Attacks and overruns first, moves and advances next, paperwork (depots, rail
