@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from grognard.core.state import Loc, Piece
+from grognard.rulesets.greatwar.mechanics import gw_view
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -76,7 +77,7 @@ class Snapshot:
                     target.setdefault(int(key), []).append((kind, repr(value)))
                 else:
                     self.odd_markers = True
-        gwv = g.state.vars.get("gw", {})
+        gwv = gw_view(g)
         self.base: tuple[Hashable, ...] = (
             g.state.turn.get("index"),
             repr(sorted(g.state.alignment.items(), key=repr)),

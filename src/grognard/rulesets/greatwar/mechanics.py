@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from grognard.core.modifiers import Modifiers
 from grognard.core.rules import implements
 from grognard.core.tables import Lookup, ResultsTable
+from grognard.rulesets.greatwar.record import GWRecord
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -73,8 +74,8 @@ def allowance_left(
     the player turn in progress); a new period starts from the full allowance again.
     """
     period = period or current_period(g)
-    used = g.state.vars.get("gw", {}).get("allowances", {}).get(key, {})
-    if used.get("period") != period:
+    used = gw_view(g).get("allowances", {}).get(key)
+    if used is None or used.get("period") != period:
         return Fraction(per_turn)
     return Fraction(per_turn) - Fraction(used.get("used", 0))
 
@@ -88,7 +89,7 @@ def use_allowance(
     left = allowance_left(g, key, per_turn, period)
     if Fraction(amount) > left:
         raise ValueError(f"allowance {key}: {amount} asked, {left} left this turn")
-    store = g.state.vars.setdefault("gw", {}).setdefault("allowances", {})
+    store = gw(g).setdefault("allowances", {})
     rec = store.get(key)
     if rec is None or rec.get("period") != period:
         rec = {"period": period, "used": Fraction(0)}
@@ -97,7 +98,7 @@ def use_allowance(
 
 
 def current_period(g: Game) -> str:
-    return f"{g.state.turn.get('index', 0)}:{g.state.vars.get('gw', {}).get('phasing', '')}"
+    return f"{g.state.turn.get('index', 0)}:{gw_view(g).get('phasing', '')}"
 
 
 # ----------------------------------------------------------------------------- markers (OT 3D)
@@ -140,9 +141,16 @@ def marker(g: Game, kind: str, key: int | str, default: Any = None) -> Any:
     return g.state.marker(kind, key, default)
 
 
-def gw(g: Game) -> dict[str, Any]:
-    """The rule system's own slot in the game state."""
-    return g.state.vars.setdefault("gw", {})
+def gw(g: Game) -> GWRecord:
+    """The rule system's own slot in the game state (created empty when missing); its layout is
+    :class:`.record.GWRecord`."""
+    return cast(GWRecord, g.state.vars.setdefault("gw", {}))
+
+
+def gw_view(g: Game) -> GWRecord:
+    """The rule system's slot for reading only: a fresh empty record when the state has none yet
+    (nothing is stored, unlike :func:`gw`)."""
+    return cast(GWRecord, g.state.vars.get("gw", {}))
 
 
 def ip_id(g: Game) -> str:

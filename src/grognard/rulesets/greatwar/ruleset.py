@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from grognard.core.game import Game
     from grognard.core.state import Piece
+    from grognard.rulesets.greatwar.record import HeadRecord
     from grognard.scenario.freeform import Key
 
 POINT_KINDS = (
@@ -182,7 +183,7 @@ class GreatWar(Ruleset):
         super().setup(g)
         state = gw(g)
         rules = g.scenario.rules
-        heads = []
+        heads: list[HeadRecord] = []
         for h in getattr(rules, "heads", []) if rules is not None else []:
             heads.append({"kind": h.kind, "hexes": [g.board.idx(x) for x in (h.hex, *h.beyond)]})
         state["heads"] = heads

@@ -38,6 +38,7 @@ from grognard.rulesets.greatwar.units.special_units import CombatSituation
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.greatwar.record import FloodOutcome
 
 __all__ = ["CombatSituation"]
 
@@ -263,12 +264,9 @@ class Flooding(GWStep):
         allowed = ("flood", "decline") if f.params["stage"] == "owner" else ("call-off", "decline")
         raise IllegalAction("OT 15A6", f"choose one of {', '.join(allowed)}")
 
-    def _outcome(self, g: Game, f: Frame) -> dict[str, Any]:
+    def _outcome(self, g: Game, f: Frame) -> FloodOutcome:
         i = g.board.idx(f.params["hex"])
-        out: dict[str, Any] = gw(g).setdefault(
-            "flood_outcome", {"hex": i, "flooded": False, "called_off": False}
-        )
-        return out
+        return gw(g).setdefault("flood_outcome", {"hex": i, "flooded": False, "called_off": False})
 
     @handles.check("flood")
     def check_flood(self, g: Game, f: Frame, action: Action) -> None:

@@ -77,7 +77,7 @@ from grognard.rulesets.greatwar.combat.retreat import (
 from grognard.rulesets.greatwar.logistics import replacements
 from grognard.rulesets.greatwar.map import geography, terrain, zoc
 from grognard.rulesets.greatwar.map.weather import weather_at
-from grognard.rulesets.greatwar.mechanics import table_roll
+from grognard.rulesets.greatwar.mechanics import gw_view, table_roll
 from grognard.rulesets.greatwar.movement import stacking
 from grognard.rulesets.greatwar.step import GWStep
 from grognard.rulesets.greatwar.units import nations, special_units, units
@@ -112,7 +112,7 @@ def overstack_may_attack(g: Game, p: Piece, reaction: bool) -> bool:
     except ValueError:
         return True
     now_turn = int(g.state.turn.get("index", 0))
-    phasing = str(g.state.vars.get("gw", {}).get("phasing", ""))
+    phasing = str(gw_view(g).get("phasing", ""))
     need_before = _phase_index("reaction-movement" if reaction else "movement")
     if int(t) != now_turn or side != phasing:
         return True
@@ -1189,7 +1189,7 @@ def phase_end(g: Game, phase: str) -> None:
     units no longer pay the 2 MP of OT 8C2 for leaving an overstack an attack came from."""
     combat_hexes.phase_end(g, phase)
     if phase in ("movement", "reaction-movement", "exploitation"):
-        phasing = str(g.state.vars.get("gw", {}).get("phasing", ""))
+        phasing = str(gw_view(g).get("phasing", ""))
         mover = nations.other_side(phasing) if phase == "reaction-movement" else phasing
         for p in units.on_map_units(g, mover):
             p.attrs.pop("attacked_from_overstack", None)

@@ -27,7 +27,7 @@ from grognard.core.state import Piece
 from grognard.rulesets.greatwar.combat import retreat, siege
 from grognard.rulesets.greatwar.combat.combat_strength import is_hq
 from grognard.rulesets.greatwar.map import zoc
-from grognard.rulesets.greatwar.mechanics import marker, set_marker
+from grognard.rulesets.greatwar.mechanics import gw_view, marker, set_marker
 from grognard.rulesets.greatwar.step import MovementExtension
 from grognard.rulesets.greatwar.units import nations, units
 
@@ -47,7 +47,7 @@ BESIEGED = "besieged"
 
 def phase_tag(g: Game) -> list[int]:
     """(game turn, half: 0 Entente / 1 Central Powers, phase) of the phase in progress."""
-    st = g.state.vars.get("gw", {})
+    st = gw_view(g)
     half = 0 if st.get("phasing") == nations.SIDES[0] else 1
     phase = st.get("phase", "initial")
     return [

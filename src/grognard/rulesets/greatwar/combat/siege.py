@@ -23,20 +23,21 @@ from typing import TYPE_CHECKING
 from grognard.core.rules import implements
 from grognard.core.state import Piece
 from grognard.rulesets.greatwar.map import geography
-from grognard.rulesets.greatwar.mechanics import gw
+from grognard.rulesets.greatwar.mechanics import gw, gw_view
 from grognard.rulesets.greatwar.units import nations, units
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.greatwar.record import SiegeRecord
 
 
-def sieges(g: Game) -> dict[str, dict[str, str]]:
-    return g.state.vars.get("gw", {}).get("sieges", {})
+def sieges(g: Game) -> dict[str, SiegeRecord]:
+    return gw_view(g).get("sieges", {})
 
 
-def siege_at(g: Game, i: int) -> dict[str, str] | None:
+def siege_at(g: Game, i: int) -> SiegeRecord | None:
     """The siege of hex ``i``, if any."""
-    s = g.state.vars.get("gw", {}).get("sieges")
+    s = gw_view(g).get("sieges")
     return s.get(str(i)) if s else None
 
 

@@ -4,7 +4,7 @@ siege (the state of sieges and what it forbids is in :mod:`.siege`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
@@ -19,6 +19,7 @@ from grognard.rulesets.greatwar.units import special_units, units
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.greatwar.record import SiegeCandidates
 
 
 @implements("OT 15G")
@@ -144,5 +145,5 @@ class SiegeRetreat(GWStep):
         self._settle(g, f)
 
 
-def candidates_param(g: Game) -> dict[str, Any]:
+def candidates_param(g: Game) -> SiegeCandidates:
     return gw(g).get("siege_candidates", {})

@@ -56,6 +56,7 @@ from grognard.rulesets.greatwar.units import units
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.greatwar.record import EngRecord, HeadRecord, ProjectRecord
 
 PORT_DUTY = "port-duty"  # status of a port construction engineer maintaining an upgrade (OT 13C2)
 MP_TASKS = (
@@ -92,7 +93,7 @@ def chart(g: Game) -> dict[str, Any]:
     )
 
 
-def eng(g: Game) -> dict[str, Any]:
+def eng(g: Game) -> EngRecord:
     return gw(g).setdefault("eng", {})
 
 
@@ -726,10 +727,10 @@ def plan_job(g: Game, f: Frame, action: Action) -> Job:
             raise IllegalAction("OT 13B3a", f"'gauge' is one of {', '.join(rail.GAUGES)}")
     cost = job_cost(g, str(task), workers, i, s)
     key = _work_key(str(task), i, s)
-    works = eng(g).get("works", {})
+    work = eng(g).get("works", {}).get(key)
     remaining = (
-        Fraction(works.get(key, {}).get("left", 1))
-        if works.get(key, {}).get("task") == task
+        Fraction(work.get("left", 1))
+        if work is not None and work.get("task") == task
         else Fraction(1)
     )
     need_total = remaining * cost
@@ -965,7 +966,7 @@ def _res_pts_for(g: Game, p: Piece, ids: Any, count: int) -> list[Piece]:
     return out
 
 
-def head_of(g: Game, kind: str, i: int) -> dict[str, Any] | None:
+def head_of(g: Game, kind: str, i: int) -> HeadRecord | None:
     """The roadhead or railhead (OT 7) whose head hex is ``i``."""
     for h in gw(g).get("heads", []):
         if h["kind"] == kind and int(h["hexes"][0]) == i and len(h["hexes"]) > 1:
@@ -1032,7 +1033,7 @@ def _difficult(g: Game, frm: int, to: int) -> tuple[bool, bool]:
     "OT 13A4",
     "OT 13A5",
 )
-def plan_project(g: Game, f: Frame | None, action: Action) -> dict[str, Any]:
+def plan_project(g: Game, f: Frame | None, action: Action) -> ProjectRecord:
     """Check a ``begin-project`` action (initial phase) and return the project record.
 
     Forts (13A1c: an entrenchment, 1 turn in clear or rough, else 2), improved forts (13A1d: a fort,
@@ -1172,7 +1173,7 @@ def marker_port_upgrade(g: Game, i: int) -> bool:
 
 
 @implements("OT 13A1c", "OT 13A1f", "OT 13B3b", "OT 13B3c", "OT 13C2")
-def begin_project(g: Game, pr: dict[str, Any]) -> None:
+def begin_project(g: Game, pr: ProjectRecord) -> None:
     """Start a project: spend its Res Pts (a road's only on a roll of 1-2, OT 13A1f) and record
     it."""
 
@@ -1276,7 +1277,7 @@ def progress_projects(g: Game, side: str) -> None:
 
 
 @implements("OT 13A1c", "OT 13A1d", "OT 13A1e", "OT 13A1f", "OT 13B3b", "OT 13B3c", "OT 13C2")
-def complete_project(g: Game, pr: dict[str, Any]) -> None:
+def complete_project(g: Game, pr: ProjectRecord) -> None:
     """A finished project takes effect: fort / improved fort markers replace the lower level, a
     fortress becomes improved, a road or railhead advances one hex, a rail line becomes high-volume,
     a port counts as upgraded and its engineer turns to maintaining it."""
@@ -1300,7 +1301,9 @@ def complete_project(g: Game, pr: dict[str, Any]) -> None:
             if h is not None:
                 gw(g)["heads"] = [x for x in gw(g)["heads"] if x is not h]
             s = g.board.side_between(frm, i)
-            built = eng(g).setdefault("roads" if kind == "road" else "rails", {})
+            built = (
+                eng(g).setdefault("roads", {}) if kind == "road" else eng(g).setdefault("rails", {})
+            )
             built[str(s)] = pr["side"]
     elif t == "rail-upgrade":
         vol = eng(g).setdefault("volume", {})
@@ -1350,7 +1353,7 @@ def abandon_port_upgrade(g: Game, p: Piece, i: int, why: str = "abandoned") -> N
 
 
 @implements("OT 13A5")
-def finish_problem(g: Game, f: Frame, action: Action) -> tuple[dict[str, Any], list[Piece]]:
+def finish_problem(g: Game, f: Frame, action: Action) -> tuple[ProjectRecord, list[Piece]]:
     """OT 13A5: a one-turn project begun by two construction units (or a brigade) may be finished in
     the movement phase by each unit spending half its movement allowance."""
 

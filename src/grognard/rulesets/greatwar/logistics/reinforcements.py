@@ -42,6 +42,7 @@ from grognard.rulesets.greatwar.units.catalogue import theater_of_command
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.greatwar.record import OBRecord
 
 OB_KINDS = (
     "receive",
@@ -202,7 +203,7 @@ def entry_side(g: Game, e: dict[str, Any]) -> str | None:
     return None
 
 
-def ob(g: Game) -> dict[str, Any]:
+def ob(g: Game) -> OBRecord:
     st = gw(g).setdefault("ob", {})
     st.setdefault("done", {})
     st.setdefault("agenda", {})

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from grognard.core.rules import implements
 from grognard.core.state import Loc, Piece
@@ -42,9 +42,12 @@ from grognard.rulesets.greatwar.units.catalogue import nation_info
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.greatwar.record import LockedRecord, MonthlyRecord, PointsRecord
 
-MAN = "man"
-EQU = "equ"
+MAN: Final = "man"
+EQU: Final = "equ"
+# the monthly counters of OT 16C1 (voluntary disbanding) and OT 16C10 (zero-movement artillery)
+MonthlyCounter = Literal["disband", "zero-ma"]
 OUT_OF_PLAY = "out-of-play"
 NO_COMMAND = "map"
 COMBAT_RULE_PREFIXES = ("OT 9", "OT 10", "OT 6F", "OT 14B2")
@@ -302,7 +305,7 @@ def rebuild_cost(g: Game, p: Piece, from_face: str | None = None) -> dict[str, F
 
 
 # ========================================================================== general pools (OT 16B3)
-def _points_store(g: Game, side: str, command: str) -> dict[str, Any]:
+def _points_store(g: Game, side: str, command: str) -> PointsRecord:
     store = gw(g).setdefault("points", {}).setdefault(side, {}).setdefault(command, {})
     store.setdefault(MAN, {})
     store.setdefault(EQU, Fraction(0))
@@ -316,12 +319,20 @@ def pool_points(g: Game, side: str, command: str) -> dict[str, Any]:
     return {MAN: dict(st.get(MAN, {})), EQU: Fraction(st.get(EQU, 0))}
 
 
+def _locked_of(lk: LockedRecord, side: str, create: bool = False) -> dict[str, PointsRecord]:
+    """OT 16C13: the points locked for ``side``, by command (its entry of the ``locked`` record,
+    made when ``create``; the record's only other key, ``"ip"``, is never a side)."""
+    by_command = lk.setdefault(side, {}) if create else lk.get(side, {})
+    assert not isinstance(by_command, str), f"{side!r} is not a side"
+    return by_command
+
+
 def locked_points(g: Game, side: str, command: str) -> dict[str, Any]:
     """OT 16C13: points added to the pool in this initial phase that may not be spent in it."""
     lk = gw(g).get("locked", {})
     if lk.get("ip") != ip_id(g):
         return {MAN: {}, EQU: Fraction(0)}
-    st = lk.get(side, {}).get(command, {})
+    st = _locked_of(lk, side).get(command, {})
     return {MAN: dict(st.get(MAN, {})), EQU: Fraction(st.get(EQU, 0))}
 
 
@@ -343,6 +354,7 @@ def deficit(g: Game, side: str, command: str, kind: str, contingent: str | None 
     """OT 16B1b: the deficit of one type of production (Man Pts by contingent, Equ Pts)."""
     d = gw(g).get("deficit", {}).get(side, {}).get(command, {})
     if kind == MAN:
+        assert contingent is not None, "Man Pts are counted by contingent"
         return Fraction(d.get(MAN, {}).get(contingent, 0))
     return Fraction(d.get(EQU, 0))
 
@@ -357,6 +369,7 @@ def _set_deficit(
         .setdefault(command, {MAN: {}, EQU: Fraction(0)})
     )
     if kind == MAN:
+        assert contingent is not None, "Man Pts are counted by contingent"
         if value:
             d[MAN][contingent] = value
         else:
@@ -427,8 +440,9 @@ def _lock(
     if lk.get("ip") != ip_id(g):
         lk.clear()
         lk["ip"] = ip_id(g)
-    st = lk.setdefault(side, {}).setdefault(command, {MAN: {}, EQU: Fraction(0)})
+    st = _locked_of(lk, side, create=True).setdefault(command, {MAN: {}, EQU: Fraction(0)})
     if kind == MAN:
+        assert contingent is not None, "Man Pts are counted by contingent"
         st[MAN][contingent] = Fraction(st[MAN].get(contingent, 0)) + amount
     else:
         st[EQU] = Fraction(st[EQU]) + amount
@@ -730,7 +744,7 @@ def special_divisor(nation: str, contingent: str) -> int:
 
 
 @implements("OT 16B4a")
-def special_replacements(losses: dict[str, Any]) -> dict[str, Any]:
+def special_replacements(losses: PointsRecord) -> dict[str, Any]:
     """OT 16B4a: special replacements from a loss total: Equ Pts / 4, Man Pts per contingent
     divided per ``special_divisor``, each rounded down to the nearest 1/2.
     ``losses`` = {"man": {"nation|contingent": n}, "equ": n}; returns {"man": {contingent: n},
@@ -892,10 +906,10 @@ def monthly_limit(g: Game, nation: str, category: str) -> Fraction:
     return base / 2 if minor else base
 
 
-def _monthly(g: Game) -> dict[str, Any]:
+def _monthly(g: Game) -> MonthlyRecord:
     st = gw(g).setdefault("monthly", {})
     if st.get("month") != current_month(g):
-        st.clear()
+        cast("dict[str, Any]", st).clear()  # a new month: every counter starts again
         st["month"] = current_month(g)
     return st
 
@@ -928,14 +942,14 @@ def charge_limit(g: Game, p: Piece, from_isolated: bool = False) -> None:
         st[cat] = Fraction(st.get(cat, 0)) + re * (2 if from_isolated else 1)
 
 
-def monthly_count(g: Game, key: str, nation: str) -> Fraction:
+def monthly_count(g: Game, key: MonthlyCounter, nation: str) -> Fraction:
     st = gw(g).get("monthly", {})
     if st.get("month") != current_month(g):
         return Fraction(0)
     return Fraction(st.get(key, {}).get(nation, 0))
 
 
-def add_monthly(g: Game, key: str, nation: str, amount: Fraction) -> None:
+def add_monthly(g: Game, key: MonthlyCounter, nation: str, amount: Fraction) -> None:
     st = _monthly(g).setdefault(key, {})
     st[nation] = Fraction(st.get(nation, 0)) + amount
 

@@ -47,6 +47,7 @@ from grognard.rulesets.greatwar.units import nations, special_units, units
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.greatwar.record import RailLedger
 
 GAUGES = ("standard", "broad", "meter", "narrow", "iberian")
 ALL_NET = "rail"
@@ -292,7 +293,7 @@ def init_ledgers(g: Game) -> None:
             ledger(g, net, side)
 
 
-def ledger(g: Game, net: str, side: str) -> dict[str, Any]:
+def ledger(g: Game, net: str, side: str) -> RailLedger:
     """The capacity record of ``side`` on ``net`` (created from the scenario's starting
     capacity)."""
     store = gw(g).setdefault("rail", {})
@@ -326,8 +327,16 @@ def ledger(g: Game, net: str, side: str) -> dict[str, Any]:
     return rec
 
 
-def unlimited(rec: dict[str, Any]) -> bool:
+def unlimited(rec: RailLedger) -> bool:
     return rec["capacity"] is None
+
+
+def limited_capacity(rec: RailLedger) -> Fraction:
+    """The permanent capacity in ``rec``, a ledger of a net whose capacity is limited (the caller
+    has checked :func:`unlimited`)."""
+    cap = rec["capacity"]
+    assert cap is not None, "the capacity of this rail net is not limited"
+    return cap
 
 
 def depots_on_net(g: Game, side: str, net: str) -> list[Piece]:
@@ -373,7 +382,7 @@ def available(g: Game, side: str, net: str, at: int | None = None) -> Fraction |
                 - 2 * sec.depots
             )
     return (
-        rec["capacity"]
+        limited_capacity(rec)
         + rec["temp"]
         - rec["locked"]
         - rec["used"]
@@ -438,7 +447,7 @@ def section_capacity(g: Game, side: str, net: str, sec: Section, secs: list[Sect
 
     if sec.id != secs[0].id:
         return orphan(sec)
-    return Fraction(rec["capacity"]) - sum((orphan(s) for s in secs[1:]), Fraction(0))
+    return Fraction(limited_capacity(rec)) - sum((orphan(s) for s in secs[1:]), Fraction(0))
 
 
 @implements("OT 3C4", "OT 7A5c", "OT 7A5f")
@@ -449,7 +458,7 @@ def new_player_turn(g: Game, side: str) -> None:
     for net in net_names(g):
         rec = ledger(g, net, side)
         if not unlimited(rec) and rec["pending"]:
-            rec["capacity"] += rec["pending"]
+            rec["capacity"] = limited_capacity(rec) + rec["pending"]
             g.emit(
                 "rail",
                 f"{side} gains {rec['pending']} RE of capacity on {net}",
@@ -474,7 +483,7 @@ def _change(g: Game, side: str, net: str, delta: Fraction, rule: str, why: str) 
     rec = ledger(g, net, side)
     if unlimited(rec):
         return
-    rec["capacity"] = max(Fraction(0), rec["capacity"] + delta)
+    rec["capacity"] = max(Fraction(0), limited_capacity(rec) + delta)
     g.emit(
         "rail",
         f"{side} capacity on {net} {'+' if delta >= 0 else ''}{delta} RE ({why}); now"
@@ -593,7 +602,7 @@ def on_capture(g: Game, i: int, old: str, new: str) -> None:
         if unlimited(old_rec):
             continue
         for _ in range(items):
-            if old_rec["capacity"] < 2:
+            if limited_capacity(old_rec) < 2:
                 if old_rec["capacity"]:
                     _change(
                         g,
@@ -624,7 +633,7 @@ def _force_depot_deactivation(g: Game, side: str, net: str) -> None:
     if unlimited(rec):
         return
     ds = depots_on_net(g, side, net)
-    while ds and 2 * len(ds) > rec["capacity"]:
+    while ds and 2 * len(ds) > limited_capacity(rec):
         d = ds.pop()
         g.state.move(d.id, Loc.box(units.ELIMINATED_BOX))
         g.emit(
@@ -706,7 +715,7 @@ def deterioration_checks(g: Game, side: str) -> None:
                 if len(secs) > 1 and sid != secs[0].id and any(s.id == sid for s in secs):
                     adj = rec.setdefault("orphan_adjust", {})
                     adj[str(sid)] = Fraction(adj.get(str(sid), 0)) - lost
-        if cycle and rec["capacity"] >= 21 and _enemy_in_net(g, enemy, net):
+        if cycle and limited_capacity(rec) >= 21 and _enemy_in_net(g, enemy, net):
             deterioration_roll(g, side, net, "production cycle")
 
 
@@ -1383,7 +1392,9 @@ def check_boost(g: Game, f: Frame | None, action: Action) -> tuple[str, list[Pie
         raise IllegalAction("OT 7A5a", f"{side} needs two connected, unisolated yards on {net}")
     res = _res_pts(g, action, side, set(ys), "OT 7A5a")
     rec = ledger(g, str(net), side)
-    room = Fraction(rec["start_capacity"]) / 2 - rec["temp"]
+    start = rec["start_capacity"]
+    assert start is not None, "the capacity of this rail net is not limited"
+    room = Fraction(start) / 2 - rec["temp"]
     if g.opt("isolated-rail-sections"):
         at = units.hex_of(g, res[0])
         secs = sections(g, side, str(net))
@@ -1526,7 +1537,7 @@ def check_transfer(g: Game, action: Action) -> tuple[str, str, Fraction, list[Pi
     if Fraction(ra["transfers"].get(str(b), 0)) + amount > 3:
         raise IllegalAction("OT 7A5d", "at most 3 RE may move from one net to another per turn")
     minimum = Fraction(str(da.minimum.get(side, 0)))
-    if ra["capacity"] - amount < minimum:
+    if limited_capacity(ra) - amount < minimum:
         raise IllegalAction(
             "OT 7A5d", f"{a} may not go below its voluntary minimum of {minimum} RE"
         )

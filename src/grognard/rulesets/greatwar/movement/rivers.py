@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
@@ -38,6 +38,7 @@ from grognard.rulesets.greatwar.units import nations, units
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.greatwar.record import RiverLedger
 
 COAST_DEFENSE_ARTILLERY = ("coast", "siege", "heavy-siege")
 
@@ -153,7 +154,7 @@ def river_capacity(g: Game, side: str, net: frozenset[int]) -> Fraction:
     return Fraction(sum(1 for i in hexes if is_river_yard(g, i) and g.state.control.get(i) == side))
 
 
-def _ledger(g: Game, side: str, net: frozenset[int], write: bool = False) -> dict[str, Any]:
+def _ledger(g: Game, side: str, net: frozenset[int], write: bool = False) -> RiverLedger:
     """A side's use of a waterway net's capacity this turn (OT 7C5); a new turn starts from
     nothing (OT 3C4). Only ``write`` calls store anything in the state."""
 
@@ -163,9 +164,9 @@ def _ledger(g: Game, side: str, net: frozenset[int], write: bool = False) -> dic
     if rec is None or rec["period"] != period:
         rec = {"period": period, "used": Fraction(0), "charged": {}}
         if write:
-            store = gw(g).setdefault("river", {}).setdefault(net_id(net), {})
-            store[side] = rec
-            rec = store[side]  # the stored (tracked) copy
+            per_net = gw(g).setdefault("river", {}).setdefault(net_id(net), {})
+            per_net[side] = rec
+            rec = per_net[side]  # the stored (tracked) copy
     return rec
 
 

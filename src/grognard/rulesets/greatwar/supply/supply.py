@@ -67,6 +67,7 @@ from grognard.search.trace import trace_from_sources
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.rulesets.greatwar.record import CombatSupplyLedger, SupplyRecord
 
 INF = float("inf")
 
@@ -643,7 +644,9 @@ def _low_nets(g: Game, side: str) -> frozenset[str]:
     low_nets = set()
     for net in rail.net_names(g):
         rec = rail.ledger(g, net, side)
-        if not rail.unlimited(rec) and Fraction(rec["capacity"]) < int(rules["low_capacity_below"]):
+        if not rail.unlimited(rec) and Fraction(rail.limited_capacity(rec)) < int(
+            rules["low_capacity_below"]
+        ):
             low_nets.add(net)
     return frozenset(low_nets)
 
@@ -1302,7 +1305,7 @@ def determine_general_supply(g: Game) -> None:
     checks of OT 11F3 and the fortress depletion checks of OT 11C2biii.
     """
     now = player_turn_ordinal(g)
-    rec: dict[str, Any] = {
+    rec: SupplyRecord = {
         "ordinal": now,
         "regular": {},
         "checked": {},
@@ -1674,7 +1677,7 @@ def _segment_key(g: Game) -> str:
     return f"{player_turn_ordinal(g)}:{gw(g).get('phase', '')}"
 
 
-def combat_supply_ledger(g: Game, write: bool = False) -> dict[str, Any]:
+def combat_supply_ledger(g: Game, write: bool = False) -> CombatSupplyLedger:
     """This phase's combat supply bookkeeping (Res Pts drawn on per segment, free allowances)."""
     key = _segment_key(g)
     rec = gw(g).get("combat_supply")
@@ -1734,7 +1737,7 @@ def combat_supply(
     if commit:
         led["segment"] = segment
     used = {k: Fraction(v) for k, v in led.get("used", {}).get(segment, {}).items()}
-    free = {k: (v[0], Fraction(v[1])) for k, v in led.get("free", {}).items()}
+    free = {k: (str(v[0]), Fraction(v[1])) for k, v in led.get("free", {}).items()}
     free_only = {v[0] for v in free.values()}
     spent = set(led.get("spent", []))
     rps = [

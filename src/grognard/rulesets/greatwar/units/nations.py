@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from grognard.core.rules import implements
 from grognard.core.sequence import other_of
 from grognard.core.state import Piece
+from grognard.rulesets.greatwar.mechanics import gw, gw_view
 from grognard.rulesets.greatwar.units.catalogue import (
     load_theaters,
     nation_info,
@@ -66,7 +67,7 @@ def join_war(g: Game, nation: str, side: str, rule: str = "OT 3B3", reason: str 
     for key, owner in list(bridges.items()):
         if owner == tag:
             bridges[key] = side
-    ever = g.state.vars.get("gw", {}).get("ever_owned")
+    ever = gw_view(g).get("ever_owned")
     if ever is not None:
         for i in gained:
             if side not in ever.get(str(i), []):
@@ -103,7 +104,7 @@ def neutral_nation_of_hex(g: Game, i: int) -> str | None:
 @implements("OT 3B4")
 def power_class(g: Game, nation: str) -> str:
     """OT 3B4: great, major or minor power; a power whose home district is conquered is minor."""
-    if nation in g.state.vars.get("gw", {}).get("demoted", []):
+    if nation in gw_view(g).get("demoted", []):
         return "minor"
     attrs = nation_attrs(g, nation)
     if attrs.get("power") in POWER_CLASSES:
@@ -116,8 +117,7 @@ def power_class(g: Game, nation: str) -> str:
 def demote_power(g: Game, nation: str) -> None:
     """OT 3B4: the home district of a great or major power is conquered: it becomes a minor
     power."""
-    gw = g.state.vars.setdefault("gw", {})
-    dem = gw.setdefault("demoted", [])
+    dem = gw(g).setdefault("demoted", [])
     if nation not in dem:
         dem.append(nation)
         g.emit("demoted", f"{nation} becomes a minor power", rule="OT 3B4", nation=nation)
@@ -151,7 +151,7 @@ def is_german(g: Game, p: Piece) -> bool:
 def nation_flag(g: Game, nation: str, flag: str) -> bool:
     """A morale flag of a nation: ``shaken`` (OT 40B) or ``collapse`` (OT 40C), from the scenario or
     play."""
-    live = g.state.vars.get("gw", {}).get("nation_flags", {}).get(nation, {})
+    live = gw_view(g).get("nation_flags", {}).get(nation, {})
     if flag in live:
         return bool(live[flag])
     return bool(nation_attrs(g, nation).get(flag, False))
