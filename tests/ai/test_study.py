@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from grognard.ai.report import read_results, summarise, wilson, write_report, write_results
-from grognard.ai.study import jobs_for, study
+from grognard.ai.study import jobs_for, start_local_ray, study
 
 TINY = str(Path(__file__).resolve().parents[1] / "tinyrules" / "scenarios" / "duel.toml")
 SIDES = ["Blue", "Red"]
@@ -39,8 +40,16 @@ def test_processes_give_the_same_results_as_one_process() -> None:
     assert [strip(r) for r in study(jobs)] == [strip(r) for r in study(jobs, workers=2)]
 
 
+def niceness() -> int:
+    return os.nice(0)
+
+
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
 def test_ray_backend_gives_the_same_results_as_local() -> None:
+    """The same games on a local Ray cluster (2 CPUs, started as ``--backend ray`` starts it)
+    give the same results; its workers run at normal priority, since Ray's default niceness of
+    15 starves a study's games on a machine doing anything else."""
+    ray = pytest.importorskip("ray")
     jobs = jobs_for(
         "gw-tutorial",
         ["Entente", "Central Powers"],
@@ -51,7 +60,12 @@ def test_ray_backend_gives_the_same_results_as_local() -> None:
         max_turns=1,
     )
     local = study(jobs)
-    ray_results = study(jobs, backend="ray", workers=2)
+    start_local_ray(ray, 2)
+    try:
+        assert ray.get(ray.remote(niceness).remote()) == niceness()
+        ray_results = study(jobs, backend="ray", workers=2)
+    finally:
+        ray.shutdown()
     assert [strip(r) for r in local] == [strip(r) for r in ray_results]
 
 
