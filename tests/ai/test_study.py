@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 from pathlib import Path
@@ -44,7 +43,6 @@ def niceness() -> int:
     return os.nice(0)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
 def test_ray_backend_gives_the_same_results_as_local() -> None:
     """The same games on a local Ray cluster (2 CPUs, started as ``--backend ray`` starts it)
     give the same results; its workers run at normal priority, since Ray's default niceness of
