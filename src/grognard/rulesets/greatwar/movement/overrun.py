@@ -340,6 +340,13 @@ def _overruns_from(
             group = group[:-1]
         if not group:
             continue
+        # OT 6F1: an overrun short of 10:1 is refused whatever else holds (unless the odds are
+        # compared in secret, OT 14N2); most candidates fail here, so the odds are read before
+        # plan_overrun's terrain and MP checks
+        if overrun_odds(g, group, units.units_in_hex(g, t, enemy), t)[
+            2
+        ] < REQUIRED_ODDS and not intelligence.unknown_corps_in(g, side, t):
+            continue
         a: Action = {
             "type": "overrun",
             "side": side,
