@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import random
+import weakref
 from fractions import Fraction
 
 import pytest
@@ -110,3 +112,52 @@ def test_a_greatwar_clone_indexes_its_own_pieces() -> None:
     mine = units.pieces_in_hex(c, here)
     assert mine and all(p is c.state.pieces[p.id] for p in mine)
     assert all(p is g.state.pieces[p.id] for p in units.pieces_in_hex(g, here))
+
+
+def test_a_dropped_clone_is_freed_at_once_without_the_cyclic_collector() -> None:
+    """A state holds its pieces, frames and containers, and they hold it only weakly: a clone
+    dropped by search (after playing on) leaves no reference cycle for the collector."""
+    g = Game.new(find("gw-tutorial"), seed=2)
+    _play(g, 10, random.Random(4))
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        c = g.clone()
+        _play(c, 10, random.Random(5))
+        state = weakref.ref(c.state)
+        piece = weakref.ref(next(iter(c.state.pieces.values())))
+        del c
+        assert state() is None and piece() is None
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_pieces_and_frames_report_to_their_state_and_detached_ones_to_none() -> None:
+    g = Game.new(find("gw-tutorial"), seed=1)
+    st = g.state
+    p = next(iter(st.pieces.values()))
+    assert p.state_of() is st
+    rev = st.revision
+    p.attrs["x-test"] = 1
+    p.status.add("x-test")
+    p.attrs = {"y": 2}  # a new container reports too
+    p.attrs["z"] = 3
+    assert st.revision >= rev + 4 and st.rev_of(("piece", p.id)) == st.revision
+    removed = st.remove_piece(p.id)
+    assert removed.state_of() is None
+    rev = st.revision
+    removed.attrs["w"] = 1
+    removed.status.add("w")
+    assert st.revision == rev  # a detached piece reports to no state
+    st.add_piece(removed)
+    assert removed.state_of() is st
+    removed.attrs["v"] = 1
+    assert st.rev_of(("piece", removed.id)) == st.revision
+    f = st.frames[-1]
+    rev = st.revision
+    f.params["x-test"] = True
+    f.done = f.done
+    assert st.rev_of(("frames",)) > rev

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from grognard import __version__
-from grognard.core import collector, hashing, saves, serial
+from grognard.core import hashing, saves, serial
 from grognard.core.actions import agent_mark, without_mark
 from grognard.core.cache import Cache
 from grognard.core.dice import DieSpec, roll_spec
@@ -71,7 +71,6 @@ class Game:
     def __init__(
         self, ruleset: Ruleset, scenario: Scenario, seed: int, options: Mapping[str, Any]
     ) -> None:
-        collector.tune()  # search makes and drops many states: see grognard.core.collector
         self.ruleset = ruleset
         self.scenario = scenario
         self.board: Board = scenario.board

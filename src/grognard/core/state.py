@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple, cast
 
@@ -42,6 +43,7 @@ from grognard.core.tracked import (
     TrackedDict,
     TrackedList,
     TrackedSet,
+    WeakOwner,
     copy_plain,
 )
 
@@ -110,7 +112,7 @@ class Piece:
     faces: dict[str, dict[str, Any]]
     name: str
     order: int
-    _state: GameState | None
+    _state: weakref.ReferenceType[GameState] | None
     _enc: bytes | None
 
     def __init__(
@@ -127,7 +129,7 @@ class Piece:
         name: str = "",
         order: int = 0,
     ) -> None:
-        owner = self
+        owner = DETACHED  # a piece added to a state reports to it (GameState.add_piece)
         _set(self, "_state", None)
         _set(self, "_enc", None)
         _set(self, "id", id)
@@ -144,19 +146,21 @@ class Piece:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "status":
-            value = TrackedSet(value, owner=self)
+            owner, what = self._parts()
+            value = TrackedSet(value, owner=owner, what=what)
         elif name == "attrs":
-            value = TrackedDict(value, owner=self)
+            owner, what = self._parts()
+            value = TrackedDict(value, owner=owner, what=what)
         elif name == "loc":
             value = Loc(*value)
-            st = self._state
+            st = self.state_of()
             if st is not None and value != self.loc:
                 st._relocate(self, value, True)
                 return
         elif name not in _PIECE_FIELDS and name != "order":
             raise AttributeError(f"a piece has no attribute {name!r}")
         _set(self, name, value)
-        st = self._state
+        st = self.state_of()
         if st is not None:
             st._piece_changed(self)
 
@@ -164,10 +168,32 @@ class Piece:
         # only for fields missing from the instance dict: a copied piece with no status gets
         # its (empty, tracked) status set when it is first read
         if name == "status":
-            status: TrackedSet[str] = TrackedSet(owner=self)
+            owner, what = self._parts()
+            status: TrackedSet[str] = TrackedSet(owner=owner, what=what)
             self.__dict__["status"] = status
             return status
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def state_of(self) -> GameState | None:
+        """The game state the piece belongs to, or None (a detached piece). The piece holds its
+        state by a weak reference: a state and its pieces form no reference cycle."""
+        ref = self._state
+        return ref() if ref is not None else None
+
+    def _parts(self) -> tuple[Owner, Any]:
+        """What the piece's status and attributes report their writes to: its state's piece
+        owner and the piece's id, or nothing for a detached piece."""
+        st = self.state_of()
+        if st is None:
+            return DETACHED, None
+        return st._wparts, self.id
+
+    def _adopt_parts(self, owner: Owner, what: Any) -> None:
+        d = self.__dict__
+        status = d.get("status")
+        if status is not None:
+            status._adopt(owner, what)
+        d["attrs"]._adopt(owner, what)
 
     def __repr__(self) -> str:
         return (
@@ -234,8 +260,9 @@ class Piece:
         )
 
     def changed(self, what: Any) -> None:
-        """A write to the piece's status or attributes (it owns both)."""
-        st = self._state
+        """A change of the piece reported to its state (its status and attributes report theirs
+        through the state's piece owner, :class:`_PieceParts`)."""
+        st = self.state_of()
         if st is not None:
             st._piece_changed(self)
 
@@ -249,13 +276,20 @@ def _copy_piece(p: Piece, st: GameState | None) -> Piece:
     faces, never changed in play), its status and attributes new containers owned by the copy."""
     q: Piece = _new(Piece)
     d = p.__dict__.copy()
-    d["_state"] = st
+    if st is None:
+        d["_state"] = None
+        owner: Owner = DETACHED
+        what: Any = None
+    else:
+        d["_state"] = st._wref
+        owner = st._wparts
+        what = p.id
     src_status = d.get("status")
     if src_status:
         status: TrackedSet[str] = TrackedSet.__new__(TrackedSet)
         set.update(status, src_status)
-        status._owner = q
-        status._what = None
+        status._owner = owner
+        status._what = what
         d["status"] = status
     elif src_status is not None:
         del d["status"]  # an empty status is made when first read (Piece.__getattr__)
@@ -267,8 +301,8 @@ def _copy_piece(p: Piece, st: GameState | None) -> Piece:
             for k, v in dict.items(src):
                 if type(v) in _MUTABLE:
                     dict.__setitem__(attrs, k, copy_plain(v))
-    attrs._owner = q
-    attrs._what = None
+    attrs._owner = owner
+    attrs._what = what
     d["attrs"] = attrs
     _set(q, "__dict__", d)
     return q
@@ -289,7 +323,7 @@ class Frame:
     params: dict[str, Any]
     entered: bool
     done: bool
-    _state: GameState | None
+    _state: weakref.ReferenceType[GameState] | None
 
     def __init__(
         self,
@@ -305,9 +339,12 @@ class Frame:
         _set(self, "done", done)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        st = self._state
+        ref = self._state
+        st = ref() if ref is not None else None
         if name == "params":
-            value = TrackedDict(value, owner=st if st is not None else DETACHED, what=("frames",))
+            value = TrackedDict(
+                value, owner=st._wowner if st is not None else DETACHED, what=("frames",)
+            )
         elif name not in ("step", "entered", "done"):
             raise AttributeError(f"a frame has no attribute {name!r}")
         _set(self, name, value)
@@ -315,9 +352,9 @@ class Frame:
             st.changed(("frames",))
 
     def _attach(self, st: GameState | None) -> None:
-        _set(self, "_state", st)
+        _set(self, "_state", st._wref if st is not None else None)
         cast(TrackedDict[str, Any], self.params)._adopt(
-            st if st is not None else DETACHED, ("frames",)
+            st._wowner if st is not None else DETACHED, ("frames",)
         )
 
     def __repr__(self) -> str:
@@ -356,7 +393,8 @@ class _Frames(TrackedList[Frame]):
     __slots__ = ()
 
     def append(self, f: Frame) -> None:
-        f._attach(self._owner if isinstance(self._owner, GameState) else None)
+        owner = self._owner
+        f._attach(owner.target() if isinstance(owner, WeakOwner) else None)
         list.append(self, f)
         self._changed()
 
@@ -473,6 +511,34 @@ class _Control(TrackedDict[int, str]):
 
 
 _EPOCHS = itertools.count(1)
+
+
+class _PieceParts:
+    """What the status and attributes of a state's pieces report their writes to: the piece,
+    named by its id (``what``), is looked up in the state, held by a weak reference."""
+
+    __slots__ = ("_ref",)
+
+    def __init__(self, ref: weakref.ReferenceType[GameState]) -> None:
+        self._ref = ref
+
+    def changed(self, what: Any) -> None:
+        st = self._ref()
+        if st is not None:
+            p = st.pieces.get(what)
+            if p is not None:
+                st._piece_changed(p)
+
+
+def _bind(s: GameState) -> None:
+    """The state's weak handles on itself: its pieces, frames and containers hold it through
+    them, so that it forms no reference cycle with them (see :class:`WeakOwner`)."""
+    ref = weakref.ref(s)
+    _set(s, "_wref", ref)
+    _set(s, "_wowner", WeakOwner(ref))
+    _set(s, "_wparts", _PieceParts(ref))
+
+
 _PLAIN_ATTRS = frozenset(
     {
         "sides",
@@ -520,18 +586,23 @@ class GameState:
     _at: dict[Loc, list[tuple[int, str]]]
     _dice: int
     _result: dict[str, Any] | None
+    _wref: weakref.ReferenceType[GameState]
+    _wowner: WeakOwner
+    _wparts: _PieceParts
 
     def __init__(self) -> None:
+        _bind(self)
         _set(self, "revision", 0)
         _set(self, "_revs", {})
         _set(self, "sides", [])
         _set(self, "pieces", {})
-        _set(self, "control", _Control(owner=self))
-        _set(self, "markers", _Markers(owner=self))
-        _set(self, "vars", _KeyedVars(owner=self))
-        _set(self, "frames", _Frames(owner=self, what=("frames",)))
+        w = self._wowner
+        _set(self, "control", _Control(owner=w))
+        _set(self, "markers", _Markers(owner=w))
+        _set(self, "vars", _KeyedVars(owner=w))
+        _set(self, "frames", _Frames(owner=w, what=("frames",)))
         for name, what in _TRACKED_ATTRS.items():
-            _set(self, name, TrackedDict(owner=self, what=what))
+            _set(self, name, TrackedDict(owner=w, what=what))
         self.turn.update({"index": 0, "label": ""})
         _set(self, "_dice", 0)
         _set(self, "_result", None)
@@ -622,26 +693,26 @@ class GameState:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _TRACKED_ATTRS:
-            value = TrackedDict(value, owner=self, what=_TRACKED_ATTRS[name])
+            value = TrackedDict(value, owner=self._wowner, what=_TRACKED_ATTRS[name])
             _set(self, name, value)
             self.changed(_TRACKED_ATTRS[name])
             return
         if name == "control":
-            _set(self, name, _Control(value, owner=self))
+            _set(self, name, _Control(value, owner=self._wowner))
             self.changed(("control",))
             return
         if name == "markers":
-            _set(self, name, _Markers(value, owner=self))
+            _set(self, name, _Markers(value, owner=self._wowner))
             for k in value:
                 self.changed(("marker", k))
             return
         if name == "vars":
-            _set(self, name, _KeyedVars(value, owner=self))
+            _set(self, name, _KeyedVars(value, owner=self._wowner))
             for k in value:
                 self.changed(("var", k))
             return
         if name == "frames":
-            frames = _Frames(owner=self, what=("frames",))
+            frames = _Frames(owner=self._wowner, what=("frames",))
             for f in value:
                 frames.append(f)
             _set(self, name, frames)
@@ -674,11 +745,12 @@ class GameState:
     def add_piece(self, piece: Piece) -> Piece:
         if piece.id in self.pieces:
             raise ValueError(f"duplicate piece id {piece.id!r}")
-        if piece._state is not None and piece._state is not self:
+        if piece._state is not None and piece.state_of() is not self:
             piece = piece.copy()
         _set(self, "_order", self._order + 1)
         _set(piece, "order", self._order)
-        _set(piece, "_state", self)
+        _set(piece, "_state", self._wref)
+        piece._adopt_parts(self._wparts, piece.id)
         self.pieces[piece.id] = piece
         self._index_add(piece)
         self._piece_changed(piece)
@@ -691,6 +763,7 @@ class GameState:
         self._index_remove(p)
         del self.pieces[piece_id]
         _set(p, "_state", None)
+        p._adopt_parts(DETACHED, None)
         self.changed(("locations",))
         return p
 
@@ -819,7 +892,8 @@ class GameState:
         s.alignment = dict(d.get("alignment", {}))
         for pd in d["pieces"]:
             p = Piece.from_json(pd)
-            _set(p, "_state", s)
+            _set(p, "_state", s._wref)
+            p._adopt_parts(s._wparts, p.id)
             s.pieces[p.id] = p
         s._reindex()
         s.control = {int(k): v for k, v in d.get("control", {}).items()}
@@ -841,24 +915,26 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy (shares only the pieces' printed faces and the logged events)."""
         s: GameState = object.__new__(GameState)
+        _bind(s)
+        w = s._wowner
         _set(s, "revision", self.revision)
         _set(s, "_revs", dict(self._revs))
         _set(s, "sides", list(self.sides))
         pieces = {k: _copy_piece(p, s) for k, p in self.pieces.items()}
         _set(s, "pieces", pieces)
         _set(s, "_at", {loc: list(v) for loc, v in self._at.items()})
-        _set(s, "control", _Control(owner=s))
+        _set(s, "control", _Control(owner=w))
         dict.update(s.control, self.control)
-        _set(s, "markers", _Markers(copy_plain(dict(self.markers)), owner=s))
-        _set(s, "vars", _KeyedVars(copy_plain(dict(self.vars)), owner=s))
+        _set(s, "markers", _Markers(copy_plain(dict(self.markers)), owner=w))
+        _set(s, "vars", _KeyedVars(copy_plain(dict(self.vars)), owner=w))
         for name, what in _TRACKED_ATTRS.items():
-            _set(s, name, TrackedDict(copy_plain(dict(getattr(self, name))), owner=s, what=what))
-        frames = _Frames(owner=s, what=("frames",))
+            _set(s, name, TrackedDict(copy_plain(dict(getattr(self, name))), owner=w, what=what))
+        frames = _Frames(owner=w, what=("frames",))
         for f in self.frames:
             nf: Frame = object.__new__(Frame)
-            _set(nf, "_state", s)
+            _set(nf, "_state", s._wref)
             _set(nf, "step", f.step)
-            _set(nf, "params", TrackedDict(copy_plain(dict(f.params)), owner=s, what=("frames",)))
+            _set(nf, "params", TrackedDict(copy_plain(dict(f.params)), owner=w, what=("frames",)))
             _set(nf, "entered", f.entered)
             _set(nf, "done", f.done)
             list.append(frames, nf)

@@ -19,6 +19,7 @@ Reads cost what they cost on the built-in types (the classes subclass ``dict``, 
 from __future__ import annotations
 
 import marshal
+import weakref
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar, cast
@@ -44,6 +45,29 @@ class _Detached:
 
 
 DETACHED: Owner = _Detached()
+
+
+class WeakOwner:
+    """An owner held by a weak reference: a game state's containers report to the state through
+    one, so that the state and its containers form no reference cycle and a dropped state (a
+    search's clone) is freed at once by reference counting, not later by the cyclic collector.
+    Changes reported after the target is gone are ignored."""
+
+    __slots__ = ("_ref",)
+
+    def __init__(self, ref: weakref.ReferenceType[Any]) -> None:
+        self._ref = ref
+
+    def target(self) -> Any:
+        """The owner itself, or None once it is gone."""
+        return self._ref()
+
+    def changed(self, what: Any) -> None:
+        t = self._ref()
+        if t is not None:
+            t.changed(what)
+
+
 _IMMUTABLE = (str, int, float, bool, type(None), Fraction, bytes)
 
 
