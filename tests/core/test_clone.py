@@ -161,3 +161,14 @@ def test_pieces_and_frames_report_to_their_state_and_detached_ones_to_none() -> 
     f.params["x-test"] = True
     f.done = f.done
     assert st.rev_of(("frames",)) > rev
+
+
+def test_a_piece_changing_sides_changes_both_sides() -> None:
+    g = Game.new(find("gw-tutorial"), seed=1)
+    st = g.state
+    p = next(iter(st.pieces.values()))
+    old = p.side
+    new = next(s for s in st.sides if s != old)
+    before = st.revision
+    p.side = new
+    assert st.rev_of(("side", old)) > before and st.rev_of(("side", new)) > before

@@ -30,6 +30,7 @@ from grognard.core.inbound import problem
 from grognard.core.modifiers import Modifiers
 from grognard.core.sequence import Action, Family, Step
 from grognard.core.state import Frame, GameState
+from grognard.core.tracked import copy_plain
 
 if TYPE_CHECKING:
     from grognard.board import Board
@@ -224,7 +225,22 @@ class Game:
     def check(self, action: Any) -> Action:
         """Decide whether ``action`` is legal now, without listing the other actions and without
         changing anything. Returns the action as the engine would store it; raises
-        :class:`IllegalAction` naming the rule that forbids it."""
+        :class:`IllegalAction` naming the rule that forbids it.
+
+        An action found legal is remembered for the position (the position part of the cache,
+        which a clone keeps until it changes): checking it again, or applying it after
+        ``is_legal`` on this game or on a clone made since, costs a lookup."""
+        self.state.sync()
+        try:
+            key: Any = ("core:checked", serial.fast_canonical(action))
+        except (TypeError, ValueError, OverflowError, RecursionError):  # refused by validate
+            key = None
+        if key is None:
+            return self._check(action)
+        legal: Action = self.cache.position(self.state, key, lambda: self._check(action))
+        return copy_plain(legal)  # type: ignore[no-any-return]
+
+    def _check(self, action: Any) -> Action:
         action = self.validate(action)
         self.state.sync()
         cur = self.current()

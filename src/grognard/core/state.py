@@ -159,10 +159,13 @@ class Piece:
                 return
         elif name not in _PIECE_FIELDS and name != "order":
             raise AttributeError(f"a piece has no attribute {name!r}")
+        old_side = self.__dict__.get("side") if name == "side" else None
         _set(self, name, value)
         st = self.state_of()
         if st is not None:
             st._piece_changed(self)
+            if old_side is not None and old_side != value:
+                st.changed(("side", old_side))  # the side it left changed too
 
     def __getattr__(self, name: str) -> Any:
         # only for fields missing from the instance dict: a copied piece with no status gets

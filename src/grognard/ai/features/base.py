@@ -152,12 +152,24 @@ class Features:
 
     def material(self, g: Game) -> dict[str, float]:
         """Strength of each side's pieces not eliminated."""
-        out = dict.fromkeys(g.state.sides, 0.0)
-        for p in g.state.pieces.values():
-            # a piece on the map is never in an eliminated box: the box test only off the map
-            if p.side in out and (p.loc.kind == "hex" or not self.eliminated(g, p)):
-                out[p.side] += self.value(p)
-        return out
+        return {s: self.side_material(g, s) for s in g.state.sides}
+
+    def side_material(self, g: Game, side: str) -> float:
+        """Strength of ``side``'s pieces not eliminated, kept in the game's cache while none of
+        them changes (``("side", side)``: search applies one action at a time, which mostly
+        changes one side's pieces; clones keep the value)."""
+
+        def compute() -> float:
+            total = 0.0
+            for p in g.state.pieces.values():
+                # a piece on the map is never in an eliminated box: the box test only off the map
+                if p.side == side and (p.loc.kind == "hex" or not self.eliminated(g, p)):
+                    total += self.value(p)
+            return total
+
+        return g.cache.tracked(
+            g.state, ("ai:material", type(self).__qualname__, side), (("side", side),), compute
+        )
 
     def point_value(self, g: Game) -> float:
         """What one strength point of material is worth in :meth:`evaluate` now (its material
