@@ -241,8 +241,8 @@ class Game:
         return copy_plain(legal)  # type: ignore[no-any-return]
 
     def _check(self, action: Any) -> Action:
+        """:meth:`check` itself (the state already synced)."""
         action = self.validate(action)
-        self.state.sync()
         cur = self.current()
         if cur is None:
             raise IllegalAction("core:game-over", "the game is over")
