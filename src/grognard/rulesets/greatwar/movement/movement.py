@@ -11,14 +11,14 @@ accelerated movement for the whole phase). Front ends show where a unit can go w
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
-from grognard.core.sequence import Action, handles
+from grognard.core.sequence import Action, Family, families_of_list, handles
 from grognard.core.state import Frame, Loc, Piece
 from grognard.rulesets.greatwar import calendar, listing
 from grognard.rulesets.greatwar.charts import load_charts
@@ -823,6 +823,7 @@ class MovementStep(GWStep):
     """
 
     kind = MOVEMENT
+    _step_memo: dict[tuple[object, ...], StepInfo] | None = None
 
     def enter(self, g: Game, f: Frame) -> None:
         f.params.setdefault("kind", self.kind)
@@ -849,21 +850,47 @@ class MovementStep(GWStep):
     def _legal_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
 
         out: list[Action] = []
+        lister = self._unit_lister(g, f, side)
+        for p in self.movers(g, f):
+            out.extend(lister(p))
+        self._step_memo = None
+        out.extend(self._other_actions(g, f, side))
+        return out
+
+    def _other_actions(self, g: Game, f: Frame, side: str, lazy: bool = False) -> list[Action]:
+        """The actions listed after the units' one-hex moves and rests: the step's own (rail,
+        overruns...), the extensions', and ending the phase when allowed. ``lazy``: without
+        those that :meth:`lazy_families` offers."""
+        out: list[Action] = list(
+            self.eager_extra_actions(g, f, side) if lazy else self.extra_actions(g, f, side)
+        )
+        for ext in extensions(g):
+            out.extend(ext.extension_actions(g, f, side))
+        end: Action = {"type": "end-phase", "side": side}
+        try:
+            self.check_end(g, f, end)  # OT 8B: not while a stack of the side is over the limit
+        except IllegalAction:
+            return out
+        out.append(end)
+        return out
+
+    def _unit_lister(self, g: Game, f: Frame, side: str) -> Callable[[Piece], list[Action]]:
+        """A function giving the one-hex moves and rests of one mover and its box (fresh dicts,
+        in listing order), for the current position; used while legal actions are listed."""
         kind = f.params.get("kind", MOVEMENT)
         ctx = context(g, side, kind)
         table = listing.memo(g, "moves")
-        self._step_memo: (
-            dict[tuple[object, ...], StepInfo] | None
-        ) = {}  # this listing's step costs, by unit class
+        self._step_memo = {}  # this listing's step costs, by unit class
         frame_sig = (
             f.step,
             side,
             repr(sorted((k, v) for k, v in f.params.items() if k != "units")),
         )
         records = f.params.get("units", {})
-        for p in self.movers(g, f):
+
+        def unit_actions(p: Piece) -> list[Action]:
             if g.state.pieces[p.id].loc.kind == "piece":
-                continue
+                return []
             h = units.hex_of(g, p)
             assert h is not None
             group = [p, *[q for q in g.state.contents(p.id) if units.is_unit(q)]]
@@ -872,9 +899,7 @@ class MovementStep(GWStep):
             # unchanged
             gkey = (frame_sig, p.id, tuple(repr(records.get(q.id)) for q in group))
 
-            def group_moves(
-                p: Piece = p, group: list[Piece] = group, h: int = h, gkey: Any = gkey
-            ) -> list[Action]:
+            def group_moves() -> list[Action]:
                 key = (*gkey, listing.move_signature(g, h, side))
                 hit = table.get(key)
                 if hit is None:
@@ -891,18 +916,72 @@ class MovementStep(GWStep):
                 listing.within2_deps(g, h),
                 group_moves,
             )
-            out.extend(dict(a) for a in hit)
-        self._step_memo = None
-        out.extend(self.extra_actions(g, f, side))
-        for ext in extensions(g):
-            out.extend(ext.extension_actions(g, f, side))
-        end: Action = {"type": "end-phase", "side": side}
-        try:
-            self.check_end(g, f, end)  # OT 8B: not while a stack of the side is over the limit
-        except IllegalAction:
-            return out
-        out.append(end)
+            return [dict(a) for a in hit]
+
+        return unit_actions
+
+    def families(self, g: Game, f: Frame, side: str) -> list[Family]:
+        """The legal actions as families, the units' one-hex moves and rests offered lazily:
+        the ``move`` family's actors are the units that may move now (OT 6; one of them may
+        find every neighbouring hex closed), the ``rest`` family's the fatigued ones among them
+        (OT 6B4), and a unit's options are listed only when asked for. The other actions (rail,
+        overruns, the extensions', ending the phase) are listed at once and grouped as
+        :func:`.families_of_list` groups them. The flattening of the families holds exactly the
+        actions of :meth:`legal_actions`."""
+        if type(self).legal_actions is not MovementStep.legal_actions:
+            return self._families_of_list(g, f, side)  # a step listing its actions otherwise
+        movers = [p.id for p in self.movers(g, f) if g.state.pieces[p.id].loc.kind != "piece"]
+        with listing.scope(g):
+            others = self._other_actions(g, f, side, lazy=True)
+
+        def unit_options(pid: str) -> list[Action]:
+            p = g.state.pieces.get(pid)
+            if p is None or pid not in movers:
+                return []
+            with listing.scope(g):
+                try:
+                    return self._unit_lister(g, f, side)(p)
+                finally:
+                    self._step_memo = None
+
+        def of_type(t: str) -> Callable[[str | None], list[Action]]:
+            def options(actor: str | None) -> list[Action]:
+                if actor is None:
+                    return []
+                return [a for a in unit_options(actor) if a["type"] == t]
+
+            return options
+
+        resters = [pid for pid in movers if fatigue(g.state.pieces[pid])]
+        out = [
+            Family("move", g.ruleset.action_title("move"), lambda: list(movers), of_type("move")),
+            Family("rest", g.ruleset.action_title("rest"), lambda: list(resters), of_type("rest")),
+        ]
+        for t, actors, options in self.lazy_families(g, f, side):
+
+            def scoped(
+                actor: str | None, options: Callable[[str], list[Action]] = options
+            ) -> list[Action]:
+                if actor is None:
+                    return []
+                with listing.scope(g):
+                    return options(actor)
+
+            out.append(Family(t, g.ruleset.action_title(t), actors, scoped))
+        out.extend(families_of_list(g, others))
         return out
+
+    def lazy_families(
+        self, g: Game, f: Frame, side: str
+    ) -> list[tuple[str, Callable[[], list[str]], Callable[[str], list[Action]]]]:
+        """Action types of :meth:`extra_actions` that :meth:`families` offers lazily: (type,
+        its possible actors, one actor's options), listed in :meth:`extra_actions` before
+        everything :meth:`eager_extra_actions` gives. None by default."""
+        return []
+
+    def eager_extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        """:meth:`extra_actions` less what :meth:`lazy_families` offers."""
+        return self.extra_actions(g, f, side)
 
     def _group_actions(
         self,

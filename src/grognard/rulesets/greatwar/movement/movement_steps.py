@@ -7,7 +7,7 @@ initial-phase activities step with those of its extensions (:data:`INITIAL_EXTEN
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -15,7 +15,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, Step, handles
 from grognard.core.state import Frame, Piece
-from grognard.rulesets.greatwar import special_rules
+from grognard.rulesets.greatwar import listing, special_rules
 from grognard.rulesets.greatwar.combat import (
     artillery,
     combat,
@@ -213,6 +213,35 @@ class MovementPhaseGround(
 
     def extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
         out = rail.rail_actions(g, f, side)
+        out += overrun.overrun_actions(g, f, side)
+        out += rivers.river_actions(g, f, side)
+        out += corps_actions(g, f, side)
+        return out
+
+    def lazy_families(
+        self, g: Game, f: Frame, side: str
+    ) -> list[tuple[str, Callable[[], list[str]], Callable[[str], list[Action]]]]:
+        """OT 7A: rail moves, unit by unit (the routes of one unit are worked out only when its
+        options are asked for)."""
+
+        def actors() -> list[str]:
+            with listing.scope(g):
+                return rail.rail_movers(g, f, side)
+
+        made: list[Callable[[Piece], list[Action]]] = []  # made once, at the first ask
+
+        def options(pid: str) -> list[Action]:
+            p = g.state.pieces.get(pid)
+            if p is None or p.side != side:
+                return []
+            if not made:
+                made.append(rail.rail_mover(g, f, side))
+            return made[0](p)
+
+        return [("rail-move", actors, options)]
+
+    def eager_extra_actions(self, g: Game, f: Frame, side: str) -> list[Action]:
+        out = rail.rail_other_actions(g, f, side)
         out += overrun.overrun_actions(g, f, side)
         out += rivers.river_actions(g, f, side)
         out += corps_actions(g, f, side)

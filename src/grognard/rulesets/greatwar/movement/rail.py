@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
@@ -1060,6 +1061,43 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
     signature of what they depend on (:mod:`.listing`)."""
 
     out: list[Action] = []
+    moves = rail_mover(g, f, side)
+    for p in units.on_map_units(g, side):
+        out.extend(moves(p))
+    out += rail_other_actions(g, f, side)
+    return out
+
+
+def rail_other_actions(g: Game, f: Frame, side: str) -> list[Action]:
+    """The actions of :func:`rail_actions` other than rail moves: rail breaks and temporary
+    capacity increases."""
+    return break_actions(g, f, side) + res_pt_actions(g, side, "movement")
+
+
+def rail_movers(g: Game, f: Frame, side: str) -> list[str]:
+    """The units of ``side`` that :func:`rail_mover` may offer rail moves now (OT 7A): on the map
+    in a hex of the rail network the side may use, not done, free to move or rail-only, and
+    free to leave their hex (OT 8C2). Whether a route is open is decided unit by unit."""
+    comp = usable_component(g, side)
+    recs = f.params.get("units", {})
+    out = []
+    for p in units.on_map_units(g, side):
+        if p.loc.kind != "hex" or recs.get(p.id, {}).get("done"):
+            continue
+        free = units.is_rail_only(p) or recs.get(p.id, {}).get("strategic_only")
+        if not free and can_move_now(g, f, p):
+            continue
+        start = units.hex_of(g, p)
+        if start is None or start not in comp or stacking.departure_problem(g, [p], start):
+            continue
+        out.append(p.id)
+    return out
+
+
+def rail_mover(g: Game, f: Frame, side: str) -> Callable[[Piece], list[Action]]:
+    """The rail moves of one unit of ``side`` now (the units' part of :func:`rail_actions`), as
+    a function of the unit; what the units share (rates, the rail signature, the memo tables)
+    is read once, when the function is made."""
     rates = rail_rates(g)
     per_mp = int(rates["operational_hexes_per_mp"])
     yard_set = set(yards(g))
@@ -1067,31 +1105,33 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
     trees = listing.memo(g, "rail-trees")
     offers = listing.memo(g, "rail-offers")
     caps_at: dict[int, tuple[tuple[str, Fraction | None], ...]] = {}
-    for p in units.on_map_units(g, side):
+
+    def unit_moves(p: Piece) -> list[Action]:
+        out: list[Action] = []
         if p.loc.kind != "hex":
-            continue
+            return []
         rec = f.params.get("units", {}).get(p.id, {})
         if rec.get("done"):
-            continue
+            return []
         if units.is_rail_only(p) or rec.get("strategic_only"):
             kinds = ["strategic"]
         else:
             if can_move_now(g, f, p):
-                continue
+                return []
             # OT 7A3: strategic rail only for a unit that has neither moved nor spent movement
             # points this phase (the check of rail_check refuses both)
             used = rec.get("moved") or spent(f, p) > 0
             kinds = ["operational"] + ([] if used else ["strategic"])
         start = units.hex_of(g, p)
         if start is None or stacking.departure_problem(g, [p], start):
-            continue
+            return []
         caps = caps_at.get(start)
         if caps is None:  # the capacity left by the start hex (nothing in this loop changes it)
             caps = caps_at[start] = tuple(
                 (net, available(g, side, net, at=start)) for net in net_names(g)
             )
         if not units.is_rail_only(p) and not _start_capacity_ok(g, p, start, dict(caps)):
-            continue  # every route uses the nets of the start hex (OT 7A4): no capacity left there
+            return []  # every route uses the nets of the start hex (OT 7A4): no capacity left there
         accel = mode_of(f, p) == "accel"
         mult = int(rates["accel_multiplier"]) if accel else 1
         limits = {}
@@ -1154,9 +1194,9 @@ def rail_actions(g: Game, f: Frame, side: str) -> list[Action]:
                         "path": list(path),
                     }
                 )
-    out += break_actions(g, f, side)
-    out += res_pt_actions(g, side, "movement")
-    return out
+        return out
+
+    return unit_moves
 
 
 def _start_capacity_ok(g: Game, p: Piece, start: int, caps: dict[str, Fraction | None]) -> bool:
