@@ -18,6 +18,10 @@ legal actions and the agent's seed: replaying a game with the same seeds gives t
   decisions for whoever acts (the opponent's replies inside the turn too) until ``depth`` more
   decisions of either side, and scores the position. The
   budget is counted in iterations (levels ``easy``, ``normal``, ``hard``), never in seconds.
+  Each level also caps what one side spends in one game turn (expansions, fewer on a map with
+  many pieces): a decision whose share of what is left would not pay for the full search keeps
+  the one-step values of fewer candidates, so that a turn of a big scenario (a hundred units
+  moving hex by hex) takes about as long as one of a small one.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from grognard.selfplay import random_choice
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
-    from grognard.core.sequence import Action
+    from grognard.core.sequence import Action, Family
 
 # failures of rule code on a sampled world count as "this candidate is unavailable there"
 SIM_ERRORS = (GrognardError, ValueError, KeyError, IndexError, TypeError, AssertionError)
@@ -56,6 +60,7 @@ class SearchStats:
     evaluations: int = 0  # positions scored
     failures: int = 0  # simulated actions refused or failing in a sampled world
     seconds: float = 0.0
+    limited: int = 0  # decisions held back to one-step values by the turn's budget
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +68,7 @@ class SearchStats:
             "expansions": self.expansions,
             "evaluations": self.evaluations,
             "failures": self.failures,
+            "limited": self.limited,
             "seconds": round(self.seconds, 3),
         }
 
@@ -70,7 +76,8 @@ class SearchStats:
 @dataclass(frozen=True)
 class Level:
     """A planner's budget: candidates per decision, dice samples when no exact distribution is
-    known, iterations of the search, decisions per rollout, candidates per rollout decision."""
+    known, iterations of the search, decisions per rollout, candidates per rollout decision,
+    and the expansions one side may spend in one game turn (see :meth:`PlannerAgent.share`)."""
 
     width: int
     samples: int
@@ -78,13 +85,31 @@ class Level:
     iterations: int
     depth: int
     rollout_width: int
+    turn_budget: int
+
+    def full_cost(self) -> float:
+        """About what one decision searched in full costs, in expansions: the one-step values
+        of the candidates (some roll dice), then the rollouts."""
+        return 1.5 * self.width + self.iterations * (1 + 2 * self.depth * self.rollout_width)
 
 
 LEVELS: Mapping[str, Level] = {
-    "easy": Level(width=12, samples=2, top=2, iterations=2, depth=1, rollout_width=3),
-    "normal": Level(width=16, samples=3, top=3, iterations=6, depth=2, rollout_width=3),
-    "hard": Level(width=24, samples=4, top=4, iterations=16, depth=3, rollout_width=5),
+    "easy": Level(
+        width=12, samples=2, top=2, iterations=2, depth=1, rollout_width=3, turn_budget=1500
+    ),
+    "normal": Level(
+        width=16, samples=3, top=3, iterations=6, depth=2, rollout_width=3, turn_budget=4000
+    ),
+    "hard": Level(
+        width=24, samples=4, top=4, iterations=16, depth=3, rollout_width=5, turn_budget=16000
+    ),
 }
+# a turn's budget is for a map with at most this many pieces on it; on a bigger map it shrinks
+# in proportion (every expansion there costs more: clones, listings and evaluations scale with
+# the pieces), so that a level takes about as long per turn on a big map as on a small one
+BUDGET_PIECES = 50
+# the fewest candidates a decision held back by the turn's budget still compares
+MIN_WIDTH = 3
 GREEDY_WIDTH = 12
 # the rule system's preference between action types breaks near-ties of value (an LGG army's
 # activation changes nothing by itself, and would otherwise lose to ending the phase); it is
@@ -138,19 +163,28 @@ class RandomAgent(Agent):
         return random_choice(g, side, g.legal_actions(side), rng)
 
 
-def candidates(g: Game, side: str, feats: Features, rng: random.Random, width: int) -> list[Action]:
+def candidates(
+    g: Game,
+    side: str,
+    feats: Features,
+    rng: random.Random,
+    width: int,
+    fams: list[Family] | None = None,
+) -> list[Action]:
     """Up to ``width`` legal actions of ``side`` drawn from its families (plus every ending
     action): the families in the rule system's order of preference, then actors and their
     options round-robin, at random within each. Only the options of the actors drawn are
-    listed."""
+    listed. ``fams``: the side's families, when the caller has them already."""
     out: list[Action] = []
     ranked: list[tuple[float, float, list[Any], Any, list[Action]]] = []
+    if fams is None:
+        fams = g.families(side)
     done = own_run(g, side)
     if len(done) >= MAX_RUN:
-        return [a for fam in g.families(side) for a in fam.all() if is_ending(a)] or [
-            a for fam in g.families(side) for a in fam.all()
+        return [a for fam in fams for a in fam.all() if is_ending(a)] or [
+            a for fam in fams for a in fam.all()
         ][:1]
-    for fam in g.families(side):
+    for fam in fams:
         order = list(fam.actors())
         rng.shuffle(order)
         first: list[Action] = []
@@ -356,12 +390,43 @@ class PlannerAgent(GreedyAgent):
             raise ValueError(f"unknown AI level {level!r} (one of {', '.join(LEVELS)})")
         self.level = level
         self.budget = LEVELS[level]
+        self._turn: tuple[str, str] | None = None  # the game turn and side being spent for
+        self._turn_start = 0  # expansions spent before it
+
+    def turn_budget(self, g: Game) -> float:
+        """The expansions the level may spend for one side in one game turn on this map: the
+        level's budget, in proportion smaller on a map with more than :data:`BUDGET_PIECES`
+        pieces on it."""
+        on_map = sum(1 for p in g.state.pieces.values() if p.loc.kind == "hex")
+        return self.budget.turn_budget * min(1.0, BUDGET_PIECES / max(1, on_map))
+
+    def share(self, g: Game, side: str, actors: int) -> float:
+        """The expansions this decision may spend: what is left of the side's budget for the
+        game turn, shared between this decision and one more for each actor that may still act
+        in the step (a rough count of the decisions ahead in the turn)."""
+        key = (g.turn_label(), side)
+        if key != self._turn:
+            self._turn = key
+            self._turn_start = self.stats.expansions
+        left = self.turn_budget(g) - (self.stats.expansions - self._turn_start)
+        return max(0.0, left) / (1 + actors)
 
     def decide(self, g: Game, side: str, view: Mapping[str, Any], rng: random.Random) -> Action:
         b = self.budget
         feats = features_for(g)
         base = determinise(g, side, view, rng)
-        cands = candidates(g, side, feats, rng, b.width)
+        fams = g.families(side)
+        actors = sum(len(fam.actors()) for fam in fams if not is_ending({"type": fam.type}))
+        share = self.share(g, side, actors)
+        width = b.width
+        iterations = b.iterations
+        if share < b.full_cost():
+            # the turn's budget does not run to a full search of this decision: the one-step
+            # values (expectations over the dice) of as many candidates as it pays for
+            iterations = 0
+            width = max(MIN_WIDTH, min(b.width, int(share / 1.5)))
+            self.stats.limited += 1
+        cands = candidates(g, side, feats, rng, width, fams)
         if len(cands) == 1:
             return cands[0]
         kids = []
@@ -375,7 +440,7 @@ class PlannerAgent(GreedyAgent):
         kids.sort(key=lambda k: -k.prior)
         kids = kids[: b.top]
         plan = Horizon.of(g, feats)
-        if len(kids) == 1 or b.iterations == 0:
+        if len(kids) == 1 or iterations == 0:
             return kids[0].action
         if plan is not None:
             return self.paired(g, side, view, rng, feats, kids, plan).action
