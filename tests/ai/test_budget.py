@@ -3,9 +3,12 @@ share what the turn allows, and a new game turn starts a new budget."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from grognard.ai.agents import BUDGET_PIECES, LEVELS, GreedyAgent, PlannerAgent
+from grognard.ai.features import features_for
 from grognard.core.game import Game
 from grognard.scenario import find
 
@@ -44,3 +47,25 @@ def test_what_is_left_shrinks_with_spending_and_a_new_turn_starts_afresh() -> No
     assert pl.share(g, side, 4) == pytest.approx(first - 500 / 5)
     pl._turn = ("another turn", side)
     assert pl.share(g, side, 4) == first
+
+
+def test_a_candidate_that_rolls_no_die_is_played_once_whatever_the_samples() -> None:
+    """Without a roll the play depends on no die: other samples would end in the same
+    position, so only their seeds are drawn (the decision's random stream is unchanged)."""
+    g = Game.new(find("gw-tutorial"), 1)
+    gr = GreedyAgent(1)
+    while not any(x["type"] == "move" for x in g.legal_actions(g.acting_sides()[0])):
+        g.apply(gr.choose(g, g.acting_sides()[0]))
+    side = g.acting_sides()[0]
+    a = next(x for x in g.legal_actions(side) if x["type"] == "move")
+    pl = PlannerAgent(1, "normal")
+    rng = random.Random(5)
+    v = pl.after(g, side, a, features_for(g), rng, samples=3)
+    assert pl.stats.expansions == 1
+    twin = random.Random(5)
+    for _ in range(2):
+        twin.randrange(1, 2**62)
+    assert rng.random() == twin.random()
+    c = g.clone()
+    c.apply(a)
+    assert v == features_for(g).evaluate(c, side)

@@ -326,9 +326,18 @@ class GreedyAgent(Agent):
             return total
         c = base.clone()
         since = len(c.state.log)
+        dice = c.state.dice_counter
         first = self._play(c, side, a, feats)
         if first <= BAD:
             return BAD
+        if c.state.dice_counter == dice:
+            # nothing was rolled: the play depends on no die, so a play with other dice would
+            # end in the same position (every random draw goes through the dice); the other
+            # samples' seeds are still drawn, so that the decision's random stream runs on as
+            # it would
+            for _ in range(1, max(1, samples)):
+                rng.randrange(1, 2**62)  # the seed reseed() would draw
+            return first
         rolled = first_roll(c, since)
         if rolled is not None:
             # the action rolled: its expectation over that first roll, each value forced on a
@@ -346,7 +355,7 @@ class GreedyAgent(Agent):
                         return BAD
                 total += float(prob) * v
             return total
-        vals = [first]
+        vals = [first]  # a roll of a die too big to enumerate: reseeded samples
         for _ in range(1, max(1, samples)):
             c = base.clone()
             reseed(c, rng)
