@@ -95,19 +95,19 @@ class Level:
 
 LEVELS: Mapping[str, Level] = {
     "easy": Level(
-        width=12, samples=2, top=2, iterations=2, depth=1, rollout_width=3, turn_budget=1500
+        width=12, samples=2, top=2, iterations=2, depth=1, rollout_width=3, turn_budget=3000
     ),
     "normal": Level(
-        width=16, samples=3, top=3, iterations=6, depth=2, rollout_width=3, turn_budget=4000
+        width=16, samples=3, top=3, iterations=6, depth=2, rollout_width=3, turn_budget=8000
     ),
     "hard": Level(
-        width=24, samples=4, top=4, iterations=16, depth=3, rollout_width=5, turn_budget=16000
+        width=24, samples=4, top=4, iterations=16, depth=3, rollout_width=5, turn_budget=32000
     ),
 }
 # a turn's budget is for a map with at most this many pieces on it; on a bigger map it shrinks
 # in proportion (every expansion there costs more: clones, listings and evaluations scale with
 # the pieces), so that a level takes about as long per turn on a big map as on a small one
-BUDGET_PIECES = 50
+BUDGET_PIECES = 24
 # the fewest candidates a decision held back by the turn's budget still compares
 MIN_WIDTH = 3
 GREEDY_WIDTH = 12
