@@ -237,31 +237,34 @@ def ownership_gains(g: Game) -> dict[int, str]:
     for m in maps.values():
         hexes |= set(m)
     changes: dict[int, str] = {}
+    control = g.state.control
     for i in sorted(hexes):
-        if not terrain.is_land(g, i) or marker(g, "contested", i) or _under_siege(g, i):
+        owner = control.get(i)
+        # the side that would gain the hex, if any (most hexes stay with their owner: the
+        # terrain, contested and siege conditions are read only for a gain)
+        occ = occupying.get(i)
+        new: str | None = None
+        if occ:
+            if len(occ) == 1:
+                new = next(iter(occ))
+        else:
+            exerting = [s for s in sides if i in maps[s]]
+            if len(exerting) == 1:
+                new = exerting[0]
+                if (
+                    owner is not None
+                    and owner != new
+                    and not owner.startswith("neutral:")
+                    and geography.is_city(g, i)
+                ):
+                    new = None  # OT 3E2: an enemy city is gained only by occupation
+        if new is None or new == owner:
             continue
-        owner = g.state.control.get(i)
         if owner is not None and owner.startswith("neutral:"):
             continue  # a neutral's hexes change hands only when it is attacked (OT 3B3)
-        occ = occupying.get(i, set())
-        cands: set[str] = set()
-        if len(occ) == 1:
-            cands = set(occ)
-        elif not occ:
-            exerting = {s for s in sides if i in maps[s]}
-            if len(exerting) == 1:
-                s = next(iter(exerting))
-                if not (
-                    geography.is_city(g, i)
-                    and owner is not None
-                    and owner != s
-                    and not owner.startswith("neutral:")
-                ):
-                    cands = {s}
-        if len(cands) == 1:
-            new = next(iter(cands))
-            if new != owner:
-                changes[i] = new
+        if not terrain.is_land(g, i) or marker(g, "contested", i) or _under_siege(g, i):
+            continue
+        changes[i] = new
     return changes
 
 
