@@ -934,13 +934,20 @@ class MovementStep(GWStep):
         with listing.scope(g):
             others = self._other_actions(g, f, side, lazy=True)
 
+        may_move = set(movers)
+        made: list[Callable[[Piece], list[Action]]] = []  # made once, at the first ask
+
         def unit_options(pid: str) -> list[Action]:
             p = g.state.pieces.get(pid)
-            if p is None or pid not in movers:
+            if p is None or pid not in may_move:
                 return []
             with listing.scope(g):
                 try:
-                    return self._unit_lister(g, f, side)(p)
+                    if not made:
+                        made.append(self._unit_lister(g, f, side))
+                    else:
+                        self._step_memo = {}  # this ask's step costs, by unit class
+                    return made[0](p)
                 finally:
                     self._step_memo = None
 
