@@ -14,6 +14,7 @@ from grognard.bench.engine_probe import choose
 from grognard.core import serial
 from grognard.core.game import Game
 from grognard.core.state import Piece
+from grognard.core.tracked import copy_plain
 from grognard.rulesets.greatwar.units import units
 from grognard.scenario import find
 
@@ -101,6 +102,18 @@ def test_piece_faces_are_converted_once_and_follow_a_new_faces_value() -> None:
     p.faces = {"full": {"attack": 4}}
     assert p.to_json()["faces"] == {"full": {"attack": 4}}
     assert Piece.from_json(p.to_json()) == p
+
+
+def test_converted_faces_pass_through_json_conversion_and_still_copy_plainly() -> None:
+    """The faces' JSON is marked as already converted: conversions hand it on as it is, and a
+    plain deep copy of a piece's JSON still gives plain, independent containers."""
+    p = Piece("x", "corps", "Blue", faces={"full": {"attack": 3}})
+    faces = p.to_json()["faces"]
+    assert type(faces) is serial.FrozenJSON
+    assert serial.to_jsonable({"f": faces})["f"] is faces
+    copied = copy_plain(p.to_json())
+    assert copied["faces"] == {"full": {"attack": 3}} and type(copied["faces"]) is dict
+    assert json.loads(json.dumps(p.to_json()))["faces"] == {"full": {"attack": 3}}
 
 
 def test_a_greatwar_clone_indexes_its_own_pieces() -> None:

@@ -494,6 +494,24 @@ def test_ot_3e6_weather_zones_arctic_and_desert() -> None:
     assert weather.frozen_at(g, idx(g, "0101")) and not weather.frozen_at(g, idx(g, "0401"))
 
 
+@pytest.mark.rules("OT 3E6")
+def test_ot_3e6_the_weather_by_zone_shown_to_players_is_each_zones_weather() -> None:
+    """The view's weather table names every zone of the map (and "-" for hexes in none) with
+    the weather in force there this turn, zones in the order of their first hex."""
+    g = game(
+        rows=["cccc"],
+        areas=[
+            {"name": "B", "kind": "weather-zone", "hexes": ["0201"]},
+            {"name": "A", "kind": "weather-zone", "hexes": ["0301", "0401"]},
+        ],
+        turns=[("Jan I 15", {"weather": {"A": "snow", "default": "mud"}})],
+    )
+    assert weather.weather_by_zone(g) == {"-": "mud", "B": "mud", "A": "snow"}
+    first = [weather.weather_zone(g, i) or "-" for i in range(g.board.n)]
+    assert list(weather.weather_by_zone(g)) == list(dict.fromkeys(first))
+    assert g.view("Blue")["weather"] == {"-": "mud", "B": "mud", "A": "snow"}
+
+
 @pytest.mark.rules("OT 3E")
 def test_ot_3e_hexes_are_named_map_and_number() -> None:
     """OT-G-5: hexes are identified as map:hex (GW2:0619 on map GW2)."""

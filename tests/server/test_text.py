@@ -60,3 +60,12 @@ def test_an_answer_holding_a_lone_surrogate_still_encodes() -> None:
     body = SafeJSONResponse({"message": "bad \ud800 text", "name": "Liège"}).body
     assert json.loads(body) == {"message": "bad \ud800 text", "name": "Liège"}
     assert SafeJSONResponse({"name": "Liège"}).body == '{"name":"Liège"}'.encode()
+
+
+def test_answers_encode_as_the_standard_library_would_read_them() -> None:
+    """Answers are encoded by msgspec (compact, fast); what a client reads back is what the
+    standard encoder gives, and types msgspec refuses take the standard path."""
+    content = {"n": 1, "x": [1.5, None, True], "name": "Liège", "nested": {"k": ["a", {}]}}
+    body = SafeJSONResponse(content).body
+    assert json.loads(body) == json.loads(json.dumps(content))
+    assert b" " not in body

@@ -16,8 +16,16 @@ from typing import Any
 import msgspec
 
 
+class FrozenJSON(dict[str, Any]):
+    """A dict already in JSON form and never changed once built (a piece's printed faces as
+    JSON, shared by every copy of the piece): converters to JSON pass it through as it is
+    instead of walking and copying it. Read it, never write into it."""
+
+
 def to_jsonable(obj: Any) -> Any:
     """Convert engine data (fractions, sets, tuples, dataclass-like objects) to JSON types."""
+    if type(obj) is FrozenJSON:
+        return obj
     if obj is None or isinstance(obj, bool | str):
         return obj
     if isinstance(obj, int):

@@ -242,7 +242,7 @@ class Piece:
         faces = self.faces
         kept = self.__dict__.get("_faces_kept")
         if kept is None or kept[0] is not faces:
-            kept = (faces, serial.to_jsonable(faces))
+            kept = (faces, serial.FrozenJSON(serial.to_jsonable(faces)))
             self.__dict__["_faces_kept"] = kept
         return kept[1]
 

@@ -202,7 +202,7 @@ def unmask(obj: Any, names: Mapping[str, str]) -> Any:
     return obj
 
 
-_LEAVES = frozenset({str, int, float, bool, type(None)})
+_LEAVES = frozenset({str, int, float, bool, type(None), serial.FrozenJSON})
 
 
 def jsonable(obj: Any) -> Any:

@@ -18,7 +18,7 @@ from grognard.rulesets.greatwar.actions import ACTIONS
 from grognard.rulesets.greatwar.combat import combat_data
 from grognard.rulesets.greatwar.logistics import engineers, logistics, reinforcements, replacements
 from grognard.rulesets.greatwar.map import terrain
-from grognard.rulesets.greatwar.map.weather import weather_at, weather_zone
+from grognard.rulesets.greatwar.map.weather import weather_by_zone
 from grognard.rulesets.greatwar.mechanics import gw, set_marker
 from grognard.rulesets.greatwar.movement import movement_steps, rail, stacking, water_only
 from grognard.rulesets.greatwar.options import OPTION_SPECS
@@ -227,11 +227,7 @@ class GreatWar(Ruleset):
 
     # ------------------------------------------------------------------ views
     def public_extra(self, g: Game, side: str | None) -> dict[str, Any]:
-
-        zones: dict[str, str] = {}
-        for i in range(g.board.n):
-            z = weather_zone(g, i) or "-"
-            zones.setdefault(z, weather_at(g, i))
+        zones = weather_by_zone(g)
         st = gw(g)
         return {
             "markers": g.state.markers,

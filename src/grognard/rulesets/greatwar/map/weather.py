@@ -56,6 +56,8 @@ class TurnView:
         zone_arr, zone_names = g.board.area_map("weather-zone")
         self.weather: list[str] = []
         self.frozen: list[bool] = []
+        # zone name ("-" for hexes in none) -> its weather, zones in the order of their first hex
+        self.by_zone: dict[str, str] = {}
         for i in range(g.board.n):
             k = int(zone_arr[i])
             zone = zone_names[k] if k >= 0 else None
@@ -65,6 +67,7 @@ class TurnView:
             else:
                 self.weather.append(str(w))
             self.frozen.append(fz is True or (isinstance(fz, list) and zone in fz))
+            self.by_zone.setdefault(zone or "-", self.weather[-1])
         self.memo: dict[Any, Any] = {}
 
 
@@ -82,6 +85,12 @@ def view(g: Game) -> TurnView:
 def weather_at(g: Game, i: int) -> str:
     """The weather in force in hex ``i`` this game turn (from the scenario's turn track)."""
     return view(g).weather[i]
+
+
+def weather_by_zone(g: Game) -> dict[str, str]:
+    """OT 3E6: the weather in force this game turn in each weather zone of the map (``"-"`` for
+    hexes in no zone), the zones in the order of their first hex. A new dict each call."""
+    return dict(view(g).by_zone)
 
 
 def frozen_at(g: Game, i: int) -> bool:
