@@ -544,10 +544,11 @@ class GameService:
         return g
 
     def _snapshot(self, game_id: str, g: Game, state_hash: str) -> None:
-        """Store the game's snapshot after its last action (as stored: ``state_hash``)."""
+        """Store the game's snapshot after its last action (as stored: ``state_hash``). A save is
+        JSON data already: it is stored as it is."""
         data = {k: v for k, v in g.save().items() if k not in SNAPSHOT_DROPPED}
         try:
-            self.store.put_snapshot(game_id, len(g.actions), state_hash, serial.to_jsonable(data))
+            self.store.put_snapshot(game_id, len(g.actions), state_hash, data)
         except Exception as err:  # a snapshot only speeds up loading: never fail a move for it
             log.warning(
                 "game %s: snapshot after action %s not stored: %s", game_id, len(g.actions), err
