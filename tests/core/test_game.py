@@ -1,14 +1,16 @@
 """The Game API on the tiny rule system: actions, interrupts, fog of war, undo, replay, saves."""
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
+from grognard.bench.engine_probe import choose
 from grognard.core.errors import IllegalAction, ReplayMismatch, SaveError, UndoError
 from grognard.core.game import Game, replay
 from grognard.core.state import Loc
-from grognard.scenario import load_scenario
+from grognard.scenario import find, load_scenario
 
 
 @pytest.fixture
@@ -332,3 +334,18 @@ def test_stack_order_and_markers(game: Game) -> None:
     assert st.marker("rail-break", "17") == 2
     st.set_marker("rail-break", 17, None)
     assert st.marker("rail-break", 17) is None
+
+
+def test_the_visible_log_after_an_event_follows_on_from_the_log_before_it() -> None:
+    """``visible_log_after(side, start, seen)`` is the tail of ``visible_log(side)`` from global
+    event ``start`` on, numbered on from the ``seen`` events the side sees before it."""
+    rng = random.Random(2)
+    g = Game.new(find("gw-tutorial"), 2)
+    for _ in range(40):
+        side = rng.choice(g.acting_sides())
+        g.apply(choose(g.legal_actions(side), rng))
+    for side in [*g.state.sides, None]:
+        whole = g.visible_log(side)
+        for start in (0, 1, len(g.state.log) // 2, len(g.state.log)):
+            seen = len(whole) - len(g.visible_log(side, start))
+            assert g.visible_log_after(side, start, seen) == g.visible_log(side, start)

@@ -15,6 +15,7 @@ last snapshot and the actions since it.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -603,19 +604,28 @@ class Game:
         out = []
         seen = 0
         for k, ev in enumerate(self.state.log):
-            vis = ev.get("visible_to")
-            if vis is None or (side is not None and side in vis):
-                shown = {key: v for key, v in ev.items() if key not in ("visible_to", "others")}
-            elif "others" in ev:
-                shown = {"type": ev["type"], "text": ev["others"], "turn": ev["turn"]}
-                if "agent" in ev:
-                    shown["agent"] = ev["agent"]  # who plays a side is no secret
-            else:
+            shown = _shown_event(ev, side)
+            if shown is None:
                 continue
             shown["n"] = seen
             seen += 1
             if k >= since:
                 out.append(shown)
+        return out
+
+    def visible_log_after(self, side: str | None, start: int, seen: int) -> list[dict[str, Any]]:
+        """The events of :meth:`visible_log` from global event ``start`` on, given that ``side``
+        sees ``seen`` events before it (so their numbers follow on): what a front end that
+        already holds the side's log up to ``start`` needs, in time proportional to the new
+        events only. Logged events never change once emitted."""
+        out = []
+        for ev in itertools.islice(self.state.log, start, None):
+            shown = _shown_event(ev, side)
+            if shown is None:
+                continue
+            shown["n"] = seen
+            seen += 1
+            out.append(shown)
         return out
 
     # ================================================================== records and saves
@@ -708,3 +718,17 @@ def migrate(d: dict[str, Any]) -> dict[str, Any]:
 def replay(record: Mapping[str, Any]) -> Game:
     """Replay a game record, raising :class:`ReplayMismatch` at the first divergence."""
     return Game.load(record, check=True, verify=True)
+
+
+def _shown_event(ev: dict[str, Any], side: str | None) -> dict[str, Any] | None:
+    """A logged event as ``side`` sees it (a new dict, its number still to set), or None when the
+    event is hidden from it: the sides it is not visible to see its ``others`` text, if any."""
+    vis = ev.get("visible_to")
+    if vis is None or (side is not None and side in vis):
+        return {key: v for key, v in ev.items() if key not in ("visible_to", "others")}
+    if "others" in ev:
+        shown = {"type": ev["type"], "text": ev["others"], "turn": ev["turn"]}
+        if "agent" in ev:
+            shown["agent"] = ev["agent"]  # who plays a side is no secret
+        return shown
+    return None

@@ -251,6 +251,10 @@ class SideView:
     legal: list[dict[str, Any]] | None = None  # as the rules list them
     legal_json: list[Any] | None = None
     groups: list[dict[str, Any]] | None = None
+    log_upto: int = 0  # how many of the game's events ``log`` covers
+    # the side's view of the position before, while this one's log is still to build (its log
+    # is extended rather than converted again; dropped once used)
+    before: SideView | None = None
 
 
 @dataclass
@@ -691,14 +695,18 @@ class GameService:
     def hidden(self, g: Game, side: str) -> set[str]:
         return set(g.ruleset.hidden_tokens(g, side))
 
-    def side_log(self, g: Game, side: str) -> list[dict[str, Any]]:
-        """The side's visible log, renumbered 0.. so gaps do not betray hidden events."""
-        out = []
-        for k, ev in enumerate(g.visible_log(side)):
-            ev = dict(ev)
-            ev["n"] = k
-            out.append(ev)
-        return out
+    def side_log(
+        self, g: Game, side: str, before: SideView | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
+        """The side's visible log as JSON, renumbered 0.. so gaps do not betray hidden events,
+        and how many of the game's events it covers. Given the side's view of an earlier
+        position of the same line of play (no undo between), only the events logged since are
+        converted (:meth:`Game.visible_log_after`)."""
+        total = len(g.state.log)
+        if before is not None and before.log is not None and before.log_upto <= total:
+            new = g.visible_log_after(side, before.log_upto, len(before.log))
+            return before.log + jsonable(new), total
+        return jsonable(g.visible_log(side)), total
 
     def side_view(self, e: Entry, side: str, seen: bool = True) -> SideView:
         """The side's :class:`SideView` of the entry's position (built on the first use after
@@ -724,8 +732,19 @@ class GameService:
             else:
                 fams = g.families(side)
             summary = [{"type": f.type, "title": f.label, "actors": f.actors()} for f in fams]
+            # the log of the side's last view grows into this one's, unless an undo came between
+            before = sv if sv is not None and sv.key[1] == e.undos and sv.key[0] <= key[0] else None
+            if before is not None and before.log is None:
+                before = before.before
             sv = SideView(
-                key, None, None, redact_obj(jsonable(summary), hidden), fams, hidden, legal
+                key,
+                None,
+                None,
+                redact_obj(jsonable(summary), hidden),
+                fams,
+                hidden,
+                legal,
+                before=before,
             )
             e.views[side] = sv
         if seen and (sv.base is None or sv.log is None):
@@ -746,7 +765,8 @@ class GameService:
                     "can_undo": g.can_undo(side),
                 }
             )
-            sv.log = jsonable(self.side_log(g, side))
+            sv.log, sv.log_upto = self.side_log(g, side, sv.before)
+            sv.before = None
         return sv
 
     def _full_list(self, e: Entry, sv: SideView, side: str) -> None:
