@@ -349,3 +349,26 @@ def test_the_visible_log_after_an_event_follows_on_from_the_log_before_it() -> N
         for start in (0, 1, len(g.state.log) // 2, len(g.state.log)):
             seen = len(whole) - len(g.visible_log(side, start))
             assert g.visible_log_after(side, start, seen) == g.visible_log(side, start)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "options"),
+    [
+        ("gw-tutorial", {}),
+        ("gw-tutorial", {"limited-intelligence": True}),
+        ("lgg-tutorial", {}),
+        ("eastfront-tutorial", {}),
+    ],
+)
+def test_a_view_without_its_log_is_the_view_less_the_log(
+    scenario: str, options: dict[str, bool]
+) -> None:
+    g = Game.new(find(scenario), 3, options)
+    rng = random.Random(3)
+    for _ in range(25):
+        side = rng.choice(g.acting_sides())
+        g.apply(choose(g.legal_actions(side), rng))
+    for side in [*g.state.sides, None]:
+        whole = g.view(side)
+        assert "log" in whole and "log" not in g.view(side, log=False)
+        assert g.view(side, log=False) == {k: v for k, v in whole.items() if k != "log"}

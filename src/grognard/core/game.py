@@ -590,10 +590,12 @@ class Game:
         return last
 
     # ================================================================== views
-    def view(self, side: str | None) -> dict[str, Any]:
-        """What ``side`` may know (``None``: a spectator, who sees only public facts)."""
+    def view(self, side: str | None, log: bool = True) -> dict[str, Any]:
+        """What ``side`` may know (``None``: a spectator, who sees only public facts); with
+        ``log`` False, without the log (a front end that keeps the log itself, see
+        :meth:`visible_log_after`)."""
         self.state.sync()
-        return self.ruleset.view(self, side)
+        return self.ruleset.view(self, side, log)
 
     def visible_log(self, side: str | None, since: int = 0) -> list[dict[str, Any]]:
         """The log as ``side`` sees it, from global event ``since`` on.

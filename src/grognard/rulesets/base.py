@@ -251,7 +251,9 @@ class Ruleset:
         """Rule-system facts a side may see (tracks, markers), already redacted."""
         return {"markers": g.state.markers, "tracks": g.state.tracks}
 
-    def view(self, g: Game, side: str | None) -> dict[str, Any]:
+    def view(self, g: Game, side: str | None, log: bool = True) -> dict[str, Any]:
+        """What ``side`` may know of the position (see :meth:`Game.view`); ``log`` False leaves
+        the log out."""
         pieces = []
         stacks: dict[tuple[Any, ...], dict[str, Any]] = {}
         members: dict[tuple[Any, ...], list[Piece]] = {}
@@ -280,8 +282,9 @@ class Ruleset:
             "control": {g.board.label(k): v for k, v in sorted(g.state.control.items())},
             "secrets": serial.to_jsonable(g.state.secrets.get(side, {})) if side else {},
             "result": serial.to_jsonable(g.state.result),
-            "log": g.visible_log(side),
         }
+        if log:
+            v["log"] = g.visible_log(side)
         v.update(serial.to_jsonable(self.public_extra(g, side)))
         return v
 

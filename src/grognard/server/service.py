@@ -748,8 +748,7 @@ class GameService:
             )
             e.views[side] = sv
         if seen and (sv.base is None or sv.log is None):
-            view = dict(g.view(side))
-            view.pop("log", None)
+            view = dict(g.view(side, log=False))  # the log is kept apart (side_log)
             acting = g.acting_sides()
             cur = g.current()
             sv.base = jsonable(

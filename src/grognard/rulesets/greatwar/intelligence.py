@@ -161,8 +161,10 @@ def redact(g: Game, side: str | None, view: dict[str, Any]) -> dict[str, Any]:
     hidden = hidden_ids(g, side)
     if not hidden:
         return view
+    if "log" not in view:  # a view asked for without its log
+        return dict(_scrub(view, hidden))
     log = []
-    for ev in view.get("log", []):
+    for ev in view["log"]:
         text = json.dumps(ev, ensure_ascii=False)
         if any(h in text for h in hidden):
             log.append(

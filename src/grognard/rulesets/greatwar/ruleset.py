@@ -289,10 +289,10 @@ class GreatWar(Ruleset):
 
         return intelligence.piece_visibility(g, piece, side)
 
-    def view(self, g: Game, side: str | None) -> dict[str, Any]:
+    def view(self, g: Game, side: str | None, log: bool = True) -> dict[str, Any]:
         """The common view, with what OT 14N2 hides from ``side`` removed from the log."""
 
-        return intelligence.redact(g, side, super().view(g, side))
+        return intelligence.redact(g, side, super().view(g, side, log))
 
     # ------------------------------------------------------------------ invariants
     def invariants(self, g: Game) -> list[str]:

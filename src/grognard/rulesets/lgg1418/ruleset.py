@@ -394,8 +394,8 @@ class LaGrandeGuerre(Ruleset):
             "name": piece.name,
         }
 
-    def view(self, g: Game, side: str | None) -> dict[str, Any]:
-        v = super().view(g, side)
+    def view(self, g: Game, side: str | None, log: bool = True) -> dict[str, Any]:
+        v = super().view(g, side, log)
         fog.decorate_view(g, side, v)
         return v
 
