@@ -372,3 +372,24 @@ def test_a_view_without_its_log_is_the_view_less_the_log(
         whole = g.view(side)
         assert "log" in whole and "log" not in g.view(side, log=False)
         assert g.view(side, log=False) == {k: v for k, v in whole.items() if k != "log"}
+
+
+@pytest.mark.parametrize("scenario", ["gw-tutorial", "lgg-tutorial"])
+def test_the_pieces_of_a_view_are_their_records_of_now_after_every_action(scenario: str) -> None:
+    """A piece's record is kept on the piece between views; after every action (and in a clone)
+    each view's pieces are still exactly what ``piece_view`` builds afresh."""
+    g = Game.new(find(scenario), 4)
+    rng = random.Random(4)
+    for k in range(30):
+        c = g.clone() if k % 10 == 0 else g
+        for side in c.state.sides:
+            shown = {d["id"]: d for d in c.view(side, log=False)["pieces"]}
+            for pid, d in shown.items():
+                assert d == c.ruleset.piece_view(c, c.state.pieces[pid]), (k, pid)
+        side = rng.choice(g.acting_sides())
+        g.apply(choose(g.legal_actions(side), rng))
+    p = next(iter(g.state.pieces.values()))
+    before = g.ruleset.kept_piece_view(g, p)
+    p.attrs["probe"] = 1
+    assert g.ruleset.kept_piece_view(g, p) is not before
+    assert g.ruleset.kept_piece_view(g, p)["attrs"]["probe"] == 1

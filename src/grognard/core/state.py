@@ -678,6 +678,7 @@ class GameState:
 
     def _piece_changed(self, p: Piece) -> None:
         _set(p, "_enc", None)
+        p.__dict__.pop("_view", None)  # the piece's record in views (Ruleset.view) is stale
         r = self.revision + 1
         _set(self, "revision", r)
         revs = self._revs

@@ -226,10 +226,25 @@ class Ruleset:
         return "full"
 
     def piece_view(self, g: Game, piece: Piece) -> dict[str, Any]:
+        """A piece's record in a view, as JSON data. It may depend only on the piece and the
+        board, never on the rest of the position: :meth:`view` keeps it on the piece until the
+        piece changes (:meth:`kept_piece_view`)."""
         d = piece.to_json()
         d["loc"] = self.loc_label(g, piece.loc)
         d.pop("order", None)
         return d
+
+    def kept_piece_view(self, g: Game, piece: Piece) -> dict[str, Any]:
+        """:meth:`piece_view`, built once and kept on the piece until it changes (the state
+        drops it at every change of the piece); shared by every view that shows the piece, so
+        read it, never write into it (marked :class:`~grognard.core.serial.FrozenJSON`, which
+        converters to JSON pass through as it is)."""
+        kept = piece.__dict__.get("_view")
+        if kept is None or kept[0] is not g.board:
+            kept = (g.board, serial.FrozenJSON(self.piece_view(g, piece)))
+            piece.__dict__["_view"] = kept
+        out: dict[str, Any] = kept[1]
+        return out
 
     def loc_label(self, g: Game, loc: Any) -> list[Any]:
         kind, ref = loc
@@ -260,7 +275,7 @@ class Ruleset:
         for p in sorted(g.state.pieces.values(), key=lambda p: p.order):
             vis = self.piece_visibility(g, p, side)
             if vis == "full":
-                pieces.append(self.piece_view(g, p))
+                pieces.append(self.kept_piece_view(g, p))
             elif vis == "stack":
                 outer = g.state.where(p.id)
                 key = (tuple(outer), p.side)
