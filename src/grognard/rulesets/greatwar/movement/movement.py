@@ -930,14 +930,22 @@ class MovementStep(GWStep):
         actions of :meth:`legal_actions`."""
         if type(self).legal_actions is not MovementStep.legal_actions:
             return self._families_of_list(g, f, side)  # a step listing its actions otherwise
-        movers = [p.id for p in self.movers(g, f) if g.state.pieces[p.id].loc.kind != "piece"]
-        with listing.scope(g):
-            others = self._other_actions(g, f, side, lazy=True)
+        # what the families list is data of the position: kept for it (Cache.position, shared
+        # with a clone made in it), so that asking for the families twice in one position (an
+        # agent's choose, then its decision) lists nothing twice
+        at = ("gw:movement-families", f.step, side)
 
+        def lists() -> tuple[list[str], list[Action]]:
+            movers = [p.id for p in self.movers(g, f) if g.state.pieces[p.id].loc.kind != "piece"]
+            with listing.scope(g):
+                return movers, self._other_actions(g, f, side, lazy=True)
+
+        movers, kept_others = g.cache.position(g.state, at, lists)
+        others = [dict(a) for a in kept_others]
         may_move = set(movers)
         made: list[Callable[[Piece], list[Action]]] = []  # made once, at the first ask
 
-        def unit_options(pid: str) -> list[Action]:
+        def listed_options(pid: str) -> list[Action]:
             p = g.state.pieces.get(pid)
             if p is None or pid not in may_move:
                 return []
@@ -951,11 +959,14 @@ class MovementStep(GWStep):
                 finally:
                     self._step_memo = None
 
+        def unit_options(pid: str) -> list[Action]:
+            return g.cache.position(g.state, (*at, "unit", pid), lambda: listed_options(pid))
+
         def of_type(t: str) -> Callable[[str | None], list[Action]]:
             def options(actor: str | None) -> list[Action]:
                 if actor is None:
                     return []
-                return [a for a in unit_options(actor) if a["type"] == t]
+                return [dict(a) for a in unit_options(actor) if a["type"] == t]
 
             return options
 
@@ -966,15 +977,22 @@ class MovementStep(GWStep):
         ]
         for t, actors, options in self.lazy_families(g, f, side):
 
+            def kept_actors(t: str = t, actors: Callable[[], list[str]] = actors) -> list[str]:
+                return list(g.cache.position(g.state, (*at, t), actors))
+
             def scoped(
-                actor: str | None, options: Callable[[str], list[Action]] = options
+                actor: str | None, t: str = t, options: Callable[[str], list[Action]] = options
             ) -> list[Action]:
                 if actor is None:
                     return []
-                with listing.scope(g):
-                    return options(actor)
 
-            out.append(Family(t, g.ruleset.action_title(t), actors, scoped))
+                def compute() -> list[Action]:
+                    with listing.scope(g):
+                        return options(actor)
+
+                return [dict(a) for a in g.cache.position(g.state, (*at, t, actor), compute)]
+
+            out.append(Family(t, g.ruleset.action_title(t), kept_actors, scoped))
         out.extend(families_of_list(g, others))
         return out
 
