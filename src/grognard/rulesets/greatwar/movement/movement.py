@@ -697,10 +697,13 @@ def _adjacent_enemy_with_zoc(g: Game, side: str, i: int) -> bool:
     """OT 6B4: next to (OT 3E5) an enemy unit with a ZOC (a ZOC in its own hex is enough:
     interpretation default)."""
     enemy = nations.other_side(side)
-    for j in geography.adjacent_hexes(g, i):
-        for q in units.units_in_hex(g, j, enemy):
-            if zoc.zoc_level(g, q) != zoc.NONE:
-                return True
+    # the enemy units first, the hexside (OT 3E5) only between hexes where one has a ZOC: the
+    # answer of geography.adjacent_hexes, read for fewer hexsides
+    for j in g.board.neighbors(i):
+        if any(
+            zoc.zoc_level(g, q) != zoc.NONE for q in units.units_in_hex(g, j, enemy)
+        ) and geography.adjacent(g, i, j):
+            return True
     return False
 
 
