@@ -1211,7 +1211,9 @@ class MovementStep(GWStep):
             if p is not None and rec.get("moved") and units.hex_of(g, p) is not None:
                 disruption_after_movement(g, p, kind)
         for p in g.state.pieces.values():
-            p.status.discard(zoc.ACCEL)
+            st = p.status
+            if zoc.ACCEL in st:
+                st.discard(zoc.ACCEL)
         zoc.update_ownership(g)
         stacking.record_phase_end(g, self.title)
         g.emit("phase", f"{f.params['side']} ends the {self.title.lower()}", rule=self.rule)
