@@ -17,7 +17,7 @@ from grognard.rulesets.greatwar import intelligence, presentation, special_rules
 from grognard.rulesets.greatwar.actions import ACTIONS
 from grognard.rulesets.greatwar.combat import combat_data
 from grognard.rulesets.greatwar.logistics import engineers, logistics, reinforcements, replacements
-from grognard.rulesets.greatwar.map import terrain
+from grognard.rulesets.greatwar.map import terrain, weather
 from grognard.rulesets.greatwar.map.weather import weather_at, weather_zone
 from grognard.rulesets.greatwar.mechanics import gw, set_marker
 from grognard.rulesets.greatwar.movement import movement_steps, rail, stacking, water_only
@@ -228,15 +228,23 @@ class GreatWar(Ruleset):
     # ------------------------------------------------------------------ views
     def public_extra(self, g: Game, side: str | None) -> dict[str, Any]:
 
-        zones: dict[str, str] = {}
-        for i in range(g.board.n):
-            z = weather_zone(g, i) or "-"
-            zones.setdefault(z, weather_at(g, i))
+        def weather_by_zone() -> dict[str, str]:
+            zones: dict[str, str] = {}
+            for i in range(g.board.n):
+                z = weather_zone(g, i) or "-"
+                zones.setdefault(z, weather_at(g, i))
+            return zones
+
+        # the weather of each zone is the turn's (OT 3E6): kept with the turn's weather view
+        memo = weather.view(g).memo
+        zones = memo.get("weather-by-zone")
+        if zones is None:
+            zones = memo["weather-by-zone"] = weather_by_zone()
         st = gw(g)
         return {
             "markers": g.state.markers,
             "tracks": g.state.tracks,
-            "weather": zones,
+            "weather": dict(zones),
             "rail_capacity": st.get("rail", {}),
             "isolated": {
                 s: [g.board.label(i) for i in v] for s, v in st.get("isolated", {}).items()
