@@ -1191,8 +1191,16 @@ class MovementStep(GWStep):
             )
 
     def check_end(self, g: Game, f: Frame, action: Action) -> None:
-
-        bad = stacking.violations(g, side=f.params["side"])
+        """OT 8B: the phase ends only within the stacking limit (the violations are kept for the
+        position between actions: listing the end of the phase and checking it read them
+        once)."""
+        side = f.params["side"]
+        if g.state.in_action:
+            bad = stacking.violations(g, side=side)
+        else:
+            bad = g.cache.position(
+                g.state, ("gw:stack-violations", side), lambda: stacking.violations(g, side=side)
+            )
         if bad:
             raise IllegalAction(
                 "OT 8B", f"stacking limit exceeded at the end of the phase: {bad[0]}"
