@@ -176,25 +176,43 @@ def unit_zocs(g: Game, side: str) -> list[tuple[Piece, str, tuple[int, ...]]]:
     table = listing.memo(g, "unit-zoc")
     st = gw(g)
     base = (g.state.turn.get("index"), st.get("phasing"), repr(st.get("nation_flags")))
+    state = g.state
+    sieges: dict[int, str] = {}
     stacks: dict[int, tuple[object, ...]] = {}
-    sigs: dict[str, tuple[object, ...]] = {}
     out = []
-    for p in units.on_map_units(g, side):
-        h = units.hex_of(g, p)
+
+    def answer(p: Piece, h: int | None) -> tuple[str, tuple[int, ...]]:
+        # by content, shared with the clones (the same unit, stack, siege and turn in another
+        # position give the same answer)
         if h is not None and h not in stacks:
-            here = []
-            for q in units.pieces_in_hex(g, h):
-                sq = listing.piece_signature(q)
-                sigs[q.id] = sq
-                here.append(sq)
-            stacks[h] = (tuple(here), repr(siege.siege_at(g, h)))
-        ps = sigs.get(p.id)
-        key = (ps if ps is not None else listing.piece_signature(p), h, stacks.get(h), base)  # type: ignore[arg-type]
+            stacks[h] = (
+                tuple(listing.piece_signature(q) for q in units.pieces_in_hex(g, h)),
+                sieges[h],
+            )
+        key = (listing.piece_signature(p), h, None if h is None else stacks[h], base)
         hit = table.get(key)
         if hit is None:
             lvl = zoc_level(g, p)
             hit = (lvl, tuple(zoc_hexes(g, p)) if lvl != NONE else ())
             table[key] = hit
+        return hit
+
+    for p in units.on_map_units(g, side):
+        h = units.hex_of(g, p)
+        if h is None:
+            hit = answer(p, h)
+        else:
+            sg = sieges.get(h)
+            if sg is None:
+                sg = sieges[h] = repr(siege.siege_at(g, h))
+            # first while nothing changed in the unit's hex (the unit, the units stacked with it)
+            # for the same siege there, turn, phasing side and nation flags
+            hit = g.cache.tracked(
+                state,
+                ("gw:unit-zoc", p.id, h, sg, base),
+                (("hex", h),),
+                lambda p=p, h=h: answer(p, h),  # type: ignore[misc]
+            )
         out.append((p, hit[0], hit[1]))
     return out
 

@@ -697,10 +697,13 @@ def _adjacent_enemy_with_zoc(g: Game, side: str, i: int) -> bool:
     """OT 6B4: next to (OT 3E5) an enemy unit with a ZOC (a ZOC in its own hex is enough:
     interpretation default)."""
     enemy = nations.other_side(side)
-    for j in geography.adjacent_hexes(g, i):
-        for q in units.units_in_hex(g, j, enemy):
-            if zoc.zoc_level(g, q) != zoc.NONE:
-                return True
+    # the enemy units first, the hexside (OT 3E5) only between hexes where one has a ZOC: the
+    # answer of geography.adjacent_hexes, read for fewer hexsides
+    for j in g.board.neighbors(i):
+        if any(
+            zoc.zoc_level(g, q) != zoc.NONE for q in units.units_in_hex(g, j, enemy)
+        ) and geography.adjacent(g, i, j):
+            return True
     return False
 
 
@@ -930,14 +933,22 @@ class MovementStep(GWStep):
         actions of :meth:`legal_actions`."""
         if type(self).legal_actions is not MovementStep.legal_actions:
             return self._families_of_list(g, f, side)  # a step listing its actions otherwise
-        movers = [p.id for p in self.movers(g, f) if g.state.pieces[p.id].loc.kind != "piece"]
-        with listing.scope(g):
-            others = self._other_actions(g, f, side, lazy=True)
+        # what the families list is data of the position: kept for it (Cache.position, shared
+        # with a clone made in it), so that asking for the families twice in one position (an
+        # agent's choose, then its decision) lists nothing twice
+        at = ("gw:movement-families", f.step, side)
 
+        def lists() -> tuple[list[str], list[Action]]:
+            movers = [p.id for p in self.movers(g, f) if g.state.pieces[p.id].loc.kind != "piece"]
+            with listing.scope(g):
+                return movers, self._other_actions(g, f, side, lazy=True)
+
+        movers, kept_others = g.cache.position(g.state, at, lists)
+        others = [dict(a) for a in kept_others]
         may_move = set(movers)
         made: list[Callable[[Piece], list[Action]]] = []  # made once, at the first ask
 
-        def unit_options(pid: str) -> list[Action]:
+        def listed_options(pid: str) -> list[Action]:
             p = g.state.pieces.get(pid)
             if p is None or pid not in may_move:
                 return []
@@ -951,11 +962,14 @@ class MovementStep(GWStep):
                 finally:
                     self._step_memo = None
 
+        def unit_options(pid: str) -> list[Action]:
+            return g.cache.position(g.state, (*at, "unit", pid), lambda: listed_options(pid))
+
         def of_type(t: str) -> Callable[[str | None], list[Action]]:
             def options(actor: str | None) -> list[Action]:
                 if actor is None:
                     return []
-                return [a for a in unit_options(actor) if a["type"] == t]
+                return [dict(a) for a in unit_options(actor) if a["type"] == t]
 
             return options
 
@@ -966,15 +980,22 @@ class MovementStep(GWStep):
         ]
         for t, actors, options in self.lazy_families(g, f, side):
 
+            def kept_actors(t: str = t, actors: Callable[[], list[str]] = actors) -> list[str]:
+                return list(g.cache.position(g.state, (*at, t), actors))
+
             def scoped(
-                actor: str | None, options: Callable[[str], list[Action]] = options
+                actor: str | None, t: str = t, options: Callable[[str], list[Action]] = options
             ) -> list[Action]:
                 if actor is None:
                     return []
-                with listing.scope(g):
-                    return options(actor)
 
-            out.append(Family(t, g.ruleset.action_title(t), actors, scoped))
+                def compute() -> list[Action]:
+                    with listing.scope(g):
+                        return options(actor)
+
+                return [dict(a) for a in g.cache.position(g.state, (*at, t, actor), compute)]
+
+            out.append(Family(t, g.ruleset.action_title(t), kept_actors, scoped))
         out.extend(families_of_list(g, others))
         return out
 
@@ -1170,8 +1191,16 @@ class MovementStep(GWStep):
             )
 
     def check_end(self, g: Game, f: Frame, action: Action) -> None:
-
-        bad = stacking.violations(g, side=f.params["side"])
+        """OT 8B: the phase ends only within the stacking limit (the violations are kept for the
+        position between actions: listing the end of the phase and checking it read them
+        once)."""
+        side = f.params["side"]
+        if g.state.in_action:
+            bad = stacking.violations(g, side=side)
+        else:
+            bad = g.cache.position(
+                g.state, ("gw:stack-violations", side), lambda: stacking.violations(g, side=side)
+            )
         if bad:
             raise IllegalAction(
                 "OT 8B", f"stacking limit exceeded at the end of the phase: {bad[0]}"
@@ -1190,7 +1219,9 @@ class MovementStep(GWStep):
             if p is not None and rec.get("moved") and units.hex_of(g, p) is not None:
                 disruption_after_movement(g, p, kind)
         for p in g.state.pieces.values():
-            p.status.discard(zoc.ACCEL)
+            st = p.status
+            if zoc.ACCEL in st:
+                st.discard(zoc.ACCEL)
         zoc.update_ownership(g)
         stacking.record_phase_end(g, self.title)
         g.emit("phase", f"{f.params['side']} ends the {self.title.lower()}", rule=self.rule)

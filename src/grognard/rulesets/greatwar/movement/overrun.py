@@ -288,16 +288,21 @@ def resolve_overrun(g: Game, f: Frame, params: dict[str, Any]) -> None:
 
 
 def overrun_actions(g: Game, f: Frame, side: str) -> list[Action]:
-    """Overruns open to ``side`` now: for each hex of its units next to (or holding) enemy units,
-    the largest group of its units there that may take part."""
+    """OT 6F1: the overruns open to ``side`` now: for each hex of its units next to (or holding)
+    enemy units, the largest group of its units there that may take part."""
 
     out: list[Action] = []
     enemy = nations.other_side(side)
     by_hex: dict[int, list[Piece]] = {}
+    near: dict[int, bool] = {}  # hex -> enemy units in it or next to it
     for p in units.on_map_units(g, side):
         h = units.hex_of(g, p)
+        if h is None:
+            continue
+        if h not in near:
+            near[h] = any(units.units_in_hex(g, t, enemy) for t in [h, *g.board.neighbors(h)])
         if (
-            h is None
+            not near[h]  # nothing to overrun from this hex: the unit's own tests are not read
             or can_move_now(g, f, p)
             or mode_of(f, p) == "accel"
             or stacking.OVERSTACKED in p.status
@@ -311,8 +316,6 @@ def overrun_actions(g: Game, f: Frame, side: str) -> list[Action]:
     frame_sig = (f.step, side, repr(sorted((k, v) for k, v in f.params.items() if k != "units")))
     records = f.params.get("units", {})
     for h, ps in sorted(by_hex.items()):
-        if not any(units.units_in_hex(g, t, enemy) for t in [h, *g.board.neighbors(h)]):
-            continue
         # the overruns out of a hex depend only on what lies within two hexes and on the units'
         # records (listing.py): reuse them while those are unchanged
         key = (

@@ -50,6 +50,15 @@ def exempt(g: Game, p: Piece) -> bool:
 def limit_for(g: Game, i: int) -> StackLimit:
     """OT 8A: the stacking limit of a hex -- Arctic/Desert (weather zones A, F, G, mountain hexes
     there included), mountain hexes elsewhere, or the regular limit."""
+    fl = g.state.markers.get("flooded")
+    if fl and str(i) in fl:  # OT 15A6: the terrain of a flooded hex depends on the player turn
+        return _limit_for(g, i)
+    # otherwise the scenario's charts, the weather zone and the printed terrain: fixed per hex
+    return g.cache.keyed("gw:stack-limit", i, lambda: _limit_for(g, i))
+
+
+def _limit_for(g: Game, i: int) -> StackLimit:
+    """OT 8A: :func:`limit_for` computed."""
     lim = load_charts(g.scenario.table_overrides).stacking
     if is_arctic(g, i) or is_desert(g, i):
         return lim["arctic-desert"]
@@ -131,7 +140,8 @@ def stack_problem(
     ps = [p for p in normal_stack(g, i, side) if p.id not in without]
     ids = {p.id for p in ps}
     ps += [p for p in extra if p.id not in ids]
-    if fits(g, ps, limit_for(g, i)):
+    lim = limit_for(g, i)
+    if len(ps) <= lim.units or fits(g, ps, lim):  # no more units than the limit: they fit
         return None
     return f"{side} stack in {g.board.label(i)} is over the {limit_for(g, i).name} stacking limit"
 

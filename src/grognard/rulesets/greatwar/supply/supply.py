@@ -173,8 +173,8 @@ def overland_reach(g: Game, side: str, sources: set[int]) -> set[int]:
         # 15A6, is swamp only in its player turn, which the turn's terrain arrays do not follow)
         dyn = _dynamic(g, side)
         enter = dyn.enterable.tolist()
-        step = _static(g).step_ok.tolist()
-        nbr = g.board.nbr.tolist()
+        step = _static_steps(g)
+        nbr = g.cache.static("gw:neighbour-rows", lambda: g.board.nbr.tolist())
         found = {i for i in sources if enter[i]}
         todo_l = sorted(found)
         while todo_l:
@@ -387,6 +387,17 @@ def _static(g: Game) -> _Static:
     out = _Static(step_ok, prohibited, overland, road, bridge, sea)
     tv.memo[key] = out
     return out
+
+
+def _static_steps(g: Game) -> list[list[bool]]:
+    """OT 11A: :attr:`_Static.step_ok` as rows of lists (for the searches of
+    :func:`overland_reach`), kept with the arrays they are read from."""
+    tv = view(g)
+    key = ("supply-static-steps", _static_key(g))
+    hit = tv.memo.get(key)
+    if hit is None:
+        hit = tv.memo[key] = _static(g).step_ok.tolist()
+    return hit
 
 
 @dataclass
