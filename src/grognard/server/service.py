@@ -725,13 +725,22 @@ class GameService:
                 cur is not None
                 and side in acting
                 and type(cur[0]).legal_actions is not Step.legal_actions
+                and type(cur[0]).families is Step.families
             ):
-                # a step that lists its actions itself: list them once, group them here
+                # a step that lists its actions itself and offers no families of its own: list
+                # them once, group them here
                 legal = g.legal_actions(side)
                 fams = families_of_list(g, legal)
             else:
+                # the step's families, lazily: a step that lists its actions itself may still
+                # offer some types unit by unit (greatwar's movement steps), whose actors are
+                # then the pieces that may act (an actor may have no option); a family with no
+                # actor at all is not shown
                 fams = g.families(side)
             summary = [{"type": f.type, "title": f.label, "actors": f.actors()} for f in fams]
+            if legal is None:
+                fams = [f for f, s in zip(fams, summary, strict=True) if s["actors"]]
+                summary = [s for s in summary if s["actors"]]
             # the log of the side's last view grows into this one's, unless an undo came between
             before = sv if sv is not None and sv.key[1] == e.undos and sv.key[0] <= key[0] else None
             if before is not None and before.log is None:
