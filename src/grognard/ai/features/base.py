@@ -13,6 +13,7 @@ Every feature is read from a position the agent may see: the agent evaluates det
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -56,6 +57,9 @@ class Features:
     w_vp = 10.0
     w_material = 1.0
     w_advance = 0.5
+    #: weight of the exposure of the side's objectives in the planner's evaluation
+    #: (:meth:`search_value`); 0: the planner evaluates as the greedy does
+    w_exposure = 0.0
     #: candidates drawn per decision, as a multiple of the agent's width
     width_scale = 1.0
     #: options drawn from one actor before the next actor of its family (0: all of them)
@@ -225,6 +229,142 @@ class Features:
         enemy = sum(mat.get(s, 0.0) for s in others)
         v += self.w_material * 20.0 * (own - enemy) / max(1.0, own + enemy)
         v += self.w_advance * self.advance(g, side)
+        return v
+
+    # ------------------------------------------------------------------ exposure
+    def move_allowance(self, p: Piece) -> float:
+        """A piece's printed movement on its current face (0 without one)."""
+        return _printed_key(p.faces, p.face, "move")
+
+    def step_cost(self, g: Game, u: int, v: int) -> float | None:
+        """What a move from hex ``u`` into the adjacent hex ``v`` costs in :meth:`exposure`'s
+        reach (None: prohibited); one a hex by default."""
+        return 1.0
+
+    def attack_factor(self, g: Game, u: int, v: int) -> float:
+        """The share of its strength a unit in ``u`` attacks the adjacent ``v`` with (a river
+        between them may halve it); 1 by default."""
+        return 1.0
+
+    def zoc_exit_cost(self) -> float:
+        """What leaving a hex next to an enemy combat unit adds in :meth:`exposure`'s reach."""
+        return 1.0
+
+    def _steps(self, g: Game) -> list[list[tuple[int, float, float]]]:
+        """Per hex: (neighbour, step cost, attack factor), kept per scenario."""
+
+        def compute() -> list[list[tuple[int, float, float]]]:
+            out: list[list[tuple[int, float, float]]] = []
+            for u in range(g.board.n):
+                row = []
+                for v in g.board.neighbors(u):
+                    c = self.step_cost(g, u, v)
+                    row.append((v, math.inf if c is None else c, self.attack_factor(g, u, v)))
+                out.append(row)
+            return out
+
+        return g.cache.keyed("ai:steps", (g.scenario.id, type(self).__qualname__), compute)
+
+    def sudden_death(self, g: Game) -> list[tuple[str, frozenset[int]]]:
+        """The scenario's sudden-death lists (``[victory] sudden_death``: a side that owns every
+        hex of its list wins at once)."""
+
+        def compute() -> list[tuple[str, frozenset[int]]]:
+            v = getattr(g.scenario.data, "victory", None) or {}
+            sds = v.get("sudden_death") if isinstance(v, Mapping) else None
+            out = []
+            for sd in sds if isinstance(sds, list) else []:
+                if not isinstance(sd, Mapping):
+                    continue
+                hexes = [str(h) for h in sd.get("hexes", [])]
+                if hexes and all(g.board.has_label(h) for h in hexes):
+                    out.append((str(sd.get("side")), frozenset(g.board.idx(h) for h in hexes)))
+            return out
+
+        return g.cache.keyed("ai:sudden-death", g.scenario.id, compute)
+
+    def stake(self, g: Game, side: str, i: int) -> float:
+        """What losing the objective ``i`` would cost ``side`` in :meth:`evaluate`: the swing of
+        its points (the side loses them, the taker gains them), or, when it is the last hex an
+        enemy's sudden-death list lacks, the swing of every objective (the game)."""
+        obs = self.objectives(g)
+        stake = 2.0 * self.w_vp * obs.get(i, 0.0)
+        for who, hexes in self.sudden_death(g):
+            if who == side or i not in hexes:
+                continue
+            if all(self.owner(g, h) == who for h in hexes if h != i):
+                stake = max(stake, 2.0 * self.w_vp * sum(obs.values()))
+        return stake
+
+    def exposure(self, g: Game, side: str) -> float:
+        """The victory points the side's objectives put at risk of the enemy's next move, as a
+        loss in :meth:`evaluate`'s units: for each objective it holds, the chance that the enemy
+        takes it (:func:`take_chance`) times :meth:`stake`.
+
+        Each enemy unit with an attack strength reaches what its printed movement pays for
+        (:meth:`step_cost` a hex, :meth:`zoc_exit_cost` more to leave a hex next to one of the
+        side's combat units, never into a hex the side occupies). An objective the side holds
+        with no defense strength in it (empty, or only headquarters) falls to any enemy unit that
+        reaches it or a hex next to it; a defended one to the attack strength that can reach the
+        hexes next to it (:meth:`attack_factor` applied), by its odds against the defense."""
+        obs = self.objectives(g)
+        held = [i for i in obs if self.owner(g, i) == side]
+        if not held:
+            return 0.0
+        defense: dict[int, float] = {}
+        occupied: set[int] = set()
+        zoc: set[int] = set()
+        enemies: list[tuple[int, float, float]] = []
+        board = g.board
+        for p in g.state.pieces.values():
+            if p.loc.kind != "hex":
+                continue
+            h = int(p.loc.ref)
+            att = _printed_key(p.faces, p.face, "attack")
+            dfn = _printed_key(p.faces, p.face, "defense")
+            mv = self.move_allowance(p)
+            if p.side == side:
+                if att <= 0 and dfn <= 0 and mv <= 0:
+                    continue  # not a unit (a depot, a marker)
+                occupied.add(h)
+                defense[h] = defense.get(h, 0.0) + dfn
+                if att > 0 or dfn > 0:
+                    zoc.update(board.neighbors(h))
+            elif p.side in g.state.sides and att > 0 and mv > 0:
+                enemies.append((h, att, mv))
+        if not enemies:
+            return 0.0
+        steps = self._steps(g)
+        exit_cost = self.zoc_exit_cost()
+        attack = dict.fromkeys(held, 0.0)
+        for h, att, mv in enemies:
+            near = [o for o in held if board.distance(h, o) <= mv + 1]
+            if not near:
+                continue
+            reach = _reach(steps, h, mv, occupied, zoc, exit_cost)
+            for o in near:
+                if o in reach and defense.get(o, 0.0) <= 0:
+                    attack[o] += att
+                    continue
+                f = max(
+                    (fac for n, _, fac in steps[o] if n in reach),
+                    default=0.0,
+                )
+                attack[o] += att * f
+        total = 0.0
+        for o in held:
+            p_take = take_chance(attack[o], defense.get(o, 0.0))
+            if p_take > 0:
+                total += p_take * self.stake(g, side, o)
+        return total
+
+    def search_value(self, g: Game, side: str) -> float:
+        """The planner's evaluation: :meth:`evaluate` less ``w_exposure`` times the
+        :meth:`exposure` of the side's objectives (the greedy evaluates with :meth:`evaluate`
+        alone)."""
+        v = self.evaluate(g, side)
+        if self.w_exposure and g.state.result is None:
+            v -= self.w_exposure * self.exposure(g, side)
         return v
 
     def outcome_score(
@@ -406,6 +546,58 @@ class Features:
         for p, loc in zip(order, where, strict=True):
             if p.loc != loc:
                 g.state.move(p.id, loc)
+
+
+def _printed_key(faces: Any, face: str, key: str) -> float:
+    """One printed value of a face (0 when it is missing or not a number)."""
+    vals = faces.get(face, {}) if isinstance(faces, Mapping) else {}
+    x = vals.get(key) if isinstance(vals, Mapping) else None
+    if isinstance(x, int | float) and not isinstance(x, bool):
+        return float(x)
+    return 0.0
+
+
+def _reach(
+    steps: list[list[tuple[int, float, float]]],
+    start: int,
+    allowance: float,
+    occupied: set[int],
+    zoc: set[int],
+    exit_cost: float,
+) -> set[int]:
+    """The hexes a unit in ``start`` reaches with ``allowance`` (cheapest paths): it never
+    enters an ``occupied`` hex and pays ``exit_cost`` more to leave a hex in ``zoc``; it may
+    always move one hex (as most rules allow)."""
+    best = {start: 0.0}
+    heap = [(0.0, start)]
+    while heap:
+        c, u = heapq.heappop(heap)
+        if c > best.get(u, math.inf):
+            continue
+        extra = exit_cost if u in zoc else 0.0
+        for v, cost, _ in steps[u]:
+            if v in occupied or cost == math.inf:
+                continue
+            nc = c + cost + extra
+            if nc > allowance and u != start:
+                continue
+            if u == start and nc > allowance:
+                nc = allowance  # the one-hex move: it spends everything
+            if nc < best.get(v, math.inf):
+                best[v] = nc
+                heapq.heappush(heap, (nc, v))
+    return set(best)
+
+
+def take_chance(attack: float, defense: float) -> float:
+    """The chance that ``attack`` strength takes a hex defended by ``defense``: certain against
+    no defense, else rising with the odds from none at 1:2 to certain at 7:2 (a combat results
+    table's defender results grow about so)."""
+    if attack <= 0:
+        return 0.0
+    if defense <= 0:
+        return 1.0
+    return min(1.0, max(0.0, (attack / defense - 0.5) / 3.0))
 
 
 def _printed_strength(faces: Any, face: str) -> float:
