@@ -236,6 +236,11 @@ class Features:
         """A piece's printed movement on its current face (0 without one)."""
         return _printed_key(p.faces, p.face, "move")
 
+    def threat_allowance(self, p: Piece) -> float:
+        """What an enemy piece may spend to reach the side's objectives in its next move, in
+        :meth:`exposure` (its printed movement by default)."""
+        return self.move_allowance(p)
+
     def step_cost(self, g: Game, u: int, v: int) -> float | None:
         """What a move from hex ``u`` into the adjacent hex ``v`` costs in :meth:`exposure`'s
         reach (None: prohibited); one a hex by default."""
@@ -301,7 +306,7 @@ class Features:
         loss in :meth:`evaluate`'s units: for each objective it holds, the chance that the enemy
         takes it (:func:`take_chance`) times :meth:`stake`.
 
-        Each enemy unit with an attack strength reaches what its printed movement pays for
+        Each enemy unit with an attack strength reaches what :meth:`threat_allowance` pays for
         (:meth:`step_cost` a hex, :meth:`zoc_exit_cost` more to leave a hex next to one of the
         side's combat units, never into a hex the side occupies). An objective the side holds
         with no defense strength in it (empty, or only headquarters) falls to any enemy unit that
@@ -331,7 +336,7 @@ class Features:
                 if att > 0 or dfn > 0:
                     zoc.update(board.neighbors(h))
             elif p.side in g.state.sides and att > 0 and mv > 0:
-                enemies.append((h, att, mv))
+                enemies.append((h, att, self.threat_allowance(p)))
         if not enemies:
             return 0.0
         steps = self._steps(g)

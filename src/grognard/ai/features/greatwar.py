@@ -13,6 +13,7 @@ from grognard.ai.features.base import Features, is_ending
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
+    from grognard.core.state import Piece
 
 
 # what entering a hex of each terrain costs a non-c/m unit in clear weather (the TEC's "other"
@@ -67,6 +68,11 @@ class GreatWarFeatures(Features):
     death, e.g. gw-tutorial's Meaux and Soissons, ends a game at the end of any player turn)."""
 
     w_exposure = 0.5
+
+    def threat_allowance(self, p: Piece) -> float:
+        """Twice the printed rating: accelerated movement doubles it (OT 6B3), and what a unit
+        cannot reach in the movement phase it may still reach in the exploitation phase."""
+        return 2.0 * self.move_allowance(p)
 
     def step_cost(self, g: Game, u: int, v: int) -> float | None:
         """The TEC's clear-weather cost of entering ``v`` from ``u`` (hex and hexside) for a
