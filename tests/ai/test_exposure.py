@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grognard.ai.agents import GreedyAgent, PlannerAgent
 from grognard.ai.features import features_for
-from grognard.ai.features.base import take_chance
+from grognard.ai.features.base import _reach, take_chance
 from grognard.core.game import Game
 from grognard.core.state import Loc
 from grognard.scenario import find
@@ -25,29 +25,50 @@ def test_take_chance_rises_with_the_odds() -> None:
     assert take_chance(40.0, 10.0) == 1.0
 
 
-def test_screened_meaux_is_not_exposed_and_an_empty_crouy_is() -> None:
+def test_the_stakes_and_an_empty_objective() -> None:
     g = _tutorial()
     feats = features_for(g)
     meaux, crouy = g.board.idx("0405"), g.board.idx("0603")
-    # at the start the French screen (0504-0506) keeps the Germans from Meaux; Crouy is empty
-    # with the Jager battalion next to it across the Ourcq
-    assert feats.exposure(g, "Entente") == feats.stake(g, "Entente", crouy)
     # Meaux is the last hex of the Central Powers' sudden death (they hold Soissons): its stake
-    # is the whole game's points
+    # is the whole game's points; Crouy's its own point (lost by one side, won by the other)
     assert feats.stake(g, "Entente", meaux) == 2 * feats.w_vp * 6
     assert feats.stake(g, "Entente", crouy) == 2 * feats.w_vp * 1
+    # Crouy is empty with the Jager battalion next to it across the Ourcq: it falls for sure
+    assert feats.exposure(g, "Entente") >= feats.stake(g, "Entente", crouy)
+    # the Germans' objectives are theirs to lose, not the Entente's
+    assert feats.exposure(g, "Central Powers") < feats.stake(g, "Central Powers", meaux)
+
+
+def test_reach_pays_terrain_zoc_and_never_enters_the_sides_hexes() -> None:
+    g = _tutorial()
+    feats = features_for(g)
+    steps = feats._steps(g)
+    i = g.board.idx("0305")
+    nbrs = set(g.board.neighbors(i))
+    # one MP: the neighbours (the one-hex move), not beyond
+    assert _reach(steps, i, 1.0, set(), set(), 1.0) == nbrs | {i}
+    # an occupied neighbour is never entered
+    j = g.board.idx("0405")
+    assert j not in _reach(steps, i, 3.0, {j}, set(), 1.0)
+    # leaving a hex in the side's ZOC costs more: two MPs no longer go two hexes from it
+    two = _reach(steps, i, 2.0, set(), set(), 1.0)
+    assert _reach(steps, i, 2.0, set(), {i}, 1.0) < two
+    # crossing the Ourcq costs 2 more (0605 -> 0705, clear, is a river hexside)
+    assert feats.step_cost(g, g.board.idx("0605"), g.board.idx("0705")) == 3.0
+    assert feats.attack_factor(g, g.board.idx("0705"), g.board.idx("0605")) == 0.5
 
 
 def test_meaux_left_to_its_headquarters_is_exposed() -> None:
     g = _tutorial()
     feats = features_for(g)
     meaux = g.board.idx("0405")
-    before = feats.exposure(g, "Entente")
+    crouy = g.board.idx("0603")
     # the screen and the artillery march off to the west edge: Meaux keeps only its HQs
     for k, pid in enumerate(SCREEN):
         g.state.move(pid, Loc.hex(g.board.idx(f"01{k + 1:02d}")))
+    # any German unit that reaches Meaux or a hex next to it takes it: the whole game at stake
     after = feats.exposure(g, "Entente")
-    assert after - before >= feats.stake(g, "Entente", meaux)
+    assert after == feats.stake(g, "Entente", meaux) + feats.stake(g, "Entente", crouy)
     # the planner's evaluation sees it; the greedy's is the plain evaluation
     loss = feats.w_exposure * feats.stake(g, "Entente", meaux)
     assert feats.search_value(g, "Entente") <= feats.evaluate(g, "Entente") - loss
