@@ -237,8 +237,8 @@ class Features:
         return _printed_key(p.faces, p.face, "move")
 
     def threat_allowance(self, p: Piece) -> float:
-        """What an enemy piece may spend to reach the side's objectives in its next move, in
-        :meth:`exposure` (its printed movement by default)."""
+        """What an enemy piece may spend over its next turn to reach an objective of the side
+        that no defense strength holds, in :meth:`exposure` (its printed movement by default)."""
         return self.move_allowance(p)
 
     def step_cost(self, g: Game, u: int, v: int) -> float | None:
@@ -306,12 +306,14 @@ class Features:
         loss in :meth:`evaluate`'s units: for each objective it holds, the chance that the enemy
         takes it (:func:`take_chance`) times :meth:`stake`.
 
-        Each enemy unit with an attack strength reaches what :meth:`threat_allowance` pays for
-        (:meth:`step_cost` a hex, :meth:`zoc_exit_cost` more to leave a hex next to one of the
-        side's combat units, never into a hex the side occupies). An objective the side holds
-        with no defense strength in it (empty, or only headquarters) falls to any enemy unit that
-        reaches it or a hex next to it; a defended one to the attack strength that can reach the
-        hexes next to it (:meth:`attack_factor` applied), by its odds against the defense."""
+        Each enemy unit with an attack strength moves as far as :meth:`step_cost` a hex and
+        :meth:`zoc_exit_cost` more to leave a hex next to one of the side's combat units pay for,
+        never into a hex the side occupies. An objective the side holds with no defense strength
+        in it (empty, or only headquarters) falls to any enemy unit that reaches it or a hex next
+        to it within :meth:`threat_allowance` (its whole next turn's movement); a defended one to
+        the attack strength that reaches the hexes next to it within its printed movement (an
+        attack follows the movement phase; :meth:`attack_factor` applied), by the odds against
+        the defense."""
         obs = self.objectives(g)
         held = [i for i in obs if self.owner(g, i) == side]
         if not held:
@@ -319,7 +321,7 @@ class Features:
         defense: dict[int, float] = {}
         occupied: set[int] = set()
         zoc: set[int] = set()
-        enemies: list[tuple[int, float, float]] = []
+        enemies: list[tuple[int, float, float, float]] = []
         board = g.board
         for p in g.state.pieces.values():
             if p.loc.kind != "hex":
@@ -336,25 +338,32 @@ class Features:
                 if att > 0 or dfn > 0:
                     zoc.update(board.neighbors(h))
             elif p.side in g.state.sides and att > 0 and mv > 0:
-                enemies.append((h, att, self.threat_allowance(p)))
+                enemies.append((h, att, mv, max(mv, self.threat_allowance(p))))
         if not enemies:
             return 0.0
         steps = self._steps(g)
         exit_cost = self.zoc_exit_cost()
         attack = dict.fromkeys(held, 0.0)
-        for h, att, mv in enemies:
-            near = [o for o in held if board.distance(h, o) <= mv + 1]
+        bare = [o for o in held if defense.get(o, 0.0) <= 0]
+        if bare:
+            sources = [
+                (h, far)
+                for h, _, _, far in enemies
+                if any(board.distance(h, o) <= far + 1 for o in bare)
+            ]
+            if sources:
+                hit = _reach_any(steps, sources, occupied, zoc, exit_cost)
+                for o in bare:
+                    if o in hit or any(n in hit for n, _, _ in steps[o]):
+                        attack[o] = 1.0  # any attack takes an undefended hex
+        guarded = [o for o in held if defense.get(o, 0.0) > 0]
+        for h, att, mv, _ in enemies:
+            near = [o for o in guarded if board.distance(h, o) <= mv + 1]
             if not near:
                 continue
-            reach = _reach(steps, h, mv, occupied, zoc, exit_cost)
+            cost = _reach(steps, h, mv, occupied, zoc, exit_cost)
             for o in near:
-                if o in reach and defense.get(o, 0.0) <= 0:
-                    attack[o] += att
-                    continue
-                f = max(
-                    (fac for n, _, fac in steps[o] if n in reach),
-                    default=0.0,
-                )
+                f = max((fac for n, _, fac in steps[o] if n in cost), default=0.0)
                 attack[o] += att * f
         total = 0.0
         for o in held:
@@ -569,8 +578,9 @@ def _reach(
     occupied: set[int],
     zoc: set[int],
     exit_cost: float,
-) -> set[int]:
-    """The hexes a unit in ``start`` reaches with ``allowance`` (cheapest paths): it never
+) -> dict[int, float]:
+    """The hexes a unit in ``start`` reaches with ``allowance`` and what reaching each costs
+    (cheapest paths): it never
     enters an ``occupied`` hex and pays ``exit_cost`` more to leave a hex in ``zoc``; it may
     always move one hex (as most rules allow)."""
     best = {start: 0.0}
@@ -591,7 +601,44 @@ def _reach(
             if nc < best.get(v, math.inf):
                 best[v] = nc
                 heapq.heappush(heap, (nc, v))
-    return set(best)
+    return best
+
+
+def _reach_any(
+    steps: list[list[tuple[int, float, float]]],
+    sources: list[tuple[int, float]],
+    occupied: set[int],
+    zoc: set[int],
+    exit_cost: float,
+) -> set[int]:
+    """The hexes some unit reaches, each from its hex with its own allowance (``sources``), as
+    :func:`_reach` goes (one search for all of them: the most movement left wins a hex)."""
+    left: dict[int, float] = {}
+    heap: list[tuple[float, int, bool]] = []
+    for h, allowance in sources:
+        if allowance > left.get(h, -1.0):
+            left[h] = allowance
+            heapq.heappush(heap, (-allowance, h, True))
+    reached = set(left)
+    while heap:
+        neg, u, first = heapq.heappop(heap)
+        rem = -neg
+        if rem < left.get(u, -1.0) and not first:
+            continue
+        extra = exit_cost if u in zoc else 0.0
+        for v, cost, _ in steps[u]:
+            if v in occupied or cost == math.inf:
+                continue
+            nr = rem - cost - extra
+            if nr < 0:
+                if first:
+                    reached.add(v)  # the one-hex move: it spends everything
+                continue
+            reached.add(v)
+            if nr > left.get(v, -1.0):
+                left[v] = nr
+                heapq.heappush(heap, (-nr, v, False))
+    return reached
 
 
 def take_chance(attack: float, defense: float) -> float:
