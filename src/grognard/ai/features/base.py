@@ -301,10 +301,18 @@ class Features:
                 stake = max(stake, 2.0 * self.w_vp * sum(obs.values()))
         return stake
 
+    def enemy_turn_ahead(self, g: Game, side: str) -> bool:
+        """Whether a player turn of the enemy of ``side`` is under way or still to come before
+        the game ends, in which :meth:`exposure`'s threats could be carried out (the generic
+        features know no turn order: always)."""
+        return True
+
     def exposure(self, g: Game, side: str) -> float:
         """The victory points the side's objectives put at risk of the enemy's next move, as a
         loss in :meth:`evaluate`'s units: for each objective it holds, the chance that the enemy
-        takes it (:func:`take_chance`) times :meth:`stake`.
+        takes it (:func:`take_chance`) times :meth:`stake`; none when no enemy player turn comes
+        before the game ends (:meth:`enemy_turn_ahead`): a threat that cannot be carried out is
+        worth nothing.
 
         Each enemy unit with an attack strength moves as far as :meth:`step_cost` a hex and
         :meth:`zoc_exit_cost` more to leave a hex next to one of the side's combat units pay for,
@@ -313,11 +321,38 @@ class Features:
         to it within :meth:`threat_allowance` (its whole next turn's movement); a defended one to
         the attack strength that reaches the hexes next to it within its printed movement (an
         attack follows the movement phase; :meth:`attack_factor` applied), by the odds against
-        the defense."""
+        the defense.
+
+        The value reads only the units on the map (hex, side, face), the owners of the
+        objectives and of the sudden-death hexes: it is kept under that key in the game's keyed
+        cache (shared with the search's clones), so positions that differ elsewhere (a depot,
+        a phase) do not compute it again."""
+        if not self.enemy_turn_ahead(g, side):
+            return 0.0
         obs = self.objectives(g)
         held = [i for i in obs if self.owner(g, i) == side]
         if not held:
             return 0.0
+        watched = set(obs)
+        for _, hexes in self.sudden_death(g):
+            watched |= hexes
+        units = sorted(
+            (p.id, int(p.loc.ref), p.side, p.face)
+            for p in g.state.pieces.values()
+            if p.loc.kind == "hex"
+        )
+        key = (
+            g.scenario.id,
+            type(self).__qualname__,
+            side,
+            tuple(g.state.sides),
+            tuple(units),
+            tuple((i, self.owner(g, i)) for i in sorted(watched)),
+        )
+        return g.cache.keyed("ai:exposure", key, lambda: self._exposure(g, side, held))
+
+    def _exposure(self, g: Game, side: str, held: list[int]) -> float:
+        """:meth:`exposure` computed, for the objectives ``held`` by ``side``."""
         defense: dict[int, float] = {}
         occupied: set[int] = set()
         zoc: set[int] = set()

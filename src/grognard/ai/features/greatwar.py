@@ -10,6 +10,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from grognard.ai.features.base import Features, is_ending
+from grognard.rulesets.greatwar.sequence.sequence import phasing
+from grognard.rulesets.greatwar.units.nations import SIDES
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -68,6 +70,23 @@ class GreatWarFeatures(Features):
     death, e.g. gw-tutorial's Meaux and Soissons, ends a game at the end of any player turn)."""
 
     w_exposure = 0.5
+
+    def enemy_turn_ahead(self, g: Game, side: str) -> bool:
+        """In the side's own player turn, no enemy player turn comes before the game ends when
+        the side holds its sudden-death hexes (OT's check at the end of this player turn ends
+        the game) or in the last game turn when the enemy's player turn in it is over (the
+        Entente moves first, OT 4B). The enemy's reaction phases within the side's turn are
+        not the player turn :meth:`exposure` prices (only units near active Army HQs react)."""
+        if phasing(g) != side:
+            return True  # the enemy's player turn (or none started yet)
+        for who, hexes in self.sudden_death(g):
+            if who == side and all(self.owner(g, h) == side for h in hexes):
+                return False
+        turn = g.state.turn if isinstance(g.state.turn, Mapping) else {}
+        if int(turn.get("index", 0)) < len(g.scenario.data.turns):
+            return True
+        order = list(SIDES)
+        return side not in order or any(s != side for s in order[order.index(side) + 1 :])
 
     def threat_allowance(self, p: Piece) -> float:
         """Twice the printed rating: accelerated movement doubles it (OT 6B3), and what a unit
