@@ -7,6 +7,7 @@ from grognard.ai.features import features_for
 from grognard.ai.features.base import _reach, take_chance
 from grognard.core.game import Game
 from grognard.core.state import Loc
+from grognard.rulesets.greatwar.mechanics import gw
 from grognard.scenario import find
 
 # gw-tutorial: the French screen east of Meaux (0405) and the units in it
@@ -85,3 +86,52 @@ def test_a_garrison_lowers_the_exposure() -> None:
     for pid in ("fr-14d", "fr-63rd", "fr-55rd"):
         g.state.move(pid, Loc.hex(g.board.idx("0405")))
     assert feats.exposure(g, "Entente") < bare
+
+
+def _phasing(g: Game, side: str, turn: int) -> None:
+    """Make ``side`` the phasing side in game turn ``turn`` (a constructed position)."""
+    gw(g)["phasing"] = side
+    g.state.turn = {"index": turn, "label": g.scenario.data.turns[turn - 1].label}
+
+
+def test_no_exposure_when_no_enemy_player_turn_comes() -> None:
+    g = _tutorial()
+    feats = features_for(g)
+    last = len(g.scenario.data.turns)
+    # Meaux left to its HQs: the Germans take it in their player turn, which still comes
+    for k, pid in enumerate(SCREEN):
+        g.state.move(pid, Loc.hex(g.board.idx(f"01{k + 1:02d}")))
+    meaux = g.board.idx("0405")
+    _phasing(g, "Entente", last)
+    assert feats.exposure(g, "Entente") >= feats.stake(g, "Entente", meaux)
+    # the Central Powers' player turn of the last game turn: the Entente, which moved first,
+    # never moves again; Soissons, emptied with French cavalry near it, risks nothing then (the
+    # Entente's objectives still do: the Germans are moving)
+    g.state.move("de-iiic", Loc.hex(g.board.idx("1204")))
+    g.state.move("fr-1cd", Loc.hex(g.board.idx("0904")))
+    _phasing(g, "Central Powers", last)
+    assert feats.exposure(g, "Central Powers") == 0.0
+    assert feats.search_value(g, "Central Powers") == feats.evaluate(g, "Central Powers")
+    assert feats.exposure(g, "Entente") > 0.0
+    # the same player turn one game turn earlier: the Entente's next player turn comes
+    _phasing(g, "Central Powers", last - 1)
+    assert feats.exposure(g, "Central Powers") > 0.0
+    assert feats.search_value(g, "Central Powers") < feats.evaluate(g, "Central Powers")
+
+
+def test_no_exposure_once_the_phasing_side_holds_its_sudden_death_hexes() -> None:
+    g = _tutorial()
+    feats = features_for(g)
+    meaux, soissons = g.board.idx("0405"), g.board.idx("1104")
+    _phasing(g, "Central Powers", 1)
+    g.state.move("de-iiic", Loc.hex(g.board.idx("1204")))  # Soissons left empty
+    g.state.move("fr-1cd", Loc.hex(g.board.idx("0904")))  # French cavalry near it
+    assert feats.exposure(g, "Central Powers") > 0.0
+    # the Germans take Meaux in their player turn: they hold Meaux and Soissons, and the check
+    # at the end of it ends the game before the Entente moves again
+    g.state.control[meaux] = "Central Powers"
+    assert feats.owner(g, soissons) == "Central Powers"
+    assert feats.exposure(g, "Central Powers") == 0.0
+    # in the Entente's player turn the Entente may still take either back
+    _phasing(g, "Entente", 1)
+    assert feats.exposure(g, "Central Powers") > 0.0

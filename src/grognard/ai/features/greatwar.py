@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from grognard.ai.features.base import Features, is_ending
-from grognard.rulesets.greatwar.sequence.sequence import phasing
+from grognard.rulesets.greatwar.mechanics import gw_view
 from grognard.rulesets.greatwar.units.nations import SIDES
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ class GreatWarFeatures(Features):
         the game) or in the last game turn when the enemy's player turn in it is over (the
         Entente moves first, OT 4B). The enemy's reaction phases within the side's turn are
         not the player turn :meth:`exposure` prices (only units near active Army HQs react)."""
-        if phasing(g) != side:
+        if gw_view(g).get("phasing") != side:
             return True  # the enemy's player turn (or none started yet)
         for who, hexes in self.sudden_death(g):
             if who == side and all(self.owner(g, h) == side for h in hexes):
