@@ -113,8 +113,12 @@ def test_no_exposure_when_no_enemy_player_turn_comes() -> None:
     assert feats.exposure(g, "Central Powers") == 0.0
     assert feats.search_value(g, "Central Powers") == feats.evaluate(g, "Central Powers")
     assert feats.exposure(g, "Entente") > 0.0
-    # the same player turn one game turn earlier: the Entente's next player turn comes
+    # the same player turn one game turn earlier, Meaux garrisoned again (the Germans cannot
+    # count on taking it and ending the game first): the Entente's next player turn comes
+    for pid in ("fr-14d", "fr-63rd", "fr-55rd"):
+        g.state.move(pid, Loc.hex(meaux))
     _phasing(g, "Central Powers", last - 1)
+    assert 0.0 < feats.enemy_turn_chance(g, "Central Powers") <= 1.0
     assert feats.exposure(g, "Central Powers") > 0.0
     assert feats.search_value(g, "Central Powers") < feats.evaluate(g, "Central Powers")
 
@@ -135,3 +139,30 @@ def test_no_exposure_once_the_phasing_side_holds_its_sudden_death_hexes() -> Non
     # in the Entente's player turn the Entente may still take either back
     _phasing(g, "Entente", 1)
     assert feats.exposure(g, "Central Powers") > 0.0
+
+
+def test_the_enemy_turn_is_discounted_by_the_chance_of_a_sudden_death_first() -> None:
+    g = _tutorial()
+    feats = features_for(g)
+    meaux = g.board.idx("0405")
+    g.state.move("de-iiic", Loc.hex(g.board.idx("1204")))  # Soissons left empty
+    g.state.move("fr-1cd", Loc.hex(g.board.idx("0904")))  # French cavalry near it
+    _phasing(g, "Central Powers", 1)
+    # Meaux held by the screen: the Germans may not take it this player turn, so Soissons'
+    # risk (the whole game) counts almost in full
+    held = feats.exposure(g, "Central Powers")
+    assert feats.enemy_turn_chance(g, "Central Powers") > 0.5
+    # Meaux left to its HQs: the Germans reach it this player turn and the check at its end
+    # ends the game: the Entente's next player turn, and Soissons' risk, never come
+    for k, pid in enumerate(SCREEN):
+        if pid != "fr-1cd":
+            g.state.move(pid, Loc.hex(g.board.idx(f"01{k + 1:02d}")))
+    assert feats.take_chances(g, "Entente", [meaux])[meaux] == 1.0
+    assert feats.enemy_turn_chance(g, "Central Powers") == 0.0
+    assert feats.exposure(g, "Central Powers") == 0.0 < held
+    # the same for the Entente in its own player turn: its cavalry reaches empty Soissons
+    _phasing(g, "Entente", 1)
+    assert feats.enemy_turn_chance(g, "Entente") == 0.0
+    # with Soissons garrisoned again it cannot count on it: the Germans' turn comes
+    g.state.move("de-iiic", Loc.hex(g.board.idx("1104")))
+    assert feats.enemy_turn_chance(g, "Entente") > 0.5

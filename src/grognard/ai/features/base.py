@@ -302,57 +302,100 @@ class Features:
         return stake
 
     def enemy_turn_ahead(self, g: Game, side: str) -> bool:
-        """Whether a player turn of the enemy of ``side`` is under way or still to come before
+        """Whether a player turn of the enemy of ``side`` is under way or may still come before
         the game ends, in which :meth:`exposure`'s threats could be carried out (the generic
         features know no turn order: always)."""
         return True
 
+    def own_turn(self, g: Game, side: str) -> bool:
+        """Whether ``side`` is moving in its own player turn, which a sudden-death check may end
+        before the enemy moves again (the generic features know no turns: never)."""
+        return False
+
+    def enemy_turn_chance(self, g: Game, side: str) -> float:
+        """The chance that the enemy of ``side`` gets the player turn :meth:`exposure` prices:
+        none when :meth:`enemy_turn_ahead` says none comes; in the side's :meth:`own_turn`, the
+        chance that the side does not complete one of its sudden-death lists first (the end of
+        its player turn would end the game): for each list, the chance that it takes every hex
+        of it the enemy holds (:meth:`take_chances` from the enemy's side: what the side's units
+        bring against them), the likeliest list counted."""
+        if not self.enemy_turn_ahead(g, side):
+            return 0.0
+        if not self.own_turn(g, side):
+            return 1.0
+        best = 0.0
+        for who, hexes in self.sudden_death(g):
+            if who != side:
+                continue
+            missing = [h for h in hexes if self.owner(g, h) != side]
+            by_owner: dict[str | None, list[int]] = {}
+            for h in missing:
+                by_owner.setdefault(self.owner(g, h), []).append(h)
+            p_all = 1.0
+            for owner, hs in by_owner.items():
+                if owner is None or owner == side or owner not in g.state.sides:
+                    continue  # no one's hex: no defender modelled, left as it is
+                takes = self.take_chances(g, owner, hs)
+                for h in hs:
+                    p_all *= takes.get(h, 0.0)
+            best = max(best, p_all)
+        return 1.0 - best
+
     def exposure(self, g: Game, side: str) -> float:
         """The victory points the side's objectives put at risk of the enemy's next move, as a
         loss in :meth:`evaluate`'s units: for each objective it holds, the chance that the enemy
-        takes it (:func:`take_chance`) times :meth:`stake`; none when no enemy player turn comes
-        before the game ends (:meth:`enemy_turn_ahead`): a threat that cannot be carried out is
-        worth nothing.
-
-        Each enemy unit with an attack strength moves as far as :meth:`step_cost` a hex and
-        :meth:`zoc_exit_cost` more to leave a hex next to one of the side's combat units pay for,
-        never into a hex the side occupies. An objective the side holds with no defense strength
-        in it (empty, or only headquarters) falls to any enemy unit that reaches it or a hex next
-        to it within :meth:`threat_allowance` (its whole next turn's movement); a defended one to
-        the attack strength that reaches the hexes next to it within its printed movement (an
-        attack follows the movement phase; :meth:`attack_factor` applied), by the odds against
-        the defense.
-
-        The value reads only the units on the map (hex, side, face), the owners of the
-        objectives and of the sudden-death hexes: it is kept under that key in the game's keyed
-        cache (shared with the search's clones), so positions that differ elsewhere (a depot,
-        a phase) do not compute it again."""
-        if not self.enemy_turn_ahead(g, side):
+        takes it (:meth:`take_chances`) times :meth:`stake`, all times the chance that the enemy
+        gets that move before the game ends (:meth:`enemy_turn_chance`): a threat that cannot be
+        carried out is worth nothing."""
+        p_turn = self.enemy_turn_chance(g, side)
+        if p_turn <= 0:
             return 0.0
         obs = self.objectives(g)
         held = [i for i in obs if self.owner(g, i) == side]
         if not held:
             return 0.0
-        watched = set(obs)
-        for _, hexes in self.sudden_death(g):
-            watched |= hexes
-        units = sorted(
-            (p.id, int(p.loc.ref), p.side, p.face)
-            for p in g.state.pieces.values()
-            if p.loc.kind == "hex"
+        takes = self.take_chances(g, side, held)
+        total = 0.0
+        for o in held:
+            if takes[o] > 0:
+                total += takes[o] * self.stake(g, side, o)
+        return p_turn * total
+
+    def take_chances(self, g: Game, side: str, held: list[int]) -> dict[int, float]:
+        """For each hex of ``held`` (hexes ``side`` holds), the chance that the enemy takes it at
+        its next move (:func:`take_chance`).
+
+        Each enemy unit with an attack strength moves as far as :meth:`step_cost` a hex and
+        :meth:`zoc_exit_cost` more to leave a hex next to one of the side's combat units pay for,
+        never into a hex the side occupies. A hex the side holds with no defense strength in it
+        (empty, or only headquarters) falls to any enemy unit that reaches it or a hex next to
+        it within :meth:`threat_allowance` (its whole next turn's movement); a defended one to
+        the attack strength that reaches the hexes next to it within its printed movement (an
+        attack follows the movement phase; :meth:`attack_factor` applied), by the odds against
+        the defense.
+
+        The chances read only the units on the map (piece, hex, side, face): they are kept
+        under that key in the game's keyed cache (shared with the search's clones), so
+        positions that differ elsewhere (a depot, a phase, control) do not compute them again."""
+        units = tuple(
+            sorted(
+                (p.id, int(p.loc.ref), p.side, p.face)
+                for p in g.state.pieces.values()
+                if p.loc.kind == "hex"
+            )
         )
         key = (
             g.scenario.id,
             type(self).__qualname__,
             side,
             tuple(g.state.sides),
-            tuple(units),
-            tuple((i, self.owner(g, i)) for i in sorted(watched)),
+            tuple(held),
+            units,
         )
-        return g.cache.keyed("ai:exposure", key, lambda: self._exposure(g, side, held))
+        return g.cache.keyed("ai:take-chances", key, lambda: self._take_chances(g, side, held))
 
-    def _exposure(self, g: Game, side: str, held: list[int]) -> float:
-        """:meth:`exposure` computed, for the objectives ``held`` by ``side``."""
+    def _take_chances(self, g: Game, side: str, held: list[int]) -> dict[int, float]:
+        """:meth:`take_chances` computed."""
         defense: dict[int, float] = {}
         occupied: set[int] = set()
         zoc: set[int] = set()
@@ -375,7 +418,7 @@ class Features:
             elif p.side in g.state.sides and att > 0 and mv > 0:
                 enemies.append((h, att, mv, max(mv, self.threat_allowance(p))))
         if not enemies:
-            return 0.0
+            return dict.fromkeys(held, 0.0)
         steps = self._steps(g)
         exit_cost = self.zoc_exit_cost()
         attack = dict.fromkeys(held, 0.0)
@@ -400,12 +443,7 @@ class Features:
             for o in near:
                 f = max((fac for n, _, fac in steps[o] if n in cost), default=0.0)
                 attack[o] += att * f
-        total = 0.0
-        for o in held:
-            p_take = take_chance(attack[o], defense.get(o, 0.0))
-            if p_take > 0:
-                total += p_take * self.stake(g, side, o)
-        return total
+        return {o: take_chance(attack[o], defense.get(o, 0.0)) for o in held}
 
     def search_value(self, g: Game, side: str) -> float:
         """The planner's evaluation: :meth:`evaluate` less ``w_exposure`` times the

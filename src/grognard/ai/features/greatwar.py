@@ -71,17 +71,18 @@ class GreatWarFeatures(Features):
 
     w_exposure = 0.5
 
+    def own_turn(self, g: Game, side: str) -> bool:
+        """The side is the phasing side (OT 4B): the sudden-death check at the end of its player
+        turn (OT's victory) may end the game before the enemy's next player turn."""
+        return gw_view(g).get("phasing") == side
+
     def enemy_turn_ahead(self, g: Game, side: str) -> bool:
-        """In the side's own player turn, no enemy player turn comes before the game ends when
-        the side holds its sudden-death hexes (OT's check at the end of this player turn ends
-        the game) or in the last game turn when the enemy's player turn in it is over (the
-        Entente moves first, OT 4B). The enemy's reaction phases within the side's turn are
-        not the player turn :meth:`exposure` prices (only units near active Army HQs react)."""
-        if gw_view(g).get("phasing") != side:
+        """No enemy player turn comes in the side's player turn of the last game turn when the
+        enemy's player turn in it is over (the Entente moves first, OT 4B). The enemy's reaction
+        phases within the side's turn are not the player turn :meth:`exposure` prices (only
+        units near active Army HQs react)."""
+        if not self.own_turn(g, side):
             return True  # the enemy's player turn (or none started yet)
-        for who, hexes in self.sudden_death(g):
-            if who == side and all(self.owner(g, h) == side for h in hexes):
-                return False
         turn = g.state.turn if isinstance(g.state.turn, Mapping) else {}
         if int(turn.get("index", 0)) < len(g.scenario.data.turns):
             return True
