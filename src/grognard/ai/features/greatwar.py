@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from grognard.ai.features.base import Features, is_ending
 from grognard.rulesets.greatwar.mechanics import gw_view
-from grognard.rulesets.greatwar.units.nations import SIDES
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -78,7 +77,8 @@ class GreatWarFeatures(Features):
 
     def enemy_turn_ahead(self, g: Game, side: str) -> bool:
         """No enemy player turn comes in the side's player turn of the last game turn when the
-        enemy's player turn in it is over (the Entente moves first, OT 4B). The enemy's reaction
+        enemy's player turn in it is over (the sides move in the scenario's order, which the
+        scenario model checks is OT 4B's: the Entente first). The enemy's reaction
         phases within the side's turn are not the player turn :meth:`exposure` prices (only
         units near active Army HQs react)."""
         if not self.own_turn(g, side):
@@ -86,7 +86,7 @@ class GreatWarFeatures(Features):
         turn = g.state.turn if isinstance(g.state.turn, Mapping) else {}
         if int(turn.get("index", 0)) < len(g.scenario.data.turns):
             return True
-        order = list(SIDES)
+        order = list(g.state.sides)
         return side not in order or any(s != side for s in order[order.index(side) + 1 :])
 
     def threat_allowance(self, p: Piece) -> float:
