@@ -149,20 +149,24 @@ def test_the_enemy_turn_is_discounted_by_the_chance_of_a_sudden_death_first() ->
     g.state.move("fr-1cd", Loc.hex(g.board.idx("0904")))  # French cavalry near it
     _phasing(g, "Central Powers", 1)
     # Meaux held by the screen: the Germans may not take it this player turn, so Soissons'
-    # risk (the whole game) counts almost in full
+    # risk (the whole game) counts in full
     held = feats.exposure(g, "Central Powers")
-    assert feats.enemy_turn_chance(g, "Central Powers") > 0.5
-    # Meaux left to its HQs: the Germans reach it this player turn and the check at its end
-    # ends the game: the Entente's next player turn, and Soissons' risk, never come
+    assert feats.enemy_turn_chance(g, "Central Powers") == 1.0
+    # Meaux left to its HQs: only the attacks the Germans can make from where they stand
+    # count (what movement their units have left is not known): none next to it yet
     for k, pid in enumerate(SCREEN):
         if pid != "fr-1cd":
             g.state.move(pid, Loc.hex(g.board.idx(f"01{k + 1:02d}")))
-    assert feats.take_chances(g, "Entente", [meaux])[meaux] == 1.0
+    assert feats.enemy_turn_chance(g, "Central Powers") == 1.0
+    # German cavalry next to it: they take it this player turn and the check at its end ends
+    # the game: the Entente's next player turn, and Soissons' risk, never come
+    g.state.move("de-2cd", Loc.hex(g.board.idx("0505")))
+    assert feats.take_chances(g, "Entente", [meaux], moving=False)[meaux] == 1.0
     assert feats.enemy_turn_chance(g, "Central Powers") == 0.0
     assert feats.exposure(g, "Central Powers") == 0.0 < held
-    # the same for the Entente in its own player turn: its cavalry reaches empty Soissons
+    # the same for the Entente in its own player turn once its cavalry stands next to empty
+    # Soissons (two hexes off, it has yet to move: not counted)
     _phasing(g, "Entente", 1)
+    assert feats.enemy_turn_chance(g, "Entente") == 1.0
+    g.state.move("fr-1cd", Loc.hex(g.board.idx("1004")))
     assert feats.enemy_turn_chance(g, "Entente") == 0.0
-    # with Soissons garrisoned again it cannot count on it: the Germans' turn comes
-    g.state.move("de-iiic", Loc.hex(g.board.idx("1104")))
-    assert feats.enemy_turn_chance(g, "Entente") > 0.5

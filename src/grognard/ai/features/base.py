@@ -317,8 +317,10 @@ class Features:
         none when :meth:`enemy_turn_ahead` says none comes; in the side's :meth:`own_turn`, the
         chance that the side does not complete one of its sudden-death lists first (the end of
         its player turn would end the game): for each list, the chance that it takes every hex
-        of it the enemy holds (:meth:`take_chances` from the enemy's side: what the side's units
-        bring against them), the likeliest list counted."""
+        of it the enemy holds (:meth:`take_chances` from the enemy's side, not moving: the
+        attacks the side's units can make from where they stand, for what movement they have
+        left in this turn is not known here and the side's own rollouts do not follow it
+        through), the likeliest list counted."""
         if not self.enemy_turn_ahead(g, side):
             return 0.0
         if not self.own_turn(g, side):
@@ -335,7 +337,7 @@ class Features:
             for owner, hs in by_owner.items():
                 if owner is None or owner == side or owner not in g.state.sides:
                     continue  # no one's hex: no defender modelled, left as it is
-                takes = self.take_chances(g, owner, hs)
+                takes = self.take_chances(g, owner, hs, moving=False)
                 for h in hs:
                     p_all *= takes.get(h, 0.0)
             best = max(best, p_all)
@@ -361,9 +363,12 @@ class Features:
                 total += takes[o] * self.stake(g, side, o)
         return p_turn * total
 
-    def take_chances(self, g: Game, side: str, held: list[int]) -> dict[int, float]:
+    def take_chances(
+        self, g: Game, side: str, held: list[int], moving: bool = True
+    ) -> dict[int, float]:
         """For each hex of ``held`` (hexes ``side`` holds), the chance that the enemy takes it at
-        its next move (:func:`take_chance`).
+        its next move (:func:`take_chance`); with ``moving`` false, by the attacks its units can
+        make from where they stand (next to the hex) without moving.
 
         Each enemy unit with an attack strength moves as far as :meth:`step_cost` a hex and
         :meth:`zoc_exit_cost` more to leave a hex next to one of the side's combat units pay for,
@@ -390,11 +395,14 @@ class Features:
             side,
             tuple(g.state.sides),
             tuple(held),
+            moving,
             units,
         )
-        return g.cache.keyed("ai:take-chances", key, lambda: self._take_chances(g, side, held))
+        return g.cache.keyed(
+            "ai:take-chances", key, lambda: self._take_chances(g, side, held, moving)
+        )
 
-    def _take_chances(self, g: Game, side: str, held: list[int]) -> dict[int, float]:
+    def _take_chances(self, g: Game, side: str, held: list[int], moving: bool) -> dict[int, float]:
         """:meth:`take_chances` computed."""
         defense: dict[int, float] = {}
         occupied: set[int] = set()
@@ -430,7 +438,11 @@ class Features:
                 if any(board.distance(h, o) <= far + 1 for o in bare)
             ]
             if sources:
-                hit = _reach_any(steps, sources, occupied, zoc, exit_cost)
+                hit = (
+                    _reach_any(steps, sources, occupied, zoc, exit_cost)
+                    if moving
+                    else {h for h, _ in sources}
+                )
                 for o in bare:
                     if o in hit or any(n in hit for n, _, _ in steps[o]):
                         attack[o] = 1.0  # any attack takes an undefended hex
@@ -439,7 +451,7 @@ class Features:
             near = [o for o in guarded if board.distance(h, o) <= mv + 1]
             if not near:
                 continue
-            cost = _reach(steps, h, mv, occupied, zoc, exit_cost)
+            cost = _reach(steps, h, mv, occupied, zoc, exit_cost) if moving else {h: 0.0}
             for o in near:
                 f = max((fac for n, _, fac in steps[o] if n in cost), default=0.0)
                 attack[o] += att * f
