@@ -170,3 +170,19 @@ def test_the_enemy_turn_is_discounted_by_the_chance_of_a_sudden_death_first() ->
     assert feats.enemy_turn_chance(g, "Entente") == 1.0
     g.state.move("fr-1cd", Loc.hex(g.board.idx("1004")))
     assert feats.enemy_turn_chance(g, "Entente") == 0.0
+
+
+def test_the_kept_take_chances_follow_the_units() -> None:
+    g = _tutorial()
+    feats = features_for(g)
+    held = [g.board.idx("0405"), g.board.idx("0603")]
+    before = feats.take_chances(g, "Entente", held)
+    assert before == feats._take_chances(g, "Entente", held, True)
+    # a unit moved: the key changes and the chances are those of the new position
+    for k, pid in enumerate(SCREEN):
+        g.state.move(pid, Loc.hex(g.board.idx(f"01{k + 1:02d}")))
+    after = feats.take_chances(g, "Entente", held)
+    assert after == feats._take_chances(g, "Entente", held, True) != before
+    # moved back: the first position's chances, from the cache
+    g2 = _tutorial()
+    assert feats.take_chances(g2, "Entente", held) == before
