@@ -68,4 +68,4 @@ def test_a_candidate_that_rolls_no_die_is_played_once_whatever_the_samples() -> 
     assert rng.random() == twin.random()
     c = g.clone()
     c.apply(a)
-    assert v == features_for(g).evaluate(c, side)
+    assert v == pl.value(c, side, features_for(g))  # the planner values by search_value

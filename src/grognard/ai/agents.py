@@ -373,7 +373,11 @@ class GreedyAgent(Agent):
             return BAD
         self.stats.expansions += 1
         self.stats.evaluations += 1
-        return feats.evaluate(c, side)
+        return self.value(c, side, feats)
+
+    def value(self, g: Game, side: str, feats: Features) -> float:
+        """How good ``g`` is for ``side``: the rule system's :meth:`Features.evaluate`."""
+        return feats.evaluate(g, side)
 
 
 @dataclass
@@ -401,6 +405,12 @@ class PlannerAgent(GreedyAgent):
         self.budget = LEVELS[level]
         self._turn: tuple[str, str] | None = None  # the game turn and side being spent for
         self._turn_start = 0  # expansions spent before it
+
+    def value(self, g: Game, side: str, feats: Features) -> float:
+        """The planner's evaluation: :meth:`Features.search_value` (the greedy's evaluation less
+        what the side's objectives risk at the enemy's next move, where the rule system weighs
+        it), for the rollouts' decisions of either side too."""
+        return feats.search_value(g, side)
 
     def turn_budget(self, g: Game) -> float:
         """The expansions the level may spend for one side in one game turn on this map: the
@@ -514,7 +524,7 @@ class PlannerAgent(GreedyAgent):
         :data:`PLAY_OUT_CAP` decisions and by the end of the game turn."""
         end = self.played_out(c, side, feats, rng, plan)
         self.stats.evaluations += 1
-        return feats.evaluate(end, side)
+        return self.value(end, side, feats)
 
     def played_out(
         self, c: Game, side: str, feats: Features, rng: random.Random, plan: Horizon
@@ -581,7 +591,7 @@ class PlannerAgent(GreedyAgent):
             else:
                 theirs += 1
         self.stats.evaluations += 1
-        return feats.evaluate(c, side)
+        return self.value(c, side, feats)
 
 
 PLAY_OUT_CAP = 80  # decisions of either side in one play-out

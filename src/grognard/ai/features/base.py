@@ -13,6 +13,7 @@ Every feature is read from a position the agent may see: the agent evaluates det
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -56,6 +57,9 @@ class Features:
     w_vp = 10.0
     w_material = 1.0
     w_advance = 0.5
+    #: weight of the exposure of the side's objectives in the planner's evaluation
+    #: (:meth:`search_value`); 0: the planner evaluates as the greedy does
+    w_exposure = 0.0
     #: candidates drawn per decision, as a multiple of the agent's width
     width_scale = 1.0
     #: options drawn from one actor before the next actor of its family (0: all of them)
@@ -225,6 +229,241 @@ class Features:
         enemy = sum(mat.get(s, 0.0) for s in others)
         v += self.w_material * 20.0 * (own - enemy) / max(1.0, own + enemy)
         v += self.w_advance * self.advance(g, side)
+        return v
+
+    # ------------------------------------------------------------------ exposure
+    def move_allowance(self, p: Piece) -> float:
+        """A piece's printed movement on its current face (0 without one)."""
+        return _printed_key(p.faces, p.face, "move")
+
+    def threat_allowance(self, p: Piece) -> float:
+        """What an enemy piece may spend over its next turn to reach an objective of the side
+        that no defense strength holds, in :meth:`exposure` (its printed movement by default)."""
+        return self.move_allowance(p)
+
+    def step_cost(self, g: Game, u: int, v: int) -> float | None:
+        """What a move from hex ``u`` into the adjacent hex ``v`` costs in :meth:`exposure`'s
+        reach (None: prohibited); one a hex by default."""
+        return 1.0
+
+    def attack_factor(self, g: Game, u: int, v: int) -> float:
+        """The share of its strength a unit in ``u`` attacks the adjacent ``v`` with (a river
+        between them may halve it); 1 by default."""
+        return 1.0
+
+    def zoc_exit_cost(self) -> float:
+        """What leaving a hex next to an enemy combat unit adds in :meth:`exposure`'s reach."""
+        return 1.0
+
+    def _steps(self, g: Game) -> list[list[tuple[int, float, float]]]:
+        """Per hex: (neighbour, step cost, attack factor), kept per scenario."""
+
+        def compute() -> list[list[tuple[int, float, float]]]:
+            out: list[list[tuple[int, float, float]]] = []
+            for u in range(g.board.n):
+                row = []
+                for v in g.board.neighbors(u):
+                    c = self.step_cost(g, u, v)
+                    row.append((v, math.inf if c is None else c, self.attack_factor(g, u, v)))
+                out.append(row)
+            return out
+
+        return g.cache.keyed("ai:steps", (g.scenario.id, type(self).__qualname__), compute)
+
+    def sudden_death(self, g: Game) -> list[tuple[str, frozenset[int]]]:
+        """The scenario's sudden-death lists (``[victory] sudden_death``: a side that owns every
+        hex of its list wins at once)."""
+
+        def compute() -> list[tuple[str, frozenset[int]]]:
+            v = getattr(g.scenario.data, "victory", None) or {}
+            sds = v.get("sudden_death") if isinstance(v, Mapping) else None
+            out = []
+            for sd in sds if isinstance(sds, list) else []:
+                if not isinstance(sd, Mapping):
+                    continue
+                hexes = [str(h) for h in sd.get("hexes", [])]
+                if hexes and all(g.board.has_label(h) for h in hexes):
+                    out.append((str(sd.get("side")), frozenset(g.board.idx(h) for h in hexes)))
+            return out
+
+        return g.cache.keyed("ai:sudden-death", g.scenario.id, compute)
+
+    def stake(self, g: Game, side: str, i: int) -> float:
+        """What losing the objective ``i`` would cost ``side`` in :meth:`evaluate`: the swing of
+        its points (the side loses them, the taker gains them), or, when it is the last hex an
+        enemy's sudden-death list lacks, the swing of every objective (the game)."""
+        obs = self.objectives(g)
+        stake = 2.0 * self.w_vp * obs.get(i, 0.0)
+        for who, hexes in self.sudden_death(g):
+            if who == side or i not in hexes:
+                continue
+            if all(self.owner(g, h) == who for h in hexes if h != i):
+                stake = max(stake, 2.0 * self.w_vp * sum(obs.values()))
+        return stake
+
+    def enemy_turn_ahead(self, g: Game, side: str) -> bool:
+        """Whether a player turn of the enemy of ``side`` is under way or may still come before
+        the game ends, in which :meth:`exposure`'s threats could be carried out (the generic
+        features know no turn order: always)."""
+        return True
+
+    def own_turn(self, g: Game, side: str) -> bool:
+        """Whether ``side`` is moving in its own player turn, which a sudden-death check may end
+        before the enemy moves again (the generic features know no turns: never)."""
+        return False
+
+    def enemy_turn_chance(self, g: Game, side: str) -> float:
+        """The chance that the enemy of ``side`` gets the player turn :meth:`exposure` prices:
+        none when :meth:`enemy_turn_ahead` says none comes; in the side's :meth:`own_turn`, the
+        chance that the side does not complete one of its sudden-death lists first (the end of
+        its player turn would end the game): for each list, the chance that it takes every hex
+        of it the enemy holds (:meth:`take_chances` from the enemy's side, not moving: the
+        attacks the side's units can make from where they stand, for what movement they have
+        left in this turn is not known here and the side's own rollouts do not follow it
+        through), the likeliest list counted."""
+        if not self.enemy_turn_ahead(g, side):
+            return 0.0
+        if not self.own_turn(g, side):
+            return 1.0
+        best = 0.0
+        for who, hexes in self.sudden_death(g):
+            if who != side:
+                continue
+            missing = [h for h in hexes if self.owner(g, h) != side]
+            by_owner: dict[str | None, list[int]] = {}
+            for h in missing:
+                by_owner.setdefault(self.owner(g, h), []).append(h)
+            p_all = 1.0
+            for owner, hs in by_owner.items():
+                if owner is None or owner == side or owner not in g.state.sides:
+                    continue  # no one's hex: no defender modelled, left as it is
+                takes = self.take_chances(g, owner, hs, moving=False)
+                for h in hs:
+                    p_all *= takes.get(h, 0.0)
+            best = max(best, p_all)
+        return 1.0 - best
+
+    def exposure(self, g: Game, side: str) -> float:
+        """The victory points the side's objectives put at risk of the enemy's next move, as a
+        loss in :meth:`evaluate`'s units: for each objective it holds, the chance that the enemy
+        takes it (:meth:`take_chances`) times :meth:`stake`, all times the chance that the enemy
+        gets that move before the game ends (:meth:`enemy_turn_chance`): a threat that cannot be
+        carried out is worth nothing."""
+        p_turn = self.enemy_turn_chance(g, side)
+        if p_turn <= 0:
+            return 0.0
+        obs = self.objectives(g)
+        held = [i for i in obs if self.owner(g, i) == side]
+        if not held:
+            return 0.0
+        takes = self.take_chances(g, side, held)
+        total = 0.0
+        for o in held:
+            if takes[o] > 0:
+                total += takes[o] * self.stake(g, side, o)
+        return p_turn * total
+
+    def take_chances(
+        self, g: Game, side: str, held: list[int], moving: bool = True
+    ) -> dict[int, float]:
+        """For each hex of ``held`` (hexes ``side`` holds), the chance that the enemy takes it at
+        its next move (:func:`take_chance`); with ``moving`` false, by the attacks its units can
+        make from where they stand (next to the hex) without moving.
+
+        Each enemy unit with an attack strength moves as far as :meth:`step_cost` a hex and
+        :meth:`zoc_exit_cost` more to leave a hex next to one of the side's combat units pay for,
+        never into a hex the side occupies. A hex the side holds with no defense strength in it
+        (empty, or only headquarters) falls to any enemy unit that reaches it or a hex next to
+        it within :meth:`threat_allowance` (its whole next turn's movement); a defended one to
+        the attack strength that reaches the hexes next to it within its printed movement (an
+        attack follows the movement phase; :meth:`attack_factor` applied), by the odds against
+        the defense.
+
+        The chances read only the units on the map (piece, hex, side, face): they are kept
+        under that key in the game's keyed cache (shared with the search's clones), so
+        positions that differ elsewhere (a depot, a phase, control) do not compute them again."""
+        units = tuple(
+            sorted(
+                (p.id, int(p.loc.ref), p.side, p.face)
+                for p in g.state.pieces.values()
+                if p.loc.kind == "hex"
+            )
+        )
+        key = (
+            g.scenario.id,
+            type(self).__qualname__,
+            side,
+            tuple(g.state.sides),
+            tuple(held),
+            moving,
+            units,
+        )
+        return g.cache.keyed(
+            "ai:take-chances", key, lambda: self._take_chances(g, side, held, moving)
+        )
+
+    def _take_chances(self, g: Game, side: str, held: list[int], moving: bool) -> dict[int, float]:
+        """:meth:`take_chances` computed."""
+        defense: dict[int, float] = {}
+        occupied: set[int] = set()
+        zoc: set[int] = set()
+        enemies: list[tuple[int, float, float, float]] = []
+        board = g.board
+        for p in g.state.pieces.values():
+            if p.loc.kind != "hex":
+                continue
+            h = int(p.loc.ref)
+            att = _printed_key(p.faces, p.face, "attack")
+            dfn = _printed_key(p.faces, p.face, "defense")
+            mv = self.move_allowance(p)
+            if p.side == side:
+                if att <= 0 and dfn <= 0 and mv <= 0:
+                    continue  # not a unit (a depot, a marker)
+                occupied.add(h)
+                defense[h] = defense.get(h, 0.0) + dfn
+                if att > 0 or dfn > 0:
+                    zoc.update(board.neighbors(h))
+            elif p.side in g.state.sides and att > 0 and mv > 0:
+                enemies.append((h, att, mv, max(mv, self.threat_allowance(p))))
+        if not enemies:
+            return dict.fromkeys(held, 0.0)
+        steps = self._steps(g)
+        exit_cost = self.zoc_exit_cost()
+        attack = dict.fromkeys(held, 0.0)
+        bare = [o for o in held if defense.get(o, 0.0) <= 0]
+        if bare:
+            sources = [
+                (h, far)
+                for h, _, _, far in enemies
+                if any(board.distance(h, o) <= far + 1 for o in bare)
+            ]
+            if sources:
+                hit = (
+                    _reach_any(steps, sources, occupied, zoc, exit_cost)
+                    if moving
+                    else {h for h, _ in sources}
+                )
+                for o in bare:
+                    if o in hit or any(n in hit for n, _, _ in steps[o]):
+                        attack[o] = 1.0  # any attack takes an undefended hex
+        guarded = [o for o in held if defense.get(o, 0.0) > 0]
+        for h, att, mv, _ in enemies:
+            near = [o for o in guarded if board.distance(h, o) <= mv + 1]
+            if not near:
+                continue
+            cost = _reach(steps, h, mv, occupied, zoc, exit_cost) if moving else {h: 0.0}
+            for o in near:
+                f = max((fac for n, _, fac in steps[o] if n in cost), default=0.0)
+                attack[o] += att * f
+        return {o: take_chance(attack[o], defense.get(o, 0.0)) for o in held}
+
+    def search_value(self, g: Game, side: str) -> float:
+        """The planner's evaluation: :meth:`evaluate` less ``w_exposure`` times the
+        :meth:`exposure` of the side's objectives (the greedy evaluates with :meth:`evaluate`
+        alone)."""
+        v = self.evaluate(g, side)
+        if self.w_exposure and g.state.result is None:
+            v -= self.w_exposure * self.exposure(g, side)
         return v
 
     def outcome_score(
@@ -406,6 +645,96 @@ class Features:
         for p, loc in zip(order, where, strict=True):
             if p.loc != loc:
                 g.state.move(p.id, loc)
+
+
+def _printed_key(faces: Any, face: str, key: str) -> float:
+    """One printed value of a face (0 when it is missing or not a number)."""
+    vals = faces.get(face, {}) if isinstance(faces, Mapping) else {}
+    x = vals.get(key) if isinstance(vals, Mapping) else None
+    if isinstance(x, int | float) and not isinstance(x, bool):
+        return float(x)
+    return 0.0
+
+
+def _reach(
+    steps: list[list[tuple[int, float, float]]],
+    start: int,
+    allowance: float,
+    occupied: set[int],
+    zoc: set[int],
+    exit_cost: float,
+) -> dict[int, float]:
+    """The hexes a unit in ``start`` reaches with ``allowance`` and what reaching each costs
+    (cheapest paths): it never
+    enters an ``occupied`` hex and pays ``exit_cost`` more to leave a hex in ``zoc``; it may
+    always move one hex (as most rules allow)."""
+    best = {start: 0.0}
+    heap = [(0.0, start)]
+    while heap:
+        c, u = heapq.heappop(heap)
+        if c > best.get(u, math.inf):
+            continue
+        extra = exit_cost if u in zoc else 0.0
+        for v, cost, _ in steps[u]:
+            if v in occupied or cost == math.inf:
+                continue
+            nc = c + cost + extra
+            if nc > allowance and u != start:
+                continue
+            if u == start and nc > allowance:
+                nc = allowance  # the one-hex move: it spends everything
+            if nc < best.get(v, math.inf):
+                best[v] = nc
+                heapq.heappush(heap, (nc, v))
+    return best
+
+
+def _reach_any(
+    steps: list[list[tuple[int, float, float]]],
+    sources: list[tuple[int, float]],
+    occupied: set[int],
+    zoc: set[int],
+    exit_cost: float,
+) -> set[int]:
+    """The hexes some unit reaches, each from its hex with its own allowance (``sources``), as
+    :func:`_reach` goes (one search for all of them: the most movement left wins a hex)."""
+    left: dict[int, float] = {}
+    heap: list[tuple[float, int, bool]] = []
+    for h, allowance in sources:
+        if allowance > left.get(h, -1.0):
+            left[h] = allowance
+            heapq.heappush(heap, (-allowance, h, True))
+    reached = set(left)
+    while heap:
+        neg, u, first = heapq.heappop(heap)
+        rem = -neg
+        if rem < left.get(u, -1.0) and not first:
+            continue
+        extra = exit_cost if u in zoc else 0.0
+        for v, cost, _ in steps[u]:
+            if v in occupied or cost == math.inf:
+                continue
+            nr = rem - cost - extra
+            if nr < 0:
+                if first:
+                    reached.add(v)  # the one-hex move: it spends everything
+                continue
+            reached.add(v)
+            if nr > left.get(v, -1.0):
+                left[v] = nr
+                heapq.heappush(heap, (-nr, v, False))
+    return reached
+
+
+def take_chance(attack: float, defense: float) -> float:
+    """The chance that ``attack`` strength takes a hex defended by ``defense``: certain against
+    no defense, else rising with the odds from none at 1:2 to certain at 7:2 (a combat results
+    table's defender results grow about so)."""
+    if attack <= 0:
+        return 0.0
+    if defense <= 0:
+        return 1.0
+    return min(1.0, max(0.0, (attack / defense - 0.5) / 3.0))
 
 
 def _printed_strength(faces: Any, face: str) -> float:
