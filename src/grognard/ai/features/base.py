@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from grognard.core.state import Loc, Piece
+from grognard.search.reach import reach_generic
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -665,28 +666,19 @@ def _reach(
     exit_cost: float,
 ) -> dict[int, float]:
     """The hexes a unit in ``start`` reaches with ``allowance`` and what reaching each costs
-    (cheapest paths): it never
-    enters an ``occupied`` hex and pays ``exit_cost`` more to leave a hex in ``zoc``; it may
-    always move one hex (as most rules allow)."""
-    best = {start: 0.0}
-    heap = [(0.0, start)]
-    while heap:
-        c, u = heapq.heappop(heap)
-        if c > best.get(u, math.inf):
-            continue
-        extra = exit_cost if u in zoc else 0.0
-        for v, cost, _ in steps[u]:
-            if v in occupied or cost == math.inf:
-                continue
-            nc = c + cost + extra
-            if nc > allowance and u != start:
-                continue
-            if u == start and nc > allowance:
-                nc = allowance  # the one-hex move: it spends everything
-            if nc < best.get(v, math.inf):
-                best[v] = nc
-                heapq.heappush(heap, (nc, v))
-    return best
+    (cheapest paths, :func:`grognard.search.reach.reach_generic`): it never enters an
+    ``occupied`` hex and pays ``exit_cost`` more to leave a hex in ``zoc``; it may always move
+    one hex (as most rules allow)."""
+
+    def neighbours(u: Any) -> list[int]:
+        return [v for v, c, _ in steps[u] if v not in occupied and c != math.inf]
+
+    def cost(u: Any, v: Any) -> float:
+        step = next(c for w, c, _ in steps[u] if w == v)
+        return step + (exit_cost if u in zoc else 0.0)
+
+    found = reach_generic(start, allowance, neighbours, cost, minimum_move=True)
+    return {h: c for h, c in found.state_cost.items() if isinstance(h, int)}
 
 
 def _reach_any(
