@@ -320,6 +320,24 @@ def test_ot_7a5a_temporary_increase() -> None:
     assert led(g)["temp"] == 0
 
 
+@pytest.mark.rules("OT 7A5a")
+def test_ot_7a5a_no_temporary_increase_is_offered_once_half_the_capacity_is_bought() -> None:
+    """OT 7A5a: the increase is capped at half the net's capacity at the start of the player
+    turn; once the cap is reached, no Res Pt purchase of it is listed (the listing and the check
+    agree)."""
+    g = rgame(
+        rules=net_rules(en=30),
+        pieces=[res("r1", "0101"), res("r2", "0101"), res("r3", "0401")],
+    )
+    run_to(g, "ground-movement", EN)
+    boosts = [a for a in g.legal_actions(EN) if a["type"] == "rail-boost"]
+    assert boosts and all(g.is_legal(a) for a in boosts)
+    g.apply({"type": "rail-boost", "side": EN, "net": "North", "res_pts": ["r1", "r2"]})
+    assert led(g)["temp"] == 15
+    assert not [a for a in g.legal_actions(EN) if a["type"] == "rail-boost"]
+    assert not g.is_legal({"type": "rail-boost", "side": EN, "net": "North", "res_pts": ["r3"]})
+
+
 @pytest.mark.rules("OT 7A5b")
 def test_ot_7a5b_permanent_building_costs() -> None:
     """OT-G-32: 4 Res Pts per RE on the NW Europe net while Lille is not Entente-owned; 2 once the

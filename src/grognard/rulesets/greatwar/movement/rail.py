@@ -1431,18 +1431,7 @@ def check_boost(g: Game, f: Frame | None, action: Action) -> tuple[str, list[Pie
     if len(ys) < 2:
         raise IllegalAction("OT 7A5a", f"{side} needs two connected, unisolated yards on {net}")
     res = _res_pts(g, action, side, set(ys), "OT 7A5a")
-    rec = ledger(g, str(net), side)
-    start = rec["start_capacity"]
-    assert start is not None, "the capacity of this rail net is not limited"
-    room = Fraction(start) / 2 - rec["temp"]
-    if g.opt("isolated-rail-sections"):
-        at = units.hex_of(g, res[0])
-        secs = sections(g, side, str(net))
-        if at is not None and len(secs) > 1:
-            sec = next(s for s in secs if at in s.hexes)
-            room = section_capacity(g, side, str(net), sec, secs) / 2 - Fraction(
-                rec["temp_by_section"].get(str(sec.id), 0)
-            )
+    room = boost_room(g, side, str(net), res[0])
     if room <= 0:
         raise IllegalAction(
             "OT 7A5a", f"the temporary increase on {net} is already at half its capacity"
@@ -1453,6 +1442,27 @@ def check_boost(g: Game, f: Frame | None, action: Action) -> tuple[str, list[Pie
             "OT 7A5a", f"{len(res)} Res Pts buy more than the {room} RE still allowed"
         )
     return str(net), res, gain
+
+
+@implements("OT 7A5a")
+def boost_room(g: Game, side: str, net: str, res_pt: Piece) -> Fraction:
+    """OT 7A5a: the temporary increase still allowed on ``net`` this player turn: half the
+    capacity the net had at the start of the player turn less what was bought already (with
+    isolated rail sections, half the capacity of the section holding ``res_pt``)."""
+    rec = ledger(g, net, side)
+    start = rec["start_capacity"]
+    if start is None:  # a net of unlimited capacity has nothing to increase
+        return Fraction(0)
+    room = Fraction(start) / 2 - rec["temp"]
+    if g.opt("isolated-rail-sections"):
+        at = units.hex_of(g, res_pt)
+        secs = sections(g, side, net)
+        if at is not None and len(secs) > 1:
+            sec = next(s for s in secs if at in s.hexes)
+            room = section_capacity(g, side, net, sec, secs) / 2 - Fraction(
+                rec["temp_by_section"].get(str(sec.id), 0)
+            )
+    return room
 
 
 def _res_pts(g: Game, action: Action, side: str, where: set[int], rule: str) -> list[Piece]:
@@ -1495,7 +1505,10 @@ def res_pt_actions(g: Game, side: str, kind: str) -> list[Action]:
         if len(ys) < 2 or not here:
             continue
         if kind == "movement":
-            out.append({"type": "rail-boost", "side": side, "net": net, "res_pts": [here[0].id]})
+            # OT 7A5a: offered only while the net (or the Res Pt's section) has room left
+            spend = next((p for p in here if boost_room(g, side, net, p) > 0), None)
+            if spend is not None:
+                out.append({"type": "rail-boost", "side": side, "net": net, "res_pts": [spend.id]})
         else:
             cost = build_cost(g, side, net)
             if len(here) >= cost:
