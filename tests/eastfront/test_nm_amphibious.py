@@ -192,6 +192,27 @@ def test_nm_30_24_no_attacker_retreat_order_and_losses_are_steps():
     assert inf.face == "reduced" and inf.loc == ("piece", "t")
 
 
+@pytest.mark.rules("NM 30.24", "EF 12.6")
+def test_nm_30_24_the_retreat_order_comes_with_an_attacker_so_an_assault_never_sticks():
+    """EF 12.6 / NM 30.24a: the order is given once an attacker is named. Before, an attacker
+    retreat order could be given first; it then shut out every unit at sea, and an assault whose
+    only attackers were at sea had no legal action left (found by random play of the
+    eastfront tutorial)."""
+    g = lab()
+    landing_force(g)
+    infantry(g, "de", "Axis", "0403", defense=9)
+    soviet_combat(g)
+    act(g, "attack", "Soviet", target="0403")
+    legal = g.legal_actions("Soviet")
+    assert not [a for a in legal if a["type"] == "set-order"]
+    assert {"type": "add-attacker", "side": "Soviet", "piece": "i"} in legal
+    assert not g.is_legal({"type": "set-order", "side": "Soviet", "order": "attacker-retreat"})
+    act(g, "add-attacker", "Soviet", piece="i")
+    orders = {a["order"] for a in g.legal_actions("Soviet") if a["type"] == "set-order"}
+    assert orders == {"defender-additional"}
+    assert {"type": "resolve-attack", "side": "Soviet"} in g.legal_actions("Soviet")
+
+
 @pytest.mark.rules("NM 30.24")
 def test_nm_30_24_flotillas_join_and_come_ashore():
     g = lab()

@@ -425,8 +425,11 @@ class Declaration(Step):
 
     @handles.options("set-order")
     def order_opts(self, g: Game, f: Frame, side: str, actor: str | None) -> list[Action]:
+        """EF 12.6: the Retreat Order is given with the declaration, once it names an attacker
+        (an attacker retreat order given first would shut out the units coming from the sea,
+        NM 30.24a, and could leave an assault with nobody able to attack)."""
         r = current(g)
-        if r.order != "none" or r.vacant:
+        if r.order != "none" or r.vacant or not r.attackers:
             return []
         out = [{"type": "set-order", "side": side, "order": "defender-additional"}]
         if not r.amphibious:
