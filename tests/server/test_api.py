@@ -135,6 +135,30 @@ def test_cross_side_actions_are_refused(start: Any) -> None:
     assert g.state("Blue")["seq"] == 3
 
 
+def test_every_answer_carries_the_security_headers(start: Any) -> None:
+    """No framing, no sniffing, no referrer and a content security policy on every answer
+    (pages, API answers, refusals made before a body is read); game data is never cached."""
+    g: Started = start()
+    c = g.client
+    answers = [
+        c.get("/"),
+        c.get(f"/api/games/{g.id}/state", headers=g.h("Blue")),
+        c.post(
+            f"/api/games/{g.id}/actions",
+            headers=g.h("Blue"),
+            json={"action": {"type": "commit", "pad": "x" * 300_000}},
+        ),
+    ]
+    assert [r.status_code for r in answers] == [200, 200, 413]
+    for r in answers:
+        assert r.headers["X-Frame-Options"] == "DENY"
+        assert r.headers["X-Content-Type-Options"] == "nosniff"
+        assert r.headers["Referrer-Policy"] == "no-referrer"
+        assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
+    assert answers[0].headers["Cache-Control"] == "no-cache"
+    assert all(r.headers["Cache-Control"] == "no-store" for r in answers[1:])
+
+
 def test_bad_requests_get_clear_errors_and_change_nothing(start: Any) -> None:
     g: Started = start()
     c = g.client

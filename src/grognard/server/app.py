@@ -33,10 +33,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
-from starlette.types import Scope
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from grognard import __version__
 from grognard.core.inbound import MAX_DEPTH, problem
@@ -201,22 +201,35 @@ def encode_json(content: Any) -> bytes:
     return SafeJSONResponse(None).render(content)
 
 
-class BodyLimit(BaseHTTPMiddleware):
+class BodyLimit:
     """Refuse request bodies larger than :data:`MAX_BODY` (:data:`MAX_IMPORT` for an imported
-    save), or of unknown length, before reading them."""
+    save), or of unknown length, before reading them (a plain ASGI middleware: no task or
+    stream of its own per request)."""
 
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        if "chunked" in request.headers.get("transfer-encoding", "").lower():
-            return JSONResponse(
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        refusal: JSONResponse | None = None
+        if "chunked" in headers.get("transfer-encoding", "").lower():
+            refusal = JSONResponse(
                 {"error": "length-required", "message": "send a Content-Length"}, 411
             )
-        size = request.headers.get("content-length")
-        limit = MAX_IMPORT if request.url.path == "/api/games/import" else MAX_BODY
-        if size is not None and (not size.isdigit() or int(size) > limit):
-            return JSONResponse(
-                {"error": "too-large", "message": f"request body over {limit} bytes"}, 413
-            )
-        return await call_next(request)
+        else:
+            size = headers.get("content-length")
+            limit = MAX_IMPORT if scope["path"] == "/api/games/import" else MAX_BODY
+            if size is not None and (not size.isdigit() or int(size) > limit):
+                refusal = JSONResponse(
+                    {"error": "too-large", "message": f"request body over {limit} bytes"}, 413
+                )
+        if refusal is not None:
+            await refusal(scope, receive, send)  # the outer SecurityHeaders heads it
+            return
+        await self.app(scope, receive, send)
 
 
 class ClientAssets(StaticFiles):
@@ -232,23 +245,44 @@ class ClientAssets(StaticFiles):
         return await super().get_response(path, scope)
 
 
-class SecurityHeaders(BaseHTTPMiddleware):
+class SecurityHeaders:
     """No caching of game data, no framing, no referrer (join links carry tokens in the
-    fragment)."""
+    fragment); added to every HTTP answer as it starts (a plain ASGI middleware)."""
 
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        resp = await call_next(request)
-        resp.headers.setdefault("Referrer-Policy", "no-referrer")
-        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-        resp.headers.setdefault("X-Frame-Options", "DENY")
-        resp.headers.setdefault(
+    HEADERS = (
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        (
             "Content-Security-Policy",
             "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src"
             " 'self'; script-src 'self'; frame-ancestors 'none'",
-        )
-        if request.url.path.startswith("/api/"):
-            resp.headers.setdefault("Cache-Control", "no-store")
-        return resp
+        ),
+    )
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    @classmethod
+    def wrap(cls, scope: Scope, send: Send) -> Send:
+        api = str(scope.get("path", "")).startswith("/api/")
+
+        async def send_headed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for k, v in cls.HEADERS:
+                    headers.setdefault(k, v)
+                if api:
+                    headers.setdefault("Cache-Control", "no-store")
+            await send(message)
+
+        return send_headed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        await self.app(scope, receive, self.wrap(scope, send))
 
 
 # ============================================================================ pushes

@@ -693,7 +693,12 @@ class GameService:
 
     # ================================================================== what a side sees
     def hidden(self, g: Game, side: str) -> set[str]:
-        return set(g.ruleset.hidden_tokens(g, side))
+        """The ids hidden from ``side`` (:meth:`Ruleset.hidden_tokens`), worked out once per
+        position (a view, a check and a refusal of one position share them)."""
+        kept = g.cache.position(
+            g.state, ("server:hidden", side), lambda: frozenset(g.ruleset.hidden_tokens(g, side))
+        )
+        return set(kept)
 
     def side_log(
         self, g: Game, side: str, before: SideView | None = None
