@@ -22,10 +22,22 @@ class FrozenJSON(dict[str, Any]):
     instead of walking and copying it. Read it, never write into it."""
 
 
+_PLAIN = frozenset({str, int, bool, float, type(None), FrozenJSON})
+
+
 def to_jsonable(obj: Any) -> Any:
     """Convert engine data (fractions, sets, tuples, dataclass-like objects) to JSON types."""
-    if type(obj) is FrozenJSON:
+    t = type(obj)
+    # the plain types first, by exact type (most of the values walked)
+    if t in _PLAIN:
         return obj
+    if t is dict:
+        return {
+            k if type(k) is str else str(k): v if type(v) in _PLAIN else to_jsonable(v)
+            for k, v in obj.items()
+        }
+    if t is list:
+        return [v if type(v) in _PLAIN else to_jsonable(v) for v in obj]
     if obj is None or isinstance(obj, bool | str):
         return obj
     if isinstance(obj, int):

@@ -897,7 +897,8 @@ class GameState:
             "order": self._order,
         }
         if with_log:
-            d["log"] = serial.to_jsonable(self.log)
+            # events hold JSON values already (Game.emit converts them): copied, not walked
+            d["log"] = [dict(ev) for ev in self.log]
         return d
 
     @classmethod
