@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# schemathesis imports its OpenAPI loader lazily, inside the first call; under pytest that
+# import is compiled by the assertion rewriter, and CPython 3.11's AST builder can then fail
+# with "AST constructor recursion depth mismatch" (python/cpython#106905) after other tests
+# ran in the same process. Importing it here, at collection, keeps the compile out of the test.
+import schemathesis.specs.openapi.schemas  # noqa: F401
+
 from grognard.bench.fuzz import fuzz_api, fuzz_saves, fuzz_scenarios
 from grognard.server.app import create_app
 
