@@ -6,9 +6,10 @@ WebSocket page per side of every game, then for ``--seconds`` each game sends on
 ``--interval`` seconds (a legal action of the side to act, found from that side's last push as a
 player's page finds one: a family and actor of the pushed ``families``, then that actor's options
 asked for over the page's socket, or ``GET /options`` with ``--options http``) with an
-Idempotency-Key. It prints, per request kind, the count and the
-latency p50/p95/p99/max, the push latency (from sending an action to each page of the game
-receiving the state that includes it), the throughput and the errors.
+idempotency key, over the page's socket (``--act http``: ``POST .../actions``). It prints,
+per request kind, the count and the latency p50/p95/p99/max, the push latency (from sending an
+action to each page of the game receiving the state that includes it), the throughput and the
+errors.
 
     .venv/bin/python benchmarks/server_load.py                       # SQLite, 100 games, 60 s
     .venv/bin/python benchmarks/server_load.py --db postgresql      # the tree's PostgreSQL
@@ -165,7 +166,8 @@ class Page:
         with contextlib.suppress(Exception):
             async for text in self.ws:
                 m = json.loads(text)
-                if m.get("type") in ("options", "legal", "error") and m.get("id") in self.asked:
+                answers = ("options", "legal", "act", "error")
+                if m.get("type") in answers and m.get("id") in self.asked:
                     self.asked.pop(m["id"]).set_result(m)
                     continue
                 if m.get("type") != "state":
@@ -244,9 +246,11 @@ async def player(
     until: float,
     rng: random.Random,
     via: str = "ws",
+    act_via: str = "ws",
 ) -> None:
     """Every ``interval`` seconds, the side to act sends a legal action found from its last push
-    (see :func:`pick`)."""
+    (see :func:`pick`), over its page's socket (``act_via`` ``ws``, as the browser does) or as
+    ``POST .../actions``."""
     await asyncio.sleep(rng.uniform(0, interval))
     next_at = time.perf_counter()
     while True:
@@ -274,9 +278,21 @@ async def player(
             t = time.perf_counter()
             game.sent[page.state["seq"] + 1] = t
             try:
-                status, res = await http.request(
-                    "POST", f"/api/games/{game.id}/actions", {"action": action}, headers
-                )
+                if act_via == "ws":
+                    res = await page.ask(
+                        {"type": "act", "action": action, "key": headers["Idempotency-Key"]}
+                    )
+                    status = (
+                        200
+                        if res.get("type") == "act"
+                        else 409
+                        if res.get("error") in ("illegal", "conflict")
+                        else 500
+                    )
+                else:
+                    status, res = await http.request(
+                        "POST", f"/api/games/{game.id}/actions", {"action": action}, headers
+                    )
             except Exception as e:
                 stats.error(f"action: {type(e).__name__}")
                 status, res = 0, None
@@ -421,7 +437,16 @@ async def run(args: argparse.Namespace, db: str, tmp: Path) -> dict[str, Any]:
         until = start + args.seconds
         await asyncio.gather(
             *(
-                player(g, clients[k % len(clients)], stats, args.interval, until, rng, args.options)
+                player(
+                    g,
+                    clients[k % len(clients)],
+                    stats,
+                    args.interval,
+                    until,
+                    rng,
+                    args.options,
+                    args.act,
+                )
                 for k, g in enumerate(games)
             )
         )
@@ -443,6 +468,7 @@ async def run(args: argparse.Namespace, db: str, tmp: Path) -> dict[str, Any]:
             "db": "postgresql" if db.startswith("postgres") else "sqlite",
             "workers": args.workers,
             "options_via": args.options,
+            "act_via": args.act,
             "games": args.games,
             "pages": sum(len(g.pages) for g in games),
             "connections": len(clients),
@@ -506,6 +532,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=("ws", "http"),
         default="ws",
         help="ask for an actor's options over the page's socket (ws) or GET /options (http)",
+    )
+    p.add_argument(
+        "--act",
+        choices=("ws", "http"),
+        default="ws",
+        help="send each action over the page's socket (ws, as the browser does) or as POST",
     )
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)

@@ -81,3 +81,57 @@ def test_a_bad_key_is_a_422(start: Any) -> None:
         assert r.status_code == 422, (bad, r.text)
         assert r.json()["error"] == "bad-request" and "Idempotency-Key" in r.json()["message"]
     assert g.state("Blue")["seq"] == 0
+
+
+def test_a_page_acts_over_its_socket_once_per_key_and_is_refused_as_over_http(
+    start: Any,
+) -> None:
+    """``{"type": "act"}`` over the page's socket answers as ``POST .../actions`` does: the
+    applied action (then a push of the new position), ``repeated`` for a key sent again, and
+    refusals with their rule or the field at fault; nothing refused is stored."""
+    g: Started = start("tiny-duel", seed=1)
+    commit_postures(g)
+    store = g.client.app.state.service.store
+
+    def answer(ws: Any, rid: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        pushes = []
+        while True:
+            m = ws.receive_json()
+            if m.get("id") == rid:
+                return dict(m), pushes
+            assert m["type"] == "state"
+            pushes.append(m)
+
+    with g.client.websocket_connect(f"/api/games/{g.id}/ws") as ws:
+        ws.send_json({"token": g.tokens["Blue"]})
+        assert ws.receive_json()["seq"] == 2
+        ws.send_json({"type": "act", "id": 1, "action": MOVE, "key": "ws-move-1"})
+        res, _ = answer(ws, 1)
+        assert res["type"] == "act" and res["ok"] is True and res["seq"] == 3
+        ws.send_json({"type": "act", "id": 2, "action": MOVE, "key": "ws-move-1"})
+        again, pushes = answer(ws, 2)
+        assert again["repeated"] is True and again["seq"] == 3
+        assert any(p["seq"] == 3 for p in pushes)  # the push of the action's position
+        assert len(store.actions(g.id)) == 3
+        ws.send_json(
+            {"type": "act", "id": 3, "action": {"type": "move", "piece": "b1", "to": "0502"}}
+        )
+        bad, _ = answer(ws, 3)
+        assert bad["type"] == "error" and bad["error"] == "illegal" and bad["rule"] == "T 3"
+        ws.send_json({"type": "act", "id": 4, "action": {**MOVE, "nope": 1}})
+        unknown, _ = answer(ws, 4)
+        assert unknown["type"] == "error" and "nope" in unknown["message"]
+        ws.send_json({"type": "act", "id": 5, "action": "move"})
+        assert answer(ws, 5)[0]["error"] == "bad-request"
+        ws.send_json({"type": "act", "id": 6, "action": MOVE, "key": "has space"})
+        assert answer(ws, 6)[0]["error"] == "bad-request"
+        ws.send_json({"type": "act", "id": 7, "action": {"type": "end-phase", "side": "Red"}})
+        assert answer(ws, 7)[0]["error"] == "forbidden"
+        ws.send_text('{"type": "act", "id": 8, "pad": "' + "x" * 300_000 + '"}')
+        assert ws.receive_json()["error"] == "too-large"
+        ws.send_text("[" * 100_000)  # unreadable: ignored, the socket stays open
+        ws.send_json({"type": "ping"})
+        while (m := ws.receive_json())["type"] != "pong":
+            assert m["type"] == "state"
+    assert len(store.actions(g.id)) == 3
+    assert g.state("Red")["seq"] == 3

@@ -18,6 +18,7 @@ import importlib
 import json
 import logging
 import os
+import re
 import secrets
 import threading
 import time
@@ -61,6 +62,8 @@ CONFIG_ENV = "GROGNARD_SERVER_CONFIG"
 
 Scalar = str | int | float | bool
 Auth = Annotated[str | None, Header(description="Bearer TOKEN of one side")]
+KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,200}")
+
 IdempotencyKey = Annotated[
     str | None,
     Header(
@@ -797,16 +800,33 @@ def create_app(
         return await run(service.record, game_id, side)
 
     async def answer(game_id: str, c: Client, msg: dict[str, Any]) -> None:
-        """A page's question over its socket: ``{"type": "options", "family": T, "actor": A}``
-        or ``{"type": "legal"}`` (an ``id`` of the page's choice is sent back). The socket's
-        process has the side's view of the position already built for its pushes, so this
-        costs no second listing of the legal actions on another process."""
+        """A page's question over its socket: ``{"type": "options", "family": T, "actor": A}``,
+        ``{"type": "legal"}``, or an action, ``{"type": "act", "action": {...}, "key": K}``
+        (``key``: an idempotency key, as the ``Idempotency-Key`` header of ``POST .../actions``;
+        the answer is that request's, refusals included). An ``id`` of the page's choice is
+        sent back. The socket's process has the side's view of the position already built for
+        its pushes, so this costs no second listing of the legal actions on another process,
+        and a side that acts over its socket keeps the game's work in one process."""
         rid = msg.get("id")
         if not (rid is None or (isinstance(rid, int | str) and len(str(rid)) <= 100)):
             rid = None
+        acted = False
         try:
             if msg["type"] == "legal":
                 res = await run(service.legal_list, game_id, c.side)
+            elif msg["type"] == "act":
+                action, key = msg.get("action"), msg.get("key")
+                bad = (
+                    problem(action, "action")
+                    if isinstance(action, dict)
+                    else "action: an object with the action's fields"
+                )
+                if bad is not None:
+                    raise ServiceError(f"act: {bad}")
+                if not (key is None or (isinstance(key, str) and KEY_PATTERN.fullmatch(key))):
+                    raise ServiceError("act: 'key' is 1-200 printable ASCII characters")
+                res = await run(service.act, game_id, c.side, action, key)
+                acted = True
             else:
                 fam, actor = msg.get("family"), msg.get("actor")
                 if not (isinstance(fam, str) and 0 < len(fam) <= 200) or not (
@@ -817,9 +837,13 @@ def create_app(
             out = {**res, "type": msg["type"], "id": rid}
         except ServiceError as e:
             out = {"type": "error", "id": rid, "error": e.code, "message": e.message}
+            if isinstance(e, Illegal):
+                out["rule"] = e.rule
         text = await run(encode_json, out)
         async with c.lock:
             await c.ws.send_text(text.decode())
+        if acted:
+            await hub.touch(game_id)
 
     @app.websocket("/api/games/{game_id}/ws")
     async def ws(websocket: WebSocket, game_id: str) -> None:
@@ -830,7 +854,14 @@ def create_app(
             first = await asyncio.wait_for(websocket.receive_text(), WS_AUTH_SECONDS)
             token = json.loads(first).get("token")
             side = await run(service.authenticate, game_id, token)
-        except (TimeoutError, ValueError, AttributeError, ServiceError, WebSocketDisconnect) as e:
+        except (
+            TimeoutError,
+            ValueError,
+            RecursionError,
+            AttributeError,
+            ServiceError,
+            WebSocketDisconnect,
+        ) as e:
             msg = e.message if isinstance(e, ServiceError) else 'send {"token": ...} first'
             with contextlib.suppress(Exception):
                 await websocket.send_text(json.dumps({"type": "error", "message": msg}))
@@ -843,9 +874,21 @@ def create_app(
             await hub.touch(game_id)  # ... and the newcomer gets its state
             while True:
                 text = await websocket.receive_text()
+                if len(text) > MAX_BODY:
+                    async with c.lock:
+                        await websocket.send_text(
+                            json.dumps(
+                                {
+                                    "type": "error",
+                                    "error": "too-large",
+                                    "message": f"message over {MAX_BODY} bytes",
+                                }
+                            )
+                        )
+                    continue
                 try:
                     msg = json.loads(text)
-                except ValueError:
+                except (ValueError, RecursionError):
                     continue
                 if isinstance(msg, dict) and msg.get("type") == "ping":
                     async with c.lock:
@@ -853,7 +896,7 @@ def create_app(
                 elif isinstance(msg, dict) and msg.get("type") == "resync":
                     c.log_len = 0
                     await hub.send_state(game_id, c)
-                elif isinstance(msg, dict) and msg.get("type") in ("options", "legal"):
+                elif isinstance(msg, dict) and msg.get("type") in ("options", "legal", "act"):
                     await answer(game_id, c, msg)
         except WebSocketDisconnect:
             pass

@@ -55,6 +55,9 @@ async function api(path, { method = "GET", body, token, extraHeaders = {} } = {}
   return data;
 }
 
+// The HTTP status an error answered over the page's socket stands for (its body is the same).
+const WS_ERROR_STATUS = { illegal: 409, conflict: 409, forbidden: 403, "not-found": 404, "bad-request": 422, "too-large": 413 };
+
 // A fresh idempotency key: an action retried with it is applied once by the server.
 function newKey() {
   const b = new Uint8Array(16);
@@ -370,7 +373,7 @@ class GameScreen {
       else if (msg.id != null && this.asked.has(msg.id)) {
         const w = this.asked.get(msg.id);
         this.asked.delete(msg.id);
-        if (msg.type === "error") w.reject(new Error(msg.message)); else w.resolve(msg);
+        if (msg.type === "error") w.reject(new ApiError(WS_ERROR_STATUS[msg.error] || 400, msg)); else w.resolve(msg);
       }
       else if (msg.type === "error") showMessage(msg.message);
     };
@@ -417,6 +420,20 @@ class GameScreen {
       this.applyState({ ...msg, legal: r.legal, groups: r.groups });
     }).catch((e) => {
       if (gen === this.legalGen && !this.closed) { showMessage(errorText(e)); this.applyState({ ...msg, legal: [], groups: [] }); }
+    });
+  }
+
+  // An action sent over the socket with its idempotency key; rejects with an ApiError for a
+  // refusal, with a plain Error when no answer comes (the caller then posts it, same key).
+  askAct(action, key) {
+    const ws = this.ws;
+    const id = ++this.askId;
+    return new Promise((resolve, reject) => {
+      this.asked.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ type: "act", id, action, key }));
+      setTimeout(() => {
+        if (this.asked.delete(id)) reject(new Error("no answer over the socket"));
+      }, 10000);
     });
   }
 
@@ -1527,12 +1544,15 @@ class GameScreen {
     if (this.busy) return false;
     const a = { ...action };
     delete a.side;
-    const opts = { method: "POST", token: this.token, body: { action: a }, extraHeaders: { "Idempotency-Key": newKey() } };
+    const key = newKey();
+    const opts = { method: "POST", token: this.token, body: { action: a }, extraHeaders: { "Idempotency-Key": key } };
     this.setBusy(true);
     try {
       let res;
       try {
-        res = await api(`/api/games/${this.id}/actions`, opts);
+        // over the page's socket when it is open (its server process keeps the game's work),
+        // else as a POST
+        res = this.ws && this.ws.readyState === 1 ? await this.askAct(a, key) : await api(`/api/games/${this.id}/actions`, opts);
       } catch (e) {
         if (e instanceof ApiError) throw e;
         // no answer (the connection dropped): send it again with the same key, applied once
