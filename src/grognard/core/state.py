@@ -658,17 +658,6 @@ class GameState:
 
         for k, v in dict.items(self.vars):
             if isinstance(v, dict):
-                # one encoding of the whole record first: unchanged (the usual case), its
-                # entries are unchanged too and are not encoded one by one
-                whole = ("var*", k)
-                b = enc(v)
-                if prints.get(whole) == b:
-                    seen.add(whole)
-                    seen.add(("var", k))
-                    seen.update(("var", k, sub) for sub in v)
-                    continue
-                seen.add(whole)
-                prints[whole] = b
                 hit = [note(("var", k, sub), x) for sub, x in v.items()]
                 if note(("var", k), sorted(map(str, v))) or any(hit):
                     changed.append(("var", k))
