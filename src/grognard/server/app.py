@@ -62,7 +62,8 @@ CONFIG_ENV = "GROGNARD_SERVER_CONFIG"
 
 Scalar = str | int | float | bool
 Auth = Annotated[str | None, Header(description="Bearer TOKEN of one side")]
-KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,200}")
+KEY_CHARS = r"[\x21-\x7e]"  # an idempotency key: 1-200 visible ASCII characters
+KEY_PATTERN = re.compile(f"{KEY_CHARS}{{1,200}}")
 
 IdempotencyKey = Annotated[
     str | None,
@@ -70,7 +71,7 @@ IdempotencyKey = Annotated[
         alias="Idempotency-Key",
         min_length=1,
         max_length=200,
-        pattern=r"^[\x21-\x7e]+$",
+        pattern=f"^{KEY_CHARS}+$",
         description=(
             "A key of the client's choice (1-200 visible ASCII characters), new for each action:"
             " the same action sent again with the same key is applied once"
