@@ -111,15 +111,61 @@ def _piece_rec(p: Any) -> list[Any]:
 
 def summary(g: Game) -> dict[str, Any]:
     """The comparable summary of a position (see the module docstring)."""
+    return _summary_with(g, {pid: _piece_rec(p) for pid, p in g.state.pieces.items()})
+
+
+def _summary_with(g: Game, pieces: dict[str, list[Any]]) -> dict[str, Any]:
     st = g.state
     return {
-        "pieces": {pid: _piece_rec(p) for pid, p in st.pieces.items()},
+        "pieces": pieces,
         "control": {str(k): v for k, v in st.control.items()},
         "turn": json.loads(serial.canonical(st.turn)),
         "path": [f.step for f in st.frames],
         "result": json.loads(serial.canonical(st.result)),
         "log": [str(ev.get("text", "")) for ev in st.log],
     }
+
+
+#: :func:`check` summarises every this many actions from scratch; in between, only the pieces
+#: whose revision moved (:class:`Summaries`)
+FULL_EVERY = 20
+
+
+class Summaries:
+    """:func:`summary` of one game after each action, redoing only the records of the pieces
+    the state reports changed since the last one (``GameState.rev_of(("piece", id))``). The
+    summary is made from scratch every :data:`FULL_EVERY` calls, and whenever the state object
+    is new or its revision went back, so a change the state failed to report is still caught,
+    a few actions later."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self._state: Any = None
+        self._rev = -1
+        self._pieces: dict[str, list[Any]] = {}
+
+    def of(self, g: Game) -> dict[str, Any]:
+        st = g.state
+        self.calls += 1
+        full = (
+            self.calls % FULL_EVERY == 1
+            or st is not self._state
+            or st.revision < self._rev
+            or len(st.pieces) != len(self._pieces)
+        )
+        if full:
+            s = summary(g)
+            self._pieces = dict(s["pieces"])
+        else:
+            old, rev, rev_of = self._pieces, self._rev, st.rev_of
+            pieces: dict[str, list[Any]] = {}
+            for pid, p in st.pieces.items():
+                rec = old.get(pid)
+                pieces[pid] = _piece_rec(p) if rec is None or rev_of(("piece", pid)) > rev else rec
+            self._pieces = pieces
+            s = _summary_with(g, dict(pieces))
+        self._state, self._rev = st, st.revision
+        return s
 
 
 def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
@@ -244,15 +290,18 @@ def check(data: dict[str, Any]) -> str | None:
     sc = find(data["scenario"])
     g = Game.new(sc, int(data["seed"]), data.get("options") or {})
     want = data["start"]
-    got = summary(g)
+    summaries = Summaries()
+    got = summaries.of(g)
     if got != want:
         return "set-up: " + _first_difference(want, got)
     for n, (action, d) in enumerate(zip(data["actions"], data["deltas"], strict=True), start=1):
         g.apply(serial.from_jsonable(action))
         want = patch(want, d)
-        got = summary(g)
+        got = summaries.of(g)
         if got != want:
             return f"after action {n} {action}: " + _first_difference(want, got)
+    if summary(g) != want:
+        return "at the end: " + _first_difference(want, summary(g))
     if g.is_over() != bool(data["over"]):
         return f"game over is {g.is_over()}, recorded {data['over']}"
     return None

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from grognard.core import serial
+from grognard.core.game import Game
+from grognard.scenario import find
 from tests.golden import golden
 
 GAMES = [(s, k) for s in golden.SCENARIOS for k in golden.SEEDS]
@@ -41,3 +44,20 @@ def test_golden_delta_and_patch_round_trip() -> None:
     assert golden.patch(a, golden.delta(a, b)) == b
     c = dict(b, log=["rewritten"])
     assert golden.patch(b, golden.delta(b, c)) == c
+
+
+def test_incremental_summaries_equal_full_ones_and_catch_unreported_changes() -> None:
+    """The replay's summaries (:class:`golden.Summaries`) equal :func:`golden.summary` after
+    every action of a game, and a change the state was never told of shows by the next full
+    summary at the latest."""
+    data = golden.read(golden.path_of("gw-tutorial", 1))
+    g = Game.new(find("gw-tutorial"), 1, data.get("options") or {})
+    summaries = golden.Summaries()
+    assert summaries.of(g) == golden.summary(g)
+    for action in data["actions"][:60]:
+        g.apply(serial.from_jsonable(action))
+        assert summaries.of(g) == golden.summary(g)
+    p = next(p for p in g.state.pieces.values() if p.loc.kind == "hex")
+    dict.__setitem__(p.attrs, "unreported", 1)  # bypasses the state's change tracking
+    seen = [("unreported" in summaries.of(g)["pieces"][p.id][3]) for _ in range(golden.FULL_EVERY)]
+    assert any(seen)
