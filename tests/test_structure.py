@@ -13,6 +13,7 @@ Read from the source (an AST scan of every import, in functions too; imports und
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,8 +30,15 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache
 def _modules() -> dict[str, Path]:
     return {_module_name(p): p for p in SRC.rglob("*.py")}
+
+
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed module (parsed once for all the tests of this file)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _is_type_checking(node: ast.If) -> bool:
@@ -73,12 +81,13 @@ def _imports(tree: ast.Module) -> Iterator[ast.stmt]:
             yield node
 
 
+@functools.cache
 def graph() -> dict[str, set[str]]:
     mods = _modules()
     known = set(mods)
     out: dict[str, set[str]] = {}
     for mod, path in mods.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         deps = set()
         for node in _imports(tree):
             for t in _targets(mod, path, node, known):
@@ -140,7 +149,7 @@ def imports_in_functions() -> list[str]:
     for mod, path in sorted(_modules().items()):
         if not mod.startswith(CHECKED):
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         for fn in ast.walk(tree):
             if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
