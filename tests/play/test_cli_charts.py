@@ -6,6 +6,10 @@ import json
 import subprocess
 import sys
 
+import pytest
+
+from grognard.cli import main
+
 
 def grognard(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -18,24 +22,36 @@ def grognard(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cli_explain_and_chart_name_rule_ids_and_mark_provisional_tables() -> None:
-    out = grognard("explain", "HX", "--ruleset", "greatwar")
+def in_process(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """What ``grognard ARGS`` prints, run in this process (the verb's code, without the cost
+    of starting an interpreter for each call)."""
+    capsys.readouterr()
+    assert main(list(args)) == 0
+    return capsys.readouterr().out
+
+
+def test_cli_explain_and_chart_name_rule_ids_and_mark_provisional_tables(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = grognard("explain", "HX", "--ruleset", "greatwar")  # once as a user runs it
     assert (
         out.returncode == 0
         and out.stdout.startswith("HX: Half exchange")
         and "(OT 9C1)" in (out.stdout)
     )
-    out = grognard("explain", "M/½!", "--ruleset", "lgg1418")
-    assert "M: Two losses" in out.stdout and "½: Half a loss" in out.stdout
-    assert "!: A result printed in bold" in out.stdout
-    listing = grognard("chart", "--ruleset", "lgg1418").stdout
+    text = in_process(capsys, "explain", "M/½!", "--ruleset", "lgg1418")
+    assert "M: Two losses" in text and "½: Half a loss" in text
+    assert "!: A result printed in bold" in text
+    listing = in_process(capsys, "chart", "--ruleset", "lgg1418")
     assert "combat-movement" in listing and "(provisional)" in listing
-    chart = grognard("chart", "positional", "--ruleset", "greatwar").stdout
+    chart = in_process(capsys, "chart", "positional", "--ruleset", "greatwar")
     assert "Positional Ground Combat Results Table" in chart and "PROVISIONAL" in chart
     assert "DX: Defender exchange" in chart and "AL: Attacker loss" in chart
-    tec = grognard("chart", "tec", "--ruleset", "greatwar").stdout
+    tec = in_process(capsys, "chart", "tec", "--ruleset", "greatwar")
     assert "Terrain Effects Chart" in tec and "hex.clear.other: 1 2 1 1 2" in tec
-    bad = grognard("explain", "ZZ", "--ruleset", "eastfront").stdout
+    capsys.readouterr()
+    main(["explain", "ZZ", "--ruleset", "eastfront"])
+    bad = capsys.readouterr().out
     assert "no result code 'ZZ'" in bad and "D1R" in bad
 
 
