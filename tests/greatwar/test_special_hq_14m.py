@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -340,3 +342,30 @@ def test_ot_14p_assignment_in_initial_phases() -> None:
     units.eliminate(g, ps["ghq"], "OT 9D")
     assert g.state.where("Falkenhayn") == Loc.box("leaders:Central Powers")
     assert Fraction(0) == units.re_size(g, ps["Haig"])
+
+
+def overrun_naming_the_hidden_division() -> Any:
+    """The corps game after an overrun of the unknown corps: the log names its hidden division
+    (it is out of general supply)."""
+    g = _corps_game()
+    g.state.move("fr", Loc.hex(idx(g, "0603")))
+    g.apply({"type": "overrun", "side": EN, "pieces": ["fr"], "target": "0703"})
+    assert any("gd" in json.dumps(e) for e in g.state.log)
+    return g
+
+
+@pytest.mark.rules("OT 14N2")
+def test_ot_14n2_every_reading_of_the_log_conceals_a_hidden_units_events() -> None:
+    """The log as the enemy reads it anywhere (the view, ``Game.visible_log`` that the command
+    line and the terminal print, ``visible_log_after`` that the server pushes) shows an event
+    naming a unit inside an unknown corps as a bare notice; its owner sees it."""
+    g = overrun_naming_the_hidden_division()
+    full = g.visible_log(EN)
+    assert not any("gd" in json.dumps(e) for e in full)
+    concealed = [e for e in full if e["type"] == "concealed"]
+    assert concealed
+    assert all(e["text"] == "activity of an unknown corps (OT 14N2)" for e in concealed)
+    assert [e["n"] for e in full] == list(range(len(full)))
+    assert g.view(EN)["log"] == full
+    assert g.visible_log_after(EN, 0, 0) == full
+    assert any("gd" in json.dumps(e) for e in g.visible_log(CP))

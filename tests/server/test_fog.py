@@ -8,6 +8,11 @@ import random
 import re
 from typing import Any
 
+import pytest
+
+from grognard.server.db import Store
+from grognard.server.service import GameService
+from tests.greatwar.test_special_hq_14m import overrun_naming_the_hidden_division
 from tests.server.conftest import Started
 
 SIDES = ("Blue", "Red")
@@ -206,3 +211,19 @@ def test_hidden_ids_are_scrubbed_from_rule_messages() -> None:
     assert redact("r-scout blocks the way", {"r-scout"}) == "a hidden piece blocks the way"
     assert redact("r-scouts and xr-scout stay", {"r-scout"}) == "r-scouts and xr-scout stay"
     assert redact_obj({"a": ["r1 here", 3]}, {"r1"}) == {"a": ["a hidden piece here", 3]}
+
+
+@pytest.mark.rules("OT 14N2")
+def test_ot_14n2_the_pushed_log_conceals_a_hidden_units_events() -> None:
+    """The log the server pushes and serves (``GameService.side_log``, whole or grown from the
+    side's last view) shows an event naming a unit inside an unknown enemy corps as a bare
+    notice, as the side's view does."""
+    g = overrun_naming_the_hidden_division()
+    svc = GameService(Store(":memory:"))
+    log, upto = svc.side_log(g, "Entente")
+    assert upto == len(g.state.log)
+    assert "gd" not in strings(log) and not any("gd" in s for s in strings(log))
+    assert any(e["type"] == "concealed" for e in log)
+    assert log == g.view("Entente")["log"]
+    own, _ = svc.side_log(g, "Central Powers")
+    assert any("gd" in s for s in strings(own))

@@ -601,7 +601,8 @@ class Game:
         """The log as ``side`` sees it, from global event ``since`` on.
 
         Events are renumbered per side (``n`` counts only what this side sees), so gaps in
-        the numbering never hint that something hidden happened.
+        the numbering never hint that something hidden happened; what the rule system hides
+        inside events the side sees is concealed (:meth:`Ruleset.conceal_events`).
         """
         out = []
         seen = 0
@@ -613,7 +614,7 @@ class Game:
             seen += 1
             if k >= since:
                 out.append(shown)
-        return out
+        return self.ruleset.conceal_events(self, side, out)
 
     def visible_log_after(self, side: str | None, start: int, seen: int) -> list[dict[str, Any]]:
         """The events of :meth:`visible_log` from global event ``start`` on, given that ``side``
@@ -628,7 +629,7 @@ class Game:
             shown["n"] = seen
             seen += 1
             out.append(shown)
-        return out
+        return self.ruleset.conceal_events(self, side, out)
 
     # ================================================================== records and saves
     def record(self) -> dict[str, Any]:

@@ -303,6 +303,15 @@ class Ruleset:
         v.update(serial.to_jsonable(self.public_extra(g, side)))
         return v
 
+    def conceal_events(
+        self, g: Game, side: str | None, events: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The logged events ``side`` sees (already filtered by their ``visible_to`` and
+        numbered), with what the rule system hides from the side inside them concealed. Every
+        way a side reads the log (views, the server's pushes and answers, the command line, the
+        terminal) goes through it. By default the events are shown as they are."""
+        return events
+
     def hidden_tokens(self, g: Game, side: str) -> set[str]:
         """Strings that must never appear in ``view(side)``: ids of pieces hidden from it."""
         return {

@@ -965,7 +965,7 @@ class GameService:
                     "events": redact_obj(
                         [
                             {k: v for k, v in ev.items() if k not in ("visible_to", "others", "n")}
-                            for ev in own
+                            for ev in g.ruleset.conceal_events(g, side, own)
                         ],
                         self.hidden(g, side),
                     ),

@@ -152,22 +152,20 @@ def hidden_ids(g: Game, side: str) -> set[str]:
 
 
 @implements("OT 14N2")
-def redact(g: Game, side: str | None, view: dict[str, Any]) -> dict[str, Any]:
-    """OT 14N2: what ``side`` may not learn about unknown enemy corps is removed from its view: log
-    events naming a hidden unit become a bare notice, and any other mention of a hidden unit's id
-    (as a key or a value) is dropped."""
-    if side is None or not active(g):
-        return view
+def conceal_events(g: Game, side: str | None, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """OT 14N2: each logged event that names a unit hidden from ``side`` (an unknown enemy
+    corps's contents) becomes a bare notice keeping only its number and turn, so the side
+    learns neither the unit nor what happened to it; the other events are shown as they are."""
+    if side is None or not events or not active(g):
+        return events
     hidden = hidden_ids(g, side)
     if not hidden:
-        return view
-    if "log" not in view:  # a view asked for without its log
-        return dict(_scrub(view, hidden))
-    log = []
-    for ev in view["log"]:
+        return events
+    out = []
+    for ev in events:
         text = json.dumps(ev, ensure_ascii=False)
         if any(h in text for h in hidden):
-            log.append(
+            out.append(
                 {
                     "n": ev.get("n"),
                     "type": "concealed",
@@ -176,9 +174,24 @@ def redact(g: Game, side: str | None, view: dict[str, Any]) -> dict[str, Any]:
                 }
             )
         else:
-            log.append(ev)
-    view["log"] = log
-    return _scrub({k: v for k, v in view.items() if k != "log"}, hidden) | {"log": log}
+            out.append(ev)
+    return out
+
+
+@implements("OT 14N2")
+def redact(g: Game, side: str | None, view: dict[str, Any]) -> dict[str, Any]:
+    """OT 14N2: any mention of a unit hidden from ``side`` (as a key or a value) is dropped
+    from its view; the view's log comes concealed already (:func:`conceal_events`, through
+    ``Game.visible_log``)."""
+    if side is None or not active(g):
+        return view
+    hidden = hidden_ids(g, side)
+    if not hidden:
+        return view
+    out = dict(_scrub({k: v for k, v in view.items() if k != "log"}, hidden))
+    if "log" in view:
+        out["log"] = view["log"]
+    return out
 
 
 def _scrub(x: Any, hidden: set[str]) -> Any:

@@ -290,9 +290,17 @@ class GreatWar(Ruleset):
         return intelligence.piece_visibility(g, piece, side)
 
     def view(self, g: Game, side: str | None, log: bool = True) -> dict[str, Any]:
-        """The common view, with what OT 14N2 hides from ``side`` removed from the log."""
+        """The common view, with every mention of a unit OT 14N2 hides from ``side`` removed
+        (its log concealed already: :meth:`conceal_events`)."""
 
         return intelligence.redact(g, side, super().view(g, side, log))
+
+    def conceal_events(
+        self, g: Game, side: str | None, events: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """OT 14N2: an event naming a unit hidden from ``side`` is shown as a bare notice."""
+
+        return intelligence.conceal_events(g, side, events)
 
     # ------------------------------------------------------------------ invariants
     def invariants(self, g: Game) -> list[str]:
