@@ -6,6 +6,7 @@ games, its own sockets and its own watcher); the last test runs ``grognard serve
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import random
@@ -20,6 +21,7 @@ from fastapi.testclient import TestClient
 
 from grognard.core import saves
 from grognard.server import db as dbmod
+from grognard.server.app import Hub
 from grognard.server.db import Store
 from grognard.server.service import GameService
 from tests.server.conftest import ROOT, SCENARIO_DIRS, Started
@@ -267,3 +269,35 @@ def test_pushed_state_reads_standing_orders_kept_in_the_process(tmp_path: Path) 
     svc.store.standing_orders = counted  # type: ignore[method-assign]
     assert svc.state_for(gid, side, 0, False)["standing_orders"] == before
     assert side not in calls
+
+
+def test_the_watcher_ends_when_asked_even_if_its_cancellation_is_lost() -> None:
+    """A server stopping ends its watcher by a flag (``Hub.stop``) as well as by cancelling it:
+    on Python 3.11 ``asyncio.wait_for`` can lose a cancellation that comes as a PostgreSQL
+    notification wakes the watcher, and the server then never finished shutting down. Here the
+    watcher is never cancelled at all, and wakes up all the time."""
+
+    class FakeStore:
+        backend = None
+
+        def revisions(self, ids: Any) -> dict[str, int]:
+            return dict.fromkeys(ids, 1)
+
+        def refresh_presence(self, ids: Any) -> None:
+            return None
+
+    class FakeService:
+        store = FakeStore()
+
+    hub = Hub(FakeService(), poll=0.001)  # type: ignore[arg-type]
+    hub.clients["g"] = set()
+    hub.changed = lambda game_id, revision=None: None  # type: ignore[method-assign]
+
+    async def run() -> bool:
+        task = asyncio.get_running_loop().create_task(hub.watch())
+        await asyncio.sleep(0.05)
+        hub.stop()
+        done, _ = await asyncio.wait({task}, timeout=5)
+        return task in done
+
+    assert asyncio.run(run())

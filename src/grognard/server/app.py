@@ -58,6 +58,8 @@ CLIENT_SUFFIXES = (".html", ".js", ".css", ".svg", ".png")
 POLL_SECONDS = 0.1
 PUSH_THREADS = 2
 PRESENCE_REFRESH = 10.0
+# at shutdown, how long the watcher and the pushes still due may take before they are cancelled
+STOP_SECONDS = 10.0
 CONFIG_ENV = "GROGNARD_SERVER_CONFIG"
 
 Scalar = str | int | float | bool
@@ -317,6 +319,7 @@ class Hub:
         self._done: dict[str, int] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: asyncio.Event | None = None
+        self._stopping = False
         # pushes build their states on at most PUSH_THREADS threads at a time: under load the
         # answers to requests are not kept waiting for a thread (pushes of one game coalesce)
         self._building = asyncio.Semaphore(PUSH_THREADS)
@@ -420,6 +423,14 @@ class Hub:
         while any(not t.done() for t in self._tasks.values()):
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
 
+    def stop(self) -> None:
+        """Ask :meth:`watch` to end (it does at its next wake-up). A flag rather than only a
+        cancellation: on Python 3.11, ``asyncio.wait_for`` loses a cancellation that comes as
+        the event it waits for is set, which a PostgreSQL notification can do at any time."""
+        self._stopping = True
+        if self._wake is not None:
+            self._wake.set()
+
     def wake(self, game_id: str = "") -> None:
         """Called from any thread (the PostgreSQL listener): look at the revisions now."""
         if self._wake is not None and self._loop is not None:
@@ -439,12 +450,12 @@ class Hub:
             ).start()
         last_presence = time.monotonic()
         try:
-            while True:
+            while not self._stopping:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), self.poll)
                 self._wake.clear()
                 ids = list(self.clients)
-                if not ids:
+                if not ids or self._stopping:
                     continue
                 try:
                     revs = await anyio.to_thread.run_sync(self.service.store.revisions, ids)
@@ -507,10 +518,14 @@ def create_app(
             log.exception("resuming the computer's games failed")
         yield
         ai.stop()
+        hub.stop()
         watcher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await watcher
-        await hub.idle()
+        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+            await asyncio.wait_for(watcher, STOP_SECONDS)
+        try:
+            await asyncio.wait_for(hub.idle(), STOP_SECONDS)
+        except TimeoutError:
+            log.warning("pushes still due at shutdown were cancelled after %s s", STOP_SECONDS)
         service.notify.wait(5)
         store.close()
 
