@@ -116,3 +116,11 @@ def new_page(browser: Any) -> Iterator[Any]:
     for c in contexts:
         c.close()
     assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+def choose_scenario(page: Any, scenario: str) -> None:
+    """Pick ``scenario`` in the lobby's form and wait until the form shows its rule options (they
+    come from the server and push the fields below them down: a click before they arrive may
+    land on the wrong field)."""
+    page.select_option("#scenario", scenario)
+    page.wait_for_function("id => window.__grognard.optionsShown === id", arg=scenario)

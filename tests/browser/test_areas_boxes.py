@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.conftest import ARTIFACTS, LiveServer
+from tests.browser.conftest import ARTIFACTS, LiveServer, choose_scenario
 
 
 def test_browser_draws_sea_zones_port_boxes_and_the_units_in_them(
@@ -14,7 +14,7 @@ def test_browser_draws_sea_zones_port_boxes_and_the_units_in_them(
     page = new_page()
     page.goto(live.url + "/")
     page.wait_for_function("window.__grognard.ready")
-    page.select_option("#scenario", "eastfront-tutorial")
+    choose_scenario(page, "eastfront-tutorial")
     page.check("#hotseat")
     page.click("[data-testid=create-game]")
     page.wait_for_function("window.__grognard.state && window.__grognard.state.side")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.browser.conftest import ARTIFACTS, LiveServer
+from tests.browser.conftest import ARTIFACTS, LiveServer, choose_scenario
 
 
 def state(page: Any) -> dict[str, Any]:
@@ -41,7 +41,7 @@ def everything_shown(page: Any) -> str:
 def create_remote_game(page: Any, live: LiveServer, scenario: str, seed: int) -> dict[str, str]:
     page.goto(live.url + "/")
     page.wait_for_function("window.__grognard.ready")
-    page.select_option("#scenario", scenario)
+    choose_scenario(page, scenario)
     page.fill("#seed", str(seed))
     page.click("[data-testid=create-game]")
     page.wait_for_selector("[data-link=Red]")
@@ -172,7 +172,7 @@ def test_browser_hotseat_handover(live: LiveServer, new_page: Any) -> None:
     page = new_page()
     page.goto(live.url + "/")
     page.wait_for_function("window.__grognard.ready")
-    page.select_option("#scenario", "tiny-duel")
+    choose_scenario(page, "tiny-duel")
     page.check("#hotseat")
     page.click("[data-testid=create-game]")
     page.wait_for_function("window.__grognard.state && window.__grognard.state.side")

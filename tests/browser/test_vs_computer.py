@@ -8,7 +8,7 @@ import time
 import urllib.request
 from typing import Any
 
-from tests.browser.conftest import LiveServer
+from tests.browser.conftest import LiveServer, choose_scenario
 
 
 def _get(live: LiveServer, path: str, token: str) -> Any:
@@ -21,7 +21,7 @@ def test_lobby_starts_a_game_against_the_computer(live: LiveServer, new_page: An
     page = new_page()
     page.goto(live.url + "/")
     page.wait_for_function("window.__grognard.ready")
-    page.select_option("#scenario", "gw-tutorial")
+    choose_scenario(page, "gw-tutorial")
     choices = page.eval_on_selector_all("#ai-side option", "o => o.map(x => x.value)")
     assert choices == ["", "Entente", "Central Powers"]
     # the Entente acts first in the tutorial: the computer must make the opening moves

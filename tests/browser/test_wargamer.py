@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from grognard.core.errors import GrognardError
-from tests.browser.conftest import ARTIFACTS, LiveServer
+from tests.browser.conftest import ARTIFACTS, LiveServer, choose_scenario
 from tests.browser.test_play import click_hex, state
 
 
 def open_hotseat(page: Any, live: LiveServer, scenario: str, seed: int = 3) -> str:
     page.goto(live.url + "/")
     page.wait_for_function("window.__grognard.ready")
-    page.select_option("#scenario", scenario)
+    choose_scenario(page, scenario)
     page.fill("#seed", str(seed))
     page.check("#hotseat")
     page.click("[data-testid=create-game]")

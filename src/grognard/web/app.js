@@ -121,14 +121,24 @@ async function scenarioChanged() {
   const id = $("scenario").value;
   const box = $("options");
   box.replaceChildren();
+  G.optionsShown = null;
   if (!id) return;
   const s = scenarios.find((x) => x.id === id);
   $("scenario-info").textContent = s ? `Sides: ${s.sides.join(", ")}. ${s.description || ""}` : "";
   // the computer may play any one side; the person then plays the others in this browser
   $("ai-side").replaceChildren(h("option", { value: "" }, "no: people play every side"),
     ...((s && s.sides) || []).map((side) => h("option", { value: side }, `the computer plays ${side}`)));
+  let d = null, err = null;
   try {
-    const d = await api(`/api/scenarios/${encodeURIComponent(id)}`);
+    d = await api(`/api/scenarios/${encodeURIComponent(id)}`);
+  } catch (e) {
+    err = e;
+  }
+  // another scenario was chosen while this one's options were asked for: its own call shows them
+  if ($("scenario").value !== id) return;
+  box.replaceChildren();
+  try {
+    if (err) throw err;
     for (const o of d.options) {
       if (o.choices && o.choices.length) {
         const sel = h("select", { name: `opt-${o.id}`, "data-option": o.id },
@@ -143,6 +153,7 @@ async function scenarioChanged() {
   } catch (e) {
     box.append(h("p", { class: "muted" }, errorText(e)));
   }
+  G.optionsShown = id; // the form is laid out for this scenario (tests wait for it)
 }
 
 async function createGame(ev) {
