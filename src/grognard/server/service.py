@@ -36,10 +36,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grognard import rulesets
 from grognard.core import savefile, saves, serial
 from grognard.core.errors import GrognardError, IllegalAction, SaveError, UndoError
 from grognard.core.game import Game
 from grognard.core.sequence import Family, Step, families_of_list
+from grognard.scenario import load_scenario, search_dirs
 from grognard.server import hooks, standing
 from grognard.server.db import SNAPSHOT_EVERY, Duplicate, GameRow, Stale, Store
 from grognard.server.export import board_json
@@ -365,8 +367,6 @@ class GameService:
     # ================================================================== scenarios
     def scenarios(self) -> list[ScenarioEntry]:
         """Shipped scenarios (and ``GROGNARD_SCENARIO_PATH``) plus the server's extra folders."""
-        from grognard.scenario import search_dirs
-
         out: dict[str, ScenarioEntry] = {}
         for d in [*search_dirs(), *self.scenario_dirs]:
             if not d.is_dir():
@@ -394,8 +394,6 @@ class GameService:
         return sorted(out.values(), key=lambda s: (not s.tutorial, s.ruleset, s.id))
 
     def scenario_detail(self, scenario_id: str) -> dict[str, Any]:
-        from grognard import rulesets
-
         entry = self._scenario_entry(scenario_id)
         try:
             rs = rulesets.get(entry.ruleset)
@@ -446,8 +444,6 @@ class GameService:
         hotseat: bool = False,
     ) -> tuple[str, dict[str, str]]:
         """Start a game; return its id and one fresh secret token per side."""
-        from grognard.scenario import load_scenario
-
         entry = self._scenario_entry(scenario_id)
         try:
             sc = load_scenario(entry.path)
