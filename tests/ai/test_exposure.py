@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import random
+
 from grognard.ai.agents import GreedyAgent, PlannerAgent
 from grognard.ai.features import features_for
 from grognard.ai.features.base import _reach, take_chance
@@ -9,6 +12,7 @@ from grognard.core.game import Game
 from grognard.core.state import Loc
 from grognard.rulesets.greatwar.mechanics import gw
 from grognard.scenario import find
+from grognard.search.reach import reach_generic
 
 # gw-tutorial: the French screen east of Meaux (0405) and the units in it
 SCREEN = ("fr-14d", "fr-63rd", "fr-55rd", "fr-1cd", "fr-hart")
@@ -57,6 +61,32 @@ def test_reach_pays_terrain_zoc_and_never_enters_the_sides_hexes() -> None:
     # crossing the Ourcq costs 2 more (0605 -> 0705, clear, is a river hexside)
     assert feats.step_cost(g, g.board.idx("0605"), g.board.idx("0705")) == 3.0
     assert feats.attack_factor(g, g.board.idx("0705"), g.board.idx("0605")) == 0.5
+
+
+def test_reach_equals_the_generic_search_it_writes_out() -> None:
+    """``_reach`` is :func:`reach_generic` with the one-hex move, written out for speed: on the
+    Marne map (terrain and river costs), from many hexes, with random occupied hexes and zones of
+    control, both give the same hexes at the same costs."""
+    g = Game.new(find("marne-1914"), 1)
+    steps = features_for(g)._steps(g)
+    rng = random.Random(3)
+    n = g.board.n
+    for _ in range(200):
+        start = rng.randrange(n)
+        occupied = {rng.randrange(n) for _ in range(n // 6)} - {start}
+        zoc = {rng.randrange(n) for _ in range(n // 4)}
+        allowance = rng.choice([0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0])
+        exit_cost = rng.choice([0.0, 1.0, 2.0])
+
+        def neighbours(u: int) -> list[int]:
+            return [v for v, c, _ in steps[u] if v not in occupied and c != math.inf]
+
+        def cost(u: int, v: int) -> float:
+            step = next(c for w, c, _ in steps[u] if w == v)
+            return step + (exit_cost if u in zoc else 0.0)
+
+        ref = reach_generic(start, allowance, neighbours, cost, minimum_move=True).state_cost
+        assert _reach(steps, start, allowance, occupied, zoc, exit_cost) == ref
 
 
 def test_meaux_left_to_its_headquarters_is_exposed() -> None:

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from grognard.core.state import Loc, Piece
-from grognard.search.reach import reach_generic
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
@@ -235,7 +234,7 @@ class Features:
     # ------------------------------------------------------------------ exposure
     def move_allowance(self, p: Piece) -> float:
         """A piece's printed movement on its current face (0 without one)."""
-        return _printed_key(p.faces, p.face, "move")
+        return _printed(p.faces, p.face)[2]
 
     def threat_allowance(self, p: Piece) -> float:
         """What an enemy piece may spend over its next turn to reach an objective of the side
@@ -414,8 +413,7 @@ class Features:
             if p.loc.kind != "hex":
                 continue
             h = int(p.loc.ref)
-            att = _printed_key(p.faces, p.face, "attack")
-            dfn = _printed_key(p.faces, p.face, "defense")
+            att, dfn, _ = _printed(p.faces, p.face)
             mv = self.move_allowance(p)
             if p.side == side:
                 if att <= 0 and dfn <= 0 and mv <= 0:
@@ -657,6 +655,28 @@ def _printed_key(faces: Any, face: str, key: str) -> float:
     return 0.0
 
 
+# the printed (attack, defense, move) of a face, by the identity of the faces' mapping: the
+# faces are the scenario's, shared by every copy of a piece and never changed in play (each entry
+# holds the mapping it was read from, so an id reused by another object is never mistaken)
+_PRINTED: dict[tuple[int, str], tuple[Any, tuple[float, float, float]]] = {}
+
+
+def _printed(faces: Any, face: str) -> tuple[float, float, float]:
+    """The printed attack, defense and movement of a face (:func:`_printed_key` of each)."""
+    hit = _PRINTED.get((id(faces), face))
+    if hit is not None and hit[0] is faces:
+        return hit[1]
+    vals = (
+        _printed_key(faces, face, "attack"),
+        _printed_key(faces, face, "defense"),
+        _printed_key(faces, face, "move"),
+    )
+    if len(_PRINTED) > 100_000:
+        _PRINTED.clear()
+    _PRINTED[(id(faces), face)] = (faces, vals)
+    return vals
+
+
 def _reach(
     steps: list[list[tuple[int, float, float]]],
     start: int,
@@ -666,19 +686,37 @@ def _reach(
     exit_cost: float,
 ) -> dict[int, float]:
     """The hexes a unit in ``start`` reaches with ``allowance`` and what reaching each costs
-    (cheapest paths, :func:`grognard.search.reach.reach_generic`): it never enters an
-    ``occupied`` hex and pays ``exit_cost`` more to leave a hex in ``zoc``; it may always move
-    one hex (as most rules allow)."""
-
-    def neighbours(u: Any) -> list[int]:
-        return [v for v, c, _ in steps[u] if v not in occupied and c != math.inf]
-
-    def cost(u: Any, v: Any) -> float:
-        step = next(c for w, c, _ in steps[u] if w == v)
-        return step + (exit_cost if u in zoc else 0.0)
-
-    found = reach_generic(start, allowance, neighbours, cost, minimum_move=True)
-    return {h: c for h, c in found.state_cost.items() if isinstance(h, int)}
+    (cheapest paths): it never enters an ``occupied`` hex and pays ``exit_cost`` more to leave a
+    hex in ``zoc``; it may always move one hex (as most rules allow), never moving on from a hex
+    it could not afford. The search of :func:`grognard.search.reach.reach_generic` with
+    ``minimum_move``, written out for these arrays (the same order of expansion, so the same
+    costs to the last bit): it runs tens of thousands of times per planner turn."""
+    best: dict[int, float] = {start: 0.0}
+    done: set[int] = set()
+    tie = 0
+    heap: list[tuple[float, int, int]] = [(0.0, 0, start)]
+    pop, push, inf = heapq.heappop, heapq.heappush, math.inf
+    may_stretch = allowance > 0
+    while heap:
+        c, _, u = pop(heap)
+        if u in done:
+            continue
+        done.add(u)
+        if c > allowance:
+            continue
+        stretch = may_stretch and u == start
+        extra = exit_cost if u in zoc else 0.0
+        for v, step, _ in steps[u]:
+            if step == inf or v in occupied:
+                continue
+            nc = c + (step + extra)
+            if nc > allowance and not stretch:
+                continue
+            if nc < best.get(v, inf):
+                best[v] = nc
+                tie += 1
+                push(heap, (nc, tie, v))
+    return best
 
 
 def _reach_any(

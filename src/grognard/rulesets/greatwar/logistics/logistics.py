@@ -27,6 +27,7 @@ from grognard.core.errors import IllegalAction
 from grognard.core.rules import implements
 from grognard.core.sequence import Action, handles
 from grognard.core.state import Frame, Loc, Piece
+from grognard.rulesets.greatwar import listing
 from grognard.rulesets.greatwar.map import zoc
 from grognard.rulesets.greatwar.mechanics import gw, table_roll
 from grognard.rulesets.greatwar.movement import movement, rail, rivers
@@ -1026,6 +1027,7 @@ class LogisticsMoves(MovementExtension):
                     seen.add(where)
                     out.append({"type": "eliminate-item", "side": side, "item": p.id})
 
+        frame_sig: str | None = None  # the frame's parameters other than the records, once
         by_hex: dict[int, list[Piece]] = {}
         for p in items:
             if p.loc.kind == "hex":
@@ -1044,12 +1046,48 @@ class LogisticsMoves(MovementExtension):
                 continue
             for q in here[:2]:
                 a: Action = {"type": "pick-up", "side": side, "carrier": c.id, "items": [q.id]}
-                try:
-                    check_pick_up(g, f, a)
-                except IllegalAction:
-                    continue
-                out.append(a)
+                if frame_sig is None:
+                    frame_sig = repr(
+                        sorted((k, v) for k, v in f.params.items() if k not in ("units", "items"))
+                    )
+                if self._may_pick_up(g, f, a, c, q, h, frame_sig):
+                    out.append(a)
         return out
+
+    @staticmethod
+    def _may_pick_up(
+        g: Game, f: Frame, a: Action, c: Piece, q: Piece, h: int, frame_sig: str
+    ) -> bool:
+        """Whether :func:`check_pick_up` allows carrier ``c`` to pick up item ``q`` in hex
+        ``h``. While legal actions are listed the answer is kept across actions: it reads the
+        two pieces and what the carrier holds (all in the hex), their records, the frame and
+        the world (the Res Pt carriers of the turn, OT 11H2)."""
+
+        def allowed() -> bool:
+            try:
+                check_pick_up(g, f, a)
+            except IllegalAction:
+                return False
+            return True
+
+        if not listing.listing_now(g):
+            return allowed()
+        return listing.tracked(
+            g,
+            (
+                "gw:pick-up",
+                c.id,
+                q.id,
+                h,
+                f.step,
+                frame_sig,
+                repr(f.params.get("units", {}).get(c.id)),
+                repr(f.params.get("items", {}).get(q.id)),
+                listing.world_token(g),
+            ),
+            (("piece", c.id), ("piece", q.id), ("hex", h)),
+            allowed,
+        )
 
     @handles.check("depot-move")
     def check_depot_move_action(self, g: Game, f: Frame, action: Action) -> None:

@@ -291,44 +291,77 @@ def overrun_actions(g: Game, f: Frame, side: str) -> list[Action]:
     """OT 6F1: the overruns open to ``side`` now: for each hex of its units next to (or holding)
     enemy units, the largest group of its units there that may take part."""
 
-    out: list[Action] = []
     enemy = nations.other_side(side)
     by_hex: dict[int, list[Piece]] = {}
-    near: dict[int, bool] = {}  # hex -> enemy units in it or next to it
     for p in units.on_map_units(g, side):
         h = units.hex_of(g, p)
-        if h is None:
-            continue
-        if h not in near:
-            near[h] = any(units.units_in_hex(g, t, enemy) for t in [h, *g.board.neighbors(h)])
-        if (
-            not near[h]  # nothing to overrun from this hex: the unit's own tests are not read
-            or can_move_now(g, f, p)
-            or mode_of(f, p) == "accel"
-            or stacking.OVERSTACKED in p.status
-        ):
-            continue
-        if units.printed_attack(p) <= 0 and units.printed_defense(p) <= 0:
-            continue
-        by_hex.setdefault(h, []).append(p)
-
-    table = listing.memo(g, "overruns")
+        if h is not None:
+            by_hex.setdefault(h, []).append(p)
     frame_sig = (f.step, side, repr(sorted((k, v) for k, v in f.params.items() if k != "units")))
     records = f.params.get("units", {})
+    listing_now = listing.listing_now(g)
+    world = listing.world_token(g) if listing_now else None
+    out: list[Action] = []
     for h, ps in sorted(by_hex.items()):
-        # the overruns out of a hex depend only on what lies within two hexes and on the units'
-        # records (listing.py): reuse them while those are unchanged
-        key = (
-            frame_sig,
-            tuple((p.id, repr(records.get(p.id))) for p in ps),
-            listing.local_signature(g, h),
+        if not listing_now:
+            out.extend(_overruns_of_hex(g, f, side, enemy, h, ps, frame_sig))
+            continue
+        # the overruns out of a hex read the pieces and owners within two hexes, the units'
+        # records and the world: kept across actions while none of those changes
+        hit = listing.tracked(
+            g,
+            (
+                "gw:overruns",
+                frame_sig,
+                h,
+                tuple((p.id, repr(records.get(p.id))) for p in ps),
+                world,
+            ),
+            listing.within2_deps(g, h),
+            lambda h=h, ps=ps: _overruns_of_hex(g, f, side, enemy, h, ps, frame_sig),  # type: ignore[misc]
         )
-        hit = table.get(key)
-        if hit is None:
-            hit = _overruns_from(g, f, side, enemy, h, ps)
-            table[key] = hit
         out.extend(dict(a) for a in hit)
     return out
+
+
+def _overruns_of_hex(
+    g: Game,
+    f: Frame,
+    side: str,
+    enemy: str,
+    h: int,
+    ps: list[Piece],
+    frame_sig: tuple[Any, ...],
+) -> list[Action]:
+    """The overruns out of hex ``h`` by ``side``'s units ``ps`` there (OT 6F1)."""
+    if not any(units.units_in_hex(g, t, enemy) for t in [h, *g.board.neighbors(h)]):
+        return []  # nothing to overrun from this hex: the units' own tests are not read
+    group = [
+        p
+        for p in ps
+        if not (
+            can_move_now(g, f, p)
+            or mode_of(f, p) == "accel"
+            or stacking.OVERSTACKED in p.status
+            or (units.printed_attack(p) <= 0 and units.printed_defense(p) <= 0)
+        )
+    ]
+    if not group:
+        return []
+    table = listing.memo(g, "overruns")
+    records = f.params.get("units", {})
+    # the overruns out of a hex depend only on what lies within two hexes and on the units'
+    # records (listing.py): reuse them while those are unchanged
+    key = (
+        frame_sig,
+        tuple((p.id, repr(records.get(p.id))) for p in group),
+        listing.local_signature(g, h),
+    )
+    hit = table.get(key)
+    if hit is None:
+        hit = _overruns_from(g, f, side, enemy, h, group)
+        table[key] = hit
+    return [dict(a) for a in hit]
 
 
 def _overruns_from(
