@@ -12,6 +12,7 @@ import pytest
 
 from grognard.bench.engine_probe import choose
 from grognard.core import serial
+from grognard.core.errors import IllegalAction, UndoError
 from grognard.core.game import Game
 from grognard.core.state import Piece
 from grognard.core.tracked import copy_plain
@@ -185,3 +186,53 @@ def test_a_piece_changing_sides_changes_both_sides() -> None:
     before = st.revision
     p.side = new
     assert st.rev_of(("side", old)) > before and st.rev_of(("side", new)) > before
+
+
+def test_a_search_copy_plays_as_a_clone_but_keeps_nothing_to_undo() -> None:
+    """``clone(undo=False)``: the same play as a clone (same states, same replay), without the
+    state copy a game keeps at every barrier for undo; so it cannot undo, its clones are search
+    copies too, and an action refused half-way leaves it refusing every later action."""
+    g = Game.new(find("gw-tutorial"), seed=2)
+    _play(g, 10, random.Random(4))
+    plain, search = g.clone(), g.clone(undo=False)
+    _play(plain, 150, random.Random(5))
+    _play(search, 150, random.Random(5))
+    assert search.state_hash() == plain.state_hash()
+    assert search.actions == plain.actions and search.chain == plain.chain
+    assert any(search.barriers) and search._snap is None  # no copy was kept at the barriers
+    assert not search.can_undo()
+    with pytest.raises(UndoError):
+        search.undo()
+    _replays(search)  # its save loads (and may not undo either)
+    assert Game.load(json.loads(json.dumps(search.save()))).can_undo() is False
+    deeper = search.clone()
+    assert deeper._keeps_undo is False and deeper.state_hash() == search.state_hash()
+
+    # an action refused half-way through its application
+    side = search.acting_sides()[0]
+    action = choose(search.legal_actions(side), random.Random(6))
+
+    def refusing(g: Game) -> None:
+        """Make ``g``'s next automatic run of the sequence refuse, once (after the step applied
+        the action: the state is half-changed)."""
+        real = g._advance
+
+        def refuse() -> None:
+            g._advance = real  # type: ignore[method-assign]
+            raise IllegalAction("test", "refused after the check")
+
+        g._advance = refuse  # type: ignore[method-assign]
+
+    refusing(search)
+    with pytest.raises(IllegalAction):
+        search.apply(action)
+    with pytest.raises(IllegalAction) as ei:
+        search.check(action)
+    assert ei.value.rule == "core:search-copy"
+    # a game that keeps its snapshots is restored instead, and plays on
+    before = plain.state_hash()
+    refusing(plain)
+    side = plain.acting_sides()[0]
+    with pytest.raises(IllegalAction):
+        plain.apply(choose(plain.legal_actions(side), random.Random(6)))
+    assert plain.state_hash() == before and plain.is_legal(plain.legal_actions(side)[0])

@@ -61,7 +61,7 @@ def reseed(g: Game, rng: random.Random) -> None:
 def determinise(g: Game, side: str, view: Mapping[str, Any], rng: random.Random) -> Game:
     """A clone of ``g`` consistent with ``view`` (``side``'s view of ``g``), its hidden enemy
     pieces, the enemy's pending secret choices and the dice drawn from ``rng``."""
-    c = g.clone()
+    c = g.clone(undo=False)  # a search copy: nothing is ever rebuilt from the true state
     reseed(c, rng)
     before = c.state.revision
     features_for(c).sample_hidden(c, side, view, rng)

@@ -85,6 +85,8 @@ class Game:
         self.chain: list[str] = []
         self._snap_at = 0
         self._snap: GameState | None = None
+        self._keeps_undo = True  # False: a search copy (see clone)
+        self._broken: str | None = None  # why a search copy may not be used any more
         self._revealed = False
         self._forced: list[int] = []
         self.cache = Cache(static=self.board.derived)
@@ -109,11 +111,19 @@ class Game:
         g.checkpoints.append({"after": 0, "turn": g.turn_label(), "hash": g.state_hash()})
         return g
 
-    def clone(self) -> Game:
+    def clone(self, undo: bool = True) -> Game:
         """An independent copy of the game (for search): same position, actions and dice stream.
 
         The clone shares the scenario, the board and the keyed part of the cache, nothing that
-        changes; applying actions to one never affects the other."""
+        changes; applying actions to one never affects the other.
+
+        With ``undo`` False, a *search copy* (so are all its own clones): it keeps no snapshot
+        for undo, where a game copies its whole state at every action that rolls dice, reveals
+        something or hands play to another side (the planner's evaluations apply one such action
+        per copy). It cannot undo, and an action refused half-way through its application (rule
+        code raising after the check passed) leaves it unusable: every later action on it is
+        refused (the agents drop such a copy). A copy whose hidden pieces are dealt out again
+        for search is such a copy, so that nothing is ever rebuilt from the true state."""
         g: Game = object.__new__(Game)
         g.ruleset = self.ruleset
         g.scenario = self.scenario
@@ -125,8 +135,14 @@ class Game:
         g.barriers = list(self.barriers)
         g.checkpoints = list(self.checkpoints)
         g.chain = list(self.chain)
-        g._snap_at = self._snap_at
-        g._snap = self._snap  # snapshots are never changed, only cloned from
+        g._keeps_undo = undo and self._keeps_undo
+        g._broken = self._broken
+        if g._keeps_undo:
+            g._snap_at = self._snap_at
+            g._snap = self._snap  # snapshots are never changed, only cloned from
+        else:
+            g._snap_at = len(self.actions)
+            g._snap = None
         g._revealed = False
         g._forced = list(self._forced)
         g.cache = self.cache.clone(
@@ -231,6 +247,8 @@ class Game:
         An action found legal is remembered for the position (the position part of the cache,
         which a clone keeps until it changes): checking it again, or applying it after
         ``is_legal`` on this game or on a clone made since, costs a lookup."""
+        if self._broken is not None:
+            raise IllegalAction("core:search-copy", self._broken)
         self.state.sync()
         try:
             key: Any = ("core:checked", serial.fast_canonical(action))
@@ -501,6 +519,11 @@ class Game:
             self._advance()
         except BaseException:
             self.state.in_action = False
+            if self._snap is None and not self._keeps_undo:
+                self._broken = (
+                    "this search copy of the game was left half-way through a refused action"
+                )
+                raise
             self._rebuild()
             raise
         self.state.in_action = False
@@ -520,7 +543,8 @@ class Game:
         barrier = self.state.dice_counter != dice_mark or self._revealed or bool(others_now)
         self.barriers.append(barrier)
         if barrier:
-            self._snap = self.state.clone()
+            # a search copy keeps no snapshot: it never undoes (see clone)
+            self._snap = self.state.clone() if self._keeps_undo else None
             self._snap_at = len(self.actions)
         if self.state.turn.get("index") != turn_before or self.is_over():
             self.checkpoints.append(
@@ -563,7 +587,7 @@ class Game:
             self._apply_unchecked(a)
 
     def can_undo(self, side: str | None = None) -> bool:
-        if not self.actions or self.barriers[-1]:
+        if not self.actions or self.barriers[-1] or self._snap is None:
             return False
         return side is None or self.actions[-1]["side"] == side
 
@@ -579,6 +603,8 @@ class Game:
             raise UndoError(
                 "the last action rolled dice, revealed information or passed play to the other side"
             )
+        if self._snap is None:
+            raise UndoError("a search copy of the game keeps nothing to undo from")
         if side is not None and self.actions[-1]["side"] != side:
             raise UndoError(f"the last action was made by {self.actions[-1]['side']}, not {side}")
         last = self.actions.pop()
@@ -660,11 +686,17 @@ class Game:
         """The record plus a snapshot of the state after the last action (fast to load)."""
         d = self.record()
         d["format"] = "grognard-save"
+        barriers = list(self.barriers)
+        undo_from = self._snap_at
+        if self._snap is None and self.actions:
+            # a search copy keeps nothing to undo from: its save may not undo either
+            barriers[-1] = True
+            undo_from = len(self.actions)
         snap: dict[str, Any] = {
             "after": len(self.actions),
             "state": self.state.to_json(with_log=True),
-            "barriers": list(self.barriers),
-            "undo_from": self._snap_at,
+            "barriers": barriers,
+            "undo_from": undo_from,
         }
         if self._snap_at < len(self.actions) and self._snap is not None:
             snap["undo_state"] = self._snap.to_json(with_log=True)
