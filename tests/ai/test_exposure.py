@@ -78,10 +78,10 @@ def test_reach_equals_the_generic_search_it_writes_out() -> None:
         allowance = rng.choice([0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0])
         exit_cost = rng.choice([0.0, 1.0, 2.0])
 
-        def neighbours(u: int) -> list[int]:
+        def neighbours(u: int, occupied: set[int] = occupied) -> list[int]:
             return [v for v, c, _ in steps[u] if v not in occupied and c != math.inf]
 
-        def cost(u: int, v: int) -> float:
+        def cost(u: int, v: int, zoc: set[int] = zoc, exit_cost: float = exit_cost) -> float:
             step = next(c for w, c, _ in steps[u] if w == v)
             return step + (exit_cost if u in zoc else 0.0)
 
