@@ -66,7 +66,7 @@ def checked_play(
 ) -> dict[str, int]:
     """Random play in which every value kept across actions by ``listing.tracked`` and
     ``listing.kept`` (steps of a move, move stacking checks, engineering jobs, whether a unit may
-    move, allowances) is compared, each time it is read, with one computed afresh."""
+    move, allowances, the overruns out of a hex, pick-ups) is compared, each time it is read, with one computed afresh."""
     tracked, kept = listing.tracked, listing.kept
     checked: dict[str, int] = {}
 
@@ -104,7 +104,7 @@ def test_ot_6_kept_listing_values_equal_fresh_ones_tutorial(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     checked = checked_play(monkeypatch, "gw-tutorial", 3, 200)
-    assert checked.get("gw:step", 0) > 50 and checked.get("can-move", 0) > 50
+    assert checked.get("gw:step", 0) > 50 and checked.get("gw:can-move", 0) > 50
 
 
 @pytest.mark.slow
@@ -113,5 +113,15 @@ def test_ot_6_kept_listing_values_equal_fresh_ones_marne(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     checked = checked_play(monkeypatch, "marne-1914", 2, 300)
-    for what in ("gw:step", "gw:move-stack", "can-move", "gw:ma", "gw:group-moves"):
+    kinds = (
+        "gw:step",
+        "gw:move-stack",
+        "gw:can-move",
+        "gw:ma",
+        "gw:group-moves",
+        "gw:overruns",
+        "gw:eng-jobs",
+        "gw:pick-up",
+    )
+    for what in kinds:
         assert checked.get(what, 0) > 100, (what, checked)

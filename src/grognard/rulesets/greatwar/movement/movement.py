@@ -374,17 +374,16 @@ def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
         return _can_move_now(g, f, p)
     params = f.params
     kind = params.get("kind", MOVEMENT)
-    carrier = g.state.pieces.get(str(p.loc.ref)) if p.loc.kind == "piece" else None
-    # everything _can_move_now reads: the unit, where it is (on the map or not), what carries it,
-    # its record and the frame's lists that name it (kept across actions while listing)
-    return listing.kept(
+    carrier = str(p.loc.ref) if p.loc.kind == "piece" else None
+    # everything _can_move_now reads: the unit (where it is, on the map or not, its face and
+    # status), what carries it, its record and the frame's lists that name it: kept across
+    # actions while neither piece changes
+    return listing.tracked(
         g,
-        "can-move",
         (
+            "gw:can-move",
             p.id,
-            listing.piece_state(p),
-            units.hex_of(g, p) is None,
-            None if carrier is None else (carrier.type, listing.piece_state(carrier)),
+            carrier,
             params.get("side"),
             kind,
             repr(params.get("units", {}).get(p.id)),
@@ -392,6 +391,7 @@ def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
             kind == RESERVE and p.id in params.get("ready", []),
             kind == REACTION and p.id in params.get("eligible", []),
         ),
+        (("piece", p.id),) if carrier is None else (("piece", p.id), ("piece", carrier)),
         lambda: _can_move_now(g, f, p),
     )
 
