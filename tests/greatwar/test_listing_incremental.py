@@ -66,7 +66,8 @@ def checked_play(
 ) -> dict[str, int]:
     """Random play in which every value kept across actions by ``listing.tracked`` and
     ``listing.kept`` (steps of a move, move stacking checks, engineering jobs, whether a unit may
-    move, allowances, the overruns out of a hex, pick-ups) is compared, each time it is read, with one computed afresh."""
+    move, allowances, the overruns out of a hex, pick-ups) is compared, each time it is read,
+    with one computed afresh."""
     tracked, kept = listing.tracked, listing.kept
     checked: dict[str, int] = {}
 
