@@ -199,12 +199,17 @@ class Board:
         return int(self.side_of[i, d])
 
     def within(self, i: int, radius: int) -> list[int]:
-        out = []
-        for h in hexgrid.spiral(self.hexes[i], radius):
-            j = self.index.get(h)
-            if j is not None:
-                out.append(j)
-        return out
+        """The board hexes within ``radius`` of hex ``i`` (``i`` first, then ring by ring),
+        worked out once per hex and radius (the board never changes)."""
+        kept: dict[tuple[int, int], tuple[int, ...]] = self.derived.setdefault("board:within", {})
+        hit = kept.get((i, radius))
+        if hit is None:
+            hit = kept[(i, radius)] = tuple(
+                j
+                for j in (self.index.get(h) for h in hexgrid.spiral(self.hexes[i], radius))
+                if j is not None
+            )
+        return list(hit)
 
     def line(self, i: int, j: int, nudge: int = 1) -> list[int]:
         """Board hexes on the straight line from ``i`` to ``j`` (off-board hexes skipped)."""
