@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from grognard.cli import EXIT_INVALID, main
-from grognard.core import savefile
+from grognard.core import savefile, saves
 from grognard.core.errors import SaveError
+from grognard.core.game import Game
+from grognard.scenario import find
 
 Mutation = Callable[[dict[str, Any]], Any]
 
@@ -151,3 +153,17 @@ def test_a_signed_save_verifies_only_with_its_key(saved: dict[str, Any]) -> None
         savefile.verify(forged, key)
     with pytest.raises(SaveError, match="signature: missing"):
         savefile.verify(saved, key)
+
+
+def test_a_save_of_a_scenario_compiled_in_this_process_loads_without_compiling_it_again() -> None:
+    """A save carries its scenario's text; loading it reuses the scenario this process compiled
+    from the same text, name and tables (here from its file), so a long game loads in the time
+    of its snapshot; a scenario text it has not compiled is compiled (and kept for the next)."""
+    sc = find("gw-tutorial")
+    g = Game.new(sc, 1)
+    saved = json.loads(json.dumps(g.save()))
+    assert Game.load(saved).scenario is sc
+    text = saved["scenario_source"] + "\n# a comment\n"
+    first = saves.scenario_of(text, saved["scenario_file"], saved["table_overrides"])
+    assert first is not sc and first.id == sc.id
+    assert saves.scenario_of(text, saved["scenario_file"], saved["table_overrides"]) is first

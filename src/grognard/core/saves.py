@@ -30,9 +30,7 @@ reproduces them. Saving it again writes schema 2.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -40,15 +38,13 @@ from grognard.core import hashing, serial
 from grognard.core.errors import GrognardError, ReplayMismatch, SaveError
 from grognard.core.state import GameState
 from grognard.core.tracked import copy_plain
-from grognard.scenario.loader import load_scenario_text
+from grognard.scenario.loader import load_scenario_text, recall
 
 if TYPE_CHECKING:
     from grognard.core.game import Game
     from grognard.scenario.model import Scenario
 
 SCHEMA = 2
-_SCENARIOS: OrderedDict[str, Scenario] = OrderedDict()
-SCENARIO_MEMO = 16
 
 
 def migrate(d: dict[str, Any]) -> dict[str, Any]:
@@ -121,20 +117,13 @@ def _checked(d: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def scenario_of(text: str, name: str, overrides: Mapping[str, str]) -> Scenario:
-    """The compiled scenario of a save (kept for the few scenarios last loaded in this process:
-    a compiled scenario never changes)."""
-    key = hashlib.sha256(
-        serial.canonical({"text": text, "name": name, "overrides": dict(overrides)})
-    ).hexdigest()
-    hit = _SCENARIOS.get(key)
+    """The compiled scenario of a save: the one this process last compiled from the same text,
+    name and tables (from a file or another save: a compiled scenario never changes), else
+    compiled now."""
+    hit = recall(text, name, overrides)
     if hit is not None:
-        _SCENARIOS.move_to_end(key)
         return hit
-    sc = load_scenario_text(text, name, table_overrides=dict(overrides))
-    _SCENARIOS[key] = sc
-    if len(_SCENARIOS) > SCENARIO_MEMO:
-        _SCENARIOS.popitem(last=False)
-    return sc
+    return load_scenario_text(text, name, table_overrides=dict(overrides))
 
 
 def open_save(

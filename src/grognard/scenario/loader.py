@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import tomllib
+from collections import OrderedDict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +79,34 @@ def parse_file_text(text: str, source: str) -> ScenarioFile:
                 seen.add(p)
                 uniq.append(p)
         raise ScenarioError(source, uniq) from None
+
+
+# the scenarios last compiled in this process, by their text, source name and table texts (a
+# compiled scenario never changes): a save of a game of one of them loads without compiling its
+# scenario again (:func:`recall`), whether that scenario came from a file or from another save
+_COMPILED: OrderedDict[str, Scenario] = OrderedDict()
+COMPILED_MEMO = 16
+
+
+def _compiled_key(text: str, source: str, overrides: Mapping[str, str]) -> str:
+    body = json.dumps([text, source, sorted(overrides.items())], ensure_ascii=False)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def recall(text: str, source: str, overrides: Mapping[str, str]) -> Scenario | None:
+    """The scenario this process last compiled from exactly this text, source name and table
+    texts (its ``table_overrides``), or None."""
+    key = _compiled_key(text, source, overrides)
+    hit = _COMPILED.get(key)
+    if hit is not None:
+        _COMPILED.move_to_end(key)
+    return hit
+
+
+def _remember(sc: Scenario) -> None:
+    _COMPILED[_compiled_key(sc.source_text, sc.source_name, sc.table_overrides)] = sc
+    if len(_COMPILED) > COMPILED_MEMO:
+        _COMPILED.popitem(last=False)
 
 
 def load_scenario(path: str | Path, table_overrides: dict[str, str] | None = None) -> Scenario:
@@ -165,6 +196,7 @@ def load_scenario_text(
         problems.extend(rs.check_scenario(sc))
     if problems:
         raise ScenarioError(source, problems)
+    _remember(sc)
     return sc
 
 
