@@ -375,9 +375,14 @@ def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
     params = f.params
     kind = params.get("kind", MOVEMENT)
     carrier = str(p.loc.ref) if p.loc.kind == "piece" else None
+    deps: tuple[tuple[str, str], ...] = (("piece", p.id),)
+    outer = p
+    while outer.loc.kind == "piece" and len(deps) < 8:  # the carriers, outwards
+        outer = g.state.pieces[str(outer.loc.ref)]
+        deps = (*deps, ("piece", outer.id))
     # everything _can_move_now reads: the unit (where it is, on the map or not, its face and
     # status), what carries it, its record and the frame's lists that name it: kept across
-    # actions while neither piece changes
+    # actions while none of those pieces changes
     return listing.tracked(
         g,
         (
@@ -391,7 +396,7 @@ def can_move_now(g: Game, f: Frame, p: Piece) -> str | None:
             kind == RESERVE and p.id in params.get("ready", []),
             kind == REACTION and p.id in params.get("eligible", []),
         ),
-        (("piece", p.id),) if carrier is None else (("piece", p.id), ("piece", carrier)),
+        deps,
         lambda: _can_move_now(g, f, p),
     )
 
