@@ -99,6 +99,7 @@ def eng(g: Game) -> EngRecord:
 
 # ============================================================================ who is what
 _DIV_ENG: dict[tuple[Any, ...], bool] = {}
+_DIV_ENG_BY_FACES: dict[tuple[Any, ...], tuple[Any, bool]] = {}
 
 
 @implements("OT 13I")
@@ -106,19 +107,27 @@ def is_divisional_engineer(p: Piece, cadre_ok: bool = False) -> bool:
     """OT 13I: divisional units with a printed attack of 5 or more have divisional engineers (the
     full-strength side counts; a cadre keeps only the maintenance of fieldworks and entrenchments).
     """
+    faces = p.faces
+    # first by the identity of the faces (shared by a piece's copies, never changed in play; the
+    # entry keeps them, so a reused id is never mistaken), then by their printed values
+    quick = (id(faces), p.type, p.face, p.attrs.get("size"), cadre_ok)
+    seen = _DIV_ENG_BY_FACES.get(quick)
+    if seen is not None and seen[0] is faces:
+        return seen[1]
     key = (
         p.type,
         p.face,
         p.attrs.get("size"),
         cadre_ok,
-        tuple(
-            sorted((name, str(f.get("attack", f.get("strength")))) for name, f in p.faces.items())
-        ),
+        tuple(sorted((name, str(f.get("attack", f.get("strength")))) for name, f in faces.items())),
     )
     hit = _DIV_ENG.get(key)
     if hit is None:
         hit = _is_divisional_engineer(p, cadre_ok)
         _DIV_ENG[key] = hit
+    if len(_DIV_ENG_BY_FACES) > 50_000:
+        _DIV_ENG_BY_FACES.clear()
+    _DIV_ENG_BY_FACES[quick] = (faces, hit)
     return hit
 
 
