@@ -105,7 +105,22 @@ def dumps(obj: Any, indent: int | None = 1) -> str:
     return json.dumps(to_jsonable(obj), sort_keys=True, indent=indent, ensure_ascii=False)
 
 
+# the encodings of the fractions met, by (numerator, denominator): a state holds the same few
+# fractions many times over (the movement points of every unit's record), and a fingerprint or
+# hash of it encodes them all; the bytes are those of the dict below
+_FRACTIONS: dict[tuple[int, int], msgspec.Raw] = {}
+
+
 def _enc_hook(obj: Any) -> Any:
+    if type(obj) is Fraction:
+        nd = (obj.numerator, obj.denominator)
+        raw = _FRACTIONS.get(nd)
+        if raw is None:
+            if len(_FRACTIONS) > 10_000:
+                _FRACTIONS.clear()
+            text = str(nd[0]) if nd[1] == 1 else f"{nd[0]}/{nd[1]}"
+            raw = _FRACTIONS[nd] = msgspec.Raw(msgspec.json.encode({"$frac": text}))
+        return raw
     if isinstance(obj, Fraction):
         if obj.denominator == 1:
             return {"$frac": str(obj.numerator)}
