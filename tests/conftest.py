@@ -35,30 +35,3 @@ def cli_env() -> dict[str, str]:
     env["GROGNARD_PLUGINS"] = "tests.tinyrules"
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return env
-
-
-# the files of the suite's longest tests (10-50 s each on a 2-core machine): run first, so that
-# the two processes (pytest-xdist) do not end with one of them still running a long test alone
-LONG_FIRST = (
-    "tests/browser/test_wargamer.py",
-    "tests/test_lint.py",
-    "tests/ai/test_study.py",
-    "tests/greatwar/test_supply_cache.py",
-    "tests/server/test_ai_seats.py",
-    "tests/lgg1418/test_memo_guard.py",
-    "tests/greatwar/test_listing_incremental.py",
-    "tests/greatwar/test_listing_memo.py",
-    "tests/fuzz/test_fuzz.py",
-    "tests/core/test_cli.py",
-    "tests/browser/test_perf.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move the tests of :data:`LONG_FIRST` to the front, in that order, the rest unchanged."""
-    rank = {name: k for k, name in enumerate(LONG_FIRST)}
-
-    def key(item: pytest.Item) -> int:
-        return rank.get(item.nodeid.split("::", 1)[0], len(LONG_FIRST))
-
-    items.sort(key=key)  # stable: the order within each group stays the collection's
